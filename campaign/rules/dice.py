@@ -1,0 +1,194 @@
+"""Verifiable dice: a deterministic, documented stream of die faces from a secret seed.
+
+Pure Python (standard library only). The stream is described in ``docs/dice.md``; in short:
+
+* block ``i`` (``i = 0, 1, 2 …``) is ``HMAC-SHA256(key=seed, msg=b"sector-command/dice/v1" +
+  i as 8 big-endian bytes)``; the stream is the concatenation of the blocks, read as unsigned
+  32-bit big-endian words (eight words per block). Word ``w`` of the stream is word ``w % 8`` of
+  block ``w // 8``.
+* A die of ``s`` sides takes the next word ``u``; if ``u >= 2**32 - (2**32 % s)`` the word is
+  rejected (so every face is exactly equally likely) and the next word is taken; otherwise the
+  face is ``u % s + 1``.
+* Rolls consume words in the order they are made. Each logged roll records the stream offset
+  (word index) where it began, so anyone holding the seed can recompute it.
+
+Engines never create dice themselves: a ``Dice`` object is passed into every step that rolls.
+Tests inject faces with ``FixedDice``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+DOMAIN = b"sector-command/dice/v1"
+WORD_BYTES = 4
+WORDS_PER_BLOCK = 32 // WORD_BYTES
+WORD_SPACE = 1 << 32
+SEED_BYTES = 32  # 256 bits, comfortably above the 128-bit floor
+MAX_DICE_PER_ROLL = 100_000
+MAX_SIDES = 1_000_000
+
+_EXPRESSION = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*$")
+
+
+class DiceError(ValueError):
+    """A roll that cannot be made (bad expression, fixed faces exhausted or out of range)."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll of ``count`` dice of ``sides`` sides, made for ``purpose`` (a rule book section)."""
+
+    count: int
+    sides: int
+    faces: tuple[int, ...]
+    purpose: str
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+    @property
+    def expression(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """A roll together with where in the stream it started and how many words it used."""
+
+    roll: Roll
+    offset: int
+    words: int
+
+
+class Dice(Protocol):
+    """What rules engines need: ``roll(count, sides, purpose) -> Roll``."""
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll: ...
+
+
+def new_seed() -> bytes:
+    """A fresh secret campaign seed (256 bits from the OS's CSPRNG)."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def seed_hash(seed: bytes) -> str:
+    """The public commitment to a seed: hex SHA-256 of its bytes."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def parse_expression(expression: str) -> tuple[int, int]:
+    """``"3d6"`` -> ``(3, 6)``; raises DiceError naming the problem."""
+    match = _EXPRESSION.match(expression or "")
+    if not match:
+        raise DiceError(f"'{expression}' is not a dice expression like 3d6")
+    count, sides = int(match.group(1)), int(match.group(2))
+    _check(count, sides)
+    return count, sides
+
+
+def _check(count: int, sides: int) -> None:
+    if not 1 <= count <= MAX_DICE_PER_ROLL:
+        raise DiceError(f"a roll needs 1 to {MAX_DICE_PER_ROLL} dice, not {count}")
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceError(f"a die needs 2 to {MAX_SIDES} sides, not {sides}")
+
+
+def _block(seed: bytes, index: int) -> bytes:
+    return hmac.new(seed, DOMAIN + index.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+class DiceStream:
+    """Reads words from the HMAC stream of one seed, starting at ``offset``."""
+
+    def __init__(self, seed: bytes, offset: int = 0):
+        if len(seed) < 16:
+            raise DiceError("a dice seed must be at least 128 bits (16 bytes)")
+        if offset < 0:
+            raise DiceError("a stream offset cannot be negative")
+        self._seed = seed
+        self.offset = offset
+        self._cached_block = -1
+        self._words: tuple[int, ...] = ()
+
+    def _word(self) -> int:
+        block, index = divmod(self.offset, WORDS_PER_BLOCK)
+        if block != self._cached_block:
+            digest = _block(self._seed, block)
+            self._words = tuple(
+                int.from_bytes(digest[i : i + WORD_BYTES], "big") for i in range(0, 32, WORD_BYTES)
+            )
+            self._cached_block = block
+        self.offset += 1
+        return self._words[index]
+
+    def faces(self, count: int, sides: int) -> tuple[int, ...]:
+        _check(count, sides)
+        limit = WORD_SPACE - (WORD_SPACE % sides)
+        out = []
+        while len(out) < count:
+            word = self._word()
+            if word < limit:  # rejection sampling keeps every face equally likely
+                out.append(word % sides + 1)
+        return tuple(out)
+
+
+@dataclass
+class SeededDice:
+    """The campaign dice service's pure core: rolls from the seed's stream and remembers them.
+
+    ``log`` holds every roll made through this object, in order, with its stream offset; the
+    Django adapter persists them into the hash-chained dice log.
+    """
+
+    seed: bytes
+    offset: int = 0
+    log: list[LoggedRoll] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._stream = DiceStream(self.seed, self.offset)
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        start = self._stream.offset
+        faces = self._stream.faces(count, sides)
+        self.offset = self._stream.offset
+        roll = Roll(count=count, sides=sides, faces=faces, purpose=purpose)
+        self.log.append(LoggedRoll(roll=roll, offset=start, words=self.offset - start))
+        return roll
+
+
+class FixedDice:
+    """Dice for tests: returns the injected faces in order and records every roll.
+
+    A face outside ``1..sides`` or running out of faces raises DiceError, so a test that
+    rolls more (or other) dice than it meant to fails loudly.
+    """
+
+    def __init__(self, faces: Iterable[int]):
+        self._faces: Iterator[int] = iter(faces)
+        self.rolls: list[Roll] = []
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        _check(count, sides)
+        out = []
+        for _ in range(count):
+            try:
+                face = next(self._faces)
+            except StopIteration:
+                raise DiceError(f"fixed dice ran out rolling {count}d{sides} for {purpose}") from None
+            if not 1 <= face <= sides:
+                raise DiceError(f"fixed face {face} cannot come up on a d{sides} ({purpose})")
+            out.append(face)
+        roll = Roll(count=count, sides=sides, faces=tuple(out), purpose=purpose)
+        self.rolls.append(roll)
+        return roll
+
+    def remaining(self) -> list[int]:
+        return list(self._faces)
