@@ -192,3 +192,11 @@ class FixedDice:
 
     def remaining(self) -> list[int]:
         return list(self._faces)
+
+
+def derive_seed(text: str) -> bytes:
+    """A reproducible seed from a text (``newcampaign --seed S``): SHA-256 of a domain tag and S.
+
+    Only as secret as the text itself; without ``--seed`` campaigns use ``new_seed()``.
+    """
+    return hashlib.sha256(b"sector-command/seed/v1:" + text.encode("utf-8")).digest()

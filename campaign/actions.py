@@ -1,0 +1,168 @@
+"""Every change of campaign state goes through a function here.
+
+Each action is atomic; views, API viewsets, tasks and management commands only validate their
+input, call one action and render the result. Actions raise ``ActionError`` (or a subclass)
+with a message for people; nothing is written when they do.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from . import adapters
+from .dice import CampaignDice
+from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Structure, World
+from .rules.dice import derive_seed, new_seed, seed_hash
+from .rules.eventhorizon import economy as eh_economy
+from .rules.eventhorizon import mapgen
+from .rules.eventhorizon.designs import DesignError, validate_design
+from .rules.grid import GridError, make_grid
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+DEFAULT_OPTIONS = {"economy_types": True}
+
+
+class ActionError(ValueError):
+    """A refused action; the message names the problem. Nothing was changed."""
+
+
+def _seed_bytes(seed: str | bytes | None) -> bytes:
+    if seed is None:
+        return new_seed()
+    if isinstance(seed, bytes):
+        return seed
+    return derive_seed(str(seed))
+
+
+@transaction.atomic
+def create_campaign(
+    *,
+    name: str,
+    grid: str = "hex",
+    width: int,
+    height: int,
+    players: int,
+    seed: str | bytes | None = None,
+    moderator=None,
+    options: dict | None = None,
+    empire_names: list[str] | None = None,
+) -> Campaign:
+    """Create an Event Horizon campaign: map and worlds from the dice ("003 Creating a Map"),
+    home worlds, 240 BP and a home dockyard per player ("003 Set Up")."""
+    name = (name or "").strip()
+    if not name:
+        raise ActionError("a campaign needs a name")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    try:
+        board = make_grid(grid, width, height)
+    except GridError as exc:
+        raise ActionError(str(exc)) from None
+    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ActionError(f"unknown campaign option(s): {', '.join(sorted(unknown))}")
+    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    names = list(empire_names or [])
+    if len(names) > players:
+        raise ActionError(f"{len(names)} empire names given for {players} players")
+
+    seed_raw = _seed_bytes(seed)
+    campaign = Campaign.objects.create(
+        name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
+        dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
+        status=Campaign.Status.ACTIVE, turn=1,
+    )
+    dice = CampaignDice(campaign, phase="setup", turn=0)
+    try:
+        generated = mapgen.generate_map(
+            board, players, dice, economy_types=bool(opts["economy_types"])
+        )
+    except mapgen.MapError as exc:
+        # Roll back the campaign row too: a refused map changes nothing.
+        transaction.set_rollback(True)
+        raise ActionError(str(exc)) from None
+
+    _store_map(campaign, generated)
+    empires = []
+    for seat, (hx, hy) in enumerate(generated.home_worlds, start=1):
+        empires.append(
+            Empire(
+                campaign=campaign, seat=seat, bp=eh_economy.STARTING_BP,
+                name=names[seat - 1] if seat <= len(names) else f"Empire {seat}",
+                colour=COLOUR_PALETTE[(seat - 1) % len(COLOUR_PALETTE)],
+            )
+        )
+    Empire.objects.bulk_create(empires)
+    empires = list(campaign.empires.order_by("seat"))
+    structures = []
+    for empire, (hx, hy) in zip(empires, generated.home_worlds, strict=True):
+        World.objects.filter(campaign=campaign, x=hx, y=hy).update(owner=empire, is_home=True)
+        structures.append(
+            Structure(campaign=campaign, owner=empire, number=empire.seat, resource="dockyard",
+                      x=hx, y=hy, built_turn=0)
+        )
+    Structure.objects.bulk_create(structures)
+    dice.commit()
+    return campaign
+
+
+def _store_map(campaign: Campaign, generated) -> None:
+    board = generated.grid
+    cells = []
+    worlds = []
+    for index, terrain in enumerate(generated.terrain):
+        x, y = board.coord(index)
+        cells.append(MapCell(campaign=campaign, x=x, y=y, terrain=terrain.value))
+        if terrain in (mapgen.Terrain.PLANET, mapgen.Terrain.COLONY):
+            economy = generated.economy_of((x, y)) if terrain == mapgen.Terrain.PLANET else None
+            worlds.append(
+                World(campaign=campaign, x=x, y=y, kind=terrain.value,
+                      economy=economy.value if economy else "")
+            )
+    MapCell.objects.bulk_create(cells, batch_size=5000)
+    World.objects.bulk_create(worlds, batch_size=5000)
+
+
+@transaction.atomic
+def save_design(*, spec: dict, campaign: Campaign | None = None, empire: Empire | None = None,
+                description: str = "") -> Design:
+    """Validate and store a ship design ("003 Star Ship Design Rules"). In a campaign the
+    empire's researched technologies gate the advanced components."""
+    try:
+        design = adapters.design_from_spec(spec)
+        technologies = adapters.empire_technologies(empire) if campaign is not None else None
+        validate_design(design, technologies)
+    except DesignError as exc:
+        raise ActionError(str(exc)) from None
+    if empire is not None and campaign is not None and empire.campaign_id != campaign.pk:
+        raise ActionError("that empire is not in this campaign")
+    if Design.objects.filter(campaign=campaign, empire=empire, name=design.name).exists():
+        raise ActionError(f"a design named '{design.name}' already exists")
+    return Design.objects.create(
+        campaign=campaign, empire=empire, name=design.name, ship_type=design.ship_type.value,
+        bp=design.bp, spec=design.to_dict(), description=description,
+    )
+
+
+@transaction.atomic
+def spend(*, empire_id: int, purchases: list[dict]) -> eh_economy.SpendingPlan:
+    """Validate a turn's spending as a whole, in order, and apply it ("003 Use of BP in a
+    Campaign"). A refused list names the first item that fails and changes nothing."""
+    empire = Empire.objects.select_for_update().select_related("campaign").get(pk=empire_id)
+    state = adapters.empire_economy(empire)
+    try:
+        items = [adapters.purchase_from_dict(empire, raw) for raw in purchases]
+        plan = eh_economy.validate_spending(state, items)
+    except adapters.PurchaseFormatError as exc:
+        raise ActionError(str(exc)) from None
+    except eh_economy.SpendingError as exc:
+        raise ActionError(str(exc)) from None
+    adapters.apply_spending(empire, state, plan)
+    return plan
+
+
+def new_campaign_seed_text() -> str:
+    """A random printable seed for forms that want one shown to the moderator."""
+    return secrets.token_hex(16)

@@ -1,0 +1,65 @@
+"""The campaign dice service: the Django side of ``campaign.rules.dice``.
+
+Engines get a ``CampaignDice`` (it satisfies the pure ``Dice`` protocol); once the step is done,
+the action calls ``commit()`` inside its transaction to append the rolls to the hash-chained log
+and advance the campaign's stream offset. The caller must hold the campaign row lock
+(``select_for_update``) so two steps cannot interleave their rolls.
+"""
+
+from __future__ import annotations
+
+from .models import Campaign, DiceRoll
+from .rules import dicelog
+from .rules.dice import Roll, SeededDice
+
+
+class CampaignDice:
+    def __init__(self, campaign: Campaign, *, phase: str, turn: int | None = None):
+        self.campaign = campaign
+        self.phase = phase
+        self.turn = campaign.turn if turn is None else turn
+        self._dice = SeededDice(seed=bytes.fromhex(campaign.dice_seed), offset=campaign.dice_offset)
+        self._committed = 0
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        return self._dice.roll(count, sides, purpose)
+
+    def commit(self) -> list[DiceRoll]:
+        """Append the rolls made since the last commit to the log; returns the new rows."""
+        pending = self._dice.log[self._committed :]
+        if not pending:
+            return []
+        last = (
+            DiceRoll.objects.filter(campaign=self.campaign).order_by("-seq").values("seq", "hash").first()
+        )
+        entries = dicelog.chain(
+            pending,
+            first_seq=(last["seq"] + 1) if last else 1,
+            prev_hash=last["hash"] if last else self.campaign.seed_hash,
+            turn=self.turn,
+            phase=self.phase,
+        )
+        rows = DiceRoll.objects.bulk_create(
+            [DiceRoll(campaign=self.campaign, **entry_fields(e)) for e in entries], batch_size=500
+        )
+        self._committed = len(self._dice.log)
+        self.campaign.dice_offset = self._dice.offset
+        Campaign.objects.filter(pk=self.campaign.pk).update(dice_offset=self._dice.offset)
+        return rows
+
+
+def entry_fields(entry: dicelog.LogEntry) -> dict:
+    return {
+        "seq": entry.seq, "turn": entry.turn, "phase": entry.phase, "purpose": entry.purpose,
+        "expression": entry.expression, "faces": list(entry.faces), "total": entry.total,
+        "offset": entry.offset, "words": entry.words, "prev_hash": entry.prev_hash,
+        "hash": entry.hash,
+    }
+
+
+def log_entries(campaign: Campaign):
+    """The campaign's log as pure entries, in order (streamed, for long logs)."""
+    fields = ["seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset",
+              "words", "prev_hash", "hash"]
+    for row in DiceRoll.objects.filter(campaign=campaign).order_by("seq").values(*fields).iterator(2000):
+        yield dicelog.LogEntry(**{**row, "faces": tuple(row["faces"])})

@@ -1,0 +1,107 @@
+"""Server-rendered SVG of a campaign map: terrain, worlds by economy colour, owners, the rule
+book's map symbols (^ # * + S X G) and ships. Every occupied cell carries a <title> so hovering
+shows what is there."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from .rules.eventhorizon.mapgen import GeneratedMap, Terrain
+
+# "Planetary Economy Type": draw industrial planets black, commercial blue, agricultural green.
+ECONOMY_FILL = {"industrial": "#111111", "commercial": "#1f4fd1", "agricultural": "#1d8a2f", None: "#555555"}
+CLOUD_FILL = "#b9c3d6"
+GRID_STROKE = "#d5d0c0"
+PAPER = "#f7f4ea"
+OUTLINE_LIMIT = 12_000  # draw every cell's outline only on maps up to this many cells
+
+
+@dataclass
+class Overlay:
+    """What sits on the map besides terrain, by cell."""
+
+    owner_colour: dict = field(default_factory=dict)  # coord -> "#rrggbb"
+    owner_name: dict = field(default_factory=dict)  # coord -> empire name
+    home_worlds: set = field(default_factory=set)
+    symbols: dict = field(default_factory=dict)  # coord -> "*^X"
+    ships: dict = field(default_factory=dict)  # coord -> [(colour, count, owner name)]
+
+
+def _polygon(grid, c, size) -> str:
+    cx, cy = grid.center(c, size)
+    if grid.kind == "hex":
+        pts = []
+        for i in range(6):
+            angle = math.radians(60 * i - 30)
+            pts.append(f"{cx + size * math.cos(angle):.1f},{cy + size * math.sin(angle):.1f}")
+        return " ".join(pts)
+    h = size / 2
+    return f"{cx - h:.1f},{cy - h:.1f} {cx + h:.1f},{cy - h:.1f} {cx + h:.1f},{cy + h:.1f} {cx - h:.1f},{cy + h:.1f}"
+
+
+def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | None = None) -> str:
+    overlay = overlay or Overlay()
+    grid = gmap.grid
+    if size is None:
+        size = 12.0 if grid.kind == "hex" else 20.0
+    width, height = grid.pixel_size(size)
+    r = size * (0.8 if grid.kind == "hex" else 0.45)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" class="campaign-map">',
+        f'<rect width="100%" height="100%" fill="{PAPER}"/>',
+    ]
+    outline = grid.size <= OUTLINE_LIMIT
+    for index, terrain in enumerate(gmap.terrain):
+        c = grid.coord(index)
+        colour = overlay.owner_colour.get(c)
+        if terrain is Terrain.EMPTY and colour is None and c not in overlay.ships:
+            if outline:
+                out.append(f'<polygon points="{_polygon(grid, c, size)}" fill="none" stroke="{GRID_STROKE}" stroke-width="0.6"/>')
+            continue
+        cx, cy = grid.center(c, size)
+        title = [f"({c[0]},{c[1]}) {terrain.value.replace('_', ' ')}"]
+        parts = []
+        fill = "none"
+        if terrain is Terrain.PARTICLE_CLOUD:
+            fill = CLOUD_FILL
+        if colour:
+            fill = colour
+        opacity = ' fill-opacity="0.35"' if colour else ""
+        parts.append(
+            f'<polygon points="{_polygon(grid, c, size)}" fill="{fill}"{opacity} stroke="{GRID_STROKE}" stroke-width="0.6"/>'
+        )
+        if terrain is Terrain.BLACK_HOLE:
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.8:.1f}" fill="#000" stroke="#7a2ea0" stroke-width="1.5"/>')
+        elif terrain is Terrain.WORMHOLE:
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.7:.1f}" fill="none" stroke="#8e44ad" stroke-width="2" stroke-dasharray="3 2"/>')
+        elif terrain is Terrain.PLANET:
+            economy = gmap.economy_of(c)
+            econ = economy.value if economy else None
+            title.append(f"{econ} planet" if econ else "planet")
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.6:.1f}" fill="{ECONOMY_FILL[econ]}"/>')
+        elif terrain is Terrain.COLONY:
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.4:.1f}" fill="{PAPER}" stroke="#333" stroke-width="1.5"/>')
+        if c in overlay.home_worlds:
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.85:.1f}" fill="none" stroke="{colour or "#000"}" stroke-width="2"/>')
+            title.append("home world")
+        if c in overlay.owner_name:
+            title.append(f"owner: {overlay.owner_name[c]}")
+        symbols = overlay.symbols.get(c)
+        if symbols:
+            parts.append(
+                f'<text x="{cx:.1f}" y="{cy + r * 1.05:.1f}" font-size="{size * 0.55:.1f}" text-anchor="middle" '
+                f'fill="#000" font-weight="bold">{escape(symbols)}</text>'
+            )
+            title.append(f"structures: {symbols}")
+        for ship_colour, count, owner in overlay.ships.get(c, []):
+            parts.append(
+                f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{r * 0.9:.1f}" height="{r * 0.7:.1f}" '
+                f'fill="{ship_colour}" stroke="#000" stroke-width="0.5"/>'
+            )
+            title.append(f"{count} ship{'s' if count != 1 else ''} of {owner}")
+        out.append(f'<g class="cell"><title>{escape("; ".join(title))}</title>{"".join(parts)}</g>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,276 @@
+"""Persistence for campaigns. The rules live in ``campaign/rules`` (pure Python); these models
+only store state, and ``campaign/adapters.py`` converts between the two."""
+
+from django.conf import settings
+from django.db import models
+
+GRID_CHOICES = [("hex", "Hexes"), ("square", "Squares")]
+
+TERRAIN_CHOICES = [
+    ("black_hole", "Black hole"),
+    ("empty", "Empty space"),
+    ("particle_cloud", "Particle cloud"),
+    ("planet", "Planet"),
+    ("colony", "Colony"),
+    ("wormhole", "Worm hole"),
+]
+WORLD_KIND_CHOICES = [("planet", "Planet"), ("colony", "Colony")]
+ECONOMY_CHOICES = [
+    ("industrial", "Industrial"),
+    ("commercial", "Commercial"),
+    ("agricultural", "Agricultural"),
+]
+RESOURCE_CHOICES = [
+    ("diplomatic_corps", "Diplomatic Corps"),
+    ("planetary_defences", "Planetary Defences"),
+    ("hold_out_garrison", "Hold Out Garrison"),
+    ("aewa", "Advanced Early Warning Array"),
+    ("dockyard", "Dockyard"),
+    ("military_academy", "Military Academy"),
+    ("merchants_guild", "Merchants Guild"),
+    ("enrichment", "Enrichment"),
+    ("stabilised_economy", "Stabilised Economy"),
+    ("research_facility", "Research Facility"),
+    ("star_gate", "Star Gate"),
+]
+COLOUR_PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=120)
+    layer = models.CharField(max_length=20, default="eventhorizon", editable=False)
+    grid = models.CharField(max_length=10, choices=GRID_CHOICES, default="hex")
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    turn = models.PositiveIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True, help_text="Rule options (see RULINGS.md).")
+    # The dice seed is secret until the campaign ends; seed_hash is published from the start.
+    dice_seed = models.CharField(max_length=128, editable=False)
+    seed_hash = models.CharField(max_length=64, editable=False)
+    dice_offset = models.PositiveBigIntegerField(
+        default=0, editable=False, help_text="Next unused word of the dice stream."
+    )
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="moderated_campaigns",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed, once the campaign has ended; None while it is running."""
+        return self.dice_seed if self.status == self.Status.FINISHED else None
+
+    def option(self, name: str, default):
+        return self.options.get(name, default)
+
+
+class Empire(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="empires")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    colour = models.CharField(max_length=7, default="#888888")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="empires",
+    )
+    is_bot = models.BooleanField(default=False)
+    bp = models.IntegerField(default=0, help_text="Banked build points.")
+    technologies = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seat"], name="empire_unique_seat"),
+            models.CheckConstraint(condition=models.Q(bp__gte=0), name="empire_bp_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat})"
+
+
+class MapCell(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="cells")
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    terrain = models.CharField(max_length=16, choices=TERRAIN_CHOICES)
+
+    class Meta:
+        ordering = ["campaign", "y", "x"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "x", "y"], name="mapcell_unique_xy")
+        ]
+
+    def __str__(self) -> str:
+        return f"({self.x},{self.y}) {self.terrain}"
+
+
+class World(models.Model):
+    """A planet or colony; owner None means neutral."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="worlds")
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=WORLD_KIND_CHOICES)
+    economy = models.CharField(max_length=15, choices=ECONOMY_CHOICES, blank=True, default="")
+    owner = models.ForeignKey(
+        Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="worlds"
+    )
+    is_home = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["campaign", "y", "x"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "x", "y"], name="world_unique_xy")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at ({self.x},{self.y})"
+
+
+class Structure(models.Model):
+    """A resource bought with BP ("Use of BP in a Campaign"), placed at a hex."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="structures")
+    owner = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="structures")
+    number = models.PositiveIntegerField(help_text="Per-campaign number; builds name dockyards by it.")
+    resource = models.CharField(max_length=20, choices=RESOURCE_CHOICES)
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    technology = models.CharField(max_length=32, blank=True, default="")
+    built_turn = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="structure_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_resource_display()} #{self.number} at ({self.x},{self.y})"
+
+
+class Design(models.Model):
+    """A ship design. campaign=None: the starter library; otherwise an empire's own design."""
+
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="designs"
+    )
+    empire = models.ForeignKey(
+        Empire, null=True, blank=True, on_delete=models.CASCADE, related_name="designs"
+    )
+    name = models.CharField(max_length=80)
+    ship_type = models.CharField(max_length=20)
+    bp = models.PositiveSmallIntegerField()
+    spec = models.JSONField(help_text="The design as documented in docs/export-format.md.")
+    description = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["campaign_id", "bp", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "empire", "name"], name="design_unique_name",
+                nulls_distinct=False,
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ship_type}, {self.bp} BP)"
+
+
+class Ship(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ships")
+    owner = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="ships")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=80, blank=True, default="")
+    design = models.ForeignKey(Design, on_delete=models.PROTECT, related_name="ships")
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    hero_crew = models.BooleanField(default=False)
+    damage = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="ship_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Ship {self.number}"
+
+
+class BuildOrder(models.Model):
+    """A ship under construction: a dockyard works on one ship at a time (docs/rulings.md)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="builds")
+    owner = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="builds")
+    dockyard = models.OneToOneField(Structure, on_delete=models.CASCADE, related_name="build")
+    design = models.ForeignKey(Design, on_delete=models.PROTECT, related_name="builds")
+    name = models.CharField(max_length=80, blank=True, default="")
+    hero_crew = models.BooleanField(default=False)
+    ordered_turn = models.PositiveIntegerField()
+    turns_remaining = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["campaign", "dockyard__number"]
+
+    def __str__(self) -> str:
+        return f"{self.design.name} at dockyard #{self.dockyard.number} ({self.turns_remaining} to go)"
+
+
+class DiceRollQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise PermissionError("the dice log is append-only")
+
+    def delete(self):
+        raise PermissionError("the dice log is append-only")
+
+
+class DiceRoll(models.Model):
+    """One logged roll. Append-only and hash-chained: each row carries the hash of the one
+    before (the first carries the campaign's seed hash); see docs/dice.md."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
+    seq = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=40)
+    purpose = models.CharField(max_length=120)
+    expression = models.CharField(max_length=20)
+    faces = models.JSONField()
+    total = models.IntegerField()
+    offset = models.PositiveBigIntegerField(help_text="Stream word where the roll began.")
+    words = models.PositiveIntegerField(help_text="Stream words the roll used.")
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = DiceRollQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="diceroll_unique_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.expression} = {self.total} ({self.purpose})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError("the dice log is append-only: a logged roll cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("the dice log is append-only: a logged roll cannot be deleted")

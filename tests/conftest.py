@@ -1,0 +1,55 @@
+"""Shared fixtures: a fixed cast (alice moderates, bob and carol play, mallory is an outsider)."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_test_settings(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    broker = settings.CELERY_BROKER_URL or "none (tasks run in-process)"
+    return f"sector command: database={db}, celery broker={broker}, cache={settings.CACHES['default']['BACKEND']}"
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", "alice@example.com", "pw-alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", "bob@example.com", "pw-bob")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return django_user_model.objects.create_user("carol", "carol@example.com", "pw-carol")
+
+
+@pytest.fixture
+def mallory(django_user_model):
+    return django_user_model.objects.create_user("mallory", "mallory@example.com", "pw-mallory")
+
+
+@pytest.fixture
+def small_campaign(db, alice, bob, carol):
+    """A 12×12 hex campaign with two seats: bob has seat 1, carol seat 2; alice moderates."""
+    from campaign import actions
+
+    campaign = actions.create_campaign(
+        name="Test Sector", grid="hex", width=12, height=12, players=2, seed="test-1", moderator=alice
+    )
+    campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")
+    campaign.empires.filter(seat=2).update(user=carol, name="Carol's Combine")
+    return campaign
+
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
