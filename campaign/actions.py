@@ -166,3 +166,85 @@ def spend(*, empire_id: int, purchases: list[dict]) -> eh_economy.SpendingPlan:
 def new_campaign_seed_text() -> str:
     """A random printable seed for forms that want one shown to the moderator."""
     return secrets.token_hex(16)
+
+
+@transaction.atomic
+def import_campaign(doc) -> Campaign:
+    """Create a campaign from an export document (docs/export-format.md). The document is
+    checked whole first (map, seats, designs, the dice log's chain and rolls), so a malformed
+    file changes nothing."""
+    from django.contrib.auth import get_user_model
+
+    from .exchange import ExchangeError, parse_export
+
+    try:
+        doc = parse_export(doc)
+    except ExchangeError as exc:
+        raise ActionError(f"import refused: {exc}") from None
+    users = {u.username: u for u in get_user_model().objects.all().only("id", "username")}
+    c = doc["campaign"]
+    campaign = Campaign.objects.create(
+        name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
+        status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),
+        dice_seed=c["dice_seed"], seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
+    )
+    symbols = {t.symbol: t.value for t in mapgen.Terrain}
+    MapCell.objects.bulk_create(
+        [MapCell(campaign=campaign, x=x, y=y, terrain=symbols[ch])
+         for y, row in enumerate(doc["map"]) for x, ch in enumerate(row)],
+        batch_size=5000,
+    )
+    empires = {}
+    for e in doc["empires"]:
+        empires[e["seat"]] = Empire.objects.create(
+            campaign=campaign, seat=e["seat"], name=e["name"], colour=e["colour"],
+            user=users.get(e["user"] or ""), is_bot=e["is_bot"], bp=e["bp"], technologies=e["technologies"],
+        )
+    World.objects.bulk_create(
+        [World(campaign=campaign, x=w["x"], y=w["y"], kind=w["kind"], economy=w.get("economy") or "",
+               owner=empires.get(w.get("owner")), is_home=bool(w.get("is_home")))
+         for w in doc["worlds"]],
+        batch_size=5000,
+    )
+    structures = {}
+    for s in doc["structures"]:
+        structures[s["number"]] = Structure.objects.create(
+            campaign=campaign, owner=empires[s["owner"]], number=s["number"], resource=s["resource"],
+            x=s["x"], y=s["y"], technology=s.get("technology") or "", built_turn=s.get("built_turn", 0),
+        )
+    designs = {}
+    for d in doc["designs"]:
+        designs[(d.get("owner"), d["spec"]["name"])] = Design.objects.create(
+            campaign=campaign, empire=empires.get(d.get("owner")), name=d["spec"]["name"],
+            ship_type=d["spec"]["ship_type"], bp=adapters.design_from_spec(d["spec"]).bp,
+            spec=d["spec"], description=d.get("description", ""),
+        )
+
+    def design_for(ref, owner_seat):
+        if ref["library"]:
+            row = Design.objects.filter(campaign__isnull=True, name=ref["name"]).first()
+        else:
+            row = designs.get((owner_seat, ref["name"])) or designs.get((None, ref["name"]))
+        if row is None:
+            raise ActionError(f"import refused: no design named '{ref['name']}' for seat {owner_seat}")
+        return row
+
+    from .models import BuildOrder, DiceRoll, Ship
+
+    Ship.objects.bulk_create([
+        Ship(campaign=campaign, owner=empires[s["owner"]], number=s["number"], name=s.get("name", ""),
+             design=design_for(s["design"], s["owner"]), x=s["x"], y=s["y"],
+             hero_crew=bool(s.get("hero_crew")), damage=s.get("damage") or {})
+        for s in doc["ships"]
+    ])
+    for b in doc["builds"]:
+        BuildOrder.objects.create(
+            campaign=campaign, owner=empires[b["owner"]], dockyard=structures[b["dockyard"]],
+            design=design_for(b["design"], b["owner"]), name=b.get("name", ""),
+            hero_crew=bool(b.get("hero_crew")), ordered_turn=b["ordered_turn"],
+            turns_remaining=b["turns_remaining"],
+        )
+    DiceRoll.objects.bulk_create(
+        [DiceRoll(campaign=campaign, **r) for r in doc["dice_log"]], batch_size=1000
+    )
+    return campaign

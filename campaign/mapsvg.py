@@ -13,6 +13,7 @@ from .rules.eventhorizon.mapgen import GeneratedMap, Terrain
 # "Planetary Economy Type": draw industrial planets black, commercial blue, agricultural green.
 ECONOMY_FILL = {"industrial": "#111111", "commercial": "#1f4fd1", "agricultural": "#1d8a2f", None: "#555555"}
 CLOUD_FILL = "#b9c3d6"
+BLACK_HOLE_FILL = "#2b2233"
 GRID_STROKE = "#d5d0c0"
 PAPER = "#f7f4ea"
 OUTLINE_LIMIT = 12_000  # draw every cell's outline only on maps up to this many cells
@@ -67,6 +68,8 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
         fill = "none"
         if terrain is Terrain.PARTICLE_CLOUD:
             fill = CLOUD_FILL
+        elif terrain is Terrain.BLACK_HOLE:
+            fill = BLACK_HOLE_FILL
         if colour:
             fill = colour
         opacity = ' fill-opacity="0.35"' if colour else ""
@@ -74,7 +77,7 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
             f'<polygon points="{_polygon(grid, c, size)}" fill="{fill}"{opacity} stroke="{GRID_STROKE}" stroke-width="0.6"/>'
         )
         if terrain is Terrain.BLACK_HOLE:
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.8:.1f}" fill="#000" stroke="#7a2ea0" stroke-width="1.5"/>')
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.55:.1f}" fill="none" stroke="#c77dff" stroke-width="1.2"/>')
         elif terrain is Terrain.WORMHOLE:
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.7:.1f}" fill="none" stroke="#8e44ad" stroke-width="2" stroke-dasharray="3 2"/>')
         elif terrain is Terrain.PLANET:

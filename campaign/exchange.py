@@ -1,0 +1,222 @@
+"""The campaign export format (docs/export-format.md): to JSON and back.
+
+``export_campaign`` reads rows into the documented structure; ``parse_export`` checks a document
+and returns it normalised, raising ``ExchangeError`` that names the first problem. Writing an
+imported campaign is the ``import_campaign`` action's job.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dice import log_entries
+from .models import BuildOrder, Campaign, Design, Ship, Structure, World
+from .rules import dicelog
+from .rules.eventhorizon.designs import Design as DesignSpec
+from .rules.eventhorizon.designs import DesignError, validate_design
+from .rules.eventhorizon.mapgen import Terrain
+from .rules.grid import GridError, make_grid
+
+FORMAT = "sector-command/campaign"
+VERSION = 1
+SYMBOL_TERRAIN = {t.symbol: t for t in Terrain}
+
+
+class ExchangeError(ValueError):
+    """A malformed export document; the message names the first problem."""
+
+
+def _design_ref(design: Design) -> dict:
+    return {"name": design.name, "library": design.campaign_id is None}
+
+
+def export_campaign(campaign: Campaign) -> dict[str, Any]:
+    seat = {e.pk: e.seat for e in campaign.empires.all()}
+    terrain = [["."] * campaign.width for _ in range(campaign.height)]
+    for x, y, value in campaign.cells.values_list("x", "y", "terrain").iterator(5000):
+        terrain[y][x] = Terrain(value).symbol
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "campaign": {
+            "name": campaign.name,
+            "layer": campaign.layer,
+            "grid": campaign.grid,
+            "width": campaign.width,
+            "height": campaign.height,
+            "status": campaign.status,
+            "turn": campaign.turn,
+            "options": campaign.options,
+            "moderator": campaign.moderator.username if campaign.moderator else None,
+            "dice_seed": campaign.dice_seed,
+            "seed_hash": campaign.seed_hash,
+            "dice_offset": campaign.dice_offset,
+        },
+        "map": ["".join(row) for row in terrain],
+        "empires": [
+            {"seat": e.seat, "name": e.name, "colour": e.colour,
+             "user": e.user.username if e.user else None, "is_bot": e.is_bot, "bp": e.bp,
+             "technologies": sorted(e.technologies)}
+            for e in campaign.empires.select_related("user").order_by("seat")
+        ],
+        "worlds": [
+            {"x": w.x, "y": w.y, "kind": w.kind, "economy": w.economy or None,
+             "owner": seat.get(w.owner_id), "is_home": w.is_home}
+            for w in World.objects.filter(campaign=campaign).order_by("y", "x")
+        ],
+        "structures": [
+            {"number": s.number, "owner": seat[s.owner_id], "resource": s.resource, "x": s.x, "y": s.y,
+             "technology": s.technology or None, "built_turn": s.built_turn}
+            for s in Structure.objects.filter(campaign=campaign).order_by("number")
+        ],
+        "designs": [
+            {"owner": seat.get(d.empire_id), "name": d.name, "description": d.description, "spec": d.spec}
+            for d in Design.objects.filter(campaign=campaign).order_by("empire__seat", "name")
+        ],
+        "ships": [
+            {"number": s.number, "owner": seat[s.owner_id], "name": s.name, "design": _design_ref(s.design),
+             "x": s.x, "y": s.y, "hero_crew": s.hero_crew, "damage": s.damage}
+            for s in Ship.objects.filter(campaign=campaign).select_related("design").order_by("number")
+        ],
+        "builds": [
+            {"dockyard": b.dockyard.number, "owner": seat[b.owner_id], "design": _design_ref(b.design),
+             "name": b.name, "hero_crew": b.hero_crew, "ordered_turn": b.ordered_turn,
+             "turns_remaining": b.turns_remaining}
+            for b in BuildOrder.objects.filter(campaign=campaign)
+            .select_related("dockyard", "design").order_by("dockyard__number")
+        ],
+        "dice_log": [
+            {"seq": e.seq, "turn": e.turn, "phase": e.phase, "purpose": e.purpose,
+             "expression": e.expression, "faces": list(e.faces), "total": e.total,
+             "offset": e.offset, "words": e.words, "prev_hash": e.prev_hash, "hash": e.hash}
+            for e in log_entries(campaign)
+        ],
+    }
+
+
+# --- Reading --------------------------------------------------------------------------------
+
+def _need(obj: Any, key: str, kind, where: str):
+    if not isinstance(obj, dict):
+        raise ExchangeError(f"{where} must be an object")
+    if key not in obj:
+        raise ExchangeError(f"{where} is missing '{key}'")
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (bool not in kinds and isinstance(value, bool)) or not isinstance(value, kinds):
+        names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        raise ExchangeError(f"{where}.{key} must be {names}, not {value!r}")
+    return value
+
+
+def _list(doc: dict, key: str) -> list:
+    return _need(doc, key, list, "the document")
+
+
+def parse_export(doc: Any) -> dict:
+    """Check an export document thoroughly enough that importing it cannot fail half way."""
+    if not isinstance(doc, dict):
+        raise ExchangeError("an export file must hold one JSON object")
+    if doc.get("format") != FORMAT:
+        raise ExchangeError(f"not a Sector Command campaign export (format should be '{FORMAT}')")
+    if doc.get("version") != VERSION:
+        raise ExchangeError(f"export version {doc.get('version')!r} is not supported (only {VERSION})")
+    c = _need(doc, "campaign", dict, "the document")
+    for key, kind in [("name", str), ("layer", str), ("grid", str), ("width", int), ("height", int),
+                      ("status", str), ("turn", int), ("options", dict), ("moderator", (str, type(None))),
+                      ("dice_seed", str), ("seed_hash", str), ("dice_offset", int)]:
+        _need(c, key, kind, "campaign")
+    if c["layer"] != "eventhorizon":
+        raise ExchangeError(f"campaign.layer '{c['layer']}' is not supported")
+    if c["status"] not in Campaign.Status.values:
+        raise ExchangeError(f"campaign.status '{c['status']}' is not one of {', '.join(Campaign.Status.values)}")
+    try:
+        grid = make_grid(c["grid"], c["width"], c["height"])
+        seed = bytes.fromhex(c["dice_seed"])
+    except GridError as exc:
+        raise ExchangeError(f"campaign: {exc}") from None
+    except ValueError:
+        raise ExchangeError("campaign.dice_seed must be hexadecimal") from None
+
+    rows = _list(doc, "map")
+    if len(rows) != grid.height or not all(isinstance(r, str) and len(r) == grid.width for r in rows):
+        raise ExchangeError(f"map must be {grid.height} strings of {grid.width} symbols each")
+    for y, row in enumerate(rows):
+        bad = set(row) - set(SYMBOL_TERRAIN)
+        if bad:
+            raise ExchangeError(f"map row {y} has unknown symbol(s) {''.join(sorted(bad))!r}")
+
+    seats = set()
+    for i, e in enumerate(_list(doc, "empires")):
+        where = f"empires[{i}]"
+        for key, kind in [("seat", int), ("name", str), ("colour", str), ("user", (str, type(None))),
+                          ("is_bot", bool), ("bp", int), ("technologies", list)]:
+            _need(e, key, kind, where)
+        if e["seat"] in seats or not 1 <= e["seat"] <= 8:
+            raise ExchangeError(f"{where}.seat {e['seat']} is out of range or repeated")
+        if e["bp"] < 0:
+            raise ExchangeError(f"{where}.bp cannot be negative")
+        seats.add(e["seat"])
+
+    def owner(value, where, nullable=False):
+        if value is None and nullable:
+            return
+        if value not in seats:
+            raise ExchangeError(f"{where} names seat {value!r}, which has no empire")
+
+    for i, w in enumerate(_list(doc, "worlds")):
+        where = f"worlds[{i}]"
+        x, y = _need(w, "x", int, where), _need(w, "y", int, where)
+        kind = _need(w, "kind", str, where)
+        if not grid.in_bounds((x, y)) or SYMBOL_TERRAIN[rows[y][x]].value != kind:
+            raise ExchangeError(f"{where} at ({x},{y}) does not match the map")
+        owner(w.get("owner"), f"{where}.owner", nullable=True)
+    numbers = set()
+    for i, s in enumerate(_list(doc, "structures")):
+        where = f"structures[{i}]"
+        number = _need(s, "number", int, where)
+        if number in numbers:
+            raise ExchangeError(f"{where}.number {number} is repeated")
+        numbers.add(number)
+        owner(_need(s, "owner", int, where), f"{where}.owner")
+        _need(s, "resource", str, where)
+        if not grid.in_bounds((_need(s, "x", int, where), _need(s, "y", int, where))):
+            raise ExchangeError(f"{where} lies off the map")
+    names = set()
+    for i, d in enumerate(_list(doc, "designs")):
+        where = f"designs[{i}]"
+        owner(d.get("owner"), f"{where}.owner", nullable=True)
+        try:
+            validate_design(DesignSpec.from_dict(_need(d, "spec", dict, where)))
+        except DesignError as exc:
+            raise ExchangeError(f"{where}: {exc}") from None
+        names.add((d.get("owner"), d["spec"]["name"]))
+    for key in ("ships", "builds"):
+        for i, s in enumerate(_list(doc, key)):
+            where = f"{key}[{i}]"
+            owner(_need(s, "owner", int, where), f"{where}.owner")
+            ref = _need(s, "design", dict, where)
+            _need(ref, "name", str, f"{where}.design")
+            _need(ref, "library", bool, f"{where}.design")
+            if key == "builds" and _need(s, "dockyard", int, where) not in numbers:
+                raise ExchangeError(f"{where}.dockyard {s['dockyard']} is not a structure number")
+            if key == "ships" and not grid.in_bounds((_need(s, "x", int, where), _need(s, "y", int, where))):
+                raise ExchangeError(f"{where} lies off the map")
+
+    entries = []
+    for i, r in enumerate(_list(doc, "dice_log")):
+        where = f"dice_log[{i}]"
+        try:
+            entries.append(dicelog.LogEntry(**{**r, "faces": tuple(_need(r, "faces", list, where))}))
+        except TypeError:
+            raise ExchangeError(f"{where} does not have exactly the dice log fields") from None
+    try:
+        mismatch = dicelog.verify(seed, c["seed_hash"], entries)
+    except (TypeError, ValueError, AttributeError):
+        raise ExchangeError("the dice log holds a field of the wrong type") from None
+    if mismatch is not None:
+        raise ExchangeError(f"the dice log does not verify: {mismatch}")
+    expected_offset = entries[-1].offset + entries[-1].words if entries else 0
+    if c["dice_offset"] != expected_offset:
+        raise ExchangeError(f"campaign.dice_offset is {c['dice_offset']}, the log ends at {expected_offset}")
+    return doc

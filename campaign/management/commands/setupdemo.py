@@ -1,0 +1,76 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from campaign import actions
+from campaign.models import Campaign
+
+DEMO_NAME = "Demo Sector"
+DEMO_PASSWORD = "sector-demo"
+DEMO_USERS = [("moderator", True), ("player1", False), ("player2", False)]
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the demo: users moderator, player1 and player2 (password 'sector-demo'; the "
+        "moderator is also a site admin) and a 4-player Event Horizon campaign with a few "
+        "purchases made. Safe to run again: an existing demo is left as it is."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", default="http://127.0.0.1:8000/", help="Where the site will be served.")
+
+    @transaction.atomic
+    def handle(self, *args, **opts):
+        User = get_user_model()
+        users = {}
+        for username, admin in DEMO_USERS:
+            user, created = User.objects.get_or_create(
+                username=username, defaults={"email": f"{username}@example.com", "is_staff": admin,
+                                             "is_superuser": admin},
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            users[username] = user
+
+        campaign = Campaign.objects.filter(name=DEMO_NAME).first()
+        if campaign is None:
+            try:
+                campaign = actions.create_campaign(
+                    name=DEMO_NAME, grid="hex", width=30, height=24, players=4, seed="demo",
+                    moderator=users["moderator"],
+                    empire_names=["Venetian Star Republic", "Knights of S.T.J.O.N",
+                                  "Automann Torque Empire", "Cyber-Corsairs"],
+                )
+                empires = {e.seat: e for e in campaign.empires.all()}
+                empires[1].user = users["player1"]
+                empires[2].user = users["player2"]
+                empires[1].save(update_fields=["user"])
+                empires[2].save(update_fields=["user"])
+                for seat in (3, 4):
+                    empires[seat].is_bot = True
+                    empires[seat].save(update_fields=["is_bot"])
+                for seat, empire in empires.items():
+                    home = campaign.worlds.get(owner=empire, is_home=True)
+                    dockyard = campaign.structures.get(owner=empire, resource="dockyard")
+                    purchases = [
+                        {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard.number,
+                         "name": f"{empire.name.split()[0]} Vanguard"},
+                        {"buy": "planetary_defences", "at": [home.x, home.y]},
+                    ]
+                    actions.spend(empire_id=empire.pk, purchases=purchases)
+            except actions.ActionError as exc:
+                raise CommandError(f"could not build the demo campaign: {exc}") from None
+            self.stdout.write(f"Created the demo campaign '{DEMO_NAME}' (id {campaign.pk}).")
+        else:
+            self.stdout.write(f"The demo campaign '{DEMO_NAME}' (id {campaign.pk}) already exists.")
+
+        url = opts["url"].rstrip("/")
+        self.stdout.write(
+            "\n"
+            f"  Sector Command is ready at {url}/\n"
+            f"  Log in at {url}/accounts/login/ as moderator, player1 or player2,\n"
+            f"  password '{DEMO_PASSWORD}'. The moderator can also use {url}/admin/.\n"
+            f"  The demo campaign: {url}/campaigns/{campaign.pk}/\n"
+        )

@@ -1,0 +1,146 @@
+"""The management commands: newcampaign, showmap, exportcampaign, importcampaign, setupdemo."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from campaign.models import Campaign, DiceRoll, MapCell, World
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_newcampaign_prints_the_new_id():
+    out = run("newcampaign", "--name", "Cmd", "--grid", "square", "--size", "30x20", "--players", "3", "--seed", "7")
+    campaign = Campaign.objects.get()
+    assert out.strip() == str(campaign.pk)
+    assert (campaign.grid, campaign.width, campaign.height, campaign.empires.count()) == ("square", 30, 20, 3)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--size", "40"], "WIDTHxHEIGHT"),
+        (["--size", "0x10"], "not 0"),
+        (["--size", "300x300"], "300"),
+        (["--players", "9"], "2 to 8 players"),
+        (["--size", "2x2", "--players", "8"], "players need"),
+    ],
+)
+def test_newcampaign_refuses_bad_input(args, message):
+    with pytest.raises(CommandError, match=message):
+        run("newcampaign", "--name", "Bad", *args)
+    assert Campaign.objects.count() == 0 and MapCell.objects.count() == 0
+
+
+def test_showmap_prints_a_40_by_40_map():  # 003 Creating a Map
+    cid = run("newcampaign", "--name", "Big", "--size", "40x40", "--players", "8", "--seed", "1").strip()
+    out = run("showmap", cid).splitlines()
+    rows = out[1:41]
+    assert len(rows) == 40
+    assert all(len(row.split()) == 40 for row in rows)
+    assert all(row.startswith(" ") for row in rows[1::2])  # hex rows: odd rows indented
+    text = "\n".join(rows)
+    for seat in "12345678":
+        assert text.count(seat) == 1
+    assert "legend" in out[-1].lower() or "black hole" in out[-1]
+
+
+def export(cid, tmp_path, name):
+    path = tmp_path / name
+    call_command("exportcampaign", str(cid), "--output", str(path))
+    return path
+
+
+def test_export_import_export_is_identical(tmp_path):  # docs/export-format.md
+    call_command("setupdemo")
+    original = Campaign.objects.get(name="Demo Sector")
+    first = export(original.pk, tmp_path, "a.json")
+    new_id = run("importcampaign", str(first)).strip()
+    assert new_id != str(original.pk)
+    second = export(new_id, tmp_path, "b.json")
+    assert first.read_text() == second.read_text()
+    doc = json.loads(first.read_text())
+    assert doc["format"] == "sector-command/campaign" and doc["version"] == 1
+    assert doc["builds"] and doc["structures"] and doc["dice_log"]
+    run("verifydice", new_id)
+
+
+def _tamper(doc, how):
+    if how == "format":
+        doc["format"] = "something-else"
+    elif how == "dice":
+        doc["dice_log"][2]["faces"][0] = doc["dice_log"][2]["faces"][0] % 20 + 1
+    elif how == "map":
+        doc["map"][0] = doc["map"][0][:-1]
+    elif how == "world":
+        doc["worlds"][0]["x"] = 999
+    elif how == "seat":
+        doc["structures"][0]["owner"] = 7
+    elif how == "design":
+        doc["designs"] = [{"owner": 1, "name": "X", "spec": {"name": "X", "ship_type": "frigate", "hull": 13, "engine": 1}}]
+    elif how == "type":
+        doc["empires"][0]["bp"] = "lots"
+    elif how == "negative":
+        doc["empires"][0]["bp"] = -5
+    elif how == "seed":
+        doc["campaign"]["dice_seed"] = "zz"
+    return doc
+
+
+@pytest.mark.parametrize(
+    "how,message",
+    [
+        ("format", "not a Sector Command campaign export"),
+        ("dice", "dice log does not verify"),
+        ("map", "map must be"),
+        ("world", "does not match the map"),
+        ("seat", "seat 7"),
+        ("design", "hull strength"),
+        ("type", "bp must be int"),
+        ("negative", "cannot be negative"),
+        ("seed", "hexadecimal"),
+    ],
+)
+def test_import_refuses_a_malformed_file_and_changes_nothing(tmp_path, how, message):
+    call_command("setupdemo")
+    path = export(Campaign.objects.get().pk, tmp_path, "a.json")
+    doc = _tamper(json.loads(path.read_text()), how)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    counts = (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count())
+    with pytest.raises(CommandError, match=message):
+        run("importcampaign", str(bad))
+    assert (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count()) == counts
+
+
+def test_import_refuses_what_is_not_json(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(CommandError, match="not valid JSON"):
+        run("importcampaign", str(bad))
+    with pytest.raises(CommandError, match="cannot read"):
+        run("importcampaign", str(tmp_path / "missing.json"))
+    bad.write_text("[1, 2]")
+    with pytest.raises(CommandError, match="one JSON object"):
+        run("importcampaign", str(bad))
+    assert Campaign.objects.count() == 0
+
+
+def test_setupdemo_builds_a_ready_demo_once():
+    out = run("setupdemo", "--url", "http://127.0.0.1:9000/")
+    assert "http://127.0.0.1:9000/accounts/login/" in out and "sector-demo" in out
+    campaign = Campaign.objects.get(name="Demo Sector")
+    assert campaign.empires.filter(user__username="player1").exists()
+    assert campaign.builds.count() == 4  # each empire has a corvette on the stocks
+    again = run("setupdemo")
+    assert "already exists" in again and Campaign.objects.count() == 1

@@ -1,0 +1,151 @@
+"""Spending BP and saving designs through the actions (003 Use of BP in a Campaign,
+003 Star Ship Design Rules): a refused list names the first failing item and changes nothing."""
+
+import pytest
+
+from campaign import actions
+from campaign.models import BuildOrder, Design, Empire, Structure
+from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def empire(small_campaign):
+    return small_campaign.empires.get(seat=1)
+
+
+def home_of(empire):
+    home = empire.worlds.get(is_home=True)
+    return [home.x, home.y]
+
+
+def dockyard_of(empire):
+    return Structure.objects.get(owner=empire, resource="dockyard").number
+
+
+def snapshot(empire):
+    empire.refresh_from_db()
+    return (empire.bp, list(empire.technologies), Structure.objects.count(), BuildOrder.objects.count())
+
+
+def test_spend_builds_resources_and_ships_in_order(empire):  # 003 Use of BP in a Campaign
+    plan = actions.spend(empire_id=empire.pk, purchases=[
+        {"buy": "planetary_defences", "at": home_of(empire)},
+        {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire), "name": "Swift"},
+    ])
+    empire.refresh_from_db()
+    assert plan.total == 40 + 25 and empire.bp == 240 - 65
+    defences = Structure.objects.get(owner=empire, resource="planetary_defences")
+    assert [defences.x, defences.y] == home_of(empire)
+    build = BuildOrder.objects.get(owner=empire)
+    assert build.name == "Swift" and build.turns_remaining == 2  # 003 Star Ship Build Times: Corvette = 2
+
+
+def test_spend_merchants_guild_then_research_in_one_list_is_refused_on_the_same_world(empire):
+    # 003 Use of BP in a Campaign: Note — one resource per planet/colony per turn.
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match=r"item 2 .*one resource"):
+        actions.spend(empire_id=empire.pk, purchases=[
+            {"buy": "merchants_guild", "at": home_of(empire)},
+            {"buy": "research_facility", "at": home_of(empire), "technology": "stealth_field"},
+        ])
+    assert snapshot(empire) == before
+
+
+def test_spend_refuses_an_unaffordable_list_and_changes_nothing(empire):  # 003 Use of BP in a Campaign
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match=r"item 2 \(Corvette.*costs 25 BP but only 0 BP"):
+        actions.spend(empire_id=empire.pk, purchases=[
+            {"buy": "merchants_guild", "at": home_of(empire)},
+            {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire)},
+        ])
+    assert snapshot(empire) == before
+
+
+def test_spend_refuses_an_out_of_order_prerequisite(empire):  # 003 Enrichment requires a Merchants Guild
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match=r"item 1 .*Merchants Guild"):
+        actions.spend(empire_id=empire.pk, purchases=[{"buy": "enrichment", "at": home_of(empire)}])
+    assert snapshot(empire) == before
+
+
+def test_spend_refuses_gated_design_before_research(empire):
+    # RULINGS.md Research-gated components: the Sword carries a stealth field generator.
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match="Stealth Field"):
+        actions.spend(empire_id=empire.pk, purchases=[
+            {"build": "Knights of G.O.D Sword Class Frigate", "dockyard": dockyard_of(empire)}
+        ])
+    assert snapshot(empire) == before
+
+
+@pytest.mark.parametrize(
+    "purchase,message",
+    [
+        ({"buy": "death_star", "at": [0, 0]}, "unknown resource 'death_star'"),
+        ({"buy": "dockyard"}, r"'at' must be a \[x, y\] pair"),
+        ({"buy": "dockyard", "at": [0, 0], "colour": "red"}, "unknown field"),
+        ({"build": "No Such Ship", "dockyard": 1}, "no design named 'No Such Ship'"),
+        ({"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": "one"}, "'dockyard' must be a whole number"),
+        ({"repair": 1, "build": "x"}, "exactly one of"),
+        ("dockyard", "must be an object"),
+        ({"buy": "research_facility", "at": [0, 0], "technology": "warp_drive"}, "unknown technology"),
+    ],
+)
+def test_spend_refuses_malformed_purchases(empire, purchase, message):
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match=message):
+        actions.spend(empire_id=empire.pk, purchases=[purchase])
+    assert snapshot(empire) == before
+
+
+def test_spend_refuses_a_second_build_at_a_busy_dockyard(empire):  # 003 Use of BP in a Campaign: Note
+    galiot = {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire)}
+    actions.spend(empire_id=empire.pk, purchases=[galiot])
+    before = snapshot(empire)
+    with pytest.raises(actions.ActionError, match="dockyard"):
+        actions.spend(empire_id=empire.pk, purchases=[galiot])
+    assert snapshot(empire) == before
+
+
+def test_starter_library_holds_the_four_sample_designs(db):  # 003 Star Ship Design Rules: sample designs
+    library = {d.name: d for d in Design.objects.filter(campaign__isnull=True)}
+    assert {d.name for d in SAMPLE_DESIGNS} == set(library)
+    for sample in SAMPLE_DESIGNS:
+        assert library[sample.name].spec == sample.to_dict()
+        assert library[sample.name].bp == sample.bp == sample.ship_type.bp
+
+
+def test_save_design_in_a_campaign(small_campaign, empire):  # 003 Star Ship Design Rules
+    spec = {"name": "Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
+            "weapons": {"laser_bank": 5}}
+    row = actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+    assert row.bp == 20 and row.ship_type == "patrol_craft"
+    with pytest.raises(actions.ActionError, match="already exists"):
+        actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"tractor_beam": 1}, "unknown component 'tractor_beam'"),
+        ({"hull": 13}, "1 to 12"),
+        ({"engine": 10}, "1 to 9"),
+        ({"hull": 5}, "19 BP"),
+        ({"stealth_field": True, "weapons": {"laser_bank": 0}}, "Stealth Field"),
+    ],
+)
+def test_save_design_refuses_bad_designs(small_campaign, empire, change, message):
+    spec = {"name": "Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
+            "weapons": {"laser_bank": 5}, **change}
+    with pytest.raises(actions.ActionError, match=message):
+        actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+    assert not Design.objects.filter(campaign=small_campaign).exists()
+
+
+def test_empire_bp_can_never_go_negative_in_the_database(empire):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Empire.objects.filter(pk=empire.pk).update(bp=-1)
