@@ -12,6 +12,7 @@ import secrets
 from django.db import transaction
 
 from . import adapters
+from .bulk import insert_rows
 from .dice import CampaignDice
 from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Structure, World
 from .rules.dice import derive_seed, new_seed, seed_hash
@@ -110,19 +111,17 @@ def create_campaign(
 
 def _store_map(campaign: Campaign, generated) -> None:
     board = generated.grid
+    planet, colony = mapgen.Terrain.PLANET, mapgen.Terrain.COLONY
     cells = []
     worlds = []
     for index, terrain in enumerate(generated.terrain):
         x, y = board.coord(index)
-        cells.append(MapCell(campaign=campaign, x=x, y=y, terrain=terrain.value))
-        if terrain in (mapgen.Terrain.PLANET, mapgen.Terrain.COLONY):
-            economy = generated.economy_of((x, y)) if terrain == mapgen.Terrain.PLANET else None
-            worlds.append(
-                World(campaign=campaign, x=x, y=y, kind=terrain.value,
-                      economy=economy.value if economy else "")
-            )
-    MapCell.objects.bulk_create(cells, batch_size=5000)
-    World.objects.bulk_create(worlds, batch_size=5000)
+        cells.append((campaign.pk, x, y, terrain.value))
+        if terrain is planet or terrain is colony:
+            economy = generated.economy_of((x, y)) if terrain is planet else None
+            worlds.append((campaign.pk, x, y, terrain.value, economy.value if economy else "", False))
+    insert_rows(MapCell, ["campaign", "x", "y", "terrain"], cells)
+    insert_rows(World, ["campaign", "x", "y", "kind", "economy", "is_home"], worlds)
 
 
 @transaction.atomic
@@ -189,10 +188,9 @@ def import_campaign(doc) -> Campaign:
         dice_seed=c["dice_seed"], seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
     )
     symbols = {t.symbol: t.value for t in mapgen.Terrain}
-    MapCell.objects.bulk_create(
-        [MapCell(campaign=campaign, x=x, y=y, terrain=symbols[ch])
-         for y, row in enumerate(doc["map"]) for x, ch in enumerate(row)],
-        batch_size=5000,
+    insert_rows(
+        MapCell, ["campaign", "x", "y", "terrain"],
+        ((campaign.pk, x, y, symbols[ch]) for y, row in enumerate(doc["map"]) for x, ch in enumerate(row)),
     )
     empires = {}
     for e in doc["empires"]:
@@ -200,11 +198,11 @@ def import_campaign(doc) -> Campaign:
             campaign=campaign, seat=e["seat"], name=e["name"], colour=e["colour"],
             user=users.get(e["user"] or ""), is_bot=e["is_bot"], bp=e["bp"], technologies=e["technologies"],
         )
-    World.objects.bulk_create(
-        [World(campaign=campaign, x=w["x"], y=w["y"], kind=w["kind"], economy=w.get("economy") or "",
-               owner=empires.get(w.get("owner")), is_home=bool(w.get("is_home")))
-         for w in doc["worlds"]],
-        batch_size=5000,
+    insert_rows(
+        World, ["campaign", "x", "y", "kind", "economy", "owner", "is_home"],
+        ((campaign.pk, w["x"], w["y"], w["kind"], w.get("economy") or "",
+          empires[w["owner"]].pk if w.get("owner") is not None else None, bool(w.get("is_home")))
+         for w in doc["worlds"]),
     )
     structures = {}
     for s in doc["structures"]:
