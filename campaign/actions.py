@@ -87,7 +87,7 @@ def create_campaign(
 
     _store_map(campaign, generated)
     empires = []
-    for seat, (hx, hy) in enumerate(generated.home_worlds, start=1):
+    for seat in range(1, len(generated.home_worlds) + 1):
         empires.append(
             Empire(
                 campaign=campaign, seat=seat, bp=eh_economy.STARTING_BP,

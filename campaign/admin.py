@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import BuildOrder, Campaign, DiceRoll, Design, Empire, MapCell, Ship, Structure, World
+from .models import BuildOrder, Campaign, Design, DiceRoll, Empire, MapCell, Ship, Structure, World
 
 
 class EmpireInline(admin.TabularInline):

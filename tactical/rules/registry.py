@@ -7,8 +7,9 @@ embedded Event Horizon engine and the auto-resolve odds system arrive with their
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)

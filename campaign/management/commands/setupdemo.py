@@ -51,7 +51,7 @@ class Command(BaseCommand):
                 for seat in (3, 4):
                     empires[seat].is_bot = True
                     empires[seat].save(update_fields=["is_bot"])
-                for seat, empire in empires.items():
+                for empire in empires.values():
                     home = campaign.worlds.get(owner=empire, is_home=True)
                     dockyard = campaign.structures.get(owner=empire, resource="dockyard")
                     purchases = [
