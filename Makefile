@@ -18,7 +18,7 @@ install-dev: $(VENV)/bin/python
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 
 demo: install
-	$(PY) manage.py migrate --noinput
+	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py setupdemo --url http://$(HOST):$(PORT)/
 
 # Install, build the demo campaign (SQLite, in-process tasks) and serve the site.

@@ -94,9 +94,10 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
             title.append(f"owner: {overlay.owner_name[c]}")
         symbols = overlay.symbols.get(c)
         if symbols:
+            # Inside the cell, above the world, so symbols on edge cells are never clipped.
             parts.append(
-                f'<text x="{cx:.1f}" y="{cy + r * 1.05:.1f}" font-size="{size * 0.55:.1f}" text-anchor="middle" '
-                f'fill="#000" font-weight="bold">{escape(symbols)}</text>'
+                f'<text x="{cx:.1f}" y="{cy - r * 0.45:.1f}" font-size="{size * 0.6:.1f}" text-anchor="middle" '
+                f'fill="#000" stroke="{PAPER}" stroke-width="0.6" paint-order="stroke" font-weight="bold">{escape(symbols)}</text>'
             )
             title.append(f"structures: {symbols}")
         for ship_colour, count, owner in overlay.ships.get(c, []):

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from . import adapters, mapsvg
-from .models import Campaign, Design
+from .models import TERRAIN_CHOICES, Campaign, Design
 from .rules.eventhorizon.designs import validate_design
 
 
@@ -43,9 +43,11 @@ def campaign_detail(request, campaign_id: int):
     empires = campaign.empires.annotate(
         world_count=Count("worlds", distinct=True), ship_count=Count("ships", distinct=True)
     )
-    terrain_counts = dict(
-        campaign.cells.values_list("terrain").annotate(n=Count("id")).values_list("terrain", "n")
-    )
+    labels = dict(TERRAIN_CHOICES)
+    terrain_counts = {
+        labels[t]: n
+        for t, n in campaign.cells.values_list("terrain").annotate(n=Count("id")).values_list("terrain", "n")
+    }
     context = {
         "campaign": campaign,
         "empires": empires,
