@@ -3,7 +3,8 @@
 Times rolling and storing Event Horizon maps of 50×50, 100×100 and 200×200 cells with 8 players,
 through the real action (``create_campaign``: dice stream, map engine, home worlds, rows and the
 dice log), and prints each beside a baseline of the same rolls made in a plain Python loop
-(``random.randint`` per die, nothing stored) run in the same process.
+(``random.randint`` per die, nothing stored) run in the same process, and the pure map engine
+alone (``engine s``). The ratio is generate+store over the baseline.
 
     .venv/bin/python bench/mapgen.py                      # on the configured database
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/mapgen.py
@@ -42,6 +43,17 @@ def baseline(width: int, height: int, planets: int) -> float:
     return elapsed
 
 
+def engine_only(width: int, height: int, seed: str) -> float:
+    """The pure map engine alone (dice stream, terrain, economy types, home worlds)."""
+    from campaign.rules.dice import SeededDice, derive_seed
+    from campaign.rules.eventhorizon.mapgen import generate_map
+    from campaign.rules.grid import make_grid
+
+    start = time.perf_counter()
+    generate_map(make_grid("hex", width, height), 8, SeededDice(derive_seed(seed)))
+    return time.perf_counter() - start
+
+
 def main() -> None:
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
@@ -51,9 +63,10 @@ def main() -> None:
         from campaign.models import Campaign
 
         print(f"database: {connection.vendor}; {REPEATS} runs each, median shown")
-        print(f"{'map':>9} {'cells':>7} {'worlds':>7} {'baseline s':>11} {'generate+store s':>17} {'ratio':>8}")
+        print(f"{'map':>9} {'cells':>7} {'worlds':>7} {'baseline s':>11} {'engine s':>9} "
+              f"{'generate+store s':>17} {'ratio':>8}")
         for width, height in SIZES:
-            times, bases = [], []
+            times, bases, engines = [], [], []
             for run in range(REPEATS):
                 start = time.perf_counter()
                 campaign = actions.create_campaign(
@@ -63,9 +76,11 @@ def main() -> None:
                 planets = campaign.worlds.filter(kind="planet").count()
                 worlds = campaign.worlds.count()
                 bases.append(baseline(width, height, planets))
+                engines.append(engine_only(width, height, f"bench-{run}"))
                 Campaign.objects.filter(pk=campaign.pk).delete()
-            t, b = statistics.median(times), statistics.median(bases)
-            print(f"{width:>4}×{height:<4} {width * height:>7} {worlds:>7} {b:>11.4f} {t:>17.3f} {t / b:>7.0f}×")
+            t, b, e = statistics.median(times), statistics.median(bases), statistics.median(engines)
+            print(f"{width:>4}×{height:<4} {width * height:>7} {worlds:>7} {b:>11.4f} {e:>9.3f} "
+                  f"{t:>17.3f} {t / b:>7.0f}×")
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
