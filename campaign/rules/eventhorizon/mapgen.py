@@ -1,0 +1,796 @@
+"""Event Horizon campaign map generation ("003 Ideas for a Military Campaign").
+
+* "Creating a Map": every cell's contents come from a d20 on the table in :func:`terrain_for_d20`.
+  The dice are rolled one map row at a time (``width`` d20 per roll, row 0 first, faces left to
+  right) so a 200 x 200 map is 200 logged rolls, not 40,000.
+* "Planetary Economy Type" (a project option, default on): every planet gets a d6 on the table in
+  :func:`economy_for_d6`, again one roll per map row that has planets, top to bottom.
+* "Set Up": each player's home world is a planet (not a colony), and "the selected planets should
+  be as far away from each other as possible". The software chooses them, without dice: it
+  maximises the smallest grid distance between two home worlds (then minimises how many pairs
+  sit at that distance), among planets that can all reach one another.
+
+Pure Python, standard library only. Dice come in through the ``Dice`` protocol.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+
+from campaign.rules.dice import Dice
+from campaign.rules.grid import Coord, Grid, HexGrid
+
+TERRAIN_PURPOSE = "003 Creating a Map"
+ECONOMY_PURPOSE = "003 Planetary Economy Type"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+class MapError(ValueError):
+    """A map that cannot be made or used as asked (player count, too few reachable planets)."""
+
+
+class Terrain(str, Enum):
+    """Contents of one map cell ("Creating a Map")."""
+
+    BLACK_HOLE = "black_hole"
+    EMPTY = "empty"
+    PARTICLE_CLOUD = "particle_cloud"
+    PLANET = "planet"
+    COLONY = "colony"
+    WORMHOLE = "wormhole"
+
+    @property
+    def symbol(self) -> str:
+        """One character for text maps."""
+        return _TERRAIN_SYMBOLS[self]
+
+    @property
+    def passable(self) -> bool:
+        """False only for black holes ("No ship/fleet can pass through ... a black hole")."""
+        return self is not Terrain.BLACK_HOLE
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+_TERRAIN_SYMBOLS = {
+    Terrain.BLACK_HOLE: "@",
+    Terrain.EMPTY: ".",
+    Terrain.PARTICLE_CLOUD: "~",
+    Terrain.PLANET: "O",
+    Terrain.COLONY: "o",
+    Terrain.WORMHOLE: "W",
+}
+
+# Index = d20 face. 1 Black Hole; 2-11 Empty; 12-13 Particle Cloud; 14-17 Planet; 18-19 Colony;
+# 20 Worm Hole.
+_D20_TERRAIN: tuple[Terrain, ...] = (
+    (None,)  # type: ignore[assignment]
+    + (Terrain.BLACK_HOLE,)
+    + (Terrain.EMPTY,) * 10
+    + (Terrain.PARTICLE_CLOUD,) * 2
+    + (Terrain.PLANET,) * 4
+    + (Terrain.COLONY,) * 2
+    + (Terrain.WORMHOLE,)
+)
+
+
+def terrain_for_d20(face: int) -> Terrain:
+    """The "Creating a Map" table: what a d20 face puts in a cell."""
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 20:
+        raise MapError(f"a d20 shows 1 to 20, not {face!r}")
+    return _D20_TERRAIN[face]
+
+
+class EconomyType(str, Enum):
+    """A planet's economy ("Planetary Economy Type"); ``colour`` is how the rule book draws it."""
+
+    INDUSTRIAL = "industrial"
+    COMMERCIAL = "commercial"
+    AGRICULTURAL = "agricultural"
+
+    @property
+    def colour(self) -> str:
+        return _ECONOMY_COLOURS[self]
+
+
+_ECONOMY_COLOURS = {
+    EconomyType.INDUSTRIAL: "black",
+    EconomyType.COMMERCIAL: "blue",
+    EconomyType.AGRICULTURAL: "green",
+}
+
+# Index = d6 face. 5-6 Industrial, 3-4 Commercial, 1-2 Agricultural.
+_D6_ECONOMY: tuple[EconomyType, ...] = (
+    (None,)  # type: ignore[assignment]
+    + (EconomyType.AGRICULTURAL,) * 2
+    + (EconomyType.COMMERCIAL,) * 2
+    + (EconomyType.INDUSTRIAL,) * 2
+)
+
+
+def economy_for_d6(face: int) -> EconomyType:
+    """The "Planetary Economy Type" table: what a d6 face makes a planet."""
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+        raise MapError(f"a d6 shows 1 to 6, not {face!r}")
+    return _D6_ECONOMY[face]
+
+
+@dataclass(frozen=True)
+class GeneratedMap:
+    """A campaign map: terrain for every cell, planet economies and the players' home worlds.
+
+    ``terrain`` is row-major (``terrain[grid.index(c)]``). ``economy`` holds ``(coord, type)``
+    pairs in row-major order, exactly one per planet, or nothing when economy types are off.
+    ``home_worlds`` is in seat order (seat 1 first); each is a planet. Construction checks these,
+    so a map rebuilt from storage is as trustworthy as a generated one.
+    """
+
+    grid: Grid
+    terrain: tuple[Terrain, ...]
+    economy: tuple[tuple[Coord, EconomyType], ...] = ()
+    home_worlds: tuple[Coord, ...] = ()
+    _economy_lookup: Mapping[Coord, EconomyType] = field(
+        init=False,
+        repr=False,
+        compare=False,
+        hash=False,
+        default_factory=lambda: MappingProxyType({}),
+    )
+
+    def __post_init__(self) -> None:
+        grid = self.grid
+        if len(self.terrain) != grid.size:
+            raise MapError(
+                f"a {grid.width} x {grid.height} map needs {grid.size} cells, "
+                f"not {len(self.terrain)}"
+            )
+        if not all(isinstance(t, Terrain) for t in self.terrain):
+            raise MapError("every cell's terrain must be a Terrain")
+        lookup = dict(self.economy)
+        if len(lookup) != len(self.economy):
+            raise MapError("a planet can have only one economy type")
+        if lookup:
+            planets = set(self.planets())
+            if set(lookup) != planets:
+                stray = sorted(set(lookup) ^ planets, key=lambda c: (c[1], c[0]))
+                raise MapError(f"economy types must cover exactly the planets; check {stray[:5]}")
+        if len(self.home_worlds) > MAX_PLAYERS or len(set(self.home_worlds)) != len(
+            self.home_worlds
+        ):
+            raise MapError(f"home worlds must be up to {MAX_PLAYERS} different planets")
+        for c in self.home_worlds:
+            if not grid.in_bounds(c) or self.terrain_at(c) is not Terrain.PLANET:
+                raise MapError(f"a home world must be a planet; {c!r} is not")
+        # Frozen, so the lookup is built once here rather than on every call.
+        object.__setattr__(self, "_economy_lookup", MappingProxyType(lookup))
+
+    def terrain_at(self, c: Coord) -> Terrain:
+        """What is in cell ``c`` (GridError off the map)."""
+        return self.terrain[self.grid.index(c)]
+
+    def economy_of(self, c: Coord) -> EconomyType | None:
+        """The planet's economy type, or None if it has none (not a planet, or types are off)."""
+        return self._economy_lookup.get(c)
+
+    @property
+    def economy_map(self) -> Mapping[Coord, EconomyType]:
+        """Read-only ``coord -> EconomyType`` view of :attr:`economy`."""
+        return self._economy_lookup
+
+    def cells_of(self, terrain: Terrain) -> tuple[Coord, ...]:
+        """Every cell holding ``terrain``, row-major."""
+        width = self.grid.width
+        return tuple((i % width, i // width) for i, t in enumerate(self.terrain) if t is terrain)
+
+    def planets(self) -> tuple[Coord, ...]:
+        return self.cells_of(Terrain.PLANET)
+
+    def colonies(self) -> tuple[Coord, ...]:
+        return self.cells_of(Terrain.COLONY)
+
+    def wormholes(self) -> tuple[Coord, ...]:
+        return self.cells_of(Terrain.WORMHOLE)
+
+    def seat_of(self, c: Coord) -> int | None:
+        """1-based seat whose home world is ``c``, or None."""
+        try:
+            return self.home_worlds.index(c) + 1
+        except ValueError:
+            return None
+
+
+def generate_map(
+    grid: Grid, players: int, dice: Dice, *, economy_types: bool = True
+) -> GeneratedMap:
+    """Roll a map ("Creating a Map", "Planetary Economy Type") and place home worlds ("Set Up").
+
+    Raises MapError for a player count outside 2..8 (before any dice are rolled) or when no set
+    of mutually reachable planets is big enough for every player.
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise MapError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+    terrain = roll_terrain(grid, dice)
+    economy = roll_economy(grid, terrain, dice) if economy_types else ()
+    homes = choose_home_worlds(grid, terrain, players)
+    return GeneratedMap(grid=grid, terrain=terrain, economy=economy, home_worlds=homes)
+
+
+def roll_terrain(grid: Grid, dice: Dice) -> tuple[Terrain, ...]:
+    """One ``width``-d20 roll per row, row 0 first, faces to cells left to right."""
+    out: list[Terrain] = []
+    for _ in range(grid.height):
+        faces = dice.roll(grid.width, 20, TERRAIN_PURPOSE).faces
+        if len(faces) != grid.width:
+            raise MapError(f"a terrain roll must give {grid.width} faces, not {len(faces)}")
+        out.extend(map(terrain_for_d20, faces))
+    return tuple(out)
+
+
+def roll_economy(
+    grid: Grid, terrain: Sequence[Terrain], dice: Dice
+) -> tuple[tuple[Coord, EconomyType], ...]:
+    """One roll per row that has planets (top to bottom), one d6 per planet, left to right."""
+    width = grid.width
+    out: list[tuple[Coord, EconomyType]] = []
+    for row in range(grid.height):
+        base = row * width
+        cols = [col for col in range(width) if terrain[base + col] is Terrain.PLANET]
+        if not cols:
+            continue
+        faces = dice.roll(len(cols), 6, ECONOMY_PURPOSE).faces
+        out.extend(((col, row), economy_for_d6(f)) for col, f in zip(cols, faces, strict=True))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Reachability
+
+
+def component_labels(grid: Grid, terrain: Sequence[Terrain]) -> list[int]:
+    """Row-major reachability labels: cells with equal labels can reach one another.
+
+    Moves are neighbour steps through passable cells; every wormhole leads to every other one.
+    Black holes get -1. Works on runs of passable cells per row (a union-find over runs), which
+    is much faster in CPython than a cell-by-cell search on big maps.
+    """
+    width, height = grid.width, grid.height
+    hexes = isinstance(grid, HexGrid)
+    parent: list[int] = []
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: int, b: int) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    rows: list[list[tuple[int, int, int]]] = []  # (first col, last col, run id)
+    wormhole_runs: list[int] = []
+    blocked = Terrain.BLACK_HOLE
+    for row in range(height):
+        base = row * width
+        runs: list[tuple[int, int, int]] = []
+        start = None
+        for col in range(width + 1):
+            passable = col < width and terrain[base + col] is not blocked
+            if passable and start is None:
+                start = col
+            elif not passable and start is not None:
+                runs.append((start, col - 1, len(parent)))
+                parent.append(len(parent))
+                start = None
+        for a, b, run in runs:
+            if Terrain.WORMHOLE in terrain[base + a : base + b + 1]:
+                wormhole_runs.append(run)
+        rows.append(runs)
+
+    for row in range(height - 1):
+        # Cells of this row touch these columns of the next row: square maps reach diagonally;
+        # in odd-r hex maps even rows reach down-left and down, odd rows down and down-right.
+        if not hexes:
+            lo, hi = -1, 1
+        elif row % 2 == 0:
+            lo, hi = -1, 0
+        else:
+            lo, hi = 0, 1
+        lower = rows[row + 1]
+        j = 0
+        for a, b, run in rows[row]:
+            # Both lists are sorted and the upper runs' reach only moves right, so a lower run
+            # that ends before this reach can touch no later upper run either.
+            while j < len(lower) and lower[j][1] < a + lo:
+                j += 1
+            t = j
+            while t < len(lower) and lower[t][0] <= b + hi:
+                union(run, lower[t][2])
+                t += 1
+    for run in wormhole_runs[1:]:
+        union(wormhole_runs[0], run)
+
+    labels = [-1] * (width * height)
+    for row, runs in enumerate(rows):
+        base = row * width
+        for a, b, run in runs:
+            labels[base + a : base + b + 1] = [find(run)] * (b - a + 1)
+    return labels
+
+
+# --------------------------------------------------------------------------------------------
+# Home worlds ("Set Up")
+
+
+def choose_home_worlds(grid: Grid, terrain: Sequence[Terrain], players: int) -> tuple[Coord, ...]:
+    """Home worlds for ``players`` seats, seat order by (row, col); see :func:`disperse`."""
+    labels = component_labels(grid, terrain)
+    width = grid.width
+    groups: dict[int, list[Coord]] = {}
+    for i, t in enumerate(terrain):
+        if t is Terrain.PLANET:
+            groups.setdefault(labels[i], []).append((i % width, i // width))
+    eligible = [g for g in groups.values() if len(g) >= players]
+    if not eligible:
+        largest = max((len(g) for g in groups.values()), default=0)
+        if largest == 0:
+            found = "the map has no planets"
+        elif largest == 1:
+            found = "no two planets can reach each other"
+        else:
+            found = f"only {largest} planets are reachable from one another"
+        raise MapError(
+            f"{found}; {players} players need {players} — try a bigger map or another seed"
+        )
+    best: tuple[tuple[int, int], list[Coord]] | None = None
+    for group in sorted(eligible, key=lambda g: (g[0][1], g[0][0])):
+        chosen = disperse(grid, group, players)
+        score = _score(grid, chosen)
+        if best is None or score > best[0]:
+            best = (score, chosen)
+    assert best is not None
+    return tuple(sorted(best[1], key=lambda c: (c[1], c[0])))
+
+
+def min_distance(grid: Grid, cells: Sequence[Coord]) -> int:
+    """Smallest grid distance between two of ``cells`` (0 for fewer than two)."""
+    return min(
+        (grid.distance(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :]),
+        default=0,
+    )
+
+
+def _score(grid: Grid, cells: Sequence[Coord]) -> tuple[int, int]:
+    ds = [grid.distance(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :]]
+    m = min(ds)
+    return (m, -ds.count(m))
+
+
+# Heuristic sizes, chosen by measurement: on small maps the search is exact (it agrees with brute
+# force everywhere we tried), and a 200 x 200 map (about 8,000 planets) stays well under a second.
+_POOL_SIZE = 500  # cells the global search looks at; bigger sets are thinned to one per bucket
+_MAX_STARTS = 16  # greedy starts
+_POOL_BUDGET = 150_000  # distance evaluations for the exact search over the pool
+_REFINE_BUDGET = 250_000  # distance evaluations for the full-resolution refinement
+_ORDERS = 2
+_ORDER_SWAP = False
+_REFINE_REACH = 2  # full-resolution refinement moves a choice up to this many bucket sides
+
+Key = tuple[int, ...]
+Dist = Callable[[Key, Key], int]
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _metric(grid: Grid) -> tuple[Callable[[Coord], Key], Dist]:
+    """A key per cell and a distance on keys equal to ``grid.distance`` (cube keys for hexes).
+
+    Both distances are a maximum of coordinate differences, which the searches below exploit.
+    """
+    if isinstance(grid, HexGrid):
+
+        def key(c: Coord) -> Key:
+            q, r = HexGrid.to_axial(c)
+            return (q, r, -q - r)
+
+        def dist(a: Key, b: Key) -> int:
+            return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
+
+    else:
+
+        def key(c: Coord) -> Key:
+            return c
+
+        def dist(a: Key, b: Key) -> int:
+            return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+    return key, dist
+
+
+def disperse(grid: Grid, cells: Sequence[Coord], k: int) -> list[Coord]:
+    """Choose ``k`` of ``cells`` making the smallest pairwise distance as large as possible.
+
+    Max-min dispersion is NP-hard, so this is a deterministic heuristic in stages:
+
+    1. A set bigger than ``_POOL_SIZE`` is thinned to one cell per square bucket (the one
+       farthest from the set's centroid, since spreading out pushes choices outwards).
+    2. Farthest-point greedy from up to ``_MAX_STARTS`` spread-out starts (the extreme cells in
+       every map direction, then a farthest-first traversal), each polished by 1-swap local
+       search on (smallest distance, fewer pairs at it); the best result is kept.
+    3. A budgeted branch and bound over the pool looks for a better smallest distance; it escapes
+       plateaus the swaps cannot, and on small maps it finishes, making the answer exact.
+    4. If the set was thinned, a budgeted constraint search lets every choice move to any cell
+       near it at full resolution, then local search settles ties.
+
+    Budgets count distance evaluations, not seconds, so the answer never depends on the machine.
+    Ties are broken by (row, col) order: the same cells always give the same answer. Returns the
+    chosen cells in (row, col) order.
+    """
+    pts = sorted(set(cells), key=lambda c: (c[1], c[0]))
+    n = len(pts)
+    if n < k:
+        raise MapError(f"cannot choose {k} cells out of {n}")
+    if k <= 1:
+        return pts[:k]
+    key, dist = _metric(grid)
+    keys = [key(c) for c in pts]
+
+    if n <= _POOL_SIZE:
+        pool, side = list(range(n)), 0
+    else:
+        pool, side = _thin(pts, keys, dist, _POOL_SIZE)
+    pool_keys = [keys[i] for i in pool]
+    chosen = _multistart(pool_keys, dist, k)
+    chosen = _exact_improve(pool_keys, dist, chosen, _POOL_BUDGET)
+    best = [pool[i] for i in chosen]
+
+    if side:
+        near = _box_index(pts, side)
+        best = _refine(keys, dist, best, lambda i: near(i, _REFINE_REACH * side), _REFINE_BUDGET)
+        best = _local_search(keys, dist, best, lambda i: near(i, side))
+    else:
+        best = _local_search(keys, dist, best, lambda i: range(n))
+    return [pts[i] for i in sorted(best)]
+
+
+def _thin(
+    pts: Sequence[Coord], keys: Sequence[Key], dist: Dist, target: int
+) -> tuple[list[int], int]:
+    """One representative per ``side`` x ``side`` bucket, ``side`` chosen to give ~``target``."""
+    centroid = _centroid(keys)
+    far = [dist(k, centroid) for k in keys]  # type: ignore[arg-type]
+    cols = [c for c, _ in pts]
+    rows = [r for _, r in pts]
+    area = (max(cols) - min(cols) + 1) * (max(rows) - min(rows) + 1)
+    side = max(2, math.ceil(math.sqrt(area / target)))
+    while True:
+        reps: dict[tuple[int, int], int] = {}
+        for i, (col, row) in enumerate(pts):
+            b = (col // side, row // side)
+            if b not in reps or far[i] > far[reps[b]]:
+                reps[b] = i
+        if len(reps) <= target * 1.25:
+            return sorted(reps.values()), side
+        side += 1
+
+
+def _centroid(keys: Sequence[Key]) -> tuple[float, ...]:
+    return tuple(sum(k[d] for k in keys) / len(keys) for d in range(len(keys[0])))
+
+
+def _box_index(pts: Sequence[Coord], side: int) -> Callable[[int, int], list[int]]:
+    """``near(i, radius)``: indices of cells within ``radius`` columns and rows of cell ``i``.
+
+    That box holds every cell within ``radius`` steps on either kind of map.
+    """
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for i, (col, row) in enumerate(pts):
+        buckets.setdefault((col // side, row // side), []).append(i)
+
+    def near(i: int, radius: int) -> list[int]:
+        col, row = pts[i]
+        out = []
+        for by in range((row - radius) // side, (row + radius) // side + 1):
+            for bx in range((col - radius) // side, (col + radius) // side + 1):
+                for j in buckets.get((bx, by), ()):
+                    c, r = pts[j]
+                    if abs(c - col) <= radius and abs(r - row) <= radius:
+                        out.append(j)
+        return sorted(out)
+
+    return near
+
+
+def _set_score(keys: Sequence[Key], dist: Dist, chosen: Sequence[int]) -> tuple[int, int]:
+    """(smallest pairwise distance, minus the number of pairs at it): bigger is better."""
+    ds = [dist(keys[a], keys[b]) for i, a in enumerate(chosen) for b in chosen[i + 1 :]]
+    m = min(ds)
+    return (m, -ds.count(m))
+
+
+def _multistart(keys: Sequence[Key], dist: Dist, k: int) -> list[int]:
+    """Greedy plus local search from several starts; the best set (ties: smallest indices)."""
+    best: list[int] | None = None
+    best_score: tuple[int, int] | None = None
+    seen: set[tuple[int, ...]] = set()
+    everything = range(len(keys))
+    for start in _starts(keys, dist, _MAX_STARTS):
+        chosen = _greedy(keys, dist, k, start)
+        signature = tuple(sorted(chosen))
+        if signature in seen:
+            continue
+        seen.add(signature)
+        chosen = sorted(_local_search(keys, dist, chosen, lambda i: everything))
+        score = _set_score(keys, dist, chosen)
+        if best_score is None or score > best_score or (score == best_score and chosen < best):
+            best, best_score = chosen, score
+    assert best is not None
+    return best
+
+
+def _starts(keys: Sequence[Key], dist: Dist, limit: int) -> list[int]:
+    """Deterministic, spread-out greedy starts: extreme points, then a farthest-first traversal."""
+    n = len(keys)
+    dims = len(keys[0])
+    directions: list[Callable[[Key], int]] = []
+    for d in range(dims):
+        directions.append(lambda k, d=d: k[d])
+        directions.append(lambda k, d=d: -k[d])
+        for e in range(d + 1, dims):
+            directions.append(lambda k, d=d, e=e: k[d] - k[e])
+            directions.append(lambda k, d=d, e=e: k[e] - k[d])
+            directions.append(lambda k, d=d, e=e: k[d] + k[e])
+            directions.append(lambda k, d=d, e=e: -k[d] - k[e])
+    out: list[int] = []
+    for f in directions:
+        i = max(range(n), key=lambda j: f(keys[j]))
+        if i not in out:
+            out.append(i)
+    mind = [min(dist(keys[j], keys[i]) for i in out) for j in range(n)]
+    while len(out) < min(limit, n):
+        j = max(range(n), key=mind.__getitem__)
+        if mind[j] == 0:
+            break
+        out.append(j)
+        kj = keys[j]
+        mind = [min(m, dist(kj, kx)) for m, kx in zip(mind, keys, strict=True)]
+    return out[:limit]
+
+
+def _greedy(keys: Sequence[Key], dist: Dist, k: int, start: int) -> list[int]:
+    """Farthest-point greedy: repeatedly add the point farthest from those chosen."""
+    chosen = [start]
+    ks = keys[start]
+    mind = [dist(ks, kx) for kx in keys]
+    while len(chosen) < k:
+        j = max(range(len(keys)), key=mind.__getitem__)
+        chosen.append(j)
+        kj = keys[j]
+        mind = [min(m, dist(kj, kx)) for m, kx in zip(mind, keys, strict=True)]
+    return chosen
+
+
+def _local_search(
+    keys: Sequence[Key],
+    dist: Dist,
+    chosen: Sequence[int],
+    candidates: Callable[[int], Iterable[int]],
+) -> list[int]:
+    """Best-improvement 1-swap search on (smallest distance, -pairs at it)."""
+    chosen = list(chosen)
+    k = len(chosen)
+    while True:
+        pair = [[dist(keys[a], keys[b]) for b in chosen] for a in chosen]
+        current = _set_score(keys, dist, chosen)
+        cur_min = current[0]
+        in_set = set(chosen)
+        best_score, best_move = current, None
+        for i in range(k):
+            # Only a member of a closest pair is worth moving: otherwise every closest pair
+            # survives the swap and nothing improves.
+            if all(pair[i][j] != cur_min for j in range(k) if j != i):
+                continue
+            others = [keys[chosen[j]] for j in range(k) if j != i]
+            rest = [pair[a][b] for a in range(k) for b in range(a + 1, k) if i not in (a, b)]
+            base_min = min(rest, default=math.inf)
+            base_cnt = rest.count(base_min)
+            for x in candidates(chosen[i]):
+                if x in in_set:
+                    continue
+                kx = keys[x]
+                m = math.inf
+                cnt = 0
+                for ko in others:
+                    d = dist(kx, ko)
+                    if d < m:
+                        if d < cur_min:
+                            break  # already worse than what we have
+                        m, cnt = d, 1
+                    elif d == m:
+                        cnt += 1
+                else:
+                    if m < base_min:
+                        score = (m, -cnt)
+                    elif m == base_min:
+                        score = (m, -cnt - base_cnt)
+                    else:
+                        score = (base_min, -base_cnt)
+                    if score > best_score:
+                        best_score, best_move = score, (i, x)
+        if best_move is None:
+            return chosen
+        i, x = best_move
+        chosen[i] = x
+
+
+def _exact_improve(keys: Sequence[Key], dist: Dist, chosen: Sequence[int], budget: int) -> list[int]:
+    """Branch and bound for a set whose smallest distance beats ``chosen``'s, within ``budget``.
+
+    Repeatedly asks "are there k points pairwise at least D apart?" for D one above the best so
+    far. A depth-first search takes points in a fixed order; a branch is cut when its candidates
+    fit in fewer boxes than points still needed. A box is the cells whose keys agree after
+    integer division by D: any two are closer than D, so a box holds at most one choice.
+
+    Two orders are tried, each with half the budget: row-major, which builds lattice-like sets
+    (what many players on a small map need), and outermost-first, which finds sets hugging the
+    map's edges (what few players need). A search that finishes settles the question; one that
+    runs out of budget hands over to the next order, and when all have run out the best set
+    found so far stands. Budgets count distance evaluations, so results never depend on speed.
+    """
+    k = len(chosen)
+    best = list(chosen)
+    centroid = _centroid(keys)
+    orders = [
+        list(range(len(keys))),
+        sorted(range(len(keys)), key=lambda i: (-dist(keys[i], centroid), i)),  # type: ignore[arg-type]
+    ]
+    orders = orders[: _ORDERS]  # EXPERIMENT
+    if _ORDER_SWAP:
+        orders.reverse()
+    work = [0]
+
+    def boxes(cand: Sequence[int], d: int, need: int) -> int:
+        plain = len({tuple(v // d for v in keys[i]) for i in cand})
+        if plain < need:
+            return plain
+        half = d // 2  # a second, shifted tiling sometimes needs fewer boxes
+        return len({tuple((v + half) // d for v in keys[i]) for i in cand})
+
+    def search(cand: list[int], need: int, d: int, picked: list[int]) -> list[int] | None:
+        if need == 0:
+            return picked
+        if len(cand) < need or boxes(cand, d, need) < need:
+            return None
+        for idx in range(len(cand) - need + 1):
+            kp = keys[cand[idx]]
+            tail = cand[idx + 1 :]
+            work[0] -= len(tail)
+            if work[0] < 0:
+                raise _OutOfBudget
+            found = search([q for q in tail if dist(kp, keys[q]) >= d], need - 1, d, picked + [cand[idx]])
+            if found is not None:
+                return found
+        return None
+
+    share = budget // len(orders)
+    for order in orders:
+        work[0] += share
+        try:
+            while True:
+                found = search(order, k, _set_score(keys, dist, best)[0] + 1, [])
+                if found is None:
+                    return best  # proved: nothing beats best
+                best = found
+        except _OutOfBudget:
+            work[0] = 0
+    return best
+
+
+def _refine(
+    keys: Sequence[Key],
+    dist: Dist,
+    chosen: Sequence[int],
+    near: Callable[[int], list[int]],
+    budget: int,
+) -> list[int]:
+    """Let every choice move within ``near`` of itself, looking for a bigger smallest distance.
+
+    A constraint search: one variable per choice, its domain the cells near it, tried best first
+    (farthest from where the other choices are now); forward checking drops domain values closer
+    than the target to an assigned choice, and the variable with the fewest values left goes
+    next. After a success the domains are re-centred on the new choices. ``budget`` caps distance
+    evaluations.
+    """
+    best = list(chosen)
+    work = [budget]
+    k = len(best)
+
+    def solve(assigned: list[int], domains: dict[int, list[int]], d: int) -> list[int] | None:
+        if not domains:
+            return assigned
+        var = min(domains, key=lambda v: (len(domains[v]), v))
+        for p in domains[var]:
+            kp = keys[p]
+            narrowed: dict[int, list[int]] = {}
+            for other, values in domains.items():
+                if other == var:
+                    continue
+                work[0] -= len(values)
+                if work[0] < 0:
+                    raise _OutOfBudget
+                kept = [q for q in values if dist(kp, keys[q]) >= d]
+                if not kept:
+                    break
+                narrowed[other] = kept
+            else:
+                found = solve(assigned + [p], narrowed, d)
+                if found is not None:
+                    return found
+        return None
+
+    try:
+        while True:
+            target = _set_score(keys, dist, best)[0] + 1
+            domains: dict[int, list[int]] = {}
+            for i, c in enumerate(best):
+                others = [keys[best[j]] for j in range(k) if j != i]
+                slack = {x: min(dist(keys[x], ko) for ko in others) for x in near(c)}
+                work[0] -= len(slack) * (k - 1)
+                # Even cells now too close to another choice stay in: that choice may move away.
+                domains[i] = sorted(slack, key=lambda x: (-slack[x], x))
+            found = solve([], domains, target)
+            if found is None:
+                return best
+            best = found
+    except _OutOfBudget:
+        return best
+
+
+# --------------------------------------------------------------------------------------------
+# Text maps
+
+
+def render_text(gmap: GeneratedMap, owners: Mapping[Coord, str] | None = None) -> str:
+    """A text picture of the map: one line per row, one character per cell, then a legend.
+
+    Home worlds show their seat number (1-8); a cell in ``owners`` shows that one character
+    instead. Cells are separated by a space, and on hex maps odd rows are indented by one more
+    space, so the characters sit where the odd-r hexes do.
+    """
+    grid = gmap.grid
+    owners = owners or {}
+    for c, ch in owners.items():
+        if not isinstance(ch, str) or len(ch) != 1 or ch.isspace():
+            raise MapError(f"an owner mark must be one visible character, not {ch!r} at {c!r}")
+    marks: dict[Coord, str] = {c: str(seat) for seat, c in enumerate(gmap.home_worlds, start=1)}
+    marks.update(owners)
+    hexes = isinstance(grid, HexGrid)
+    lines = []
+    for row in range(grid.height):
+        base = row * grid.width
+        chars = [
+            marks.get((col, row)) or gmap.terrain[base + col].symbol for col in range(grid.width)
+        ]
+        indent = " " if hexes and row % 2 else ""
+        lines.append(indent + " ".join(chars))
+    legend = "Legend: " + "  ".join(f"{t.symbol} {t.label}" for t in Terrain)
+    if gmap.home_worlds:
+        legend += f"  1-{len(gmap.home_worlds)} home worlds by seat"
+    if owners:
+        legend += "  other marks: owners"
+    lines.append(legend)
+    return "\n".join(lines)
