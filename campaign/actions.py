@@ -10,15 +10,20 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from . import adapters
 from .bulk import insert_rows
 from .dice import CampaignDice
-from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Structure, World
+from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Structure, Turn, TurnOrders, World
 from .rules.dice import derive_seed, new_seed, seed_hash
 from .rules.eventhorizon import economy as eh_economy
-from .rules.eventhorizon import mapgen
+from .rules.eventhorizon import mapgen, victory
+from .rules.eventhorizon import turn as turn_engine
+from .rules.eventhorizon.bots import bot_orders
 from .rules.eventhorizon.designs import DesignError, validate_design
+from .rules.eventhorizon.orders import OrderError, Preview, orders_to_json, parse_orders, validate_orders
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -99,13 +104,16 @@ def create_campaign(
     empires = list(campaign.empires.order_by("seat"))
     structures = []
     for empire, (hx, hy) in zip(empires, generated.home_worlds, strict=True):
-        World.objects.filter(campaign=campaign, x=hx, y=hy).update(owner=empire, is_home=True)
+        World.objects.filter(campaign=campaign, x=hx, y=hy).update(owner=empire, home_of=empire)
         structures.append(
             Structure(campaign=campaign, owner=empire, number=empire.seat, resource="dockyard",
                       x=hx, y=hy, built_turn=0)
         )
     Structure.objects.bulk_create(structures)
+    campaign.purpose = victory.roll_purpose(dice)
+    campaign.save(update_fields=["purpose"])
     dice.commit()
+    Turn.objects.create(campaign=campaign, number=1)
     return campaign
 
 
@@ -119,9 +127,9 @@ def _store_map(campaign: Campaign, generated) -> None:
         cells.append((campaign.pk, x, y, terrain.value))
         if terrain is planet or terrain is colony:
             economy = generated.economy_of((x, y)) if terrain is planet else None
-            worlds.append((campaign.pk, x, y, terrain.value, economy.value if economy else "", False))
+            worlds.append((campaign.pk, x, y, terrain.value, economy.value if economy else ""))
     insert_rows(MapCell, ["campaign", "x", "y", "terrain"], cells)
-    insert_rows(World, ["campaign", "x", "y", "kind", "economy", "is_home"], worlds)
+    insert_rows(World, ["campaign", "x", "y", "kind", "economy"], worlds)
 
 
 @transaction.atomic
@@ -145,21 +153,131 @@ def save_design(*, spec: dict, campaign: Campaign | None = None, empire: Empire 
     )
 
 
-@transaction.atomic
-def spend(*, empire_id: int, purchases: list[dict]) -> eh_economy.SpendingPlan:
-    """Validate a turn's spending as a whole, in order, and apply it ("003 Use of BP in a
-    Campaign"). A refused list names the first item that fails and changes nothing."""
-    empire = Empire.objects.select_for_update().select_related("campaign").get(pk=empire_id)
-    state = adapters.empire_economy(empire)
+class TurnClosed(ActionError):
+    """Orders arrived for a turn that is no longer taking them (HTTP 409)."""
+
+
+def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
+    turns = Turn.objects.select_for_update() if lock else Turn.objects
+    turn = turns.filter(campaign=campaign, number=campaign.turn).first()
+    if turn is None or turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE:
+        raise TurnClosed(f"turn {campaign.turn} is not taking orders")
+    return turn
+
+
+def preview_orders(*, empire: Empire, raw) -> Preview:
+    """Validate orders without storing them: the preview players see while writing."""
+    state = adapters.load_state(empire.campaign)
     try:
-        items = [adapters.purchase_from_dict(empire, raw) for raw in purchases]
-        plan = eh_economy.validate_spending(state, items)
-    except adapters.PurchaseFormatError as exc:
+        orders = parse_orders(raw)
+        return validate_orders(state, empire.seat, orders, adapters.design_names_by_seat(empire.campaign)[empire.seat])
+    except OrderError as exc:
         raise ActionError(str(exc)) from None
-    except eh_economy.SpendingError as exc:
-        raise ActionError(str(exc)) from None
-    adapters.apply_spending(empire, state, plan)
-    return plan
+
+
+@transaction.atomic
+def submit_orders(*, empire_id: int, raw, ready: bool | None = None) -> tuple[TurnOrders, Preview]:
+    """Store an empire's orders for the open turn (revisable until it is processed). Invalid
+    orders are refused with the reason and change nothing; orders for a turn being processed
+    wait for it and are then refused with TurnClosed."""
+    empire = Empire.objects.select_related("campaign").get(pk=empire_id)
+    # The turn row lock orders submissions after (or before) processing, never during it.
+    turn = _open_turn(empire.campaign, lock=True)
+    preview = preview_orders(empire=empire, raw=raw)
+    row, created = TurnOrders.objects.select_for_update().get_or_create(
+        turn=turn, empire=empire, defaults={"orders": raw, "ready": bool(ready)}
+    )
+    if not created:
+        row.orders = raw
+        row.revision = F("revision") + 1
+        if ready is not None:
+            row.ready = ready
+        row.save(update_fields=["orders", "revision", "ready", "updated_at"])
+        row.refresh_from_db(fields=["revision"])
+    return row, preview
+
+
+def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | None:
+    """Resolve the campaign's open turn through the pure pipeline and store the result.
+
+    Safe to call twice or concurrently: the campaign row lock serialises callers and the turn's
+    status is claimed with a conditional update, so a turn is processed once; a caller that
+    finds it already done gets None."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status != Campaign.Status.ACTIVE:
+            return None
+        number = campaign.turn if turn_number is None else turn_number
+        if number != campaign.turn:
+            return None
+        # healthchecks-style claim: only the caller whose update matched the OPEN row proceeds.
+        claimed = Turn.objects.filter(campaign=campaign, number=number, status=Turn.Status.OPEN).update(
+            status=Turn.Status.PROCESSING
+        )
+        if claimed != 1:
+            return None
+        turn = Turn.objects.get(campaign=campaign, number=number)
+        state = adapters.load_state(campaign)
+        names = adapters.design_names_by_seat(campaign)
+        orders = {}
+        for row in TurnOrders.objects.filter(turn=turn).select_related("empire"):
+            orders[row.empire.seat] = parse_orders(row.orders)
+        dice = CampaignDice(campaign, phase="turn", turn=number)
+        resolution = turn_engine.resolve_turn(state, orders, dice, names)
+        adapters.save_state(campaign, state, resolution.state)
+        dice.commit()
+        turn.status = Turn.Status.DONE
+        turn.processed_at = timezone.now()
+        turn.events = [event_json(e) for e in resolution.events]
+        turn.summary = position_summary(resolution.state, turn.events)
+        turn.save(update_fields=["status", "processed_at", "events", "summary"])
+        if not resolution.state.finished:
+            Turn.objects.create(campaign=campaign, number=resolution.state.turn)
+        return turn
+
+
+def position_summary(state, events) -> dict:
+    """Each empire's position after a turn (for reports, charts and the demo's log)."""
+    battles: dict[int, int] = {}
+    for event in events:
+        if event["step"] == "battles" and event["kind"] == "battle":
+            for seat in event["seats"]:
+                battles[seat] = battles.get(seat, 0) + 1
+    out = {}
+    for empire in state.empires:
+        out[str(empire.seat)] = {
+            "bp": empire.bp,
+            "worlds": sum(1 for w in state.worlds if w.owner == empire.seat),
+            "ships": sum(1 for s in state.ships if s.owner == empire.seat),
+            "fleets": sum(1 for f in state.fleets if f.owner == empire.seat),
+            "battles": battles.get(empire.seat, 0),
+            "eliminated": empire.eliminated,
+            "victory": list(victory.status(state, empire.seat).lines) if not empire.eliminated else [],
+        }
+    return out
+
+
+@transaction.atomic
+def write_bot_orders(*, campaign_id: int) -> int:
+    """Computer players write their orders for the open turn; returns how many did."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    turn = _open_turn(campaign, lock=True)
+    bots = list(campaign.empires.filter(is_bot=True, eliminated=False))
+    if not bots:
+        return 0
+    state = adapters.load_state(campaign)
+    names = adapters.design_names_by_seat(campaign)
+    for empire in bots:
+        orders = bot_orders(state, empire.seat, names[empire.seat])
+        TurnOrders.objects.update_or_create(
+            turn=turn, empire=empire, defaults={"orders": orders_to_json(orders), "ready": True}
+        )
+    return len(bots)
+
+
+def event_json(event) -> dict:
+    return {"step": event.step, "kind": event.kind, "seats": list(event.seats), "text": event.text,
+            "data": dict(event.data), "public": event.public}
 
 
 def new_campaign_seed_text() -> str:
@@ -186,6 +304,7 @@ def import_campaign(doc) -> Campaign:
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),
         dice_seed=c["dice_seed"], seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
+        purpose=c.get("purpose"),
     )
     symbols = {t.symbol: t.value for t in mapgen.Terrain}
     insert_rows(
@@ -197,11 +316,17 @@ def import_campaign(doc) -> Campaign:
         empires[e["seat"]] = Empire.objects.create(
             campaign=campaign, seat=e["seat"], name=e["name"], colour=e["colour"],
             user=users.get(e["user"] or ""), is_bot=e["is_bot"], bp=e["bp"], technologies=e["technologies"],
+            eliminated=bool(e.get("eliminated")), standing_orders=e.get("standing_orders") or {},
+            trade_war=e.get("trade_war") or {},
         )
+    if c.get("winner") is not None:
+        campaign.winner = empires.get(c["winner"])
+        campaign.save(update_fields=["winner"])
     insert_rows(
-        World, ["campaign", "x", "y", "kind", "economy", "owner", "is_home"],
+        World, ["campaign", "x", "y", "kind", "economy", "owner", "home_of", "held_out_by", "held_out_until"],
         ((campaign.pk, w["x"], w["y"], w["kind"], w.get("economy") or "",
-          empires[w["owner"]].pk if w.get("owner") is not None else None, bool(w.get("is_home")))
+          empires[w["owner"]].pk if w.get("owner") is not None else None, empires[w["home_of"]].pk if w.get("home_of") is not None else None,
+          empires[w["held_out_by"]].pk if w.get("held_out_by") is not None else None, w.get("held_out_until"))
          for w in doc["worlds"]),
     )
     structures = {}
@@ -227,14 +352,26 @@ def import_campaign(doc) -> Campaign:
             raise ActionError(f"import refused: no design named '{ref['name']}' for seat {owner_seat}")
         return row
 
-    from .models import BuildOrder, DiceRoll, Ship
+    from .models import BuildOrder, DiceRoll, Fleet, Ship
 
+    fleets = {}
+    for f in doc["fleets"]:
+        fleets[f["number"]] = Fleet.objects.create(
+            campaign=campaign, owner=empires[f["owner"]], number=f["number"], x=f["x"], y=f["y"]
+        )
     Ship.objects.bulk_create([
         Ship(campaign=campaign, owner=empires[s["owner"]], number=s["number"], name=s.get("name", ""),
-             design=design_for(s["design"], s["owner"]), x=s["x"], y=s["y"],
+             design=design_for(s["design"], s["owner"]), fleet=fleets[s["fleet"]],
              hero_crew=bool(s.get("hero_crew")), damage=s.get("damage") or {})
         for s in doc["ships"]
     ])
+    for t in doc["turns"]:
+        turn = Turn.objects.create(campaign=campaign, number=t["number"], status=t["status"], events=t["events"])
+        TurnOrders.objects.bulk_create([
+            TurnOrders(turn=turn, empire=empires[o["seat"]], orders=o.get("orders") or {},
+                       ready=bool(o.get("ready")), revision=o.get("revision", 1))
+            for o in t["orders"]
+        ])
     for b in doc["builds"]:
         BuildOrder.objects.create(
             campaign=campaign, owner=empires[b["owner"]], dockyard=structures[b["dockyard"]],

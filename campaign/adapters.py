@@ -8,19 +8,28 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
+
 from .mapsvg import Overlay
-from .models import BuildOrder, Campaign, Design, Empire, MapCell, Ship, Structure, World
+from .models import BuildOrder, Campaign, Design, Empire, Fleet, MapCell, Ship, Structure, World
 from .rules.eventhorizon import economy as eh
 from .rules.eventhorizon.designs import Design as DesignSpec
-from .rules.eventhorizon.designs import DesignError, Technology
+from .rules.eventhorizon.designs import Technology
 from .rules.eventhorizon.mapgen import EconomyType, GeneratedMap, Terrain
+from .rules.eventhorizon.orders import Orders, orders_to_json, parse_standing
+from .rules.eventhorizon.state import (
+    BuildState,
+    CampaignState,
+    EmpireState,
+    FleetState,
+    ShipState,
+    StandingOrders,
+    StructureState,
+    WorldState,
+)
 from .rules.grid import make_grid
 
 RESOURCE_SYMBOL_ORDER = "^#*+SXG"
-
-
-class PurchaseFormatError(ValueError):
-    """A purchase that is not in the documented format (docs/export-format.md, "purchases")."""
 
 
 def design_from_spec(spec: dict) -> DesignSpec:
@@ -41,14 +50,14 @@ def map_state(campaign: Campaign) -> GeneratedMap:
         terrain[y * grid.width + x] = Terrain(value)
     economy = []
     homes = {}
-    for x, y, kind, econ, is_home, seat in (
+    for x, y, kind, econ, seat in (
         World.objects.filter(campaign=campaign)
         .order_by("y", "x")
-        .values_list("x", "y", "kind", "economy", "is_home", "owner__seat")
+        .values_list("x", "y", "kind", "economy", "home_of__seat")
     ):
         if kind == "planet" and econ:
             economy.append(((x, y), EconomyType(econ)))
-        if is_home and seat is not None:
+        if seat is not None:
             homes[seat] = (x, y)
     return GeneratedMap(
         grid=grid, terrain=tuple(terrain), economy=tuple(economy),
@@ -63,7 +72,7 @@ def map_overlay(campaign: Campaign) -> Overlay:
         owner = empires[world.owner_id]
         overlay.owner_colour[(world.x, world.y)] = owner.colour
         overlay.owner_name[(world.x, world.y)] = owner.name
-        if world.is_home:
+        if world.home_of_id is not None:
             overlay.home_worlds.add((world.x, world.y))
     symbols = defaultdict(set)
     for resource, x, y in Structure.objects.filter(campaign=campaign).values_list("resource", "x", "y"):
@@ -72,51 +81,13 @@ def map_overlay(campaign: Campaign) -> Overlay:
             symbols[(x, y)].add(symbol)
     overlay.symbols = {c: "".join(s for s in RESOURCE_SYMBOL_ORDER if s in found) for c, found in symbols.items()}
     ships = defaultdict(lambda: defaultdict(int))
-    for owner_id, x, y in Ship.objects.filter(campaign=campaign).values_list("owner_id", "x", "y"):
+    for owner_id, x, y in Ship.objects.filter(campaign=campaign).values_list("owner_id", "fleet__x", "fleet__y"):
         ships[(x, y)][owner_id] += 1
     overlay.ships = {
         c: [(empires[o].colour, n, empires[o].name) for o, n in sorted(by_owner.items())]
         for c, by_owner in ships.items()
     }
     return overlay
-
-
-def _damage(raw: dict) -> eh.Damage:
-    return eh.Damage(**raw) if raw else eh.NO_DAMAGE
-
-
-def empire_economy(empire: Empire) -> eh.EmpireEconomy:
-    """An empire's economic position as the economy engine sees it. Structure ids are the
-    campaign-wide structure numbers players see."""
-    worlds = []
-    home = None
-    for world in World.objects.filter(owner=empire).order_by("y", "x"):
-        worlds.append(
-            eh.OwnedWorld(
-                coord=(world.x, world.y), kind=eh.WorldKind(world.kind),
-                economy=EconomyType(world.economy) if world.economy else None,
-            )
-        )
-        if world.is_home:
-            home = (world.x, world.y)
-    structures = tuple(
-        eh.Structure(
-            id=s.number, resource=eh.Resource(s.resource), coord=(s.x, s.y),
-            technology=Technology(s.technology) if s.technology else None,
-        )
-        for s in Structure.objects.filter(owner=empire).order_by("number")
-    )
-    busy = frozenset(
-        BuildOrder.objects.filter(owner=empire).values_list("dockyard__number", flat=True)
-    )
-    ships = tuple(
-        eh.ShipAt(id=s.number, coord=(s.x, s.y), design_name=s.design.name, damage=_damage(s.damage))
-        for s in Ship.objects.filter(owner=empire).select_related("design").order_by("number")
-    )
-    return eh.EmpireEconomy(
-        bp=empire.bp, home_world=home, worlds=tuple(worlds), structures=structures,
-        technologies=empire_technologies(empire), dockyard_busy=busy, ships=ships,
-    )
 
 
 def available_designs(empire: Empire) -> dict[str, Design]:
@@ -126,99 +97,223 @@ def available_designs(empire: Empire) -> dict[str, Design]:
     return rows
 
 
-def _coord(raw, what: str) -> tuple[int, int]:
-    if (
-        not isinstance(raw, (list, tuple)) or len(raw) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
+
+
+# --- the whole campaign as the turn engine's state, and back ------------------------------
+
+_MAP_CACHE: dict[tuple, GeneratedMap] = {}
+
+
+def cached_map_state(campaign: Campaign) -> GeneratedMap:
+    """The map never changes once rolled, so processes keep it (keyed so a new campaign that
+    reuses an id cannot hit an old entry)."""
+    key = (campaign.pk, campaign.seed_hash, campaign.width, campaign.height)
+    gmap = _MAP_CACHE.get(key)
+    if gmap is None:
+        if len(_MAP_CACHE) > 32:
+            _MAP_CACHE.clear()
+        gmap = _MAP_CACHE[key] = map_state(campaign)
+    return gmap
+
+
+def standing_from_json(raw: dict) -> StandingOrders:
+    return parse_standing(raw) if raw else StandingOrders()
+
+
+def standing_to_json(standing: StandingOrders) -> dict:
+    return orders_to_json(Orders(standing=standing))["standing"]
+
+
+def design_table(campaign: Campaign) -> dict[int, DesignSpec]:
+    rows = Design.objects.filter(Q(campaign__isnull=True) | Q(campaign=campaign)).values_list("pk", "spec")
+    return {pk: design_from_spec(spec) for pk, spec in rows}
+
+
+def design_names_by_seat(campaign: Campaign) -> dict[int, dict[str, int]]:
+    """Per seat, the design names it may build: the library, then its own (own wins)."""
+    library = {}
+    own: dict[int, dict[str, int]] = defaultdict(dict)
+    for pk, name, seat in Design.objects.filter(Q(campaign__isnull=True) | Q(campaign=campaign)).values_list(
+        "pk", "name", "empire__seat"
     ):
-        raise PurchaseFormatError(f"{what} must be a [x, y] pair of whole numbers, not {raw!r}")
-    return (raw[0], raw[1])
+        if seat is None:
+            library[name] = pk
+        else:
+            own[seat][name] = pk
+    return {e.seat: {**library, **own[e.seat]} for e in campaign.empires.all()}
 
 
-def _int(raw, what: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise PurchaseFormatError(f"{what} must be a whole number, not {raw!r}")
-    return raw
-
-
-def purchase_from_dict(empire: Empire, raw: dict, *, designs: dict[str, Design] | None = None) -> eh.Purchase:
-    """One purchase from its JSON form: ``{"buy": "dockyard", "at": [x, y]}``,
-    ``{"build": "Design name", "dockyard": N, "hero_crew": false, "name": "…"}`` or
-    ``{"repair": SHIP_NUMBER, "dockyard": N}``."""
-    if not isinstance(raw, dict):
-        raise PurchaseFormatError(f"a purchase must be an object, not {raw!r}")
-    kinds = [k for k in ("buy", "build", "repair") if k in raw]
-    if len(kinds) != 1:
-        raise PurchaseFormatError("a purchase needs exactly one of 'buy', 'build' or 'repair'")
-    kind = kinds[0]
-    allowed = {"buy": {"buy", "at", "technology"}, "build": {"build", "dockyard", "hero_crew", "name"},
-               "repair": {"repair", "dockyard"}}[kind]
-    extra = set(raw) - allowed
-    if extra:
-        raise PurchaseFormatError(f"unknown field(s) in a '{kind}' purchase: {', '.join(sorted(extra))}")
-    if kind == "buy":
-        try:
-            resource = eh.Resource(raw["buy"])
-        except ValueError:
-            names = ", ".join(r.value for r in eh.Resource)
-            raise PurchaseFormatError(f"unknown resource '{raw['buy']}' (one of: {names})") from None
-        technology = None
-        if raw.get("technology") is not None:
-            try:
-                technology = Technology(raw["technology"])
-            except ValueError:
-                names = ", ".join(t.value for t in Technology)
-                raise PurchaseFormatError(f"unknown technology '{raw['technology']}' (one of: {names})") from None
-        return eh.BuyResource(resource=resource, coord=_coord(raw.get("at"), "'at'"), technology=technology)
-    if kind == "build":
-        designs = designs if designs is not None else available_designs(empire)
-        row = designs.get(raw["build"]) if isinstance(raw["build"], str) else None
-        if row is None:
-            raise PurchaseFormatError(f"no design named {raw['build']!r} is available to this empire")
-        try:
-            spec = design_from_spec(row.spec)
-        except DesignError as exc:
-            raise PurchaseFormatError(str(exc)) from None
-        hero = raw.get("hero_crew", False)
-        if not isinstance(hero, bool):
-            raise PurchaseFormatError(f"'hero_crew' must be true or false, not {hero!r}")
-        name = raw.get("name", "")
-        if not isinstance(name, str) or len(name) > 80:
-            raise PurchaseFormatError("'name' must be text of at most 80 characters")
-        return eh.BuildShip(design=spec, dockyard_id=_int(raw.get("dockyard"), "'dockyard'"),
-                            hero_crew=hero, name=name)
-    return eh.RepairShip(ship_id=_int(raw["repair"], "'repair'"), dockyard_id=_int(raw.get("dockyard"), "'dockyard'"))
-
-
-def apply_spending(empire: Empire, before: eh.EmpireEconomy, plan: eh.SpendingPlan) -> None:
-    """Write an accepted plan: BP, new structures (fresh campaign-wide numbers), technologies,
-    builds on the stocks and repaired ships. The caller holds the empire's row lock."""
-    campaign = empire.campaign
-    old_ids = {s.id for s in before.structures}
-    next_number = (Structure.objects.filter(campaign=campaign).order_by("-number")
-                   .values_list("number", flat=True).first() or 0) + 1
-    numbers = {}
-    for structure in plan.economy_after.structures:
-        if structure.id in old_ids:
-            continue
-        numbers[structure.id] = next_number
-        Structure.objects.create(
-            campaign=campaign, owner=empire, number=next_number, resource=structure.resource.value,
-            x=structure.coord[0], y=structure.coord[1],
-            technology=structure.technology.value if structure.technology else "",
-            built_turn=campaign.turn,
+def load_state(campaign: Campaign) -> CampaignState:
+    """Read the campaign into the engine's frozen state, in a fixed number of queries."""
+    gmap = cached_map_state(campaign)
+    empires = list(Empire.objects.filter(campaign=campaign).order_by("seat"))
+    seat = {e.pk: e.seat for e in empires}
+    worlds = tuple(
+        WorldState(
+            coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None,
+            owner=seat.get(owner), home_of=seat.get(home),
+            held_out_by=seat.get(held_by), held_out_until=held_until,
         )
-        next_number += 1
-    designs = available_designs(empire)
-    for build in plan.builds:
-        dockyard = Structure.objects.get(campaign=campaign, number=numbers.get(build.dockyard_id, build.dockyard_id))
-        BuildOrder.objects.create(
-            campaign=campaign, owner=empire, dockyard=dockyard, design=designs[build.design.name],
-            name=build.name, hero_crew=build.hero_crew, ordered_turn=campaign.turn,
-            turns_remaining=build.turns_left,
+        for x, y, kind, econ, owner, home, held_by, held_until in World.objects.filter(campaign=campaign)
+        .order_by("y", "x")
+        .values_list("x", "y", "kind", "economy", "owner_id", "home_of_id", "held_out_by_id", "held_out_until")
+    )
+    structures = tuple(
+        StructureState(id=n, owner=seat[o], resource=eh.Resource(r), coord=(x, y),
+                       technology=Technology(t) if t else None)
+        for n, o, r, x, y, t in Structure.objects.filter(campaign=campaign).order_by("number")
+        .values_list("number", "owner_id", "resource", "x", "y", "technology")
+    )
+    fleet_rows = list(Fleet.objects.filter(campaign=campaign).order_by("number").values_list("pk", "number", "owner_id", "x", "y"))
+    members: dict[int, list[int]] = defaultdict(list)
+    ships = []
+    for number, owner, design, name, hero, damage, fleet_pk in (
+        Ship.objects.filter(campaign=campaign).order_by("number")
+        .values_list("number", "owner_id", "design_id", "name", "hero_crew", "damage", "fleet_id")
+    ):
+        ships.append(ShipState(id=number, owner=seat[owner], design=design, name=name, hero_crew=hero,
+                               damage=eh.Damage(**damage) if damage else eh.NO_DAMAGE))
+        members[fleet_pk].append(number)
+    fleets = tuple(
+        FleetState(id=number, owner=seat[owner], coord=(x, y), ships=tuple(members[pk]))
+        for pk, number, owner, x, y in fleet_rows
+    )
+    builds = tuple(
+        BuildState(dockyard=dock, owner=seat[o], design=d, turns_left=left, hero_crew=hero, name=name)
+        for dock, o, d, left, hero, name in BuildOrder.objects.filter(campaign=campaign).order_by("dockyard__number")
+        .values_list("dockyard__number", "owner_id", "design_id", "turns_remaining", "hero_crew", "name")
+    )
+    return CampaignState(
+        turn=campaign.turn, map=gmap,
+        empires=tuple(
+            EmpireState(seat=e.seat, name=e.name, bp=e.bp, technologies=frozenset(Technology(t) for t in e.technologies),
+                        eliminated=e.eliminated, is_bot=e.is_bot, standing=standing_from_json(e.standing_orders),
+                        trade_war=tuple(sorted((int(k), v) for k, v in e.trade_war.items())))
+            for e in empires
+        ),
+        worlds=worlds, designs=design_table(campaign), structures=structures, ships=tuple(ships),
+        fleets=fleets, builds=builds, purpose=campaign.purpose,
+        winner=next((e.seat for e in empires if e.pk == campaign.winner_id), None),
+        finished=campaign.status == Campaign.Status.FINISHED, options=campaign.options,
+    )
+
+
+def save_state(campaign: Campaign, before: CampaignState, after: CampaignState) -> None:
+    """Write what changed between two states. The number of queries depends on which kinds of
+    thing changed, not on how many: every kind is one bulk insert, update or delete."""
+    empires = {e.seat: e for e in Empire.objects.filter(campaign=campaign)}
+    pk = {s: e.pk for s, e in empires.items()}
+
+    changed_empires = []
+    for old, new in zip(before.empires, after.empires, strict=True):
+        if old != new:
+            row = empires[new.seat]
+            row.bp, row.eliminated = new.bp, new.eliminated
+            row.technologies = sorted(t.value for t in new.technologies)
+            row.standing_orders = standing_to_json(new.standing)
+            row.trade_war = {str(k): v for k, v in new.trade_war}
+            changed_empires.append(row)
+    if changed_empires:
+        Empire.objects.bulk_update(changed_empires, ["bp", "eliminated", "technologies", "standing_orders", "trade_war"])
+
+    old_worlds = {w.coord: w for w in before.worlds}
+    world_updates = [w for w in after.worlds if old_worlds.get(w.coord) != w]
+    if world_updates:
+        # One cheap read of (pk, x, y) for every world beats a query per changed world.
+        world_pk = {(x, y): p for p, x, y in World.objects.filter(campaign=campaign).values_list("pk", "x", "y")}
+        World.objects.bulk_update(
+            [World(pk=world_pk[w.coord], owner_id=pk.get(w.owner), held_out_by_id=pk.get(w.held_out_by),
+                   held_out_until=w.held_out_until) for w in world_updates],
+            ["owner", "held_out_by", "held_out_until"], batch_size=1000,
         )
-    for repair in plan.repairs:
-        Ship.objects.filter(campaign=campaign, owner=empire, number=repair.ship_id).update(damage={})
-    empire.bp = plan.bp_left
-    empire.technologies = sorted(t.value for t in plan.economy_after.technologies)
-    empire.save(update_fields=["bp", "technologies"])
+
+    _sync_structures(campaign, before, after, pk)
+    fleet_pk = _sync_fleets(campaign, before, after, pk)
+    _sync_ships(campaign, before, after, pk, fleet_pk)
+    if before.builds != after.builds:
+        BuildOrder.objects.filter(campaign=campaign).delete()
+        docks = dict(Structure.objects.filter(campaign=campaign).values_list("number", "pk"))
+        BuildOrder.objects.bulk_create([
+            BuildOrder(campaign=campaign, owner_id=pk[b.owner], dockyard_id=docks[b.dockyard], design_id=b.design,
+                       name=b.name, hero_crew=b.hero_crew, ordered_turn=after.turn, turns_remaining=b.turns_left)
+            for b in after.builds
+        ])
+
+    campaign.turn = after.turn
+    campaign.purpose = after.purpose
+    campaign.winner_id = pk.get(after.winner) if after.winner is not None else None
+    if after.finished:
+        campaign.status = Campaign.Status.FINISHED
+    campaign.save(update_fields=["turn", "purpose", "winner", "status"])
+
+
+def _sync_structures(campaign, before, after, pk):
+    old = {s.id: s for s in before.structures}
+    new = {s.id: s for s in after.structures}
+    gone = [i for i in old if i not in new]
+    if gone:
+        Structure.objects.filter(campaign=campaign, number__in=gone).delete()
+    added = [s for i, s in new.items() if i not in old]
+    if added:
+        Structure.objects.bulk_create([
+            Structure(campaign=campaign, owner_id=pk[s.owner], number=s.id, resource=s.resource.value, x=s.coord[0],
+                      y=s.coord[1], technology=s.technology.value if s.technology else "", built_turn=before.turn)
+            for s in added
+        ])
+    moved = {i: s for i, s in new.items() if i in old and old[i] != s}
+    if moved:
+        rows = list(Structure.objects.filter(campaign=campaign, number__in=list(moved)))
+        for row in rows:
+            row.owner_id = pk[moved[row.number].owner]
+        Structure.objects.bulk_update(rows, ["owner"])
+
+
+def _sync_fleets(campaign, before, after, pk) -> dict[int, int]:
+    old = {f.id: f for f in before.fleets}
+    new = {f.id: f for f in after.fleets}
+    added = [f for i, f in new.items() if i not in old]
+    if added:
+        Fleet.objects.bulk_create([
+            Fleet(campaign=campaign, owner_id=pk[f.owner], number=f.id, x=f.coord[0], y=f.coord[1]) for f in added
+        ], batch_size=1000)
+    moved = {i: f for i, f in new.items() if i in old and (old[i].coord, old[i].owner) != (f.coord, f.owner)}
+    rows = {num: p for p, num in Fleet.objects.filter(campaign=campaign).values_list("pk", "number")}
+    if moved:
+        objs = [Fleet(pk=rows[i], x=f.coord[0], y=f.coord[1], owner_id=pk[f.owner]) for i, f in moved.items()]
+        Fleet.objects.bulk_update(objs, ["x", "y", "owner"], batch_size=1000)
+    return rows
+
+
+def _sync_ships(campaign, before, after, pk, fleet_pk):
+    old = {s.id: s for s in before.ships}
+    new = {s.id: s for s in after.ships}
+    fleet_of_old = {sid: f.id for f in before.fleets for sid in f.ships}
+    fleet_of_new = {sid: f.id for f in after.fleets for sid in f.ships}
+    gone = [i for i in old if i not in new]
+    if gone:
+        Ship.objects.filter(campaign=campaign, number__in=gone).delete()
+    added = [s for i, s in new.items() if i not in old]
+    if added:
+        Ship.objects.bulk_create([
+            Ship(campaign=campaign, owner_id=pk[s.owner], number=s.id, name=s.name, design_id=s.design,
+                 fleet_id=fleet_pk[fleet_of_new[s.id]], hero_crew=s.hero_crew, damage=_damage_json(s.damage))
+            for s in added
+        ], batch_size=1000)
+    changed = [s for i, s in new.items() if i in old and (old[i] != s or fleet_of_old.get(i) != fleet_of_new.get(i))]
+    if changed:
+        ids = dict(Ship.objects.filter(campaign=campaign, number__in=[s.id for s in changed]).values_list("number", "pk"))
+        objs = [Ship(pk=ids[s.id], owner_id=pk[s.owner], fleet_id=fleet_pk[fleet_of_new[s.id]], name=s.name,
+                     hero_crew=s.hero_crew, damage=_damage_json(s.damage)) for s in changed]
+        Ship.objects.bulk_update(objs, ["owner", "fleet", "name", "hero_crew", "damage"], batch_size=1000)
+    old_fleets = {f.id for f in before.fleets}
+    gone_fleets = old_fleets - {f.id for f in after.fleets}
+    if gone_fleets:
+        Fleet.objects.filter(campaign=campaign, number__in=list(gone_fleets)).delete()
+
+
+def _damage_json(damage: eh.Damage) -> dict:
+    if not damage.any:
+        return {}
+    return {"hull": damage.hull, "engine": damage.engine, "weapons": list(damage.weapons),
+            "force_field_generators": damage.force_field_generators, "stealth": damage.stealth,
+            "boarding_parties": damage.boarding_parties}

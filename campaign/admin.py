@@ -1,6 +1,19 @@
 from django.contrib import admin
 
-from .models import BuildOrder, Campaign, Design, DiceRoll, Empire, MapCell, Ship, Structure, World
+from .models import (
+    BuildOrder,
+    Campaign,
+    Design,
+    DiceRoll,
+    Empire,
+    Fleet,
+    MapCell,
+    Ship,
+    Structure,
+    Turn,
+    TurnOrders,
+    World,
+)
 
 
 class EmpireInline(admin.TabularInline):
@@ -34,8 +47,8 @@ class MapCellAdmin(admin.ModelAdmin):
 
 @admin.register(World)
 class WorldAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "x", "y", "kind", "economy", "owner", "is_home"]
-    list_filter = ["kind", "economy", "is_home"]
+    list_display = ["campaign", "x", "y", "kind", "economy", "owner", "home_of"]
+    list_filter = ["kind", "economy"]
     list_select_related = ["campaign", "owner"]
 
 
@@ -55,8 +68,28 @@ class DesignAdmin(admin.ModelAdmin):
 
 @admin.register(Ship)
 class ShipAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "number", "name", "owner", "design", "x", "y", "hero_crew"]
-    list_select_related = ["campaign", "owner", "design"]
+    list_display = ["campaign", "number", "name", "owner", "design", "fleet", "hero_crew"]
+    list_select_related = ["campaign", "owner", "design", "fleet"]
+
+
+@admin.register(Fleet)
+class FleetAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "number", "owner", "x", "y"]
+    list_select_related = ["campaign", "owner"]
+
+
+class TurnOrdersInline(admin.TabularInline):
+    model = TurnOrders
+    extra = 0
+    fields = ["empire", "ready", "revision", "orders"]
+
+
+@admin.register(Turn)
+class TurnAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "number", "status", "deadline", "processed_at"]
+    list_filter = ["status"]
+    list_select_related = ["campaign"]
+    inlines = [TurnOrdersInline]
 
 
 @admin.register(BuildOrder)

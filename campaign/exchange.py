@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dice import log_entries
-from .models import BuildOrder, Campaign, Design, Ship, Structure, World
+from .models import BuildOrder, Campaign, Design, Fleet, Ship, Structure, Turn, TurnOrders, World
 from .rules import dicelog
 from .rules.eventhorizon.designs import Design as DesignSpec
 from .rules.eventhorizon.designs import DesignError, validate_design
@@ -51,17 +51,21 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
             "dice_seed": campaign.dice_seed,
             "seed_hash": campaign.seed_hash,
             "dice_offset": campaign.dice_offset,
+            "purpose": campaign.purpose,
+            "winner": seat.get(campaign.winner_id),
         },
         "map": ["".join(row) for row in terrain],
         "empires": [
             {"seat": e.seat, "name": e.name, "colour": e.colour,
              "user": e.user.username if e.user else None, "is_bot": e.is_bot, "bp": e.bp,
-             "technologies": sorted(e.technologies)}
+             "technologies": sorted(e.technologies), "eliminated": e.eliminated,
+             "standing_orders": e.standing_orders, "trade_war": e.trade_war}
             for e in campaign.empires.select_related("user").order_by("seat")
         ],
         "worlds": [
             {"x": w.x, "y": w.y, "kind": w.kind, "economy": w.economy or None,
-             "owner": seat.get(w.owner_id), "is_home": w.is_home}
+             "owner": seat.get(w.owner_id), "home_of": seat.get(w.home_of_id),
+             "held_out_by": seat.get(w.held_out_by_id), "held_out_until": w.held_out_until}
             for w in World.objects.filter(campaign=campaign).order_by("y", "x")
         ],
         "structures": [
@@ -73,10 +77,14 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
             {"owner": seat.get(d.empire_id), "name": d.name, "description": d.description, "spec": d.spec}
             for d in Design.objects.filter(campaign=campaign).order_by("empire__seat", "name")
         ],
+        "fleets": [
+            {"number": f.number, "owner": seat[f.owner_id], "x": f.x, "y": f.y}
+            for f in Fleet.objects.filter(campaign=campaign).order_by("number")
+        ],
         "ships": [
             {"number": s.number, "owner": seat[s.owner_id], "name": s.name, "design": _design_ref(s.design),
-             "x": s.x, "y": s.y, "hero_crew": s.hero_crew, "damage": s.damage}
-            for s in Ship.objects.filter(campaign=campaign).select_related("design").order_by("number")
+             "fleet": s.fleet.number, "hero_crew": s.hero_crew, "damage": s.damage}
+            for s in Ship.objects.filter(campaign=campaign).select_related("design", "fleet").order_by("number")
         ],
         "builds": [
             {"dockyard": b.dockyard.number, "owner": seat[b.owner_id], "design": _design_ref(b.design),
@@ -84,6 +92,14 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
              "turns_remaining": b.turns_remaining}
             for b in BuildOrder.objects.filter(campaign=campaign)
             .select_related("dockyard", "design").order_by("dockyard__number")
+        ],
+        "turns": [
+            {"number": t.number, "status": t.status, "events": t.events,
+             "orders": [
+                 {"seat": o.empire.seat, "orders": o.orders, "ready": o.ready, "revision": o.revision}
+                 for o in TurnOrders.objects.filter(turn=t).select_related("empire").order_by("empire__seat")
+             ]}
+            for t in Turn.objects.filter(campaign=campaign).order_by("number")
         ],
         "dice_log": [
             {"seq": e.seq, "turn": e.turn, "phase": e.phase, "purpose": e.purpose,
@@ -191,6 +207,21 @@ def parse_export(doc: Any) -> dict:
         except DesignError as exc:
             raise ExchangeError(f"{where}: {exc}") from None
         names.add((d.get("owner"), d["spec"]["name"]))
+    fleet_numbers = set()
+    for i, f in enumerate(_list(doc, "fleets")):
+        where = f"fleets[{i}]"
+        owner(_need(f, "owner", int, where), f"{where}.owner")
+        fleet_numbers.add(_need(f, "number", int, where))
+        if not grid.in_bounds((_need(f, "x", int, where), _need(f, "y", int, where))):
+            raise ExchangeError(f"{where} lies off the map")
+    for i, t in enumerate(_list(doc, "turns")):
+        where = f"turns[{i}]"
+        _need(t, "number", int, where)
+        if _need(t, "status", str, where) not in Turn.Status.values:
+            raise ExchangeError(f"{where}.status is not one of {', '.join(Turn.Status.values)}")
+        _need(t, "events", list, where)
+        for j, o in enumerate(_need(t, "orders", list, where)):
+            owner(_need(o, "seat", int, f"{where}.orders[{j}]"), f"{where}.orders[{j}].seat")
     for key in ("ships", "builds"):
         for i, s in enumerate(_list(doc, key)):
             where = f"{key}[{i}]"
@@ -200,8 +231,8 @@ def parse_export(doc: Any) -> dict:
             _need(ref, "library", bool, f"{where}.design")
             if key == "builds" and _need(s, "dockyard", int, where) not in numbers:
                 raise ExchangeError(f"{where}.dockyard {s['dockyard']} is not a structure number")
-            if key == "ships" and not grid.in_bounds((_need(s, "x", int, where), _need(s, "y", int, where))):
-                raise ExchangeError(f"{where} lies off the map")
+            if key == "ships" and _need(s, "fleet", int, where) not in fleet_numbers:
+                raise ExchangeError(f"{where}.fleet {s['fleet']} is not a fleet number")
 
     entries = []
     for i, r in enumerate(_list(doc, "dice_log")):

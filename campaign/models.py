@@ -60,6 +60,12 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="moderated_campaigns",
     )
+    purpose = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The d6 of 003 Purpose of the Campaign (victory condition)."
+    )
+    winner = models.ForeignKey(
+        "Empire", null=True, blank=True, on_delete=models.SET_NULL, related_name="won_campaigns"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,6 +95,11 @@ class Empire(models.Model):
     is_bot = models.BooleanField(default=False)
     bp = models.IntegerField(default=0, help_text="Banked build points.")
     technologies = models.JSONField(default=list, blank=True)
+    eliminated = models.BooleanField(default=False)
+    standing_orders = models.JSONField(default=dict, blank=True, help_text="docs/orders.md, 'standing'.")
+    trade_war = models.JSONField(
+        default=dict, blank=True, help_text="Victim seat -> consecutive turns its home routes were interdicted."
+    )
 
     class Meta:
         ordering = ["campaign", "seat"]
@@ -128,7 +139,15 @@ class World(models.Model):
     owner = models.ForeignKey(
         Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="worlds"
     )
-    is_home = models.BooleanField(default=False)
+    # Whose home world this is, whoever owns it now (a captured home world stays one).
+    home_of = models.ForeignKey(
+        Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="home_worlds"
+    )
+    held_out_by = models.ForeignKey(
+        Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="An invader kept out for a turn by a hold-out garrison.",
+    )
+    held_out_until = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["campaign", "y", "x"]
@@ -190,14 +209,32 @@ class Design(models.Model):
         return f"{self.name} ({self.ship_type}, {self.bp} BP)"
 
 
+class Fleet(models.Model):
+    """Ships that move together; a lone ship is a fleet of one."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="fleets")
+    owner = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="fleets")
+    number = models.PositiveIntegerField()
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="fleet_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Fleet {self.number} at ({self.x},{self.y})"
+
+
 class Ship(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ships")
     owner = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="ships")
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=80, blank=True, default="")
     design = models.ForeignKey(Design, on_delete=models.PROTECT, related_name="ships")
-    x = models.PositiveSmallIntegerField()
-    y = models.PositiveSmallIntegerField()
+    fleet = models.ForeignKey(Fleet, on_delete=models.CASCADE, related_name="ships")
     hero_crew = models.BooleanField(default=False)
     damage = models.JSONField(default=dict, blank=True)
 
@@ -228,6 +265,55 @@ class BuildOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.design.name} at dockyard #{self.dockyard.number} ({self.turns_remaining} to go)"
+
+
+class Turn(models.Model):
+    """One campaign turn. The unique (campaign, number) and the status claimed with a
+    conditional update make processing a turn twice process it once."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Taking orders"
+        PROCESSING = "processing", "Processing"
+        DONE = "done", "Processed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    deadline = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    events = models.JSONField(default=list, blank=True, help_text="What happened, for reports.")
+    summary = models.JSONField(
+        default=dict, blank=True, help_text="Each empire's position after the turn, by seat."
+    )
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="turn_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Turn {self.number} of {self.campaign_id} ({self.status})"
+
+
+class TurnOrders(models.Model):
+    """An empire's orders for one turn (docs/orders.md), revisable until processing."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
+    empire = models.ForeignKey(Empire, on_delete=models.CASCADE, related_name="orders")
+    orders = models.JSONField(default=dict)
+    ready = models.BooleanField(default=False)
+    revision = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "empire"], name="turnorders_unique_empire")
+        ]
+
+    def __str__(self) -> str:
+        return f"Orders of {self.empire} for turn {self.turn.number}"
 
 
 class DiceRollQuerySet(models.QuerySet):

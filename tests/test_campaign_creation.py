@@ -36,7 +36,7 @@ def test_create_campaign_sets_up_each_player():  # 003 Set Up
     for empire in empires:
         assert empire.bp == 240
         home = World.objects.get(owner=empire)
-        assert home.is_home and home.kind == "planet"
+        assert home.home_of == empire and home.kind == "planet"
         dockyard = Structure.objects.get(owner=empire)
         assert (dockyard.resource, dockyard.x, dockyard.y) == ("dockyard", home.x, home.y)
     # "At the start of the campaign all other planets and colonies are considered neutral."
@@ -46,7 +46,7 @@ def test_create_campaign_sets_up_each_player():  # 003 Set Up
 def test_home_worlds_come_from_the_map_engine_in_seat_order():  # 003 Set Up
     campaign = make(players=4)
     gmap = map_state(campaign)
-    homes = [(w.x, w.y) for w in World.objects.filter(campaign=campaign, is_home=True).order_by("owner__seat")]
+    homes = [(w.x, w.y) for w in World.objects.filter(campaign=campaign, home_of__isnull=False).order_by("home_of__seat")]
     assert tuple(homes) == gmap.home_worlds
 
 
@@ -69,7 +69,9 @@ def test_map_rolls_are_logged_one_per_row_and_verify():  # 003 Creating a Map; d
     terrain_rolls = [r for r in rolls if r.purpose == "003 Creating a Map"]
     assert len(terrain_rolls) == 16 and all(r.expression == "20d20" for r in terrain_rolls)
     assert all(r.turn == 0 and r.phase == "setup" for r in rolls)
-    assert {r.purpose for r in rolls} == {"003 Creating a Map", "003 Planetary Economy Type"}
+    assert {r.purpose for r in rolls} == {"003 Creating a Map", "003 Planetary Economy Type", "003 Purpose of the Campaign"}
+    # 003 Purpose of the Campaign: rolled once, at the start, after the map.
+    assert rolls[-1].purpose == "003 Purpose of the Campaign" and campaign.purpose == rolls[-1].total
     assert rolls[0].prev_hash == campaign.seed_hash
     assert all(later.prev_hash == earlier.hash for earlier, later in zip(rolls, rolls[1:]))
     assert dicelog.verify(bytes.fromhex(campaign.dice_seed), campaign.seed_hash, log_entries(campaign)) is None
@@ -81,6 +83,7 @@ def test_economy_types_option_off_rolls_no_types():  # RULINGS.md: Planet econom
     campaign = make(options={"economy_types": False})
     assert not World.objects.filter(campaign=campaign).exclude(economy="").exists()
     assert not DiceRoll.objects.filter(campaign=campaign, purpose="003 Planetary Economy Type").exists()
+    assert DiceRoll.objects.filter(campaign=campaign, purpose="003 Purpose of the Campaign").count() == 1
 
 
 @pytest.mark.parametrize(

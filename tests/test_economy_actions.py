@@ -1,10 +1,11 @@
 """Spending BP and saving designs through the actions (003 Use of BP in a Campaign,
-003 Star Ship Design Rules): a refused list names the first failing item and changes nothing."""
+003 Star Ship Design Rules): purchases are orders, checked on submission as a whole and in
+order; a refused list names the first failing item and changes nothing."""
 
 import pytest
 
 from campaign import actions
-from campaign.models import BuildOrder, Design, Empire, Structure
+from campaign.models import BuildOrder, Design, Empire, Structure, TurnOrders
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ def empire(small_campaign):
 
 
 def home_of(empire):
-    home = empire.worlds.get(is_home=True)
+    home = empire.home_worlds.get()
     return [home.x, home.y]
 
 
@@ -26,27 +27,36 @@ def dockyard_of(empire):
 
 def snapshot(empire):
     empire.refresh_from_db()
-    return (empire.bp, list(empire.technologies), Structure.objects.count(), BuildOrder.objects.count())
+    return (empire.bp, list(empire.technologies), Structure.objects.count(), BuildOrder.objects.count(),
+            list(TurnOrders.objects.values_list("orders", "revision")))
+
+
+def spend(empire, purchases):
+    """Submit purchases as the empire's orders; returns the spending preview."""
+    _, preview = actions.submit_orders(empire_id=empire.pk, raw={"purchases": purchases})
+    return preview.spending
 
 
 def test_spend_builds_resources_and_ships_in_order(empire):  # 003 Use of BP in a Campaign
-    plan = actions.spend(empire_id=empire.pk, purchases=[
+    plan = spend(empire, [
         {"buy": "planetary_defences", "at": home_of(empire)},
         {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire), "name": "Swift"},
     ])
+    assert plan.total == 40 + 25 and plan.bp_left == 240 - 65
+    actions.process_turn(campaign_id=empire.campaign_id)
     empire.refresh_from_db()
-    assert plan.total == 40 + 25 and empire.bp == 240 - 65
     defences = Structure.objects.get(owner=empire, resource="planetary_defences")
     assert [defences.x, defences.y] == home_of(empire)
     build = BuildOrder.objects.get(owner=empire)
-    assert build.name == "Swift" and build.turns_remaining == 2  # 003 Star Ship Build Times: Corvette = 2
+    # 003 Star Ship Build Times: Corvette = 2, one turn of which passed in the turn it was ordered.
+    assert build.name == "Swift" and build.turns_remaining == 1
 
 
 def test_spend_merchants_guild_then_research_in_one_list_is_refused_on_the_same_world(empire):
     # 003 Use of BP in a Campaign: Note — one resource per planet/colony per turn.
     before = snapshot(empire)
-    with pytest.raises(actions.ActionError, match=r"item 2 .*one resource"):
-        actions.spend(empire_id=empire.pk, purchases=[
+    with pytest.raises(actions.ActionError, match=r"purchases\[1\].*one resource"):
+        spend(empire, [
             {"buy": "merchants_guild", "at": home_of(empire)},
             {"buy": "research_facility", "at": home_of(empire), "technology": "stealth_field"},
         ])
@@ -55,8 +65,8 @@ def test_spend_merchants_guild_then_research_in_one_list_is_refused_on_the_same_
 
 def test_spend_refuses_an_unaffordable_list_and_changes_nothing(empire):  # 003 Use of BP in a Campaign
     before = snapshot(empire)
-    with pytest.raises(actions.ActionError, match=r"item 2 \(Corvette.*costs 25 BP but only 0 BP"):
-        actions.spend(empire_id=empire.pk, purchases=[
+    with pytest.raises(actions.ActionError, match=r"purchases\[1\].*Corvette.*costs 25 BP but only 0 BP"):
+        spend(empire, [
             {"buy": "merchants_guild", "at": home_of(empire)},
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire)},
         ])
@@ -65,8 +75,8 @@ def test_spend_refuses_an_unaffordable_list_and_changes_nothing(empire):  # 003 
 
 def test_spend_refuses_an_out_of_order_prerequisite(empire):  # 003 Enrichment requires a Merchants Guild
     before = snapshot(empire)
-    with pytest.raises(actions.ActionError, match=r"item 1 .*Merchants Guild"):
-        actions.spend(empire_id=empire.pk, purchases=[{"buy": "enrichment", "at": home_of(empire)}])
+    with pytest.raises(actions.ActionError, match=r"purchases\[0\].*Merchants Guild"):
+        spend(empire, [{"buy": "enrichment", "at": home_of(empire)}])
     assert snapshot(empire) == before
 
 
@@ -74,7 +84,7 @@ def test_spend_refuses_gated_design_before_research(empire):
     # RULINGS.md Research-gated components: the Sword carries a stealth field generator.
     before = snapshot(empire)
     with pytest.raises(actions.ActionError, match="Stealth Field"):
-        actions.spend(empire_id=empire.pk, purchases=[
+        spend(empire, [
             {"build": "Knights of G.O.D Sword Class Frigate", "dockyard": dockyard_of(empire)}
         ])
     assert snapshot(empire) == before
@@ -84,10 +94,10 @@ def test_spend_refuses_gated_design_before_research(empire):
     "purchase,message",
     [
         ({"buy": "death_star", "at": [0, 0]}, "unknown resource 'death_star'"),
-        ({"buy": "dockyard"}, r"'at' must be a \[x, y\] pair"),
+        ({"buy": "dockyard"}, r"purchases\[0\]\.at: .*must be an \[x, y\] pair"),
         ({"buy": "dockyard", "at": [0, 0], "colour": "red"}, "unknown field"),
         ({"build": "No Such Ship", "dockyard": 1}, "no design named 'No Such Ship'"),
-        ({"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": "one"}, "'dockyard' must be a whole number"),
+        ({"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": "one"}, r"purchases\[0\]\.dockyard: .*must be a whole number"),
         ({"repair": 1, "build": "x"}, "exactly one of"),
         ("dockyard", "must be an object"),
         ({"buy": "research_facility", "at": [0, 0], "technology": "warp_drive"}, "unknown technology"),
@@ -96,16 +106,21 @@ def test_spend_refuses_gated_design_before_research(empire):
 def test_spend_refuses_malformed_purchases(empire, purchase, message):
     before = snapshot(empire)
     with pytest.raises(actions.ActionError, match=message):
-        actions.spend(empire_id=empire.pk, purchases=[purchase])
+        spend(empire, [purchase])
     assert snapshot(empire) == before
 
 
 def test_spend_refuses_a_second_build_at_a_busy_dockyard(empire):  # 003 Use of BP in a Campaign: Note
     galiot = {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire)}
-    actions.spend(empire_id=empire.pk, purchases=[galiot])
+    spend(empire, [galiot])
+    # The other empire builds too, or it would end the turn with no ships and lose (003 Purpose
+    # of the Campaign), ending the campaign.
+    other = empire.campaign.empires.get(seat=2)
+    spend(other, [{**galiot, "dockyard": dockyard_of(other)}])
+    actions.process_turn(campaign_id=empire.campaign_id)
     before = snapshot(empire)
     with pytest.raises(actions.ActionError, match="dockyard"):
-        actions.spend(empire_id=empire.pk, purchases=[galiot])
+        spend(empire, [galiot])
     assert snapshot(empire) == before
 
 

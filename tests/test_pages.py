@@ -47,7 +47,7 @@ def test_map_svg_draws_every_world_with_hover_details(client, small_campaign, bo
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     assert svg.count("<title>") >= small_campaign.worlds.count()
     assert svg.count("home world") == 2
-    home = small_campaign.worlds.get(is_home=True, owner__seat=1)
+    home = small_campaign.worlds.get(home_of__seat=1)
     assert f"({home.x},{home.y}) planet" in svg and "structures: *" in svg  # dockyard symbol
 
 

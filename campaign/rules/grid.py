@@ -155,10 +155,7 @@ class SquareGrid(_BaseGrid):
         if n == 0:
             return [a]
         dc, dr = b[0] - a[0], b[1] - a[1]
-        return [
-            (a[0] + _round_half_up(dc * i, n), a[1] + _round_half_up(dr * i, n))
-            for i in range(n + 1)
-        ]
+        return [(a[0] + _round_half_up(dc * i, n), a[1] + _round_half_up(dr * i, n)) for i in range(n + 1)]
 
     def within(self, c: Coord, radius: int) -> list[Coord]:
         """In-bounds cells at most ``radius`` from ``c``, row-major."""

@@ -72,16 +72,16 @@ def test_make_grid_refuses_bad_maps(kind, width, height, message):  # 003 Creati
     assert str(err.value) == message
 
 
-def test_grid_error_is_a_value_error():
+def test_grid_error_is_a_value_error():  # 003 Creating a Map
     assert issubclass(GridError, ValueError)
 
 
-def test_kind_is_not_a_constructor_argument():
+def test_kind_is_not_a_constructor_argument():  # 003 Creating a Map: Using hexes or squares
     with pytest.raises(TypeError):
         HexGrid(3, 3, "square")  # type: ignore[call-arg]
 
 
-def test_grids_are_frozen_and_hashable():
+def test_grids_are_frozen_and_hashable():  # 003 Creating a Map
     grid = make_grid("hex", 4, 4)
     with pytest.raises(AttributeError):
         grid.width = 5  # type: ignore[misc]
@@ -112,7 +112,7 @@ def test_index_coord_round_trip(args):  # 003 Creating a Map: roll for each hex
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_off_map_cells_are_refused(kind):
+def test_off_map_cells_are_refused(kind):  # 003 Creating a Map: a map of any size
     grid = make_grid(kind, 4, 3)
     for c in [(-1, 0), (4, 0), (0, 3), (0, -1)]:
         assert not grid.in_bounds(c)

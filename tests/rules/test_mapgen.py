@@ -158,8 +158,8 @@ def tiny_hex_dice() -> FixedDice:
     )
 
 
-def test_rolls_one_terrain_roll_per_row_then_one_economy_roll_per_planet_row():
-    # 003 Creating a Map / Planetary Economy Type: roll for each hex; one type per planet
+def test_one_terrain_roll_per_row_then_economy_rolls():  # 003 Creating a Map; Planetary Economy Type
+    # Roll for the contents of each hex (a row at a time), then a type for each planet.
     dice = tiny_hex_dice()
     gmap = generate_map(make_grid("hex", 4, 3), 2, dice)
     assert [(r.count, r.sides, r.purpose) for r in dice.rolls] == [
@@ -228,9 +228,11 @@ def terrain_only(grid, seed) -> GeneratedMap:
 
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed{s[0]}")
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("kind, width, height", [("hex", 8, 8), ("square", 8, 8), ("hex", 10, 6), ("square", 10, 6)])
-def test_home_worlds_are_as_far_apart_as_possible(kind, width, height, players, seed):
-    # 003 Set Up: "the selected planets should be as far away from each other as possible"
+@pytest.mark.parametrize(
+    "kind, width, height", [("hex", 8, 8), ("square", 8, 8), ("hex", 10, 6), ("square", 10, 6)]
+)
+def test_home_worlds_as_far_apart_as_possible(kind, width, height, players, seed):  # 003 Set Up
+    # "the selected planets should be as far away from each other as possible": brute force agrees.
     grid = make_grid(kind, width, height)
     gmap = generate_map(grid, players, SeededDice(seed=seed))
     assert gmap.terrain == terrain_only(grid, seed).terrain
@@ -240,6 +242,7 @@ def test_home_worlds_are_as_far_apart_as_possible(kind, width, height, players, 
 @pytest.mark.parametrize(
     "kind, width, height, players, seed",
     [("square", 12, 12, 4, SEEDS[2]), ("hex", 12, 12, 4, SEEDS[3]), ("hex", 12, 10, 5, SEEDS[1])],
+    ids=["square-12x12-4p", "hex-12x12-4p", "hex-12x10-5p"],
 )
 def test_home_worlds_optimal_on_bigger_maps(kind, width, height, players, seed):  # 003 Set Up
     gmap = generate_map(make_grid(kind, width, height), players, SeededDice(seed=seed))
@@ -254,8 +257,8 @@ def test_home_worlds_optimal_on_bigger_maps(kind, width, height, players, seed):
     players=st.integers(2, 8),
     seed=st.binary(min_size=32, max_size=32),
 )
-def test_home_worlds_are_distinct_reachable_planets_in_seat_order(kind, width, height, players, seed):
-    # 003 Set Up: each player selects one planet as his home world
+def test_home_worlds_are_reachable_planets_in_seat_order(kind, width, height, players, seed):  # 003 Set Up
+    # Each player selects one planet as his home world.
     grid = make_grid(kind, width, height)
     try:
         gmap = generate_map(grid, players, SeededDice(seed=seed))
@@ -273,17 +276,21 @@ def test_home_worlds_are_distinct_reachable_planets_in_seat_order(kind, width, h
     assert len({group[h] for h in homes}) == 1
 
 
-WALL = (
-    [PL, EM, EM, BH, PL, PL, EM]
-    + [EM, EM, EM, BH, EM, EM, EM]
-    + [EM, EM, PL, BH, EM, EM, EM]
-)
+# A 7 x 3 map split by a column of black holes: planets (0, 0) and (2, 2) on the left,
+# (4, 0) and (5, 0) on the right.
+# fmt: off
+WALL = [
+    PL, EM, EM, BH, PL, PL, EM,
+    EM, EM, EM, BH, EM, EM, EM,
+    EM, EM, PL, BH, EM, EM, EM,
+]
+# fmt: on
 
 
 @pytest.mark.parametrize("kind", ["hex", "square"])
-def test_home_worlds_never_straddle_a_black_hole_wall(kind):
-    # 003 Set Up + Creating a Map: no ship can pass a black hole, so walled-off planets can't be
-    # paired even though (0, 0) and (5, 0) would be farther apart.
+def test_home_worlds_never_straddle_a_black_hole_wall(kind):  # 003 Set Up; Creating a Map: Black Hole
+    # No ship can pass a black hole, so planets on either side of the wall can't be paired even
+    # though (0, 0) and (5, 0) would be farther apart.
     gmap = generate_map(make_grid(kind, 7, 3), 2, FixedDice(WALL), economy_types=False)
     assert gmap.home_worlds == ((0, 0), (2, 2))
 
@@ -348,14 +355,20 @@ def test_home_worlds_on_a_big_thinned_map_are_well_spread():  # 003 Set Up
 @settings(deadline=None, max_examples=80)
 @given(st.data())
 def test_component_labels_match_a_flood_fill(data):  # 003 Creating a Map: Black Hole, Worm Hole
-    grid = make_grid(data.draw(st.sampled_from(["hex", "square"])), data.draw(st.integers(1, 12)), data.draw(st.integers(1, 12)))
+    grid = make_grid(
+        data.draw(st.sampled_from(["hex", "square"])),
+        data.draw(st.integers(1, 12)),
+        data.draw(st.integers(1, 12)),
+    )
     pool = [Terrain.BLACK_HOLE, Terrain.BLACK_HOLE, Terrain.EMPTY, Terrain.PLANET, Terrain.WORMHOLE]
     terrain = tuple(data.draw(st.lists(st.sampled_from(pool), min_size=grid.size, max_size=grid.size)))
     labels = component_labels(grid, terrain)
     group = reach_groups(GeneratedMap(grid=grid, terrain=terrain))
     pairs = {(labels[grid.index(c)], g) for c, g in group.items()}
     assert len({a for a, _ in pairs}) == len(pairs) == len({b for _, b in pairs})  # a bijection
-    assert all((labels[grid.index(c)] == -1) == (t is Terrain.BLACK_HOLE) for c, t in zip(grid.cells(), terrain))
+    assert all(
+        (labels[grid.index(c)] == -1) == (t is Terrain.BLACK_HOLE) for c, t in zip(grid.cells(), terrain)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

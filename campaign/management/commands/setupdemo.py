@@ -8,13 +8,15 @@ from campaign.models import Campaign
 DEMO_NAME = "Demo Sector"
 DEMO_PASSWORD = "sector-demo"
 DEMO_USERS = [("moderator", True), ("player1", False), ("player2", False)]
+DEMO_TURNS = 3
 
 
 class Command(BaseCommand):
     help = (
         "Create the demo: users moderator, player1 and player2 (password 'sector-demo'; the "
-        "moderator is also a site admin) and a 4-player Event Horizon campaign with a few "
-        "purchases made. Safe to run again: an existing demo is left as it is."
+        "moderator is also a site admin) and a 4-player Event Horizon campaign three turns in, "
+        "played so far by the computer; seats 3 and 4 stay computer players. Safe to run again: "
+        "an existing demo is left as it is."
     )
 
     def add_arguments(self, parser):
@@ -48,18 +50,13 @@ class Command(BaseCommand):
                 empires[2].user = users["player2"]
                 empires[1].save(update_fields=["user"])
                 empires[2].save(update_fields=["user"])
-                for seat in (3, 4):
-                    empires[seat].is_bot = True
-                    empires[seat].save(update_fields=["is_bot"])
-                for empire in empires.values():
-                    home = campaign.worlds.get(owner=empire, is_home=True)
-                    dockyard = campaign.structures.get(owner=empire, resource="dockyard")
-                    purchases = [
-                        {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard.number,
-                         "name": f"{empire.name.split()[0]} Vanguard"},
-                        {"buy": "planetary_defences", "at": [home.x, home.y]},
-                    ]
-                    actions.spend(empire_id=empire.pk, purchases=purchases)
+                # The computer plays the opening turns for every seat, so the demo starts a
+                # few turns in; afterwards seats 3 and 4 stay computer players.
+                campaign.empires.update(is_bot=True)
+                for _ in range(DEMO_TURNS):
+                    actions.write_bot_orders(campaign_id=campaign.pk)
+                    actions.process_turn(campaign_id=campaign.pk)
+                campaign.empires.filter(seat__in=[1, 2]).update(is_bot=False)
             except actions.ActionError as exc:
                 raise CommandError(f"could not build the demo campaign: {exc}") from None
             self.stdout.write(f"Created the demo campaign '{DEMO_NAME}' (id {campaign.pk}).")

@@ -4,8 +4,9 @@ for simultaneous orders by RULINGS.md "Online play model").
     resolve_turn(state, orders, dice) -> Resolution(new_state, events)
 
 Steps, in order: spending → initiative → movement → invasions → neutral world rolls → battles
-(with their outcomes) → build queues → victory and elimination → trade network and interdiction
-→ next turn's income. Each step is a function ``(state, …, dice) -> (state, events)`` in its own
+(with their outcomes) → build queues → trade network and interdiction → victory and elimination
+→ next turn's income. (Trade comes before victory so that Trade War is won on the turn of the
+third consecutive interdiction; docs/rulings.md.) Each step is a function ``(state, …, dice) -> (state, events)`` in its own
 module; this module only composes them. Dice are passed in; nothing here reads a clock.
 """
 
@@ -53,11 +54,12 @@ def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
     events += evs
     state, evs = advance_builds(state, orders)
     events += evs
+    # Trade before victory, so a third consecutive interdicted turn wins Trade War that turn.
+    state, evs, cut_off = trade_step(state)
+    events += evs
     state, evs = victory.check(state, dice)
     events += evs
     if not state.finished:
-        state, evs, cut_off = trade_step(state)
-        events += evs
         state, evs = roll_income(state, cut_off, dice)
         events += evs
     state = replace(state, turn=state.turn + 1)
