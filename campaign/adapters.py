@@ -6,10 +6,12 @@ back to rows.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from django.db.models import Q
 
+from .bulk import update_rows
 from .mapsvg import Overlay
 from .models import BuildOrder, Campaign, Design, Empire, Fleet, MapCell, Ship, Structure, World
 from .rules.eventhorizon import economy as eh
@@ -279,8 +281,7 @@ def _sync_fleets(campaign, before, after, pk) -> dict[int, int]:
     moved = {i: f for i, f in new.items() if i in old and (old[i].coord, old[i].owner) != (f.coord, f.owner)}
     rows = {num: p for p, num in Fleet.objects.filter(campaign=campaign).values_list("pk", "number")}
     if moved:
-        objs = [Fleet(pk=rows[i], x=f.coord[0], y=f.coord[1], owner_id=pk[f.owner]) for i, f in moved.items()]
-        Fleet.objects.bulk_update(objs, ["x", "y", "owner"], batch_size=1000)
+        update_rows(Fleet, ["x", "y", "owner"], [(rows[i], f.coord[0], f.coord[1], pk[f.owner]) for i, f in moved.items()])
     return rows
 
 
@@ -302,9 +303,10 @@ def _sync_ships(campaign, before, after, pk, fleet_pk):
     changed = [s for i, s in new.items() if i in old and (old[i] != s or fleet_of_old.get(i) != fleet_of_new.get(i))]
     if changed:
         ids = dict(Ship.objects.filter(campaign=campaign, number__in=[s.id for s in changed]).values_list("number", "pk"))
-        objs = [Ship(pk=ids[s.id], owner_id=pk[s.owner], fleet_id=fleet_pk[fleet_of_new[s.id]], name=s.name,
-                     hero_crew=s.hero_crew, damage=_damage_json(s.damage)) for s in changed]
-        Ship.objects.bulk_update(objs, ["owner", "fleet", "name", "hero_crew", "damage"], batch_size=1000)
+        update_rows(Ship, ["owner", "fleet", "name", "hero_crew", "damage"], [
+            (ids[s.id], pk[s.owner], fleet_pk[fleet_of_new[s.id]], s.name, s.hero_crew, json.dumps(_damage_json(s.damage)))
+            for s in changed
+        ])
     old_fleets = {f.id for f in before.fleets}
     gone_fleets = old_fleets - {f.id for f in after.fleets}
     if gone_fleets:

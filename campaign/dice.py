@@ -8,6 +8,11 @@ and advance the campaign's stream offset. The caller must hold the campaign row 
 
 from __future__ import annotations
 
+import json
+
+from django.utils import timezone
+
+from .bulk import insert_rows
 from .models import Campaign, DiceRoll
 from .rules import dicelog
 from .rules.dice import Roll, SeededDice
@@ -24,11 +29,11 @@ class CampaignDice:
     def roll(self, count: int, sides: int, purpose: str) -> Roll:
         return self._dice.roll(count, sides, purpose)
 
-    def commit(self) -> list[DiceRoll]:
-        """Append the rolls made since the last commit to the log; returns the new rows."""
+    def commit(self) -> int:
+        """Append the rolls made since the last commit to the log; returns how many."""
         pending = self._dice.log[self._committed :]
         if not pending:
-            return []
+            return 0
         last = (
             DiceRoll.objects.filter(campaign=self.campaign).order_by("-seq").values("seq", "hash").first()
         )
@@ -39,13 +44,18 @@ class CampaignDice:
             turn=self.turn,
             phase=self.phase,
         )
-        rows = DiceRoll.objects.bulk_create(
-            [DiceRoll(campaign=self.campaign, **entry_fields(e)) for e in entries], batch_size=500
-        )
+        now = timezone.now()
+        fields = ["campaign", "seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset",
+                  "words", "prev_hash", "hash", "created_at"]
+        insert_rows(DiceRoll, fields, [
+            (self.campaign.pk, e.seq, e.turn, e.phase, e.purpose, e.expression, json.dumps(list(e.faces)),
+             e.total, e.offset, e.words, e.prev_hash, e.hash, now)
+            for e in entries
+        ])
         self._committed = len(self._dice.log)
         self.campaign.dice_offset = self._dice.offset
         Campaign.objects.filter(pk=self.campaign.pk).update(dice_offset=self._dice.offset)
-        return rows
+        return len(entries)
 
 
 def entry_fields(entry: dicelog.LogEntry) -> dict:

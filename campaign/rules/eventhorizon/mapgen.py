@@ -369,7 +369,6 @@ def _score(grid: Grid, cells: Sequence[Coord]) -> tuple[int, int]:
 # seconds, so the answer never depends on the machine.
 _POOL_SIZE = 1000  # cells the global search looks at; bigger sets are thinned to one per bucket
 _MAX_STARTS = 16  # greedy starts
-_LS_TOP = 16
 _POOL_BUDGET = 400_000  # for the exact search over the pool
 _REFINE_BUDGET = 150_000  # for each level of the coarse-to-fine refinement
 
@@ -529,11 +528,10 @@ def _set_score(keys: Sequence[Key], chosen: Sequence[int]) -> tuple[int, int]:
 
 
 def _multistart(keys: Sequence[Key], k: int) -> list[int]:
-    """Greedy from several starts, local search on the best few; the best set (ties: smallest)."""
+    """Greedy from several starts, each polished by local search; the best set (ties: smallest)."""
     everything = range(len(keys))
-    greedy = {tuple(sorted(_greedy(keys, k, start))) for start in _starts(keys, _MAX_STARTS)}
-    ranked = sorted(greedy, key=lambda c: (_neg(_set_score(keys, c)), c))
-    polished = [sorted(_local_search(keys, c, lambda i: everything)) for c in ranked[:_LS_TOP]]
+    greedy = sorted({tuple(sorted(_greedy(keys, k, start))) for start in _starts(keys, _MAX_STARTS)})
+    polished = [sorted(_local_search(keys, c, lambda i: everything)) for c in greedy]
     return min(polished, key=lambda c: (_neg(_set_score(keys, c)), c))
 
 
@@ -604,33 +602,27 @@ def _local_search(
             # survives the swap and nothing improves.
             if all(pair[i][j] != cur_min for j in range(k) if j != i):
                 continue
-            others = [keys[chosen[j]] for j in range(k) if j != i]
+            others = [chosen[j] for j in range(k) if j != i]
             rest = [pair[a][b] for a in range(k) for b in range(a + 1, k) if i not in (a, b)]
             base_min = min(rest, default=math.inf)
             base_cnt = rest.count(base_min)
-            for x in candidates(chosen[i]):
-                if x in in_set:
-                    continue
-                x0, x1, x2 = keys[x]
-                m = math.inf
-                cnt = 0
-                for o0, o1, o2 in others:
-                    d = max(abs(x0 - o0), abs(x1 - o1), abs(x2 - o2))
-                    if d < m:
-                        if d < cur_min:
-                            break  # already worse than what we have
-                        m, cnt = d, 1
-                    elif d == m:
-                        cnt += 1
+            # A swap that brings x closer than the current minimum to anyone only makes things
+            # worse, so sieve those out first, one other choice at a time (cheap list filters).
+            survivors = [x for x in candidates(chosen[i]) if x not in in_set]
+            for o in others:
+                survivors = _far_enough(survivors, keys, o, cur_min)
+            for x in survivors:
+                ds = [_dist(keys[x], keys[o]) for o in others]
+                m = min(ds)
+                cnt = ds.count(m)
+                if m < base_min:
+                    score = (m, -cnt)
+                elif m == base_min:
+                    score = (m, -cnt - base_cnt)
                 else:
-                    if m < base_min:
-                        score = (m, -cnt)
-                    elif m == base_min:
-                        score = (m, -cnt - base_cnt)
-                    else:
-                        score = (base_min, -base_cnt)
-                    if score > best_score:
-                        best_score, best_move = score, (i, x)
+                    score = (base_min, -base_cnt)
+                if score > best_score:
+                    best_score, best_move = score, (i, x)
         if best_move is None:
             return chosen
         i, x = best_move

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -173,11 +174,21 @@ class CampaignState:
     def world_at(self, c: Coord) -> WorldState | None:
         return self.world_index().get(c)
 
-    def world_index(self) -> dict[Coord, WorldState]:
+    # The indexes are built once per state value (the state is frozen, so they never go
+    # stale); callers must not mutate the dicts they get.
+    @cached_property
+    def _world_index(self) -> dict[Coord, WorldState]:
         return {w.coord: w for w in self.worlds}
 
-    def ship_index(self) -> dict[int, ShipState]:
+    @cached_property
+    def _ship_index(self) -> dict[int, ShipState]:
         return {s.id: s for s in self.ships}
+
+    def world_index(self) -> dict[Coord, WorldState]:
+        return self._world_index
+
+    def ship_index(self) -> dict[int, ShipState]:
+        return self._ship_index
 
     def fleet(self, fleet_id: int) -> FleetState | None:
         return next((f for f in self.fleets if f.id == fleet_id), None)

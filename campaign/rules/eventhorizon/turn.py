@@ -177,9 +177,23 @@ def advance_builds(state: CampaignState, orders: Mapping[int, Orders]):
 
 # --- trade and income ----------------------------------------------------------------------
 
+_TRADE_MAPS: dict[int, tuple] = {}
+
+
+def _trade_map(gmap) -> trade.TradeMap:
+    """The map never changes during a campaign, so its trade graph is built once per process
+    (keyed by the map object, which the cache keeps alive so the id stays unique)."""
+    hit = _TRADE_MAPS.get(id(gmap))
+    if hit is None or hit[0] is not gmap:
+        if len(_TRADE_MAPS) > 16:
+            _TRADE_MAPS.clear()
+        hit = _TRADE_MAPS[id(gmap)] = (gmap, trade.TradeMap.from_map(gmap))
+    return hit[1]
+
+
 def trade_step(state: CampaignState):
     """Trade networks, interdiction and the Trade War counters (RULINGS "Trade routes")."""
-    tmap = trade.TradeMap.from_map(state.map)
+    tmap = _trade_map(state.map)
     owners = {w.coord: w.owner for w in state.worlds if w.owner is not None}
     homes = {w.home_of: w.coord for w in state.worlds if w.home_of is not None and w.owner == w.home_of}
     fleets: dict = {}
