@@ -304,7 +304,7 @@ def import_campaign(doc) -> Campaign:
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),
         dice_seed=c["dice_seed"], seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
-        purpose=c.get("purpose"),
+        purpose=c.get("purpose"), id_counters=c.get("id_counters") or {},
     )
     symbols = {t.symbol: t.value for t in mapgen.Terrain}
     insert_rows(

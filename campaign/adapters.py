@@ -197,6 +197,7 @@ def load_state(campaign: Campaign) -> CampaignState:
         fleets=fleets, builds=builds, purpose=campaign.purpose,
         winner=next((e.seat for e in empires if e.pk == campaign.winner_id), None),
         finished=campaign.status == Campaign.Status.FINISHED, options=campaign.options,
+        id_floor=campaign.id_counters,
     )
 
 
@@ -242,11 +243,12 @@ def save_state(campaign: Campaign, before: CampaignState, after: CampaignState) 
         ])
 
     campaign.turn = after.turn
+    campaign.id_counters = dict(after.with_id_floor().id_floor)
     campaign.purpose = after.purpose
     campaign.winner_id = pk.get(after.winner) if after.winner is not None else None
     if after.finished:
         campaign.status = Campaign.Status.FINISHED
-    campaign.save(update_fields=["turn", "purpose", "winner", "status"])
+    campaign.save(update_fields=["turn", "id_counters", "purpose", "winner", "status"])
 
 
 def _sync_structures(campaign, before, after, pk):

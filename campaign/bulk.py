@@ -62,7 +62,9 @@ def update_rows(model, fields: Sequence[str], rows: Sequence[tuple], *, batch: i
             chunk = rows[start : start + batch]
             values = ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * len(chunk))
             params = [value for row in chunk for value in row]
+            # A CTE names the VALUES columns the same way on PostgreSQL and SQLite (≥ 3.33).
             cursor.execute(
-                f"UPDATE {table} SET {sets} FROM (VALUES {values}) AS _v({names}) WHERE {table}.{pk_col} = _v._pk",
+                f"WITH _v({names}) AS (VALUES {values}) "
+                f"UPDATE {table} SET {sets} FROM _v WHERE {table}.{pk_col} = _v._pk",
                 params,
             )

@@ -52,6 +52,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
             "seed_hash": campaign.seed_hash,
             "dice_offset": campaign.dice_offset,
             "purpose": campaign.purpose,
+            "id_counters": campaign.id_counters,
             "winner": seat.get(campaign.winner_id),
         },
         "map": ["".join(row) for row in terrain],

@@ -60,6 +60,10 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="moderated_campaigns",
     )
+    id_counters = models.JSONField(
+        default=dict, blank=True, editable=False,
+        help_text="Highest ship, fleet and structure numbers ever given (numbers are never reused).",
+    )
     purpose = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The d6 of 003 Purpose of the Campaign (victory condition)."
     )

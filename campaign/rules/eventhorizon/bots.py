@@ -26,12 +26,17 @@ from .orders import NO_ORDERS, OrderError, Orders, fleet_speed, parse_orders, va
 from .state import CampaignState, FleetState
 
 ATTACK_RATIO = 1.5  # attack only with a clear edge (003 Alternative to a Tactical Battle odds)
+STRIKE_SIZE = 3  # ships that gather at home before they sortie together
+MAX_SCOUTS = 6  # lone ships out claiming neutral worlds; the rest gather to strike
+DOCKYARD_EVERY = 3  # one dockyard per this many worlds owned: enough to spend, not a swarm
 RESERVE_AFTER_NAVY = 0
 
 
-def _bfs(state: CampaignState, start: Coord, blocked: set[Coord]) -> dict[Coord, Coord | None]:
+def _bfs(state: CampaignState, start: Coord, blocked: set[Coord]):
+    """Shortest paths from ``start`` (no black holes; enemy-held cells end a path)."""
     grid = state.grid
     parents: dict[Coord, Coord | None] = {start: None}
+    depth = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
@@ -39,9 +44,10 @@ def _bfs(state: CampaignState, start: Coord, blocked: set[Coord]) -> dict[Coord,
             if nxt in parents or state.terrain_at(nxt) is Terrain.BLACK_HOLE:
                 continue
             parents[nxt] = here
+            depth[nxt] = depth[here] + 1
             if nxt not in blocked:
                 queue.append(nxt)
-    return parents
+    return parents, depth
 
 
 def _path_to(parents: dict[Coord, Coord | None], target: Coord) -> list[Coord]:
@@ -97,18 +103,17 @@ def _purchases(state: CampaignState, seat: int, design_names: Mapping[str, int])
         design = state.designs[design_id]
         if design.ship_type.category == "military" and design.technologies_required <= empire.technologies:
             buildable.append((design.ship_type.build_time, design.bp, name))
-    ships = sum(1 for s in state.ships if s.owner == seat) + sum(1 for b in state.builds if b.owner == seat)
-    # Quick, cheap ships first to claim neutral worlds; the strongest affordable ones after.
-    if ships < 4:
-        buildable.sort(key=lambda t: (t[0], -t[1], t[2]))
-    else:
-        buildable.sort(key=lambda t: (-t[1], t[0], t[2]))
+    # Quick, cheap ships claim worlds and make up the numbers; the home dockyard builds the
+    # strongest ship it can (a Star Cruiser earns an extra die: 003 Force Multipliers).
+    fast = sorted(buildable, key=lambda t: (t[0], -t[1], t[2]))
+    strong = sorted(buildable, key=lambda t: (-t[1], t[0], t[2]))
     for dock in sorted((s for s in mine if s.resource is eh.Resource.DOCKYARD), key=lambda s: s.id):
         if dock.id in busy:
             continue
-        choice = next((name for _, cost, name in buildable if cost <= bp), None)
+        ranked = strong if dock.coord == home and any(s.owner == seat for s in state.ships) else fast
+        choice = next((name for _, cost, name in ranked if cost <= bp), None)
         if choice is None:
-            break
+            continue
         purchases.append({"build": choice, "dockyard": dock.id})
         bp -= state.designs[design_names[choice]].bp
     if home is not None:
@@ -120,18 +125,26 @@ def _purchases(state: CampaignState, seat: int, design_names: Mapping[str, int])
         elif eh.Resource.DIPLOMATIC_CORPS not in have and bp >= 60 + 40:
             purchases.append({"buy": eh.Resource.DIPLOMATIC_CORPS.value, "at": list(home)})
             bp -= 60
-        # Spare BP become dockyards on planets without one, nearest home first, so income
-        # turns into ships ("Multiple dockyards … are permissible").
-        docked = {s.coord for s in mine if s.resource is eh.Resource.DOCKYARD}
-        planets = sorted((w.coord for w in state.worlds if w.owner == seat and w.coord not in docked
-                          and w.coord != home and w.kind.value == "planet"),
-                         key=lambda c: (state.grid.distance(home, c), c))
-        for coord in planets:
-            if bp < 120 + 80:
+        # Spare BP become dockyards, on the worlds with fewest first (nearest home breaking
+        # ties), so income turns into ships ("Multiple dockyards … are permissible").
+        docks: dict[Coord, int] = {}
+        for s_ in mine:
+            if s_.resource is eh.Resource.DOCKYARD:
+                docks[s_.coord] = docks.get(s_.coord, 0) + 1
+        bought_at = {tuple(p["at"]) for p in purchases if "at" in p}
+        owned = sorted((w.coord for w in state.worlds if w.owner == seat and w.coord not in bought_at),
+                       key=lambda c: (docks.get(c, 0), state.grid.distance(home, c), c))
+        allowed = max(1, sum(1 for w in state.worlds if w.owner == seat) // DOCKYARD_EVERY) - sum(docks.values())
+        for coord in owned[:max(0, allowed)]:
+            if bp < 120 + 60:
                 break
             purchases.append({"buy": eh.Resource.DOCKYARD.value, "at": list(coord)})
             bp -= 120
     return purchases
+
+
+def _neutral_left(state: CampaignState) -> bool:
+    return any(w.owner is None for w in state.worlds)
 
 
 def _regroup(state: CampaignState, seat: int):
@@ -140,15 +153,18 @@ def _regroup(state: CampaignState, seat: int):
     fleets = {f.id: f for f in state.fleets if f.owner == seat}
     splits, merges = [], []
     at_home = sorted((f for f in fleets.values() if f.coord == home), key=lambda f: f.id)
-    if at_home and len(at_home[0].ships) > 1:
+    scouts = sum(1 for f in fleets.values() if f.coord != home and len(f.ships) < STRIKE_SIZE)
+    scouts_wanted = _neutral_left(state) and scouts < MAX_SCOUTS
+    # Ships gather at home; the guard stays and the rest sortie together once there are
+    # enough of them to strike (or one at a time while neutral worlds are left to claim).
+    if at_home and (len(at_home[0].ships) > STRIKE_SIZE or (scouts_wanted and len(at_home[0].ships) > 1)):
         guard = at_home[0]
         splits.append({"fleet": guard.id, "ships": list(guard.ships[1:]), "as": "sortie"})
     by_hex: dict[Coord, list[int]] = {}
     for fleet in fleets.values():
-        if fleet.coord != home:
-            by_hex.setdefault(fleet.coord, []).append(fleet.id)
+        by_hex.setdefault(fleet.coord, []).append(fleet.id)
     for _, ids in sorted(by_hex.items()):
-        if len(ids) > 1:
+        if len(ids) > 1 and not (splits and at_home and at_home[0].id in ids):
             ids.sort()
             merges.append({"fleets": ids})
             first = fleets[ids[0]]
@@ -162,6 +178,24 @@ def _regroup(state: CampaignState, seat: int):
     return splits, merges, fleets
 
 
+def _purpose_targets(state: CampaignState, seat: int) -> set[Coord]:
+    """Enemy-held cells whose capture advances the campaign's purpose (003 Purpose of the
+    Campaign); fleets that can win there go for these first."""
+    enemies = {w for w in state.active_seats() if w != seat}
+    worlds = [w for w in state.worlds if w.owner in enemies]
+    purpose = state.purpose
+    if purpose == 1:  # Land Grab: colonies
+        return {w.coord for w in worlds if w.kind.value == "colony"}
+    if purpose == 2:  # Power Projection: dockyards, star gates, enriched planets
+        kinds = {eh.Resource.DOCKYARD, eh.Resource.STAR_GATE, eh.Resource.ENRICHMENT}
+        return {s.coord for s in state.structures if s.owner in enemies and s.resource in kinds}
+    if purpose == 3:  # Open Battle: their fleets
+        return {f.coord for f in state.fleets if f.owner in enemies}
+    if purpose in (4, 5):  # Regime Change (and Trade War, whose routes all end at the home world)
+        return {w.coord for w in worlds if w.home_of in enemies}
+    return {w.coord for w in worlds if w.kind.value == "planet"}  # 6 Total Annihilation
+
+
 def _moves(state: CampaignState, seat: int, fleets: dict) -> list[dict]:
     home = next((w.coord for w in state.worlds if w.home_of == seat and w.owner == seat), None)
     enemy_strength: dict[Coord, int] = {}
@@ -170,10 +204,23 @@ def _moves(state: CampaignState, seat: int, fleets: dict) -> list[dict]:
             enemy_strength[fleet.coord] = enemy_strength.get(fleet.coord, 0) + _strength(state, fleet.ships)
     enemy_worlds = {w.coord for w in state.worlds if w.owner not in (None, seat)}
     neutral = {w.coord for w in state.worlds if w.owner is None}
+    if state.purpose == 1:
+        # Land Grab: neutral colonies are the prize, so claim them before planets.
+        neutral_rank = {w.coord: 0 if w.kind.value == "colony" else 1 for w in state.worlds if w.owner is None}
+    else:
+        neutral_rank = dict.fromkeys(neutral, 0)
     blocked = set(enemy_strength) | enemy_worlds
+    goals = _purpose_targets(state, seat) or enemy_worlds
+    origin = home or next((f.coord for f in fleets.values()), None)
+    # One objective at a time, the purpose's target nearest home; strike fleets gather at the
+    # staging world (the one of ours nearest the objective) and go in together.
+    objective = min(goals, key=lambda c: (state.grid.distance(origin, c), c)) if goals and origin else None
+    own = [w.coord for w in state.worlds if w.owner == seat] or ([origin] if origin else [])
+    staging = min(own, key=lambda c: (state.grid.distance(c, objective), c)) if objective and own else None
     claimed: set[Coord] = set()
     moves = []
     guard_left = False
+    searches: dict[Coord, tuple] = {}
     for fleet in sorted(fleets.values(), key=lambda f: (-len(f.ships), str(f.id))):
         if fleet.coord == home and not guard_left and fleet.id != "sortie":
             guard_left = True  # the first fleet at home stays as the home guard
@@ -181,33 +228,43 @@ def _moves(state: CampaignState, seat: int, fleets: dict) -> list[dict]:
         speed = fleet_speed(state, fleet.ships)
         if speed <= 0:
             continue
-        parents = _bfs(state, fleet.coord, blocked)
+        if fleet.coord not in searches:
+            searches[fleet.coord] = _bfs(state, fleet.coord, blocked)
+        parents, depth = searches[fleet.coord]
         power = _strength(state, fleet.ships)
+
+        def beatable(cell: Coord, ratio: float = ATTACK_RATIO, power: int = power) -> bool:
+            return power >= ratio * max(enemy_strength.get(cell, 0), 1)
+
         target = None
-        enemies = sorted((c for c in blocked if c in parents), key=lambda c: (len(_path_to(parents, c)), c))
-        # Attack a clearly weaker enemy nearby; big fleets hunt at any distance.
-        reach = 2 * speed if len(fleet.ships) < 3 else 10_000
-        for cell in enemies:
-            if len(_path_to(parents, cell)) > reach:
-                break
-            if power >= ATTACK_RATIO * max(enemy_strength.get(cell, 0), 1):
-                target = cell
-                break
-        if target is None:
-            if fleet.coord in neutral and fleet.coord not in claimed:
+        strike = len(fleet.ships) >= STRIKE_SIZE or not neutral
+        if strike and objective is not None:
+            front = objective if objective in depth else min(
+                (c for c in blocked if c in depth), key=lambda c: (state.grid.distance(c, objective), depth[c], c),
+                default=None)
+            if front is not None and beatable(front):
+                target = front
+            elif staging is not None and fleet.coord != staging and staging in depth:
+                target = staging  # not strong enough alone: gather with the others
+            elif front is not None and fleet.coord == staging:
+                continue  # wait at the staging world for more ships
+        if target is None and not strike:
+            near = [c for c in blocked if c in depth and depth[c] <= 2 * speed and beatable(c)]
+            if near:
+                target = min(near, key=lambda c: (c not in goals, depth[c], c))
+            elif fleet.coord in neutral and fleet.coord not in claimed:
                 claimed.add(fleet.coord)  # stay and keep rolling for the world
                 continue
-            options = [c for c in neutral if c in parents and c not in claimed and c != fleet.coord]
-            if options:
-                target = min(options, key=lambda c: (len(_path_to(parents, c)), c))
-            elif enemies:
-                # Nothing left to claim: go for the weakest enemy within reach of the map.
-                target = min(enemies, key=lambda c: (enemy_strength.get(c, 0), len(_path_to(parents, c)), c))
-        if target is None:
+            else:
+                options = [c for c in neutral if c in depth and c not in claimed and c != fleet.coord]
+                if options:
+                    target = min(options, key=lambda c: (neutral_rank[c], depth[c], c))
+                elif home is not None and fleet.coord != home and home in depth:
+                    target = home  # nothing to do alone: rally at home to strike together
+        if target is None or target == fleet.coord:
             continue
         claimed.add(target)
         path = _path_to(parents, target)[:speed]
-        # Never stop short on a cell that is another fleet's target or an enemy hex mid-path.
         if path:
             moves.append({"fleet": fleet.id, "path": [list(c) for c in path]})
     return moves

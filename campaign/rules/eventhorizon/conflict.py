@@ -563,7 +563,10 @@ def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: A
                                 + (f"; empire {att} takes {_describe_capture(info)}" if info else ""),
                                 {**base, "reason": "defender has nothing to fight with", "capture": info}))
             continue
-        side_a, side_b = _side(state, a_ships, False), _side(state, b_ships, defences)
+        # "the player that owns the defences gets one extra die", attacking or defending
+        # (an attacker relieving its own held-out world owns the defences there).
+        attacker_defences = _owns_structure(state, hex, att, Resource.PLANETARY_DEFENCES)
+        side_a, side_b = _side(state, a_ships, attacker_defences), _side(state, b_ships, defences)
         result: AutoResult = resolve(side_a, side_b, dice)
         a_lost = choose_losses(state, a_ships, result.a_losses, state.empire(att).standing.loss_order)
         b_lost = choose_losses(state, b_ships, result.b_losses, state.empire(dfd).standing.loss_order)

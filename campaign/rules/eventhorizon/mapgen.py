@@ -369,6 +369,7 @@ def _score(grid: Grid, cells: Sequence[Coord]) -> tuple[int, int]:
 # seconds, so the answer never depends on the machine.
 _POOL_SIZE = 1000  # cells the global search looks at; bigger sets are thinned to one per bucket
 _MAX_STARTS = 16  # greedy starts
+_NEWBOUND = True
 _POOL_BUDGET = 400_000  # for the exact search over the pool
 _REFINE_BUDGET = 150_000  # for each level of the coarse-to-fine refinement
 
@@ -657,7 +658,17 @@ def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> l
     orders = [list(range(len(keys))), sorted(range(len(keys)), key=lambda i: (-far[i], i))]
     work = [0]
 
+    tiles: list[list] = []
+
     def boxes(cand: Sequence[int], d: int, need: int) -> int:
+        if _NEWBOUND:
+            least = len(cand)
+            for ids in tiles:
+                work[0] -= len(cand)
+                least = min(least, len({ids[i] for i in cand}))
+                if least < need:
+                    break
+            return least
         plain = len({(keys[i][0] // d, keys[i][1] // d, keys[i][2] // d) for i in cand})
         if plain < need:
             return plain
@@ -683,13 +694,53 @@ def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> l
         work[0] = budget // len(orders)
         try:
             while True:
-                found = search(order, k, _set_score(keys, best)[0] + 1, [])
+                target = _set_score(keys, best)[0] + 1
+                tiles[:] = _tilings(keys, target)
+                found = search(order, k, target, [])
                 if found is None:
                     return best  # proved: nothing beats best
                 best = found
         except _OutOfBudget:
             pass
     return best
+
+
+def _tilings(keys: Sequence[Key], d: int) -> list[list]:
+    """Tile ids for each cell under a few tilings whose tiles hold cells pairwise closer than d.
+
+    A set of cells pairwise at least ``d`` apart has at most one cell per tile, so the number of
+    tiles a candidate list touches bounds how many more choices it can give.
+    """
+    hexes = any(k[0] != k[2] for k in keys)
+    out: list[list] = []
+    h = d // 2
+    if not hexes:
+        for sx, sy in ((0, 0), (h, h), (h, 0), (0, h)):
+            out.append([((x + sx) // d, (y + sy) // d) for x, y, _ in keys])
+        return out
+    out.append([(q // d, r // d, s // d) for q, r, s in keys])
+    radius = (d - 1) // 2
+    if radius >= 1:
+        # Hexagons of this radius tile the plane, centred on the lattice spanned by
+        # (2R+1, -R) and (R, R+1); each is one tile, and ~1.5 times bigger than a slab box.
+        n = 3 * radius * radius + 3 * radius + 1
+        for oq, orr in ((0, 0), (radius, 0), (0, radius)):
+            ids = []
+            for q, r, _ in keys:
+                q, r = q + oq, r + orr
+                u = ((radius + 1) * q - radius * r) // n
+                v = (radius * q + (2 * radius + 1) * r) // n
+                for uu, vv in ((u, v), (u + 1, v), (u, v + 1), (u + 1, v + 1)):
+                    cq = uu * (2 * radius + 1) + vv * radius
+                    cr = -uu * radius + vv * (radius + 1)
+                    dq, dr = q - cq, r - cr
+                    if max(abs(dq), abs(dr), abs(dq + dr)) <= radius:
+                        ids.append((uu, vv))
+                        break
+                else:  # pragma: no cover - the lattice tiles the plane
+                    raise AssertionError((q, r, radius))
+            out.append(ids)
+    return out
 
 
 def _refine(

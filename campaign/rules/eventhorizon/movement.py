@@ -157,7 +157,8 @@ class _Board:
         owner = self.world_owner.get(cell)
         if owner is not None:
             held.add(owner)
-        held |= self.gate_owners.get(cell, set())
+        # An eliminated empire's gates count for nobody (docs/rulings.md V4).
+        held |= self.gate_owners.get(cell, set()) & self.active
         held.discard(seat)
         return tuple(sorted(held))
 

@@ -220,6 +220,11 @@ def empire_economy(state: CampaignState, seat: int) -> eh.EmpireEconomy:
     )
 
 
+def other_gates(state: CampaignState, seat: int) -> frozenset[Coord]:
+    """Hexes where another empire has a star gate: one gate per hex (docs/rulings.md E2)."""
+    return frozenset(s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE and s.owner != seat)
+
+
 def purchase_items(state: CampaignState, seat: int, raw: tuple[dict, ...],
                    design_names: Mapping[str, int]) -> list[eh.Purchase]:
     """Purchase objects (docs/export-format.md "Purchases") to economy items."""
@@ -366,7 +371,8 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
     economy = empire_economy(state, seat)
     items = purchase_items(state, seat, orders.purchases, design_names)
     try:
-        plan = eh.validate_spending(economy, items, designs={str(k): v for k, v in state.designs.items()})
+        plan = eh.validate_spending(economy, items, designs={str(k): v for k, v in state.designs.items()},
+                                    other_gates=other_gates(state, seat))
     except eh.SpendingError as exc:
         raise OrderError(f"purchases[{exc.index}]", exc.rule, f"{exc.description}: {exc.message}") from None
     except DesignError as exc:

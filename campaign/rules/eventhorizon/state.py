@@ -149,10 +149,14 @@ class CampaignState:
     winner: int | None = None
     finished: bool = False
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # The highest id ever given, by kind ("ship", "fleet", "structure"): ids are never reused,
+    # even after the ship, fleet or structure holding the highest one is gone.
+    id_floor: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "designs", MappingProxyType(dict(self.designs)))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "id_floor", MappingProxyType(dict(self.id_floor)))
 
     # --- lookups (linear scans are fine at campaign sizes; hot loops build their own maps) --
     @property
@@ -206,17 +210,23 @@ class CampaignState:
     def ship_type(self, ship: ShipState) -> ShipType:
         return self.designs[ship.design].ship_type
 
-    def next_id(self, kind: str) -> int:
-        pool: Iterable[int]
+    def _ids(self, kind: str) -> Iterable[int]:
         if kind == "ship":
-            pool = (s.id for s in self.ships)
-        elif kind == "fleet":
-            pool = (f.id for f in self.fleets)
-        elif kind == "structure":
-            pool = (s.id for s in self.structures)
-        else:
-            raise ValueError(f"unknown id kind {kind!r}")
-        return max(pool, default=0) + 1
+            return (s.id for s in self.ships)
+        if kind == "fleet":
+            return (f.id for f in self.fleets)
+        if kind == "structure":
+            return (s.id for s in self.structures)
+        raise ValueError(f"unknown id kind {kind!r}")
+
+    def next_id(self, kind: str) -> int:
+        return max(max(self._ids(kind), default=0), self.id_floor.get(kind, 0)) + 1
+
+    def with_id_floor(self) -> CampaignState:
+        """The state with its id floor raised to every id now in use."""
+        floor = {kind: max(max(self._ids(kind), default=0), self.id_floor.get(kind, 0))
+                 for kind in ("ship", "fleet", "structure")}
+        return self if floor == dict(self.id_floor) else replace(self, id_floor=floor)
 
     def with_empire(self, empire: EmpireState) -> CampaignState:
         return replace(self, empires=tuple(empire if e.seat == empire.seat else e for e in self.empires))

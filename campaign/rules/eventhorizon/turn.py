@@ -19,7 +19,7 @@ from ..dice import Dice
 from . import conflict, movement, trade, victory
 from . import economy as eh
 from .designs import DesignError
-from .orders import NO_ORDERS, OrderError, Orders, empire_economy, purchase_items
+from .orders import NO_ORDERS, OrderError, Orders, empire_economy, other_gates, purchase_items
 from .state import BuildState, CampaignState, Event, FleetState, ShipState, StructureState
 
 
@@ -40,12 +40,16 @@ def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
     orders = {seat: orders.get(seat, NO_ORDERS) for seat in state.active_seats()}
     design_names = design_names or {}
 
+    # Ids are never reused: the floor is raised after every step that may create some, before
+    # any later step can destroy them (neutral rolls and battles destroy; builds create).
+    state = state.with_id_floor()
     state, evs = apply_spending(state, orders, design_names)
     events += evs
     initiative, evs = movement.roll_initiative(state, orders, dice)
     events += evs
-    state, evs, contacts = movement.move_fleets(state, orders, initiative, dice)
+    state, evs, contacts = movement.move_fleets(state.with_id_floor(), orders, initiative, dice)
     events += evs
+    state = state.with_id_floor()
     state, evs, battles = conflict.resolve_invasions(state, contacts, dice)
     events += evs
     state, evs = conflict.neutral_world_rolls(state, dice)
@@ -54,6 +58,7 @@ def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
     events += evs
     state, evs = advance_builds(state, orders)
     events += evs
+    state = state.with_id_floor()
     # Trade before victory, so a third consecutive interdicted turn wins Trade War that turn.
     state, evs, cut_off = trade_step(state)
     events += evs
@@ -84,7 +89,8 @@ def apply_spending(state: CampaignState, orders: Mapping[int, Orders],
         try:
             items = purchase_items(state, seat, raw, design_names.get(seat, {}))
             plan = eh.validate_spending(empire_economy(state, seat), items,
-                                        designs={str(k): v for k, v in state.designs.items()})
+                                        designs={str(k): v for k, v in state.designs.items()},
+                                        other_gates=other_gates(state, seat))
         except (OrderError, eh.SpendingError, DesignError) as exc:
             events.append(Event("spending", "spending_refused", (seat,), f"Purchases not made: {exc}"))
             continue
