@@ -1,0 +1,121 @@
+"""Orders: the JSON form (docs/orders.md), its parsing and validation (003 Campaign Movement,
+003 Use of BP in a Campaign)."""
+
+from dataclasses import replace
+
+import pytest
+
+from campaign.rules.eventhorizon.orders import (
+    OrderError,
+    orders_to_json,
+    parse_orders,
+    validate_orders,
+)
+from tests.rules.eh_builders import DESIGN_TABLE, build_state
+
+NAMES = {d.name: i for i, d in DESIGN_TABLE.items()}
+MAP = """
+1 . . W . @ .
+. ~ . . . . .
+. . . . . W 2
+"""
+
+
+def state(**kw):
+    fleets = kw.pop("fleets", [(1, (0, 0), ["galiot", "san_marco"]), (1, (1, 0), ["galiot"]), (2, (6, 2), ["galiot"])])
+    return build_state(MAP, fleets=fleets, bp=100, **kw)
+
+
+def check(raw, st=None, seat=1):
+    return validate_orders(st or state(), seat, parse_orders(raw), NAMES)
+
+
+def test_empty_orders_hold():  # RULINGS: Missed deadline (standing orders stand)
+    preview = check({})
+    assert preview.spending.total == 0 and preview.moves == ()
+
+
+def test_round_trip_json():  # docs/orders.md
+    raw = {"purchases": [{"buy": "planetary_defences", "at": [0, 0]}],
+           "split": [{"fleet": 1, "ships": [2], "as": "b"}], "merge": [{"fleets": [1, 2]}],
+           "moves": [{"fleet": "b", "path": [[1, 1]]}],
+           "standing": {"invasion": [{"hex": [0, 0], "response": "retreat", "retreat_to": [1, 1]}],
+                        "loss_order": "costliest", "initiative": "last"}}
+    assert orders_to_json(parse_orders(raw)) == raw
+
+
+@pytest.mark.parametrize("raw,where", [
+    ({"moves": [{"fleet": 1, "path": [[1, 0, 2]]}]}, "moves[0].path[0]"),
+    ({"teleport": []}, "orders"),
+    ({"moves": [{"fleet": True, "path": []}]}, "moves[0].fleet"),
+    ({"split": [{"fleet": 1, "ships": [2], "as": " "}]}, "split[0].as"),
+    ({"standing": {"loss_order": "random"}}, "standing.loss_order"),
+    ({"standing": {"initiative": "middle"}}, "standing.initiative"),
+    ({"standing": {"invasion": [{"response": "surrender"}]}}, "standing.invasion[0]"),
+    ({"standing": {"invasion": [{"hex": [0, 0], "fleet": 1}]}}, "standing.invasion[0]"),
+])
+def test_malformed_orders_name_the_place(raw, where):  # docs/orders.md
+    with pytest.raises(OrderError) as error:
+        parse_orders(raw)
+    assert error.value.where == where
+
+
+def test_move_along_a_path():  # 003 Campaign Movement
+    preview = check({"moves": [{"fleet": 2, "path": [[2, 0], [3, 0]]}]})
+    assert (preview.moves[0].end, preview.moves[0].steps, preview.moves[0].speed) == ((3, 0), 2, 5)
+
+
+def test_fleet_moves_at_the_speed_of_its_slowest_ship():  # 003 Campaign Movement: San Marco moves 4
+    path = [[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]]
+    with pytest.raises(OrderError, match="5 hexes but fleet 1 moves 4"):
+        check({"moves": [{"fleet": 1, "path": path}]})
+    assert check({"moves": [{"fleet": 1, "path": path[:4]}]}).moves[0].steps == 4
+
+
+def test_engine_damage_slows_a_ship():  # docs/rulings.md: engine damage lowers the campaign move
+    from campaign.rules.eventhorizon.economy import Damage
+
+    st = state()
+    st = replace(st, ships=tuple(replace(s, damage=Damage(engine=5)) if s.id == 3 else s for s in st.ships))
+    with pytest.raises(OrderError, match="moves 2"):
+        check({"moves": [{"fleet": 2, "path": [[2, 0], [3, 0], [4, 0]]}]}, st)
+
+
+def test_wormhole_jump_costs_nothing():  # 003 Creating a Map: Worm Hole
+    preview = check({"moves": [{"fleet": 2, "path": [[2, 0], [3, 0], [5, 2], [4, 2]]}]})
+    assert preview.moves[0].steps == 3 and preview.moves[0].end == (4, 2)
+
+
+@pytest.mark.parametrize("raw,message", [
+    ({"moves": [{"fleet": 2, "path": [[2, 0], [3, 0], [4, 0], [5, 0]]}]}, "black hole"),
+    ({"moves": [{"fleet": 2, "path": [[3, 0]]}]}, "not next to"),
+    ({"moves": [{"fleet": 2, "path": [[1, -1]]}]}, "off the map"),
+    ({"moves": [{"fleet": 3, "path": [[5, 2]]}]}, "not one of yours"),
+    ({"moves": [{"fleet": 2, "path": [[2, 0]]}, {"fleet": 2, "path": [[2, 1]]}]}, "two moves"),
+    ({"moves": [{"fleet": 2, "path": []}]}, "at least one hex"),
+    ({"moves": [{"fleet": "ghost", "path": [[2, 0]]}]}, "no fleet is split off"),
+    ({"split": [{"fleet": 2, "ships": [3], "as": "x"}]}, "at least one ship"),
+    ({"split": [{"fleet": 1, "ships": [9], "as": "x"}]}, "not in fleet 1"),
+    ({"merge": [{"fleets": [1, 2]}]}, "same hex"),
+    ({"merge": [{"fleets": [1]}]}, "two or more"),
+    ({"purchases": [{"buy": "dockyard", "at": [0, 0]}]}, "costs 120 BP but only 100"),
+    ({"purchases": [{"build": "Unknown", "dockyard": 1}]}, "no design named"),
+])
+def test_invalid_orders_are_refused(raw, message):  # 003 Campaign Movement; Use of BP in a Campaign
+    with pytest.raises(OrderError, match=message):
+        check(raw)
+
+
+def test_split_then_move_by_label_and_merge():  # docs/orders.md: split and merge
+    preview = check({"split": [{"fleet": 1, "ships": [1], "as": "fast"}],
+                     "moves": [{"fleet": "fast", "path": [[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]]}]})
+    assert preview.moves[0].speed == 5
+    merged = check({"merge": [{"fleets": [1, 2]}]}, state(fleets=[(1, (0, 0), ["galiot"]), (1, (0, 0), ["galiot"]), (2, (6, 2), ["galiot"])]))
+    assert [f.ships for f in merged.fleets_after_regrouping if f.owner == 1] == [(1, 2)]
+
+
+def test_an_eliminated_empire_gives_no_orders():  # 003 Purpose of the Campaign
+    st = state()
+    st = st.with_empire(replace(st.empire(1), eliminated=True))
+    with pytest.raises(OrderError, match="eliminated"):
+        check({}, st)
