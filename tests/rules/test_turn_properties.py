@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
@@ -227,7 +226,7 @@ def test_no_fleet_passes_or_ends_on_a_black_hole(spec):
         after = record.resolution.state
         turn = record.before.turn
 
-        def passable(cell, what):
+        def passable(cell, what, after=after, turn=turn):
             cell = tuple(cell)
             assert after.grid.in_bounds(cell), f"turn {turn}: {what} leaves the map at {cell}"
             assert after.terrain_at(cell) is not Terrain.BLACK_HOLE, f"turn {turn}: {what} enters the black hole at {cell}"
