@@ -18,7 +18,10 @@ from campaign.rules.eventhorizon.mapgen import (
     GeneratedMap,
     MapError,
     Terrain,
+    _key,
+    _tilings,
     component_labels,
+    disperse,
     economy_for_d6,
     generate_map,
     min_distance,
@@ -346,6 +349,33 @@ def test_home_worlds_on_a_big_thinned_map_are_well_spread():  # 003 Set Up
     gmap = generate_map(make_grid("square", 80, 80), 4, SeededDice(seed=SEEDS[3]))
     assert len(gmap.planets()) > 1000
     assert min_distance(gmap.grid, gmap.home_worlds) >= 74
+
+
+@pytest.mark.parametrize("players, best", [(2, 149), (4, 149), (5, 74), (8, 74)])
+def test_home_worlds_on_a_map_full_of_planets_are_optimal(players, best):  # 003 Set Up
+    # Every cell a planet: 4 players take the corners; 5 to 9 cannot all be 75 apart (split the
+    # map into four 75 x 75 quarters: two players share one), and 74 apart fits nine.
+    grid = make_grid("square", 150, 150)
+    assert min_distance(grid, disperse(grid, list(grid.cells()), players)) == best
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    hexes=st.booleans(),
+    d=st.integers(1, 12),
+    cells=st.sets(st.tuples(st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=80),
+)
+def test_search_tiles_only_hold_cells_closer_than_d(hexes, d, cells):  # 003 Set Up
+    # The branch and bound's pruning is only sound if no tile can hold two cells d apart.
+    grid = make_grid("hex" if hexes else "square", 41, 41)
+    cells = sorted(cells)
+    keys = [_key(grid, c) for c in cells]
+    for ids in _tilings(keys, d, hexes):
+        by_tile: dict = {}
+        for c, tile in zip(cells, ids, strict=True):
+            by_tile.setdefault(tile, []).append(c)
+        for members in by_tile.values():
+            assert all(grid.distance(a, b) < d for a, b in itertools.combinations(members, 2))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -68,17 +68,16 @@ _TERRAIN_SYMBOLS = {
     Terrain.WORMHOLE: "W",
 }
 
-# Index = d20 face. 1 Black Hole; 2-11 Empty; 12-13 Particle Cloud; 14-17 Planet; 18-19 Colony;
-# 20 Worm Hole.
-_D20_TERRAIN: tuple[Terrain, ...] = (
-    (None,)  # type: ignore[assignment]
-    + (Terrain.BLACK_HOLE,)
-    + (Terrain.EMPTY,) * 10
-    + (Terrain.PARTICLE_CLOUD,) * 2
-    + (Terrain.PLANET,) * 4
-    + (Terrain.COLONY,) * 2
-    + (Terrain.WORMHOLE,)
+# "Creating a Map", as printed: (lowest face, highest face, contents) on a d20.
+D20_TABLE: tuple[tuple[int, int, Terrain], ...] = (
+    (1, 1, Terrain.BLACK_HOLE),
+    (2, 11, Terrain.EMPTY),
+    (12, 13, Terrain.PARTICLE_CLOUD),
+    (14, 17, Terrain.PLANET),
+    (18, 19, Terrain.COLONY),
+    (20, 20, Terrain.WORMHOLE),
 )
+_D20_TERRAIN = {face: t for low, high, t in D20_TABLE for face in range(low, high + 1)}
 
 
 def terrain_for_d20(face: int) -> Terrain:
@@ -106,13 +105,13 @@ _ECONOMY_COLOURS = {
     EconomyType.AGRICULTURAL: "green",
 }
 
-# Index = d6 face. 5-6 Industrial, 3-4 Commercial, 1-2 Agricultural.
-_D6_ECONOMY: tuple[EconomyType, ...] = (
-    (None,)  # type: ignore[assignment]
-    + (EconomyType.AGRICULTURAL,) * 2
-    + (EconomyType.COMMERCIAL,) * 2
-    + (EconomyType.INDUSTRIAL,) * 2
+# "Planetary Economy Type", as printed: (lowest face, highest face, type) on a d6.
+D6_ECONOMY_TABLE: tuple[tuple[int, int, EconomyType], ...] = (
+    (5, 6, EconomyType.INDUSTRIAL),
+    (3, 4, EconomyType.COMMERCIAL),
+    (1, 2, EconomyType.AGRICULTURAL),
 )
+_D6_ECONOMY = {face: t for low, high, t in D6_ECONOMY_TABLE for face in range(low, high + 1)}
 
 
 def economy_for_d6(face: int) -> EconomyType:
@@ -369,8 +368,7 @@ def _score(grid: Grid, cells: Sequence[Coord]) -> tuple[int, int]:
 # seconds, so the answer never depends on the machine.
 _POOL_SIZE = 1000  # cells the global search looks at; bigger sets are thinned to one per bucket
 _MAX_STARTS = 16  # greedy starts
-_NEWBOUND = True
-_POOL_BUDGET = 400_000  # for the exact search over the pool
+_POOL_BUDGET = 1_500_000  # for the exact search over the pool
 _REFINE_BUDGET = 150_000  # for each level of the coarse-to-fine refinement
 
 Key = tuple[int, int, int]
@@ -413,9 +411,10 @@ def disperse(grid: Grid, cells: Sequence[Coord], k: int) -> list[Coord]:
        couple of buckets at each level, halving the bucket size down to single cells; local
        search then settles ties.
 
-    Measured: an exact solver never beat it on 43,000 random maps 4 to 22 cells a side with 2
-    to 8 players; on bigger maps a several times larger budget improves on it by one step in
-    about one case in 30. Ties are broken by (row, col) order, so the same cells always give the
+    Measured: an exact solver never beat it on 16,000 random maps 4 to 22 cells a side with 2
+    to 8 players, nor did four times the budgets on 600 maps 14 to 60 a side with 5 to 8
+    players; on thinned maps (60 to 250 a side) other settings beat it by a step or more in
+    about one case in 20. Ties are broken by (row, col) order, so the same cells always give the
     same answer. Returns the chosen cells in (row, col) order.
     """
     pts = sorted(set(cells), key=lambda c: (c[1], c[0]))
@@ -432,7 +431,7 @@ def disperse(grid: Grid, cells: Sequence[Coord], k: int) -> list[Coord]:
         pool, side = _thin(pts, keys, _POOL_SIZE)
     pool_keys = [keys[i] for i in pool]
     chosen = _multistart(pool_keys, k)
-    chosen = _exact_improve(pool_keys, chosen, _POOL_BUDGET)
+    chosen = _exact_improve(pool_keys, chosen, _POOL_BUDGET, isinstance(grid, HexGrid))
     best = [pool[i] for i in chosen]
 
     if side:
@@ -638,13 +637,12 @@ def _far_enough(pool: Iterable[int], keys: Sequence[Key], p: int, d: int) -> lis
     ]
 
 
-def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> list[int]:
+def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int, hexes: bool) -> list[int]:
     """Branch and bound for a set whose smallest distance beats ``chosen``'s, within ``budget``.
 
     Repeatedly asks "are there k points pairwise at least D apart?" for D one above the best so
     far. A depth-first search takes points in a fixed order; a branch is cut when its candidates
-    fit in fewer boxes than points still needed. A box is the cells whose keys agree after
-    integer division by D: any two are closer than D, so a box holds at most one choice.
+    touch fewer tiles than points still needed, under any of the tilings of :func:`_tilings`.
 
     Two orders are tried, each with half the budget: row-major, which builds lattice-like sets
     (what many players on a small map need), and outermost-first, which finds sets hugging the
@@ -658,27 +656,21 @@ def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> l
     orders = [list(range(len(keys))), sorted(range(len(keys)), key=lambda i: (-far[i], i))]
     work = [0]
 
-    tiles: list[list] = []
+    tiles: list[list[tuple[int, ...]]] = []
 
-    def boxes(cand: Sequence[int], d: int, need: int) -> int:
-        if _NEWBOUND:
-            least = len(cand)
-            for ids in tiles:
-                work[0] -= len(cand)
-                least = min(least, len({ids[i] for i in cand}))
-                if least < need:
-                    break
-            return least
-        plain = len({(keys[i][0] // d, keys[i][1] // d, keys[i][2] // d) for i in cand})
-        if plain < need:
-            return plain
-        h = d // 2  # a second, shifted tiling sometimes needs fewer boxes
-        return len({((keys[i][0] + h) // d, (keys[i][1] + h) // d, (keys[i][2] + h) // d) for i in cand})
+    def bound(cand: Sequence[int], need: int) -> int:
+        least = len(cand)
+        for ids in tiles:
+            work[0] -= len(cand)
+            least = min(least, len({ids[i] for i in cand}))
+            if least < need:
+                break
+        return least
 
     def search(cand: list[int], need: int, d: int, picked: list[int]) -> list[int] | None:
         if need == 0:
             return picked
-        if len(cand) < need or boxes(cand, d, need) < need:
+        if len(cand) < need or bound(cand, need) < need:
             return None
         for idx in range(len(cand) - need + 1):
             tail = cand[idx + 1 :]
@@ -695,7 +687,7 @@ def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> l
         try:
             while True:
                 target = _set_score(keys, best)[0] + 1
-                tiles[:] = _tilings(keys, target)
+                tiles[:] = _tilings(keys, target, hexes)
                 found = search(order, k, target, [])
                 if found is None:
                     return best  # proved: nothing beats best
@@ -705,24 +697,27 @@ def _exact_improve(keys: Sequence[Key], chosen: Sequence[int], budget: int) -> l
     return best
 
 
-def _tilings(keys: Sequence[Key], d: int) -> list[list]:
+def _tilings(keys: Sequence[Key], d: int, hexes: bool) -> list[list[tuple[int, ...]]]:
     """Tile ids for each cell under a few tilings whose tiles hold cells pairwise closer than d.
 
     A set of cells pairwise at least ``d`` apart has at most one cell per tile, so the number of
     tiles a candidate list touches bounds how many more choices it can give.
     """
-    hexes = any(k[0] != k[2] for k in keys)
-    out: list[list] = []
+    out: list[list[tuple[int, ...]]] = []
     h = d // 2
     if not hexes:
+        # Squares of side d, in four alignments.
         for sx, sy in ((0, 0), (h, h), (h, 0), (0, h)):
             out.append([((x + sx) // d, (y + sy) // d) for x, y, _ in keys])
         return out
+    # Slabs of width d in each cube coordinate; and hexagons of radius (d - 1) // 2 in three
+    # alignments, which are about half as many tiles again as the slab pieces.
     out.append([(q // d, r // d, s // d) for q, r, s in keys])
     radius = (d - 1) // 2
     if radius >= 1:
-        # Hexagons of this radius tile the plane, centred on the lattice spanned by
-        # (2R+1, -R) and (R, R+1); each is one tile, and ~1.5 times bigger than a slab box.
+        # Hexagons of radius R tile the plane centred on the lattice spanned by (2R+1, -R) and
+        # (R, R+1) in axial coordinates; a cell's hexagon centre is one of the four lattice
+        # points around its fractional lattice coordinates.
         n = 3 * radius * radius + 3 * radius + 1
         for oq, orr in ((0, 0), (radius, 0), (0, radius)):
             ids = []
