@@ -192,6 +192,35 @@ def test_new_ships_and_fleets_take_ids_unused_this_turn(spec):
                 f"{record.before.fleet(e.data['fleet'])}")
 
 
+@PROPERTY
+@given(CAMPAIGNS)
+def test_ids_are_never_reused_in_a_campaign(spec):
+    """docs/rulings.md S4: ship, fleet and structure numbers are campaign-wide and never reused,
+    even after the one holding the highest number is gone (in an earlier turn, too)."""
+    start, records = played(spec)
+    ever = {"ship": {s.id for s in start.ships}, "fleet": {f.id for f in start.fleets},
+            "structure": {s.id for s in start.structures}}
+    for record in records:
+        before, after, turn = record.before, record.resolution.state, record.before.turn
+        new = {
+            "ship": [e.data["ship"] for e in of_kind(record, "ship_completed")],
+            # Fleets made this turn: split off, or around a completed ship (either may be gone
+            # again by the end of the turn, so the events name them).
+            "fleet": [e.data["fleet"] for e in of_kind(record, "split")]
+            + [e.data["fleet"] for e in of_kind(record, "ship_completed")],
+            "structure": [s.id for s in after.structures if s.id not in {x.id for x in before.structures}],
+        }
+        now = {"ship": {s.id for s in after.ships}, "fleet": {f.id for f in after.fleets},
+               "structure": {s.id for s in after.structures}}
+        for kind, ids in new.items():
+            assert len(set(ids)) == len(ids), f"turn {turn}: two new {kind}s numbered alike: {sorted(ids)}"
+            reused = sorted(set(ids) & ever[kind])
+            assert not reused, f"turn {turn}: new {kind} id(s) {reused} were used earlier in the campaign"
+            unexplained = sorted(now[kind] - ever[kind] - set(ids))
+            assert not unexplained, f"turn {turn}: {kind} id(s) {unexplained} appeared without being made"
+            ever[kind] |= set(ids) | now[kind]
+
+
 def test_new_ship_does_not_reuse_the_id_of_a_ship_destroyed_this_turn():
     """Ids are never reused (docs/rulings.md S4): empire 2's ship 3 (the highest id, alone in
     fleet 3) is destroyed by the neutral planet at (2, 0); empire 1's Tramp completing the same
