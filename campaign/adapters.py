@@ -305,8 +305,9 @@ def _sync_ships(campaign, before, after, pk, fleet_pk):
     changed = [s for i, s in new.items() if i in old and (old[i] != s or fleet_of_old.get(i) != fleet_of_new.get(i))]
     if changed:
         ids = dict(Ship.objects.filter(campaign=campaign, number__in=[s.id for s in changed]).values_list("number", "pk"))
-        update_rows(Ship, ["owner", "fleet", "name", "hero_crew", "damage"], [
-            (ids[s.id], pk[s.owner], fleet_pk[fleet_of_new[s.id]], s.name, s.hero_crew, json.dumps(_damage_json(s.damage)))
+        update_rows(Ship, ["owner", "design", "fleet", "name", "hero_crew", "damage"], [
+            (ids[s.id], pk[s.owner], s.design, fleet_pk[fleet_of_new[s.id]], s.name, s.hero_crew,
+             json.dumps(_damage_json(s.damage)))
             for s in changed
         ])
     old_fleets = {f.id for f in before.fleets}
