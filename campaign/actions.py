@@ -275,6 +275,35 @@ def write_bot_orders(*, campaign_id: int) -> int:
     return len(bots)
 
 
+def due_turns(now=None):
+    """Open turns that should be processed: every active player has marked ready, or the
+    deadline has passed (RULINGS "Simultaneous orders": ready or deadline)."""
+    now = now or timezone.now()
+    due = []
+    turns = Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE).select_related("campaign")
+    for turn in turns:
+        if turn.number != turn.campaign.turn:
+            continue
+        if turn.deadline is not None and turn.deadline <= now:
+            due.append(turn)
+            continue
+        humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
+        ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
+        if humans and humans <= ready:
+            due.append(turn)
+    return due
+
+
+def enqueue_due_turns(now=None) -> int:
+    """Enqueue a turn task for every due turn, after the current transaction commits."""
+    from .tasks import process_turn as task
+
+    turns = due_turns(now)
+    for turn in turns:
+        transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n))
+    return len(turns)
+
+
 def event_json(event) -> dict:
     return {"step": event.step, "kind": event.kind, "seats": list(event.seats), "text": event.text,
             "data": dict(event.data), "public": event.public}

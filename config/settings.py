@@ -123,6 +123,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# One beat process runs this sweep; the turn task itself is idempotent.
+CELERY_BEAT_SCHEDULE = {
+    "process-due-turns": {"task": "campaign.tasks.process_due", "schedule": envint("PROCESS_DUE_SECONDS", 60)},
+}
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
