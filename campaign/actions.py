@@ -7,8 +7,6 @@ with a message for people; nothing is written when they do.
 
 from __future__ import annotations
 
-import secrets
-
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -307,11 +305,6 @@ def enqueue_due_turns(now=None) -> int:
 def event_json(event) -> dict:
     return {"step": event.step, "kind": event.kind, "seats": list(event.seats), "text": event.text,
             "data": dict(event.data), "public": event.public}
-
-
-def new_campaign_seed_text() -> str:
-    """A random printable seed for forms that want one shown to the moderator."""
-    return secrets.token_hex(16)
 
 
 @transaction.atomic

@@ -92,13 +92,6 @@ def map_overlay(campaign: Campaign) -> Overlay:
     return overlay
 
 
-def available_designs(empire: Empire) -> dict[str, Design]:
-    """Designs an empire may order: the starter library and its own (its own win on a name)."""
-    rows = {d.name: d for d in Design.objects.filter(campaign__isnull=True)}
-    rows.update({d.name: d for d in Design.objects.filter(campaign=empire.campaign, empire=empire)})
-    return rows
-
-
 
 
 # --- the whole campaign as the turn engine's state, and back ------------------------------

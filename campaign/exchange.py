@@ -13,8 +13,9 @@ from .dice import log_entries
 from .models import BuildOrder, Campaign, Design, Fleet, Ship, Structure, Turn, TurnOrders, World
 from .rules import dicelog
 from .rules.eventhorizon.designs import Design as DesignSpec
-from .rules.eventhorizon.designs import DesignError, validate_design
-from .rules.eventhorizon.mapgen import Terrain
+from .rules.eventhorizon.designs import DesignError, Technology, validate_design
+from .rules.eventhorizon.economy import Damage, Resource
+from .rules.eventhorizon.mapgen import EconomyType, Terrain
 from .rules.grid import GridError, make_grid
 
 FORMAT = "sector-command/campaign"
@@ -126,6 +127,11 @@ def _need(obj: Any, key: str, kind, where: str):
     return value
 
 
+def _member(value, enum, where: str) -> None:
+    if value not in {m.value for m in enum}:
+        raise ExchangeError(f"{where} {value!r} is not one of {', '.join(m.value for m in enum)}")
+
+
 def _list(doc: dict, key: str) -> list:
     return _need(doc, key, list, "the document")
 
@@ -188,6 +194,8 @@ def parse_export(doc: Any) -> dict:
         if not grid.in_bounds((x, y)) or SYMBOL_TERRAIN[rows[y][x]].value != kind:
             raise ExchangeError(f"{where} at ({x},{y}) does not match the map")
         owner(w.get("owner"), f"{where}.owner", nullable=True)
+        if w.get("economy") is not None:
+            _member(w["economy"], EconomyType, f"{where}.economy")
     numbers = set()
     for i, s in enumerate(_list(doc, "structures")):
         where = f"structures[{i}]"
@@ -196,7 +204,9 @@ def parse_export(doc: Any) -> dict:
             raise ExchangeError(f"{where}.number {number} is repeated")
         numbers.add(number)
         owner(_need(s, "owner", int, where), f"{where}.owner")
-        _need(s, "resource", str, where)
+        _member(_need(s, "resource", str, where), Resource, f"{where}.resource")
+        if s.get("technology") is not None:
+            _member(s["technology"], Technology, f"{where}.technology")
         if not grid.in_bounds((_need(s, "x", int, where), _need(s, "y", int, where))):
             raise ExchangeError(f"{where} lies off the map")
     names = set()
@@ -234,6 +244,11 @@ def parse_export(doc: Any) -> dict:
                 raise ExchangeError(f"{where}.dockyard {s['dockyard']} is not a structure number")
             if key == "ships" and _need(s, "fleet", int, where) not in fleet_numbers:
                 raise ExchangeError(f"{where}.fleet {s['fleet']} is not a fleet number")
+            if key == "ships" and s.get("damage"):
+                try:
+                    Damage(**s["damage"])
+                except TypeError:
+                    raise ExchangeError(f"{where}.damage has unknown fields") from None
 
     entries = []
     for i, r in enumerate(_list(doc, "dice_log")):

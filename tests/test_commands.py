@@ -92,6 +92,8 @@ def _tamper(doc, how):
         doc["empires"][0]["bp"] = "lots"
     elif how == "negative":
         doc["empires"][0]["bp"] = -5
+    elif how == "resource":
+        doc["structures"][0]["resource"] = "death_star"
     elif how == "seed":
         doc["campaign"]["dice_seed"] = "zz"
     return doc
@@ -109,6 +111,7 @@ def _tamper(doc, how):
         ("type", "bp must be int"),
         ("negative", "cannot be negative"),
         ("seed", "hexadecimal"),
+        ("resource", "death_star"),
     ],
 )
 def test_import_refuses_a_malformed_file_and_changes_nothing(tmp_path, how, message):

@@ -113,11 +113,10 @@ def _apply_plan(state: CampaignState, seat: int, plan: eh.SpendingPlan, names: M
         renumber[s.id] = next_id
         structures.append(StructureState(id=next_id, owner=seat, resource=s.resource, coord=s.coord, technology=s.technology))
         next_id += 1
-    by_design = {id(d): k for k, d in state.designs.items()}
     builds = list(state.builds)
     for b in plan.builds:
-        design_id = next((k for k, d in state.designs.items() if d == b.design), by_design.get(id(b.design)))
-        builds.append(BuildState(dockyard=renumber.get(b.dockyard_id, b.dockyard_id), owner=seat, design=design_id,
+        # The order named the design; names are what purchase_items resolved it by.
+        builds.append(BuildState(dockyard=renumber.get(b.dockyard_id, b.dockyard_id), owner=seat, design=names[b.design.name],
                                  turns_left=b.turns_left, hero_crew=b.hero_crew, name=b.name))
     repairs = {r.ship_id for r in plan.repairs}
     # Repairs are paid now and done at the end of the turn if the ship is still at the
