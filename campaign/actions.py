@@ -14,7 +14,7 @@ from django.utils import timezone
 from . import adapters
 from .bulk import insert_rows
 from .dice import CampaignDice
-from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Structure, Turn, TurnOrders, World
+from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Membership, Structure, Turn, TurnOrders, World
 from .rules.dice import derive_seed, new_seed, seed_hash
 from .rules.eventhorizon import economy as eh_economy
 from .rules.eventhorizon import mapgen, victory
@@ -76,8 +76,10 @@ def create_campaign(
     campaign = Campaign.objects.create(
         name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
-        status=Campaign.Status.ACTIVE, turn=1,
+        status=Campaign.Status.ACTIVE, turn=1, seats=players,
     )
+    if moderator is not None:
+        Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
     dice = CampaignDice(campaign, phase="setup", turn=0)
     try:
         generated = mapgen.generate_map(
@@ -405,3 +407,23 @@ def import_campaign(doc) -> Campaign:
         [DiceRoll(campaign=campaign, **r) for r in doc["dice_log"]], batch_size=1000
     )
     return campaign
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby: creating a campaign in the lobby, invitations, joining, starting.
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn workflow: orders on the web, ready, missed turns.
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# Moderation: pause, resume, extend, process now, roll back, substitute, audit log.
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# Notifications: preferences.
+# ---------------------------------------------------------------------------------------------

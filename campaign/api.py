@@ -22,10 +22,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import actions
+from .access import empire_of, is_moderator, visible_campaigns
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from .reports import ReportError, turn_report
 from .rules.eventhorizon.victory import PURPOSES
-from .views import visible_campaigns
 
 
 def campaign_for(request, campaign_id: int) -> Campaign:
@@ -35,12 +35,8 @@ def campaign_for(request, campaign_id: int) -> Campaign:
     return campaign
 
 
-def is_moderator(user, campaign: Campaign) -> bool:
-    return user.is_staff or campaign.moderator_id == user.pk
-
-
 def my_empire(request, campaign: Campaign) -> Empire | None:
-    return campaign.empires.filter(user=request.user).first()
+    return empire_of(request.user, campaign)
 
 
 class CampaignSerializer(serializers.ModelSerializer):

@@ -13,4 +13,9 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/reports/<int:turn>/", api.ReportView.as_view(), name="api-report"),
     path("campaigns/<int:campaign_id>/dice/", api.DiceLog.as_view(), name="api-dice"),
     path("campaigns/<int:campaign_id>/process/", api.ProcessNow.as_view(), name="api-process"),
+    # lobby
+    # turn workflow (orders)
+    # moderation
+    # map, history, reports
+    # notifications
 ]

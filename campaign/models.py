@@ -38,9 +38,14 @@ COLOUR_PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564
 
 class Campaign(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Setting up"
+        SETUP = "setup", "Lobby: waiting for players"
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
+
+    class BattleMode(models.TextChoices):
+        AUTO = "auto", "Auto-resolve (003 Alternative to a Tactical Battle)"
+        TACTICAL = "tactical", "Embedded tactical resolver"
+        TABLETOP = "tabletop", "Fought on a real tabletop"
 
     name = models.CharField(max_length=120)
     layer = models.CharField(max_length=20, default="eventhorizon", editable=False)
@@ -70,6 +75,34 @@ class Campaign(models.Model):
     winner = models.ForeignKey(
         "Empire", null=True, blank=True, on_delete=models.SET_NULL, related_name="won_campaigns"
     )
+    # Online play (lobby, deadlines, moderation).
+    seats = models.PositiveSmallIntegerField(
+        default=2, help_text="Players the map is made for (2 to 8); seats nobody takes become computer players."
+    )
+    turn_hours = models.PositiveIntegerField(
+        default=72, help_text="Hours players have to write each turn's orders (0: no deadline)."
+    )
+    battle_mode = models.CharField(
+        max_length=10, choices=BattleMode.choices, default=BattleMode.AUTO,
+        help_text="How battles are settled unless the players agree otherwise.",
+    )
+    fog_of_war = models.BooleanField(
+        default=True, help_text="Players see enemy fleets only within detection range of their own worlds and fleets."
+    )
+    detection_range = models.PositiveSmallIntegerField(
+        default=2, help_text="Fog of war: hexes (or squares) from an own world or fleet where enemy fleets are seen."
+    )
+    missed_turn_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="After this many missed turns in a row a seat is played by the computer (0: never)."
+    )
+    paused = models.BooleanField(default=False, help_text="A paused campaign takes orders but no turn is processed.")
+    paused_remaining = models.DurationField(
+        null=True, blank=True, editable=False, help_text="Time left to the deadline when the campaign was paused."
+    )
+    invite_token = models.CharField(
+        max_length=43, blank=True, default="", db_index=True,
+        help_text="Secret of the campaign's invitation link (empty: link invitations off).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -97,6 +130,13 @@ class Empire(models.Model):
         related_name="empires",
     )
     is_bot = models.BooleanField(default=False)
+    faction = models.CharField(max_length=80, blank=True, default="")
+    missed_turns = models.PositiveSmallIntegerField(
+        default=0, help_text="Turns in a row processed without orders from this seat's player."
+    )
+    auto_bot = models.BooleanField(
+        default=False, help_text="Played by the computer because its player missed turns; a player can take it back."
+    )
     bp = models.IntegerField(default=0, help_text="Banked build points.")
     technologies = models.JSONField(default=list, blank=True)
     eliminated = models.BooleanField(default=False)
@@ -290,6 +330,10 @@ class Turn(models.Model):
     summary = models.JSONField(
         default=dict, blank=True, help_text="Each empire's position after the turn, by seat."
     )
+    snapshot = models.JSONField(
+        null=True, blank=True, editable=False,
+        help_text="The campaign's state before this turn was processed (for roll-back and map history).",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -364,3 +408,98 @@ class DiceRoll(models.Model):
 
     def delete(self, *args, **kwargs):
         raise PermissionError("the dice log is append-only: a logged roll cannot be deleted")
+
+
+class Membership(models.Model):
+    """A person's part in a campaign: moderator, player (one empire) or observer. In the lobby a
+    player's membership carries the empire name, faction and colour they chose."""
+
+    class Role(models.TextChoices):
+        MODERATOR = "moderator", "Moderator"
+        PLAYER = "player", "Player"
+        OBSERVER = "observer", "Observer"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    empire = models.OneToOneField(
+        Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="membership"
+    )
+    empire_name = models.CharField(max_length=80, blank=True, default="")
+    faction = models.CharField(max_length=80, blank=True, default="")
+    colour = models.CharField(max_length=7, blank=True, default="")
+    notify_turn = models.BooleanField(default=True, help_text="Email me when a turn has been processed.")
+    notify_reminders = models.BooleanField(default=True, help_text="Email me 24 h and 1 h before the deadline.")
+    notify_battles = models.BooleanField(default=True, help_text="Email me when a battle needs my decision.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.role} of {self.campaign_id}"
+
+
+class Invitation(models.Model):
+    """An invitation sent by email; the link carries the token."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=43, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation of {self.email} to {self.campaign_id}"
+
+
+class AuditEntry(models.Model):
+    """A moderator's change to a campaign (who, when, before, after). Players see the log once the
+    campaign has ended."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=120, blank=True, default="", help_text="What was changed, e.g. 'Empire 3'.")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["campaign", "at", "id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class SentNotification(models.Model):
+    """One email of one kind about one turn to one user, recorded so that a task delivered twice
+    (or ten times at once) sends it once."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sent_notifications")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=30)
+    turn = models.PositiveIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user", "kind", "turn"], name="sentnotification_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} turn {self.turn} to {self.user}"

@@ -9,4 +9,9 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/map.svg", views.campaign_map_svg, name="campaign-map-svg"),
     path("campaigns/<int:campaign_id>/dice/", views.dice_log, name="campaign-dice"),
     path("healthz", views.healthz, name="healthz"),
+    # lobby
+    # turn workflow (orders)
+    # moderation
+    # map, history, reports
+    # notifications
 ]

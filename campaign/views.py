@@ -4,23 +4,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from . import adapters, mapsvg
+from .access import visible_campaigns
 from .models import TERRAIN_CHOICES, Campaign, Design
 from .rules.eventhorizon.designs import validate_design
-
-
-def visible_campaigns(user):
-    """Campaigns a user may look at: ones they moderate or play in (staff see all)."""
-    if not user.is_authenticated:
-        return Campaign.objects.none()
-    if user.is_staff:
-        return Campaign.objects.all()
-    return Campaign.objects.filter(Q(moderator=user) | Q(empires__user=user)).distinct()
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:

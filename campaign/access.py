@@ -1,0 +1,50 @@
+"""Who may see and do what in a campaign. Every page, API view, report and email asks here.
+
+Roles (Membership.role): the moderator (the creator, plus any co-moderators), players (one empire
+each) and observers. Staff users count as moderators of every campaign. An outsider sees nothing:
+look-ups scoped by ``visible_campaigns`` answer 404, never a hint that the campaign exists.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from .models import Campaign, Empire, Membership
+
+
+def visible_campaigns(user):
+    """Campaigns a user may look at: ones they moderate, play in or observe (staff see all)."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    if user.is_staff:
+        return Campaign.objects.all()
+    return Campaign.objects.filter(
+        Q(moderator=user) | Q(empires__user=user) | Q(memberships__user=user)
+    ).distinct()
+
+
+def role_of(user, campaign: Campaign) -> str | None:
+    """'moderator', 'player', 'observer' or None (an outsider)."""
+    if not user.is_authenticated:
+        return None
+    if user.is_staff or campaign.moderator_id == user.pk:
+        return Membership.Role.MODERATOR
+    roles = set(campaign.memberships.filter(user=user).values_list("role", flat=True))
+    if Membership.Role.MODERATOR in roles:
+        return Membership.Role.MODERATOR
+    if Membership.Role.PLAYER in roles or campaign.empires.filter(user=user).exists():
+        return Membership.Role.PLAYER
+    if Membership.Role.OBSERVER in roles:
+        return Membership.Role.OBSERVER
+    return None
+
+
+def is_moderator(user, campaign: Campaign) -> bool:
+    return role_of(user, campaign) == Membership.Role.MODERATOR
+
+
+def empire_of(user, campaign: Campaign) -> Empire | None:
+    """The empire a user plays in this campaign, if any."""
+    if not user.is_authenticated:
+        return None
+    return campaign.empires.filter(user=user).first()
