@@ -14,7 +14,18 @@ from django.utils import timezone
 from . import adapters
 from .bulk import insert_rows
 from .dice import CampaignDice
-from .models import COLOUR_PALETTE, Campaign, Design, Empire, MapCell, Membership, Structure, Turn, TurnOrders, World
+from .models import (
+    COLOUR_PALETTE,
+    Campaign,
+    Design,
+    Empire,
+    MapCell,
+    Membership,
+    Structure,
+    Turn,
+    TurnOrders,
+    World,
+)
 from .rules.dice import derive_seed, new_seed, seed_hash
 from .rules.eventhorizon import economy as eh_economy
 from .rules.eventhorizon import mapgen, victory
@@ -54,20 +65,10 @@ def create_campaign(
     empire_names: list[str] | None = None,
 ) -> Campaign:
     """Create an Event Horizon campaign: map and worlds from the dice ("003 Creating a Map"),
-    home worlds, 240 BP and a home dockyard per player ("003 Set Up")."""
-    name = (name or "").strip()
-    if not name:
-        raise ActionError("a campaign needs a name")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    try:
-        board = make_grid(grid, width, height)
-    except GridError as exc:
-        raise ActionError(str(exc)) from None
-    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ActionError(f"unknown campaign option(s): {', '.join(sorted(unknown))}")
-    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    home worlds, 240 BP and a home dockyard per player ("003 Set Up"). The campaign is ACTIVE at
+    once (the command-line and demo path; the lobby uses ``create_lobby`` and ``start_campaign``)."""
+    name, board, opts = _check_setup(name=name, grid=grid, width=width, height=height, players=players,
+                                     options=options)
     names = list(empire_names or [])
     if len(names) > players:
         raise ActionError(f"{len(names)} empire names given for {players} players")
@@ -80,10 +81,43 @@ def create_campaign(
     )
     if moderator is not None:
         Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
+    _generate_campaign(campaign, board, [
+        {"name": names[seat - 1] if seat <= len(names) else f"Empire {seat}",
+         "colour": COLOUR_PALETTE[(seat - 1) % len(COLOUR_PALETTE)]}
+        for seat in range(1, players + 1)
+    ])
+    return campaign
+
+
+def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, object, dict]:
+    """Validate a new campaign's name, map and options: (name, grid, options with defaults)."""
+    name = (name or "").strip()
+    if not name:
+        raise ActionError("a campaign needs a name")
+    if len(name) > Campaign._meta.get_field("name").max_length:
+        raise ActionError(f"a campaign name has at most {Campaign._meta.get_field('name').max_length} characters")
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    try:
+        board = make_grid(grid, width, height)
+    except GridError as exc:
+        raise ActionError(str(exc)) from None
+    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ActionError(f"unknown campaign option(s): {', '.join(sorted(unknown))}")
+    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    return name, board, opts
+
+
+def _generate_campaign(campaign: Campaign, board, seats: list[dict], *, deadline=None) -> list[Empire]:
+    """Roll the map ("003 Creating a Map"), place the home worlds and give each seat an empire
+    with 240 BP and a home dockyard ("003 Set Up"), roll the purpose and open turn 1. ``seats``
+    holds each seat's Empire fields (name, colour, and optionally user, faction, is_bot) in seat
+    order. Shared by ``create_campaign`` and the lobby's ``start_campaign``."""
     dice = CampaignDice(campaign, phase="setup", turn=0)
     try:
         generated = mapgen.generate_map(
-            board, players, dice, economy_types=bool(opts["economy_types"])
+            board, len(seats), dice, economy_types=bool(campaign.options.get("economy_types", True))
         )
     except mapgen.MapError as exc:
         # Roll back the campaign row too: a refused map changes nothing.
@@ -91,16 +125,10 @@ def create_campaign(
         raise ActionError(str(exc)) from None
 
     _store_map(campaign, generated)
-    empires = []
-    for seat in range(1, len(generated.home_worlds) + 1):
-        empires.append(
-            Empire(
-                campaign=campaign, seat=seat, bp=eh_economy.STARTING_BP,
-                name=names[seat - 1] if seat <= len(names) else f"Empire {seat}",
-                colour=COLOUR_PALETTE[(seat - 1) % len(COLOUR_PALETTE)],
-            )
-        )
-    Empire.objects.bulk_create(empires)
+    Empire.objects.bulk_create([
+        Empire(campaign=campaign, seat=seat, bp=eh_economy.STARTING_BP, **fields)
+        for seat, fields in enumerate(seats, start=1)
+    ])
     empires = list(campaign.empires.order_by("seat"))
     structures = []
     for empire, (hx, hy) in zip(empires, generated.home_worlds, strict=True):
@@ -113,8 +141,8 @@ def create_campaign(
     campaign.purpose = victory.roll_purpose(dice)
     campaign.save(update_fields=["purpose"])
     dice.commit()
-    Turn.objects.create(campaign=campaign, number=1)
-    return campaign
+    Turn.objects.create(campaign=campaign, number=1, deadline=deadline)
+    return empires
 
 
 def _store_map(campaign: Campaign, generated) -> None:
@@ -194,6 +222,8 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None) -> tuple[Tu
             row.ready = ready
         row.save(update_fields=["orders", "revision", "ready", "updated_at"])
         row.refresh_from_db(fields=["revision"])
+    if row.ready:
+        _enqueue_if_all_ready(turn)  # turn workflow: the last player ready starts the turn
     return row, preview
 
 
@@ -205,7 +235,7 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
     finds it already done gets None."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
-        if campaign.status != Campaign.Status.ACTIVE:
+        if campaign.status != Campaign.Status.ACTIVE or campaign.paused:  # moderation: paused processes nothing
             return None
         number = campaign.turn if turn_number is None else turn_number
         if number != campaign.turn:
@@ -217,11 +247,13 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
         if claimed != 1:
             return None
         turn = Turn.objects.get(campaign=campaign, number=number)
+        _store_turn_snapshot(campaign, turn)  # moderation: the state before, for roll-back
         state = adapters.load_state(campaign)
         names = adapters.design_names_by_seat(campaign)
         orders = {}
         for row in TurnOrders.objects.filter(turn=turn).select_related("empire"):
             orders[row.empire.seat] = parse_orders(row.orders)
+        _fill_bot_orders(turn, state, names, orders)  # turn workflow: computer seats
         dice = CampaignDice(campaign, phase="turn", turn=number)
         resolution = turn_engine.resolve_turn(state, orders, dice, names)
         adapters.save_state(campaign, state, resolution.state)
@@ -231,8 +263,10 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
         turn.events = [event_json(e) for e in resolution.events]
         turn.summary = position_summary(resolution.state, turn.events)
         turn.save(update_fields=["status", "processed_at", "events", "summary"])
+        _count_missed_turns(campaign, turn)  # turn workflow: missed turns, seats to the computer
+        transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n))  # notifications
         if not resolution.state.finished:
-            Turn.objects.create(campaign=campaign, number=resolution.state.turn)
+            Turn.objects.create(campaign=campaign, number=resolution.state.turn, deadline=turn_deadline(campaign))
         return turn
 
 
@@ -280,7 +314,9 @@ def due_turns(now=None):
     deadline has passed (RULINGS "Simultaneous orders": ready or deadline)."""
     now = now or timezone.now()
     due = []
-    turns = Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE).select_related("campaign")
+    turns = Turn.objects.filter(
+        status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, campaign__paused=False  # moderation: paused waits
+    ).select_related("campaign")
     for turn in turns:
         if turn.number != turn.campaign.turn:
             continue
@@ -413,17 +449,946 @@ def import_campaign(doc) -> Campaign:
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------
 
+LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100)}
+SEED_MAX_LENGTH = 200
+
+
+class NotAllowed(ActionError):
+    """The user's role in the campaign does not allow this (pages and the API answer 403)."""
+
+
+class NotFound(ActionError):
+    """No such campaign, member or invitation for this user (pages and the API answer 404)."""
+
+
+def _new_token() -> str:
+    import secrets
+
+    # 32 random bytes are 43 URL-safe characters: the width of the token fields.
+    return secrets.token_urlsafe(32)
+
+
+def _whole(value, label: str, limits: tuple[int, int]) -> int:
+    low, high = limits
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ActionError(f"{label} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
+    """The campaign row, locked. An outsider gets NotFound; with ``doing`` set, a member who is
+    not a moderator gets NotAllowed naming what they tried."""
+    from .access import is_moderator, role_of
+
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None or role_of(user, campaign) is None:
+        raise NotFound("no such campaign")
+    if doing is not None and not is_moderator(user, campaign):
+        raise NotAllowed(f"only the campaign's moderators can {doing}")
+    return campaign
+
+
+@transaction.atomic
+def create_lobby(
+    *,
+    moderator,
+    name: str,
+    grid: str = "hex",
+    width: int,
+    height: int,
+    seats: int,
+    options: dict | None = None,
+    turn_hours: int = 72,
+    battle_mode: str = Campaign.BattleMode.AUTO,
+    fog_of_war: bool = True,
+    detection_range: int = 2,
+    missed_turn_limit: int = 3,
+    seed: str | None = None,
+) -> Campaign:
+    """Open a campaign in the lobby (status SETUP, no map yet); its creator is its moderator.
+
+    The map is rolled when the moderator starts the campaign. It is rolled once here as well,
+    from the same seed and stream position but without logging, so a map with too few reachable
+    planets for its seats is refused now rather than at the start (the start rolls the same map)."""
+    from .rules.dice import SeededDice
+
+    if moderator is None or not moderator.is_authenticated:
+        raise NotAllowed("log in to create a campaign")
+    name, board, opts = _check_setup(name=name, grid=grid, width=width, height=height, players=seats,
+                                     options=options)
+    for key, value in opts.items():
+        if type(value) is not type(DEFAULT_OPTIONS[key]):
+            raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
+    turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
+    detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
+    missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
+    if battle_mode not in Campaign.BattleMode.values:
+        raise ActionError(f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}")
+    if not isinstance(fog_of_war, bool):
+        raise ActionError(f"fog of war must be on or off (true or false), not {fog_of_war!r}")
+    if seed is not None and not isinstance(seed, str):
+        raise ActionError("the dice seed must be text")
+    seed = (seed or "").strip() or None
+    if seed is not None and len(seed) > SEED_MAX_LENGTH:
+        raise ActionError(f"the dice seed has at most {SEED_MAX_LENGTH} characters")
+
+    seed_raw = _seed_bytes(seed)
+    try:
+        mapgen.generate_map(board, seats, SeededDice(seed=seed_raw, offset=0),
+                            economy_types=bool(opts["economy_types"]))
+    except mapgen.MapError as exc:
+        raise ActionError(f"{exc}") from None
+    campaign = Campaign.objects.create(
+        name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
+        dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
+        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
+        fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
+        invite_token=_new_token(),
+    )
+    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
+    return campaign
+
+
+@transaction.atomic
+def set_invite_link(*, campaign_id: int, user, enabled: bool, regenerate: bool = False) -> Campaign:
+    """Switch the campaign's invitation link on or off, or give it a new secret (the old link
+    stops working)."""
+    campaign = _lobby_campaign(campaign_id, user, doing="change the invitation link")
+    if not isinstance(enabled, bool) or not isinstance(regenerate, bool):
+        raise ActionError("enabled and regenerate must be true or false")
+    if not enabled:
+        campaign.invite_token = ""
+    elif regenerate or not campaign.invite_token:
+        campaign.invite_token = _new_token()
+    campaign.save(update_fields=["invite_token"])
+    return campaign
+
+
+def invitation_url(token: str) -> str:
+    from django.conf import settings
+    from django.urls import reverse
+
+    return settings.SITE_URL.rstrip("/") + reverse("lobby-join", args=[token])
+
+
+def _send_invitation(invitation_id: int) -> None:
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+
+    from .models import Invitation
+
+    invitation = Invitation.objects.select_related("campaign", "invited_by").get(pk=invitation_id)
+    context = {"invitation": invitation, "campaign": invitation.campaign, "url": invitation_url(invitation.token)}
+    send_mail(
+        subject=f"Invitation to the campaign {invitation.campaign.name}",
+        message=render_to_string("lobby/invitation_email.txt", context),
+        from_email=None, recipient_list=[invitation.email],
+    )
+
+
+@transaction.atomic
+def invite_by_email(*, campaign_id: int, user, email: str):
+    """Invite someone by email to the lobby. The email (sent once the invitation is stored) holds
+    a link with the invitation's own token, good for one join. Inviting a pending address again
+    sends the same link again."""
+    from django.contrib.auth.base_user import BaseUserManager
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    from .models import Invitation
+
+    campaign = _lobby_campaign(campaign_id, user, doing="invite players")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has started: invitations are for the lobby")
+    email = BaseUserManager.normalize_email((email or "").strip()) if isinstance(email, str) else ""
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ActionError(f"{email!r} is not an email address") from None
+    if campaign.memberships.filter(user__email__iexact=email).exists():
+        raise ActionError(f"{email} already belongs to a member of this campaign")
+    invitation = campaign.invitations.filter(email__iexact=email, accepted_at__isnull=True).first()
+    if invitation is None:
+        invitation = Invitation.objects.create(campaign=campaign, email=email, token=_new_token(), invited_by=user)
+    # robust: a mail server that is down is logged; the invitation stays and can be sent again.
+    transaction.on_commit(lambda pk=invitation.pk: _send_invitation(pk), robust=True)
+    return invitation
+
+
+@transaction.atomic
+def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empire_name: str = "",
+                  faction: str = "", colour: str = "") -> Membership:
+    """Join a campaign in the lobby with its invitation link or an emailed invitation: as a player
+    (empire name, faction and a colour no other player has; refused when every seat is taken) or
+    as an observer."""
+    from .models import Invitation
+
+    if not user.is_authenticated:
+        raise NotAllowed("log in to join a campaign")
+    token = token.strip() if isinstance(token, str) else ""
+    invalid = NotFound("no such invitation: the link is wrong, switched off or already used")
+    if not token:
+        raise invalid
+    # Lock the campaign first on both paths, so joins (and the start) are serialised per campaign.
+    campaign = Campaign.objects.select_for_update().filter(invite_token=token).first()
+    invitation = None
+    if campaign is None:
+        found = Invitation.objects.filter(token=token, accepted_at__isnull=True).values_list("campaign_id", flat=True).first()
+        if found is None:
+            raise invalid
+        campaign = Campaign.objects.select_for_update().get(pk=found)
+        invitation = Invitation.objects.select_for_update().filter(token=token, accepted_at__isnull=True).first()
+        if invitation is None:
+            raise invalid
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("this campaign has already started: ask its moderator about a seat")
+    existing = campaign.memberships.filter(user=user).first()
+    if existing is not None or campaign.moderator_id == user.pk:
+        role_name = existing.get_role_display().lower() if existing else "moderator"
+        raise ActionError(f"you are already in this campaign, as {role_name}")
+
+    if role == Membership.Role.PLAYER:
+        empire_name = empire_name.strip() if isinstance(empire_name, str) else ""
+        faction = faction.strip() if isinstance(faction, str) else ""
+        colour = colour.strip().lower() if isinstance(colour, str) else ""
+        if not empire_name:
+            raise ActionError("choose a name for your empire")
+        if len(empire_name) > 80 or len(faction) > 80:
+            raise ActionError("an empire name and a faction have at most 80 characters")
+        if colour not in COLOUR_PALETTE:
+            raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
+        players = campaign.memberships.filter(role=Membership.Role.PLAYER)
+        if players.count() >= campaign.seats:
+            raise ActionError(f"the campaign is full: all {campaign.seats} seats are taken (you can join as an observer)")
+        if players.filter(colour=colour).exists():
+            raise ActionError(f"another player has the colour {colour}: choose another")
+        if players.filter(empire_name__iexact=empire_name).exists():
+            raise ActionError(f"another player's empire is called {empire_name}: choose another name")
+    elif role == Membership.Role.OBSERVER:
+        empire_name = faction = colour = ""
+    else:
+        raise ActionError(f"join as 'player' or 'observer', not {role!r}")
+    membership = Membership.objects.create(campaign=campaign, user=user, role=role, empire_name=empire_name,
+                                           faction=faction, colour=colour)
+    if invitation is not None:
+        invitation.accepted_by = user
+        invitation.accepted_at = timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return membership
+
+
+@transaction.atomic
+def add_moderator(*, campaign_id: int, user, username: str) -> Membership:
+    """A moderator makes another user a co-moderator (an observer is promoted; a player cannot
+    also moderate)."""
+    from django.contrib.auth import get_user_model
+
+    campaign = _lobby_campaign(campaign_id, user, doing="add moderators")
+    username = username.strip() if isinstance(username, str) else ""
+    target = get_user_model()._default_manager.filter(username=username).first() if username else None
+    if target is None:
+        raise ActionError(f"there is no user called {username!r}")
+    membership = campaign.memberships.filter(user=target).first()
+    if membership is None and campaign.empires.filter(user=target).exists():
+        # A seat holder of a campaign made on the command line has no membership row (ruling L4).
+        raise ActionError(f"{username} plays in this campaign: a player cannot also moderate it")
+    if membership is None:
+        return Membership.objects.create(campaign=campaign, user=target, role=Membership.Role.MODERATOR)
+    if membership.role == Membership.Role.MODERATOR:
+        raise ActionError(f"{username} is already a moderator of this campaign")
+    if membership.role == Membership.Role.PLAYER or campaign.empires.filter(user=target).exists():
+        raise ActionError(f"{username} plays in this campaign: a player cannot also moderate it")
+    membership.role = Membership.Role.MODERATOR
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
+    """Before the start a moderator removes a member (or a member leaves). The campaign's creator
+    stays."""
+    from .access import is_moderator
+
+    campaign = _lobby_campaign(campaign_id, user, doing=None)
+    membership = campaign.memberships.filter(pk=membership_id).select_related("user").first()
+    if membership is None:
+        raise NotFound("no such member")
+    if membership.user_id != user.pk and not is_moderator(user, campaign):
+        raise NotAllowed("only the campaign's moderators can remove members")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has started: members can no longer be removed (a moderator can substitute a player)")
+    if membership.user_id == campaign.moderator_id:
+        raise ActionError("the campaign's creator cannot be removed")
+    membership.delete()
+
+
+@transaction.atomic
+def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
+    """The moderator starts the campaign: the map is rolled for every seat ("003 Creating a Map",
+    "Set Up"); joined players take seats 1, 2, … in the order they joined, with the name, faction
+    and colour they chose; seats nobody took are computer players. Turn 1 opens with its deadline
+    ``turn_hours`` from now (none when 0)."""
+    campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has already started")
+    players = list(campaign.memberships.filter(role=Membership.Role.PLAYER).order_by("joined_at", "id"))
+    if not players:
+        raise ActionError("nobody has joined as a player yet: a campaign needs at least one human player")
+    if len(players) > campaign.seats:
+        raise ActionError(f"{len(players)} players have joined but the campaign has {campaign.seats} seats")
+    try:
+        board = make_grid(campaign.grid, campaign.width, campaign.height)
+    except GridError as exc:
+        raise ActionError(str(exc)) from None
+    free_colours = [c for c in COLOUR_PALETTE if c not in {m.colour for m in players}]
+    seats = [
+        {"name": m.empire_name, "faction": m.faction, "colour": m.colour, "user_id": m.user_id, "is_bot": False}
+        for m in players
+    ]
+    taken_names = {m.empire_name.casefold() for m in players}
+    for seat in range(len(players) + 1, campaign.seats + 1):
+        name = f"Empire {seat}" if f"empire {seat}" not in taken_names else f"Computer empire {seat}"
+        seats.append({"name": name, "colour": free_colours.pop(0), "is_bot": True})
+    empires = _generate_campaign(campaign, board, seats, deadline=turn_deadline(campaign, now))
+    for membership, empire in zip(players, empires, strict=False):
+        membership.empire = empire
+        membership.save(update_fields=["empire"])
+    campaign.status = Campaign.Status.ACTIVE
+    campaign.save(update_fields=["status"])
+    return campaign
+
 
 # ---------------------------------------------------------------------------------------------
 # Turn workflow: orders on the web, ready, missed turns.
 # ---------------------------------------------------------------------------------------------
 
 
+def turn_deadline(campaign: Campaign, now=None):
+    """When a turn opened now must be in: ``turn_hours`` from now, or None (no deadline)."""
+    from datetime import timedelta
+
+    if not campaign.turn_hours:
+        return None
+    return (now or timezone.now()) + timedelta(hours=campaign.turn_hours)
+
+
+def _all_humans_ready(turn: Turn) -> bool:
+    humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
+    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
+    return bool(humans) and humans <= ready
+
+
+def _enqueue_if_all_ready(turn: Turn) -> bool:
+    """The last player to mark ready starts processing at once (on commit; with no broker the
+    task runs in that request). A paused campaign waits for the moderator."""
+    from .tasks import process_turn as task
+
+    if turn.campaign.paused or not _all_humans_ready(turn):
+        return False
+    # robust: in eager mode a failing turn is logged, not turned into the ready request's 500.
+    transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n), robust=True)
+    return True
+
+
+@transaction.atomic
+def mark_ready(empire_id: int, ready: bool) -> TurnOrders:
+    """A player says they are done with the open turn (or not: un-ready is allowed until the
+    turn is processed). Ready with no orders written stores the empty order set ("hold")."""
+    empire = Empire.objects.select_related("campaign").get(pk=empire_id)
+    if empire.eliminated:
+        raise ActionError("your empire has been eliminated")
+    if empire.is_bot:
+        raise ActionError("your seat is played by the computer: take it back first")
+    # The turn row lock orders this after (or before) processing and other players' ready marks,
+    # so exactly one of two players marking ready at once sees everyone ready.
+    turn = _open_turn(empire.campaign, lock=True)
+    if not ready and not TurnOrders.objects.filter(turn=turn, empire=empire).exists():
+        return TurnOrders(turn=turn, empire=empire, orders={}, ready=False, revision=0)  # nothing sent, nothing stored
+    row, created = TurnOrders.objects.select_for_update().get_or_create(
+        turn=turn, empire=empire, defaults={"orders": {}, "ready": bool(ready)}
+    )
+    if not created and row.ready != bool(ready):
+        row.ready = bool(ready)
+        row.save(update_fields=["ready", "updated_at"])
+    if row.ready:
+        _enqueue_if_all_ready(turn)
+    return row
+
+
+@transaction.atomic
+def take_back_seat(empire_id: int) -> Empire:
+    """A player takes back the seat the computer played while they were away."""
+    empire = Empire.objects.select_for_update().select_related("campaign").get(pk=empire_id)
+    if not empire.auto_bot:
+        raise ActionError("this seat is not being played by the computer for missed turns")
+    if empire.user_id is None:
+        raise ActionError("this seat has no player to take it back")
+    if empire.eliminated:
+        raise ActionError("this empire has been eliminated")
+    empire.is_bot = empire.auto_bot = False
+    empire.missed_turns = 0
+    empire.save(update_fields=["is_bot", "auto_bot", "missed_turns"])
+    # Orders the computer already wrote for the open turn stay as a draft, not as "ready".
+    TurnOrders.objects.filter(
+        empire=empire, turn__number=empire.campaign.turn, turn__status=Turn.Status.OPEN
+    ).update(ready=False)
+    return empire
+
+
+def _fill_bot_orders(turn: Turn, state, names, orders: dict) -> None:
+    """Computer seats without orders for the turn write them now, from the state being resolved
+    (called by process_turn, so every path that processes a turn has the bots' orders)."""
+    for empire in turn.campaign.empires.filter(is_bot=True, eliminated=False).exclude(orders__turn=turn):
+        bot = bot_orders(state, empire.seat, names[empire.seat])
+        TurnOrders.objects.create(turn=turn, empire=empire, orders=orders_to_json(bot), ready=True)
+        orders[empire.seat] = bot
+
+
+def _count_missed_turns(campaign: Campaign, turn: Turn) -> None:
+    """RULINGS "Missed deadline": a seat whose player sent nothing keeps its standing orders.
+    Each such turn counts; orders reset the count. After ``missed_turn_limit`` in a row (0:
+    never) the computer plays the seat until its player takes it back. Seats without a player
+    (no user) are not counted."""
+    from django.conf import settings
+    from django.core.mail import send_mail
+
+    submitted = set(TurnOrders.objects.filter(turn=turn).values_list("empire_id", flat=True))
+    players = campaign.empires.filter(is_bot=False, eliminated=False, user__isnull=False)
+    players.filter(pk__in=submitted).exclude(missed_turns=0).update(missed_turns=0)
+    limit = campaign.missed_turn_limit
+    for empire in players.exclude(pk__in=submitted).select_related("user"):
+        empire.missed_turns += 1
+        fields = ["missed_turns"]
+        if limit and empire.missed_turns >= limit:
+            empire.is_bot = empire.auto_bot = True
+            fields += ["is_bot", "auto_bot"]
+            if empire.user.email:
+                subject = f"{campaign.name}: the computer now plays {empire.name}"
+                body = (
+                    f"No orders came from you for {empire.missed_turns} turns in a row, so from turn "
+                    f"{turn.number + 1} the computer writes the orders of {empire.name}.\n\n"
+                    f"Take your seat back on the orders page: {settings.SITE_URL}/campaigns/{campaign.pk}/orders/\n"
+                )
+                transaction.on_commit(
+                    lambda s=subject, b=body, to=empire.user.email: send_mail(s, b, None, [to]), robust=True
+                )
+        empire.save(update_fields=fields)
+
+
 # ---------------------------------------------------------------------------------------------
 # Moderation: pause, resume, extend, process now, roll back, substitute, audit log.
 # ---------------------------------------------------------------------------------------------
+
+# A moderator's actions are refused to everyone else (NotAllowed: 403; outsiders NotFound: 404),
+# take the campaign row lock (so they wait for a turn being processed, and it for them) and are
+# each recorded in the audit log (AuditEntry: who, when, what, before, after).
+
+MAX_EXTENSION_HOURS = 24 * 30
+# Fields never copied into the audit log: secrets (the log opens to players at the end, and
+# moderators must not learn the dice seed early) and bulky internals.
+AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "snapshot"}
+
+
+def _moderated_campaign(campaign_id: int, user, *, doing: str) -> Campaign:
+    """The campaign row, locked; outsiders get NotFound, other members NotAllowed. ``user``
+    None is the site itself (a management command)."""
+    from .access import is_moderator, role_of
+
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None or (user is not None and role_of(user, campaign) is None):
+        raise NotFound("no such campaign")
+    if user is not None and not is_moderator(user, campaign):
+        raise NotAllowed(f"only the campaign's moderators can {doing}")
+    return campaign
+
+
+def _jsonable(value):
+    import json
+
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    return None if value is None else json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def _audit(campaign: Campaign, user, action: str, target: str, before=None, after=None, note: str = ""):
+    from .models import AuditEntry
+
+    return AuditEntry.objects.create(
+        campaign=campaign, user=user if user is not None and user.is_authenticated else None, action=action,
+        target=target[:120], before=_jsonable(before), after=_jsonable(after), note=note,
+    )
+
+
+def audit_fields(instance) -> dict:
+    """A model row as the audit log shows it: every stored field (foreign keys as ids), minus
+    secrets and snapshots."""
+    return _jsonable({
+        f.attname: f.value_from_object(instance)
+        for f in instance._meta.concrete_fields if f.name not in AUDIT_SKIPPED_FIELDS
+    })
+
+
+def _seconds(delta) -> int | None:
+    return None if delta is None else int(delta.total_seconds())
+
+
+def _store_turn_snapshot(campaign: Campaign, turn: Turn) -> None:
+    """Keep the campaign's state before ``turn`` is resolved in Turn.snapshot (process_turn
+    calls this; roll_back_turn restores it; format in docs/online-play.md)."""
+    from . import snapshots
+
+    snapshots.store(campaign, turn)
+
+
+def _current_turn(campaign: Campaign, *, lock: bool = False) -> Turn | None:
+    turns = Turn.objects.select_for_update() if lock else Turn.objects
+    return turns.filter(campaign=campaign, number=campaign.turn).first()
+
+
+@transaction.atomic
+def pause_campaign(*, campaign_id: int, user, now=None) -> Campaign:
+    """Stop the clock: no turn is processed while paused (orders are still taken). The time left
+    to the deadline is kept and given back by ``resume_campaign``."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    campaign = _moderated_campaign(campaign_id, user, doing="pause the campaign")
+    if campaign.status != Campaign.Status.ACTIVE:
+        raise ActionError(f"only a running campaign can be paused; this one is {campaign.get_status_display().lower()}")
+    if campaign.paused:
+        raise ActionError("the campaign is already paused")
+    turn = _current_turn(campaign)
+    deadline = turn.deadline if turn is not None else None
+    campaign.paused = True
+    campaign.paused_remaining = max(deadline - now, timedelta(0)) if deadline is not None else None
+    campaign.save(update_fields=["paused", "paused_remaining"])
+    _audit(campaign, user, "pause", f"turn {campaign.turn}", {"paused": False, "deadline": deadline},
+           {"paused": True, "seconds_left": _seconds(campaign.paused_remaining)})
+    return campaign
+
+
+@transaction.atomic
+def resume_campaign(*, campaign_id: int, user, now=None) -> Campaign:
+    """Restart the clock: the open turn's deadline becomes now plus the time that was left when
+    the campaign was paused (no deadline if it had none). A turn whose players are all ready is
+    processed at once."""
+    now = now or timezone.now()
+    campaign = _moderated_campaign(campaign_id, user, doing="resume the campaign")
+    if not campaign.paused:
+        raise ActionError("the campaign is not paused")
+    turn = _current_turn(campaign, lock=True)
+    before = {"paused": True, "seconds_left": _seconds(campaign.paused_remaining),
+              "deadline": turn.deadline if turn is not None else None}
+    if turn is not None and turn.status == Turn.Status.OPEN:
+        turn.deadline = now + campaign.paused_remaining if campaign.paused_remaining is not None else None
+        turn.save(update_fields=["deadline"])
+    campaign.paused, campaign.paused_remaining = False, None
+    campaign.save(update_fields=["paused", "paused_remaining"])
+    _audit(campaign, user, "resume", f"turn {campaign.turn}", before,
+           {"paused": False, "deadline": turn.deadline if turn is not None else None})
+    if turn is not None and turn.status == Turn.Status.OPEN and campaign.status == Campaign.Status.ACTIVE:
+        _enqueue_if_all_ready(turn)
+    return campaign
+
+
+@transaction.atomic
+def extend_deadline(*, campaign_id: int, user, hours, now=None) -> Turn:
+    """Give the players of the open turn more time: the deadline moves ``hours`` later (from now
+    if it has passed or there was none). While paused, the time kept for the resume grows."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    campaign = _moderated_campaign(campaign_id, user, doing="extend the deadline")
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
+        raise ActionError(f"extend by a whole number of hours from 1 to {MAX_EXTENSION_HOURS}, not {hours!r}")
+    turn = _current_turn(campaign, lock=True)
+    if campaign.status != Campaign.Status.ACTIVE or turn is None or turn.status != Turn.Status.OPEN:
+        raise ActionError("no turn is open for orders, so there is no deadline to extend")
+    extra = timedelta(hours=hours)
+    if campaign.paused:
+        before = {"seconds_left": _seconds(campaign.paused_remaining)}
+        campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
+        campaign.save(update_fields=["paused_remaining"])
+        after = {"seconds_left": _seconds(campaign.paused_remaining), "paused": True}
+    else:
+        before = {"deadline": turn.deadline}
+        turn.deadline = max(turn.deadline, now) + extra if turn.deadline is not None else now + extra
+        turn.save(update_fields=["deadline"])
+        after = {"deadline": turn.deadline}
+    _audit(campaign, user, "extend", f"turn {turn.number}", before, after, note=f"+{hours} h")
+    return turn
+
+
+@transaction.atomic
+def process_now(*, campaign_id: int, user) -> Turn:
+    """The moderator processes the open turn now, whoever is ready. Computer seats write their
+    orders as the turn is processed (``process_turn``, after its snapshot, so a roll-back
+    returns to exactly the state before this call). Processing ends a pause."""
+    campaign = _moderated_campaign(campaign_id, user, doing="process a turn")
+    turn = _open_turn(campaign, lock=False)
+    was_paused = campaign.paused
+    if was_paused:
+        campaign.paused, campaign.paused_remaining = False, None
+        campaign.save(update_fields=["paused", "paused_remaining"])
+    ready = list(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire__seat", flat=True))
+    done = process_turn(campaign_id=campaign.pk, turn_number=turn.number)
+    if done is None:
+        raise TurnClosed(f"turn {turn.number} is not open for processing")
+    campaign.refresh_from_db(fields=["turn", "status"])
+    _audit(campaign, user, "process_now", f"turn {turn.number}",
+           {"turn": turn.number, "deadline": turn.deadline, "ready_seats": sorted(ready), "paused": was_paused},
+           {"turn": campaign.turn, "status": campaign.status})
+    return done
+
+
+@transaction.atomic
+def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) -> Turn:
+    """Undo the last processed turn: the campaign returns exactly to its state before it (from
+    ``Turn.snapshot``), the dice log is cut back to where it stood (docs/dice.md, "Roll-back"),
+    the next turn and its orders go, and the turn is open again with the orders it had. The
+    campaign is left paused, so nothing is processed until the moderator resumes (players then
+    get a full turn) or processes it now. ``turn_number``, when given, must be that last turn
+    (a confirmation page sends it, so a turn processed meanwhile is not undone by mistake).
+    A finished campaign's final turn can be rolled back: the campaign reopens."""
+    from datetime import timedelta
+
+    from . import snapshots
+
+    campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn")
+    last = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
+    if last is None:
+        raise ActionError("no turn has been processed yet: there is nothing to roll back")
+    if turn_number is not None and turn_number != last.number:
+        raise ActionError(f"only the last processed turn ({last.number}) can be rolled back, not turn {turn_number}")
+    later = list(Turn.objects.filter(campaign=campaign, number__gt=last.number).values_list("number", "status"))
+    expected = [] if campaign.status == Campaign.Status.FINISHED else [(last.number + 1, Turn.Status.OPEN)]
+    if later != expected or campaign.status == Campaign.Status.SETUP:
+        raise ActionError(f"turn {last.number} can no longer be rolled back: the campaign has moved on since")
+    if not last.snapshot:
+        raise ActionError(f"turn {last.number} was processed before turns were snapshotted, so it cannot be rolled back")
+    before = {"turn": campaign.turn, "status": campaign.status, "winner": campaign.winner_id,
+              "dice_offset": campaign.dice_offset, "processed_at": last.processed_at}
+    try:
+        undone = snapshots.restore(campaign, last.snapshot)
+    except snapshots.SnapshotError as exc:
+        raise ActionError(f"turn {last.number} cannot be rolled back: {exc}") from None
+    campaign.paused = True
+    campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
+    campaign.save(update_fields=["paused", "paused_remaining"])
+    dice = undone["dice"]
+    # The deleted rolls are kept whole in the entry: they still chain from the remaining log, so
+    # anyone can check later that what was undone was genuine (docs/dice.md, "Roll-back").
+    before["dice_rolls"] = dice.pop("rows")
+    _audit(campaign, user, "roll_back", f"turn {last.number}", before,
+           {"turn": campaign.turn, "status": campaign.status, "dice_offset": campaign.dice_offset,
+            "paused": True, **undone},
+           note=(f"Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} roll(s) deleted"
+                 + (f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})" if dice["deleted"] else "")
+                 + "; re-processing the turn re-rolls the same dice."))
+    return Turn.objects.get(pk=last.pk)
+
+
+@transaction.atomic
+def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_player: str = "observer") -> Empire:
+    """Hand a seat to another person (a substitute, or someone taking a computer seat), or to the
+    computer (``username`` empty). The old player's membership loses the empire and becomes an
+    observer's (``old_player="observer"``) or is removed (``"remove"``). The seat's orders for
+    the open turn stay, not marked ready, for the newcomer to check."""
+    from django.contrib.auth import get_user_model
+
+    from .access import is_moderator
+
+    campaign = _moderated_campaign(campaign_id, user, doing="substitute players")
+    if campaign.status != Campaign.Status.ACTIVE:
+        raise ActionError("players can be substituted only while the campaign runs (in the lobby they join and leave)")
+    if old_player not in ("observer", "remove"):
+        raise ActionError(f"the old player either stays as an observer or is removed, not {old_player!r}")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise ActionError(f"a seat is a number, not {seat!r}")
+    # No select_related("user"): PostgreSQL cannot lock the nullable side of an outer join.
+    empire = Empire.objects.select_for_update().filter(campaign=campaign, seat=seat).first()
+    if empire is None:
+        raise ActionError(f"this campaign has no seat {seat}")
+    if empire.eliminated:
+        raise ActionError(f"{empire.name} (seat {seat}) has been eliminated")
+    username = username.strip() if isinstance(username, str) else ""
+    new = None
+    if username:
+        new = get_user_model()._default_manager.filter(username=username).first()
+        if new is None:
+            raise ActionError(f"there is no user called {username!r}")
+        if new.pk == empire.user_id:
+            raise ActionError(f"{username} already plays seat {seat}")
+        if is_moderator(new, campaign):
+            raise ActionError(f"{username} moderates this campaign: a moderator cannot also play")
+        if campaign.empires.filter(user=new).exists():
+            raise ActionError(f"{username} already plays another seat in this campaign")
+    elif empire.user_id is None and empire.is_bot:
+        raise ActionError(f"seat {seat} is already played by the computer")
+    before = {"user": empire.user.username if empire.user else None, "is_bot": empire.is_bot,
+              "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
+    old_user = empire.user
+    if old_user is not None:
+        membership = Membership.objects.filter(campaign=campaign, user=old_user).first()
+        if old_player == "remove":
+            if membership is not None:
+                membership.delete()
+        elif membership is None:
+            Membership.objects.create(campaign=campaign, user=old_user, role=Membership.Role.OBSERVER)
+        else:
+            membership.role, membership.empire = Membership.Role.OBSERVER, None
+            membership.save(update_fields=["role", "empire"])
+    Membership.objects.filter(empire=empire).update(empire=None)  # an empire has one player's membership
+    if new is not None:
+        membership = Membership.objects.filter(campaign=campaign, user=new).first() or Membership(
+            campaign=campaign, user=new, empire_name=empire.name, faction=empire.faction, colour=empire.colour
+        )
+        membership.role, membership.empire = Membership.Role.PLAYER, empire
+        membership.save()
+        TurnOrders.objects.filter(empire=empire, turn__number=campaign.turn, turn__status=Turn.Status.OPEN).update(ready=False)
+    empire.user, empire.is_bot, empire.auto_bot, empire.missed_turns = new, new is None, False, 0
+    empire.save(update_fields=["user", "is_bot", "auto_bot", "missed_turns"])
+    _audit(campaign, user, "substitute", f"seat {seat} ({empire.name})", before,
+           {"user": new.username if new else None, "is_bot": empire.is_bot, "auto_bot": False, "missed_turns": 0},
+           note=f"old player {old_user.username if old_user else '(none)'}: "
+                f"{'removed' if old_player == 'remove' else 'now an observer'}" if old_user else "")
+    return empire
+
+
+def _campaign_of(instance) -> Campaign | None:
+    if isinstance(instance, Campaign):
+        return instance
+    if isinstance(instance, TurnOrders):
+        return instance.turn.campaign
+    return getattr(instance, "campaign", None)
+
+
+@transaction.atomic
+def admin_edit(*, user, instance, save=None, delete: bool = False):
+    """A site admin's change to a campaign's state through the Django admin (campaign/admin.py):
+    the row is saved (``save``, the admin's own save, or ``instance.save``) or deleted, and the
+    change recorded in the campaign's audit log with the row before and after. Takes the campaign
+    row lock, so an edit never lands in the middle of a turn being processed. Returns the audit
+    entry (None for the starter design library, which belongs to no campaign, and for a deleted
+    campaign, whose log goes with it)."""
+    import logging
+
+    model = type(instance)
+    old = model._default_manager.filter(pk=instance.pk).first() if instance.pk is not None else None
+    campaign = _campaign_of(old or instance)
+    if campaign is not None and campaign.pk is not None:
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+    before = audit_fields(old) if old is not None else None
+    label = model._meta.verbose_name
+    if delete:
+        target = f"{label} {instance.pk}: {instance}"
+        instance.delete()
+        after = None
+    else:
+        (save or instance.save)()
+        target = f"{label} {instance.pk}: {instance}"
+        after = audit_fields(instance)
+    if campaign is None:
+        return None
+    if isinstance(instance, Campaign) and delete:
+        logging.getLogger(__name__).warning("campaign %s deleted in the admin by %s", before.get("id"), user)
+        return None
+    action = "admin_delete" if delete else ("admin_change" if old is not None else "admin_add")
+    return _audit(Campaign.objects.get(pk=campaign.pk), user, action, target, before, after)
 
 
 # ---------------------------------------------------------------------------------------------
 # Notifications: preferences.
 # ---------------------------------------------------------------------------------------------
+# Emails are decided and recorded (SentNotification, unique per campaign, user, kind and turn) in
+# one transaction that holds the campaign row lock, and sent when it commits. Texts and
+# recipients: campaign/notifications.py.
+
+NOTIFICATION_FIELDS = ("notify_turn", "notify_reminders", "notify_battles")
+
+
+def _membership_of(campaign: Campaign, user) -> Membership:
+    """The user's membership, created on first use for a player or moderator who has none (a
+    campaign made by create_campaign with Empire.user set has no Membership rows)."""
+    from .access import empire_of, role_of
+
+    membership = Membership.objects.select_for_update().filter(campaign=campaign, user=user).first()
+    if membership is not None:
+        return membership
+    role = role_of(user, campaign)
+    if role is None:
+        raise ActionError("you are not in this campaign")
+    empire = empire_of(user, campaign) if role == Membership.Role.PLAYER else None
+    if empire is not None and Membership.objects.filter(empire=empire).exists():
+        empire = None
+    # get_or_create settles a race between two first uses (unique campaign and user).
+    membership, _ = Membership.objects.get_or_create(
+        campaign=campaign, user=user, defaults={"role": role, "empire": empire}
+    )
+    return Membership.objects.select_for_update().get(pk=membership.pk)
+
+
+@transaction.atomic
+def set_notification_preferences(*, campaign_id: int, user, **changes) -> Membership:
+    """Switch a member's emails on or off: notify_turn, notify_reminders, notify_battles (any
+    subset; the others keep their value)."""
+    unknown = sorted(set(changes) - set(NOTIFICATION_FIELDS))
+    if unknown:
+        raise ActionError(f"unknown notification preference(s): {', '.join(unknown)}; "
+                          f"use {', '.join(NOTIFICATION_FIELDS)}")
+    for name, value in changes.items():
+        if not isinstance(value, bool):
+            raise ActionError(f"{name} must be true or false, not {value!r}")
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        raise ActionError("no such campaign")
+    membership = _membership_of(campaign, user)
+    for name, value in changes.items():
+        setattr(membership, name, value)
+    if changes:
+        membership.save(update_fields=list(changes))
+    return membership
+
+
+@transaction.atomic
+def unsubscribe(*, token: str) -> tuple[Membership, str]:
+    """Follow an email's unsubscribe link (no login): switch that kind of email off. Returns the
+    membership and the preference name ('turn', 'reminders' or 'battles')."""
+    from django.contrib.auth import get_user_model
+
+    from . import notifications
+
+    try:
+        user_id, campaign_id, preference = notifications.read_unsubscribe_token(token)
+    except notifications.BadToken as exc:
+        raise ActionError(str(exc)) from None
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not Campaign.objects.filter(pk=campaign_id).exists():
+        raise ActionError("this unsubscribe link is no longer valid: the account or campaign is gone")
+    membership = set_notification_preferences(
+        campaign_id=campaign_id, user=user, **{notifications.PREFERENCES[preference]: False}
+    )
+    return membership, preference
+
+
+def _send_once(campaign: Campaign, kind: str, turn_number: int, candidates) -> int:
+    """Record and queue the emails of one kind about one turn, skipping any already recorded.
+
+    ``candidates`` are (recipient, build) pairs, build() making the message. The caller holds the
+    campaign row lock, so concurrent senders for the campaign run one after another and the second
+    finds the first one's rows; the unique constraint backs this up (a conflict rolls everything
+    back and nothing is sent). Messages go out only when the transaction commits."""
+    from . import notifications
+    from .models import SentNotification
+
+    candidates = [(r, build) for r, build in candidates if r.user.email]
+    if not candidates:
+        return 0
+    done = set(SentNotification.objects.filter(
+        campaign=campaign, kind=kind, turn=turn_number, user__in=[r.user.pk for r, _ in candidates]
+    ).values_list("user_id", flat=True))
+    messages, rows = [], []
+    for recipient, build in candidates:
+        if recipient.user.pk in done:
+            continue
+        messages.append(build())
+        rows.append(SentNotification(campaign=campaign, user=recipient.user, kind=kind, turn=turn_number))
+    SentNotification.objects.bulk_create(rows)
+    if messages:
+        transaction.on_commit(lambda: notifications.deliver(messages))
+    return len(messages)
+
+
+def enqueue_turn_notifications(campaign_id: int, turn_number: int) -> None:
+    """Queue the "turn processed" emails (process_turn calls this on commit)."""
+    from .tasks import send_turn_notifications
+
+    send_turn_notifications.delay(campaign_id, turn_number)
+
+
+@transaction.atomic
+def send_turn_notifications(*, campaign_id: int, turn_number: int) -> int:
+    """Email each player their own report of a processed turn and each moderator the full one,
+    once (per processing of the turn). Returns the number of emails queued."""
+    from . import notifications
+
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0
+    turn = Turn.objects.filter(campaign=campaign, number=turn_number, status=Turn.Status.DONE).first()
+    if turn is None or turn.processed_at is None:
+        return 0  # not processed (or rolled back since): nothing to report
+    before = Turn.objects.filter(campaign=campaign, number=turn_number - 1).values_list("summary", flat=True).first()
+    candidates = []
+    for recipient in notifications.recipients(campaign):
+        if not recipient.wants("turn"):
+            continue
+        if recipient.empire is not None and (before or {}).get(str(recipient.empire.seat), {}).get("eliminated"):
+            continue  # eliminated in an earlier turn: nothing left to report
+        candidates.append((recipient, lambda r=recipient: notifications.turn_processed_email(campaign, turn, r)))
+    kind = notifications.kind_key(notifications.TURN, notifications.stamp(turn.processed_at))
+    return _send_once(campaign, kind, turn_number, candidates)
+
+
+def send_deadline_reminders(*, now=None) -> int:
+    """Remind players who have not marked ready that their orders are due within 24 hours, and
+    again within the hour (the beat sweep; each turn in its own transaction). Nothing while a
+    campaign is paused. A reminder is skipped when the turn opened inside its window: players
+    learned the deadline less than that long ago. Returns the number of emails queued."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    due = Turn.objects.filter(
+        status=Turn.Status.OPEN, deadline__gt=now, deadline__lte=now + timedelta(hours=24),
+        campaign__status=Campaign.Status.ACTIVE, campaign__paused=False, campaign__turn=F("number"),
+    ).values_list("campaign_id", "number")
+    return sum(_send_turn_reminders(campaign_id=c, turn_number=n, now=now) for c, n in list(due))
+
+
+@transaction.atomic
+def _send_turn_reminders(*, campaign_id: int, turn_number: int, now) -> int:
+    from . import notifications
+
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    turn = Turn.objects.filter(campaign=campaign, number=turn_number).first()
+    # Re-checked under the lock: the turn may have been processed, or the campaign paused.
+    if (campaign.paused or campaign.status != Campaign.Status.ACTIVE or campaign.turn != turn_number
+            or turn is None or turn.status != Turn.Status.OPEN or turn.deadline is None or turn.deadline <= now):
+        return 0
+    left = turn.deadline - now
+    kind = next((k for k, window in notifications.REMINDER_WINDOWS if left <= window), None)
+    window = dict(notifications.REMINDER_WINDOWS).get(kind)
+    if kind is None or turn.deadline - turn.opened_at <= window:
+        return 0
+    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
+    candidates = [
+        (r, lambda r=r: notifications.reminder_email(campaign, turn, r, kind, now))
+        for r in notifications.recipients(campaign)
+        if r.empire is not None and r.wants("reminders") and r.empire.pk not in ready
+        and not (r.empire.is_bot or r.empire.auto_bot or r.empire.eliminated)
+    ]
+    return _send_once(campaign, notifications.kind_key(kind, notifications.stamp(turn.deadline)), turn_number, candidates)
+
+
+@transaction.atomic
+def notify_battle_decision(*, campaign_id: int, turn: int, seat: int, text: str) -> int:
+    """Email the player of ``seat`` that a battle of ``turn`` needs their decision (``text`` is
+    theirs to read: fog of war is the caller's duty). Sent once per (turn, seat, text); callable
+    inside another action's transaction. Returns the number of emails queued (0 or 1)."""
+    from . import notifications
+
+    text = (text or "").strip()
+    if not text:
+        raise ActionError("a battle notification needs a text")
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None:
+        raise ActionError("no such campaign")
+    if not campaign.empires.filter(seat=seat).exists():
+        raise ActionError(f"campaign {campaign.pk} has no seat {seat}")
+    candidates = [
+        (r, lambda r=r: notifications.battle_email(campaign, turn, r, text))
+        for r in notifications.recipients(campaign)
+        if r.empire is not None and r.empire.seat == seat and r.wants("battles") and not r.empire.is_bot
+    ]
+    kind = notifications.kind_key(notifications.BATTLE, notifications.battle_digest(seat, text))
+    return _send_once(campaign, kind, turn, candidates)

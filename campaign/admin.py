@@ -1,6 +1,14 @@
+"""The Django admin: site staff can edit any campaign's state here. Every change to a campaign's
+state (campaign, empires, map, worlds, structures, designs, fleets, ships, builds, turns and their
+orders, memberships) goes through ``actions.admin_edit``, which records it in the campaign's
+audit log with the row before and after; the moderation pages show that log (players see it
+once the campaign has ended). The dice log and the audit log themselves are read-only."""
+
 from django.contrib import admin
 
+from . import actions
 from .models import (
+    AuditEntry,
     BuildOrder,
     Campaign,
     Design,
@@ -8,6 +16,7 @@ from .models import (
     Empire,
     Fleet,
     MapCell,
+    Membership,
     Ship,
     Structure,
     Turn,
@@ -16,64 +25,100 @@ from .models import (
 )
 
 
+class AuditedAdmin(admin.ModelAdmin):
+    """Saves and deletions (one row, a bulk "delete selected", inline rows) are made by
+    ``actions.admin_edit`` and land in the audit log (who, when, before, after)."""
+
+    def save_model(self, request, obj, form, change):
+        actions.admin_edit(
+            user=request.user, instance=obj, save=lambda: super(AuditedAdmin, self).save_model(request, obj, form, change)
+        )
+
+    def delete_model(self, request, obj):
+        actions.admin_edit(user=request.user, instance=obj, delete=True)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            actions.admin_edit(user=request.user, instance=obj, delete=True)
+
+    def save_formset(self, request, form, formset, change):
+        instances = formset.save(commit=False)
+        for obj in formset.deleted_objects:
+            actions.admin_edit(user=request.user, instance=obj, delete=True)
+        for obj in instances:
+            actions.admin_edit(user=request.user, instance=obj)
+        formset.save_m2m()
+
+
 class EmpireInline(admin.TabularInline):
     model = Empire
     extra = 0
-    fields = ["seat", "name", "colour", "user", "is_bot", "bp", "technologies"]
+    fields = ["seat", "name", "colour", "user", "is_bot", "auto_bot", "missed_turns", "bp", "technologies"]
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
-    list_display = ["id", "name", "grid", "width", "height", "status", "turn", "created_at"]
-    list_filter = ["status", "grid"]
+class CampaignAdmin(AuditedAdmin):
+    list_display = ["id", "name", "grid", "width", "height", "status", "turn", "paused", "created_at"]
+    list_filter = ["status", "grid", "paused"]
     search_fields = ["name"]
-    readonly_fields = ["layer", "seed_hash", "dice_offset", "created_at"]
+    readonly_fields = ["layer", "seed_hash", "dice_offset", "paused_remaining", "created_at"]
     inlines = [EmpireInline]
+
+    def has_add_permission(self, request):
+        # A campaign needs its map and seed rolled: create it in the lobby or with newcampaign.
+        return False
 
 
 @admin.register(Empire)
-class EmpireAdmin(admin.ModelAdmin):
-    list_display = ["name", "campaign", "seat", "user", "bp", "is_bot"]
+class EmpireAdmin(AuditedAdmin):
+    list_display = ["name", "campaign", "seat", "user", "bp", "is_bot", "auto_bot", "missed_turns"]
     list_filter = ["campaign"]
     search_fields = ["name"]
 
 
+@admin.register(Membership)
+class MembershipAdmin(AuditedAdmin):
+    list_display = ["campaign", "user", "role", "empire", "joined_at"]
+    list_filter = ["role"]
+    list_select_related = ["campaign", "user", "empire"]
+
+
 @admin.register(MapCell)
-class MapCellAdmin(admin.ModelAdmin):
+class MapCellAdmin(AuditedAdmin):
     list_display = ["campaign", "x", "y", "terrain"]
     list_filter = ["terrain"]
     list_select_related = ["campaign"]
 
 
 @admin.register(World)
-class WorldAdmin(admin.ModelAdmin):
+class WorldAdmin(AuditedAdmin):
     list_display = ["campaign", "x", "y", "kind", "economy", "owner", "home_of"]
     list_filter = ["kind", "economy"]
     list_select_related = ["campaign", "owner"]
 
 
 @admin.register(Structure)
-class StructureAdmin(admin.ModelAdmin):
+class StructureAdmin(AuditedAdmin):
     list_display = ["campaign", "number", "resource", "owner", "x", "y", "technology", "built_turn"]
     list_filter = ["resource"]
     list_select_related = ["campaign", "owner"]
 
 
 @admin.register(Design)
-class DesignAdmin(admin.ModelAdmin):
+class DesignAdmin(AuditedAdmin):
     list_display = ["name", "ship_type", "bp", "campaign", "empire"]
     list_filter = ["ship_type"]
     search_fields = ["name"]
 
 
 @admin.register(Ship)
-class ShipAdmin(admin.ModelAdmin):
+class ShipAdmin(AuditedAdmin):
     list_display = ["campaign", "number", "name", "owner", "design", "fleet", "hero_crew"]
     list_select_related = ["campaign", "owner", "design", "fleet"]
 
 
 @admin.register(Fleet)
-class FleetAdmin(admin.ModelAdmin):
+class FleetAdmin(AuditedAdmin):
     list_display = ["campaign", "number", "owner", "x", "y"]
     list_select_related = ["campaign", "owner"]
 
@@ -85,7 +130,7 @@ class TurnOrdersInline(admin.TabularInline):
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(AuditedAdmin):
     list_display = ["campaign", "number", "status", "deadline", "processed_at"]
     list_filter = ["status"]
     list_select_related = ["campaign"]
@@ -93,19 +138,12 @@ class TurnAdmin(admin.ModelAdmin):
 
 
 @admin.register(BuildOrder)
-class BuildOrderAdmin(admin.ModelAdmin):
+class BuildOrderAdmin(AuditedAdmin):
     list_display = ["campaign", "owner", "dockyard", "design", "turns_remaining"]
     list_select_related = ["campaign", "owner", "dockyard", "design"]
 
 
-@admin.register(DiceRoll)
-class DiceRollAdmin(admin.ModelAdmin):
-    """Read-only: the dice log is append-only."""
-
-    list_display = ["campaign", "seq", "turn", "phase", "purpose", "expression", "total"]
-    list_filter = ["phase"]
-    list_select_related = ["campaign"]
-
+class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
@@ -114,3 +152,21 @@ class DiceRollAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(DiceRoll)
+class DiceRollAdmin(ReadOnlyAdmin):
+    """Read-only: the dice log is append-only (docs/dice.md); only a turn roll-back truncates it."""
+
+    list_display = ["campaign", "seq", "turn", "phase", "purpose", "expression", "total"]
+    list_filter = ["phase"]
+    list_select_related = ["campaign"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Read-only: the audit log records changes; nobody edits it."""
+
+    list_display = ["campaign", "at", "user", "action", "target"]
+    list_filter = ["action"]
+    list_select_related = ["campaign", "user"]

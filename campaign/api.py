@@ -4,11 +4,19 @@ outsider gets 404, never someone else's data), validates input, calls one action
 Endpoints (all under /api/):
     campaigns/                       campaigns the caller moderates or plays in
     campaigns/{id}/                  one campaign: turn, purpose, empires (BP only your own)
-    campaigns/{id}/map/              terrain rows and worlds with their owners
+    campaigns/{id}/map/              terrain, worlds and owners, mapped structures and the fleets
+                                     you can see (?turn=N: at the start of turn N)
+    campaigns/{id}/visible-fleets/   the fleets you can see (?turn=N), fog of war applied
+    campaigns/{id}/history/          BP, worlds and ships over turns (your own while it runs)
     campaigns/{id}/orders/           GET/PUT your orders for the open turn (PUT returns the preview)
     campaigns/{id}/reports/{turn}/   your report of a processed turn (the moderator's is complete)
     campaigns/{id}/dice/             the dice log, paginated
     campaigns/{id}/process/          POST (moderator): process the open turn now
+    campaigns/{id}/orders/preview/   POST: check orders without storing them (the live preview)
+    campaigns/{id}/ready/            POST {"ready": true|false}: you are done with the open turn
+    campaigns/{id}/fleets/           your fleets in full (the moderator: every fleet)
+    campaigns/{id}/take-back/        POST: take your seat back from the computer
+    campaigns/{id}/notifications/    GET/PUT which emails you get from this campaign
 """
 
 from __future__ import annotations
@@ -21,10 +29,11 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import actions
+from . import actions, visibility
 from .access import empire_of, is_moderator, visible_campaigns
+from .charts import history_series
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
-from .reports import ReportError, turn_report
+from .reports import ReportError, report_for
 from .rules.eventhorizon.victory import PURPOSES
 
 
@@ -70,11 +79,14 @@ class CampaignDetail(APIView):
         data = CampaignSerializer(campaign).data
         mine = my_empire(request, campaign)
         moderator = is_moderator(request.user, campaign)
+        # Fog of war (campaign/visibility.py): treasury, technologies and ship counts only for
+        # the caller's own empire (all for the moderator, and for everyone once it has ended).
         data["empires"] = [
-            {"seat": e.seat, "name": e.name, "colour": e.colour, "eliminated": e.eliminated, "is_bot": e.is_bot,
-             # Fog of war: a player sees only its own treasury; the moderator sees all.
-             **({"bp": e.bp, "technologies": e.technologies} if moderator or e == mine else {})}
-            for e in campaign.empires.order_by("seat")
+            {"seat": r["seat"], "name": r["name"], "colour": r["colour"], "eliminated": r["eliminated"],
+             "is_bot": r["is_bot"], "worlds": r["worlds"],
+             **({"bp": r["bp"], "technologies": r["technologies"], "ships": r["ships"], "fleets": r["fleets"]}
+                if r["private"] else {})}
+            for r in visibility.empire_rows(campaign, visibility.viewer_for(request.user, campaign))
         ]
         data["your_seat"] = mine.seat if mine else None
         data["moderator"] = moderator
@@ -90,14 +102,28 @@ class CampaignMap(APIView):
         rows = [["."] * campaign.width for _ in range(campaign.height)]
         for x, y, terrain in campaign.cells.values_list("x", "y", "terrain").iterator(5000):
             rows[y][x] = Terrain(terrain).symbol
+        # Worlds, owners and mapped structures as the caller sees them now or at the start of
+        # ?turn=N (fog of war applies to history too: campaign/visibility.py).
+        turn = _turn_param(request, campaign)
+        try:
+            view = visibility.view_for(campaign, visibility.viewer_for(request.user, campaign), turn)
+        except visibility.HistoryUnavailable as exc:
+            raise NotFound(str(exc)) from None
+        seen = view.seen
         worlds = [
-            {"x": x, "y": y, "kind": kind, "economy": economy or None, "owner": owner, "home_of": home}
-            for x, y, kind, economy, owner, home in campaign.worlds.order_by("y", "x").values_list(
-                "x", "y", "kind", "economy", "owner__seat", "home_of__seat")
+            {"x": w.coord[0], "y": w.coord[1], "kind": w.kind.value, "economy": w.economy.value if w.economy else None,
+             "owner": w.owner, "home_of": w.home_of}
+            for w in sorted(seen.worlds, key=lambda w: (w.coord[1], w.coord[0]))
+        ]
+        structures = [
+            {"number": s.id, "owner": s.owner, "resource": s.resource.value, "symbol": s.resource.symbol,
+             "x": s.coord[0], "y": s.coord[1]}
+            for s in seen.structures
         ]
         return Response({"grid": campaign.grid, "width": campaign.width, "height": campaign.height,
-                         "terrain": ["".join(r) for r in rows],
-                         "symbols": {t.symbol: t.value for t in Terrain}, "worlds": worlds})
+                         "turn": view.turn, "terrain": ["".join(r) for r in rows],
+                         "symbols": {t.symbol: t.value for t in Terrain}, "worlds": worlds,
+                         "structures": structures, "fleets": visibility.fleets_json(campaign, view)})
 
 
 class OrdersView(APIView):
@@ -139,13 +165,17 @@ class OrdersView(APIView):
 class ReportView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, campaign_id: int, turn: int):
+        # A player's own report (fogged), the moderator's full one or, with ?seat=N, any seat's;
+        # an observer's holds public events only until the campaign ends.
         campaign = campaign_for(request, campaign_id)
-        empire = my_empire(request, campaign)
-        if empire is None and not is_moderator(request.user, campaign):
-            raise NotFound("you have no empire in this campaign")
-        seat = None if is_moderator(request.user, campaign) and empire is None else empire.seat
+        seat = request.query_params.get("seat")
+        if seat not in (None, "") and not seat.isdigit():
+            raise ValidationError({"seat": "must be a seat number"})
+        seat = int(seat) if seat else None
+        if not is_moderator(request.user, campaign):
+            seat = None  # everyone else reads their own report, whatever they ask for
         try:
-            report = turn_report(campaign, turn, seat)
+            report = report_for(campaign, turn, request.user, as_seat=seat)
         except ReportError as exc:
             raise NotFound(str(exc)) from None
         return Response(report.as_dict())
@@ -172,9 +202,176 @@ class ProcessNow(APIView):
         campaign = campaign_for(request, campaign_id)
         if not is_moderator(request.user, campaign):
             raise PermissionDenied("only the campaign's moderator can process a turn now")
-        turn = actions.process_turn(campaign_id=campaign.pk)
-        if turn is None:
-            return Response({"detail": f"turn {campaign.turn} is not open for processing"},
-                            status=status.HTTP_409_CONFLICT)
+        try:  # moderation: the audited process_now action (ends a pause, too)
+            turn = actions.process_now(campaign_id=campaign.pk, user=request.user)
+        except actions.ActionError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response({"processed": turn.number,
                          "next_turn": Turn.objects.filter(campaign=campaign).order_by("-number").first().number})
+
+
+# --- turn workflow (orders): preview, ready, fleets, taking a seat back -------------------------
+
+def _player_empire(request, campaign: Campaign, what: str) -> Empire:
+    empire = my_empire(request, campaign)
+    if empire is None:
+        raise PermissionDenied(f"only the campaign's players can {what}")
+    return empire
+
+
+def preview_json(preview) -> dict:
+    plan = preview.spending
+    return {
+        "valid": True, "cost": plan.total, "bp_left": plan.bp_left, "lines": list(preview.lines),
+        "purchases": [{"item": p.item.describe(), "cost": p.cost} for p in plan.items],
+        "moves": [{"fleet": m.fleet, "start": list(m.start), "end": list(m.end), "steps": m.steps, "speed": m.speed}
+                  for m in preview.moves],
+    }
+
+
+class OrdersPreview(APIView):
+    """POST {"orders": {...}}: validate orders against the open turn without storing them. 200
+    with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        empire = _player_empire(request, campaign, "preview orders")
+        body = request.data
+        if not isinstance(body, dict) or "orders" not in body:
+            raise ValidationError({"orders": 'send {"orders": {...}}'})
+        try:
+            preview = actions.preview_orders(empire=empire, raw=body["orders"])
+        except actions.ActionError as exc:
+            raise ValidationError({"orders": str(exc)}) from None
+        return Response({"turn": campaign.turn, **preview_json(preview)})
+
+
+class ReadyView(APIView):
+    """POST {"ready": true|false}: you are done with the open turn (or not, until it is
+    processed). When the last player is ready the turn is processed at once."""
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        empire = _player_empire(request, campaign, "mark ready")
+        ready = request.data.get("ready", True) if isinstance(request.data, dict) else None
+        if not isinstance(ready, bool):
+            raise ValidationError({"ready": "must be true or false"})
+        try:
+            row = actions.mark_ready(empire.pk, ready)
+        except actions.TurnClosed as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        except actions.ActionError as exc:
+            raise ValidationError({"ready": str(exc)}) from None
+        turn = Turn.objects.get(pk=row.turn_id)  # processed already if this made everyone ready
+        return Response({"turn": turn.number, "ready": row.ready, "turn_status": turn.status})
+
+
+class FleetsView(APIView):
+    """Your fleets in full (ships, speed, damage); the moderator gets every fleet. Other
+    players' fleets, as fog of war lets you see them, are on the map."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        from rest_framework.settings import api_settings
+
+        from . import adapters
+        from .order_views import fleet_rows
+
+        campaign = campaign_for(request, campaign_id)
+        if is_moderator(request.user, campaign):
+            seats = None
+        else:
+            empire = my_empire(request, campaign)
+            seats = {empire.seat} if empire else set()
+        rows = fleet_rows(adapters.load_state(campaign), seats) if seats is None or seats else []
+        paginator = api_settings.DEFAULT_PAGINATION_CLASS()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(page)
+
+
+class TakeBackSeat(APIView):
+    """POST: take back your seat from the computer, which played it after missed turns."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        empire = _player_empire(request, campaign, "take back a seat")
+        try:
+            empire = actions.take_back_seat(empire.pk)
+        except actions.ActionError as exc:
+            raise ValidationError({"detail": str(exc)}) from None
+        return Response({"seat": empire.seat, "is_bot": empire.is_bot, "missed_turns": empire.missed_turns})
+
+
+NOTIFICATION_EXAMPLE = {"notify_turn": True, "notify_reminders": True, "notify_battles": False}
+
+
+class NotificationPreferences(APIView):
+    """GET/PUT which emails this campaign sends you: ``notify_turn`` (turn reports),
+    ``notify_reminders`` (24 h and 1 h before the deadline), ``notify_battles`` (battles that need
+    your decision). PUT any of them as true or false; the others keep their value. Every member
+    (moderator, player, observer) manages only their own."""
+
+    def _state(self, campaign, membership=None):
+        from .models import Membership
+
+        if membership is None:
+            membership = Membership.objects.filter(campaign=campaign, user=self.request.user).first()
+        # No Membership row yet (a campaign made without the lobby): everything is on.
+        return {"campaign": campaign.pk,
+                **{name: getattr(membership, name) if membership else True for name in actions.NOTIFICATION_FIELDS}}
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        return Response(self._state(campaign_for(request, campaign_id)))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def put(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        if not isinstance(request.data, dict):
+            raise ValidationError({"detail": f"send an object such as {NOTIFICATION_EXAMPLE}"})
+        changes = {k: v for k, v in request.data.items() if k != "campaign"}  # GET's answer may be PUT back
+        try:
+            membership = actions.set_notification_preferences(campaign_id=campaign.pk, user=request.user, **changes)
+        except actions.ActionError as exc:
+            raise ValidationError({"detail": str(exc)}) from None
+        return Response(self._state(campaign, membership))
+
+
+# --- map, history, reports (fog of war: campaign/visibility.py) ---------------------------------
+
+def _turn_param(request, campaign: Campaign) -> int | None:
+    """``?turn=N``: a turn of the campaign (its start); absent: now. 400 names a bad value."""
+    raw = request.query_params.get("turn")
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= campaign.turn:
+        raise ValidationError({"turn": f"must be a turn of this campaign, 1 to {campaign.turn}"})
+    return int(raw)
+
+
+class VisibleFleets(APIView):
+    """Every fleet the caller can see, now or at the start of ``?turn=N``: their own with its
+    ships, other empires' only within detection range (fog of war); the moderator sees all."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        turn = _turn_param(request, campaign)
+        try:
+            view = visibility.view_for(campaign, visibility.viewer_for(request.user, campaign), turn)
+        except visibility.HistoryUnavailable as exc:
+            raise NotFound(str(exc)) from None
+        return Response({"turn": view.turn, "fleets": visibility.fleets_json(campaign, view)})
+
+
+class EmpireHistory(APIView):
+    """BP, worlds and ships after each processed turn (the empire chart's data): the caller's
+    own empire while the campaign runs, every empire for the moderator and once it has ended."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        return Response(history_series(campaign, visibility.viewer_for(request.user, campaign)))

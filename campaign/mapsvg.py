@@ -1,6 +1,12 @@
 """Server-rendered SVG of a campaign map: terrain, worlds by economy colour, owners, the rule
-book's map symbols (^ # * + S X G) and ships. Every occupied cell carries a <title> so hovering
-shows what is there."""
+book's map symbols (^ # * + S X G), fleets and trade routes. Every occupied cell carries a
+<title> so hovering shows what is there.
+
+What goes on the map is decided elsewhere (``campaign/visibility.py`` applies fog of war and
+builds the ``Overlay``); this module only draws. With ``interactive=True`` every cell, empty
+ones too, is a ``<g class="cell" data-x data-y>`` that takes clicks, and every fleet is its own
+``<g class="fleet" data-fleet data-owner>`` so pages can address fleets one by one.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +22,30 @@ CLOUD_FILL = "#b9c3d6"
 BLACK_HOLE_FILL = "#2b2233"
 GRID_STROKE = "#d5d0c0"
 PAPER = "#f7f4ea"
+INTERDICTED = "#c0392b"
 OUTLINE_LIMIT = 12_000  # draw every cell's outline only on maps up to this many cells
+
+
+@dataclass(frozen=True)
+class FleetMark:
+    """One fleet on the map, as its viewer may see it."""
+
+    number: int
+    seat: int
+    colour: str
+    owner: str
+    ships: int
+    detail: str = ""  # e.g. "2 Corvette, 1 Frigate"
+
+
+@dataclass(frozen=True)
+class RouteMark:
+    """One trade route: its cells from world to world, whose it is, and whether it is cut."""
+
+    path: tuple[tuple[int, int], ...]
+    seat: int
+    colour: str
+    interdicted: bool = False
 
 
 @dataclass
@@ -25,9 +54,12 @@ class Overlay:
 
     owner_colour: dict = field(default_factory=dict)  # coord -> "#rrggbb"
     owner_name: dict = field(default_factory=dict)  # coord -> empire name
-    home_worlds: set = field(default_factory=set)
+    home_worlds: set | dict = field(default_factory=set)  # coords, or coord -> whose home world
     symbols: dict = field(default_factory=dict)  # coord -> "*^X"
     ships: dict = field(default_factory=dict)  # coord -> [(colour, count, owner name)]
+    fleets: dict = field(default_factory=dict)  # coord -> [FleetMark]
+    routes: list = field(default_factory=list)  # [RouteMark]
+    notes: dict = field(default_factory=dict)  # coord -> [str] extra hover lines
 
 
 def _polygon(grid, c, size) -> str:
@@ -42,7 +74,30 @@ def _polygon(grid, c, size) -> str:
     return f"{cx - h:.1f},{cy - h:.1f} {cx + h:.1f},{cy - h:.1f} {cx + h:.1f},{cy + h:.1f} {cx - h:.1f},{cy + h:.1f}"
 
 
-def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | None = None) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _routes(grid, routes, size) -> list[str]:
+    out = []
+    for route in routes:
+        if len(route.path) < 2:
+            continue
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (grid.center(c, size) for c in route.path))
+        colour = INTERDICTED if route.interdicted else route.colour
+        dash = ' stroke-dasharray="4 3"' if route.interdicted else ""
+        label = (f"trade route {route.path[0]} - {route.path[-1]}"
+                 + (" (interdicted)" if route.interdicted else ""))
+        out.append(
+            f'<polyline class="route{" interdicted" if route.interdicted else ""}" data-owner="{route.seat}" '
+            f'points="{pts}" fill="none" stroke="{colour}" stroke-width="{size * 0.18:.1f}" stroke-opacity="0.7"'
+            f'{dash} stroke-linecap="round" stroke-linejoin="round"><title>{escape(label)}</title></polyline>'
+        )
+    return out
+
+
+def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | None = None,
+           interactive: bool = False) -> str:
     overlay = overlay or Overlay()
     grid = gmap.grid
     if size is None:
@@ -51,21 +106,35 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
     r = size * (0.8 if grid.kind == "hex" else 0.45)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" class="campaign-map">',
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" class="campaign-map"'
+        f' data-grid="{grid.kind}" data-width="{grid.width}" data-height="{grid.height}">',
         f'<rect width="100%" height="100%" fill="{PAPER}"/>',
     ]
-    outline = grid.size <= OUTLINE_LIMIT
+    outline = grid.size <= OUTLINE_LIMIT or interactive
+    fleets_by_cell = overlay.fleets
+    if not fleets_by_cell and overlay.ships:
+        occupied = overlay.ships
+    else:
+        occupied = fleets_by_cell
+    route_svg = _routes(grid, overlay.routes, size)
     for index, terrain in enumerate(gmap.terrain):
         c = grid.coord(index)
         colour = overlay.owner_colour.get(c)
-        if terrain is Terrain.EMPTY and colour is None and c not in overlay.ships:
-            if outline:
+        cell_attrs = f' data-x="{c[0]}" data-y="{c[1]}"' if interactive else ""
+        if (terrain is Terrain.EMPTY and colour is None and c not in occupied and c not in overlay.symbols
+                and c not in overlay.notes):
+            if interactive:
+                out.append(
+                    f'<g class="cell"{cell_attrs}><polygon points="{_polygon(grid, c, size)}" fill="transparent" '
+                    f'stroke="{GRID_STROKE}" stroke-width="0.6"/></g>'
+                )
+            elif outline:
                 out.append(f'<polygon points="{_polygon(grid, c, size)}" fill="none" stroke="{GRID_STROKE}" stroke-width="0.6"/>')
             continue
         cx, cy = grid.center(c, size)
         title = [f"({c[0]},{c[1]}) {terrain.value.replace('_', ' ')}"]
         parts = []
-        fill = "none"
+        fill = "transparent" if interactive else "none"
         if terrain is Terrain.PARTICLE_CLOUD:
             fill = CLOUD_FILL
         elif terrain is Terrain.BLACK_HOLE:
@@ -89,7 +158,8 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.4:.1f}" fill="{PAPER}" stroke="#333" stroke-width="1.5"/>')
         if c in overlay.home_worlds:
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.85:.1f}" fill="none" stroke="{colour or "#000"}" stroke-width="2"/>')
-            title.append("home world")
+            whose = overlay.home_worlds.get(c) if isinstance(overlay.home_worlds, dict) else None
+            title.append(f"home world of {whose}" if whose else "home world")
         if c in overlay.owner_name:
             title.append(f"owner: {overlay.owner_name[c]}")
         symbols = overlay.symbols.get(c)
@@ -100,12 +170,33 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
                 f'fill="#000" stroke="{PAPER}" stroke-width="0.6" paint-order="stroke" font-weight="bold">{escape(symbols)}</text>'
             )
             title.append(f"structures: {symbols}")
-        for ship_colour, count, owner in overlay.ships.get(c, []):
-            parts.append(
-                f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{r * 0.9:.1f}" height="{r * 0.7:.1f}" '
-                f'fill="{ship_colour}" stroke="#000" stroke-width="0.5"/>'
-            )
-            title.append(f"{count} ship{'s' if count != 1 else ''} of {owner}")
-        out.append(f'<g class="cell"><title>{escape("; ".join(title))}</title>{"".join(parts)}</g>')
+        title.extend(overlay.notes.get(c, ()))
+        if fleets_by_cell:
+            for i, mark in enumerate(fleets_by_cell.get(c, [])):
+                dx = (i % 3) * r * 0.55
+                dy = (i // 3) * r * 0.45
+                line = f"fleet {mark.number} of {mark.owner}: {_plural(mark.ships, 'ship')}"
+                if mark.detail:
+                    line += f" ({mark.detail})"
+                title.append(line)
+                parts.append(
+                    f'<g class="fleet" data-fleet="{mark.number}" data-owner="{mark.seat}">'
+                    f'<title>{escape(line)}</title>'
+                    f'<rect x="{cx - r + dx:.1f}" y="{cy - r + dy:.1f}" width="{r * 0.9:.1f}" height="{r * 0.7:.1f}" '
+                    f'fill="{mark.colour}" stroke="#000" stroke-width="0.5"/></g>'
+                )
+        else:
+            for ship_colour, count, owner in overlay.ships.get(c, []):
+                parts.append(
+                    f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{r * 0.9:.1f}" height="{r * 0.7:.1f}" '
+                    f'fill="{ship_colour}" stroke="#000" stroke-width="0.5"/>'
+                )
+                title.append(f"{_plural(count, 'ship')} of {owner}")
+        out.append(f'<g class="cell"{cell_attrs}><title>{escape("; ".join(title))}</title>{"".join(parts)}</g>')
+    if route_svg:
+        # Routes above the cells (so they show) but below nothing that takes clicks: pointer
+        # events pass through to the cells.
+        out.append('<g class="routes" pointer-events="none">' + "".join(route_svg) + "</g>")
     out.append("</svg>")
     return "\n".join(out)
+

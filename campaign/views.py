@@ -1,23 +1,49 @@
-"""Pages. Thin: look up what the user may see, call an action or a query, render."""
+"""Pages. Thin: look up what the user may see, call an action or a query, render.
+
+Everything a page shows of a campaign's contents goes through ``campaign/visibility.py`` (fog of
+war) or ``campaign/reports.py`` (reports, fogged the same way)."""
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Count
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from . import adapters, mapsvg
+from . import adapters, charts, visibility
 from .access import visible_campaigns
-from .models import TERRAIN_CHOICES, Campaign, Design
+from .models import TERRAIN_CHOICES, Campaign, Design, Turn
+from .reports import ReportError, report_context, report_for
 from .rules.eventhorizon.designs import validate_design
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
     # An outsider gets 404, never a hint that the campaign exists.
     return get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+
+
+def _int_param(request, name: str) -> int | None:
+    """An optional whole-number query parameter; anything else is a 404 naming the problem."""
+    raw = request.GET.get(name)
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise Http404(f"'{name}' must be a whole number") from None
+
+
+def _seat_param(request, campaign: Campaign, viewer: visibility.Viewer) -> int | None:
+    """A moderator may look through a seat's eyes (``?seat=N``); anyone else's ``seat`` is ignored."""
+    seat = _int_param(request, "seat")
+    if seat is None or not viewer.is_moderator:
+        return None
+    if not campaign.empires.filter(seat=seat).exists():
+        raise Http404(f"this campaign has no seat {seat}")
+    return seat
 
 
 def home(request):
@@ -32,9 +58,10 @@ def home(request):
 @login_required
 def campaign_detail(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
-    empires = campaign.empires.annotate(
-        world_count=Count("worlds", distinct=True), ship_count=Count("ships", distinct=True)
-    )
+    if campaign.status == Campaign.Status.SETUP:
+        # No map before the start: a campaign in the lobby is shown by its lobby page.
+        return redirect("lobby-detail", campaign.pk)
+    viewer = visibility.viewer_for(request.user, campaign)
     labels = dict(TERRAIN_CHOICES)
     terrain_counts = {
         labels[t]: n
@@ -42,11 +69,14 @@ def campaign_detail(request, campaign_id: int):
     }
     context = {
         "campaign": campaign,
-        "empires": empires,
+        "viewer": viewer,
+        "empires": visibility.empire_rows(campaign, viewer),
         "terrain_counts": terrain_counts,
         "neutral_worlds": campaign.worlds.filter(owner__isnull=True).count(),
         "roll_count": campaign.dice_rolls.count(),
-        "structures": campaign.structures.select_related("owner"),
+        "structures": visibility.visible_structures(campaign, viewer),
+        "done_turns": list(campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
+                           .values_list("number", flat=True)[:10]),
     }
     return render(request, "campaign/detail.html", context)
 
@@ -54,13 +84,100 @@ def campaign_detail(request, campaign_id: int):
 @login_required
 @require_GET
 def campaign_map_svg(request, campaign_id: int):
+    """The map as the caller may see it: ``?turn=N`` the start of turn N, ``?interactive=1``
+    clickable cells and fleets, ``?seat=N`` (moderator) a seat's view."""
     campaign = _campaign_for(request, campaign_id)
-    svg = mapsvg.render(adapters.map_state(campaign), adapters.map_overlay(campaign))
-    return HttpResponse(svg, content_type="image/svg+xml")
+    viewer = visibility.viewer_for(request.user, campaign)
+    try:
+        svg = visibility.map_svg_for(
+            campaign, request.user, turn=_int_param(request, "turn"),
+            interactive=request.GET.get("interactive") in ("1", "true", "yes"),
+            as_seat=_seat_param(request, campaign, viewer),
+        )
+    except visibility.HistoryUnavailable as exc:
+        raise Http404(str(exc)) from None
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_GET
+def campaign_map(request, campaign_id: int):
+    """The map page: the whole map, zoom and pan, hover details, legend, history by turn."""
+    campaign = _campaign_for(request, campaign_id)
+    viewer = visibility.viewer_for(request.user, campaign)
+    as_seat = _seat_param(request, campaign, viewer)
+    turn = _int_param(request, "turn")
+    if turn == campaign.turn:
+        turn = None
+    shown = campaign.turn if turn is None else turn
+    svg = error = None
+    fleets = []
+    try:
+        eyes = viewer if as_seat is None else visibility.viewer_for(request.user, campaign, as_seat=as_seat)
+        svg, fleets = visibility.rendered_map(campaign, eyes, turn, interactive=True)
+    except visibility.HistoryUnavailable as exc:
+        error = str(exc)
+    names = dict(campaign.empires.values_list("seat", "name"))
+    fleets = [{**f, "owner_name": names.get(f["owner"], f"seat {f['owner']}")} for f in fleets]
+    context = {
+        "campaign": campaign, "viewer": viewer, "svg": mark_safe(svg) if svg else None, "error": error,
+        "shown_turn": shown, "is_current": turn is None, "turns": visibility.past_turns(campaign),
+        "fleets": fleets, "as_seat": as_seat, "empires": campaign.empires.order_by("seat"),
+    }
+    return render(request, "campaign/map.html", context)
+
+
+@login_required
+@require_GET
+def campaign_reports(request, campaign_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    viewer = visibility.viewer_for(request.user, campaign)
+    turns = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
+    return render(request, "campaign/reports.html", {"campaign": campaign, "viewer": viewer, "turns": turns,
+                                                     "empires": campaign.empires.order_by("seat")})
+
+
+@login_required
+@require_GET
+def campaign_report(request, campaign_id: int, turn: int):
+    """A processed turn's report: a player's own (fogged), the moderator's full one or any seat's
+    (``?seat=N``)."""
+    campaign = _campaign_for(request, campaign_id)
+    viewer = visibility.viewer_for(request.user, campaign)
+    seat = _seat_param(request, campaign, viewer)
+    full = request.GET.get("full") == "1"
+    try:
+        report = report_for(campaign, turn, request.user, as_seat=seat, full=full)
+    except ReportError as exc:
+        raise Http404(str(exc)) from None
+    numbers = list(campaign.turns.filter(status=Turn.Status.DONE).values_list("number", flat=True))
+    context = {
+        **report_context(report), "campaign": campaign, "viewer": viewer, "as_seat": seat,
+        "previous": max((n for n in numbers if n < turn), default=None),
+        "next": min((n for n in numbers if n > turn), default=None),
+        "empires": campaign.empires.order_by("seat"),
+    }
+    return render(request, "campaign/report.html", context)
+
+
+@login_required
+@require_GET
+def campaign_chart_svg(request, campaign_id: int):
+    """BP, worlds and ships over turns for the empires the caller may follow."""
+    campaign = _campaign_for(request, campaign_id)
+    viewer = visibility.viewer_for(request.user, campaign)
+    svg = charts.chart_svg(charts.history_series(campaign, viewer))
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @login_required
 def dice_log(request, campaign_id: int):
+    # Rolls carry only the rule they were rolled for, never a place, fleet or seat, so the log
+    # names nothing fog of war hides (docs/rulings.md, FW7).
     campaign = _campaign_for(request, campaign_id)
     page = Paginator(campaign.dice_rolls.order_by("seq"), 50).get_page(request.GET.get("page"))
     return render(request, "campaign/dice.html", {"campaign": campaign, "page": page})

@@ -52,6 +52,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if not DEBUG else "*")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# bench/http.py's baseline view (/bench/bare): routed only when this is on, never by default.
+BENCH_VIEWS = envbool("BENCH_VIEWS", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -77,6 +79,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Without a broker: process due turns on the next request (campaign/middleware.py).
+    "campaign.middleware.ProcessDueTurnsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -123,13 +127,22 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# With late acks, a task whose worker died is delivered again (every task is idempotent).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 # One beat process runs this sweep; the turn task itself is idempotent.
 CELERY_BEAT_SCHEDULE = {
     "process-due-turns": {"task": "campaign.tasks.process_due", "schedule": envint("PROCESS_DUE_SECONDS", 60)},
+    # Deadline reminders 24 h and 1 h ahead (campaign/notifications.py); each is sent once.
+    "deadline-reminders": {
+        "task": "campaign.tasks.send_deadline_reminders", "schedule": envint("REMINDER_SWEEP_SECONDS", 300),
+    },
 }
+# Without a broker, a request processes due turns at most this often (0: never; campaign/middleware.py).
+PROCESS_DUE_ON_REQUEST_SECONDS = envint("PROCESS_DUE_ON_REQUEST_SECONDS", 30)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
@@ -138,6 +151,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sector Command <noreply@localhost>")
+if os.environ.get("EMAIL_FILE_PATH"):
+    # For django.core.mail.backends.filebased.EmailBackend (one file per connection).
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -145,6 +161,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's model backend with the failed-log-in throttle (campaign/accounts.py).
+AUTHENTICATION_BACKENDS = ["campaign.accounts.ThrottledModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -1,11 +1,33 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from campaign import accounts
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # Accounts (campaign/accounts.py): log-in is throttled per account, and so is /api/token/.
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
+    path("api/token/", accounts.ObtainTokenView.as_view(), name="api-token"),
     path("api/", include("campaign.api_urls")),
     path("", include("campaign.urls")),
 ]
+
+if settings.BENCH_VIEWS:
+    # bench/http.py's baseline; off unless BENCH_VIEWS=1 (never on a normal site).
+    from campaign import bench_views
+
+    urlpatterns.insert(0, path("bench/bare", bench_views.bare, name="bench-bare"))

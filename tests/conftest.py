@@ -3,6 +3,13 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI runs property tests on hypothesis's fixed example sequence, so a red run is reproducible; at
+# a desk they explore new examples every run (HYPOTHESIS_PROFILE=ci reproduces CI).
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(autouse=True)

@@ -660,6 +660,10 @@ def scenarios(draw):
                            min_size=1, max_size=8))
     structures = draw(st.lists(st.tuples(st.integers(1, 3), st.sampled_from(STRUCTS), st.sampled_from(CELLS)),
                                max_size=6))
+    # Structures are bought at one's own worlds and captured with the hex, so a hex's structures
+    # all have one owner (003 Use of BP; Result of a Tactical Battle): the first owner drawn keeps it.
+    cell_owner: dict = {}
+    structures = [s for s in structures if cell_owner.setdefault(s[2], s[0]) == s[0]]
     state = build_state(PROPERTY_PICTURE, seats=3, fleets=fleets, structures=structures)
     for seat in (1, 2, 3):
         orders = draw(st.lists(st.builds(

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaign import actions
-from campaign.models import Campaign
+from campaign.models import Campaign, Membership
 
 DEMO_NAME = "Demo Sector"
 DEMO_PASSWORD = "sector-demo"
@@ -50,6 +50,13 @@ class Command(BaseCommand):
                 empires[2].user = users["player2"]
                 empires[1].save(update_fields=["user"])
                 empires[2].save(update_fields=["user"])
+                # Members as if they had joined in the lobby (the moderator's membership is
+                # made by create_campaign).
+                for seat, username in ((1, "player1"), (2, "player2")):
+                    Membership.objects.create(
+                        campaign=campaign, user=users[username], role=Membership.Role.PLAYER,
+                        empire=empires[seat], empire_name=empires[seat].name, colour=empires[seat].colour,
+                    )
                 # The computer plays the opening turns for every seat, so the demo starts a
                 # few turns in; afterwards seats 3 and 4 stay computer players.
                 campaign.empires.update(is_bot=True)

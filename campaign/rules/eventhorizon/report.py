@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .fog import events_for
+
 # Steps of "003 Campaign Turn Sequence" in the order the pipeline runs them.
 SECTIONS = (
     ("spending", "Purchases"),
@@ -56,8 +58,14 @@ def visible_to(event: Mapping[str, Any], seat: int | None) -> bool:
 
 
 def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, events: Iterable[Mapping[str, Any]],
-                 position: Iterable[str] = (), victory: Iterable[str] = ()) -> TurnReport:
-    mine = [e for e in events if visible_to(e, seat)]
+                 position: Iterable[str] = (), victory: Iterable[str] = (),
+                 detected: frozenset | None = frozenset(), names: Mapping[int, str] | None = None) -> TurnReport:
+    """``detected``: the cells the seat detects after the turn (fog of war); where another
+    empire's fleet went is reported only inside them. None: no fog (every cell). ``names``
+    (seat -> empire name): the full report (``seat`` None) says whose each private event is."""
+    mine = events_for(events, seat, detected)
+    if seat is None and names:
+        mine = [_attributed(e, names) for e in mine]
     sections = []
     known = {step for step, _ in SECTIONS}
     for step, title in SECTIONS:
@@ -71,6 +79,49 @@ def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, eve
                       position=tuple(position), victory=tuple(victory))
 
 
+def _attributed(event: dict, names: Mapping[int, str]) -> dict:
+    seats = event.get("seats") or ()
+    if event.get("public") or len(seats) != 1:
+        return event
+    return {**event, "text": f"[{names.get(seats[0], f'empire {seats[0]}')}] {event.get('text', '')}"}
+
+
+def _dice(faces) -> str:
+    return " ".join(str(f) for f in faces) if faces else "-"
+
+
+def event_details(event: Mapping[str, Any]) -> tuple[str, ...]:
+    """Extra lines under an event: the dice of battles and neutral world rolls."""
+    data = event.get("data") or {}
+    kind = event.get("kind")
+    out = []
+    if kind == "battle":
+        sides = data.get("sides", {})
+        for side in ("attacker", "defender"):
+            info = sides.get(side, {})
+            if info:
+                out.append(f"{side}: {info.get('bp', 0)} BP, {len(info.get('ships', []))} ship(s)"
+                           + (" + defences" if info.get("defences") else "")
+                           + f", {data.get('dice', {}).get(side, 0)}d6")
+        for i, roll in enumerate(data.get("rolls", []), 1):
+            out.append(f"round {i}: attacker rolls {_dice(roll.get('attacker'))}; defender rolls {_dice(roll.get('defender'))}")
+        losses = data.get("losses", {})
+        if losses:
+            out.append(f"ships lost: attacker {_dice(losses.get('attacker'))}, defender {_dice(losses.get('defender'))}")
+        for note in data.get("notes", []):
+            out.append(str(note))
+        for move in data.get("retreats", []) or []:
+            where = "out of sight" if move.get("out_of_sight") else (
+                f"to {tuple(move['to'])}" if move.get("to") is not None else "nowhere: destroyed")
+            out.append(f"fleet {move.get('fleet')} retreats {where}")
+    elif kind in ("neutral_joined", "neutral_stays", "neutral_attacks"):
+        mods = "".join(f" +{m} {name}" for name, m in data.get("modifiers", []))
+        out.append(f"die: {_dice(data.get('faces'))}{mods} = {data.get('score')}")
+    elif kind in ("initiative_roll", "cloud_roll", "drift") and data.get("faces"):
+        out.append(f"die: {_dice(data.get('faces'))}")
+    return tuple(out)
+
+
 def render_text(report: TurnReport) -> str:
     who = report.empire if report.seat is not None else "Moderator (full report)"
     lines = [f"{report.campaign} — turn {report.turn} report for {who}", "=" * 60]
@@ -78,7 +129,9 @@ def render_text(report: TurnReport) -> str:
         lines.append("Nothing happened that concerns you this turn.")
     for section in report.sections:
         lines += ["", section.title, "-" * len(section.title)]
-        lines += [f"  {text}" for text in section.lines]
+        for text, event in zip(section.lines, section.events, strict=False):
+            lines.append(f"  {text}")
+            lines += [f"      {d}" for d in event_details(event)]
     if report.position:
         lines += ["", "Your position", "-------------"] + [f"  {p}" for p in report.position]
     if report.victory:

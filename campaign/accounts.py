@@ -1,0 +1,179 @@
+"""Accounts: sign up, log in (throttled), log out, password reset, "my account", API tokens.
+
+Failed log-ins are throttled per account: at most ``LOGIN_FAILURE_LIMIT`` failures per account in
+each clock hour, counted in Django's cache (Redis in production, local memory by default) under
+the normalised username and the hour. Once an account reaches the limit every further attempt
+for it is refused until the hour is over, even with the right password, so guessing a password
+gets at most 100 tries an hour. Other accounts are not affected.
+
+The count is kept by the ``user_login_failed`` signal, and ``ThrottledModelBackend`` refuses a
+locked account inside ``authenticate()`` itself, so every way in (the log-in page, the admin's
+log-in, the API's token endpoint) is throttled alike; the log-in form and the token endpoint check
+first to say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import unicodedata
+from datetime import UTC, datetime
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.dispatch import receiver
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled
+
+LOGIN_FAILURE_LIMIT = 100
+LOGIN_WINDOW_SECONDS = 3600
+
+
+def clock() -> float:
+    """Seconds since the epoch; tests patch this to move through the hour windows."""
+    return time.time()
+
+
+def _normalise(username: str) -> str:
+    return unicodedata.normalize("NFKC", username or "").strip().casefold()
+
+
+def _window() -> int:
+    return int(clock() // LOGIN_WINDOW_SECONDS)
+
+
+def _key(username: str, window: int) -> str:
+    # Hashed: usernames may hold characters that cache backends refuse in keys.
+    digest = hashlib.sha256(_normalise(username).encode()).hexdigest()
+    return f"login-failures:{window}:{digest}"
+
+
+def login_failures(username: str) -> int:
+    """Failed log-ins for this account in the current hour."""
+    return int(cache.get(_key(username, _window())) or 0)
+
+
+def is_locked(username: str) -> bool:
+    return bool(username) and login_failures(username) >= LOGIN_FAILURE_LIMIT
+
+
+def record_failure(username: str) -> int:
+    """Count one failed log-in for the account; returns the count in the current hour."""
+    window = _window()
+    key = _key(username, window)
+    # Kept a little past the window's end, then the cache forgets it.
+    timeout = int((window + 1) * LOGIN_WINDOW_SECONDS - clock()) + 60
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=timeout)
+        return 1
+
+
+def unlocks_at() -> datetime:
+    return datetime.fromtimestamp((_window() + 1) * LOGIN_WINDOW_SECONDS, tz=UTC)
+
+
+def lock_message() -> str:
+    return (
+        f"Too many failed log-ins for this account: it is locked until {unlocks_at():%H:%M} UTC. "
+        "Forgotten your password? Reset it by email."
+    )
+
+
+@receiver(user_login_failed, dispatch_uid="sector-command-login-throttle")
+def _count_failed_login(sender, credentials, request=None, **kwargs):
+    # This module is imported before the first authenticate() sends the signal: it holds the
+    # authentication backend, which authenticate() loads first (and the URLs import it too).
+    username = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username")
+    if isinstance(username, str) and username:
+        record_failure(username)
+
+
+class ThrottledModelBackend(ModelBackend):
+    """Django's model backend, refusing any account that has reached its failure limit."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        name = username if username is not None else kwargs.get(get_user_model().USERNAME_FIELD)
+        if isinstance(name, str) and is_locked(name):
+            # PermissionDenied stops authenticate() at once: no other backend is asked.
+            raise PermissionDenied(lock_message())
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        if username and is_locked(username):
+            raise ValidationError(lock_message(), code="throttled")
+        return super().clean()
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        help_text="For password resets and campaign emails (invitations, turn reports, reminders)."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ["username", "email"]
+
+    def clean_email(self):
+        email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise ValidationError("An account with this email address exists already: log in, or reset its password.")
+        return email
+
+
+class LoginView(auth_views.LoginView):
+    authentication_form = ThrottledAuthenticationForm
+
+
+def _next_url(request, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return target
+    return default
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect(_next_url(request, reverse("home")))
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="campaign.accounts.ThrottledModelBackend")
+        messages.success(request, f"Welcome, {user.username}: your account is ready.")
+        return redirect(_next_url(request, reverse("home")))
+    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+
+
+@login_required
+def account(request):
+    memberships = request.user.memberships.select_related("campaign", "empire").order_by("-campaign__created_at")
+    return render(request, "registration/account.html", {"memberships": memberships})
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """POST username and password, get the account's API token. Throttled like the log-in page:
+    a locked account gets 429 until its hour is over."""
+
+    def post(self, request, *args, **kwargs):
+        data = request.data if hasattr(request.data, "get") else {}
+        username = data.get("username")
+        if isinstance(username, str) and is_locked(username):
+            raise Throttled(wait=max(1, int(unlocks_at().timestamp() - clock())), detail=lock_message())
+        return super().post(request, *args, **kwargs)

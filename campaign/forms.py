@@ -1,0 +1,115 @@
+"""Forms of the lobby pages. They check the shape of the input; the actions in
+``campaign/actions.py`` check the rest and change state."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .actions import DEFAULT_OPTIONS, LOBBY_LIMITS, MAX_PLAYERS, MIN_PLAYERS, SEED_MAX_LENGTH
+from .models import COLOUR_PALETTE, GRID_CHOICES, Campaign, Membership
+from .rules.grid import MAX_SIDE
+
+MIN_SIDE = 1
+
+COLOUR_NAMES = {
+    "#d62728": "Red", "#1f77b4": "Blue", "#2ca02c": "Green", "#ff7f0e": "Orange",
+    "#9467bd": "Purple", "#8c564b": "Brown", "#e377c2": "Pink", "#17becf": "Cyan",
+}
+
+# Labels and help for the rule options the campaign layer knows (actions.DEFAULT_OPTIONS).
+OPTION_FIELDS = {
+    "economy_types": (
+        "Planetary economy types",
+        "003 \"Planetary Economy Type\": every planet rolls industrial, commercial or agricultural, "
+        "which sets its income (RULINGS.md, option on by default). Off: every planet earns 1d6 × 10 BP.",
+    ),
+}
+
+
+class LobbyCreateForm(forms.Form):
+    name = forms.CharField(max_length=120, help_text="What the players will see, e.g. \"Orion Reach\".")
+    grid = forms.ChoiceField(choices=GRID_CHOICES, initial="hex",
+                             help_text="003 \"Creating a Map\": hexes or squares (squares allow diagonal steps).")
+    width = forms.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, initial=30,
+                               help_text=f"Cells across ({MIN_SIDE}–{MAX_SIDE}). About 6×6 cells per player is roomy.")
+    height = forms.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, initial=24, help_text="Cells down.")
+    seats = forms.IntegerField(
+        label="Players", min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4,
+        help_text=f"Seats on the map ({MIN_PLAYERS}–{MAX_PLAYERS}). Seats nobody takes by the start are played "
+        "by the computer.",
+    )
+    turn_hours = forms.IntegerField(
+        label="Turn length (hours)", min_value=LOBBY_LIMITS["turn_hours"][0], max_value=LOBBY_LIMITS["turn_hours"][1],
+        initial=72, help_text="Time to write each turn's orders. A turn is processed earlier when every player is "
+        "ready. 0: no deadline.",
+    )
+    battle_mode = forms.ChoiceField(choices=Campaign.BattleMode.choices, initial=Campaign.BattleMode.AUTO,
+                                    help_text="How battles are settled unless the players agree otherwise.")
+    fog_of_war = forms.BooleanField(required=False, initial=True,
+                                    help_text="Players see enemy fleets only near their own worlds and fleets.")
+    detection_range = forms.IntegerField(
+        min_value=LOBBY_LIMITS["detection_range"][0], max_value=LOBBY_LIMITS["detection_range"][1], initial=2,
+        help_text="Fog of war: cells from an own world or fleet where enemy fleets are seen.",
+    )
+    missed_turn_limit = forms.IntegerField(
+        min_value=LOBBY_LIMITS["missed_turn_limit"][0], max_value=LOBBY_LIMITS["missed_turn_limit"][1], initial=3,
+        help_text="After this many missed turns in a row the computer plays the seat until its player returns "
+        "(0: never).",
+    )
+    seed = forms.CharField(
+        label="Dice seed", required=False, max_length=SEED_MAX_LENGTH,
+        help_text="Leave empty for a secret random seed (recommended). A seed you choose makes the map and every "
+        "roll reproducible by anyone who knows it.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, default in DEFAULT_OPTIONS.items():
+            if isinstance(default, bool):
+                label, help_text = OPTION_FIELDS.get(key, (key.replace("_", " ").capitalize(), ""))
+                self.fields[f"option_{key}"] = forms.BooleanField(
+                    label=label, required=False, initial=default, help_text=help_text
+                )
+
+    def action_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        options = {key[len("option_"):]: data.pop(key) for key in list(data) if key.startswith("option_")}
+        return {**data, "options": options}
+
+
+class JoinForm(forms.Form):
+    role = forms.ChoiceField(
+        choices=[(Membership.Role.PLAYER, "Player: take a seat and an empire"),
+                 (Membership.Role.OBSERVER, "Observer: watch the campaign")],
+        initial=Membership.Role.PLAYER, widget=forms.RadioSelect,
+    )
+    empire_name = forms.CharField(max_length=80, required=False,
+                                  help_text="Players: your empire's name, e.g. \"Venetian Star Republic\".")
+    faction = forms.CharField(max_length=80, required=False,
+                              help_text="Players, optional: the faction or race you play, e.g. \"Terran\".")
+    colour = forms.ChoiceField(choices=(), required=False, widget=forms.RadioSelect,
+                               help_text="Players: your colour on the map; each player has their own.")
+
+    def __init__(self, *args, taken_colours=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        free = [c for c in COLOUR_PALETTE if c not in set(taken_colours)]
+        self.fields["colour"].choices = [(c, COLOUR_NAMES.get(c, c)) for c in free]
+        if free and not self.is_bound:
+            self.fields["colour"].initial = free[0]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("role") == Membership.Role.PLAYER:
+            if not (data.get("empire_name") or "").strip():
+                self.add_error("empire_name", "Choose a name for your empire.")
+            if not data.get("colour"):
+                self.add_error("colour", "Choose a colour.")
+        return data
+
+
+class InviteEmailForm(forms.Form):
+    email = forms.EmailField(help_text="We email a link that lets them join; it works once.")
+
+
+class AddModeratorForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="The username of an account on this site.")

@@ -1,0 +1,223 @@
+"""The lobby's pages: create a campaign, invite, join, add moderators, remove members, start.
+
+Thin: find the campaign among those the user may see (an outsider gets 404), validate the form,
+call one action, redirect; a refused action comes back as a form error on the same page, a
+member without the right role gets 403.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import actions
+from .access import is_moderator, role_of, visible_campaigns
+from .forms import AddModeratorForm, InviteEmailForm, JoinForm, LobbyCreateForm
+from .models import Campaign, Invitation, Membership
+
+
+def _campaign_for(request, campaign_id: int) -> Campaign:
+    return get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+
+
+def _call(action, **kwargs):
+    """Run an action: (result, None), or (None, message) when it was refused. Not found and not
+    allowed become 404 and 403."""
+    try:
+        return action(**kwargs), None
+    except actions.NotFound as exc:
+        raise Http404(str(exc)) from None
+    except actions.NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except actions.ActionError as exc:
+        return None, str(exc)
+
+
+@login_required
+def lobby_list(request):
+    lobbies = (
+        visible_campaigns(request.user).filter(status=Campaign.Status.SETUP)
+        .annotate(players=Count("memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True))
+        .select_related("moderator").order_by("-created_at", "-id")
+    )
+    invitations = Invitation.objects.none()
+    if request.user.email:
+        invitations = (
+            Invitation.objects.filter(email__iexact=request.user.email, accepted_at__isnull=True,
+                                      campaign__status=Campaign.Status.SETUP)
+            .exclude(campaign__memberships__user=request.user)
+            .select_related("campaign", "invited_by")
+        )
+    return render(request, "lobby/list.html", {"lobbies": lobbies, "invitations": invitations})
+
+
+@login_required
+def lobby_create(request):
+    form = LobbyCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign, error = _call(actions.create_lobby, moderator=request.user, **form.action_kwargs())
+        if error is None:
+            messages.success(request, f"{campaign.name} is open in the lobby: invite players, then start it.")
+            return redirect("lobby-detail", campaign.pk)
+        form.add_error(None, error)
+    return render(request, "lobby/create.html", {"form": form})
+
+
+def _render_lobby(request, campaign: Campaign, **forms):
+    moderator = is_moderator(request.user, campaign)
+    members = list(campaign.memberships.select_related("user", "empire").order_by("joined_at", "id"))
+    players = [m for m in members if m.role == Membership.Role.PLAYER]
+    seats = [{"seat": n, "member": players[n - 1] if n <= len(players) else None}
+             for n in range(1, campaign.seats + 1)]
+    context = {
+        "campaign": campaign,
+        "role": role_of(request.user, campaign),
+        "is_moderator": moderator,
+        "members": members,
+        "players": players,
+        "seats": seats,
+        "in_setup": campaign.status == Campaign.Status.SETUP,
+        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()],
+        "my_membership": next((m for m in members if m.user_id == request.user.pk), None),
+    }
+    if moderator:
+        context.update({
+            "invite_url": actions.invitation_url(campaign.invite_token) if campaign.invite_token else "",
+            "invitations": campaign.invitations.select_related("accepted_by").order_by("-created_at"),
+            "invite_form": forms.get("invite_form") or InviteEmailForm(),
+            "moderator_form": forms.get("moderator_form") or AddModeratorForm(),
+        })
+    return render(request, "lobby/detail.html", context)
+
+
+def _option_labels():
+    from .forms import OPTION_FIELDS
+
+    return {key: OPTION_FIELDS.get(key, (key, "")) for key in actions.DEFAULT_OPTIONS}
+
+
+@login_required
+def lobby_detail(request, campaign_id: int):
+    return _render_lobby(request, _campaign_for(request, campaign_id))
+
+
+@login_required
+@require_POST
+def lobby_invite(request, campaign_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    form = InviteEmailForm(request.POST)
+    if form.is_valid():
+        invitation, error = _call(actions.invite_by_email, campaign_id=campaign.pk, user=request.user,
+                                  email=form.cleaned_data["email"])
+        if error is None:
+            messages.success(request, f"Invitation sent to {invitation.email}.")
+            return redirect("lobby-detail", campaign.pk)
+        form.add_error("email", error)
+    elif not is_moderator(request.user, campaign):
+        raise PermissionDenied("only the campaign's moderators can invite players")
+    return _render_lobby(request, campaign, invite_form=form)
+
+
+@login_required
+@require_POST
+def lobby_link(request, campaign_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    op = request.POST.get("op")
+    if op not in ("enable", "disable", "regenerate"):
+        messages.error(request, "Choose to switch the invitation link on or off, or to make a new one.")
+        return redirect("lobby-detail", campaign.pk)
+    _, error = _call(actions.set_invite_link, campaign_id=campaign.pk, user=request.user,
+                     enabled=op != "disable", regenerate=op == "regenerate")
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, {"enable": "The invitation link is on.", "disable": "The invitation link is off.",
+                                   "regenerate": "The invitation link is new: the old one no longer works."}[op])
+    return redirect("lobby-detail", campaign.pk)
+
+
+@login_required
+@require_POST
+def lobby_add_moderator(request, campaign_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    form = AddModeratorForm(request.POST)
+    if form.is_valid():
+        membership, error = _call(actions.add_moderator, campaign_id=campaign.pk, user=request.user,
+                                  username=form.cleaned_data["username"])
+        if error is None:
+            messages.success(request, f"{membership.user.username} is now a moderator of {campaign.name}.")
+            return redirect("lobby-detail", campaign.pk)
+        form.add_error("username", error)
+    elif not is_moderator(request.user, campaign):
+        raise PermissionDenied("only the campaign's moderators can add moderators")
+    return _render_lobby(request, campaign, moderator_form=form)
+
+
+@login_required
+@require_POST
+def lobby_remove_member(request, campaign_id: int, membership_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    member = campaign.memberships.filter(pk=membership_id).select_related("user").first()
+    if member is None:
+        raise Http404("no such member")
+    _, error = _call(actions.remove_member, campaign_id=campaign.pk, user=request.user, membership_id=member.pk)
+    if error:
+        messages.error(request, error)
+        return redirect("lobby-detail", campaign.pk)
+    if member.user_id == request.user.pk:
+        messages.success(request, f"You have left {campaign.name}.")
+        return redirect("lobby-list")
+    messages.success(request, f"{member.user.username} has been removed from {campaign.name}.")
+    return redirect("lobby-detail", campaign.pk)
+
+
+@login_required
+@require_POST
+def lobby_start(request, campaign_id: int):
+    campaign = _campaign_for(request, campaign_id)
+    started, error = _call(actions.start_campaign, campaign_id=campaign.pk, user=request.user)
+    if error:
+        messages.error(request, f"The campaign was not started: {error}.")
+        return redirect("lobby-detail", campaign.pk)
+    messages.success(request, f"{started.name} has started: turn 1 is open for orders.")
+    return redirect("campaign-detail", started.pk)
+
+
+def _invited_campaign(token: str) -> tuple[Campaign, Invitation | None]:
+    """The campaign a token invites to (the link's or an unused emailed invitation's); 404 otherwise."""
+    campaign = Campaign.objects.filter(invite_token=token).first() if token else None
+    if campaign is not None:
+        return campaign, None
+    invitation = (Invitation.objects.filter(token=token, accepted_at__isnull=True).select_related("campaign").first()
+                  if token else None)
+    if invitation is None:
+        raise Http404("no such invitation: the link is wrong, switched off or already used")
+    return invitation.campaign, invitation
+
+
+@login_required
+def join(request, token: str):
+    campaign, invitation = _invited_campaign(token)
+    if role_of(request.user, campaign) is not None:
+        messages.info(request, f"You are already in {campaign.name}.")
+        return redirect("lobby-detail", campaign.pk)
+    players = campaign.memberships.filter(role=Membership.Role.PLAYER)
+    taken = list(players.values_list("colour", flat=True))
+    form = JoinForm(request.POST or None, taken_colours=taken)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        _, error = _call(actions.join_campaign, user=request.user, token=token, **form.cleaned_data)
+        if error is None:
+            messages.success(request, f"You have joined {campaign.name}.")
+            return redirect("lobby-detail", campaign.pk)
+        form.add_error(None, error)
+    context = {
+        "campaign": campaign, "invitation": invitation, "form": form, "players": players.count(),
+        "started": campaign.status != Campaign.Status.SETUP, "full": players.count() >= campaign.seats,
+    }
+    return render(request, "lobby/join.html", context)

@@ -1,0 +1,38 @@
+"""Processing due turns "on the next request" when there is no Celery broker.
+
+With a broker, Celery beat sweeps for due turns (``campaign.tasks.process_due``). Without one
+(the embedded default, ``CELERY_TASK_ALWAYS_EAGER``) nothing runs in the background, so this
+middleware does beat's job: before a request is handled, at most once every
+``PROCESS_DUE_ON_REQUEST_SECONDS`` (default 30; 0 turns it off) per cache, it processes every
+due turn (all active players ready, or the deadline passed) in that request. ``manage.py
+processdue`` from cron does the same.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+
+from . import actions
+
+log = logging.getLogger(__name__)
+
+CACHE_KEY = "campaign:process-due-on-request"
+
+
+class ProcessDueTurnsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+            interval = int(getattr(settings, "PROCESS_DUE_ON_REQUEST_SECONDS", 30))
+            # cache.add is atomic: of many requests at once, one wins the sweep for the interval.
+            if interval > 0 and cache.add(CACHE_KEY, 1, timeout=interval):
+                try:
+                    actions.enqueue_due_turns()
+                except Exception:  # a failing turn must not take the page the player asked for
+                    log.exception("processing due turns on a request failed")
+        return self.get_response(request)

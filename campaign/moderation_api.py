@@ -1,0 +1,162 @@
+"""The REST API's moderation endpoints (under /api/). Thin, like ``api.py``: start from the
+campaigns the caller may see (outsiders 404), refuse non-moderators (403), check the body's
+shape (400 naming the field), call one action and render; a refused action is 400 with its
+reason, or 409 when the turn is in the wrong state for it.
+
+    campaigns/{id}/pause/        POST                          stop the clock
+    campaigns/{id}/resume/       POST                          restart it (deadline moved on by the pause)
+    campaigns/{id}/extend/       POST {"hours": 24}            a later deadline
+    campaigns/{id}/process/      POST                          process the open turn now (api.ProcessNow)
+    campaigns/{id}/rollback/     POST {"turn": N}              roll back the last processed turn
+    campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}
+    campaigns/{id}/audit/        GET                           the audit log, newest first, paginated
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import actions
+from .access import is_moderator, role_of
+from .api import campaign_for
+from .models import AuditEntry, Campaign, Turn
+
+
+def _moderated(request, campaign_id: int) -> Campaign:
+    campaign = campaign_for(request, campaign_id)
+    if not is_moderator(request.user, campaign):
+        raise PermissionDenied("only the campaign's moderators can do this")
+    return campaign
+
+
+def _call(action, **kwargs):
+    try:
+        return action(**kwargs)
+    except actions.NotFound as exc:
+        raise NotFound(str(exc)) from None
+    except actions.NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except actions.TurnClosed as exc:
+        raise Conflict(str(exc)) from None
+    except actions.ActionError as exc:
+        raise ValidationError({"detail": str(exc)}) from None
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "the turn is not in a state for this"
+
+
+def _state(campaign: Campaign) -> dict:
+    campaign.refresh_from_db()
+    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    return {
+        "status": campaign.status, "turn": campaign.turn, "turn_status": turn.status if turn else None,
+        "paused": campaign.paused,
+        "seconds_left_when_resumed": int(campaign.paused_remaining.total_seconds())
+        if campaign.paused and campaign.paused_remaining is not None else None,
+        "deadline": turn.deadline if turn else None,
+    }
+
+
+STATE = inline_serializer("ModerationState", {
+    "status": serializers.CharField(), "turn": serializers.IntegerField(), "turn_status": serializers.CharField(),
+    "paused": serializers.BooleanField(), "seconds_left_when_resumed": serializers.IntegerField(allow_null=True),
+    "deadline": serializers.DateTimeField(allow_null=True),
+})
+
+
+class _ModerationView(APIView):
+    def _body(self, request) -> dict:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"detail": "send a JSON object"})
+        return request.data
+
+
+class Pause(_ModerationView):
+    @extend_schema(request=None, responses=STATE)
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        _call(actions.pause_campaign, campaign_id=campaign.pk, user=request.user)
+        return Response(_state(campaign))
+
+
+class Resume(_ModerationView):
+    @extend_schema(request=None, responses=STATE)
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        _call(actions.resume_campaign, campaign_id=campaign.pk, user=request.user)
+        return Response(_state(campaign))
+
+
+class Extend(_ModerationView):
+    @extend_schema(request=inline_serializer("Extend", {"hours": serializers.IntegerField()}), responses=STATE)
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        hours = self._body(request).get("hours")
+        if isinstance(hours, bool) or not isinstance(hours, int):
+            raise ValidationError({"hours": f"a whole number of hours from 1 to {actions.MAX_EXTENSION_HOURS}"})
+        _call(actions.extend_deadline, campaign_id=campaign.pk, user=request.user, hours=hours)
+        return Response(_state(campaign))
+
+
+class RollBack(_ModerationView):
+    @extend_schema(request=inline_serializer("RollBack", {"turn": serializers.IntegerField(required=False)}),
+                   responses=STATE)
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        turn = self._body(request).get("turn")
+        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+            raise ValidationError({"turn": "the number of the turn to roll back (the last processed one)"})
+        rolled = _call(actions.roll_back_turn, campaign_id=campaign.pk, user=request.user, turn_number=turn)
+        return Response({"rolled_back": rolled.number, **_state(campaign)})
+
+
+class Substitute(_ModerationView):
+    @extend_schema(
+        request=inline_serializer("Substitute", {
+            "seat": serializers.IntegerField(), "username": serializers.CharField(allow_blank=True),
+            "old_player": serializers.ChoiceField(["observer", "remove"], required=False)}),
+        responses=OpenApiTypes.OBJECT,
+    )
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        body = self._body(request)
+        seat, username = body.get("seat"), body.get("username")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValidationError({"seat": "the seat number to hand over"})
+        if not isinstance(username, str):
+            raise ValidationError({"username": "the new player's username, or \"\" for the computer"})
+        old_player = body.get("old_player", "observer")
+        empire = _call(actions.substitute_player, campaign_id=campaign.pk, user=request.user, seat=seat,
+                       username=username, old_player=old_player)
+        return Response({"seat": empire.seat, "name": empire.name,
+                         "user": empire.user.username if empire.user else None, "is_bot": empire.is_bot})
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", default=None, read_only=True)
+
+    class Meta:
+        model = AuditEntry
+        fields = ["id", "at", "user", "action", "target", "before", "after", "note"]
+
+
+class AuditLog(ListAPIView):
+    """Moderators always; players and observers once the campaign has ended (403 before)."""
+
+    serializer_class = AuditEntrySerializer
+
+    def get_queryset(self):
+        campaign = campaign_for(self.request, self.kwargs["campaign_id"])
+        if not is_moderator(self.request.user, campaign) and campaign.status != Campaign.Status.FINISHED:
+            if role_of(self.request.user, campaign) is None:
+                raise NotFound("no such campaign")
+            raise PermissionDenied("the audit log opens when the campaign ends")
+        return AuditEntry.objects.filter(campaign=campaign).select_related("user").order_by("-at", "-id")

@@ -1,0 +1,247 @@
+"""The moderator's pages: the panel of a running campaign (pause, resume, extend the deadline,
+process now, roll back the last turn, substitute a player, add a co-moderator) and the audit log.
+
+Thin, like every view: find the campaign among those the user may see (an outsider gets 404),
+refuse non-moderators (403), validate the form, call one action, redirect with a message; a
+refused action comes back on the panel as an error (400), never half done.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from . import actions
+from .access import is_moderator, role_of, visible_campaigns
+from .forms import AddModeratorForm
+from .models import AuditEntry, Campaign, DiceRoll, Membership, Turn, TurnOrders
+
+ACTION_LABELS = {
+    "pause": "Paused", "resume": "Resumed", "extend": "Deadline extended", "process_now": "Turn processed now",
+    "roll_back": "Turn rolled back", "substitute": "Player substituted", "admin_add": "Added (admin)",
+    "admin_change": "Changed (admin)", "admin_delete": "Deleted (admin)",
+}
+
+
+class ExtendForm(forms.Form):
+    hours = forms.IntegerField(
+        min_value=1, max_value=actions.MAX_EXTENSION_HOURS, initial=24,
+        help_text=f"Added to the deadline (from now if it has passed); 1 to {actions.MAX_EXTENSION_HOURS}. "
+        "While paused, added to the time players get back on resuming.",
+    )
+
+
+class SubstituteForm(forms.Form):
+    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat to hand over.")
+    username = forms.CharField(
+        max_length=150, required=False,
+        help_text="The new player's username (an account on this site). Leave empty to hand the seat to the computer.",
+    )
+    old_player = forms.ChoiceField(
+        label="The old player", initial="observer",
+        choices=[("observer", "stays as an observer"), ("remove", "leaves the campaign")],
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [
+            (e.seat, f"{e.seat}: {e.name} ({e.user.username if e.user else 'computer'})")
+            for e in campaign.empires.filter(eliminated=False).select_related("user").order_by("seat")
+        ]
+
+
+class RollBackForm(forms.Form):
+    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+def _moderated(request, campaign_id: int) -> Campaign:
+    campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    if not is_moderator(request.user, campaign):
+        raise PermissionDenied("only the campaign's moderators can use the moderation panel")
+    return campaign
+
+
+def _duration(delta) -> str:
+    """'2 days 5 h 3 min' (to the minute)."""
+    minutes = int(delta.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{days} day{'s' if days != 1 else ''}"] if days else []
+    parts += [f"{hours} h"] if hours else []
+    parts += [f"{minutes} min"] if minutes or not parts else []
+    return " ".join(parts)
+
+
+def _last_processed(campaign: Campaign) -> Turn | None:
+    return Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
+
+
+def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", **forms_):
+    campaign.refresh_from_db()
+    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    orders = {}
+    if turn is not None:
+        orders = {o.empire_id: o for o in TurnOrders.objects.filter(turn=turn).only("empire_id", "ready", "updated_at")}
+    seats = [
+        {"empire": e, "submitted": e.pk in orders, "ready": e.pk in orders and orders[e.pk].ready,
+         "updated_at": orders[e.pk].updated_at if e.pk in orders else None}
+        for e in campaign.empires.select_related("user").order_by("seat")
+    ]
+    moderators = list(
+        Membership.objects.filter(campaign=campaign, role=Membership.Role.MODERATOR).select_related("user")
+    )
+    context = {
+        "campaign": campaign,
+        "turn": turn,
+        "now": timezone.now(),
+        "paused_left": _duration(campaign.paused_remaining) if campaign.paused_remaining is not None else None,
+        "seats": seats,
+        "moderators": moderators,
+        "last_processed": _last_processed(campaign),
+        "error": error,
+        "extend_form": forms_.get("extend_form") or ExtendForm(),
+        "substitute_form": forms_.get("substitute_form") or SubstituteForm(campaign=campaign),
+        "moderator_form": forms_.get("moderator_form") or AddModeratorForm(),
+        "audit_count": AuditEntry.objects.filter(campaign=campaign).count(),
+    }
+    return render(request, "moderation/panel.html", context, status=status)
+
+
+def _run(request, campaign: Campaign, success: str, action, **kwargs):
+    """Call one action; on success a message and back to the panel, refused: the panel with the
+    reason (400)."""
+    try:
+        result = action(campaign_id=campaign.pk, user=request.user, **kwargs)
+    except actions.NotFound as exc:
+        raise Http404(str(exc)) from None
+    except actions.NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except actions.ActionError as exc:
+        return _panel(request, campaign, status=400, error=str(exc))
+    messages.success(request, success.format(result=result))
+    return redirect("moderation-panel", campaign.pk)
+
+
+@login_required
+def panel(request, campaign_id: int):
+    return _panel(request, _moderated(request, campaign_id))
+
+
+@login_required
+@require_POST
+def pause(request, campaign_id: int):
+    campaign = _moderated(request, campaign_id)
+    return _run(request, campaign, "The campaign is paused: no turn is processed until you resume it.",
+                actions.pause_campaign)
+
+
+@login_required
+@require_POST
+def resume(request, campaign_id: int):
+    campaign = _moderated(request, campaign_id)
+    return _run(request, campaign, "The campaign runs again; the deadline is moved on by the pause.",
+                actions.resume_campaign)
+
+
+@login_required
+@require_POST
+def extend(request, campaign_id: int):
+    campaign = _moderated(request, campaign_id)
+    form = ExtendForm(request.POST)
+    if not form.is_valid():
+        return _panel(request, campaign, status=400, extend_form=form)
+    return _run(request, campaign, f"Extended by {form.cleaned_data['hours']} hours.", actions.extend_deadline,
+                hours=form.cleaned_data["hours"])
+
+
+@login_required
+@require_POST
+def process(request, campaign_id: int):
+    campaign = _moderated(request, campaign_id)
+    return _run(request, campaign, "Turn {result.number} has been processed.", actions.process_now)
+
+
+@login_required
+def roll_back(request, campaign_id: int):
+    """GET: what a roll-back would undo, and a button; POST: roll back."""
+    campaign = _moderated(request, campaign_id)
+    last = _last_processed(campaign)
+    if request.method == "POST":
+        form = RollBackForm(request.POST)
+        if not form.is_valid():
+            return _panel(request, campaign, status=400, error="the roll-back form was incomplete: start again")
+        return _run(request, campaign, "Turn {result.number} has been rolled back. The campaign is paused: "
+                    "resume it or process the turn now.", actions.roll_back_turn, turn_number=form.cleaned_data["turn"])
+    if last is None:
+        return _panel(request, campaign, status=400, error="no turn has been processed yet: there is nothing to roll back")
+    snapshot = last.snapshot or {}
+    later = Turn.objects.filter(campaign=campaign, number__gt=last.number)
+    context = {
+        "campaign": campaign,
+        "last": last,
+        "form": RollBackForm(initial={"turn": last.number}),
+        "can_roll_back": bool(snapshot),
+        "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=snapshot.get("dice", {}).get("seq", 0)).count(),
+        "dice_seq": snapshot.get("dice", {}).get("seq"),
+        "later_orders": TurnOrders.objects.filter(turn__in=later).count(),
+        "finished": campaign.status == Campaign.Status.FINISHED,
+        "edits_since": AuditEntry.objects.filter(
+            campaign=campaign, at__gt=last.processed_at, action__startswith="admin_"
+        ).count() if last.processed_at else 0,
+    }
+    return render(request, "moderation/rollback.html", context)
+
+
+@login_required
+@require_POST
+def substitute(request, campaign_id: int):
+    campaign = _moderated(request, campaign_id)
+    form = SubstituteForm(request.POST, campaign=campaign)
+    if not form.is_valid():
+        return _panel(request, campaign, status=400, substitute_form=form)
+    data = form.cleaned_data
+    who = data["username"].strip() or "the computer"
+    return _run(request, campaign, f"Seat {data['seat']} now belongs to {who}.", actions.substitute_player,
+                seat=data["seat"], username=data["username"], old_player=data["old_player"])
+
+
+@login_required
+@require_POST
+def add_moderator(request, campaign_id: int):
+    """The lobby's add_moderator action, from the panel of a running campaign."""
+    campaign = _moderated(request, campaign_id)
+    form = AddModeratorForm(request.POST)
+    if not form.is_valid():
+        return _panel(request, campaign, status=400, moderator_form=form)
+    return _run(request, campaign, "{result.user.username} is now a moderator of this campaign.",
+                actions.add_moderator, username=form.cleaned_data["username"])
+
+
+@login_required
+def audit_log(request, campaign_id: int):
+    """Moderators always; players and observers once the campaign has ended (403 with the reason
+    before that); outsiders 404."""
+    campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    if not is_moderator(request.user, campaign) and campaign.status != Campaign.Status.FINISHED:
+        if role_of(request.user, campaign) is None:
+            raise Http404("no such campaign")
+        return render(request, "moderation/audit_closed.html", {"campaign": campaign}, status=403)
+    entries = AuditEntry.objects.filter(campaign=campaign).select_related("user").order_by("-at", "-id")
+    page = Paginator(entries, 50).get_page(request.GET.get("page"))
+    rows = [
+        {"entry": e, "label": ACTION_LABELS.get(e.action, e.action),
+         "before": json.dumps(e.before, indent=1, sort_keys=True) if e.before is not None else "",
+         "after": json.dumps(e.after, indent=1, sort_keys=True) if e.after is not None else ""}
+        for e in page
+    ]
+    return render(request, "moderation/audit.html", {"campaign": campaign, "page": page, "rows": rows,
+                                                      "moderator": is_moderator(request.user, campaign)})

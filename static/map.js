@@ -1,0 +1,151 @@
+/* Sector Command map: wheel zoom, drag pan, zoom buttons, reset, hover details.
+ * Plain JavaScript, no libraries. Works on any <svg class="campaign-map"> inside an element
+ * with data-map-viewport; the hover panel is the element with id "map-hover" (optional).
+ * Clicks on cells and fleets are announced as "map:cell" / "map:fleet" CustomEvents on the
+ * viewport (detail: {x, y} or {fleet, owner, x, y}) for pages that want to use them. */
+(function () {
+  "use strict";
+
+  function setup(viewport) {
+    var svg = viewport.querySelector("svg.campaign-map");
+    if (!svg) { return; }
+    var vb = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+    var home = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };
+    var view = { x: home.x, y: home.y, w: home.w, h: home.h };
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.style.width = "100%";
+    svg.style.height = "100%";
+    svg.style.cursor = "grab";
+
+    function apply() {
+      svg.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
+    }
+
+    // Screen point -> map point, using the SVG's own transform (handles letterboxing).
+    function toMap(clientX, clientY) {
+      var pt = svg.createSVGPoint();
+      pt.x = clientX; pt.y = clientY;
+      var m = svg.getScreenCTM();
+      if (!m) { return { x: view.x + view.w / 2, y: view.y + view.h / 2 }; }
+      var p = pt.matrixTransform(m.inverse());
+      return { x: p.x, y: p.y };
+    }
+
+    function zoom(factor, cx, cy) {
+      var minW = home.w / 40, maxW = home.w * 2;
+      var w = Math.min(maxW, Math.max(minW, view.w / factor));
+      var f = w / view.w;
+      if (cx === undefined) { cx = view.x + view.w / 2; cy = view.y + view.h / 2; }
+      view.x = cx - (cx - view.x) * f;
+      view.y = cy - (cy - view.y) * f;
+      view.w = w;
+      view.h = view.h * f;
+      apply();
+    }
+
+    function reset() {
+      view = { x: home.x, y: home.y, w: home.w, h: home.h };
+      apply();
+    }
+
+    viewport.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      var p = toMap(ev.clientX, ev.clientY);
+      zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
+    }, { passive: false });
+
+    var drag = null;
+    viewport.addEventListener("pointerdown", function (ev) {
+      if (ev.button !== 0) { return; }
+      drag = { sx: ev.clientX, sy: ev.clientY, start: toMap(ev.clientX, ev.clientY), moved: false };
+    });
+    window.addEventListener("pointermove", function (ev) {
+      if (!drag) { return; }
+      if (!drag.moved && Math.abs(ev.clientX - drag.sx) + Math.abs(ev.clientY - drag.sy) < 4) { return; }
+      if (!drag.moved) { drag.moved = true; svg.style.cursor = "grabbing"; }
+      var now = toMap(ev.clientX, ev.clientY);
+      view.x += drag.start.x - now.x;
+      view.y += drag.start.y - now.y;
+      apply();
+    });
+    window.addEventListener("pointerup", function (ev) {
+      if (!drag) { return; }
+      var wasDrag = drag.moved;
+      drag = null;
+      svg.style.cursor = "grab";
+      if (wasDrag) { return; }
+      var fleet = ev.target.closest ? ev.target.closest("g.fleet") : null;
+      var cell = ev.target.closest ? ev.target.closest("g.cell") : null;
+      if (fleet && viewport.contains(fleet)) {
+        viewport.dispatchEvent(new CustomEvent("map:fleet", { bubbles: true, detail: {
+          fleet: Number(fleet.dataset.fleet), owner: Number(fleet.dataset.owner),
+          x: cell ? Number(cell.dataset.x) : null, y: cell ? Number(cell.dataset.y) : null } }));
+      } else if (cell && viewport.contains(cell)) {
+        viewport.dispatchEvent(new CustomEvent("map:cell", { bubbles: true, detail: {
+          x: Number(cell.dataset.x), y: Number(cell.dataset.y) } }));
+      }
+    });
+
+    var hover = document.getElementById("map-hover");
+    if (hover) {
+      var idle = hover.textContent;
+      svg.addEventListener("mouseover", function (ev) {
+        var cell = ev.target.closest ? ev.target.closest("g.cell") : null;
+        var title = cell ? cell.querySelector(":scope > title") : null;
+        if (title) {
+          hover.textContent = "";
+          title.textContent.split("; ").forEach(function (line) {
+            var div = document.createElement("div");
+            div.textContent = line;
+            hover.appendChild(div);
+          });
+        } else if (cell) {
+          hover.textContent = "(" + cell.dataset.x + "," + cell.dataset.y + ") empty space";
+        }
+      });
+      svg.addEventListener("mouseleave", function () { hover.textContent = idle; });
+    }
+
+    document.querySelectorAll("[data-map-action]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var action = button.getAttribute("data-map-action");
+        if (action === "in") { zoom(1.5); } else if (action === "out") { zoom(1 / 1.5); } else { reset(); }
+      });
+    });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) { return; }
+      if (ev.key === "+" || ev.key === "=") { zoom(1.5); }
+      else if (ev.key === "-") { zoom(1 / 1.5); }
+      else if (ev.key === "0") { reset(); }
+    });
+
+    // Highlight a fleet listed in the side panel.
+    document.querySelectorAll("[data-focus-fleet]").forEach(function (link) {
+      link.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var g = svg.querySelector('g.fleet[data-fleet="' + link.getAttribute("data-focus-fleet") + '"]');
+        if (!g) { return; }
+        var box = g.getBBox();
+        view.w = home.w / 6; view.h = home.h / 6;
+        view.x = box.x + box.width / 2 - view.w / 2;
+        view.y = box.y + box.height / 2 - view.h / 2;
+        apply();
+        g.querySelectorAll("rect").forEach(function (r) {
+          r.setAttribute("stroke-width", "2");
+          setTimeout(function () { r.setAttribute("stroke-width", "0.5"); }, 1500);
+        });
+      });
+    });
+  }
+
+  function init() {
+    document.querySelectorAll("[data-map-viewport]").forEach(setup);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

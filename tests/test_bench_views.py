@@ -1,0 +1,33 @@
+"""bench/http.py's baseline view exists only when BENCH_VIEWS is on, never on a normal site."""
+
+import importlib
+
+import pytest
+from django.urls import clear_url_caches
+
+
+@pytest.fixture
+def reload_urls(settings):
+    def reload(bench_views: bool):
+        settings.BENCH_VIEWS = bench_views
+        import config.urls
+
+        importlib.reload(config.urls)
+        clear_url_caches()
+
+    yield reload
+    settings.BENCH_VIEWS = False
+    reload(False)
+
+
+def test_bare_view_is_not_routed_by_default(client, reload_urls):
+    reload_urls(False)
+    assert client.get("/bench/bare").status_code == 404
+
+
+def test_bare_view_answers_json_when_bench_views_is_on(client, reload_urls):
+    reload_urls(True)
+    response = client.get("/bench/bare")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True}
+    assert client.post("/bench/bare").status_code == 405
