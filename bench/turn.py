@@ -16,6 +16,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+# The script's own folder would come first on sys.path, where bench/http.py shadows the standard
+# library's http package; put the project root there instead.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
