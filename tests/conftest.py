@@ -60,3 +60,17 @@ def small_campaign(db, alice, bob, carol):
 
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+@pytest.fixture
+def eager_tasks(settings):
+    """Run Celery tasks in-process, as the embedded default does, even when the suite runs with a
+    broker configured (the PostgreSQL + Redis pass): for tests of what happens at once on the
+    embedded default, without a worker."""
+    from config.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

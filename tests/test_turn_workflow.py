@@ -12,7 +12,7 @@ from campaign import actions
 from campaign.middleware import CACHE_KEY
 from campaign.models import Empire, Turn, TurnOrders
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def seat(campaign, n) -> Empire:

@@ -115,7 +115,7 @@ def plot_one_step(page) -> tuple[int, int]:
     return x, y
 
 
-def test_moderator_and_two_players_play_turns(new_page, login, shot, alice, bob, carol):
+def test_moderator_and_two_players_play_turns(eager_tasks, new_page, login, shot, alice, bob, carol):
     moderator, p1, p2 = new_page(), new_page(), new_page()
 
     # The moderator opens a campaign in the lobby; the players join by the invitation link.
