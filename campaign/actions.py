@@ -281,7 +281,7 @@ def position_summary(state, events) -> dict:
     for empire in state.empires:
         out[str(empire.seat)] = {
             "bp": empire.bp,
-            "worlds": sum(1 for w in state.worlds if w.owner == empire.seat),
+            "worlds": len(state.worlds_of(empire.seat)),
             "ships": sum(1 for s in state.ships if s.owner == empire.seat),
             "fleets": sum(1 for f in state.fleets if f.owner == empire.seat),
             "battles": battles.get(empire.seat, 0),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import replace
 
 from django.db.models import Q
 
@@ -111,6 +112,26 @@ def cached_map_state(campaign: Campaign) -> GeneratedMap:
     return gmap
 
 
+_WORLD_CACHE: dict[tuple, tuple[WorldState, ...]] = {}
+
+
+def cached_neutral_worlds(campaign: Campaign) -> tuple[WorldState, ...]:
+    """Every world of the map as rolled (kind and economy type; no owner), in row order. Like
+    the map, these never change once rolled (the admin shows them read-only), so processes
+    keep them under the same key as ``cached_map_state``."""
+    key = (campaign.pk, campaign.seed_hash, campaign.width, campaign.height)
+    worlds = _WORLD_CACHE.get(key)
+    if worlds is None:
+        if len(_WORLD_CACHE) > 32:
+            _WORLD_CACHE.clear()
+        worlds = _WORLD_CACHE[key] = tuple(
+            WorldState(coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None)
+            for x, y, kind, econ in World.objects.filter(campaign=campaign).order_by("y", "x")
+            .values_list("x", "y", "kind", "economy")
+        )
+    return worlds
+
+
 def standing_from_json(raw: dict) -> StandingOrders:
     return parse_standing(raw) if raw else StandingOrders()
 
@@ -143,15 +164,19 @@ def load_state(campaign: Campaign) -> CampaignState:
     gmap = cached_map_state(campaign)
     empires = list(Empire.objects.filter(campaign=campaign).order_by("seat"))
     seat = {e.pk: e.seat for e in empires}
+    # Only the worlds someone owns, calls home or holds out in change; the rest come from the
+    # process's copy of the rolled worlds (a few hundred rows read instead of thousands).
+    base = cached_neutral_worlds(campaign)
+    claimed = {
+        (x, y): (seat.get(owner), seat.get(home), seat.get(held_by), held_until)
+        for x, y, owner, home, held_by, held_until in World.objects.filter(campaign=campaign)
+        .filter(Q(owner__isnull=False) | Q(home_of__isnull=False) | Q(held_out_by__isnull=False))
+        .values_list("x", "y", "owner_id", "home_of_id", "held_out_by_id", "held_out_until")
+    }
     worlds = tuple(
-        WorldState(
-            coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None,
-            owner=seat.get(owner), home_of=seat.get(home),
-            held_out_by=seat.get(held_by), held_out_until=held_until,
-        )
-        for x, y, kind, econ, owner, home, held_by, held_until in World.objects.filter(campaign=campaign)
-        .order_by("y", "x")
-        .values_list("x", "y", "kind", "economy", "owner_id", "home_of_id", "held_out_by_id", "held_out_until")
+        w if (row := claimed.get(w.coord)) is None
+        else replace(w, owner=row[0], home_of=row[1], held_out_by=row[2], held_out_until=row[3])
+        for w in base
     )
     structures = tuple(
         StructureState(id=n, owner=seat[o], resource=eh.Resource(r), coord=(x, y),

@@ -88,6 +88,8 @@ class MapCellAdmin(AuditedAdmin):
     list_display = ["campaign", "x", "y", "terrain"]
     list_filter = ["terrain"]
     list_select_related = ["campaign"]
+    # The map never changes once rolled (processes cache it: adapters.cached_map_state).
+    readonly_fields = ["campaign", "x", "y", "terrain"]
 
 
 @admin.register(World)
@@ -95,6 +97,9 @@ class WorldAdmin(AuditedAdmin):
     list_display = ["campaign", "x", "y", "kind", "economy", "owner", "home_of"]
     list_filter = ["kind", "economy"]
     list_select_related = ["campaign", "owner"]
+    # Where a world is, what it is and whose home it is are rolled with the map and cached with
+    # it (adapters.cached_neutral_worlds); owners and hold-outs stay editable.
+    readonly_fields = ["campaign", "x", "y", "kind", "economy", "home_of"]
 
 
 @admin.register(Structure)

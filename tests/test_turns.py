@@ -148,6 +148,31 @@ def test_the_stored_state_is_the_engine_state(played):  # persistence round trip
         assert getattr(after, field) == getattr(expected, field), field
 
 
+def test_worlds_from_the_process_cache_match_every_stored_row(played):
+    """load_state reads only claimed worlds and takes the rest from the process's copy of the
+    rolled map; the result must equal reading every World row, also after owners change."""
+    from campaign.models import World
+
+    def every_row():
+        seat = dict(played.empires.values_list("pk", "seat"))
+        return [(w.x, w.y, w.kind, w.economy or None, seat.get(w.owner_id), seat.get(w.home_of_id),
+                 seat.get(w.held_out_by_id), w.held_out_until)
+                for w in World.objects.filter(campaign=played).order_by("y", "x")]
+
+    def loaded():
+        return [(*w.coord, w.kind.value, w.economy.value if w.economy else None, w.owner, w.home_of,
+                 w.held_out_by, w.held_out_until) for w in adapters.load_state(played).worlds]
+
+    assert loaded() == every_row()
+    neutral = World.objects.filter(campaign=played, owner__isnull=True).order_by("y", "x").first()
+    owned = World.objects.filter(campaign=played, owner__isnull=False, home_of__isnull=True).first()
+    empire = played.empires.get(seat=2)
+    World.objects.filter(pk=neutral.pk).update(owner=empire, held_out_by=played.empires.get(seat=1), held_out_until=9)
+    if owned is not None:
+        World.objects.filter(pk=owned.pk).update(owner=None)
+    assert loaded() == every_row()
+
+
 def test_saving_an_unchanged_state_writes_nothing(played, django_assert_max_num_queries):
     state = adapters.load_state(played)
     with django_assert_max_num_queries(4):  # the empire lookup, fleet numbers and the campaign row

@@ -256,7 +256,7 @@ class _Bot:
         self.empire = state.empire(seat)
         self.ships = state.ship_index()
         self.enemies = {s for s in state.active_seats() if s != seat}
-        self.my_worlds = [w for w in state.worlds if w.owner == seat]
+        self.my_worlds = list(state.worlds_of(seat))
         self.home = next((w.coord for w in self.my_worlds if w.home_of == seat), None)
         mine = [s for s in state.structures if s.owner == seat]
         self.mine = mine

@@ -29,7 +29,7 @@ def detected_cells(state: CampaignState, seat: int | None, radius: int) -> froze
     if seat is None:
         return None
     grid = state.grid
-    sources = {w.coord for w in state.worlds if w.owner == seat}
+    sources = {w.coord for w in state.worlds_of(seat)}
     sources |= {f.coord for f in state.fleets if f.owner == seat}
     cells: set[Coord] = set()
     for c in sources:

@@ -200,9 +200,9 @@ def empire_economy(state: CampaignState, seat: int) -> eh.EmpireEconomy:
     empire = state.empire(seat)
     worlds = tuple(
         eh.OwnedWorld(coord=w.coord, kind=w.kind, economy=w.economy)
-        for w in state.worlds if w.owner == seat
+        for w in state.worlds_of(seat)
     )
-    home = next((w.coord for w in state.worlds if w.home_of == seat), None)
+    home = (h.coord if (h := state.home_world(seat)) is not None else None)
     structures = tuple(
         eh.Structure(id=s.id, resource=s.resource, coord=s.coord, technology=s.technology)
         for s in state.structures if s.owner == seat

@@ -188,8 +188,44 @@ class CampaignState:
     def _ship_index(self) -> dict[int, ShipState]:
         return {s.id: s for s in self.ships}
 
+    @cached_property
+    def _worlds_by_owner(self) -> dict[int, tuple[WorldState, ...]]:
+        out: dict[int, list[WorldState]] = {}
+        for w in self.worlds:
+            if w.owner is not None:
+                out.setdefault(w.owner, []).append(w)
+        return {seat: tuple(ws) for seat, ws in out.items()}
+
     def world_index(self) -> dict[Coord, WorldState]:
         return self._world_index
+
+    @cached_property
+    def _home_worlds(self) -> dict[int, WorldState]:
+        out: dict[int, WorldState] = {}
+        for w in self.worlds:
+            if w.home_of is not None:
+                out.setdefault(w.home_of, w)
+        return out
+
+    @cached_property
+    def _ship_holders(self) -> dict[Coord, frozenset[int]]:
+        holders: dict[Coord, set[int]] = {}
+        for f in self.fleets:
+            if f.ships:
+                holders.setdefault(f.coord, set()).add(f.owner)
+        return {c: frozenset(seats) for c, seats in holders.items()}
+
+    def ship_holders(self) -> dict[Coord, frozenset[int]]:
+        """Cell -> the seats with ships there (callers must not mutate it)."""
+        return self._ship_holders
+
+    def home_world(self, seat: int) -> WorldState | None:
+        """The first world (in ``worlds`` order) that is ``seat``'s home world, or None."""
+        return self._home_worlds.get(seat)
+
+    def worlds_of(self, seat: int) -> tuple[WorldState, ...]:
+        """The worlds ``seat`` owns, in the order of ``worlds``."""
+        return self._worlds_by_owner.get(seat, ())
 
     def ship_index(self) -> dict[int, ShipState]:
         return self._ship_index

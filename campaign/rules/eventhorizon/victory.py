@@ -165,20 +165,16 @@ def _enemies(state: CampaignState, seat: int) -> tuple[int, ...]:
 
 
 def _planets(state: CampaignState, seat: int) -> list:
-    return [w for w in state.worlds if w.owner == seat and w.kind is WorldKind.PLANET]
+    return [w for w in state.worlds_of(seat) if w.kind is WorldKind.PLANET]
 
 
 def _home_world(state: CampaignState, seat: int):
-    return next((w for w in state.worlds if w.home_of == seat), None)
+    return state.home_world(seat)
 
 
 def _ship_holders(state: CampaignState) -> dict:
     """Hex -> seats with ships there."""
-    holders: dict = {}
-    for f in state.fleets:
-        if f.ships:
-            holders.setdefault(f.coord, set()).add(f.owner)
-    return holders
+    return state.ship_holders()
 
 
 def power_assets(state: CampaignState, seat: int, against: Iterable[int]) -> Counter:
@@ -228,7 +224,7 @@ def condition_met(state: CampaignState, seat: int) -> bool:
 
 
 def _tie_key(state: CampaignState, seat: int) -> tuple[int, int, int]:
-    worlds = sum(1 for w in state.worlds if w.owner == seat)
+    worlds = len(state.worlds_of(seat))
     return (-fleet_bp(state, seat), -worlds, seat)
 
 
