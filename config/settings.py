@@ -202,6 +202,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # "Task … succeeded" lines: a worker's own log shows them; with tasks run in-process (no
+    # broker) they would be printed in the middle of a command's output.
+    "loggers": {"celery.app.trace": {"level": os.environ.get("LOG_LEVEL", "INFO") if CELERY_BROKER_URL else "WARNING"}},
 }
 
 if not DEBUG:
