@@ -195,35 +195,51 @@ def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
 
 def preview_orders(*, empire: Empire, raw) -> Preview:
     """Validate orders without storing them: the preview players see while writing."""
-    state = adapters.load_state(empire.campaign)
+    state, names = adapters.state_for_orders(empire.campaign)
     try:
         orders = parse_orders(raw)
-        return validate_orders(state, empire.seat, orders, adapters.design_names_by_seat(empire.campaign)[empire.seat])
+        return validate_orders(state, empire.seat, orders, names[empire.seat])
     except OrderError as exc:
         raise ActionError(str(exc)) from None
 
 
-@transaction.atomic
-def submit_orders(*, empire_id: int, raw, ready: bool | None = None) -> tuple[TurnOrders, Preview]:
+def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Empire | None = None
+                  ) -> tuple[TurnOrders, Preview]:
     """Store an empire's orders for the open turn (revisable until it is processed). Invalid
     orders are refused with the reason and change nothing; orders for a turn being processed
-    wait for it and are then refused with TurnClosed."""
-    empire = Empire.objects.select_related("campaign").get(pk=empire_id)
-    # The turn row lock orders submissions after (or before) processing, never during it.
-    turn = _open_turn(empire.campaign, lock=True)
+    wait for it and are then refused with TurnClosed.
+
+    The orders are checked against the open turn's state before any lock is taken, so one
+    campaign's players do not queue behind each other's checks; the turn row lock is held only
+    to store them. If that turn closed meanwhile the orders are refused (TurnClosed). A
+    moderator's edit between the check and the store is caught when the turn is resolved, as for
+    orders stored before such an edit (turn.apply_spending)."""
+    if empire is None or empire.pk != empire_id:
+        empire = Empire.objects.select_related("campaign").get(pk=empire_id)
+    if empire.eliminated:
+        raise ActionError("your empire has been eliminated")
+    if empire.is_bot:
+        raise ActionError("your seat is played by the computer: take it back first")
+    checked_turn = empire.campaign.turn
+    _open_turn(empire.campaign, lock=False)  # a closed turn is refused before the work of checking
     preview = preview_orders(empire=empire, raw=raw)
-    row, created = TurnOrders.objects.select_for_update().get_or_create(
-        turn=turn, empire=empire, defaults={"orders": raw, "ready": bool(ready)}
-    )
-    if not created:
-        row.orders = raw
-        row.revision = F("revision") + 1
-        if ready is not None:
-            row.ready = ready
-        row.save(update_fields=["orders", "revision", "ready", "updated_at"])
-        row.refresh_from_db(fields=["revision"])
-    if row.ready:
-        _enqueue_if_all_ready(turn)  # turn workflow: the last player ready starts the turn
+    with transaction.atomic():
+        # The turn row lock orders the store after (or before) processing, never during it.
+        turn = Turn.objects.select_for_update().filter(campaign_id=empire.campaign_id, number=checked_turn).first()
+        if turn is None or turn.status != Turn.Status.OPEN:
+            raise TurnClosed(f"turn {checked_turn} is not taking orders")
+        row, created = TurnOrders.objects.get_or_create(
+            turn=turn, empire=empire, defaults={"orders": raw, "ready": bool(ready)}
+        )
+        if not created:
+            # Under the turn lock nobody else writes this row: its revision is ours to count.
+            row.orders = raw
+            row.revision += 1
+            if ready is not None:
+                row.ready = ready
+            row.save(update_fields=["orders", "revision", "ready", "updated_at"])
+        if row.ready:
+            _enqueue_if_all_ready(turn)  # turn workflow: the last player ready starts the turn
     return row, preview
 
 

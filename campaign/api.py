@@ -153,7 +153,8 @@ class OrdersView(APIView):
         if ready is not None and not isinstance(ready, bool):
             raise ValidationError({"ready": "must be true or false"})
         try:
-            row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready)
+            empire.campaign = campaign  # read for this request already
+            row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except actions.ActionError as exc:

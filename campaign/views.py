@@ -3,14 +3,16 @@
 Everything a page shows of a campaign's contents goes through ``campaign/visibility.py`` (fog of
 war) or ``campaign/reports.py`` (reports, fogged the same way)."""
 
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Count
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from . import adapters, charts, visibility
@@ -85,26 +87,37 @@ def campaign_detail(request, campaign_id: int):
 @require_GET
 def campaign_map_svg(request, campaign_id: int):
     """The map as the caller may see it: ``?turn=N`` the start of turn N, ``?interactive=1``
-    clickable cells and fleets, ``?seat=N`` (moderator) a seat's view."""
+    clickable cells and fleets, ``?seat=N`` (moderator) a seat's view. Sent with an ETag and
+    ``no-cache``: a browser asks again each time and gets a 304 while the picture it holds is
+    still the one it may see (the map page fetches it this way)."""
     campaign = _campaign_for(request, campaign_id)
     viewer = visibility.viewer_for(request.user, campaign)
-    try:
-        svg = visibility.map_svg_for(
-            campaign, request.user, turn=_int_param(request, "turn"),
-            interactive=request.GET.get("interactive") in ("1", "true", "yes"),
-            as_seat=_seat_param(request, campaign, viewer),
-        )
-    except visibility.HistoryUnavailable as exc:
-        raise Http404(str(exc)) from None
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    turn = _int_param(request, "turn")
+    interactive = request.GET.get("interactive") in ("1", "true", "yes")
+    as_seat = _seat_param(request, campaign, viewer)
+    eyes = viewer if as_seat is None else visibility.viewer_for(request.user, campaign, as_seat=as_seat)
+    key = visibility.map_cache_key(campaign, eyes, turn, interactive=interactive)
+    etag = visibility.map_etag(key)
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        try:
+            svg = visibility.cached_svg(campaign, eyes, key, turn, interactive=interactive)
+        except visibility.HistoryUnavailable as exc:
+            raise Http404(str(exc)) from None
+        response = HttpResponse(svg, content_type="image/svg+xml")
+    response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie, Authorization"
     return response
 
 
 @login_required
 @require_GET
 def campaign_map(request, campaign_id: int):
-    """The map page: the whole map, zoom and pan, hover details, legend, history by turn."""
+    """The map page: the whole map with zoom and pan, hover details, legend, history by turn.
+    The picture itself comes from ``campaign_map_svg`` (fetched by static/map.js, revalidated
+    by its ETag), so the page stays small and each map is rendered once per change."""
     campaign = _campaign_for(request, campaign_id)
     viewer = visibility.viewer_for(request.user, campaign)
     as_seat = _seat_param(request, campaign, viewer)
@@ -112,18 +125,25 @@ def campaign_map(request, campaign_id: int):
     if turn == campaign.turn:
         turn = None
     shown = campaign.turn if turn is None else turn
-    svg = error = None
+    error = None
     fleets = []
+    turns = visibility.past_turns(campaign)
     try:
         eyes = viewer if as_seat is None else visibility.viewer_for(request.user, campaign, as_seat=as_seat)
-        svg, fleets = visibility.rendered_map(campaign, eyes, turn, interactive=True)
+        fleets = visibility.visible_fleets(campaign, eyes, turn)
     except visibility.HistoryUnavailable as exc:
         error = str(exc)
+    query = {"interactive": 1}
+    if turn is not None:
+        query["turn"] = turn
+    if as_seat is not None:
+        query["seat"] = as_seat
     names = dict(campaign.empires.values_list("seat", "name"))
     fleets = [{**f, "owner_name": names.get(f["owner"], f"seat {f['owner']}")} for f in fleets]
     context = {
-        "campaign": campaign, "viewer": viewer, "svg": mark_safe(svg) if svg else None, "error": error,
-        "shown_turn": shown, "is_current": turn is None, "turns": visibility.past_turns(campaign),
+        "campaign": campaign, "viewer": viewer, "error": error,
+        "svg_url": reverse("campaign-map-svg", args=[campaign.pk]) + "?" + urlencode(query),
+        "shown_turn": shown, "is_current": turn is None, "turns": turns,
         "fleets": fleets, "as_seat": as_seat, "empires": campaign.empires.order_by("seat"),
     }
     return render(request, "campaign/map.html", context)

@@ -17,6 +17,7 @@ Who sees what (ruling FW5):
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -295,19 +296,49 @@ def rendered_map(campaign: Campaign, viewer: Viewer, turn: int | None = None, *,
     the key holds everything the picture depends on — the viewer's eyes, the turn, and a
     fingerprint of the rows a turn, a roll-back or a moderator's edit can change — so a cached
     map is never one the viewer should no longer see."""
+    return _rendered(campaign, viewer, map_cache_key(campaign, viewer, turn, interactive=interactive),
+                     turn, interactive, "svg", "fleets")
+
+
+def map_cache_key(campaign: Campaign, viewer: Viewer, turn: int | None = None, *, interactive: bool = False) -> str:
+    """The key of a viewer's map in the cache (one query: the fingerprint). Equal keys mean an
+    identical picture, so it doubles as the SVG's ETag (``map_etag``)."""
     if turn == campaign.turn:
         turn = None
-    key = ":".join(str(part) for part in (
+    return ":".join(str(part) for part in (
         "sc-map", 1, campaign.pk, campaign.created_at.timestamp() if campaign.created_at else "", campaign.turn,
         campaign.status, campaign.fog_of_war, campaign.detection_range, _fingerprint(campaign), turn,
         viewer.fog_seat, viewer.seat, viewer.radius, int(interactive)))
-    hit = cache.get(key)
-    if hit is None:
-        view = view_for(campaign, viewer, turn)
-        hit = (mapsvg.render(view.seen.map, overlay_for(campaign, view), interactive=interactive),
-               fleets_json(campaign, view))
-        cache.set(key, hit, MAP_CACHE_SECONDS)
-    return hit
+
+
+def map_etag(key: str) -> str:
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+def cached_svg(campaign: Campaign, viewer: Viewer, key: str, turn: int | None, *, interactive: bool) -> str:
+    """The SVG under ``key`` (from ``map_cache_key`` with the same arguments), rendered if need be."""
+    return _rendered(campaign, viewer, key, turn, interactive, "svg")[0]
+
+
+def visible_fleets(campaign: Campaign, viewer: Viewer, turn: int | None = None) -> list[dict]:
+    """The fleets a viewer sees on the map now or at the start of a past turn, cached like the
+    map but apart from its (large) SVG, so pages that list fleets never load the picture."""
+    key = map_cache_key(campaign, viewer, turn, interactive=True)
+    return _rendered(campaign, viewer, key, turn, True, "fleets")[0]
+
+
+def _rendered(campaign: Campaign, viewer: Viewer, key: str, turn: int | None, interactive: bool, *parts: str) -> tuple:
+    """The cached ``parts`` ("svg", "fleets") of a viewer's map, rendering both on a miss."""
+    if turn == campaign.turn:
+        turn = None
+    found = cache.get_many([f"{key}:{p}" for p in parts])
+    if len(found) == len(parts):
+        return tuple(found[f"{key}:{p}"] for p in parts)
+    view = view_for(campaign, viewer, turn)
+    made = {"svg": mapsvg.render(view.seen.map, overlay_for(campaign, view), interactive=interactive),
+            "fleets": fleets_json(campaign, view)}
+    cache.set_many({f"{key}:{p}": v for p, v in made.items()}, MAP_CACHE_SECONDS)
+    return tuple(made[p] for p in parts)
 
 
 MAP_CACHE_SECONDS = 600

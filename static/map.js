@@ -1,6 +1,6 @@
 /* Sector Command map: wheel zoom, drag pan, zoom buttons, reset, hover details.
  * Plain JavaScript, no libraries. Works on any <svg class="campaign-map"> inside an element
- * with data-map-viewport; the hover panel is the element with id "map-hover" (optional).
+ * with data-map-viewport, or fetched from the element's data-map-src; the hover panel is the element with id "map-hover" (optional).
  * Clicks on cells and fleets are announced as "map:cell" / "map:fleet" CustomEvents on the
  * viewport (detail: {x, y} or {fleet, owner, x, y}) for pages that want to use them. */
 (function () {
@@ -140,8 +140,31 @@
     });
   }
 
+  // A viewport with data-map-src gets its picture from that URL (the map SVG, revalidated by
+  // its ETag, so a map seen before costs the server a 304), then becomes interactive.
+  function load(viewport) {
+    var src = viewport.getAttribute("data-map-src");
+    if (!src || viewport.querySelector("svg.campaign-map")) { setup(viewport); return; }
+    fetch(src, { credentials: "same-origin", headers: { "Accept": "image/svg+xml" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("the server answered " + response.status); }
+        return response.text();
+      })
+      .then(function (text) {
+        viewport.innerHTML = text;
+        setup(viewport);
+        viewport.setAttribute("data-map-loaded", "1");
+        viewport.dispatchEvent(new CustomEvent("map:loaded", { bubbles: true }));
+      })
+      .catch(function (err) {
+        viewport.textContent = "The map could not be loaded (" + err.message + "). Reload the page to try again.";
+        viewport.style.color = "#f3c4c4";
+        viewport.style.padding = "1rem";
+      });
+  }
+
   function init() {
-    document.querySelectorAll("[data-map-viewport]").forEach(setup);
+    document.querySelectorAll("[data-map-viewport]").forEach(load);
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);

@@ -54,11 +54,42 @@ def test_map_pages_send_anonymous_to_log_in(client, played, path):
 def test_map_page_has_the_map_legend_controls_and_history(client, played, bob):
     client.force_login(bob)
     html = client.get(f"/campaigns/{played.pk}/map/").content.decode()
-    assert "data-map-viewport" in html and '<svg xmlns="http://www.w3.org/2000/svg"' in html
     assert "/static/map.js" in html and 'data-map-action="in"' in html and 'data-map-action="reset"' in html
     assert "Legend" in html and "interdicted trade route" in html and "^ planetary defences" in html
     assert '<option value="1"' in html and '<option value="2" selected' in html  # turn 2 is now
-    assert html.count('<g class="cell" data-x=') == 144
+    # The picture is its own resource: the page names it (and shows it without JavaScript).
+    src = re.search(r'data-map-viewport data-map-src="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert src == f"/campaigns/{played.pk}/map.svg?interactive=1"
+    assert f'<img src="{src}"'.replace("&", "&amp;") in html
+    assert "<g class=\"cell\"" not in html
+    assert client.get(src).content.decode().count('<g class="cell" data-x=') == 144
+
+
+def test_map_page_names_the_svg_of_the_turn_and_seat_shown(client, played, alice):
+    client.force_login(alice)  # the moderator, viewing turn 1 as seat 2
+    html = client.get(f"/campaigns/{played.pk}/map/?turn=1&seat=2").content.decode()
+    src = re.search(r'data-map-src="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert src == f"/campaigns/{played.pk}/map.svg?interactive=1&turn=1&seat=2"
+    assert client.get(src).status_code == 200
+
+
+def test_the_map_svg_is_revalidated_by_its_etag(client, played, bob, carol):
+    url = f"/campaigns/{played.pk}/map.svg?interactive=1"
+    client.force_login(bob)
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag and "no-cache" in first["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
+    # Another player's eyes see another picture: never a 304 on bob's tag.
+    client.force_login(carol)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+    # A change on the map (a fleet moves) makes bob's copy stale.
+    client.force_login(bob)
+    Fleet.objects.filter(campaign=played, owner__seat=1).update(x=0, y=0)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
 
 
 def test_interactive_svg_makes_every_cell_and_fleet_addressable(client, small_campaign, bob):

@@ -170,8 +170,8 @@ def test_moderator_and_two_players_play_turns(eager_tasks, new_page, login, shot
         assert page.locator("main").get_by_text(name).first.is_visible()
         shot(page, f"{step}-report")
         page.goto(reverse("campaign-map", args=[campaign_id]))
-        page.locator("main svg").first.wait_for(state="visible")
-        assert page.locator("main svg .fleet").count() >= 1
+        page.locator("[data-map-loaded] svg.campaign-map").wait_for(state="visible")
+        assert page.locator("svg.campaign-map .fleet").count() >= 1
         shot(page, f"{step}-map")
     # The moderator's view of the same report is complete.
     moderator.goto(reverse("campaign-report", args=[campaign_id, 3]))

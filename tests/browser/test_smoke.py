@@ -15,12 +15,12 @@ def test_player_sees_campaign_and_map(page, login, shot, small_campaign):
     shot(page, "campaign")
 
     page.goto(reverse("campaign-map", args=[small_campaign.pk]))
-    svg = page.locator("main svg").first
+    svg = page.locator("[data-map-loaded] svg.campaign-map")  # fetched by map.js from map.svg
     svg.wait_for(state="visible")
     box = svg.bounding_box()
     assert box and box["width"] > 100 and box["height"] > 100, box
     # The map draws the 12×12 board: many cells, not an empty frame.
-    assert page.locator("main svg polygon, main svg rect").count() >= 144
+    assert page.locator("svg.campaign-map polygon, svg.campaign-map rect").count() >= 144
     shot(page, "map")
 
 
