@@ -36,6 +36,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled
 
+from . import actions
+
 LOGIN_FAILURE_LIMIT = 100
 LOGIN_WINDOW_SECONDS = 3600
 
@@ -154,7 +156,12 @@ def signup(request):
         return redirect(_next_url(request, reverse("home")))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = actions.create_account(username=form.cleaned_data["username"], email=form.cleaned_data["email"],
+                                          password=form.cleaned_data["password1"])
+        except actions.ActionError as exc:
+            form.add_error(None, str(exc))
+            return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
         login(request, user, backend="campaign.accounts.ThrottledModelBackend")
         messages.success(request, f"Welcome, {user.username}: your account is ready.")
         return redirect(_next_url(request, reverse("home")))

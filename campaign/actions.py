@@ -462,6 +462,26 @@ def import_campaign(doc) -> Campaign:
 
 
 # ---------------------------------------------------------------------------------------------
+# Accounts.
+# ---------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def create_account(*, username: str, email: str, password: str):
+    """A new player's account (the sign-up page validates the fields first: a free user name, an
+    unused email address, a password the validators accept). Refused with ActionError if the
+    name or address was taken meanwhile."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    email = User.objects.normalize_email(email)
+    if User.objects.select_for_update().filter(username__iexact=username).exists():
+        raise ActionError(f"the user name '{username}' is taken")
+    if email and User.objects.filter(email__iexact=email).exists():
+        raise ActionError("an account with this email address exists already")
+    return User.objects.create_user(username=username, email=email, password=password)
+
+
+# ---------------------------------------------------------------------------------------------
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------
 

@@ -245,3 +245,16 @@ def test_page_and_api_failures_share_one_count(client, bob, clock):
         APIClient().post("/api/token/", {"username": "bob", "password": "wrong"}, format="json")
     assert accounts.is_locked("bob")
     assert _login(client, "bob", "pw-bob").status_code == 200 and not _logged_in(client)
+
+
+def test_create_account_refuses_a_name_taken_meanwhile(db, django_user_model):
+    # The sign-up form checks the name first; the action checks again inside its transaction.
+    from campaign import actions
+
+    user = actions.create_account(username="zed", email="Zed@Example.com", password="a-long-pass-phrase")
+    assert user.check_password("a-long-pass-phrase") and user.email == "Zed@example.com"
+    with pytest.raises(actions.ActionError, match="user name 'ZED' is taken"):
+        actions.create_account(username="ZED", email="other@example.com", password="a-long-pass-phrase")
+    with pytest.raises(actions.ActionError, match="email address exists"):
+        actions.create_account(username="other", email="zed@example.com", password="a-long-pass-phrase")
+    assert django_user_model.objects.filter(username__iexact="zed").count() == 1
