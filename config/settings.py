@@ -202,9 +202,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # "Task … succeeded" lines: a worker's own log shows them; with tasks run in-process (no
-    # broker) they would be printed in the middle of a command's output.
-    "loggers": {"celery.app.trace": {"level": os.environ.get("LOG_LEVEL", "INFO") if CELERY_BROKER_URL else "WARNING"}},
+    # With tasks run in-process (no broker): no "Task … succeeded" lines in the middle of a
+    # command's output (a worker's own log shows them), and no warning that the broker URL,
+    # never used, names no host.
+    "loggers": {} if CELERY_BROKER_URL else {
+        "celery.app.trace": {"level": "WARNING"},
+        "kombu.connection": {"level": "ERROR"},
+    },
 }
 
 if not DEBUG:
