@@ -1,8 +1,11 @@
 """The registry of tactical resolvers (pure Python).
 
 Every rule book becomes a tactical ruleset behind one resolver interface; each registers a small
-record here under its name (``RESOLVERS["eventhorizon"]``). No resolver is registered yet: the
-embedded Event Horizon engine and the auto-resolve odds system arrive with their own issues.
+record here under its name (``RESOLVERS["eventhorizon"]``). The embedded Event Horizon Quick Play
+engine (``tactical.rules.eventhorizon``, issue 5) registers itself as ``"eventhorizon"``; it is
+imported at the bottom of this module, so looking it up never depends on import order. Its
+``resolve(state, dice, max_cards=None)`` plays a deployed battle out with the computer doctrine
+and returns the outcome. The auto-resolve odds system is not a tactical resolver.
 """
 
 from __future__ import annotations
@@ -36,3 +39,7 @@ def find_resolver(name: str) -> ResolverRecord:
     except KeyError:
         known = ", ".join(sorted(RESOLVERS)) or "none yet"
         raise ValueError(f"no tactical resolver named '{name}' (registered: {known})") from None
+
+
+# Built-in resolvers register themselves when imported (last: they import this module).
+from tactical.rules import eventhorizon as _eventhorizon  # noqa: E402,F401

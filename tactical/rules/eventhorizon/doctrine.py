@@ -1,0 +1,407 @@
+"""The computer doctrine: plays any side of a tactical battle sensibly, and ``simulate`` plays
+doctrine against doctrine to the end.
+
+Pure Python and deterministic: the doctrine rolls no dice (ties are broken by ship id and
+square), so with the same seed ``simulate`` plays the same battle. What it does, in order, for
+an activated ship:
+
+* helpless (no power): restore power; landed: launch; a shuttle: go to warp (save the crew);
+* outmatched (its side's firepower and hull below a third of the enemy's and itself badly
+  hurt), or no weapons left: go to warp;
+* evade when weak: declares evasive manoeuvres below half hull, stops them when restored;
+* regenerate force fields when a field is down by 3 or more, or by any amount with no enemy
+  within reach;
+* close to its best range (close range for lasers, particle accelerators and EMP cannons;
+  2–3 squares for missile and fighter ships, 3 against enemies with short-range weapons), then
+  turn its strongest force field towards the enemy with the free turns it has left;
+* focus fire: every weapon at the enemy in reach with the least hull and force field left,
+  the rest at the next; the planetary bombardment array at enemy planets;
+* board: teleport a boarding party onto an adjacent enemy whose facing field is down.
+
+Which ship to activate: one with an ongoing boarding action (it is compulsory), one without
+power, then the ship with the best shot, then the one nearest the enemy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from campaign.rules.dice import Dice
+
+from . import actions as A
+from .engine import (
+    _check_shot_geometry,
+    _terrain,
+    apply,
+    check,
+    draw_card,
+    is_over,
+    move_allowance,
+    trace_path,
+)
+from .geometry import (
+    FORWARD,
+    STEP_TOKENS,
+    Coord,
+    arc_of,
+    distance,
+    move_cost,
+    relative,
+    step_offset,
+    turn,
+)
+from .state import (
+    BLACK_HOLE,
+    LANDED,
+    PBA,
+    SUN,
+    WEAPON_DAMAGE,
+    WEAPON_RANGES,
+    BattleState,
+    IllegalActionError,
+    TacticalShip,
+)
+
+SHORT_ONLY = frozenset(k for k, r in WEAPON_RANGES.items() if r == {"close"})
+
+
+def _enemies(state: BattleState, side: int) -> list[TacticalShip]:
+    return [s for s in state.ships if s.side != side and s.on_table]
+
+
+def _power(ships) -> int:
+    return sum(max(s.hull, 0) + sum(WEAPON_DAMAGE[k] for k in s.weapons) + (s.ff_strength if any(s.generators) else 0)
+               for s in ships if not s.shuttle)
+
+
+def _outmatched(state: BattleState, ship: TacticalShip) -> bool:
+    if not any(k != PBA for k in ship.weapons) and not _enemy_planets(state, ship.side):
+        return True
+    if ship.hull * 2 > ship.design.hull:
+        return False
+    mine = _power(s for s in state.ships if s.side == ship.side and s.in_play)
+    theirs = _power(s for s in state.ships if s.side != ship.side and s.in_play)
+    return mine * 3 < theirs and ship.hull * 2 <= ship.design.hull
+
+
+def _enemy_planets(state: BattleState, side: int):
+    return [p for p in state.planets if p.owner is not None and p.owner != side and p.status != "destroyed"]
+
+
+def _weak(ship: TacticalShip) -> bool:
+    return ship.hull * 2 < ship.design.hull
+
+
+def _threat_range(ship: TacticalShip) -> int:
+    return max(ship.movement, 0) + 3
+
+
+def _shots_at(state: BattleState, ship: TacticalShip, target: TacticalShip) -> list[str]:
+    """The weapons (not the PBA) that could lock on ``target`` now (the engine's own checks)."""
+    d = distance(ship.pos, target.pos)
+    band = "close" if d <= 1 else ("long" if d <= 3 else None)
+    if band is None or not target.on_table or target.side == ship.side:
+        return []
+    keys = [k for k in ship.weapons if k != PBA and band in WEAPON_RANGES[k]]
+    if not keys:
+        return []
+    try:
+        _check_shot_geometry(state, ship, target.pos, keys[0], "")
+    except IllegalActionError:
+        return []
+    return keys
+
+
+def _target_value(state: BattleState, ship: TacticalShip, target: TacticalShip) -> tuple:
+    arc = arc_of(target.pos, target.facing, ship.pos)
+    ff = target.force_fields[arc] if (target.generators[arc] and target.power) else 0
+    return (target.shuttle, target.hull + ff, target.id)
+
+
+def _fire_plan(state: BattleState, ship: TacticalShip) -> tuple[tuple[str, int | str], ...]:
+    options = []
+    for enemy in _enemies(state, ship.side):
+        keys = _shots_at(state, ship, enemy)
+        if keys:
+            options.append((_target_value(state, ship, enemy), enemy, keys))
+    options.sort(key=lambda o: o[0])
+    shots: list[tuple[str, int | str]] = []
+    left = [k for k in ship.weapons if k != PBA]
+    for _, enemy, keys in options:
+        use = []
+        for k in keys:
+            if k in left:
+                left.remove(k)
+                use.append(k)
+        shots += [(k, enemy.id) for k in use]
+    pbas = ship.weapons.count(PBA)
+    if pbas:
+        for planet in _enemy_planets(state, ship.side):
+            try:
+                check(state, A.Fire(ship.id, ((PBA, planet.id),)))
+            except IllegalActionError:
+                continue
+            shots += [(PBA, planet.id)] * pbas
+            break
+    return tuple(shots)
+
+
+def _preferred_range(ship: TacticalShip, target: TacticalShip) -> int:
+    short = sum(WEAPON_DAMAGE[k] for k in ship.weapons if k in SHORT_ONLY)
+    long_ = sum(WEAPON_DAMAGE[k] for k in ship.weapons if k not in SHORT_ONLY and k != PBA)
+    if short >= long_ and short > 0:
+        return 1
+    if any(k in SHORT_ONLY for k in target.weapons):
+        return 3
+    return 2
+
+
+def _pick_target(state: BattleState, ship: TacticalShip) -> TacticalShip | None:
+    enemies = _enemies(state, ship.side)
+    if not enemies:
+        return None
+    reach = max(ship.movement, 0) + 3
+    x, y = ship.pos
+
+    def key(e: TacticalShip):
+        d = max(abs(x - e.pos[0]), abs(y - e.pos[1]))
+        return (max(0, d - reach), e.shuttle, e.hull + max(e.force_fields), d, e.id)
+
+    return min(enemies, key=key)
+
+
+def _goal(state: BattleState, ship: TacticalShip, target: TacticalShip, want: int) -> Coord | None:
+    best = None
+    tx, ty = target.pos
+    occupied = state.occupied
+    for dy in range(-want, want + 1):
+        for dx in range(-want, want + 1):
+            if max(abs(dx), abs(dy)) != want:
+                continue
+            c = (tx + dx, ty + dy)
+            if not state.field.on_table(c) or _terrain(state, c) in (SUN, BLACK_HOLE):
+                continue
+            if occupied.get(c, ship.id) != ship.id:
+                continue
+            key = (distance(ship.pos, c), (c[0] - ship.pos[0]) ** 2 + (c[1] - ship.pos[1]) ** 2, c)
+            if best is None or key < best[0]:
+                best = (key, c)
+    return best[1] if best else None
+
+
+def _greedy_path(state: BattleState, ship: TacticalShip, goal: Coord, allowance: int) -> list[str]:
+    pos, facing = ship.pos, ship.facing
+    tokens: list[str] = []
+    steps = turns = 0
+    while pos != goal:
+        best = None
+        for tok in STEP_TOKENS:
+            dx, dy = step_offset(facing, tok)
+            c = (pos[0] + dx, pos[1] + dy)
+            if not state.field.on_table(c) or _terrain(state, c) == BLACK_HOLE:
+                continue
+            key = (distance(c, goal), (c[0] - goal[0]) ** 2 + (c[1] - goal[1]) ** 2, STEP_TOKENS.index(tok))
+            if best is None or key < best[0]:
+                best = (key, tok, c)
+        here = (distance(pos, goal), (pos[0] - goal[0]) ** 2 + (pos[1] - goal[1]) ** 2)
+        if best is not None and best[0][:2] < here:
+            if max(steps + 1, turns) > allowance:
+                break
+            tokens.append(best[1])
+            steps += 1
+            pos = best[2]
+            continue
+        if max(steps, turns + 1) > allowance or turns > steps + 2:
+            break
+        _, right = relative(facing, (goal[0] - pos[0], goal[1] - pos[1]))
+        tok = "L" if right < 0 else "R"
+        tokens.append(tok)
+        turns += 1
+        facing = turn(facing, tok)
+    return tokens
+
+
+def _final_turns(state: BattleState, ship: TacticalShip, pos: Coord, facing: int, tokens: list[str],
+                 target: TacticalShip, allowance: int) -> list[str]:
+    """Spend free turns presenting the strongest force field (a PBA ship: its bow) to the target."""
+    steps = sum(1 for t in tokens if t in STEP_TOKENS)
+    turns = len(tokens) - steps
+    best = (None, [])
+    for extra in ([], ["L"], ["R"], ["R", "R"]):
+        if max(steps, turns + len(extra)) > allowance:
+            continue
+        f = facing
+        for t in extra:
+            f = turn(f, t)
+        if PBA in ship.weapons and _enemy_planets(state, ship.side):
+            planet = _enemy_planets(state, ship.side)[0]
+            score = 10 if arc_of(pos, f, planet.squares[0]) == FORWARD else 0
+        else:
+            arc = arc_of(pos, f, target.pos)
+            score = ship.force_fields[arc] if ship.generators[arc] else -1
+        if best[0] is None or score > best[0]:
+            best = (score, extra)
+    return best[1]
+
+
+def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
+    target = _pick_target(state, ship)
+    if target is None:
+        return None
+    want = _preferred_range(ship, target)
+    d = distance(ship.pos, target.pos)
+    allowance = move_allowance(state, ship)
+    if allowance <= 0:
+        return None
+    goal = ship.pos if d == want else _goal(state, ship, target, want)
+    tokens = _greedy_path(state, ship, goal, allowance) if goal is not None and goal != ship.pos else []
+    # Follow the path as far as it is legal (a cloud or wormhole ends it; an occupied end square
+    # or a sun shortens it).
+    while True:
+        pos, facing = ship.pos, ship.facing
+        ok = True
+        for t in tokens:
+            if t in STEP_TOKENS:
+                dx, dy = step_offset(facing, t)
+                pos = (pos[0] + dx, pos[1] + dy)
+            else:
+                facing = turn(facing, t)
+        extra = _final_turns(state, ship, pos, facing, tokens, target, allowance)
+        path = tuple(tokens + extra)
+        if not path:
+            return None
+        try:
+            trace_path(state, ship, path)
+        except IllegalActionError:
+            ok = False
+        if ok and move_cost(path) <= allowance:
+            return A.Move(ship.id, path)
+        if not tokens:
+            return None
+        tokens = tokens[:-1]
+
+
+def _teleport_target(state: BattleState, ship: TacticalShip) -> int | None:
+    if not ship.has_teleporter or ship.boarding_parties <= 0:
+        return None
+    for enemy in sorted(_enemies(state, ship.side), key=lambda e: e.id):
+        if distance(ship.pos, enemy.pos) <= 1 and not enemy.shuttle:
+            try:
+                check(state, A.Teleport(ship.id, enemy.id))
+            except IllegalActionError:
+                continue
+            return enemy.id
+    return None
+
+
+def _regen_wanted(state: BattleState, ship: TacticalShip) -> bool:
+    lost = sum(ship.ff_strength - ship.force_fields[a] for a in range(4) if ship.generators[a])
+    hull = ship.design.hull - ship.hull if ship.design.nanobot_skin and not ship.shuttle else 0
+    if lost + hull <= 0:
+        return False
+    near = any(distance(ship.pos, e.pos) <= _threat_range(e) for e in _enemies(state, ship.side))
+    return lost + hull >= 3 or not near
+
+
+def _choose_ship(state: BattleState, side: int) -> TacticalShip | None:
+    ships = [s for s in state.ships if s.side == side and s.in_play]
+    if state.card is not None and state.card.is_dac:
+        ships = [s for s in ships if s.id not in state.activated]
+    if not ships:
+        return None
+    boarding = {b.boarder for b in state.boardings} | {b.target for b in state.boardings}
+    enemies = _enemies(state, side)
+
+    def key(s: TacticalShip):
+        x, y = s.pos
+        gaps = [(max(abs(x - e.pos[0]), abs(y - e.pos[1])), e) for e in enemies]
+        shot = 0 if any(_shots_at(state, s, e) for d, e in gaps if d <= 3) else 1
+        near = min((d for d, _ in gaps), default=99)
+        return (0 if s.id in boarding else 1, 0 if not s.power else 1, s.shuttle, shot, near, s.id)
+
+    return min(ships, key=key)
+
+
+def _next(state: BattleState, ship: TacticalShip) -> A.Action:
+    act = state.activation
+    done = act.actions
+    used = len(done) + (1 if act.boarding_due else 0)
+    end = A.EndActivation(ship.id)
+    if used >= A.ACTIONS_PER_ACTIVATION:
+        return end
+    if not ship.power:
+        return A.RestorePower(ship.id) if A.RESTORE_POWER not in done else end
+    if ship.status == LANDED:
+        return A.Launch(ship.id) if A.MOVE not in done else end
+    can_move = A.MOVE not in done and A.FIRE not in done and A.TELEPORT not in done and not ship.engines_destroyed
+    if ship.shuttle or _outmatched(state, ship):
+        if can_move:
+            return A.WarpOut(ship.id)
+        return end
+    if ship.stealth_engaged and A.ENGAGE_STEALTH not in done:
+        return A.DisengageStealth(ship.id)
+    moved_or_fired = any(k in done for k in (A.SCAN, A.MOVE, A.FIRE, A.TELEPORT))
+    if A.REGENERATE not in done and not moved_or_fired and used <= 1 and _regen_wanted(state, ship):
+        return A.Regenerate(ship.id)
+    if can_move:
+        move = _move_plan(state, ship)
+        if move is not None:
+            return move
+    if A.FIRE not in done and A.TELEPORT not in done:
+        shots = _fire_plan(state, ship)
+        if shots:
+            return A.Fire(ship.id, shots)
+    if A.TELEPORT not in done:
+        target = _teleport_target(state, ship)
+        if target is not None:
+            return A.Teleport(ship.id, target)
+    return end
+
+
+def doctrine_action(state: BattleState, side: int, dice: Dice | None = None) -> A.Action | None:
+    """The doctrine's next action for ``side``, or None when the side has nothing to do now
+    (the card is not its own, or a card must be drawn). ``dice`` is accepted for the common
+    interface; the doctrine itself rolls nothing."""
+    if is_over(state) or state.acting_side != side:
+        return None
+    act = state.activation
+    if act is None:
+        if state.activations_left <= 0:
+            return None
+        ship = _choose_ship(state, side)
+        if ship is None:
+            return A.Pass(side)
+        evasive = None
+        if _weak(ship) and not ship.evasive:
+            evasive = True
+        elif ship.evasive and not _weak(ship):
+            evasive = False
+        return A.Activate(ship.id, evasive=evasive)
+    return _next(state, state.ship(act.ship))
+
+
+def simulate(state: BattleState, dice: Dice, max_cards: int | None = None, strict: bool = False) -> BattleState:
+    """Play the battle to its end with the doctrine for every side. ``max_cards`` caps the cards
+    drawn from here on (on top of the battle's own cap, ruling TC23), so it always ends. With
+    ``strict`` a doctrine move the engine refuses is raised; otherwise the activation (or the
+    card) is ended instead, so a doctrine mistake can never stall a battle."""
+    if max_cards is not None:
+        state = replace(state, card_cap=min(state.card_cap, state.cards_drawn + max_cards))
+    while not is_over(state):
+        if state.acting_side is None:
+            state = draw_card(state, dice).state
+            continue
+        action = doctrine_action(state, state.acting_side, dice)
+        if action is None:
+            action = A.Pass(state.acting_side)
+        try:
+            state = apply(state, action, dice).state
+        except IllegalActionError:
+            if strict:
+                raise
+            fallback = A.EndActivation(state.activation.ship) if state.activation else A.Pass(state.acting_side)
+            state = apply(state, fallback, dice).state
+    return state
+
+
+__all__ = ["doctrine_action", "simulate"]
