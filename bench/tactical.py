@@ -61,7 +61,7 @@ def main() -> None:
               f"{dict(sorted(fates.items()))}")
     big = statistics.median(times)
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     holders: Counter = Counter()
     cards = capped = 0
     for i in range(args.small):
@@ -71,10 +71,12 @@ def main() -> None:
         cards += end.cards_drawn
         capped += result.capped
     small = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     scaled = small * 1000 / max(args.small, 1)
     print(f"{args.small} five-vs-five battles: {small:.2f} s ({small / max(args.small, 1) * 1000:.1f} ms each, "
           f"{cards / max(args.small, 1):.0f} cards on average); field held by side 1: {holders[1]}, "
-          f"side 2: {holders[2]}, nobody: {holders[None]} ({capped} reached the card cap)")
+          f"side 2: {holders[2]}, nobody: {holders[None]} ({capped} reached the card cap); "
+          f"CPU {cpu:.2f} s")
     print("goals:")
     print(f"  {'met   ' if big <= BIG_GOAL_S else 'MISSED'}  one 25-vs-25 battle ≤ {BIG_GOAL_S:.0f} s: {big:.3f} s (median)")
     print(f"  {'met   ' if scaled <= SMALL_GOAL_S else 'MISSED'}  1,000 five-vs-five battles ≤ {SMALL_GOAL_S:.0f} s: "

@@ -132,3 +132,28 @@ def test_doctrine_plays_campaign_fleets_both_ways():
         fleets = {1: [CampaignShip(1, SAN_MARCO), CampaignShip(2, SWORD)], 2: [CampaignShip(3, SULTAN), CampaignShip(4, GALIOT)]}
         end = simulate(deploy(fleets, dice, invader=invader, aewa=True), dice, strict=True)
         assert is_over(end)
+
+
+def test_doctrine_without_sensors_closes_in_and_does_not_evade():  # 003 Lock On: manual lock at close range only
+    from tactical.rules.eventhorizon import apply
+    state = _activated([{"id": 1, "side": 1, "design": "missile_boat", "at": "5,8", "set": {"sensors": False}},
+                        {"id": 2, "side": 2, "design": "laser_boat", "at": "5,2", "facing": "S"}])
+    after = apply(state, doctrine_action(state, 1), SeededDice(derive_seed("m"))).state
+    assert distance(after.ship(1).pos, (5, 2)) < 3  # with sensors it stands off at 3 (test above)
+    weak = load_battle({"acting_side": 1, "ships": [
+        {"id": 1, "side": 1, "design": "laser_boat", "at": "5,5", "set": {"hull": 2, "sensors": False}},
+        {"id": 2, "side": 2, "design": "hulk", "at": "5,2"}]})
+    assert doctrine_action(weak, 1) == Activate(1, evasive=None)  # -1 manual lock, no -1 more for evading
+
+
+def test_doctrine_breaks_a_blocked_line_stalemate():  # 003 Spatial Anomalies: no shooting through a cloud
+    from tactical.rules.eventhorizon import apply
+    # At its preferred range 3 but a particle cloud blocks the line of fire: it moves for a shot.
+    state = _activated([{"id": 1, "side": 1, "design": "missile_boat", "at": "5,8"},
+                        {"id": 2, "side": 2, "design": "laser_boat", "at": "5,5", "facing": "S"}],
+                       terrain={"5,6": "cloud", "5,7": "cloud"})
+    action = doctrine_action(state, 1)
+    assert isinstance(action, Move)
+    after = apply(state, action, SeededDice(derive_seed("m"))).state
+    from tactical.rules.eventhorizon.engine import shot_clear
+    assert shot_clear(after, after.ship(1), (5, 5), "close" if distance(after.ship(1).pos, (5, 5)) <= 1 else "long")

@@ -25,18 +25,19 @@ power, then the ship with the best shot, then the one nearest the enemy.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from campaign.rules.dice import Dice
 
 from . import actions as A
 from .engine import (
-    _check_shot_geometry,
     _terrain,
     apply,
     check,
     draw_card,
     is_over,
     move_allowance,
+    shot_clear,
     trace_path,
 )
 from .geometry import (
@@ -51,6 +52,7 @@ from .geometry import (
     turn,
 )
 from .state import (
+    ACTIVE,
     BLACK_HOLE,
     LANDED,
     PBA,
@@ -65,22 +67,64 @@ from .state import (
 SHORT_ONLY = frozenset(k for k, r in WEAPON_RANGES.items() if r == {"close"})
 
 
+# Per-loadout figures (a ship's ``weapons`` tuple), computed once.
+
+@lru_cache(maxsize=4096)
+def _reaching(weapons: tuple[str, ...], band: str) -> tuple[str, ...]:
+    """The weapon systems (not the PBA) of ``weapons`` that reach ``band``, in order."""
+    return tuple(k for k in weapons if k != PBA and band in WEAPON_RANGES[k])
+
+
+@lru_cache(maxsize=4096)
+def _firepower(weapons: tuple[str, ...]) -> int:
+    return sum(WEAPON_DAMAGE[k] for k in weapons)
+
+
+@lru_cache(maxsize=4096)
+def _short_long(weapons: tuple[str, ...]) -> tuple[int, int, bool]:
+    """(damage of the close-range-only systems, of the others but the PBA, any close-range-only)."""
+    short = sum(WEAPON_DAMAGE[k] for k in weapons if k in SHORT_ONLY)
+    long_ = sum(WEAPON_DAMAGE[k] for k in weapons if k not in SHORT_ONLY and k != PBA)
+    return short, long_, any(k in SHORT_ONLY for k in weapons)
+
+
+@lru_cache(maxsize=4096)
+def _armed(weapons: tuple[str, ...]) -> bool:
+    """Any weapon system but the PBA."""
+    return any(k != PBA for k in weapons)
+
+
+# Look-ups that depend only on the ships and the table are kept in ``state.derived`` (shared by
+# the states of one battle until a ship or the table changes), keyed by a tuple naming them.
+
 def _enemies(state: BattleState, side: int) -> list[TacticalShip]:
-    return [s for s in state.ships if s.side != side and s.on_table]
+    """The enemy ships on the table (a cached list: do not change it)."""
+    cache = state.derived
+    key = ("enemies", side)
+    out = cache.get(key)
+    if out is None:
+        out = cache[key] = [s for s in state.ships if s.side != side and s.status == ACTIVE and not s.stealth_engaged]
+    return out
 
 
 def _power(ships) -> int:
-    return sum(max(s.hull, 0) + sum(WEAPON_DAMAGE[k] for k in s.weapons) + (s.ff_strength if any(s.generators) else 0)
+    return sum(max(s.hull, 0) + _firepower(s.weapons) + (s.ff_strength if any(s.generators) else 0)
                for s in ships if not s.shuttle)
 
 
 def _outmatched(state: BattleState, ship: TacticalShip) -> bool:
-    if not any(k != PBA for k in ship.weapons) and not _enemy_planets(state, ship.side):
+    if not _armed(ship.weapons) and not _enemy_planets(state, ship.side):
         return True
     if ship.hull * 2 > ship.design.hull:
         return False
-    mine = _power(s for s in state.ships if s.side == ship.side and s.in_play)
-    theirs = _power(s for s in state.ships if s.side != ship.side and s.in_play)
+    cache = state.derived
+    key = ("power", ship.side)
+    powers = cache.get(key)
+    if powers is None:
+        mine = _power(s for s in state.ships if s.side == ship.side and s.in_play)
+        theirs = _power(s for s in state.ships if s.side != ship.side and s.in_play)
+        powers = cache[key] = (mine, theirs)
+    mine, theirs = powers
     return mine * 3 < theirs and ship.hull * 2 <= ship.design.hull
 
 
@@ -96,19 +140,16 @@ def _threat_range(ship: TacticalShip) -> int:
     return max(ship.movement, 0) + 3
 
 
-def _shots_at(state: BattleState, ship: TacticalShip, target: TacticalShip) -> list[str]:
+def _shots_at(state: BattleState, ship: TacticalShip, target: TacticalShip) -> tuple[str, ...]:
     """The weapons (not the PBA) that could lock on ``target`` now (the engine's own checks)."""
-    d = distance(ship.pos, target.pos)
-    band = "close" if d <= 1 else ("long" if d <= 3 else None)
-    if band is None or not target.on_table or target.side == ship.side:
-        return []
-    keys = [k for k in ship.weapons if k != PBA and band in WEAPON_RANGES[k]]
-    if not keys:
-        return []
-    try:
-        _check_shot_geometry(state, ship, target.pos, keys[0], "")
-    except IllegalActionError:
-        return []
+    (x, y), (tx, ty) = ship.pos, target.pos
+    d = max(abs(x - tx), abs(y - ty))
+    if d > 3 or target.status != ACTIVE or target.stealth_engaged or target.side == ship.side:
+        return ()
+    band = "close" if d <= 1 else "long"
+    keys = _reaching(ship.weapons, band)
+    if keys and not shot_clear(state, ship, target.pos, band):
+        return ()
     return keys
 
 
@@ -147,11 +188,10 @@ def _fire_plan(state: BattleState, ship: TacticalShip) -> tuple[tuple[str, int |
 
 
 def _preferred_range(ship: TacticalShip, target: TacticalShip) -> int:
-    short = sum(WEAPON_DAMAGE[k] for k in ship.weapons if k in SHORT_ONLY)
-    long_ = sum(WEAPON_DAMAGE[k] for k in ship.weapons if k not in SHORT_ONLY and k != PBA)
+    short, long_, _ = _short_long(ship.weapons)
     if short >= long_ and short > 0:
         return 1
-    if any(k in SHORT_ONLY for k in target.weapons):
+    if _short_long(target.weapons)[2]:
         return 3
     return 2
 
@@ -162,48 +202,85 @@ def _pick_target(state: BattleState, ship: TacticalShip) -> TacticalShip | None:
         return None
     reach = max(ship.movement, 0) + 3
     x, y = ship.pos
+    best = None
+    for e in enemies:
+        ex, ey = e.pos
+        d = max(abs(x - ex), abs(y - ey))
+        key = (d - reach if d > reach else 0, e.shuttle, e.hull + max(e.force_fields), d, e.id)
+        if best is None or key < best[0]:
+            best = (key, e)
+    return best[1]
 
-    def key(e: TacticalShip):
-        d = max(abs(x - e.pos[0]), abs(y - e.pos[1]))
-        return (max(0, d - reach), e.shuttle, e.hull + max(e.force_fields), d, e.id)
 
-    return min(enemies, key=key)
+@lru_cache(maxsize=16)
+def _ring(want: int) -> tuple[Coord, ...]:
+    """The offsets exactly ``want`` squares away."""
+    return tuple((dx, dy) for dy in range(-want, want + 1) for dx in range(-want, want + 1)
+                 if max(abs(dx), abs(dy)) == want)
+
+
+def _clear_from(state: BattleState, ship: TacticalShip, c: Coord, target: TacticalShip, band: str) -> bool:
+    """Whether the ship could fire at ``target`` from square ``c`` (line of fire, clouds, sensors)."""
+    if not state.field.terrain:
+        return band == "close" or ship.sensors
+    return shot_clear(state, ship if c == ship.pos else replace(ship, pos=c), target.pos, band)
 
 
 def _goal(state: BattleState, ship: TacticalShip, target: TacticalShip, want: int) -> Coord | None:
+    """The square ``want`` squares from the target to make for: one with a clear shot at it
+    first (no anomaly in the line of fire, no particle cloud for long range), then the nearest."""
+    band = "close" if want <= 1 else "long"
     best = None
     tx, ty = target.pos
+    x, y = ship.pos
     occupied = state.occupied
-    for dy in range(-want, want + 1):
-        for dx in range(-want, want + 1):
-            if max(abs(dx), abs(dy)) != want:
-                continue
-            c = (tx + dx, ty + dy)
-            if not state.field.on_table(c) or _terrain(state, c) in (SUN, BLACK_HOLE):
-                continue
-            if occupied.get(c, ship.id) != ship.id:
-                continue
-            key = (distance(ship.pos, c), (c[0] - ship.pos[0]) ** 2 + (c[1] - ship.pos[1]) ** 2, c)
-            if best is None or key < best[0]:
-                best = (key, c)
-    return best[1] if best else None
+    width, height = state.field.width, state.field.height
+    terrain = state.field.terrain
+    no_shot = not (band == "close" or ship.sensors)  # on an open table, the same everywhere
+    sid = ship.id
+    for dx, dy in _ring(want):
+        c = (tx + dx, ty + dy)
+        cx, cy = c
+        if not (0 <= cx < width and 0 <= cy < height):
+            continue
+        if terrain and _terrain(state, c) in (SUN, BLACK_HOLE):
+            continue
+        if occupied.get(c, sid) != sid:
+            continue
+        ex, ey = cx - x, cy - y
+        blocked = not _clear_from(state, ship, c, target, band) if terrain else no_shot
+        key = (blocked, max(abs(ex), abs(ey)), ex * ex + ey * ey, c)
+        if best is None or key < best:
+            best = key
+    return best[3] if best else None
+
+
+# For each facing: (index, token, dx, dy) of the steps F, FL, FR.
+_STEPS = tuple(tuple((i, tok) + step_offset(f, tok) for i, tok in enumerate(STEP_TOKENS)) for f in range(4))
 
 
 def _greedy_path(state: BattleState, ship: TacticalShip, goal: Coord, allowance: int) -> list[str]:
     pos, facing = ship.pos, ship.facing
+    gx, gy = goal
+    width, height, terrain = state.field.width, state.field.height, state.field.terrain
     tokens: list[str] = []
     steps = turns = 0
     while pos != goal:
         best = None
-        for tok in STEP_TOKENS:
-            dx, dy = step_offset(facing, tok)
-            c = (pos[0] + dx, pos[1] + dy)
-            if not state.field.on_table(c) or _terrain(state, c) == BLACK_HOLE:
+        px, py = pos
+        for i, tok, dx, dy in _STEPS[facing]:
+            cx, cy = px + dx, py + dy
+            if not (0 <= cx < width and 0 <= cy < height):
                 continue
-            key = (distance(c, goal), (c[0] - goal[0]) ** 2 + (c[1] - goal[1]) ** 2, STEP_TOKENS.index(tok))
+            c = (cx, cy)
+            if terrain and _terrain(state, c) == BLACK_HOLE:
+                continue
+            ex, ey = cx - gx, cy - gy
+            key = (max(abs(ex), abs(ey)), ex * ex + ey * ey, i)
             if best is None or key < best[0]:
                 best = (key, tok, c)
-        here = (distance(pos, goal), (pos[0] - goal[0]) ** 2 + (pos[1] - goal[1]) ** 2)
+        ex, ey = px - gx, py - gy
+        here = (max(abs(ex), abs(ey)), ex * ex + ey * ey)
         if best is not None and best[0][:2] < here:
             if max(steps + 1, turns) > allowance:
                 break
@@ -221,39 +298,51 @@ def _greedy_path(state: BattleState, ship: TacticalShip, goal: Coord, allowance:
     return tokens
 
 
+# The extra turns tried, each with the quarter turns clockwise it makes.
+_FINAL_TURNS = (((), 0), (("L",), 3), (("R",), 1), (("R", "R"), 2))
+
+
 def _final_turns(state: BattleState, ship: TacticalShip, pos: Coord, facing: int, tokens: list[str],
                  target: TacticalShip, allowance: int) -> list[str]:
     """Spend free turns presenting the strongest force field (a PBA ship: its bow) to the target."""
     steps = sum(1 for t in tokens if t in STEP_TOKENS)
     turns = len(tokens) - steps
-    best = (None, [])
-    for extra in ([], ["L"], ["R"], ["R", "R"]):
+    planets = _enemy_planets(state, ship.side) if PBA in ship.weapons else None
+    aim = planets[0].squares[0] if planets else None
+    fields, generators = ship.force_fields, ship.generators
+    best_score, best = None, ()
+    for extra, quarter in _FINAL_TURNS:
         if max(steps, turns + len(extra)) > allowance:
             continue
-        f = facing
-        for t in extra:
-            f = turn(f, t)
-        if PBA in ship.weapons and _enemy_planets(state, ship.side):
-            planet = _enemy_planets(state, ship.side)[0]
-            score = 10 if arc_of(pos, f, planet.squares[0]) == FORWARD else 0
+        f = (facing + quarter) % 4
+        if aim is not None:
+            score = 10 if arc_of(pos, f, aim) == FORWARD else 0
         else:
             arc = arc_of(pos, f, target.pos)
-            score = ship.force_fields[arc] if ship.generators[arc] else -1
-        if best[0] is None or score > best[0]:
-            best = (score, extra)
-    return best[1]
+            score = fields[arc] if generators[arc] else -1
+        if best_score is None or score > best_score:
+            best_score, best = score, extra
+    return list(best)
 
 
 def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
     target = _pick_target(state, ship)
     if target is None:
         return None
-    want = _preferred_range(ship, target)
+    # Without sensors only a manual lock at close range is possible (003 Lock On).
+    want = _preferred_range(ship, target) if ship.sensors else 1
     d = distance(ship.pos, target.pos)
     allowance = move_allowance(state, ship)
     if allowance <= 0:
         return None
-    goal = ship.pos if d == want else _goal(state, ship, target, want)
+    if d == want and _shots_at(state, ship, target):
+        goal = ship.pos
+    else:
+        # Ruling TC23's card cap is a last resort: at its range with no clear shot (an anomaly
+        # or a particle cloud in the way) the ship looks for one, or else closes in.
+        goal = _goal(state, ship, target, want)
+        if want > 1 and (goal is None or not _clear_from(state, ship, goal, target, "long")):
+            goal = _goal(state, ship, target, 1) or goal
     tokens = _greedy_path(state, ship, goal, allowance) if goal is not None and goal != ship.pos else []
     # Follow the path as far as it is legal (a cloud or wormhole ends it; an occupied end square
     # or a sun shortens it).
@@ -282,10 +371,13 @@ def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
 
 
 def _teleport_target(state: BattleState, ship: TacticalShip) -> int | None:
-    if not ship.has_teleporter or ship.boarding_parties <= 0:
+    if not ship.has_teleporter or ship.boarding_parties <= 0 or not ship.sensors:
         return None
     for enemy in sorted(_enemies(state, ship.side), key=lambda e: e.id):
         if distance(ship.pos, enemy.pos) <= 1 and not enemy.shuttle:
+            arc = arc_of(enemy.pos, enemy.facing, ship.pos)
+            if enemy.generators[arc] and enemy.power and enemy.force_fields[arc] > 0:
+                continue  # the engine refuses it: the facing field is up
             try:
                 check(state, A.Teleport(ship.id, enemy.id))
             except IllegalActionError:
@@ -314,9 +406,15 @@ def _choose_ship(state: BattleState, side: int) -> TacticalShip | None:
 
     def key(s: TacticalShip):
         x, y = s.pos
-        gaps = [(max(abs(x - e.pos[0]), abs(y - e.pos[1])), e) for e in enemies]
-        shot = 0 if any(_shots_at(state, s, e) for d, e in gaps if d <= 3) else 1
-        near = min((d for d, _ in gaps), default=99)
+        near = 99
+        shot = 1
+        for e in enemies:
+            ex, ey = e.pos
+            d = max(abs(x - ex), abs(y - ey))
+            if d < near:
+                near = d
+            if shot and d <= 3 and _shots_at(state, s, e):
+                shot = 0
         return (0 if s.id in boarding else 1, 0 if not s.power else 1, s.shuttle, shot, near, s.id)
 
     return min(ships, key=key)
@@ -326,18 +424,17 @@ def _next(state: BattleState, ship: TacticalShip) -> A.Action:
     act = state.activation
     done = act.actions
     used = len(done) + (1 if act.boarding_due else 0)
-    end = A.EndActivation(ship.id)
     if used >= A.ACTIONS_PER_ACTIVATION:
-        return end
+        return A.EndActivation(ship.id)
     if not ship.power:
-        return A.RestorePower(ship.id) if A.RESTORE_POWER not in done else end
+        return A.RestorePower(ship.id) if A.RESTORE_POWER not in done else A.EndActivation(ship.id)
     if ship.status == LANDED:
-        return A.Launch(ship.id) if A.MOVE not in done else end
+        return A.Launch(ship.id) if A.MOVE not in done else A.EndActivation(ship.id)
     can_move = A.MOVE not in done and A.FIRE not in done and A.TELEPORT not in done and not ship.engines_destroyed
     if ship.shuttle or _outmatched(state, ship):
         if can_move:
             return A.WarpOut(ship.id)
-        return end
+        return A.EndActivation(ship.id)
     if ship.stealth_engaged and A.ENGAGE_STEALTH not in done:
         return A.DisengageStealth(ship.id)
     moved_or_fired = any(k in done for k in (A.SCAN, A.MOVE, A.FIRE, A.TELEPORT))
@@ -355,7 +452,7 @@ def _next(state: BattleState, ship: TacticalShip) -> A.Action:
         target = _teleport_target(state, ship)
         if target is not None:
             return A.Teleport(ship.id, target)
-    return end
+    return A.EndActivation(ship.id)
 
 
 def doctrine_action(state: BattleState, side: int, dice: Dice | None = None) -> A.Action | None:
@@ -364,6 +461,11 @@ def doctrine_action(state: BattleState, side: int, dice: Dice | None = None) -> 
     interface; the doctrine itself rolls nothing."""
     if is_over(state) or state.acting_side != side:
         return None
+    return _action(state, side)
+
+
+def _action(state: BattleState, side: int) -> A.Action | None:
+    """``doctrine_action`` for the acting side of a battle not over."""
     act = state.activation
     if act is None:
         if state.activations_left <= 0:
@@ -371,10 +473,13 @@ def doctrine_action(state: BattleState, side: int, dice: Dice | None = None) -> 
         ship = _choose_ship(state, side)
         if ship is None:
             return A.Pass(side)
+        # Evade when weak, but not without sensors: on top of the manual lock's -1 it would leave
+        # the ship no lock on an evading enemy at all (a stalemate until the card cap).
+        evade = _weak(ship) and ship.sensors
         evasive = None
-        if _weak(ship) and not ship.evasive:
+        if evade and not ship.evasive:
             evasive = True
-        elif ship.evasive and not _weak(ship):
+        elif ship.evasive and not evade:
             evasive = False
         return A.Activate(ship.id, evasive=evasive)
     return _next(state, state.ship(act.ship))
@@ -391,7 +496,7 @@ def simulate(state: BattleState, dice: Dice, max_cards: int | None = None, stric
         if state.acting_side is None:
             state = draw_card(state, dice).state
             continue
-        action = doctrine_action(state, state.acting_side, dice)
+        action = _action(state, state.acting_side)
         if action is None:
             action = A.Pass(state.acting_side)
         try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from campaign.rules.dice import Dice
@@ -69,6 +70,8 @@ from .state import (
     LogNode,
     Planet,
     TacticalShip,
+    build,
+    derive,
     evolve,
 )
 
@@ -114,22 +117,51 @@ class _Log:
         self.events: list[BattleEvent] = []
 
     def add(self, kind: str, text: str, sides: tuple[int, ...] = (), public: bool = True, **data) -> None:
-        self.events.append(BattleEvent(kind=kind, text=text, data=data, sides=sides, public=public))
+        self.events.append(build(BattleEvent, {"kind": kind, "text": text, "data": data, "sides": sides,
+                                               "public": public}))
 
     def finish(self, state: BattleState, fresh: bool = False) -> Resolution:
         """``fresh``: ``state`` was made by this step and nobody else holds it yet, so its log
         can be set in place (saves copying the state once more per action)."""
         node = state.history
+        length = node.length if node else 0
         for e in self.events:
-            node = LogNode(e, node, (node.length if node else 0) + 1)
+            length += 1
+            node = build(LogNode, {"event": e, "previous": node, "length": length})
+        events = tuple(self.events)
         if fresh:
             state.__dict__["history"] = node
-            return Resolution(state, tuple(self.events))
-        return Resolution(evolve(state, history=node), tuple(self.events))
+            return build(Resolution, {"state": state, "events": events})
+        return build(Resolution, {"state": derive(state, {"history": node}), "events": events})
 
 
 def _with_ship(state: BattleState, ship: TacticalShip) -> BattleState:
-    return evolve(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
+    sid = ship.id
+    ships = state.ships
+    for i, s in enumerate(ships):
+        if s.id == sid:
+            if s is ship:
+                return state  # unchanged (every value is frozen)
+            listed = list(ships)
+            listed[i] = ship
+            ships = tuple(listed)
+            break
+    new = derive(state, {"ships": ships})
+    # Carry the old state's look-ups over where this one ship's change cannot alter them.
+    cached = state.__dict__
+    index = cached.get("_index")
+    if index is not None:
+        old = index.get(sid)
+        fresh = new.__dict__
+        index = index.copy()
+        index[sid] = ship
+        fresh["_index"] = index
+        if old is not None and old.status == ship.status:
+            if old.side == ship.side and old.shuttle == ship.shuttle and "combat_sides" in cached:
+                fresh["combat_sides"] = cached["combat_sides"]
+            if old.pos == ship.pos and "occupied" in cached:
+                fresh["occupied"] = cached["occupied"]
+    return new
 
 
 def _terrain(state: BattleState, c: Coord) -> str | None:
@@ -172,8 +204,9 @@ def draw_card(state: BattleState, dice: Dice) -> Resolution:
         log.add("reshuffle", "The deck ran out and is reshuffled.", reshuffles=reshuffles)
     card, deck = deck[0], deck[1:]
     discard = discard + (card,)
-    state = evolve(state, deck=deck, discard=discard, card=card, reshuffles=reshuffles,
-                    cards_drawn=state.cards_drawn + 1, acting_side=None, activations_left=0, activated=())
+    state = derive(state, {"deck": deck, "discard": discard, "card": card, "reshuffles": reshuffles,
+                           "cards_drawn": state.cards_drawn + 1, "acting_side": None, "activations_left": 0,
+                           "activated": ()})
     if card.is_joker:
         storm = not state.storm
         ships = state.ships
@@ -190,7 +223,7 @@ def draw_card(state: BattleState, dice: Dice) -> Resolution:
         log.add("card", f"{card.label}: no fleet to activate.", card=card.label, side=side)
         return log.finish(state)
     count = min(card.activations, len(available))
-    state = evolve(state, acting_side=side, activations_left=count)
+    state = derive(state, {"acting_side": side, "activations_left": count})
     log.add("card", f"{card.label}: side {side} may activate {count} ship(s).", card=card.label, side=side,
             activations=count)
     return log.finish(state)
@@ -240,7 +273,9 @@ def _activated(state: BattleState, ship_id: int, kind: str | None) -> TacticalSh
 
 def _took(state: BattleState, kind: str) -> BattleState:
     act = state.activation
-    return evolve(state, activation=evolve(act, actions=act.actions + (kind,)))
+    return derive(state, {"activation": build(Activation, {
+        "ship": act.ship, "actions": act.actions + (kind,), "boarding_due": act.boarding_due,
+        "resolved_boarding": act.resolved_boarding})})
 
 
 def _boarding_due(state: BattleState, ship_id: int) -> bool:
@@ -294,7 +329,7 @@ def _h_activate(state: BattleState, action: A.Activate):
                     ship=s.id, evasive=s.evasive)
         st = _with_ship(state, s)
         log.add("activate", f"Side {s.side} activates ship {s.id}.", ship=s.id, side=s.side)
-        return evolve(st, activation=Activation(ship=s.id, boarding_due=_boarding_due(st, s.id)))
+        return derive(st, {"activation": Activation(ship=s.id, boarding_due=_boarding_due(st, s.id))})
 
     return resolve
 
@@ -305,9 +340,11 @@ def _h_end(state: BattleState, action: A.EndActivation):
     def resolve(dice: Dice, log: _Log) -> BattleState:
         st = _resolve_due_boardings(state, action.ship, dice, log)
         left = st.activations_left - 1
-        st = evolve(st, activation=None, activations_left=left, activated=st.activated + (action.ship,))
+        changes = {"activation": None, "activations_left": left, "activated": st.activated + (action.ship,)}
         if left <= 0:
-            st = evolve(st, acting_side=None, activations_left=0)
+            changes["acting_side"] = None
+            changes["activations_left"] = 0
+        st = derive(st, changes)
         log.add("end_activation", f"Ship {action.ship}'s activation ends.", ship=action.ship)
         return st
 
@@ -321,7 +358,7 @@ def _h_pass(state: BattleState, action: A.Pass):
 
     def resolve(dice: Dice, log: _Log) -> BattleState:
         log.add("pass", f"Side {action.side} activates no more ships for this card.", side=action.side)
-        return evolve(state, acting_side=None, activations_left=0)
+        return derive(state, {"acting_side": None, "activations_left": 0})
 
     return resolve
 
@@ -390,24 +427,43 @@ def _in_cloud(state: BattleState, c: Coord) -> bool:
     return bool(state.field.terrain) and _terrain(state, c) == CLOUD
 
 
+def _lines(state: BattleState) -> dict:
+    """The state's cache of lines of fire (they depend on the table and its planets only)."""
+    lines = state.__dict__.get("_lines")
+    if lines is None:
+        lines = state.__dict__["_lines"] = {}
+    return lines
+
+
 def _line_blocked(state: BattleState, a: Coord, b: Coord) -> tuple[Coord, str] | None:
     """The anomaly a line from a to b passes through, if it cannot pass ("Ships cannot shoot
     through … a square that contains a spatial anomaly"; ruling TC8 for lines between squares)."""
     if not state.field.terrain:
         return None
+    lines = _lines(state)
+    key = (a, b)
+    if key in lines:
+        return lines[key]
+    out = None
     for step in squares_between(a, b):
         kinds = [_terrain(state, c) for c in step]
         if all(kinds):
-            return step[0], kinds[0]
-    return None
+            out = step[0], kinds[0]
+            break
+    lines[key] = out
+    return out
 
 
 def _line_touches_cloud(state: BattleState, a: Coord, b: Coord) -> bool:
     if not state.field.terrain:
         return False
-    if _in_cloud(state, a) or _in_cloud(state, b):
-        return True
-    return any(any(_in_cloud(state, c) for c in step) for step in squares_between(a, b))
+    lines = _lines(state)
+    key = ("cloud", a, b)
+    out = lines.get(key)
+    if out is None:
+        out = lines[key] = (_in_cloud(state, a) or _in_cloud(state, b)
+                            or any(any(_in_cloud(state, c) for c in step) for step in squares_between(a, b)))
+    return out
 
 
 def _visible_target(state: BattleState, target_id: object, rule: str) -> TacticalShip:
@@ -660,13 +716,25 @@ def _check_firer(ship: TacticalShip, rule: str = LOCK_RULE) -> None:
         raise IllegalActionError(ANOMALY_RULE, f"ship {ship.id} has landed")
 
 
+def shot_clear(state: BattleState, firer: TacticalShip, target_pos: Coord, band: str) -> bool:
+    """Whether ``_check_shot_geometry`` passes a weapon that reaches ``band`` (the range band
+    of ``target_pos`` from the firer): the line of fire, particle clouds and the sensors."""
+    if band == "long" and not firer.sensors:
+        return False
+    if not state.field.terrain:
+        return True
+    if _line_blocked(state, firer.pos, target_pos):
+        return False
+    return not (band == "long" and (_in_cloud(state, firer.pos) or _in_cloud(state, target_pos)))
+
+
 def _check_shot_geometry(state: BattleState, firer: TacticalShip, target_pos: Coord, key: str, what: str) -> str:
     d = distance(firer.pos, target_pos)
     band = range_band(d)
-    label = key.replace("_", " ")
     if band is None:
         raise IllegalActionError(RANGE_RULE, f"{what} is out of range ({d} squares; long range is 2 and 3)")
     if band not in WEAPON_RANGES[key]:
+        label = key.replace("_", " ")
         reach = "long range only" if WEAPON_RANGES[key] == {"long"} else "short range only"
         raise IllegalActionError(WEAPON_RULE, f"{what} is out of range for the {label} ({band} range; {reach})")
     blocked = _line_blocked(state, firer.pos, target_pos)
@@ -706,6 +774,7 @@ def _h_fire(state: BattleState, action: A.Fire):
         raise IllegalActionError(LOCK_RULE, "fire needs at least one weapon system and target")
     counts: dict[str, int] = {}
     plan = []
+    checked: dict[tuple[str, object], tuple[TacticalShip, str]] = {}  # (weapon, target) passed
     for shot in shots:
         if not (isinstance(shot, (tuple, list)) and len(shot) == 2):
             raise IllegalActionError(LOCK_RULE, f"a shot is (weapon, target), not {shot!r}")
@@ -728,10 +797,15 @@ def _h_fire(state: BattleState, action: A.Fire):
             sq, band = _pba_square(state, firer, planet)
             plan.append((key, planet, band))
             continue
+        seen = checked.get((key, tid)) if type(tid) is int else None
+        if seen is not None:  # the same weapon at the same target passed these checks already
+            plan.append((key,) + seen)
+            continue
         target = _visible_target(state, tid, LOCK_RULE)
         if target.side == firer.side:
             raise IllegalActionError(LOCK_RULE, f"ship {target.id} is not hostile (it is side {target.side}'s)")
         band = _check_shot_geometry(state, firer, target.pos, key, f"ship {target.id}")
+        checked[(key, tid)] = (target, band)
         plan.append((key, target, band))
 
     def resolve(dice: Dice, log: _Log) -> BattleState:
@@ -780,9 +854,14 @@ def best_hit_order(ff: int, damages: list[int]) -> list[int]:
     damage through to the hit location table — first the hits that bring the force field to 0
     with the fewest points ("reduce an enemy's FF to exactly 0 whenever possible"), then the
     rest, biggest first. Returns indexes into ``damages``."""
+    return list(_best_hit_order(ff, tuple(damages)))
+
+
+@lru_cache(maxsize=4096)
+def _best_hit_order(ff: int, damages: tuple[int, ...]) -> tuple[int, ...]:
     idx = sorted(range(len(damages)), key=lambda i: (-damages[i], i))
     if ff <= 0:
-        return idx
+        return tuple(idx)
     best: tuple[int, int, tuple[int, ...]] | None = None
     for r in range(1, len(damages) + 1):
         for combo in combinations(idx, r):
@@ -792,9 +871,9 @@ def best_hit_order(ff: int, damages: list[int]) -> list[int]:
                 if best is None or key[:2] < best[:2]:
                     best = key
     if best is None:
-        return idx  # everything is absorbed
+        return tuple(idx)  # everything is absorbed
     absorb = list(best[2])
-    return absorb + [i for i in idx if i not in absorb]
+    return tuple(absorb + [i for i in idx if i not in absorb])
 
 
 def _volley(state: BattleState, firer_id: int, target_id: int, keys: list[str], dice: Dice, log: _Log) -> BattleState:
@@ -804,8 +883,9 @@ def _volley(state: BattleState, firer_id: int, target_id: int, keys: list[str], 
     ff = target.force_fields[arc] if (target.generators[arc] and target.power) else 0
     damages = [WEAPON_DAMAGE[k] for k in keys]
     was_shuttle = target.shuttle
-    for i in best_hit_order(ff, damages):
-        target = state.ship(target_id)
+    absorbed = None  # the target with the fields hits have taken down, not yet put in the state
+    for i in _best_hit_order(ff, tuple(damages)):
+        target = state.ship(target_id) if absorbed is None else absorbed
         if not target.in_play or target.shuttle != was_shuttle:
             log.add("hit_lost", f"Ship {target_id} is gone: the {keys[i].replace('_', ' ')} hit is lost "
                     "(ruling TC17).", ship=target_id)
@@ -815,12 +895,16 @@ def _volley(state: BattleState, firer_id: int, target_id: int, keys: list[str], 
         if target.generators[arc] and target.power and value > 0:
             fields = list(target.force_fields)
             fields[arc] = max(0, value - dmg)
-            state = _with_ship(state, evolve(target, force_fields=tuple(fields)))
+            absorbed = derive(target, {"force_fields": tuple(fields)})
             log.add("absorbed", f"Ship {target_id}'s {ARC_NAMES[arc]} force field absorbs {dmg} "
                     f"({value} -> {fields[arc]}).", ship=target_id, arc=ARC_NAMES[arc], damage=dmg,
                     before=value, after=fields[arc], weapon=keys[i])
             continue
+        if absorbed is not None:
+            state, absorbed = _with_ship(state, absorbed), None
         state = hit_location(state, target_id, dmg, firer.pos, dice, log, source=keys[i])
+    if absorbed is not None:
+        state = _with_ship(state, absorbed)
     return state
 
 

@@ -77,7 +77,12 @@ def arc_of(target_pos: Coord, target_facing: int, other_pos: Coord) -> int:
     """The angle locator: which of the target's arcs (FORWARD/STARBOARD/AFT/PORT) faces the
     other vessel. Beyond the chart's 3 squares the offset is scaled down onto the chart's rim
     (ruling TC7); the same square counts as forward (ruling TC7)."""
-    ahead, right = relative(target_facing, (other_pos[0] - target_pos[0], other_pos[1] - target_pos[1]))
+    return _arc(target_facing, other_pos[0] - target_pos[0], other_pos[1] - target_pos[1])
+
+
+@lru_cache(maxsize=1 << 16)
+def _arc(target_facing: int, dx: int, dy: int) -> int:
+    ahead, right = relative(target_facing, (dx, dy))
     if ahead == 0 and right == 0:
         return FORWARD
     big = max(abs(ahead), abs(right))

@@ -53,26 +53,54 @@ PBA = "planetary_bombardment_array"
 FIGHTER_BAY = "fighter_bay"
 
 
-_CACHED = frozenset({"_index", "occupied", "combat_sides"})
+# Look-ups kept in a ``BattleState``'s instance dict (see below). Those in ``_SHIP_CACHED``
+# derive from its ``ships`` (and ``_derived``, the doctrine's, also from the table); ``_lines``
+# (lines of fire) from its ``field`` and ``planets`` alone, and is shared, filled in as it is
+# used, by every state evolved from it until those change. ``evolve`` drops them when what they
+# derive from changes and keeps them otherwise.
+_SHIP_CACHED = ("_index", "occupied", "combat_sides", "_derived")
+_TABLE_CACHED = ("_derived", "_lines")
 _FIELDS: dict[type, frozenset[str]] = {}
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` for this module's frozen values, without re-running ``__init__``
-    (ten times faster; these classes have no ``__post_init__``). Cached properties of the old
-    value are not carried over."""
+    (ten times faster; these classes have no ``__post_init__``). Cached look-ups of the old
+    value are carried over only when they cannot have changed."""
     cls = type(obj)
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
-    new = object.__new__(cls)
+    return derive(obj, changes)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def derive(obj: Any, changes: dict[str, Any]) -> Any:
+    """``evolve(obj, **changes)`` for the engine's hot paths: ``changes`` must name fields of
+    ``obj`` (not checked)."""
     state = obj.__dict__.copy()
-    for key in _CACHED:
-        state.pop(key, None)
+    if "ships" in changes:
+        for key in _SHIP_CACHED:
+            state.pop(key, None)
+    if "planets" in changes or "field" in changes:
+        for key in _TABLE_CACHED:
+            state.pop(key, None)
     state.update(changes)
-    new.__dict__.update(state)
+    new = _new(type(obj))
+    _set(new, "__dict__", state)
+    return new
+
+
+def build(cls: type, values: dict[str, Any]) -> Any:
+    """A frozen value of ``cls`` from a dict of every one of its fields, in order, without
+    running ``__init__`` (for the engine's hot paths; not checked)."""
+    new = _new(cls)
+    _set(new, "__dict__", values)
     return new
 
 
@@ -306,6 +334,15 @@ class BattleState:
 
     # Derived look-ups, computed once per (immutable) state and kept in the instance dict
     # (functools.cached_property takes a lock on every read in Python 3.11: too slow here).
+    @property
+    def derived(self) -> dict:
+        """A scratch dict of look-ups that depend on the ships and the table only (for the
+        doctrine); shared by states evolved from this one until those change."""
+        out = self.__dict__.get("_derived")
+        if out is None:
+            out = self.__dict__["_derived"] = {}
+        return out
+
     @property
     def _index(self) -> dict[int, TacticalShip]:
         index = self.__dict__.get("_index")
