@@ -55,28 +55,33 @@ class CaseError(ValueError):
 
 # --- files ----------------------------------------------------------------------------------
 
-def load_cases(directory: Path = CASES_DIR) -> list[dict]:
+def read_case_files(directory: Path, keys: set[str], required: tuple[str, ...]) -> list[dict]:
     """Every case in every ``*.json`` file of ``directory`` (a file holds one case or a list),
-    in file name order; each case gets ``_file`` for messages. Names must be unique."""
+    in file name order; each case gets ``_file`` for messages. A case may use only ``keys`` and
+    must have ``required``; names must be unique. Shared by the Event Horizon campaign, CAM and
+    tactical rule cases."""
     cases: list[dict] = []
     for path in sorted(directory.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         for case in data if isinstance(data, list) else [data]:
             if not isinstance(case, dict):
                 raise CaseError(f"{path.name}: a case must be a JSON object")
-            unknown = set(case) - CASE_KEYS
+            unknown = set(case) - keys
             if unknown:
                 raise CaseError(f"{path.name}: case {case.get('name')!r}: unknown key(s) {sorted(unknown)}")
-            for key in ("name", "rule", "state"):
+            for key in required:
                 if key not in case:
                     raise CaseError(f"{path.name}: case {case.get('name')!r} needs {key!r}")
-            case = dict(case, _file=path.name)
-            cases.append(case)
+            cases.append(dict(case, _file=path.name))
     names = [c["name"] for c in cases]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise CaseError(f"case names used twice: {dupes}")
     return cases
+
+
+def load_cases(directory: Path = CASES_DIR) -> list[dict]:
+    return read_case_files(directory, CASE_KEYS, ("name", "rule", "state"))
 
 
 def case_turns(case: Mapping[str, Any]) -> list[dict]:

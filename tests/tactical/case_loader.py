@@ -7,7 +7,6 @@ failure lines (empty when the case holds).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from tactical.rules.eventhorizon.state import (
     evolve,
     ship_from_design,
 )
+from tests.rules.case_loader import CaseError, read_case_files
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
@@ -79,27 +79,8 @@ CASE_DESIGNS: dict[str, Design] = {
 }
 
 
-class CaseError(ValueError):
-    """A case file that does not follow the format."""
-
-
 def load_cases(directory: Path = CASES_DIR) -> list[dict]:
-    cases: list[dict] = []
-    for path in sorted(directory.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for case in data if isinstance(data, list) else [data]:
-            unknown = set(case) - CASE_KEYS
-            if unknown:
-                raise CaseError(f"{path.name}: case {case.get('name')!r}: unknown key(s) {sorted(unknown)}")
-            for key in ("name", "rule", "battle", "steps"):
-                if key not in case:
-                    raise CaseError(f"{path.name}: case {case.get('name')!r} needs {key!r}")
-            cases.append(dict(case, _file=path.name))
-    names = [c["name"] for c in cases]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise CaseError(f"case names used twice: {dupes}")
-    return cases
+    return read_case_files(directory, CASE_KEYS, ("name", "rule", "battle", "steps"))
 
 
 def coord(value: str | list) -> tuple[int, int]:

@@ -11,7 +11,6 @@ The format is described in tests/rules/cam/cases/README.md. In short a case is
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from campaign.rules.cam.factions import faction, other_power
 from campaign.rules.cam.state import CamCampaign, ScenarioRecord, ShipStatus
 from campaign.rules.dice import DiceError, FixedDice, Roll
 from tests.rules.cam.builders import campaign_of
+from tests.rules.case_loader import CaseError, read_case_files
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "xfail", "campaign", "steps"}
@@ -50,35 +50,19 @@ ERRORS = {
 }
 
 
-class CaseError(ValueError):
-    """A case file that does not follow the format."""
-
-
 def load_cases(directory: Path = CASES_DIR) -> list[dict]:
-    cases: list[dict] = []
-    for path in sorted(directory.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for case in data if isinstance(data, list) else [data]:
-            unknown = set(case) - CASE_KEYS
+    cases = read_case_files(directory, CASE_KEYS, ("name", "rule", "campaign", "steps"))
+    for case in cases:
+        where = f"{case['_file']}: {case['name']}"
+        if "000 CAM" not in case["rule"] and "000 5.7" not in case["rule"] and "003" not in case["rule"]:
+            raise CaseError(f"{where}: 'rule' must name its section (000 CAM …)")
+        for i, step in enumerate(case["steps"]):
+            do = step.get("do")
+            if do not in STEP_KEYS:
+                raise CaseError(f"{where}: steps[{i}]: unknown step {do!r}")
+            unknown = set(step) - COMMON_STEP_KEYS - STEP_KEYS[do]
             if unknown:
-                raise CaseError(f"{path.name}: case {case.get('name')!r}: unknown key(s) {sorted(unknown)}")
-            for key in ("name", "rule", "campaign", "steps"):
-                if key not in case:
-                    raise CaseError(f"{path.name}: case {case.get('name')!r} needs {key!r}")
-            if "000 CAM" not in case["rule"] and "000 5.7" not in case["rule"] and "003" not in case["rule"]:
-                raise CaseError(f"{path.name}: {case['name']}: 'rule' must name its section (000 CAM …)")
-            for i, step in enumerate(case["steps"]):
-                do = step.get("do")
-                if do not in STEP_KEYS:
-                    raise CaseError(f"{path.name}: {case['name']}: steps[{i}]: unknown step {do!r}")
-                unknown = set(step) - COMMON_STEP_KEYS - STEP_KEYS[do]
-                if unknown:
-                    raise CaseError(f"{path.name}: {case['name']}: steps[{i}] ({do}): unknown key(s) {sorted(unknown)}")
-            cases.append(dict(case, _file=path.name))
-    names = [c["name"] for c in cases]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise CaseError(f"case names used twice: {dupes}")
+                raise CaseError(f"{where}: steps[{i}] ({do}): unknown key(s) {sorted(unknown)}")
     return cases
 
 
