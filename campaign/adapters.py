@@ -100,16 +100,21 @@ def map_overlay(campaign: Campaign) -> Overlay:
 _MAP_CACHE: dict[tuple, GeneratedMap] = {}
 
 
-def cached_map_state(campaign: Campaign) -> GeneratedMap:
-    """The map never changes once rolled, so processes keep it (keyed so a new campaign that
-    reuses an id cannot hit an old entry)."""
+def _kept_while_rolled(store: dict, campaign: Campaign, build):
+    """``build(campaign)``, kept in ``store`` by the process: for what never changes once the
+    map is rolled (keyed so a new campaign that reuses an id cannot hit an old entry)."""
     key = (campaign.pk, campaign.seed_hash, campaign.width, campaign.height)
-    gmap = _MAP_CACHE.get(key)
-    if gmap is None:
-        if len(_MAP_CACHE) > 32:
-            _MAP_CACHE.clear()
-        gmap = _MAP_CACHE[key] = map_state(campaign)
-    return gmap
+    value = store.get(key)
+    if value is None:
+        if len(store) > 32:
+            store.clear()
+        value = store[key] = build(campaign)
+    return value
+
+
+def cached_map_state(campaign: Campaign) -> GeneratedMap:
+    """The map, which never changes once rolled."""
+    return _kept_while_rolled(_MAP_CACHE, campaign, map_state)
 
 
 _WORLD_CACHE: dict[tuple, tuple[WorldState, ...]] = {}
@@ -118,18 +123,11 @@ _WORLD_CACHE: dict[tuple, tuple[WorldState, ...]] = {}
 def cached_neutral_worlds(campaign: Campaign) -> tuple[WorldState, ...]:
     """Every world of the map as rolled (kind and economy type; no owner), in row order. Like
     the map, these never change once rolled (the admin shows them read-only), so processes
-    keep them under the same key as ``cached_map_state``."""
-    key = (campaign.pk, campaign.seed_hash, campaign.width, campaign.height)
-    worlds = _WORLD_CACHE.get(key)
-    if worlds is None:
-        if len(_WORLD_CACHE) > 32:
-            _WORLD_CACHE.clear()
-        worlds = _WORLD_CACHE[key] = tuple(
-            WorldState(coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None)
-            for x, y, kind, econ in World.objects.filter(campaign=campaign).order_by("y", "x")
-            .values_list("x", "y", "kind", "economy")
-        )
-    return worlds
+    keep them like the map."""
+    return _kept_while_rolled(_WORLD_CACHE, campaign, lambda c: tuple(
+        WorldState(coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None)
+        for x, y, kind, econ in World.objects.filter(campaign=c).order_by("y", "x").values_list("x", "y", "kind", "economy")
+    ))
 
 
 def standing_from_json(raw: dict) -> StandingOrders:

@@ -138,13 +138,14 @@ def campaign_map(request, campaign_id: int):
         query["turn"] = turn
     if as_seat is not None:
         query["seat"] = as_seat
-    names = dict(campaign.empires.values_list("seat", "name"))
+    empires = list(campaign.empires.order_by("seat"))
+    names = {e.seat: e.name for e in empires}
     fleets = [{**f, "owner_name": names.get(f["owner"], f"seat {f['owner']}")} for f in fleets]
     context = {
         "campaign": campaign, "viewer": viewer, "error": error,
         "svg_url": reverse("campaign-map-svg", args=[campaign.pk]) + "?" + urlencode(query),
         "shown_turn": shown, "is_current": turn is None, "turns": turns,
-        "fleets": fleets, "as_seat": as_seat, "empires": campaign.empires.order_by("seat"),
+        "fleets": fleets, "as_seat": as_seat, "empires": empires,
     }
     return render(request, "campaign/map.html", context)
 

@@ -172,11 +172,6 @@ def _home_world(state: CampaignState, seat: int):
     return state.home_world(seat)
 
 
-def _ship_holders(state: CampaignState) -> dict:
-    """Hex -> seats with ships there."""
-    return state.ship_holders()
-
-
 def power_assets(state: CampaignState, seat: int, against: Iterable[int]) -> Counter:
     """What ``seat`` holds of the Power Projection kinds (V10): dockyards, star gates, enriched
     planets, and worm holes where it has ships and none of ``against`` has."""
@@ -189,7 +184,7 @@ def power_assets(state: CampaignState, seat: int, against: Iterable[int]) -> Cou
             held["star gate"] += 1
     enriched = {s.coord for s in state.structures if s.resource is Resource.ENRICHMENT}
     held["enriched planet"] = sum(1 for w in _planets(state, seat) if w.coord in enriched)
-    for coord, seats in _ship_holders(state).items():
+    for coord, seats in state.ship_holders().items():
         if seat in seats and not seats & against and state.terrain_at(coord) is Terrain.WORMHOLE:
             held["wormhole"] += 1
     return held
@@ -236,7 +231,7 @@ def eliminate(state: CampaignState, seats: Iterable[int]) -> CampaignState:
     if not lost:
         return state
     staying = {s for s in state.active_seats() if s not in lost}
-    holders = _ship_holders(state)
+    holders = state.ship_holders()
     # Worlds of the lost held out against an invader still in the game and still in the hex go
     # to that invader (as conflict.py's hold-out ending would: C6).
     handed: dict = {}
