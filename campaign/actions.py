@@ -271,19 +271,57 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
             orders[row.empire.seat] = parse_orders(row.orders)
         _fill_bot_orders(turn, state, names, orders)  # turn workflow: computer seats
         dice = CampaignDice(campaign, phase="turn", turn=number)
-        resolution = turn_engine.resolve_turn(state, orders, dice, names)
+        from tactical import lifecycle  # battles (issue 5): a turn may wait for battles fought as games
+
+        resolution = turn_engine.resolve_turn(state, orders, dice, names,
+                                              fought_as_game=lifecycle.game_chooser(campaign))
         adapters.save_state(campaign, state, resolution.state)
         dice.commit()
-        turn.status = Turn.Status.DONE
-        turn.processed_at = timezone.now()
         turn.events = [event_json(e) for e in resolution.events]
-        turn.summary = position_summary(resolution.state, turn.events)
-        turn.save(update_fields=["status", "processed_at", "events", "summary"])
-        _count_missed_turns(campaign, turn)  # turn workflow: missed turns, seats to the computer
-        transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n))  # notifications
-        if not resolution.state.finished:
-            Turn.objects.create(campaign=campaign, number=resolution.state.turn, deadline=turn_deadline(campaign))
-        return turn
+        if resolution.pending:
+            # The turn stops before its battles: the state so far is stored, the battles fought as
+            # games get their rows, and finish_turn runs when the last one is settled.
+            turn.status = Turn.Status.BATTLES
+            turn.pending = {"battles": [lifecycle.battle_json(b) for b in resolution.pending],
+                            "repairs": [list(r) for r in resolution.state.repairs]}
+            turn.save(update_fields=["status", "events", "pending"])
+            lifecycle.open_battles(campaign, turn, resolution.state, resolution.pending)
+            return lifecycle.finish_turn_if_ready(campaign) or turn
+        return _turn_done(campaign, turn, resolution.state)
+
+
+def finish_turn(campaign: Campaign, turn: Turn) -> Turn:
+    """The rest of a turn that waited for its battles, once all are settled (tactical/lifecycle.py):
+    the battles' results in order (auto-resolve for the others), builds, trade, victory, income.
+    The caller holds the campaign row lock."""
+    from dataclasses import replace as _replace
+
+    from tactical import lifecycle
+
+    state = adapters.load_state(campaign)
+    pending = turn.pending or {}
+    state = _replace(state, repairs=tuple(tuple(r) for r in pending.get("repairs", [])))
+    battles = tuple(lifecycle.battle_from_json(b) for b in pending.get("battles", []))
+    dice = CampaignDice(campaign, phase="turn", turn=turn.number)
+    rest = turn_engine.complete_turn(state, battles, lifecycle.results_for(campaign, turn), dice)
+    adapters.save_state(campaign, state, rest.state)
+    dice.commit()
+    turn.events = list(turn.events) + [event_json(e) for e in rest.events]
+    turn.pending = None
+    return _turn_done(campaign, turn, rest.state)
+
+
+def _turn_done(campaign: Campaign, turn: Turn, state) -> Turn:
+    number = turn.number
+    turn.status = Turn.Status.DONE
+    turn.processed_at = timezone.now()
+    turn.summary = position_summary(state, turn.events)
+    turn.save(update_fields=["status", "processed_at", "events", "summary", "pending"])
+    _count_missed_turns(campaign, turn)  # turn workflow: missed turns, seats to the computer
+    transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n))  # notifications
+    if not state.finished:
+        Turn.objects.create(campaign=campaign, number=state.turn, deadline=turn_deadline(campaign))
+    return turn
 
 
 def position_summary(state, events) -> dict:
@@ -1091,19 +1129,27 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     from . import snapshots
 
     campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn")
-    last = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
+    last = Turn.objects.select_for_update().filter(
+        campaign=campaign, status__in=[Turn.Status.DONE, Turn.Status.BATTLES]).order_by("-number").first()
     if last is None:
         raise ActionError("no turn has been processed yet: there is nothing to roll back")
     if turn_number is not None and turn_number != last.number:
         raise ActionError(f"only the last processed turn ({last.number}) can be rolled back, not turn {turn_number}")
     later = list(Turn.objects.filter(campaign=campaign, number__gt=last.number).values_list("number", "status"))
-    expected = [] if campaign.status == Campaign.Status.FINISHED else [(last.number + 1, Turn.Status.OPEN)]
+    # A turn waiting for its battles has no next turn yet; rolling it back discards its battles.
+    expected = [] if campaign.status == Campaign.Status.FINISHED or last.status == Turn.Status.BATTLES \
+        else [(last.number + 1, Turn.Status.OPEN)]
     if later != expected or campaign.status == Campaign.Status.SETUP:
         raise ActionError(f"turn {last.number} can no longer be rolled back: the campaign has moved on since")
     if not last.snapshot:
         raise ActionError(f"turn {last.number} was processed before turns were snapshotted, so it cannot be rolled back")
     before = {"turn": campaign.turn, "status": campaign.status, "winner": campaign.winner_id,
               "dice_offset": campaign.dice_offset, "processed_at": last.processed_at}
+    from tactical.models import Battle
+
+    battles = list(Battle.objects.filter(campaign=campaign, turn__gte=last.number).values_list("pk", flat=True))
+    Battle.objects.filter(pk__in=battles).delete()  # their steps and logs go with them
+    before["battles"] = battles
     try:
         undone = snapshots.restore(campaign, last.snapshot)
     except snapshots.SnapshotError as exc:

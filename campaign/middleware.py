@@ -4,7 +4,8 @@ With a broker, Celery beat sweeps for due turns (``campaign.tasks.process_due``)
 (the embedded default, ``CELERY_TASK_ALWAYS_EAGER``) nothing runs in the background, so this
 middleware does beat's job: before a request is handled, at most once every
 ``PROCESS_DUE_ON_REQUEST_SECONDS`` (default 30; 0 turns it off) per cache, it processes every
-due turn (all active players ready, or the deadline passed) in that request. ``manage.py
+due turn (all active players ready, or the deadline passed) in that request, settles battles
+past their deadline and lets the doctrine play late embedded activations. ``manage.py
 processdue`` from cron does the same.
 """
 
@@ -35,4 +36,12 @@ class ProcessDueTurnsMiddleware:
                     actions.enqueue_due_turns()
                 except Exception:  # a failing turn must not take the page the player asked for
                     log.exception("processing due turns on a request failed")
+                try:  # battles past their deadlines (and embedded activations), as beat would
+                    from tactical import actions as battle_actions
+                    from tactical import play
+
+                    battle_actions.settle_due_battles()
+                    play.play_due_activations()
+                except Exception:
+                    log.exception("settling due battles on a request failed")
         return self.get_response(request)

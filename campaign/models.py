@@ -84,7 +84,23 @@ class Campaign(models.Model):
     )
     battle_mode = models.CharField(
         max_length=10, choices=BattleMode.choices, default=BattleMode.AUTO,
-        help_text="How battles are settled unless the players agree otherwise.",
+        help_text="How battles are settled unless a player asks otherwise (see who may ask).",
+    )
+    battle_requests = models.CharField(
+        max_length=10, choices=[("nobody", "Nobody: always the campaign's mode"),
+                                ("either", "Either side of a battle"),
+                                ("both", "Both sides, asking for the same mode")],
+        default="either",
+        help_text="Who may ask for an embedded or tabletop battle instead of the campaign's mode "
+                  "(a player's battle preference, set on the orders page).",
+    )
+    battle_hours = models.PositiveIntegerField(
+        default=48, help_text="Hours to fight an embedded or tabletop battle before it is settled "
+                              "without the players (auto-resolve; 0: no deadline).",
+    )
+    activation_hours = models.PositiveIntegerField(
+        default=24, help_text="Embedded battles: hours a side has for each activation before the "
+                              "computer doctrine plays it (0: no deadline).",
     )
     fog_of_war = models.BooleanField(
         default=True, help_text="Players see enemy fleets only within detection range of their own worlds and fleets."
@@ -140,6 +156,12 @@ class Empire(models.Model):
     bp = models.IntegerField(default=0, help_text="Banked build points.")
     technologies = models.JSONField(default=list, blank=True)
     eliminated = models.BooleanField(default=False)
+    battle_preference = models.CharField(
+        max_length=10, blank=True, default="",
+        choices=[("", "The campaign's mode"), ("auto", "Auto-resolve"), ("tactical", "Embedded tactical battle"),
+                 ("tabletop", "Fought on a real tabletop")],
+        help_text="How this empire asks for its battles to be settled (if the campaign lets players ask).",
+    )
     standing_orders = models.JSONField(default=dict, blank=True, help_text="docs/orders.md, 'standing'.")
     trade_war = models.JSONField(
         default=dict, blank=True, help_text="Victim seat -> consecutive turns its home routes were interdicted."
@@ -318,6 +340,7 @@ class Turn(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Taking orders"
         PROCESSING = "processing", "Processing"
+        BATTLES = "battles", "Waiting for its battles"
         DONE = "done", "Processed"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
@@ -333,6 +356,10 @@ class Turn(models.Model):
     snapshot = models.JSONField(
         null=True, blank=True, editable=False,
         help_text="The campaign's state before this turn was processed (for roll-back and map history).",
+    )
+    pending = models.JSONField(
+        null=True, blank=True, editable=False,
+        help_text="While the turn waits for its battles: the battles in order and what the rest of the turn needs.",
     )
 
     class Meta:

@@ -182,8 +182,9 @@ def restore(campaign: Campaign, snapshot: dict) -> dict:
     Turn.objects.filter(campaign=campaign, number__gt=number).delete()  # their orders go with them
     turn = Turn.objects.get(campaign=campaign, number=number)
     turn.status, turn.processed_at, turn.events, turn.summary, turn.snapshot = Turn.Status.OPEN, None, [], {}, None
+    turn.pending = None
     turn.deadline = datetime.fromisoformat(snapshot["deadline"]) if snapshot["deadline"] else None
-    turn.save(update_fields=["status", "processed_at", "events", "summary", "snapshot", "deadline"])
+    turn.save(update_fields=["status", "processed_at", "events", "summary", "snapshot", "deadline", "pending"])
     _restore_orders(turn, snapshot["orders"], pk)
 
     c = snapshot["campaign"]

@@ -1,2 +1,155 @@
-# Battle records arrive with the battles issue; the app exists so its rules package and
-# migrations have a home from the start.
+"""Battles handed off by the campaign turn (issue 5, "Battles") and what-if runs.
+
+A ``Battle`` is created by the campaign turn for every hex where fleets must fight and the
+battle is not auto-resolved at once (docs/battles.md). It keeps what was on the table when the
+battle began (``setup``), how it is being settled (``mode``), and once settled the campaign-level
+result that is applied back (``result``). The turn completes when its last battle is resolved.
+
+An embedded (tactical) battle is event-sourced: ``BattleStep`` rows hold every card drawn and
+every action taken, in order; the state is rebuilt by replaying them with the dice the log holds
+(phase ``battle <id>`` of the campaign dice log), which gives the replay page for free.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Battle(models.Model):
+    class Mode(models.TextChoices):
+        AUTO = "auto", "Auto-resolve (003 Alternative to a Tactical Battle)"
+        TACTICAL = "tactical", "Embedded tactical battle, played online"
+        TABLETOP = "tabletop", "Fought on a real tabletop"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for the result"
+        PLAYING = "playing", "Being played online"
+        ENTERED = "entered", "Result entered: waiting for the other side to confirm"
+        DISPUTED = "disputed", "Result disputed: the moderator settles it"
+        RESOLVED = "resolved", "Resolved"
+
+    class How(models.TextChoices):
+        AUTO = "auto", "Auto-resolved"
+        DEADLINE = "deadline", "Auto-resolved at the battle deadline"
+        TACTICAL = "tactical", "Fought online"
+        TABLETOP = "tabletop", "Entered and confirmed"
+        UNCONFIRMED = "unconfirmed", "Entered, not disputed by the deadline"
+        MODERATOR = "moderator", "Settled by the moderator"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="battles")
+    turn = models.PositiveIntegerField()
+    index = models.PositiveSmallIntegerField(help_text="Order among the turn's battles (they are applied in this order).")
+    x = models.IntegerField()
+    y = models.IntegerField()
+    attacker = models.PositiveSmallIntegerField(help_text="The invading empire's seat.")
+    defender = models.PositiveSmallIntegerField(help_text="The defending empire's seat.")
+    aewa = models.BooleanField(default=False, help_text="The defender has an AEWA in the hex (003 AEWA).")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    deadline = models.DateTimeField(null=True, blank=True, help_text="After this the battle is settled without the players.")
+    activation_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="Embedded battles: the doctrine plays the acting side after this.",
+    )
+    setup = models.JSONField(help_text="Sides, ships with their damage, the hex's terrain and defences.")
+    doctrine_sides = models.JSONField(default=list, blank=True, help_text="Seats whose fleet the computer doctrine plays.")
+    proposal = models.JSONField(null=True, blank=True, help_text="A tabletop result entered and not yet confirmed.")
+    proposed_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The result applied to the campaign.")
+    resolved_how = models.CharField(max_length=12, choices=How.choices, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "turn", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "turn", "index"], name="battle_unique_index"),
+        ]
+        indexes = [models.Index(fields=["status", "deadline"], name="battle_due")]
+
+    def __str__(self) -> str:
+        return f"Battle {self.pk} at ({self.x}, {self.y}), turn {self.turn}"
+
+    @property
+    def hex(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        return (self.attacker, self.defender)
+
+    @property
+    def resolved(self) -> bool:
+        return self.status == self.Status.RESOLVED
+
+    @property
+    def dice_phase(self) -> str:
+        return f"battle {self.pk}"
+
+
+class BattleStep(models.Model):
+    """One step of an embedded battle: a card drawn (``action`` {"type": "draw"}) or an action
+    taken by a side (tactical/rules/eventhorizon/actions.py, as JSON)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="steps")
+    seq = models.PositiveIntegerField()
+    side = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.JSONField()
+    by_doctrine = models.BooleanField(default=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["battle", "seq"]
+        constraints = [models.UniqueConstraint(fields=["battle", "seq"], name="battlestep_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"Step {self.seq} of battle {self.battle_id}"
+
+
+class BattleLogEntry(models.Model):
+    """The battle's log: created, mode asked for, result entered, confirmed, disputed, settled,
+    resolved; who did it and when."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="log")
+    kind = models.CharField(max_length=20)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["battle", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in battle {self.battle_id}"
+
+
+class WhatIfRun(models.Model):
+    """K simulated doctrine-against-doctrine battles between two fleets, run in the background,
+    beside the auto-resolve exact odds for the same fleets."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="what_ifs")
+    campaign = models.ForeignKey("campaign.Campaign", null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="what_ifs")
+    params = models.JSONField(help_text="The two fleets, the table and the number of battles.")
+    trials = models.PositiveIntegerField()
+    done = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"What-if {self.pk} ({self.done}/{self.trials})"

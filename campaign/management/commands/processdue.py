@@ -6,10 +6,18 @@ from campaign import actions
 class Command(BaseCommand):
     help = (
         "Process every campaign turn that is due: all active players marked ready, or the "
-        "deadline passed. With a Celery broker the turns are queued for the workers; without "
-        "one (the embedded default) they are processed here, one after another."
+        "deadline passed. Also settles battles past their battle deadline and lets the computer "
+        "doctrine play embedded-battle activations past theirs. With a Celery broker the turns are "
+        "queued for the workers; without one (the embedded default) they are processed here, one "
+        "after another."
     )
 
     def handle(self, *args, **opts):
+        from tactical import actions as battle_actions
+        from tactical import play
+
         count = actions.enqueue_due_turns()
-        self.stdout.write(f"{count} turn(s) due.")
+        settled = battle_actions.settle_due_battles()
+        played = play.play_due_activations()
+        self.stdout.write(f"{count} turn(s) due; {settled} battle(s) settled at their deadline; "
+                          f"{played} late activation(s) played by the doctrine.")

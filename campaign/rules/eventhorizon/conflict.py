@@ -28,7 +28,7 @@ Shared definitions:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -36,7 +36,7 @@ from ..dice import Dice
 from ..grid import Coord
 from .autoresolve import A, AutoResult, Side, resolve
 from .designs import ShipType
-from .economy import Resource
+from .economy import NO_DAMAGE, Damage, EconomyError, Resource, _check_damage
 from .mapgen import Terrain
 from .orders import fleet_speed
 from .state import RETREAT, CampaignState, Event, FleetState, InvasionOrder, ShipState
@@ -534,75 +534,253 @@ def _retreat_all(state: CampaignState, hex: Coord, seat: int) -> tuple[CampaignS
     return state, moves, destroyed
 
 
-def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: Any, dice: Dice
-                  ) -> tuple[CampaignState, tuple[Event, ...]]:
-    """Auto-resolve each battle in the order given (003 Alternative to a Tactical Battle) and
-    apply its result (003 Result of a Tactical Battle). ``initiative`` is accepted for the
+# --- results of battles fought as tactical or tabletop games -------------------------------------
+
+SURVIVED, DESTROYED, CAPTURED, WARPED_OUT = "survived", "destroyed", "captured", "warped_out"
+FATES = (SURVIVED, DESTROYED, CAPTURED, WARPED_OUT)
+FATE_LABELS = {SURVIVED: "survived", DESTROYED: "destroyed", CAPTURED: "captured by boarding",
+               WARPED_OUT: "warped out"}
+
+
+class ResultError(ValueError):
+    """A battle result that cannot be applied; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class ShipResult:
+    """What became of one ship in a battle fought as a game: ``fate`` is one of ``FATES``;
+    ``damage`` is what a ship still in the campaign carries (the whole damage, not an increase);
+    ``captured_by`` is the seat whose boarding parties took it."""
+
+    ship: int
+    fate: str
+    damage: Damage = NO_DAMAGE
+    captured_by: int | None = None
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """The result of a battle fought as a tactical or tabletop game: every ship that was in the
+    hex, and ``holder``, the seat that holds the field (None: neither, as when the card cap ends
+    an embedded battle with both still there; ruling C15)."""
+
+    holder: int | None
+    ships: tuple[ShipResult, ...]
+    how: str = "tactical"
+
+
+def check_battle_result(state: CampaignState, battle: Battle, result: BattleResult) -> None:
+    """Raise ResultError unless ``result`` fits the battle: every ship of both sides in the hex
+    exactly once, a fate from FATES, damage that fits the design and leaves the ship a hull,
+    a capture by the other side, and a holder that is a side with a ship left in the hex."""
+    hex, seats = tuple(battle.hex), (battle.attacker, battle.defender)
+    present = {s.id: s for seat in seats for s in ships_in_hex(state, hex, seat)}
+    seen: set[int] = set()
+    kept: set[int] = set()
+    for r in result.ships:
+        ship = present.get(r.ship)
+        if ship is None:
+            raise ResultError(f"ship {r.ship} was not in the battle at {hex}")
+        if r.ship in seen:
+            raise ResultError(f"ship {r.ship} is listed twice")
+        seen.add(r.ship)
+        if r.fate not in FATES:
+            raise ResultError(f"ship {r.ship}: fate must be one of {', '.join(FATES)}, not {r.fate!r}")
+        if r.fate == CAPTURED:
+            if r.captured_by not in seats or r.captured_by == ship.owner:
+                raise ResultError(f"ship {r.ship} can only be captured by the other side of the battle")
+        elif r.captured_by is not None:
+            raise ResultError(f"ship {r.ship} is {FATE_LABELS[r.fate]}, not captured, so it has no captor")
+        if r.fate != DESTROYED:
+            design = state.designs[ship.design]
+            try:
+                _check_damage(design, r.damage)
+            except EconomyError as exc:
+                raise ResultError(f"ship {r.ship}: {exc.message}") from None
+            if r.damage.hull >= design.hull:
+                raise ResultError(f"ship {r.ship} lost all {design.hull} hull points: enter it as destroyed")
+            if r.fate == SURVIVED:
+                kept.add(ship.owner)
+            elif r.fate == CAPTURED:
+                kept.add(r.captured_by)
+    missing = sorted(set(present) - seen)
+    if missing:
+        raise ResultError(f"the result leaves out ship(s) {', '.join(map(str, missing))}")
+    if result.holder is not None:
+        if result.holder not in seats:
+            raise ResultError(f"the side holding the field must be empire {seats[0]} or {seats[1]}, not {result.holder}")
+        if result.holder not in kept:
+            raise ResultError(f"empire {result.holder} has no ship left in the hex to hold it")
+
+
+def apply_battle_result(state: CampaignState, battle: Battle, result: BattleResult
+                        ) -> tuple[CampaignState, list[Event]]:
+    """Apply a battle fought as a game (003 Result of a Tactical Battle: "If you win a tactical
+    battle the hex it was fought in belongs to you … If you lose … what remains of your fleet
+    must retreat one full map move"). Destroyed ships go; damage is carried until repaired at a
+    dockyard; a captured ship joins its captor (a new fleet in the hex); a ship that warped out
+    is back with its fleet on the campaign map (ruling C16). The holder takes the hex; the other
+    side's remaining fleets retreat; with no holder the invasion has failed and the attacker's
+    fleets retreat (C15). The result must pass ``check_battle_result``."""
+    check_battle_result(state, battle, result)
+    hex, att, dfd = tuple(battle.hex), battle.attacker, battle.defender
+    seats = (att, dfd)
+    before = {seat: [s.id for s in ships_in_hex(state, hex, seat)] for seat in seats}
+    by_id = {r.ship: r for r in result.ships}
+    destroyed = [r.ship for r in result.ships if r.fate == DESTROYED]
+    state = _remove_ships(state, destroyed)
+    ships = []
+    captured: dict[int, list[int]] = {}
+    for s in state.ships:
+        r = by_id.get(s.id)
+        if r is not None:
+            s = replace(s, damage=r.damage)
+            if r.fate == CAPTURED:
+                s = replace(s, owner=r.captured_by)
+                captured.setdefault(r.captured_by, []).append(s.id)
+        ships.append(s)
+    state = replace(state, ships=tuple(ships))
+    if captured:
+        taken = {sid for ids in captured.values() for sid in ids}
+        fleets = []
+        for f in state.fleets:
+            left = tuple(x for x in f.ships if x not in taken)
+            if left:
+                fleets.append(f if len(left) == len(f.ships) else replace(f, ships=left))
+        next_fleet = state.next_id("fleet")
+        for captor, ids in sorted(captured.items()):
+            fleets.append(FleetState(id=next_fleet, owner=captor, coord=hex, ships=tuple(sorted(ids))))
+            next_fleet += 1
+        state = replace(state, fleets=tuple(fleets),
+                        repairs=tuple(r for r in state.repairs if r[0] not in taken)).with_id_floor()
+    holder = result.holder
+    capture = None
+    retreats: list[dict[str, Any]] = []
+    lost_retreating: list[int] = []
+    if holder == att:
+        state, capture = _capture(state, hex, dfd, att)
+        state, retreats, lost_retreating = _retreat_all(state, hex, dfd)
+    elif holder == dfd or ships_in_hex(state, hex, att):
+        state, retreats, lost_retreating = _retreat_all(state, hex, att)
+    loser = dfd if holder == att else att
+    losses = {name: [sid for sid in before[seat] if by_id[sid].fate == DESTROYED]
+              for name, seat in (("attacker", att), ("defender", dfd))}
+    data = {
+        "hex": list(hex), "attacker": att, "defender": dfd, "aewa": battle.aewa, "rule": RESULT_RULE,
+        "how": result.how, "winner": holder, "losses": losses,
+        "ships": [{"ship": r.ship, "fate": r.fate, "captured_by": r.captured_by,
+                   "damaged": r.damage.any if r.fate != DESTROYED else False} for r in result.ships],
+        "captured": {str(k): v for k, v in captured.items()},
+        "capture": capture, "retreats": retreats, "destroyed_retreating": lost_retreating,
+    }
+    how = {"tactical": "fought online", "tabletop": "fought on the tabletop"}.get(result.how, result.how)
+    text = (f"Battle at {hex} ({how}): empire {att} against empire {dfd}: "
+            + (f"empire {holder} holds the field" if holder is not None else "neither side holds the field")
+            + f"; losses {len(losses['attacker'])} and {len(losses['defender'])} ship(s)")
+    n_captured = sum(len(v) for v in captured.values())
+    if n_captured:
+        text += f"; {n_captured} ship(s) captured"
+    if capture is not None:
+        text += f"; empire {att} takes {_describe_capture(capture)}"
+    if retreats:
+        text += f"; empire {loser} retreats"
+    if lost_retreating:
+        text += f" ({len(lost_retreating)} ship(s) destroyed with nowhere to go)"
+    return state, [Event(STEP_BATTLES, "battle", seats, text, data)]
+
+
+def battle_is_fought(state: CampaignState, battle: Battle) -> bool:
+    """Whether ``battle`` will be fought (both sides have something to fight with), as
+    ``fight_battles`` decides: only such a battle can be handed to a tactical or tabletop game."""
+    hex = tuple(battle.hex)
+    if not ships_in_hex(state, hex, battle.attacker):
+        return False
+    return bool(ships_in_hex(state, hex, battle.defender)) or _owns_structure(
+        state, hex, battle.defender, Resource.PLANETARY_DEFENCES)
+
+
+def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: Any, dice: Dice,
+                  results: Mapping[int, BattleResult] | None = None) -> tuple[CampaignState, tuple[Event, ...]]:
+    """Settle each battle in the order given and apply its result (003 Result of a Tactical
+    Battle). ``results`` maps a battle's index in ``battles`` to the result of a battle fought
+    as a tactical or tabletop game (``apply_battle_result``); every other battle is
+    auto-resolved (003 Alternative to a Tactical Battle). ``initiative`` is accepted for the
     pipeline and not used: battles come in contact order, which already follows it (C14)."""
     del initiative
+    results = results or {}
     events: list[Event] = []
-    for battle in battles:
-        hex, att, dfd = tuple(battle.hex), battle.attacker, battle.defender
-        seats = (att, dfd)
-        a_ships = ships_in_hex(state, hex, att)
-        b_ships = ships_in_hex(state, hex, dfd)
-        defences = _owns_structure(state, hex, dfd, Resource.PLANETARY_DEFENCES)
-        base = {"hex": list(hex), "attacker": att, "defender": dfd, "aewa": battle.aewa}
-        if not a_ships:
-            events.append(Event(STEP_BATTLES, "battle_skipped", seats,
-                                f"No battle at {hex}: empire {att} has no ships left there",
-                                {**base, "reason": "attacker has no ships"}))
-            continue
-        if not b_ships and not defences:
-            # C12: nothing left to defend the hex; the attacker takes what the defender owns there.
-            info = None
-            if _has_stake(state, hex, dfd):
-                state, info = _capture(state, hex, dfd, att)
-            events.append(Event(STEP_BATTLES, "battle_skipped", seats,
-                                f"No battle at {hex}: empire {dfd} has nothing left to fight with"
-                                + (f"; empire {att} takes {_describe_capture(info)}" if info else ""),
-                                {**base, "reason": "defender has nothing to fight with", "capture": info}))
-            continue
-        # "the player that owns the defences gets one extra die", attacking or defending
-        # (an attacker relieving its own held-out world owns the defences there).
-        attacker_defences = _owns_structure(state, hex, att, Resource.PLANETARY_DEFENCES)
-        side_a, side_b = _side(state, a_ships, attacker_defences), _side(state, b_ships, defences)
-        result: AutoResult = resolve(side_a, side_b, dice)
-        a_lost = choose_losses(state, a_ships, result.a_losses, state.empire(att).standing.loss_order)
-        b_lost = choose_losses(state, b_ships, result.b_losses, state.empire(dfd).standing.loss_order)
-        state = _remove_ships(state, a_lost + b_lost)
-        winner, loser = (att, dfd) if result.winner == A else (dfd, att)
-        capture = None
-        if winner == att and ships_in_hex(state, hex, att):
-            state, capture = _capture(state, hex, dfd, att)
-        state, retreats, destroyed = _retreat_all(state, hex, loser)
-        data = {
-            **base,
-            "rule": AUTORESOLVE_RULE,
-            "sides": {
-                "attacker": {"bp": side_a.bp, "ships": [s.id for s in a_ships], "star_cruiser": side_a.has_star_cruiser,
-                             "destroyer": side_a.has_destroyer, "defences": False},
-                "defender": {"bp": side_b.bp, "ships": [s.id for s in b_ships], "star_cruiser": side_b.has_star_cruiser,
-                             "destroyer": side_b.has_destroyer, "defences": defences},
-            },
-            "dice": {"attacker": result.a_dice, "defender": result.b_dice},
-            "rolls": [{"attacker": list(a), "defender": list(b)} for a, b in result.rolls],
-            "drawn_on_faces": result.drawn_on_faces,
-            "notes": list(result.notes),
-            "winner": winner,
-            "losses": {"attacker": list(a_lost), "defender": list(b_lost)},
-            "capture": capture,
-            "retreats": retreats,
-            "destroyed_retreating": destroyed,
-        }
-        text = (f"Battle at {hex}: empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
-                f"({side_b.bp} BP{' + defences' if defences else ''}, {result.b_dice}d6): empire {winner} wins; "
-                f"losses {len(a_lost)} and {len(b_lost)} ship(s)")
-        if capture is not None:
-            text += f"; empire {att} takes {_describe_capture(capture)}"
-        if retreats:
-            text += f"; empire {loser} retreats"
-        if destroyed:
-            text += f" ({len(destroyed)} ship(s) destroyed with nowhere to go)"
-        events.append(Event(STEP_BATTLES, "battle", seats, text, data))
+    for index, battle in enumerate(battles):
+        if index in results:
+            state, evs = apply_battle_result(state, battle, results[index])
+        else:
+            state, evs = _auto_battle(state, battle, dice)
+        events += evs
     return state, tuple(events)
+
+
+def _auto_battle(state: CampaignState, battle: Battle, dice: Dice) -> tuple[CampaignState, list[Event]]:
+    events: list[Event] = []
+    hex, att, dfd = tuple(battle.hex), battle.attacker, battle.defender
+    seats = (att, dfd)
+    a_ships = ships_in_hex(state, hex, att)
+    b_ships = ships_in_hex(state, hex, dfd)
+    defences = _owns_structure(state, hex, dfd, Resource.PLANETARY_DEFENCES)
+    base = {"hex": list(hex), "attacker": att, "defender": dfd, "aewa": battle.aewa}
+    if not a_ships:
+        events.append(Event(STEP_BATTLES, "battle_skipped", seats,
+                            f"No battle at {hex}: empire {att} has no ships left there",
+                            {**base, "reason": "attacker has no ships"}))
+        return state, events
+    if not b_ships and not defences:
+        # C12: nothing left to defend the hex; the attacker takes what the defender owns there.
+        info = None
+        if _has_stake(state, hex, dfd):
+            state, info = _capture(state, hex, dfd, att)
+        events.append(Event(STEP_BATTLES, "battle_skipped", seats,
+                            f"No battle at {hex}: empire {dfd} has nothing left to fight with"
+                            + (f"; empire {att} takes {_describe_capture(info)}" if info else ""),
+                            {**base, "reason": "defender has nothing to fight with", "capture": info}))
+        return state, events
+    # "the player that owns the defences gets one extra die", attacking or defending
+    # (an attacker relieving its own held-out world owns the defences there).
+    attacker_defences = _owns_structure(state, hex, att, Resource.PLANETARY_DEFENCES)
+    side_a, side_b = _side(state, a_ships, attacker_defences), _side(state, b_ships, defences)
+    result: AutoResult = resolve(side_a, side_b, dice)
+    a_lost = choose_losses(state, a_ships, result.a_losses, state.empire(att).standing.loss_order)
+    b_lost = choose_losses(state, b_ships, result.b_losses, state.empire(dfd).standing.loss_order)
+    state = _remove_ships(state, a_lost + b_lost)
+    winner, loser = (att, dfd) if result.winner == A else (dfd, att)
+    capture = None
+    if winner == att and ships_in_hex(state, hex, att):
+        state, capture = _capture(state, hex, dfd, att)
+    state, retreats, destroyed = _retreat_all(state, hex, loser)
+    data = {
+        **base,
+        "rule": AUTORESOLVE_RULE,
+        "sides": {
+            "attacker": {"bp": side_a.bp, "ships": [s.id for s in a_ships], "star_cruiser": side_a.has_star_cruiser,
+                         "destroyer": side_a.has_destroyer, "defences": False},
+            "defender": {"bp": side_b.bp, "ships": [s.id for s in b_ships], "star_cruiser": side_b.has_star_cruiser,
+                         "destroyer": side_b.has_destroyer, "defences": defences},
+        },
+        "dice": {"attacker": result.a_dice, "defender": result.b_dice},
+        "rolls": [{"attacker": list(a), "defender": list(b)} for a, b in result.rolls],
+        "drawn_on_faces": result.drawn_on_faces,
+        "notes": list(result.notes),
+        "winner": winner,
+        "losses": {"attacker": list(a_lost), "defender": list(b_lost)},
+        "capture": capture,
+        "retreats": retreats,
+        "destroyed_retreating": destroyed,
+    }
+    text = (f"Battle at {hex}: empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
+            f"({side_b.bp} BP{' + defences' if defences else ''}, {result.b_dice}d6): empire {winner} wins; "
+            f"losses {len(a_lost)} and {len(b_lost)} ship(s)")
+    if capture is not None:
+        text += f"; empire {att} takes {_describe_capture(capture)}"
+    if retreats:
+        text += f"; empire {loser} retreats"
+    if destroyed:
+        text += f" ({len(destroyed)} ship(s) destroyed with nowhere to go)"
+    events.append(Event(STEP_BATTLES, "battle", seats, text, data))
+    return state, events

@@ -12,7 +12,7 @@ module; this module only composes them. Dice are passed in; nothing here reads a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..dice import Dice
@@ -25,15 +25,27 @@ from .state import BuildState, CampaignState, Event, FleetState, ShipState, Stru
 
 @dataclass(frozen=True)
 class Resolution:
+    """The state after the turn and what happened. ``pending`` is not empty when the turn stopped
+    before its battles because some are to be fought as games: ``state`` is then the state at
+    that point (turn number unchanged) and ``complete_turn`` finishes the turn once they have
+    been fought."""
+
     state: CampaignState
     events: tuple[Event, ...]
+    pending: tuple[conflict.Battle, ...] = ()
 
 
 def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
-                 design_names: Mapping[int, Mapping[str, int]] | None = None) -> Resolution:
+                 design_names: Mapping[int, Mapping[str, int]] | None = None,
+                 fought_as_game: Callable[[CampaignState, conflict.Battle], bool] | None = None) -> Resolution:
     """Resolve one campaign turn. ``orders`` maps seats to their orders (a seat with none keeps
     its standing orders: RULINGS "Missed deadline"); ``design_names`` maps each seat to the
-    design names it may build (name -> design id)."""
+    design names it may build (name -> design id).
+
+    ``fought_as_game(state, battle)`` says whether a battle that will be fought is to be fought
+    as a tactical or tabletop game rather than auto-resolved. If it says so for any battle, the
+    turn stops before the battles step and returns them as ``pending``; ``complete_turn`` then
+    applies their results in order (auto-resolving the others) and runs the rest of the turn."""
     if state.finished:
         raise ValueError("the campaign has ended")
     events: list[Event] = []
@@ -54,9 +66,22 @@ def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
     events += evs
     state, evs = conflict.neutral_world_rolls(state, dice)
     events += evs
-    state, evs = conflict.fight_battles(state, battles, initiative, dice)
+    if fought_as_game is not None and any(
+            conflict.battle_is_fought(state, b) and fought_as_game(state, b) for b in battles):
+        return Resolution(state=state, events=tuple(events), pending=tuple(battles))
+    rest = complete_turn(state, battles, {}, dice)
+    return Resolution(state=rest.state, events=tuple(events) + rest.events)
+
+
+def complete_turn(state: CampaignState, battles: Sequence[conflict.Battle],
+                  results: Mapping[int, conflict.BattleResult], dice: Dice) -> Resolution:
+    """The rest of a turn from its battles step: the battles in order (``results`` by index for
+    those fought as games, auto-resolve for the others) → build queues → trade network and
+    interdiction → victory and elimination → next turn's income."""
+    events: list[Event] = []
+    state, evs = conflict.fight_battles(state, battles, None, dice, results)
     events += evs
-    state, evs = advance_builds(state, orders)
+    state, evs = advance_builds(state, {})
     events += evs
     state = state.with_id_floor()
     # Trade before victory, so a third consecutive interdicted turn wins Trade War that turn.

@@ -1,0 +1,10 @@
+"""Pages and API routes of the tactical app: battles (lifecycle, tabletop entry, embedded play,
+replay) and what-if runs. Each area keeps its own URL module."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("tactical.battle_urls")),
+    path("", include("tactical.play_urls")),
+    path("", include("tactical.whatif_urls")),
+]
