@@ -1,0 +1,459 @@
+"""What-if runs (issue 5, item 6): K doctrine-against-doctrine battles between two fleets, beside
+the auto-resolve exact odds for the same fleets.
+
+Two layers, as elsewhere:
+
+* pure helpers (no Django): ``play_trial`` fights one battle through the embedded Event Horizon
+  engine (``tactical/rules/eventhorizon``) with its own dice, ``Tally`` adds the outcomes up and
+  ``auto_resolve_odds`` asks ``campaign/rules/eventhorizon/autoresolve.odds`` about the same two
+  fleets;
+* the adapter and actions: ``start_what_if`` checks a request (fleets from a campaign, seen with
+  the user's eyes, or built freely from designs), stores everything the run needs in
+  ``WhatIfRun.params`` and enqueues the task after commit; ``run_what_if`` plays the battles,
+  moving ``done`` as it goes, and stores the result.
+
+A what-if is not a campaign event: it rolls from its own seed (random unless given, kept in
+``params`` so a run can be repeated exactly), never from the campaign dice log. Battle ``i`` of a
+run rolls from ``derive_seed(f"what-if/{seed}/{i}")``, so every battle is reproducible on its own
+and the result does not depend on how the run was chunked. Rulings WI1–WI4 in docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from campaign import visibility
+from campaign.access import visible_campaigns
+from campaign.adapters import design_from_spec
+from campaign.models import Campaign, Design
+from campaign.rules.dice import SeededDice, derive_seed
+from campaign.rules.eventhorizon.autoresolve import Side, odds
+from campaign.rules.eventhorizon.designs import Design as DesignSpec
+from campaign.rules.eventhorizon.designs import DesignError, ShipType, validate_design
+from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.models import WhatIfRun
+from tactical.rules.eventhorizon import CampaignShip, deploy, outcome, simulate
+
+logger = logging.getLogger(__name__)
+
+SIDES = ("a", "b")
+SEATS = {"a": 1, "b": 2}  # the engine's sides: fleet A is red (the first listed, ruling TC2)
+MIN_SHIPS, MAX_SHIPS = 1, 30
+MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1, 2000, 200
+MAX_SEED_LENGTH = 64
+HERO_CREW_BP = 30  # RULINGS.md "Auto-resolve odds": a hero crew adds 30 BP
+PROGRESS_EVERY = 10  # battles between progress updates ...
+PROGRESS_SECONDS = 1.0  # ... or sooner when a battle takes this long
+LOST_FATES = ("destroyed", "captured")
+KEPT_FATES = ("survived", "warped_out")
+FATES = ("destroyed", "captured", "warped_out", "survived")
+
+
+class WhatIfError(ValueError):
+    """A what-if request that cannot be run; the message names the problem."""
+
+
+# --- pure: one battle and the tally -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrialShip:
+    """One ship of a what-if fleet as the engine needs it, with what the tally counts."""
+
+    design: DesignSpec
+    damage: Damage = NO_DAMAGE
+    hero_crew: bool = False
+    name: str = ""
+
+    @property
+    def bp(self) -> int:
+        return self.design.bp + (HERO_CREW_BP if self.hero_crew else 0)
+
+
+@dataclass(frozen=True)
+class TrialResult:
+    """One battle: who holds the field (``"a"``, ``"b"`` or None), each side's ships by fate and
+    BP lost (destroyed or captured), the cards drawn and whether the card cap ended it."""
+
+    holder: str | None
+    fates: Mapping[str, Mapping[str, int]]
+    bp_lost: Mapping[str, int]
+    cards: int
+    capped: bool
+
+
+def _ship_id(side: str, index: int) -> int:
+    return (1 if side == "a" else 1001) + index
+
+
+def play_trial(fleets: Mapping[str, Sequence[TrialShip]], seed: str, index: int) -> TrialResult:
+    """Fight battle ``index`` of a run: deploy both fleets on an open 16 × 16 table (fleet A
+    red, no invader, no AEWA) and let the doctrine play both sides to the end."""
+    dice = SeededDice(derive_seed(f"what-if/{seed}/{index}"))
+    engine_fleets = {
+        SEATS[side]: [CampaignShip(_ship_id(side, i), s.design, s.damage, s.hero_crew, s.name)
+                      for i, s in enumerate(fleets[side])]
+        for side in SIDES
+    }
+    end = outcome(simulate(deploy(engine_fleets, dice), dice))
+    by_seat = {seat: side for side, seat in SEATS.items()}
+    bp = {_ship_id(side, i): s.bp for side in SIDES for i, s in enumerate(fleets[side])}
+    fates: dict[str, dict[str, int]] = {side: dict.fromkeys(FATES, 0) for side in SIDES}
+    bp_lost = dict.fromkeys(SIDES, 0)
+    for ship in end.ships:
+        side = by_seat.get(ship.side)
+        if side is None or ship.ship not in bp:
+            continue
+        fates[side][ship.fate] = fates[side].get(ship.fate, 0) + 1
+        if ship.fate in LOST_FATES:
+            bp_lost[side] += bp[ship.ship]
+    return TrialResult(holder=by_seat.get(end.holder) if end.holder is not None else None, fates=fates,
+                       bp_lost=bp_lost, cards=end.cards_drawn, capped=end.capped)
+
+
+@dataclass
+class Tally:
+    """The sums of a run's battles; ``result()`` turns them into rates and means."""
+
+    ships: Mapping[str, int]
+    trials: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    draws: int = 0
+    capped: int = 0
+    cards: int = 0
+    fates: dict[str, dict[str, int]] = field(default_factory=lambda: {s: dict.fromkeys(FATES, 0) for s in SIDES})
+    bp_lost: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    survivors: dict[str, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.survivors:
+            self.survivors = {side: [0] * (self.ships[side] + 1) for side in SIDES}
+
+    def add(self, trial: TrialResult) -> None:
+        self.trials += 1
+        if trial.holder is None:
+            self.draws += 1
+        else:
+            self.wins[trial.holder] += 1
+        self.capped += trial.capped
+        self.cards += trial.cards
+        for side in SIDES:
+            for fate, n in trial.fates[side].items():
+                self.fates[side][fate] = self.fates[side].get(fate, 0) + n
+            self.bp_lost[side] += trial.bp_lost[side]
+            kept = sum(trial.fates[side].get(f, 0) for f in KEPT_FATES)
+            self.survivors[side][kept] += 1
+
+    def result(self) -> dict[str, Any]:
+        k = max(self.trials, 1)
+        return {
+            "trials": self.trials,
+            "wins": dict(self.wins),
+            "draws": self.draws,
+            "capped": self.capped,
+            "win_rate": {**{side: self.wins[side] / k for side in SIDES}, "draw": self.draws / k},
+            "mean_ships_lost": {side: sum(self.fates[side][f] for f in LOST_FATES) / k for side in SIDES},
+            "mean_bp_lost": {side: self.bp_lost[side] / k for side in SIDES},
+            "mean_fates": {side: {f: self.fates[side][f] / k for f in FATES} for side in SIDES},
+            "survivors": {side: list(self.survivors[side]) for side in SIDES},
+            "mean_cards": self.cards / k,
+        }
+
+
+def auto_side(ships: Sequence[TrialShip]) -> Side:
+    """A what-if fleet as the auto-resolve rule sees it (as campaign/rules/eventhorizon/conflict.py
+    ``_side``): BP total with hero crews, Star Cruiser and Destroyer multipliers, no defences."""
+    types = {s.design.ship_type for s in ships}
+    return Side(bp=sum(s.bp for s in ships), has_star_cruiser=ShipType.STAR_CRUISER in types,
+                has_destroyer=ShipType.DESTROYER in types, has_defences=False, ships=len(ships))
+
+
+def auto_resolve_odds(fleets: Mapping[str, Sequence[TrialShip]]) -> dict[str, Any]:
+    """The exact odds of "003 Alternative to a Tactical Battle" for the same fleets (fleet A is
+    the rule's fleet A). Expected losses are not capped by fleet size (``Odds``)."""
+    a, b = auto_side(fleets["a"]), auto_side(fleets["b"])
+    o = odds(a, b)
+    return {
+        "bp": {"a": a.bp, "b": b.bp},
+        "dice": {"a": o.a_dice, "b": o.b_dice},
+        "win": {"a": o.p_a_wins, "b": o.p_b_wins},
+        "expected_losses": {"a": o.expected_a_losses, "b": o.expected_b_losses},
+        "p_draw_rule": float(o.p_draw),
+        "expected_rounds": float(o.expected_rounds),
+    }
+
+
+# --- params: what a run stores, and back -----------------------------------------------------
+
+
+def _damage_json(damage: Damage) -> dict:
+    if not damage.any:
+        return {}
+    return {"hull": damage.hull, "engine": damage.engine, "weapons": list(damage.weapons),
+            "force_field_generators": damage.force_field_generators, "stealth": damage.stealth,
+            "boarding_parties": damage.boarding_parties}
+
+
+def fleets_from_params(params: Mapping[str, Any]) -> dict[str, list[TrialShip]]:
+    """The two fleets a run stored (``params["sides"]``) as engine input."""
+    fleets: dict[str, list[TrialShip]] = {}
+    for entry in params["sides"]:
+        fleets[entry["key"]] = [
+            TrialShip(design=design_from_spec(s["design"]),
+                      damage=Damage(**s["damage"]) if s.get("damage") else NO_DAMAGE,
+                      hero_crew=bool(s.get("hero_crew")), name=s.get("name", ""))
+            for s in entry["ships"]
+        ]
+    return fleets
+
+
+# --- the adapter: a request into params -------------------------------------------------------
+
+
+def _whole(value: Any, what: str) -> int:
+    """A whole number from JSON or a form (``"12"`` too); refuses booleans, fractions, text."""
+    if isinstance(value, bool):
+        raise WhatIfError(f"{what} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise WhatIfError(f"{what} must be a whole number, not {value!r}")
+
+
+@dataclass
+class _Context:
+    user: Any
+    campaign: Campaign | None = None
+    view: visibility.View | None = None
+    _stand_ins: dict[ShipType, tuple[int, DesignSpec] | None] = field(default_factory=dict)
+
+    def stand_in(self, ship_type: ShipType) -> tuple[int, DesignSpec] | None:
+        """Ruling WI2: the starter library's design of that ship type (the lowest id first)."""
+        if ship_type not in self._stand_ins:
+            row = (Design.objects.filter(campaign__isnull=True, ship_type=ship_type.value)
+                   .order_by("pk").values_list("pk", "spec").first())
+            self._stand_ins[ship_type] = (row[0], design_from_spec(row[1])) if row else None
+        return self._stand_ins[ship_type]
+
+
+def _campaign_context(user, raw: Any) -> _Context:
+    if raw in (None, ""):
+        return _Context(user)
+    number = _whole(raw, "campaign")
+    # Same message for a campaign that does not exist and one the user is not in: no hint.
+    campaign = visible_campaigns(user).filter(pk=number).first()
+    if campaign is None:
+        raise WhatIfError(f"campaign {number} is not one of your campaigns")
+    viewer = visibility.viewer_for(user, campaign)
+    return _Context(user, campaign, visibility.view_for(campaign, viewer))
+
+
+def _ship_json(design_id: int | None, design: DesignSpec, *, damage: Damage = NO_DAMAGE, hero_crew: bool = False,
+               name: str = "", stand_in: bool = False) -> dict[str, Any]:
+    return {"design_id": design_id, "design": design.to_dict(), "design_name": design.name,
+            "ship_type": design.ship_type.value, "bp": design.bp + (HERO_CREW_BP if hero_crew else 0),
+            "damage": _damage_json(damage), "hero_crew": hero_crew, "name": name, "stand_in": stand_in}
+
+
+def _fleet_side(ctx: _Context, label: str, raw_fleet: Any) -> dict[str, Any]:
+    if ctx.campaign is None or ctx.view is None:
+        raise WhatIfError(f"fleet {label}: a fleet number needs a campaign (or build the fleet freely)")
+    number = _whole(raw_fleet, f"fleet {label}'s fleet number")
+    seen = ctx.view.seen
+    fleet = next((f for f in seen.fleets if f.id == number), None)
+    if fleet is None:
+        # Same message for a fleet that does not exist and one hidden by fog of war (FW8).
+        raise WhatIfError(f"fleet {label}: fleet {number} is not a fleet you can see in {ctx.campaign.name}")
+    viewer = ctx.view.viewer
+    own = viewer.full or fleet.owner == viewer.seat
+    index = seen.ship_index()
+    ships = []
+    for sid in fleet.ships:
+        ship = index.get(sid)
+        if ship is None:
+            continue
+        if own:
+            design = seen.designs[ship.design]
+            ships.append(_ship_json(ship.design, design, damage=ship.damage, hero_crew=ship.hero_crew, name=ship.name))
+            continue
+        # Ruling WI2 (FW2): another empire's ship is seen as its type only; it stands in as the
+        # library design of that type, undamaged and without a hero crew.
+        ship_type = seen.designs[ship.design].ship_type
+        found = ctx.stand_in(ship_type)
+        if found is None:
+            raise WhatIfError(
+                f"fleet {label}: fleet {number} has a {ship_type.label}, whose design you cannot see, and the "
+                f"starter library has no {ship_type.label} to stand in for it; build that fleet freely instead"
+            )
+        ships.append(_ship_json(found[0], found[1], stand_in=True))
+    empire = next((e.name for e in seen.empires if e.seat == fleet.owner), f"seat {fleet.owner}")
+    return {"source": "fleet", "fleet": number, "owner": fleet.owner, "own": own,
+            "label": f"Fleet {number} ({empire})", "ships": ships}
+
+
+def _usable_designs(campaign: Campaign | None, viewer: visibility.Viewer | None):
+    """Designs a free fleet may use (ruling WI3): the starter library; with a campaign, also the
+    user's own empire's designs (every campaign design for the moderator)."""
+    scope = Q(campaign__isnull=True)
+    if campaign is not None and viewer is not None:
+        if viewer.full:
+            scope |= Q(campaign=campaign)
+        elif viewer.seat is not None:
+            scope |= Q(campaign=campaign, empire__seat=viewer.seat)
+    return Design.objects.filter(scope)
+
+
+def usable_designs(user, campaign: Campaign | None):
+    """The design rows a user may build a free fleet from (the form's choices)."""
+    viewer = visibility.viewer_for(user, campaign) if campaign is not None else None
+    return _usable_designs(campaign, viewer).order_by("campaign_id", "bp", "name")
+
+
+def _free_side(ctx: _Context, label: str, rows: Any) -> dict[str, Any]:
+    if not isinstance(rows, list) or not rows:
+        raise WhatIfError(f"fleet {label}: give at least one row of ships (a design and a count)")
+    designs = _usable_designs(ctx.campaign, ctx.view.viewer if ctx.view else None)
+    ships = []
+    names = []
+    for n, row in enumerate(rows, start=1):
+        if not isinstance(row, Mapping) or "design" not in row:
+            raise WhatIfError(f"fleet {label}, row {n}: each row needs a design id and a count")
+        design_id = _whole(row["design"], f"fleet {label}, row {n}: the design id")
+        count = _whole(row.get("count", 1), f"fleet {label}, row {n}: the count")
+        if not MIN_SHIPS <= count <= MAX_SHIPS:
+            raise WhatIfError(f"fleet {label}, row {n}: the count must be {MIN_SHIPS} to {MAX_SHIPS}, not {count}")
+        spec = designs.filter(pk=design_id).values_list("spec", flat=True).first()
+        if spec is None:
+            where = "the starter library or your campaign's designs" if ctx.campaign else "the starter library"
+            raise WhatIfError(f"fleet {label}, row {n}: design {design_id} is not in {where}")
+        try:
+            design = validate_design(design_from_spec(spec))
+        except (DesignError, KeyError, TypeError) as exc:
+            raise WhatIfError(f"fleet {label}, row {n}: design {design_id} cannot fight: {exc}") from None
+        ships += [_ship_json(design_id, design) for _ in range(count)]
+        names.append(f"{count} × {design.name}")
+    return {"source": "free", "fleet": None, "owner": None, "own": True, "label": "; ".join(names), "ships": ships}
+
+
+def build_params(*, user, raw: Any) -> dict[str, Any]:
+    """Check a what-if request and resolve it into the params a run stores (no writes).
+
+    ``raw``: ``{"campaign": id or null, "trials": K (default 200), "seed": text (optional),
+    "a": {"fleet": number} or {"ships": [{"design": id, "count": n}, …]}, "b": likewise}``.
+    """
+    if not isinstance(raw, Mapping):
+        raise WhatIfError("the request must be an object with the fleets 'a' and 'b'")
+    unknown = sorted(set(raw) - {"campaign", "trials", "seed", "a", "b"})
+    if unknown:
+        raise WhatIfError(f"unknown field(s): {', '.join(unknown)} (expected campaign, trials, seed, a, b)")
+    raw_trials = raw.get("trials")
+    trials = DEFAULT_TRIALS if raw_trials in (None, "") else _whole(raw_trials, "trials")
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise WhatIfError(f"trials must be {MIN_TRIALS} to {MAX_TRIALS}, not {trials}")
+    seed = raw.get("seed")
+    if seed in (None, ""):
+        seed = secrets.token_hex(16)
+    elif not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH or not seed.strip():
+        raise WhatIfError(f"seed must be a text of 1 to {MAX_SEED_LENGTH} characters")
+    ctx = _campaign_context(user, raw.get("campaign"))
+    sides = []
+    for key in SIDES:
+        label = key.upper()
+        spec = raw.get(key)
+        if not isinstance(spec, Mapping):
+            raise WhatIfError(f"fleet {label} is missing: give {{\"fleet\": number}} or {{\"ships\": [...]}}")
+        has_fleet = spec.get("fleet") not in (None, "")
+        has_ships = bool(spec.get("ships"))
+        if has_fleet == has_ships:
+            raise WhatIfError(f"fleet {label}: pick a campaign fleet or build one freely, not "
+                              f"{'both' if has_fleet else 'neither'}")
+        side = _fleet_side(ctx, label, spec["fleet"]) if has_fleet else _free_side(ctx, label, spec["ships"])
+        if not MIN_SHIPS <= len(side["ships"]) <= MAX_SHIPS:
+            raise WhatIfError(f"fleet {label} must have {MIN_SHIPS} to {MAX_SHIPS} ships, not {len(side['ships'])}")
+        sides.append({"key": key, **side})
+    return {"campaign": ctx.campaign.pk if ctx.campaign else None, "seed": seed, "trials": trials, "sides": sides}
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+def start_what_if(*, user, params: Any) -> WhatIfRun:
+    """Create a what-if run from a request (see ``build_params``) and queue it after commit.
+    Raises ``WhatIfError`` naming the problem; nothing is created then."""
+    if not getattr(user, "is_authenticated", False):
+        raise WhatIfError("log in to run a what-if")
+    resolved = build_params(user=user, raw=params)
+    with transaction.atomic():
+        run = WhatIfRun.objects.create(user=user, campaign_id=resolved["campaign"], params=resolved,
+                                       trials=resolved["trials"])
+        transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
+def _enqueue(run_id: int) -> None:
+    from tactical import tasks  # tasks imports this module
+
+    try:
+        tasks.run_what_if.delay(run_id)
+    except Exception as exc:  # the broker is down: say so on the run page rather than leave it queued forever
+        logger.exception("what-if run %s could not be queued", run_id)
+        WhatIfRun.objects.filter(pk=run_id, status=WhatIfRun.Status.QUEUED).update(
+            status=WhatIfRun.Status.FAILED, error=f"could not be queued ({type(exc).__name__}: {exc})",
+            finished_at=timezone.now())
+
+
+def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> WhatIfRun | None:
+    """Play a run's battles and store the result; None if the run is gone.
+
+    Idempotent: a run already done (or failed) is returned as it is. A run found "running" is a
+    redelivery after a worker died (acks_late): it starts again from the first battle, which is
+    safe because every battle rolls from the run's own seed, so any two runners reach the same
+    result. Progress is a plain UPDATE of ``done`` (no lock held), every ``PROGRESS_EVERY``
+    battles or ``PROGRESS_SECONDS``, whichever comes first.
+    """
+    run = WhatIfRun.objects.filter(pk=run_id).first()
+    if run is None or run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED):
+        return run
+    rows = WhatIfRun.objects.filter(pk=run_id, status__in=(WhatIfRun.Status.QUEUED, WhatIfRun.Status.RUNNING))
+    if not rows.update(status=WhatIfRun.Status.RUNNING, done=0, error=""):
+        return WhatIfRun.objects.get(pk=run_id)  # finished by another delivery meanwhile
+    started = clock()
+    try:
+        fleets = fleets_from_params(run.params)
+        seed = run.params["seed"]
+        tally = Tally(ships={side: len(fleets[side]) for side in SIDES})
+        reported, last = 0, started
+        for i in range(run.trials):
+            tally.add(play_trial(fleets, seed, i))
+            now = clock()
+            if i + 1 - reported >= PROGRESS_EVERY or now - last >= PROGRESS_SECONDS:
+                WhatIfRun.objects.filter(pk=run_id).update(done=i + 1)
+                reported, last = i + 1, now
+        result = tally.result()
+        result["odds"] = auto_resolve_odds(fleets)
+        result["seconds"] = round(clock() - started, 3)
+    except Exception as exc:  # any failure ends the run visibly, never a run stuck at "running"
+        logger.exception("what-if run %s failed", run_id)
+        WhatIfRun.objects.filter(pk=run_id).update(status=WhatIfRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}",
+                                                   finished_at=timezone.now())
+        return WhatIfRun.objects.get(pk=run_id)
+    WhatIfRun.objects.filter(pk=run_id).update(status=WhatIfRun.Status.DONE, done=run.trials, result=result,
+                                               finished_at=timezone.now())
+    return WhatIfRun.objects.get(pk=run_id)
+
+
+def runs_of(user):
+    """The runs a user may see: only their own."""
+    if not getattr(user, "is_authenticated", False):
+        return WhatIfRun.objects.none()
+    return WhatIfRun.objects.filter(user=user)

@@ -1,0 +1,64 @@
+"""What-if API (issue 5, item 6), under /api/what-if/.
+
+    POST what-if/        start a run: {"campaign": id or null, "trials": K (1–2000, default 200),
+                         "seed": text (optional), "a": {"fleet": number} or {"ships": [{"design": id,
+                         "count": n}, …]}, "b": likewise}; 201 with the run's id, 400 naming the problem
+    GET  what-if/        your runs, newest first
+    GET  what-if/{id}/   one of your runs: status, done, trials, the fleets, the result; others get 404
+
+Thin: ``whatif.start_what_if`` checks and queues; the run is played by the ``run_what_if`` task.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import whatif
+from .models import WhatIfRun
+
+
+def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": run.pk, "status": run.status, "done": run.done, "trials": run.trials,
+        "campaign": run.campaign_id, "created_at": run.created_at, "finished_at": run.finished_at,
+        "url": reverse("whatif-detail", kwargs={"run_id": run.pk}),
+    }
+    if full:
+        data.update(
+            seed=run.params.get("seed"),
+            fleets={side["key"]: {"label": side["label"], "source": side["source"], "fleet": side.get("fleet"),
+                                  "ships": [{k: s.get(k) for k in ("design_id", "design_name", "ship_type", "bp",
+                                                                   "hero_crew", "stand_in")} for s in side["ships"]]}
+                    for side in run.params.get("sides", [])},
+            result=run.result, error=run.error,
+        )
+    return data
+
+
+class WhatIfList(APIView):
+    @extend_schema(operation_id="what_if_list", responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        runs = whatif.runs_of(request.user)[:100]
+        return Response({"results": [run_json(r, full=False) for r in runs]})
+
+    @extend_schema(operation_id="what_if_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        try:
+            run = whatif.start_what_if(user=request.user, params=request.data)
+        except whatif.WhatIfError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(run_json(run), status=status.HTTP_201_CREATED)
+
+
+class WhatIfDetail(APIView):
+    @extend_schema(operation_id="what_if_retrieve", responses=OpenApiTypes.OBJECT)
+    def get(self, request, run_id: int):
+        return Response(run_json(get_object_or_404(whatif.runs_of(request.user), pk=run_id)))

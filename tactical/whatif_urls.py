@@ -1,0 +1,14 @@
+"""URL routes of what-if runs (see tactical/urls.py): the pages and /api/what-if/."""
+
+from django.urls import path
+
+from . import whatif_api, whatif_views
+
+urlpatterns = [
+    path("what-if/", whatif_views.whatif_list, name="whatif-list"),
+    path("what-if/new/", whatif_views.whatif_new, name="whatif-new"),
+    path("what-if/<int:run_id>/", whatif_views.whatif_detail, name="whatif-detail"),
+    path("what-if/<int:run_id>/progress.json", whatif_views.whatif_progress, name="whatif-progress"),
+    path("api/what-if/", whatif_api.WhatIfList.as_view(), name="api-whatif-list"),
+    path("api/what-if/<int:run_id>/", whatif_api.WhatIfDetail.as_view(), name="api-whatif"),
+]
