@@ -523,7 +523,9 @@ def create_account(*, username: str, email: str, password: str):
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------
 
-LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100)}
+LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
+                "battle_hours": (0, 24 * 90), "activation_hours": (0, 24 * 30)}
+BATTLE_REQUESTS = ("nobody", "either", "both")
 SEED_MAX_LENGTH = 200
 
 
@@ -574,6 +576,9 @@ def create_lobby(
     options: dict | None = None,
     turn_hours: int = 72,
     battle_mode: str = Campaign.BattleMode.AUTO,
+    battle_requests: str = "either",
+    battle_hours: int = 48,
+    activation_hours: int = 24,
     fog_of_war: bool = True,
     detection_range: int = 2,
     missed_turn_limit: int = 3,
@@ -598,6 +603,10 @@ def create_lobby(
     missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
     if battle_mode not in Campaign.BattleMode.values:
         raise ActionError(f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}")
+    if battle_requests not in BATTLE_REQUESTS:
+        raise ActionError(f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}")
+    battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
+    activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
     if not isinstance(fog_of_war, bool):
         raise ActionError(f"fog of war must be on or off (true or false), not {fog_of_war!r}")
     if seed is not None and not isinstance(seed, str):
@@ -616,6 +625,7 @@ def create_lobby(
         name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
         status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
+        battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
         fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(),
     )

@@ -88,7 +88,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
         fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "battle_mode",
-                  "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
+                  "battle_requests", "battle_hours", "activation_hours", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
                   "created_at"]
 
     def get_players(self, campaign) -> int:
@@ -104,6 +104,9 @@ class LobbyCreateSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     turn_hours = serializers.IntegerField(default=72)
     battle_mode = serializers.ChoiceField(choices=Campaign.BattleMode.choices, default=Campaign.BattleMode.AUTO)
+    battle_requests = serializers.ChoiceField(choices=["nobody", "either", "both"], default="either")
+    battle_hours = serializers.IntegerField(default=48)
+    activation_hours = serializers.IntegerField(default=24)
     fog_of_war = serializers.BooleanField(default=True)
     detection_range = serializers.IntegerField(default=2)
     missed_turn_limit = serializers.IntegerField(default=3)

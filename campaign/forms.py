@@ -44,7 +44,23 @@ class LobbyCreateForm(forms.Form):
         "ready. 0: no deadline.",
     )
     battle_mode = forms.ChoiceField(choices=Campaign.BattleMode.choices, initial=Campaign.BattleMode.AUTO,
-                                    help_text="How battles are settled unless the players agree otherwise.")
+                                    help_text="How battles are settled unless a player asks otherwise.")
+    battle_requests = forms.ChoiceField(
+        label="Who may ask for another mode", choices=Campaign._meta.get_field("battle_requests").choices,
+        initial="either", help_text="A player asks through his empire's battle preference on the orders page. "
+        "A tabletop battle always needs both sides to ask.",
+    )
+    battle_hours = forms.IntegerField(
+        label="Battle deadline (hours)", min_value=LOBBY_LIMITS["battle_hours"][0],
+        max_value=LOBBY_LIMITS["battle_hours"][1], initial=48,
+        help_text="Time to fight an embedded or tabletop battle; after it the battle is settled without the "
+        "players (docs/battles.md). 0: no deadline.",
+    )
+    activation_hours = forms.IntegerField(
+        label="Activation deadline (hours)", min_value=LOBBY_LIMITS["activation_hours"][0],
+        max_value=LOBBY_LIMITS["activation_hours"][1], initial=24,
+        help_text="Embedded battles: time for each activation before the computer plays it. 0: no deadline.",
+    )
     fog_of_war = forms.BooleanField(required=False, initial=True,
                                     help_text="Players see enemy fleets only near their own worlds and fleets.")
     detection_range = forms.IntegerField(
