@@ -556,7 +556,8 @@ def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
     not a moderator gets NotAllowed naming what they tried."""
     from .access import is_moderator, role_of
 
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    # Event Horizon only: a CAM campaign (layer "cam") has its own actions (campaign/cam/actions.py).
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
     if campaign is None or role_of(user, campaign) is None:
         raise NotFound("no such campaign")
     if doing is not None and not is_moderator(user, campaign):
@@ -978,7 +979,7 @@ def _moderated_campaign(campaign_id: int, user, *, doing: str) -> Campaign:
     None is the site itself (a management command)."""
     from .access import is_moderator, role_of
 
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
     if campaign is None or (user is not None and role_of(user, campaign) is None):
         raise NotFound("no such campaign")
     if user is not None and not is_moderator(user, campaign):

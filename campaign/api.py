@@ -38,7 +38,8 @@ from .rules.eventhorizon.victory import PURPOSES
 
 
 def campaign_for(request, campaign_id: int) -> Campaign:
-    campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+    # CAM campaigns (layer "cam") have their own API under /api/cam/.
+    campaign = visible_campaigns(request.user).exclude(layer="cam").filter(pk=campaign_id).first()
     if campaign is None:
         raise NotFound("no such campaign")
     return campaign
@@ -69,7 +70,7 @@ class CampaignList(ListAPIView):
     serializer_class = CampaignSerializer
 
     def get_queryset(self):
-        return visible_campaigns(self.request.user).order_by("-created_at", "-id")
+        return visible_campaigns(self.request.user).exclude(layer="cam").order_by("-created_at", "-id")
 
 
 class CampaignDetail(APIView):

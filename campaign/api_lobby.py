@@ -30,7 +30,7 @@ from .models import GRID_CHOICES, Campaign, Invitation, Membership
 
 
 def _campaign(request, campaign_id: int) -> Campaign:
-    campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+    campaign = visible_campaigns(request.user).exclude(layer="cam").filter(pk=campaign_id).first()
     if campaign is None:
         raise NotFound("no such campaign")
     return campaign

@@ -22,7 +22,7 @@ from .models import Campaign, Invitation, Membership
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
-    return get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
 
 
 def _call(action, **kwargs):
@@ -190,7 +190,7 @@ def lobby_start(request, campaign_id: int):
 
 def _invited_campaign(token: str) -> tuple[Campaign, Invitation | None]:
     """The campaign a token invites to (the link's or an unused emailed invitation's); 404 otherwise."""
-    campaign = Campaign.objects.filter(invite_token=token).first() if token else None
+    campaign = Campaign.objects.filter(invite_token=token).exclude(layer="cam").first() if token else None
     if campaign is not None:
         return campaign, None
     invitation = (Invitation.objects.filter(token=token, accepted_at__isnull=True).select_related("campaign").first()

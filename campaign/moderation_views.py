@@ -64,7 +64,7 @@ class RollBackForm(forms.Form):
 
 
 def _moderated(request, campaign_id: int) -> Campaign:
-    campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    campaign = get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
     if not is_moderator(request.user, campaign):
         raise PermissionDenied("only the campaign's moderators can use the moderation panel")
     return campaign
@@ -230,7 +230,7 @@ def add_moderator(request, campaign_id: int):
 def audit_log(request, campaign_id: int):
     """Moderators always; players and observers once the campaign has ended (403 with the reason
     before that); outsiders 404."""
-    campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    campaign = get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
     if not is_moderator(request.user, campaign) and campaign.status != Campaign.Status.FINISHED:
         if role_of(request.user, campaign) is None:
             raise Http404("no such campaign")

@@ -39,7 +39,7 @@ SCOPE_HELP = {
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
     # An outsider gets 404, never a hint that the campaign exists.
-    return get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
 
 
 def _player(request, campaign: Campaign) -> Empire:

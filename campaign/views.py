@@ -23,8 +23,9 @@ from .rules.eventhorizon.designs import validate_design
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
-    # An outsider gets 404, never a hint that the campaign exists.
-    return get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
+    # An outsider gets 404, never a hint that the campaign exists. A CAM campaign has no map,
+    # turns or reports of this kind: its pages are campaign/cam (the dice log is shared).
+    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
 
 
 def _int_param(request, name: str) -> int | None:
@@ -59,6 +60,8 @@ def home(request):
 
 @login_required
 def campaign_detail(request, campaign_id: int):
+    if visible_campaigns(request.user).filter(pk=campaign_id, layer="cam").exists():
+        return redirect("cam-detail", campaign_id)
     campaign = _campaign_for(request, campaign_id)
     if campaign.status == Campaign.Status.SETUP:
         # No map before the start: a campaign in the lobby is shown by its lobby page.
@@ -199,7 +202,7 @@ def campaign_chart_svg(request, campaign_id: int):
 def dice_log(request, campaign_id: int):
     # Rolls carry only the rule they were rolled for, never a place, fleet or seat, so the log
     # names nothing fog of war hides (docs/rulings.md, FW7).
-    campaign = _campaign_for(request, campaign_id)
+    campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
     page = Paginator(campaign.dice_rolls.order_by("seq"), 50).get_page(request.GET.get("page"))
     return render(request, "campaign/dice.html", {"campaign": campaign, "page": page})
 

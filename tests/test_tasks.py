@@ -78,7 +78,8 @@ def test_celery_is_configured_for_late_acks_prefetch_one_and_one_schedule():
         assert task.acks_late is True, name
         assert task.name == f"campaign.tasks.{name}"
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
-    assert scheduled == {"campaign.tasks.process_due", "campaign.tasks.send_deadline_reminders"}
+    assert scheduled == {"campaign.tasks.process_due", "campaign.tasks.send_deadline_reminders",
+                         "tactical.tasks.settle_due_battles", "tactical.tasks.play_due_activations"}
     app.loader.import_default_modules()
     assert scheduled <= set(app.tasks)
 

@@ -1,0 +1,122 @@
+"""Forms of the CAM pages. They only parse input; the rules are checked by the actions."""
+
+from django import forms
+
+from campaign.rules.cam import factions as fx
+from campaign.rules.cam import ships as sh
+from campaign.rules.cam import state as st
+
+from .models import CLASS_CHOICES, EDGE_CHOICES, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign
+
+FACTION_HELP = ("A power the rule book classes (" + ", ".join(fx.PRESETS) + ") takes its CAM 4.2 wealth class "
+                "and CAM 3.1 modifier from the book; for any other power choose the wealth class that fits best.")
+FLEET_HELP = "One SD key per line, optionally 'key: ship name' (see the SD catalogue)."
+
+
+def parse_fleet(text: str) -> list[dict]:
+    out = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        key, _, name = line.partition(":")
+        out.append({"sd": key.strip(), "name": name.strip()})
+    return out
+
+
+def fleet_text(fleet: list[dict]) -> str:
+    return "\n".join(f"{s['sd']}: {s['name']}" if s.get("name") else s["sd"] for s in fleet)
+
+
+class CreateForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    period = forms.IntegerField(min_value=sh.FIRST_PERIOD, max_value=sh.LAST_PERIOD, initial=3,
+                                help_text="000 1.5: 1 Enterprise … 6 Picard era.")
+    starting_points = forms.IntegerField(min_value=1, initial=200, help_text="Each fleet's points (CAM 4.0).")
+    scenarios = forms.IntegerField(min_value=1, max_value=st.MAX_SCENARIOS, initial=st.DEFAULT_SCENARIOS,
+                                   help_text="Scenarios in the rubber (CAM 4.1).")
+    points_level = forms.IntegerField(min_value=1, initial=st.DEFAULT_POINTS_LEVEL,
+                                      help_text="Points per side in each scenario (CAM 2.2).")
+    break_percent = forms.IntegerField(min_value=1, max_value=100, initial=st.DEFAULT_BREAK_PERCENT,
+                                       help_text="'Break Contact' level, % of a fleet's points (CAM 2.3).")
+    replacement_percent = forms.IntegerField(min_value=0, max_value=100, initial=st.DEFAULT_REPLACEMENT_PERCENT,
+                                             help_text="Replacement points per scenario, % of starting points (CAM 4.2).")
+    survival_roll = forms.BooleanField(required=False, help_text="000 5.7 sidebar: destroyed ships survive on 2D6 = 12.")
+    battle_mode = forms.ChoiceField(choices=CamCampaign.BattleMode.choices, initial=CamCampaign.BattleMode.TABLETOP)
+    seed = forms.CharField(required=False, max_length=100,
+                           help_text="Optional: a chosen dice seed (the same rolls every time). Leave empty.")
+
+
+def _player_fields(n: int) -> dict:
+    return {
+        f"p{n}_username": forms.CharField(label=f"Player {n}: username", max_length=150),
+        f"p{n}_name": forms.CharField(label=f"Player {n}: fleet name", max_length=80, required=False),
+        f"p{n}_faction": forms.CharField(label=f"Player {n}: faction", max_length=80, help_text=FACTION_HELP),
+        f"p{n}_wealth": forms.ChoiceField(label=f"Player {n}: wealth (other powers)", required=False,
+                                          choices=[("", "— rule book's —")] + WEALTH_CHOICES),
+        f"p{n}_temper": forms.ChoiceField(label=f"Player {n}: temper (other powers)", required=False,
+                                          choices=[("", "— default —")] + TEMPER_CHOICES),
+        f"p{n}_fleet": forms.CharField(label=f"Player {n}: starting fleet", required=False, widget=forms.Textarea(
+            attrs={"rows": 5}), help_text=FLEET_HELP),
+    }
+
+
+for _n in (1, 2):
+    for _k, _f in _player_fields(_n).items():
+        CreateForm.base_fields[_k] = _f
+
+
+def players_from(data: dict) -> list[dict]:
+    return [{"username": data[f"p{n}_username"], "name": data[f"p{n}_name"], "faction": data[f"p{n}_faction"],
+             "wealth": data[f"p{n}_wealth"] or None, "temper": data[f"p{n}_temper"] or None,
+             "fleet": parse_fleet(data[f"p{n}_fleet"])} for n in (1, 2)]
+
+
+class SDForm(forms.Form):
+    key = forms.SlugField(max_length=40)
+    ship_class = forms.ChoiceField(choices=CLASS_CHOICES)
+    name = forms.CharField(max_length=120, help_text="Class and name, e.g. CA USS 'Excelsior'.")
+    speed = forms.IntegerField(required=False, min_value=0, help_text="Empty for a station (N/A).")
+    turning = forms.IntegerField(required=False, min_value=0)
+    target_size = forms.IntegerField(min_value=0)
+    shields = forms.CharField(help_text="Fore, port, starboard, aft, e.g. 3,3,3,2", initial="3,3,3,3")
+    hull = forms.IntegerField(min_value=1)
+    crippled_at = forms.IntegerField(min_value=0)
+    command = forms.IntegerField(min_value=1, initial=2)
+    ac = forms.IntegerField(min_value=0, initial=0)
+    ac_capacity = forms.IntegerField(min_value=0, initial=0)
+    special_abilities = forms.CharField(required=False, help_text="Comma separated.")
+    main = forms.CharField(required=False, help_text="One weapon per line: count name [arc], e.g. '4 Phaser' or '2 Photon Torp Fwd'.",
+                           widget=forms.Textarea(attrs={"rows": 3}))
+    secondary = forms.IntegerField(min_value=0, initial=0)
+    close_defence = forms.IntegerField(min_value=0, initial=0)
+    period_first = forms.IntegerField(min_value=1, max_value=6)
+    period_last = forms.IntegerField(min_value=1, max_value=6)
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_shields(self):
+        try:
+            values = [int(x) for x in self.cleaned_data["shields"].split(",")]
+        except ValueError:
+            raise forms.ValidationError("four whole numbers separated by commas") from None
+        return values
+
+    def clean_special_abilities(self):
+        return [x.strip() for x in self.cleaned_data["special_abilities"].split(",") if x.strip()]
+
+    def clean_main(self):
+        out = []
+        for line in self.cleaned_data["main"].splitlines():
+            parts = line.split()
+            if not parts:
+                continue
+            if not parts[0].isdigit() or len(parts) < 2:
+                raise forms.ValidationError(f"'{line}': start with the number of attack dice, then the weapon's name")
+            arc = parts[-1] if len(parts) > 2 and parts[-1].lower() in ("fwd", "aft", "fwd-only") else ""
+            name = " ".join(parts[1:-1] if arc else parts[1:])
+            out.append([int(parts[0]), name, arc])
+        return out
+
+
+class EdgeForm(forms.Form):
+    edge_choice = forms.ChoiceField(choices=EDGE_CHOICES)

@@ -1,0 +1,76 @@
+"""CAM emails: a scenario has been generated, a result needs confirmation, the rubber has ended.
+
+Sent once per (campaign, user, kind, scenario) — recorded in ``SentNotification`` like the Event
+Horizon emails — and only when the action's transaction commits. Preferences are the members'
+``Membership`` switches: ``notify_turn`` for scenario and end-of-rubber news, ``notify_battles``
+for a result waiting for the player's confirmation.
+"""
+
+from __future__ import annotations
+
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from campaign.models import Membership, SentNotification
+from campaign.notifications import absolute, deliver
+
+SCENARIO = "cam_scenario"
+CONFIRM = "cam_confirm"
+ENDED = "cam_ended"
+PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn"}
+
+
+def _recipients(campaign, only_users=None):
+    users = []
+    for m in campaign.memberships.select_related("user").order_by("user_id"):
+        if only_users is not None and m.user_id not in only_users:
+            continue
+        if m.role == Membership.Role.OBSERVER:
+            continue
+        users.append(m)
+    return users
+
+
+def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only_users=None) -> int:
+    pref = PREFERENCE[kind]
+    members = [m for m in _recipients(campaign, only_users) if getattr(m, pref) and m.user.email]
+    done = set(SentNotification.objects.filter(campaign=campaign, kind=kind, turn=number)
+               .values_list("user_id", flat=True))
+    url = absolute(reverse("cam-detail", args=[campaign.pk]))
+    prefs = absolute(reverse("notification-preferences", args=[campaign.pk]))
+    messages, rows = [], []
+    for m in members:
+        if m.user_id in done:
+            continue
+        body = render_to_string("cam/email.txt", {"user": m.user, "campaign": campaign, "lines": lines,
+                                                  "url": url, "preferences_url": prefs})
+        messages.append(EmailMessage(subject=f"[Sector Command] {campaign.name}: {subject}", body=body,
+                                     to=[m.user.email]))
+        rows.append(SentNotification(campaign=campaign, user=m.user, kind=kind, turn=number))
+    SentNotification.objects.bulk_create(rows)
+    if messages:
+        transaction.on_commit(lambda: deliver(messages))
+    return len(messages)
+
+
+def scenario_generated(campaign, row) -> int:
+    lines = [e["text"] for e in row.events] + [
+        f"Choose your force of up to {row.points_level} points (000 CAM 2.2) on the scenario page."]
+    return _send(campaign, SCENARIO, row.number, f"scenario {row.number} has been generated", lines)
+
+
+def result_needs_confirmation(campaign, row) -> int:
+    others = set(row.cam.players.exclude(seat=row.proposed_by).values_list("user_id", flat=True))
+    lines = [f"The result of scenario {row.number} has been entered and waits for your confirmation."]
+    return _send(campaign, CONFIRM, row.number, f"scenario {row.number}: confirm the result", lines,
+                 only_users=others)
+
+
+def rubber_ended(campaign, standings) -> int:
+    names = {s.seat: s.name for s in standings.table}
+    lines = ["The rubber is over (000 CAM 4.1). Standings (000 CAM 4.3):"] + [
+        f"  {s.name}: {s.campaign_points} CPs, {s.scenario_wins} scenario wins" for s in standings.table]
+    lines.append(f"Winner: {names[standings.winner]}." if standings.winner else "A drawn campaign (ruling CAM20).")
+    return _send(campaign, ENDED, 0, "the rubber is over", lines)
