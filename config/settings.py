@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "campaign",
+    "campaign.cam",
     "tactical",
 ]
 
@@ -139,6 +140,14 @@ CELERY_BEAT_SCHEDULE = {
     # Deadline reminders 24 h and 1 h ahead (campaign/notifications.py); each is sent once.
     "deadline-reminders": {
         "task": "campaign.tasks.send_deadline_reminders", "schedule": envint("REMINDER_SWEEP_SECONDS", 300),
+    },
+    # Embedded battles: the computer doctrine plays sides past their activation deadline (tactical/play.py).
+    "battle-activation-deadlines": {
+        "task": "tactical.tasks.play_due_activations", "schedule": envint("ACTIVATION_SWEEP_SECONDS", 60),
+    },
+    # Battles past their battle deadline are settled without the players (tactical/actions.py).
+    "battle-deadlines": {
+        "task": "tactical.tasks.settle_due_battles", "schedule": envint("BATTLE_SWEEP_SECONDS", 60),
     },
 }
 # Without a broker, a request processes due turns at most this often (0: never; campaign/middleware.py).

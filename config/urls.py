@@ -22,7 +22,10 @@ urlpatterns = [
     path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("api/token/", accounts.ObtainTokenView.as_view(), name="api-token"),
+    path("api/cam/", include("campaign.cam.api_urls")),
     path("api/", include("campaign.api_urls")),
+    path("", include("campaign.cam.urls")),
+    path("", include("tactical.urls")),
     path("", include("campaign.urls")),
 ]
 

@@ -1,0 +1,38 @@
+"""Celery tasks of the tactical app: thin wrappers that take ids and call one action (see
+campaign/tasks.py for the conventions: enqueued only after commit, late acknowledgement,
+idempotent)."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from . import whatif
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_what_if(run_id: int) -> str | None:
+    """Play a what-if run's battles (tactical/whatif.py). Safe to deliver twice: a run already
+    done is not run again."""
+    run = whatif.run_what_if(run_id)
+    return run.status if run is not None else None
+
+
+@shared_task(acks_late=True, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=300, max_retries=5)
+def play_due_activations() -> int:
+    """Beat's periodic sweep (embedded battles): the computer doctrine plays every side whose
+    activation deadline has passed (tactical/play.py). Safe to deliver twice: a battle no longer
+    late is left alone."""
+    from . import play
+
+    return play.play_due_activations()
+
+
+@shared_task(acks_late=True, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=300, max_retries=5)
+def settle_due_battles() -> int:
+    """Beat's periodic sweep (battle lifecycle): every battle past its battle deadline is settled
+    without the players (tactical/actions.py, ruling C19), which completes its turn when it was
+    the last. Safe to deliver twice: a settled battle is left alone."""
+    from . import actions
+
+    return actions.settle_due_battles()
