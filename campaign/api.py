@@ -184,18 +184,32 @@ class ReportView(APIView):
 
 
 class DiceRollSerializer(serializers.ModelSerializer):
+    purpose = serializers.SerializerMethodField()
+
     class Meta:
         model = DiceRoll
         fields = ["seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset", "words",
                   "prev_hash", "hash"]
+
+    def get_purpose(self, row) -> str:
+        masker = self.context.get("purpose")
+        return masker(row) if masker else row.purpose
 
 
 class DiceLog(ListAPIView):
     serializer_class = DiceRollSerializer
 
     def get_queryset(self):
-        campaign = campaign_for(self.request, self.kwargs["campaign_id"])
-        return DiceRoll.objects.filter(campaign=campaign).order_by("seq")
+        self.campaign = campaign_for(self.request, self.kwargs["campaign_id"])
+        return DiceRoll.objects.filter(campaign=self.campaign).order_by("seq")
+
+    def get_serializer_context(self):
+        from .dice import battle_roll_masker
+
+        context = super().get_serializer_context()
+        if hasattr(self, "campaign"):  # C21: other empires' battle rolls name ships
+            context["purpose"] = battle_roll_masker(self.campaign, self.request.user)
+        return context
 
 
 class ProcessNow(APIView):

@@ -73,3 +73,26 @@ def log_entries(campaign: Campaign):
               "words", "prev_hash", "hash"]
     for row in DiceRoll.objects.filter(campaign=campaign).order_by("seq").values(*fields).iterator(2000):
         yield dicelog.LogEntry(**{**row, "faces": tuple(row["faces"])})
+
+
+HIDDEN_BATTLE_PURPOSE = "a roll in a battle you are not fighting (shown when the campaign ends)"
+
+
+def battle_roll_masker(campaign: Campaign, user):
+    """``purpose(row) -> str`` for showing the dice log to ``user``: rolls of an embedded battle
+    (phase ``battle <id>``) name ships, so until the campaign ends only the battle's two sides and
+    the moderator see their purpose (docs/rulings.md FW7, C21). Faces, totals and hashes stay."""
+    from . import access
+
+    if campaign.status == Campaign.Status.FINISHED or access.is_moderator(user, campaign):
+        return lambda row: row.purpose
+    from tactical.actions import visible_battles
+
+    mine = {f"battle {pk}" for pk in visible_battles(user).filter(campaign=campaign).values_list("pk", flat=True)}
+
+    def purpose(row) -> str:
+        if row.phase.startswith("battle ") and row.phase not in mine:
+            return HIDDEN_BATTLE_PURPOSE
+        return row.purpose
+
+    return purpose

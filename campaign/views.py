@@ -19,6 +19,7 @@ from . import adapters, charts, visibility
 from .access import visible_campaigns
 from .models import TERRAIN_CHOICES, Campaign, Design, Turn
 from .reports import ReportError, report_context, report_for
+from .dice import battle_roll_masker
 from .rules.eventhorizon.designs import validate_design
 
 
@@ -204,6 +205,9 @@ def dice_log(request, campaign_id: int):
     # names nothing fog of war hides (docs/rulings.md, FW7).
     campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
     page = Paginator(campaign.dice_rolls.order_by("seq"), 50).get_page(request.GET.get("page"))
+    purpose = battle_roll_masker(campaign, request.user)  # C21: other empires' battle rolls name ships
+    for row in page:
+        row.shown_purpose = purpose(row)
     return render(request, "campaign/dice.html", {"campaign": campaign, "page": page})
 
 
