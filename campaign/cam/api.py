@@ -101,7 +101,7 @@ def scenario_json(row: CamScenario, user) -> dict:
 
 
 class Campaigns(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="cam_campaigns_list")
     def get(self, request):
         return Response([campaign_json(c) for c in cam_campaigns(request.user).select_related("cam")])
 
@@ -173,7 +173,7 @@ class Rosters(APIView):
 
 
 class Scenarios(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="cam_campaigns_scenarios_list")
     def get(self, request, campaign_id: int):
         campaign = _campaign(request, campaign_id)
         return Response([scenario_json(r, request.user) for r in campaign.cam.scenario_rows.order_by("number")])

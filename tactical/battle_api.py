@@ -1,0 +1,184 @@
+"""Battle API (issue 5, "Battles" and "Tabletop result entry"), under /api/.
+
+    GET  campaigns/{id}/battles/   the campaign's battles you may see (its moderator: all;
+                                   a player: his own), newest turn first
+    GET  battles/{id}/             one battle: setup, status, entered proposal, result, log
+    POST battles/{id}/result/      a side enters the tabletop result: the result JSON
+                                   {"holder": seat|null, "ships": [{"ship", "fate", "damage",
+                                   "captured_by"}, …]} (or {"result": {…}})
+    POST battles/{id}/confirm/     the other side confirms the entered result
+    POST battles/{id}/dispute/     the other side disputes it: {"reason": "…"}
+    POST battles/{id}/settle/      the moderator: {"result": {…}}, {"auto": true}, or {} for the
+                                   entered result as it stands; optional "note"
+    POST battles/{id}/mode/        the moderator: {"mode": "auto"|"tactical"|"tabletop"}
+
+Errors: 400 {"detail": message naming the problem}; 403 when the action is not yours to take
+(e.g. a side settling, the moderator entering); 404 for a battle or campaign you cannot see;
+403 when not logged in (as the rest of the API). Thin: each POST calls one action in
+tactical/actions.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import is_moderator
+from campaign.api import campaign_for
+
+from . import actions
+from .actions import BattleError, NotAllowed, NotFound
+from .models import Battle
+
+
+def battle_json(battle: Battle, *, user=None, full: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": battle.pk, "campaign": battle.campaign_id, "turn": battle.turn, "index": battle.index,
+        "hex": [battle.x, battle.y], "attacker": battle.attacker, "defender": battle.defender, "aewa": battle.aewa,
+        "mode": battle.mode, "status": battle.status, "status_label": battle.get_status_display(),
+        "deadline": battle.deadline, "proposed_by": battle.proposed_by,
+        "resolved_how": battle.resolved_how or None, "resolved_at": battle.resolved_at,
+        "url": reverse("battle-detail", args=[battle.pk]), "api_url": reverse("api-battle", args=[battle.pk]),
+    }
+    if full:
+        data.update(
+            your_seat=actions.seat_of(user, battle) if user is not None else None,
+            moderator=is_moderator(user, battle.campaign) if user is not None else False,
+            setup=battle.setup, proposal=battle.proposal, result=battle.result,
+            log=[{"kind": e.kind, "text": e.text, "seat": e.seat, "user": e.user.username if e.user else None,
+                  "at": e.created_at, "data": e.data}
+                 for e in battle.log.select_related("user").order_by("created_at", "id")],
+        )
+    return data
+
+
+def _object(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise _Bad("send a JSON object")
+    return request.data
+
+
+class _Bad(Exception):
+    pass
+
+
+def _run(request, battle_id: int, fn, **kwargs) -> Response:
+    """Call one action and answer with the battle, or with the action's refusal."""
+    try:
+        battle = fn(battle_id=battle_id, user=request.user, **kwargs)
+    except NotFound as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
+    except NotAllowed as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
+    except BattleError as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
+    return Response(battle_json(battle, user=request.user))
+
+
+def _visible_or_404(request, battle_id: int) -> Battle | None:
+    return actions.visible_battles(request.user).select_related("campaign").filter(pk=battle_id).first()
+
+
+def _not_found(battle_id: int) -> Response:
+    return Response({"detail": f"there is no battle {battle_id} you can see"}, status=status.HTTP_404_NOT_FOUND)
+
+
+class CampaignBattles(APIView):
+    @extend_schema(operation_id="campaign_battles_list", responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        battles = actions.visible_battles(request.user).filter(campaign=campaign).order_by("-turn", "index")
+        return Response({"results": [battle_json(b, full=False) for b in battles]})
+
+
+class BattleDetail(APIView):
+    @extend_schema(operation_id="battle_retrieve", responses=OpenApiTypes.OBJECT)
+    def get(self, request, battle_id: int):
+        battle = _visible_or_404(request, battle_id)
+        if battle is None:
+            return _not_found(battle_id)
+        return Response(battle_json(battle, user=request.user))
+
+
+class _BattlePost(APIView):
+    def post(self, request, battle_id: int):
+        if _visible_or_404(request, battle_id) is None:
+            return _not_found(battle_id)  # before reading the body: an outsider learns nothing
+        try:
+            return self.act(request, battle_id, _object(request))
+        except _Bad as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+
+    def act(self, request, battle_id: int, body: dict) -> Response:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class EnterResult(_BattlePost):
+    @extend_schema(operation_id="battle_enter_result", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, battle_id: int):
+        return super().post(request, battle_id)
+
+    def act(self, request, battle_id, body):
+        result = body["result"] if "result" in body and "ships" not in body else body
+        return _run(request, battle_id, actions.enter_result, result=result)
+
+
+class ConfirmResult(_BattlePost):
+    @extend_schema(operation_id="battle_confirm_result", request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, battle_id: int):
+        return super().post(request, battle_id)
+
+    def act(self, request, battle_id, body):
+        return _run(request, battle_id, actions.confirm_result)
+
+
+class DisputeResult(_BattlePost):
+    @extend_schema(operation_id="battle_dispute_result", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, battle_id: int):
+        return super().post(request, battle_id)
+
+    def act(self, request, battle_id, body):
+        reason = body.get("reason", "")
+        if not isinstance(reason, str):
+            raise _Bad("'reason' must be text")
+        return _run(request, battle_id, actions.dispute_result, reason=reason)
+
+
+class SettleBattle(_BattlePost):
+    @extend_schema(operation_id="battle_settle", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, battle_id: int):
+        return super().post(request, battle_id)
+
+    def act(self, request, battle_id, body):
+        unknown = sorted(set(body) - {"result", "auto", "note"})
+        if unknown:
+            raise _Bad(f"unknown field(s) {', '.join(unknown)}: send 'result', 'auto' or 'note'")
+        auto = body.get("auto", False)
+        if not isinstance(auto, bool):
+            raise _Bad(f"'auto' must be true or false, not {auto!r}")
+        note = body.get("note", "")
+        if not isinstance(note, str) or len(note) > 500:
+            raise _Bad("'note' must be text of at most 500 characters")
+        result = body.get("result")
+        if auto and result is not None:
+            raise _Bad("send either 'result' or 'auto', not both")
+        return _run(request, battle_id, actions.settle_battle, result=result, auto=auto, note=note)
+
+
+class ChangeMode(_BattlePost):
+    @extend_schema(operation_id="battle_change_mode", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, battle_id: int):
+        return super().post(request, battle_id)
+
+    def act(self, request, battle_id, body):
+        mode = body.get("mode")
+        if not isinstance(mode, str):
+            raise _Bad(f"'mode' must be one of {', '.join(Battle.Mode.values)}")
+        return _run(request, battle_id, actions.change_mode, mode=mode)
