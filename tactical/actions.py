@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import access
-from campaign.models import Campaign, Empire, Membership
+from campaign.models import Campaign, Empire
 from campaign.rules.eventhorizon.conflict import ResultError
 
 from . import lifecycle
@@ -213,9 +213,8 @@ def settle_due_battle(battle_id: int, now=None) -> bool:
     if battle.mode == Battle.Mode.TACTICAL and battle.status == Battle.Status.PLAYING:
         from . import play
 
-        if hasattr(play, "finish_with_doctrine"):
-            play.finish_with_doctrine(battle)
-            return True
+        play.finish_with_doctrine(battle)
+        return True
     lifecycle.record_result(battle=battle, result=None, how=Battle.How.DEADLINE, note="the battle deadline passed")
     return True
 

@@ -220,3 +220,46 @@ def test_battle_preference_is_set_by_its_player_only(small_campaign, bob, carol)
         actions.set_battle_preference(empire_id=e1.pk, user=carol, preference="auto")
     with pytest.raises(actions.BattleError, match="must be one of"):
         actions.set_battle_preference(empire_id=e1.pk, user=bob, preference="duel")
+
+
+def test_an_embedded_battle_past_its_deadline_is_played_out_by_the_doctrine(small_campaign):  # ruling C19
+    turn = contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    assert battle.status == "playing" and battle.steps.exists()
+    assert turn.status == Turn.Status.BATTLES
+    assert actions.settle_due_battles(now=battle.deadline + timedelta(minutes=1)) == 1
+    battle.refresh_from_db()
+    turn.refresh_from_db()
+    assert battle.status == "resolved" and battle.resolved_how == "tactical"
+    assert battle.doctrine_sides == [1, 2] and battle.log.filter(kind="tactical_over").exists()
+    assert turn.status == Turn.Status.DONE
+    event = next(e for e in turn.events if e["kind"] == "battle")
+    assert event["data"]["how"] == "tactical"
+    # Every die of the battle is in the campaign's log under its phase, and the chain still holds.
+    assert DiceRoll.objects.filter(campaign=small_campaign, phase=f"battle {battle.pk}").count() > 0
+    from django.core.management import call_command
+
+    call_command("verifydice", small_campaign.pk, "--seed", small_campaign.dice_seed)
+
+
+def test_other_empires_see_faces_but_not_the_purposes_of_battle_rolls(small_campaign, client, django_user_model,
+                                                                      alice, bob):  # ruling C21
+    contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    outsider_player = django_user_model.objects.create_user("dora", "dora@example.com", "pw")
+    from campaign.models import Membership
+
+    Membership.objects.create(campaign=small_campaign, user=outsider_player, role=Membership.Role.OBSERVER)
+    row = DiceRoll.objects.filter(campaign=small_campaign, phase=f"battle {battle.pk}").order_by("seq").last()
+    page = (row.seq - 1) // 50 + 1
+    client.force_login(outsider_player)
+    body = client.get(f"/campaigns/{small_campaign.pk}/dice/?page={page}").content.decode()
+    assert "a roll in a battle you are not fighting" in body and row.purpose not in body
+    api_page = (row.seq - 1) // 100 + 1  # the API pages by 100
+    api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
+    shown = next(r for r in api["results"] if r["seq"] == row.seq)
+    assert shown["faces"] == row.faces and shown["purpose"] != row.purpose
+    for user in (bob, alice):  # a side of the battle, and the moderator
+        client.force_login(user)
+        api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
+        assert next(r for r in api["results"] if r["seq"] == row.seq)["purpose"] == row.purpose

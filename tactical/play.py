@@ -1,0 +1,361 @@
+"""Actions of embedded (online) tactical battles: start, take an action, hand a fleet to the
+computer, and the activation-deadline sweep (issue 5, "Playing it online").
+
+Every function here is one atomic action: it locks the campaign row (the campaign's dice stream
+is shared, so two battles of one campaign cannot interleave their rolls), rebuilds the battle by
+replaying its steps (tactical/embedded.py), validates, resolves with the campaign's dice, stores
+the new steps, commits the rolls to the hash-chained dice log (phase ``battle <id>``) and then
+advances the battle: cards are drawn and computer (doctrine) sides play until a human side must
+act or the battle is over. A refused action stores nothing and rolls nothing. Emails go out only
+after the transaction commits. Rulings TP1… in docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.dice import CampaignDice
+from campaign.models import Campaign, Empire
+
+from . import embedded
+from .models import Battle, BattleLogEntry, BattleStep
+from .rules import eventhorizon as eh
+from .rules.eventhorizon import actions as A
+from .rules.eventhorizon import codec
+
+TURN_RULE = "003 The Turn Sequence"
+PLAYING = Battle.Status.PLAYING
+
+
+class PlayError(Exception):
+    """A refused request; ``message`` says why."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class NotAllowed(PlayError):
+    """The user commands no fleet in this battle (pages and the API answer 404, or 403 to a
+    moderator, who may look but not act)."""
+
+
+class NotYourTurn(PlayError):
+    """Not this side's card now (or the battle is not being played): HTTP 409."""
+
+
+class Refused(PlayError):
+    """The rules do not allow the action: ``rule`` names the 003 section broken (HTTP 400)."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(message)
+
+
+# --- who is who ----------------------------------------------------------------------------
+
+def seats_of(user, battle: Battle) -> list[int]:
+    """The battle's seats this user commands (normally none or one)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return sorted(Empire.objects.filter(campaign_id=battle.campaign_id, user=user, seat__in=battle.seats)
+                  .values_list("seat", flat=True))
+
+
+def side_names(battle: Battle) -> dict[int, str]:
+    sides = (battle.setup or {}).get("sides") or {}
+    out = {}
+    for seat in battle.seats:
+        data = sides.get(str(seat)) or sides.get(seat) or {}
+        out[seat] = data.get("name") or f"Seat {seat}"
+    return out
+
+
+def _lock(battle_id: int) -> tuple[Battle, Campaign]:
+    campaign_id = Battle.objects.filter(pk=battle_id).values_list("campaign_id", flat=True).first()
+    if campaign_id is None:
+        raise NotAllowed("no such battle")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    battle = Battle.objects.select_for_update().get(pk=battle_id)
+    battle.campaign = campaign
+    return battle, campaign
+
+
+def _dice(battle: Battle, campaign: Campaign) -> CampaignDice:
+    return CampaignDice(campaign, phase=battle.dice_phase, turn=battle.turn)
+
+
+# --- the step recorder and the advance loop ------------------------------------------------
+
+class _Steps:
+    """Collects the steps of one action, to store them in one go."""
+
+    def __init__(self, battle: Battle):
+        self.battle = battle
+        self.next_seq = (battle.steps.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+        self.rows: list[BattleStep] = []
+
+    def add(self, side: int | None, action: dict, *, by_doctrine: bool = False, user=None) -> None:
+        self.rows.append(BattleStep(battle=self.battle, seq=self.next_seq, side=side, action=action,
+                                    by_doctrine=by_doctrine, user=user if getattr(user, "pk", None) else None))
+        self.next_seq += 1
+
+    def save(self) -> list[BattleStep]:
+        return BattleStep.objects.bulk_create(self.rows)
+
+
+def doctrine_choice(state: eh.BattleState, side: int) -> A.Action:
+    """The doctrine's action for ``side``, with doctrine.simulate's fallback: a move the engine
+    would refuse ends the activation (or passes) instead, so a computer side never stalls."""
+    action = eh.doctrine_action(state, side) or A.Pass(side)
+    try:
+        eh.check(state, action)
+    except eh.IllegalActionError:
+        action = A.EndActivation(state.activation.ship) if state.activation else A.Pass(side)
+    return action
+
+
+def _advance(battle: Battle, state: eh.BattleState, dice, steps: _Steps, *, late_side: int | None = None
+             ) -> eh.BattleState:
+    """Draw cards and let computer sides play until a human side must act or the battle is over.
+    ``late_side`` (the deadline sweep): the doctrine also plays that side's activations for the
+    card in play."""
+    doctrine = set(battle.doctrine_sides or [])
+    while not eh.is_over(state):
+        side = state.acting_side
+        if side is None:
+            late_side = None  # the late side's card is done; a new card starts afresh
+            state = eh.draw_card(state, dice).state
+            steps.add(None, dict(embedded.DRAW))
+            continue
+        if side in doctrine or side == late_side:
+            action = doctrine_choice(state, side)
+            state = eh.apply(state, action, dice).state
+            steps.add(side, codec.to_json(action), by_doctrine=True)
+            continue
+        break
+    return state
+
+
+def _settle(battle: Battle, campaign: Campaign, state: eh.BattleState, dice: CampaignDice, steps: _Steps, *,
+            user=None, acted_side: int | None = None) -> None:
+    """Store the steps, commit the dice, restart the activation clock or record the result."""
+    saved = steps.save()
+    dice.commit()
+    if saved and saved[-1].pk is not None:
+        # Safe before the commit: a rolled-back step's key can never match a stored one.
+        embedded.remember(embedded.cache_key_after(battle, saved[-1], saved[-1].seq), state)
+    if eh.is_over(state):
+        _finish(battle, campaign, state, user=user)
+        return
+    # Ruling TP4: the clock restarts whenever a side is to choose its next ship to activate
+    # (a card drawn, an activation ended); it keeps running through an activation.
+    hours = campaign.activation_hours or 0
+    if (saved and state.activation is None) or (battle.activation_deadline is None) != (not hours):
+        battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours else None
+        battle.save(update_fields=["activation_deadline"])
+    _notify(battle, campaign, state, acted_side)
+
+
+def _notify(battle: Battle, campaign: Campaign, state: eh.BattleState, acted_side: int | None) -> None:
+    """Email the player whose card it now is, when the card has passed to them from someone else."""
+    side = state.acting_side
+    if side is None or side == acted_side or side in (battle.doctrine_sides or []):
+        return
+    card = state.card.label if state.card else ""
+    text = (f"Battle {battle.pk} at ({battle.x}, {battle.y}): card {state.cards_drawn} ({card}) is yours. "
+            f"Play it at /battles/{battle.pk}/play/")
+
+    def send():
+        from campaign.tasks import notify_battle_decision
+
+        notify_battle_decision.delay(campaign.pk, battle.turn, side, text)
+
+    transaction.on_commit(send)
+
+
+def _finish(battle: Battle, campaign: Campaign, state: eh.BattleState, *, user=None) -> None:
+    from . import lifecycle
+
+    result = embedded.outcome_to_result(eh.outcome(state))
+    battle.activation_deadline = None
+    battle.save(update_fields=["activation_deadline"])
+    holder = result["holder"]
+    names = side_names(battle)
+    text = (f"The battle is over after {result['cards_drawn']} cards: "
+            + (f"{names.get(holder, holder)} holds the field." if holder is not None else "neither side holds the field.")
+            + (" (card cap reached)" if result["capped"] else ""))
+    BattleLogEntry.objects.create(battle=battle, kind="tactical_over", text=text, data=result)
+    battle.campaign = campaign
+    lifecycle.record_result(battle=battle, result=result, how="tactical", user=user)
+
+
+# --- the actions ---------------------------------------------------------------------------
+
+def start_embedded(battle: Battle) -> Battle:
+    """Begin a battle in tactical mode (called by tactical/lifecycle.py inside its transaction,
+    campaign row locked): deploy the fleets, shuffle with the campaign dice, and play on until a
+    human side must act. Seats played by the computer (bots, or nobody) start with the doctrine."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        battle.campaign = campaign
+        if battle.steps.exists():
+            raise PlayError(f"battle {battle.pk} has already begun")
+        computer = set(Empire.objects.filter(campaign=campaign, seat__in=battle.seats)
+                       .filter(models_q_bot()).values_list("seat", flat=True))
+        battle.doctrine_sides = sorted(set(battle.doctrine_sides or []) | computer)
+        battle.status = PLAYING
+        battle.mode = Battle.Mode.TACTICAL
+        battle.save(update_fields=["doctrine_sides", "status", "mode"])
+        dice = _dice(battle, campaign)
+        state = embedded.initial_state(battle.setup, dice)
+        names = side_names(battle)
+        BattleLogEntry.objects.create(
+            battle=battle, kind="tactical_start",
+            text=f"The fleets deploy: {names[battle.attacker]} (invader) against {names[battle.defender]}"
+                 + (" (the defender's AEWA: the invader deploys first)." if battle.aewa else "."),
+        )
+        steps = _Steps(battle)
+        state = _advance(battle, state, dice, steps)
+        _settle(battle, campaign, state, dice, steps)
+    return battle
+
+
+def models_q_bot():
+    from django.db.models import Q
+
+    return Q(is_bot=True) | Q(user__isnull=True)
+
+
+def take_action(*, battle_id: int, user, action_json) -> eh.BattleState:
+    """The acting player's action. Refused (nothing stored, no die rolled): NotAllowed for a
+    user without a fleet here, NotYourTurn out of turn, Refused with the rule and the reason
+    for an illegal action."""
+    with transaction.atomic():
+        battle, campaign = _lock(battle_id)
+        seats = seats_of(user, battle)
+        if not seats:
+            raise NotAllowed("you command no fleet in this battle")
+        if battle.status != PLAYING:
+            raise NotYourTurn(f"the battle is not being played ({battle.get_status_display().lower()})")
+        try:
+            action = codec.from_json(action_json)
+        except eh.IllegalActionError as exc:
+            raise Refused(exc.rule, exc.message) from None
+        state = embedded.current_state(battle)
+        names = side_names(battle)
+        if state.acting_side not in seats:
+            whose = names.get(state.acting_side, "nobody's") if state.acting_side is not None else "nobody's"
+            raise NotYourTurn(f"{TURN_RULE}: acting out of turn: the card in play "
+                              f"({state.card.label if state.card else '-'}) is {whose}")
+        seat = state.acting_side
+        if seat in (battle.doctrine_sides or []):
+            raise NotYourTurn("your fleet is in the computer doctrine's hands: take it back first")
+        _check_yours(state, action, seat)
+        dice = _dice(battle, campaign)
+        try:
+            state = eh.apply(state, action, dice).state
+        except eh.IllegalActionError as exc:
+            raise Refused(exc.rule, exc.message) from None
+        steps = _Steps(battle)
+        steps.add(seat, codec.to_json(action), user=user)
+        state = _advance(battle, state, dice, steps)
+        _settle(battle, campaign, state, dice, steps, user=user, acted_side=seat)
+    return state
+
+
+def _check_yours(state: eh.BattleState, action: A.Action, seat: int) -> None:
+    if isinstance(action, A.Pass):
+        if action.side != seat:
+            raise Refused(TURN_RULE, f"side {action.side} is not yours: you command side {seat}")
+        return
+    ship = state.find(action.ship)
+    if ship is None:
+        raise Refused(TURN_RULE, f"there is no ship {action.ship} in this battle")
+    if ship.side != seat:
+        raise Refused(TURN_RULE, f"ship {ship.id} is not yours (it is side {ship.side}'s)")
+
+
+def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
+    """Hand the user's fleet to the computer doctrine (``on``) or take it back. With the card the
+    user's, the doctrine plays it at once."""
+    with transaction.atomic():
+        battle, campaign = _lock(battle_id)
+        seats = seats_of(user, battle)
+        if not seats:
+            raise NotAllowed("you command no fleet in this battle")
+        if battle.status != PLAYING:
+            raise NotYourTurn(f"the battle is not being played ({battle.get_status_display().lower()})")
+        current = set(battle.doctrine_sides or [])
+        changed = (set(seats) - current) if on else (set(seats) & current)
+        if not changed:
+            return battle
+        battle.doctrine_sides = sorted(current | changed) if on else sorted(current - changed)
+        battle.save(update_fields=["doctrine_sides"])
+        names = side_names(battle)
+        for seat in sorted(changed):
+            BattleLogEntry.objects.create(
+                battle=battle, kind="doctrine", seat=seat, user=user, data={"on": on},
+                text=f"{names[seat]} {'hands its fleet to the computer doctrine' if on else 'takes its fleet back from the computer'}.",
+            )
+        if on:
+            state = embedded.current_state(battle)
+            dice = _dice(battle, campaign)
+            steps = _Steps(battle)
+            state = _advance(battle, state, dice, steps)
+            _settle(battle, campaign, state, dice, steps, user=user, acted_side=seats[0])
+    return battle
+
+
+def play_due_activations(now=None) -> int:
+    """The deadline sweep: in every battle being played whose activation deadline has passed,
+    the doctrine plays the late side's activation(s) for the card in play; then the battle goes
+    on as usual. Returns the number of battles advanced."""
+    now = now or timezone.now()
+    due = list(Battle.objects.filter(status=PLAYING, activation_deadline__lte=now).values_list("pk", flat=True))
+    done = 0
+    for pk in due:
+        with transaction.atomic():
+            battle, campaign = _lock(pk)
+            if battle.status != PLAYING or battle.activation_deadline is None or battle.activation_deadline > now:
+                continue  # someone acted (or it ended) meanwhile
+            state = embedded.current_state(battle)
+            late = state.acting_side
+            if late is not None:
+                BattleLogEntry.objects.create(
+                    battle=battle, kind="activation_late", seat=late,
+                    text=f"{side_names(battle).get(late, late)} missed the activation deadline: the computer "
+                         "doctrine plays its ships for this card.",
+                )
+            dice = _dice(battle, campaign)
+            steps = _Steps(battle)
+            state = _advance(battle, state, dice, steps, late_side=late)
+            _settle(battle, campaign, state, dice, steps, acted_side=late)
+            done += 1
+    return done
+
+
+def finish_with_doctrine(battle: Battle) -> None:
+    """Ruling C19: at the battle deadline the computer doctrine plays both sides to the end and
+    the result goes to the campaign as any embedded battle's would. The caller
+    (tactical/actions.py ``settle_due_battle``) holds the campaign row lock; ``battle.campaign``
+    is that locked row."""
+    campaign = battle.campaign
+    battle.doctrine_sides = sorted(set(battle.seats))
+    battle.save(update_fields=["doctrine_sides"])
+    BattleLogEntry.objects.create(
+        battle=battle, kind="doctrine",
+        text="The battle deadline passed: the computer doctrine plays both fleets to the end.")
+    state = embedded.current_state(battle)
+    dice = _dice(battle, campaign)
+    steps = _Steps(battle)
+    state = _advance(battle, state, dice, steps)
+    _settle(battle, campaign, state, dice, steps)
+
+
+__all__ = ["NotAllowed", "NotYourTurn", "PlayError", "Refused", "doctrine_choice", "finish_with_doctrine",
+           "hand_to_doctrine",
+           "play_due_activations", "seats_of", "side_names", "start_embedded", "take_action"]
