@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET
 
 from . import adapters, charts, visibility
 from .access import visible_campaigns
+from .dice import battle_roll_masker
 from .models import TERRAIN_CHOICES, Campaign, Design, Turn
 from .reports import ReportError, report_context, report_for
-from .dice import battle_roll_masker
 from .rules.eventhorizon.designs import validate_design
 
 

@@ -62,7 +62,7 @@ def test_moderator_auto_resolve_completes_the_turn(small_campaign, alice):  # 00
 
 def full_result(battle, holder, destroyed=(), damage=None):
     ships = []
-    for seat, side in battle.setup["sides"].items():
+    for side in battle.setup["sides"].values():
         for ship in side["ships"]:
             if ship["id"] in destroyed:
                 ships.append({"ship": ship["id"], "fate": "destroyed"})
