@@ -62,6 +62,16 @@ def small_campaign(db, alice, bob, carol):
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _celery_config_loaded():
+    """Celery reads its configuration from the Django settings once, on first access. Load it
+    before any test overrides CELERY_TASK_ALWAYS_EAGER, so an override made by one test can never
+    become the app's setting for the rest of the run (the real-worker tests need the broker)."""
+    from config.celery import app
+
+    app.conf.task_always_eager  # noqa: B018 - the access is the point
+
+
 @pytest.fixture
 def eager_tasks(settings):
     """Run Celery tasks in-process, as the embedded default does, even when the suite runs with a
@@ -69,8 +79,8 @@ def eager_tasks(settings):
     embedded default, without a worker."""
     from config.celery import app
 
+    previous = app.conf.task_always_eager  # read before the override (see _celery_config_loaded)
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous

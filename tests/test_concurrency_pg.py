@@ -152,11 +152,11 @@ def test_orders_submitted_while_the_turn_processes_are_refused_with_409(small_ca
     seen = {}
     real = turn_engine.resolve_turn
 
-    def held_open(state, orders, dice, names):
+    def held_open(state, orders, dice, names, **kwargs):
         seen.update(orders)
         processing.set()
         assert release.wait(60)
-        return real(state, orders, dice, names)
+        return real(state, orders, dice, names, **kwargs)
 
     monkeypatch.setattr(turn_engine, "resolve_turn", held_open)
     outcome = {}
@@ -222,9 +222,9 @@ def test_an_order_racing_the_claim_is_either_processed_or_refused(small_campaign
     seen = {}
     real = turn_engine.resolve_turn
 
-    def recording(state, orders, dice, names):
+    def recording(state, orders, dice, names, **kwargs):
         seen.update(orders)
-        return real(state, orders, dice, names)
+        return real(state, orders, dice, names, **kwargs)
 
     monkeypatch.setattr(turn_engine, "resolve_turn", recording)
     raw = build_orders(empire)
