@@ -44,12 +44,25 @@ def battle(per_side: int, seed: str, aewa: bool = False):
     return time.perf_counter() - start, end, dice
 
 
+def reference_loop() -> float:
+    """CPU seconds of a fixed pure-Python loop (``sum(range(10**8))``), printed beside the figures
+    so runs on hosts of different speed can be compared (best of three)."""
+    best = float("inf")
+    for _ in range(3):
+        cpu = time.process_time()
+        sum(range(10**8))
+        best = min(best, time.process_time() - cpu)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=1000, help="five-vs-five battles (default 1000)")
     parser.add_argument("--big-runs", type=int, default=3, help="25-vs-25 battles, median shown (default 3)")
     args = parser.parse_args()
 
+    ref = reference_loop()
+    print(f"host speed: reference loop sum(range(10**8)) {ref:.2f} s CPU (lower is faster)")
     times = []
     for run in range(args.big_runs):
         seconds, end, dice = battle(25, f"bench-tactical-25-{run}")
@@ -80,7 +93,8 @@ def main() -> None:
     print("goals:")
     print(f"  {'met   ' if big <= BIG_GOAL_S else 'MISSED'}  one 25-vs-25 battle ≤ {BIG_GOAL_S:.0f} s: {big:.3f} s (median)")
     print(f"  {'met   ' if scaled <= SMALL_GOAL_S else 'MISSED'}  1,000 five-vs-five battles ≤ {SMALL_GOAL_S:.0f} s: "
-          f"{scaled:.2f} s" + ("" if args.small == 1000 else f" (scaled from {args.small})"))
+          f"{scaled:.2f} s" + ("" if args.small == 1000 else f" (scaled from {args.small})")
+          + f"; {scaled / ref:.1f}× the reference loop")
 
 
 if __name__ == "__main__":
