@@ -53,8 +53,8 @@ def _seat_param(request, campaign: Campaign, viewer: visibility.Viewer) -> int |
 def home(request):
     campaigns = (
         visible_campaigns(request.user)
-        .annotate(players=Count("empires", distinct=True))
-        .select_related("moderator")
+        .annotate(players=Count("empires", distinct=True), cam_players=Count("cam__players", distinct=True))
+        .select_related("moderator", "cam")
     )
     return render(request, "campaign/home.html", {"campaigns": campaigns})
 

@@ -28,3 +28,12 @@ def test_eh_moderation_actions_refuse_a_cam_campaign(cam_campaign, alice):
 def test_eh_lobby_api_answers_404_for_a_cam_campaign(client, cam_campaign, alice):
     client.force_login(alice)
     assert client.get(f"/api/lobby/{cam_campaign.pk}/").status_code == 404
+
+
+def test_home_page_shows_a_cam_campaign_in_set_up_with_its_players(client, alice, bob, carol):
+    from tests.cam.conftest import make_cam
+
+    campaign = make_cam(alice, bob, carol, start=False)
+    client.force_login(alice)
+    row = client.get("/").content.decode().split(campaign.name, 1)[1].split("</tr>", 1)[0]
+    assert "Setting up" in row and "<td>2</td>" in row
