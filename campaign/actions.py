@@ -1364,6 +1364,26 @@ def unsubscribe(*, token: str) -> tuple[Membership, str]:
     return membership, preference
 
 
+def notify_moderators(*, campaign_id: int, turn: int, text: str) -> int:
+    """Email the campaign's moderators that something needs their decision (a disputed battle
+    result). Sent once per (turn, text); callable inside another action's transaction."""
+    from . import notifications
+
+    text = (text or "").strip()
+    if not text:
+        raise ActionError("a moderator notification needs a text")
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None:
+        raise ActionError("no such campaign")
+    candidates = [
+        (r, lambda r=r: notifications.battle_email(campaign, turn, r, text))
+        for r in notifications.recipients(campaign)
+        if r.role == Membership.Role.MODERATOR and r.wants("battles")
+    ]
+    kind = notifications.kind_key(notifications.BATTLE, notifications.battle_digest(0, "moderators: " + text))
+    return _send_once(campaign, kind, turn, candidates)
+
+
 def _send_once(campaign: Campaign, kind: str, turn_number: int, candidates) -> int:
     """Record and queue the emails of one kind about one turn, skipping any already recorded.
 

@@ -134,6 +134,12 @@ def dispute_result(*, battle_id: int, user, reason: str) -> Battle:
     battle.save(update_fields=["status"])
     lifecycle.log(battle, "disputed", f"Empire {seat} disputes the result: {reason}", user=user, seat=seat,
                   data={"reason": reason})
+    from campaign import actions as campaign_actions
+
+    campaign_actions.notify_moderators(
+        campaign_id=campaign.pk, turn=battle.turn,
+        text=f"Empire {seat} disputes the result of the battle at {battle.hex} (battle {battle.pk}): {reason}. "
+             "Settle it on the battle's page.")
     return battle
 
 

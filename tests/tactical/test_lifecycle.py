@@ -263,3 +263,16 @@ def test_other_empires_see_faces_but_not_the_purposes_of_battle_rolls(small_camp
         client.force_login(user)
         api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
         assert next(r for r in api["results"] if r["seq"] == row.seq)["purpose"] == row.purpose
+
+
+def test_a_dispute_emails_the_moderator_once(small_campaign, bob, carol, alice, mailoutbox,
+                                             django_capture_on_commit_callbacks):  # ruling C19
+    contact_turn(small_campaign, "tabletop")
+    battle = Battle.objects.get()
+    actions.enter_result(battle_id=battle.pk, user=bob, result=full_result(battle, 2))
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.dispute_result(battle_id=battle.pk, user=carol, reason="ship 2 was never destroyed")
+    to_alice = [m for m in mailoutbox if m.to == [alice.email]]
+    assert len(to_alice) == 1 and "ship 2 was never destroyed" in to_alice[0].body
+    assert not [m for m in mailoutbox if m.to == [bob.email]]
