@@ -150,6 +150,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tactical.tasks.settle_due_battles", "schedule": envint("BATTLE_SWEEP_SECONDS", 60),
     },
 }
+# What-if runs fight their battles in this many worker processes (0: one per core, at most 4).
+WHATIF_PROCESSES = envint("WHATIF_PROCESSES", 0)
 # Without a broker, a request processes due turns at most this often (0: never; campaign/middleware.py).
 PROCESS_DUE_ON_REQUEST_SECONDS = envint("PROCESS_DUE_ON_REQUEST_SECONDS", 30)
 

@@ -21,6 +21,7 @@ and the result does not depend on how the run was chunked. Rulings WI1–WI4 in 
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -35,138 +36,41 @@ from campaign import visibility
 from campaign.access import visible_campaigns
 from campaign.adapters import design_from_spec
 from campaign.models import Campaign, Design
-from campaign.rules.dice import SeededDice, derive_seed
 from campaign.rules.eventhorizon.autoresolve import Side, odds
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.designs import DesignError, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical import whatif_pool
 from tactical.models import WhatIfRun
-from tactical.rules.eventhorizon import CampaignShip, deploy, outcome, simulate
+from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for callers and tests
+    FATES,
+    HERO_CREW_BP,
+    KEPT_FATES,
+    LOST_FATES,
+    SEATS,
+    SIDES,
+    Tally,
+    TrialResult,
+    TrialShip,
+    fleets_from_sides,
+    play_trial,
+    trial_from_json,
+)
 
 logger = logging.getLogger(__name__)
 
-SIDES = ("a", "b")
-SEATS = {"a": 1, "b": 2}  # the engine's sides: fleet A is red (the first listed, ruling TC2)
 MIN_SHIPS, MAX_SHIPS = 1, 30
 MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1, 2000, 200
 MAX_SEED_LENGTH = 64
-HERO_CREW_BP = 30  # RULINGS.md "Auto-resolve odds": a hero crew adds 30 BP
 PROGRESS_EVERY = 10  # battles between progress updates ...
 PROGRESS_SECONDS = 1.0  # ... or sooner when a battle takes this long
-LOST_FATES = ("destroyed", "captured")
-KEPT_FATES = ("survived", "warped_out")
-FATES = ("destroyed", "captured", "warped_out", "survived")
 
 
 class WhatIfError(ValueError):
     """A what-if request that cannot be run; the message names the problem."""
 
 
-# --- pure: one battle and the tally -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TrialShip:
-    """One ship of a what-if fleet as the engine needs it, with what the tally counts."""
-
-    design: DesignSpec
-    damage: Damage = NO_DAMAGE
-    hero_crew: bool = False
-    name: str = ""
-
-    @property
-    def bp(self) -> int:
-        return self.design.bp + (HERO_CREW_BP if self.hero_crew else 0)
-
-
-@dataclass(frozen=True)
-class TrialResult:
-    """One battle: who holds the field (``"a"``, ``"b"`` or None), each side's ships by fate and
-    BP lost (destroyed or captured), the cards drawn and whether the card cap ended it."""
-
-    holder: str | None
-    fates: Mapping[str, Mapping[str, int]]
-    bp_lost: Mapping[str, int]
-    cards: int
-    capped: bool
-
-
-def _ship_id(side: str, index: int) -> int:
-    return (1 if side == "a" else 1001) + index
-
-
-def play_trial(fleets: Mapping[str, Sequence[TrialShip]], seed: str, index: int) -> TrialResult:
-    """Fight battle ``index`` of a run: deploy both fleets on an open 16 × 16 table (fleet A
-    red, no invader, no AEWA) and let the doctrine play both sides to the end."""
-    dice = SeededDice(derive_seed(f"what-if/{seed}/{index}"))
-    engine_fleets = {
-        SEATS[side]: [CampaignShip(_ship_id(side, i), s.design, s.damage, s.hero_crew, s.name)
-                      for i, s in enumerate(fleets[side])]
-        for side in SIDES
-    }
-    end = outcome(simulate(deploy(engine_fleets, dice), dice))
-    by_seat = {seat: side for side, seat in SEATS.items()}
-    bp = {_ship_id(side, i): s.bp for side in SIDES for i, s in enumerate(fleets[side])}
-    fates: dict[str, dict[str, int]] = {side: dict.fromkeys(FATES, 0) for side in SIDES}
-    bp_lost = dict.fromkeys(SIDES, 0)
-    for ship in end.ships:
-        side = by_seat.get(ship.side)
-        if side is None or ship.ship not in bp:
-            continue
-        fates[side][ship.fate] = fates[side].get(ship.fate, 0) + 1
-        if ship.fate in LOST_FATES:
-            bp_lost[side] += bp[ship.ship]
-    return TrialResult(holder=by_seat.get(end.holder) if end.holder is not None else None, fates=fates,
-                       bp_lost=bp_lost, cards=end.cards_drawn, capped=end.capped)
-
-
-@dataclass
-class Tally:
-    """The sums of a run's battles; ``result()`` turns them into rates and means."""
-
-    ships: Mapping[str, int]
-    trials: int = 0
-    wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
-    draws: int = 0
-    capped: int = 0
-    cards: int = 0
-    fates: dict[str, dict[str, int]] = field(default_factory=lambda: {s: dict.fromkeys(FATES, 0) for s in SIDES})
-    bp_lost: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
-    survivors: dict[str, list[int]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.survivors:
-            self.survivors = {side: [0] * (self.ships[side] + 1) for side in SIDES}
-
-    def add(self, trial: TrialResult) -> None:
-        self.trials += 1
-        if trial.holder is None:
-            self.draws += 1
-        else:
-            self.wins[trial.holder] += 1
-        self.capped += trial.capped
-        self.cards += trial.cards
-        for side in SIDES:
-            for fate, n in trial.fates[side].items():
-                self.fates[side][fate] = self.fates[side].get(fate, 0) + n
-            self.bp_lost[side] += trial.bp_lost[side]
-            kept = sum(trial.fates[side].get(f, 0) for f in KEPT_FATES)
-            self.survivors[side][kept] += 1
-
-    def result(self) -> dict[str, Any]:
-        k = max(self.trials, 1)
-        return {
-            "trials": self.trials,
-            "wins": dict(self.wins),
-            "draws": self.draws,
-            "capped": self.capped,
-            "win_rate": {**{side: self.wins[side] / k for side in SIDES}, "draw": self.draws / k},
-            "mean_ships_lost": {side: sum(self.fates[side][f] for f in LOST_FATES) / k for side in SIDES},
-            "mean_bp_lost": {side: self.bp_lost[side] / k for side in SIDES},
-            "mean_fates": {side: {f: self.fates[side][f] / k for f in FATES} for side in SIDES},
-            "survivors": {side: list(self.survivors[side]) for side in SIDES},
-            "mean_cards": self.cards / k,
-        }
+# --- pure: one battle (tactical/rules/eventhorizon/trials.py) and the tally ---------------------
 
 
 def auto_side(ships: Sequence[TrialShip]) -> Side:
@@ -205,15 +109,7 @@ def _damage_json(damage: Damage) -> dict:
 
 def fleets_from_params(params: Mapping[str, Any]) -> dict[str, list[TrialShip]]:
     """The two fleets a run stored (``params["sides"]``) as engine input."""
-    fleets: dict[str, list[TrialShip]] = {}
-    for entry in params["sides"]:
-        fleets[entry["key"]] = [
-            TrialShip(design=design_from_spec(s["design"]),
-                      damage=Damage(**s["damage"]) if s.get("damage") else NO_DAMAGE,
-                      hero_crew=bool(s.get("hero_crew")), name=s.get("name", ""))
-            for s in entry["ships"]
-        ]
-    return fleets
+    return fleets_from_sides(params["sides"])
 
 
 # --- the adapter: a request into params -------------------------------------------------------
@@ -412,6 +308,22 @@ def _enqueue(run_id: int) -> None:
             finished_at=timezone.now())
 
 
+def worker_count() -> int:
+    """Worker processes for a run: ``WHATIF_PROCESSES`` (settings; default: one per core, at
+    most 4)."""
+    from django.conf import settings
+
+    return max(1, int(getattr(settings, "WHATIF_PROCESSES", 0) or min(os.cpu_count() or 1, 4)))
+
+
+def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
+                progress: Callable[[int], None] = lambda done: None, processes: int | None = None) -> Tally:
+    """``whatif_pool.play_trials`` with the site's number of worker processes."""
+    return whatif_pool.play_trials(sides, seed, trials, progress,
+                                   worker_count() if processes is None else processes,
+                                   fleets_from_sides=fleets_from_sides, play_trial=play_trial)
+
+
 def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> WhatIfRun | None:
     """Play a run's battles and store the result; None if the run is gone.
 
@@ -431,14 +343,16 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
     try:
         fleets = fleets_from_params(run.params)
         seed = run.params["seed"]
-        tally = Tally(ships={side: len(fleets[side]) for side in SIDES})
         reported, last = 0, started
-        for i in range(run.trials):
-            tally.add(play_trial(fleets, seed, i))
+
+        def progress(done: int) -> None:
+            nonlocal reported, last
             now = clock()
-            if i + 1 - reported >= PROGRESS_EVERY or now - last >= PROGRESS_SECONDS:
-                WhatIfRun.objects.filter(pk=run_id).update(done=i + 1)
-                reported, last = i + 1, now
+            if done - reported >= PROGRESS_EVERY or now - last >= PROGRESS_SECONDS:
+                WhatIfRun.objects.filter(pk=run_id).update(done=done)
+                reported, last = done, now
+
+        tally = play_trials(run.params["sides"], seed, run.trials, progress)
         result = tally.result()
         result["odds"] = auto_resolve_odds(fleets)
         result["seconds"] = round(clock() - started, 3)

@@ -362,3 +362,28 @@ def test_a_run_that_cannot_be_queued_fails_visibly(bob, monkeypatch, django_capt
         run = whatif.start_what_if(user=bob, params=free(("corvette", 1), trials=2))
     run.refresh_from_db()
     assert run.status == WhatIfRun.Status.FAILED and "broker unreachable" in run.error
+
+
+def _sample_sides(n=3):
+    from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
+
+    return [{"key": key, "ships": [{"design": SAMPLE_DESIGNS[(i + k) % 4].to_dict()} for i in range(n)]}
+            for k, key in enumerate(("a", "b"))]
+
+
+def test_battles_spread_over_worker_processes_add_up_exactly_as_in_one():  # ruling WI1: each battle its own seed
+    sides = _sample_sides()
+    seen = []
+    one = whatif.play_trials(sides, "spread", 41, processes=1).result()
+    two = whatif.play_trials(sides, "spread", 41, seen.append, processes=2).result()
+    assert one == two and one["trials"] == 41
+    assert sorted(seen) == list(range(1, 42))  # progress moved with every battle
+
+
+def test_a_failing_worker_fails_the_run_loudly(monkeypatch):
+    sides = _sample_sides()
+    good = whatif.fleets_from_sides(sides)
+    monkeypatch.setattr(whatif, "fleets_from_sides", lambda _sides: good)  # only the workers see it broken
+    sides[0]["ships"][0]["design"] = {"name": "broken"}
+    with pytest.raises(RuntimeError, match="worker failed"):
+        whatif.play_trials(sides, "broken", 41, processes=2)

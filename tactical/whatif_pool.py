@@ -1,0 +1,84 @@
+"""Fighting a what-if run's battles, in this process or spread over worker processes
+(tactical/whatif_worker.py), one per core. No Django here: ``bench/tactical.py`` uses it too.
+Every battle rolls from its own seed, so the tally is the same however the battles are spread.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tactical.rules.eventhorizon import trials as trials_mod
+
+PARALLEL_MIN_TRIALS = 40  # below this a run is fought in-process (starting workers costs more)
+
+
+def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
+                progress: Callable[[int], None] = lambda done: None, processes: int = 1,
+                fleets_from_sides: Callable = trials_mod.fleets_from_sides,
+                play_trial: Callable = trials_mod.play_trial) -> trials_mod.Tally:
+    """Fight battles 0 … trials-1 of a run and add them up in index order, spread over
+    ``processes`` worker processes (tactical/whatif_worker.py) when there are enough battles;
+    ``progress(done)`` is called as battles end. The tally is the same however they are spread."""
+    fleets = fleets_from_sides(sides)
+    results: dict[int, trials_mod.TrialResult] = {}
+    if processes <= 1 or trials < PARALLEL_MIN_TRIALS:
+        for i in range(trials):
+            results[i] = play_trial(fleets, seed, i)
+            progress(i + 1)
+    else:
+        results = _in_workers(sides, seed, trials, processes, progress)
+    tally = trials_mod.Tally(ships={side: len(fleets[side]) for side in trials_mod.SIDES})
+    for i in range(trials):
+        tally.add(results[i])
+    return tally
+
+
+def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callable[[int], None]) -> dict[int, trials_mod.TrialResult]:
+    import json
+    import selectors
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    chunks = [list(range(k, trials, processes)) for k in range(processes)]
+    workers = []
+    selector = selectors.DefaultSelector()
+    results: dict[int, trials_mod.TrialResult] = {}
+    try:
+        for indices in chunks:
+            proc = subprocess.Popen([sys.executable, "-m", "tactical.whatif_worker"], cwd=root, env=env,
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            proc.stdin.write(json.dumps({"sides": list(sides), "seed": seed, "indices": indices}))
+            proc.stdin.close()
+            selector.register(proc.stdout, selectors.EVENT_READ, proc)
+            workers.append(proc)
+        open_streams = len(workers)
+        while open_streams:
+            for key, _ in selector.select():
+                line = key.fileobj.readline()
+                if not line:
+                    selector.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                index, raw = json.loads(line)
+                results[index] = trials_mod.trial_from_json(raw)
+                progress(len(results))
+        for proc in workers:
+            if proc.wait() != 0:
+                raise RuntimeError(f"a what-if worker failed: {proc.stderr.read().strip()[-500:]}")
+    finally:
+        selector.close()
+        for proc in workers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for stream in (proc.stdout, proc.stderr):
+                if stream and not stream.closed:
+                    stream.close()
+    if len(results) != trials:
+        raise RuntimeError(f"the what-if workers fought {len(results)} of {trials} battles")
+    return results

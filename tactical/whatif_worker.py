@@ -1,0 +1,30 @@
+"""A what-if worker process: ``python -m tactical.whatif_worker`` reads one job as JSON on stdin,
+``{"sides": [...], "seed": "...", "indices": [...]}``, fights those battles (pure engine, no Django,
+no database) and writes one line per battle, ``[index, result]``, as each ends.
+
+``tactical/whatif.py`` starts one per core so a run uses the whole machine: a plain subprocess
+works inside a Celery prefork child, where ``multiprocessing`` may not start children, and in a
+web request on the embedded default. Every battle rolls from its own seed, so which process fights
+it does not change the result.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def main() -> int:
+    from tactical.rules.eventhorizon.trials import fleets_from_sides, play_trial, trial_to_json
+
+    job = json.load(sys.stdin)
+    fleets = fleets_from_sides(job["sides"])
+    out = sys.stdout
+    for index in job["indices"]:
+        out.write(json.dumps([index, trial_to_json(play_trial(fleets, job["seed"], index))]) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
