@@ -333,11 +333,7 @@ def _sync_ships(campaign, before, after, pk, fleet_pk):
 
 
 def _damage_json(damage: eh.Damage) -> dict:
-    if not damage.any:
-        return {}
-    return {"hull": damage.hull, "engine": damage.engine, "weapons": list(damage.weapons),
-            "force_field_generators": damage.force_field_generators, "stealth": damage.stealth,
-            "boarding_parties": damage.boarding_parties}
+    return damage.to_json()
 
 
 # --- the state for checking orders, kept per process ----------------------------------------------

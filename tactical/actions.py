@@ -10,10 +10,11 @@ activation, handing a fleet to the doctrine) are in ``tactical/play.py``; what-i
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from campaign import access
-from campaign.models import Campaign, Empire
+from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
 
 from . import lifecycle
@@ -36,10 +37,10 @@ def visible_battles(user):
         return Battle.objects.none()
     if user.is_staff:
         return Battle.objects.all()
-    moderated = [c.pk for c in access.visible_campaigns(user) if access.is_moderator(user, c)]
+    # access.role_of's rules (creator or moderator membership), as one subquery, not per campaign.
+    moderated = Campaign.objects.filter(
+        Q(moderator=user) | Q(memberships__user=user, memberships__role=Membership.Role.MODERATOR)).values("pk")
     seats = Empire.objects.filter(user=user).values_list("campaign_id", "seat")
-    from django.db.models import Q
-
     q = Q(campaign_id__in=moderated)
     for campaign_id, seat in seats:
         q |= Q(campaign_id=campaign_id, attacker=seat) | Q(campaign_id=campaign_id, defender=seat)
@@ -95,7 +96,7 @@ def enter_result(*, battle_id: int, user, result) -> Battle:
     lifecycle.log(battle, "entered", f"Empire {seat} entered the result: {describe(battle, battle.proposal)}",
                   user=user, seat=seat, data={"result": battle.proposal})
     other = battle.defender if seat == battle.attacker else battle.attacker
-    lifecycle._notify_sides(battle, f"Empire {seat} entered the result of the battle at {battle.hex}: "
+    lifecycle.notify_sides(battle, f"Empire {seat} entered the result of the battle at {battle.hex}: "
                                     "please confirm or dispute it.", seats=[other])
     return battle
 
@@ -175,10 +176,11 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
     if mode == Battle.Mode.AUTO:
         return lifecycle.record_result(battle=battle, result=None, how=Battle.How.MODERATOR, user=user,
                                        note="the moderator had it auto-resolved")
-    if battle.mode == Battle.Mode.TACTICAL or mode == Battle.Mode.TACTICAL:
-        if battle.mode != mode:
-            raise BattleError("an embedded battle cannot be switched to or from another mode once dealt; "
-                              "settle it or have it auto-resolved")
+    if mode == battle.mode:
+        raise BattleError(f"battle {battle.pk} is already {Battle.Mode(mode).label.lower()}")
+    if Battle.Mode.TACTICAL in (battle.mode, mode):
+        raise BattleError("an embedded battle cannot be switched to or from another mode once dealt; "
+                          "settle it or have it auto-resolved")
     before = battle.mode
     battle.mode = mode
     battle.save(update_fields=["mode"])

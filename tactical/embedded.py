@@ -17,7 +17,7 @@ from typing import Any
 
 from campaign.adapters import design_from_spec
 from campaign.rules.dice import Dice
-from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from campaign.rules.eventhorizon.economy import Damage
 
 from .rules import eventhorizon as eh
 from .rules.eventhorizon import codec
@@ -44,7 +44,7 @@ def _seat_key(sides: Mapping, seat: int) -> Mapping:
 def campaign_ship(data: Mapping[str, Any]) -> eh.CampaignShip:
     try:
         design = design_from_spec(data["design"])
-        damage = Damage(**data["damage"]) if data.get("damage") else NO_DAMAGE
+        damage = Damage.from_json(data.get("damage"))
         return eh.CampaignShip(id=int(data["id"]), design=design, damage=damage,
                                hero_crew=bool(data.get("hero_crew", False)), name=str(data.get("name") or ""))
     except (KeyError, TypeError, ValueError) as exc:
@@ -82,18 +82,10 @@ def outcome_to_result(outcome: eh.BattleOutcome) -> dict[str, Any]:
         ships.append({
             "ship": s.ship,
             "fate": s.fate,
-            "damage": None if s.damage is None else damage_json(s.damage),
+            "damage": None if s.damage is None else s.damage.to_json(),
             "captured_by": s.captured_by,
         })
     return {"holder": outcome.holder, "ships": ships, "cards_drawn": outcome.cards_drawn, "capped": outcome.capped}
-
-
-def damage_json(d: Damage) -> dict[str, Any]:
-    if not d.any:
-        return {}
-    return {"hull": d.hull, "engine": d.engine, "weapons": list(d.weapons),
-            "force_field_generators": d.force_field_generators, "stealth": d.stealth,
-            "boarding_parties": d.boarding_parties}
 
 
 # --- replaying the steps -------------------------------------------------------------------

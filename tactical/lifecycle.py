@@ -119,7 +119,7 @@ def setup_for(campaign: Campaign, empires: dict[int, Empire], state: CampaignSta
         for ship in sorted(conflict.ships_in_hex(state, hex, seat), key=lambda s: s.id):
             design = state.designs[ship.design]
             ships.append({"id": ship.id, "name": ship.name, "design_id": ship.design, "design": design.to_dict(),
-                          "damage": adapters._damage_json(ship.damage), "hero_crew": ship.hero_crew})
+                          "damage": ship.damage.to_json(), "hero_crew": ship.hero_crew})
         sides[str(seat)] = {"name": empire.name if empire else f"Empire {seat}",
                             "colour": empire.colour if empire else "#888888", "ships": ships}
     terrain = state.terrain_at(hex)
@@ -155,7 +155,7 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
                             f"to be {Battle.Mode(mode).label.lower()}"
                             + (f", settled by {deadline:%Y-%m-%d %H:%M} UTC at the latest" if deadline else ""))
         rows.append(row)
-        _notify_sides(row, f"A battle at {tuple(b.hex)} is to be {Battle.Mode(mode).label.lower()}.")
+        notify_sides(row, f"A battle at {tuple(b.hex)} is to be {Battle.Mode(mode).label.lower()}.")
     for row in rows:
         if row.mode == Battle.Mode.TACTICAL:
             from . import play
@@ -169,7 +169,7 @@ def log(battle: Battle, kind: str, text: str, *, user=None, seat: int | None = N
                                          seat=seat, data=data or {})
 
 
-def _notify_sides(battle: Battle, text: str, seats=None) -> None:
+def notify_sides(battle: Battle, text: str, seats=None) -> None:
     from campaign import notifications
 
     campaign_id, turn = battle.campaign_id, battle.turn
@@ -217,7 +217,7 @@ def result_from_json(raw, how: str = "tactical") -> conflict.BattleResult:
 
 def result_to_json(result: conflict.BattleResult) -> dict:
     return {"holder": result.holder, "ships": [
-        {"ship": r.ship, "fate": r.fate, "damage": adapters._damage_json(r.damage) if r.fate != conflict.DESTROYED else None,
+        {"ship": r.ship, "fate": r.fate, "damage": r.damage.to_json() if r.fate != conflict.DESTROYED else None,
          "captured_by": r.captured_by} for r in result.ships]}
 
 

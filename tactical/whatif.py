@@ -99,14 +99,6 @@ def auto_resolve_odds(fleets: Mapping[str, Sequence[TrialShip]]) -> dict[str, An
 # --- params: what a run stores, and back -----------------------------------------------------
 
 
-def _damage_json(damage: Damage) -> dict:
-    if not damage.any:
-        return {}
-    return {"hull": damage.hull, "engine": damage.engine, "weapons": list(damage.weapons),
-            "force_field_generators": damage.force_field_generators, "stealth": damage.stealth,
-            "boarding_parties": damage.boarding_parties}
-
-
 def fleets_from_params(params: Mapping[str, Any]) -> dict[str, list[TrialShip]]:
     """The two fleets a run stored (``params["sides"]``) as engine input."""
     return fleets_from_sides(params["sides"])
@@ -158,7 +150,7 @@ def _ship_json(design_id: int | None, design: DesignSpec, *, damage: Damage = NO
                name: str = "", stand_in: bool = False) -> dict[str, Any]:
     return {"design_id": design_id, "design": design.to_dict(), "design_name": design.name,
             "ship_type": design.ship_type.value, "bp": design.bp + (HERO_CREW_BP if hero_crew else 0),
-            "damage": _damage_json(damage), "hero_crew": hero_crew, "name": name, "stand_in": stand_in}
+            "damage": damage.to_json(), "hero_crew": hero_crew, "name": name, "stand_in": stand_in}
 
 
 def _fleet_side(ctx: _Context, label: str, raw_fleet: Any) -> dict[str, Any]:

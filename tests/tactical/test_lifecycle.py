@@ -276,3 +276,11 @@ def test_a_dispute_emails_the_moderator_once(small_campaign, bob, carol, alice, 
     to_alice = [m for m in mailoutbox if m.to == [alice.email]]
     assert len(to_alice) == 1 and "ship 2 was never destroyed" in to_alice[0].body
     assert not [m for m in mailoutbox if m.to == [bob.email]]
+
+
+def test_changing_a_battle_to_the_mode_it_has_is_refused(small_campaign, alice):
+    contact_turn(small_campaign, "tabletop")
+    battle = Battle.objects.get()
+    with pytest.raises(actions.BattleError, match="already fought on a real tabletop"):
+        actions.change_mode(battle_id=battle.pk, user=alice, mode="tabletop")
+    assert not battle.log.filter(kind="mode").exists()

@@ -311,6 +311,20 @@ class Damage:
     def __post_init__(self) -> None:
         object.__setattr__(self, "weapons", tuple(self.weapons))
 
+    def to_json(self) -> dict:
+        """The stored form (ship rows, battle setups and results, what-if runs): ``{}`` when
+        undamaged, otherwise every field, weapons as a list."""
+        if not self.any:
+            return {}
+        return {"hull": self.hull, "engine": self.engine, "weapons": list(self.weapons),
+                "force_field_generators": self.force_field_generators, "stealth": self.stealth,
+                "boarding_parties": self.boarding_parties}
+
+    @classmethod
+    def from_json(cls, raw) -> Damage:
+        """The inverse of ``to_json`` (``{}`` or None: no damage)."""
+        return cls(**raw) if raw else NO_DAMAGE
+
     @property
     def any(self) -> bool:
         """Whether there is anything to repair."""

@@ -94,7 +94,7 @@ def fleets_from_sides(sides: Sequence[Mapping[str, Any]]) -> dict[str, list[Tria
     for entry in sides:
         fleets[entry["key"]] = [
             TrialShip(design=DesignSpec.from_dict(s["design"]),
-                      damage=Damage(**s["damage"]) if s.get("damage") else NO_DAMAGE,
+                      damage=Damage.from_json(s.get("damage")),
                       hero_crew=bool(s.get("hero_crew")), name=s.get("name", ""))
             for s in entry["ships"]
         ]
