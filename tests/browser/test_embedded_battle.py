@@ -34,6 +34,9 @@ def _open(page, battle_id: int) -> None:
 
     for attempt in range(4):
         try:
+            # Leave the old page first: its poller may be reloading it right now (the other side
+            # just acted), and that reload would interrupt this navigation.
+            page.goto("about:blank")
             page.goto(reverse("battle-play", args=[battle_id]))
             return
         except Error as exc:
