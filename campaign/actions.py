@@ -7,11 +7,11 @@ with a message for people; nothing is written when they do.
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import adapters
+from . import adapters, lookups, versioning
 from .bulk import insert_rows
 from .dice import CampaignDice
 from .models import (
@@ -138,6 +138,7 @@ def _generate_campaign(campaign: Campaign, board, seats: list[dict], *, deadline
                       x=hx, y=hy, built_turn=0)
         )
     Structure.objects.bulk_create(structures)
+    versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
     campaign.purpose = victory.roll_purpose(dice)
     campaign.save(update_fields=["purpose"])
     dice.commit()
@@ -220,27 +221,95 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Emp
         raise ActionError("your empire has been eliminated")
     if empire.is_bot:
         raise ActionError("your seat is played by the computer: take it back first")
-    checked_turn = empire.campaign.turn
-    _open_turn(empire.campaign, lock=False)  # a closed turn is refused before the work of checking
-    preview = preview_orders(empire=empire, raw=raw)
+    campaign = empire.campaign
+    checked_turn = campaign.turn
+    if campaign.status != Campaign.Status.ACTIVE:
+        raise TurnClosed(f"turn {checked_turn} is not taking orders")
+    try:
+        preview = preview_orders(empire=empire, raw=raw)
+    except ActionError:
+        _open_turn(campaign, lock=False)  # orders for a closed turn are refused as such (409), valid or not
+        raise
+    if not ready:
+        # Revising stored orders (the common case): one statement, atomic on its own.
+        row = _revise_orders(empire, checked_turn, raw, ready)
+        if row is not None:
+            return row, preview
     with transaction.atomic():
         # The turn row lock orders the store after (or before) processing, never during it.
-        turn = Turn.objects.select_for_update().filter(campaign_id=empire.campaign_id, number=checked_turn).first()
-        if turn is None or turn.status != Turn.Status.OPEN:
-            raise TurnClosed(f"turn {checked_turn} is not taking orders")
-        row, created = TurnOrders.objects.get_or_create(
-            turn=turn, empire=empire, defaults={"orders": raw, "ready": bool(ready)}
-        )
-        if not created:
-            # Under the turn lock nobody else writes this row: its revision is ours to count.
-            row.orders = raw
-            row.revision += 1
-            if ready is not None:
-                row.ready = ready
-            row.save(update_fields=["orders", "revision", "ready", "updated_at"])
+        row, turn = _store_orders(empire, checked_turn, raw, ready)
         if row.ready:
             _enqueue_if_all_ready(turn)  # turn workflow: the last player ready starts the turn
     return row, preview
+
+
+def _orders_sql(conn, ready: bool | None, raw) -> tuple[list[str], list]:
+    field = TurnOrders._meta.get_field
+    sets = ["orders = %s", "revision = revision + 1", "updated_at = %s"]
+    params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(timezone.now(), conn)]
+    if ready is not None:
+        sets.append("ready = %s")
+        params.append(bool(ready))
+    return sets, params
+
+
+def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> TurnOrders | None:
+    """Replace the empire's stored orders for turn ``number`` if that turn is open, in one UPDATE
+    whose sub-select locks the turn row (PostgreSQL; SQLite writes one at a time anyway): a turn
+    being processed holds that lock, and once it is released the turn is no longer open, so the
+    orders are either in the turn or not stored. None when nothing was updated (the turn is not
+    open, or the empire has no orders yet): the caller takes the locked path, which says which.
+    Plain SQL (campaign/lookups.py): this is the site's most frequent write."""
+    conn = connections[router.db_for_write(TurnOrders)]
+    lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
+    table = TurnOrders._meta.db_table
+    sets, params = _orders_sql(conn, ready, raw)
+    returning = conn.features.can_return_columns_from_insert  # RETURNING: PostgreSQL, SQLite ≥ 3.35
+    sql = (f"UPDATE {table} SET {', '.join(sets)} WHERE empire_id = %s AND turn_id = "
+           f"(SELECT t.id FROM {Turn._meta.db_table} t WHERE t.campaign_id = %s AND t.number = %s AND t.status = %s{lock})")
+    if returning:
+        sql += f" RETURNING {lookups.columns(TurnOrders, None, conn.alias)}"
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [*params, empire.pk, empire.campaign_id, number, Turn.Status.OPEN])
+        found = cursor.fetchone() if returning else None
+        if not returning and cursor.rowcount == 1:
+            cursor.execute(f"SELECT {lookups.columns(TurnOrders, 'o', conn.alias)} FROM {table} o "
+                           f"JOIN {Turn._meta.db_table} t ON t.id = o.turn_id "
+                           f"WHERE o.empire_id = %s AND t.campaign_id = %s AND t.number = %s",
+                           [empire.pk, empire.campaign_id, number])
+            found = cursor.fetchone()
+    if found is None:
+        return None
+    row = lookups.instance(TurnOrders, found, conn.alias)
+    row._state.fields_cache["empire"] = empire
+    return row
+
+
+def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple[TurnOrders, Turn]:
+    """Under the lock of turn ``number``'s row, store ``raw`` as the empire's orders (revision + 1;
+    ``ready`` None keeps the flag). Refuses a turn that is not open (TurnClosed)."""
+    conn = connections[router.db_for_write(TurnOrders)]
+    lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
+    table = TurnOrders._meta.db_table
+    with conn.cursor() as cursor:
+        cursor.execute(f"SELECT {lookups.columns(Turn, 't', conn.alias)} FROM {Turn._meta.db_table} t "
+                       f"WHERE t.campaign_id = %s AND t.number = %s{lock}", [empire.campaign_id, number])
+        found = cursor.fetchone()
+        turn = lookups.instance(Turn, found, conn.alias) if found else None
+        if turn is None or turn.status != Turn.Status.OPEN:
+            raise TurnClosed(f"turn {number} is not taking orders")
+        turn._state.fields_cache["campaign"] = empire.campaign
+        sets, params = _orders_sql(conn, ready, raw)
+        # Under the turn lock nobody else writes this row: its revision is ours to count.
+        cursor.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE turn_id = %s AND empire_id = %s",
+                       [*params, turn.pk, empire.pk])
+        if cursor.rowcount == 0:  # the empire's first orders this turn
+            return TurnOrders.objects.create(turn=turn, empire=empire, orders=raw, ready=bool(ready)), turn
+        cursor.execute(f"SELECT {lookups.columns(TurnOrders, 'o', conn.alias)} FROM {table} o "
+                       f"WHERE o.turn_id = %s AND o.empire_id = %s", [turn.pk, empire.pk])
+        row = lookups.instance(TurnOrders, cursor.fetchone(), conn.alias)
+    row._state.fields_cache.update(turn=turn, empire=empire)
+    return row, turn
 
 
 def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | None:
@@ -496,6 +565,7 @@ def import_campaign(doc) -> Campaign:
     DiceRoll.objects.bulk_create(
         [DiceRoll(campaign=campaign, **r) for r in doc["dice_log"]], batch_size=1000
     )
+    versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
     return campaign
 
 
@@ -1271,6 +1341,7 @@ def admin_edit(*, user, instance, save=None, delete: bool = False):
     campaign = _campaign_of(old or instance)
     if campaign is not None and campaign.pk is not None:
         Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        versioning.bump(campaign.pk)  # a deletion (and what cascades from it) sends no save signal
     before = audit_fields(old) if old is not None else None
     label = model._meta.verbose_name
     if delete:

@@ -220,6 +220,9 @@ def load_state(campaign: Campaign) -> CampaignState:
 def save_state(campaign: Campaign, before: CampaignState, after: CampaignState) -> None:
     """Write what changed between two states. The number of queries depends on which kinds of
     thing changed, not on how many: every kind is one bulk insert, update or delete."""
+    from . import versioning
+
+    versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
     empires = {e.seat: e for e in Empire.objects.filter(campaign=campaign)}
     pk = {s: e.pk for s, e in empires.items()}
 
@@ -340,47 +343,22 @@ def _damage_json(damage: eh.Damage) -> dict:
 
 _ORDERS_STATE_CACHE: dict[int, tuple[tuple, CampaignState, dict[int, dict[str, int]]]] = {}
 
-# Everything load_state and design_names_by_seat read, as one digest computed by PostgreSQL: a
-# state is reused only while every one of these rows is exactly as it was (the rolled map and its
-# unclaimed worlds never change, see cached_map_state / cached_neutral_worlds).
-_STATE_DIGEST_SQL = """
-SELECT md5(concat_ws('|',
-  (SELECT concat_ws(',', turn, status, purpose, winner_id, options::text, id_counters::text)
-     FROM campaign_campaign WHERE id = %(c)s),
-  (SELECT string_agg(concat_ws(',', id, seat, name, bp, eliminated, is_bot, technologies::text,
-                               standing_orders::text, trade_war::text), ';' ORDER BY seat)
-     FROM campaign_empire WHERE campaign_id = %(c)s),
-  (SELECT string_agg(concat_ws(',', x, y, owner_id, home_of_id, held_out_by_id, held_out_until), ';' ORDER BY y, x)
-     FROM campaign_world WHERE campaign_id = %(c)s
-      AND (owner_id IS NOT NULL OR home_of_id IS NOT NULL OR held_out_by_id IS NOT NULL)),
-  (SELECT string_agg(concat_ws(',', number, owner_id, resource, x, y, technology), ';' ORDER BY number)
-     FROM campaign_structure WHERE campaign_id = %(c)s),
-  (SELECT string_agg(concat_ws(',', id, number, owner_id, x, y), ';' ORDER BY number)
-     FROM campaign_fleet WHERE campaign_id = %(c)s),
-  (SELECT string_agg(concat_ws(',', number, owner_id, design_id, name, hero_crew, damage::text, fleet_id), ';' ORDER BY number)
-     FROM campaign_ship WHERE campaign_id = %(c)s),
-  (SELECT string_agg(concat_ws(',', dockyard_id, owner_id, design_id, turns_remaining, hero_crew, name), ';' ORDER BY dockyard_id)
-     FROM campaign_buildorder WHERE campaign_id = %(c)s),
-  (SELECT string_agg(concat_ws(',', id, name, empire_id, spec::text), ';' ORDER BY id)
-     FROM campaign_design WHERE campaign_id IS NULL OR campaign_id = %(c)s)
-))
-"""
+
+def state_key(campaign: Campaign) -> tuple:
+    """What the state load_state and design_names_by_seat read depends on, from the campaign row
+    alone: its state version (campaign/versioning.py: moved by every write to empires, worlds,
+    structures, fleets, ships, builds and designs) and its own fields the state holds."""
+    return (campaign.pk, campaign.created_at, campaign.seed_hash, campaign.state_version, campaign.turn, campaign.status,
+            campaign.purpose, campaign.winner_id, json.dumps(campaign.options, sort_keys=True),
+            json.dumps(campaign.id_counters, sort_keys=True))
 
 
 def state_for_orders(campaign: Campaign) -> tuple[CampaignState, dict[int, dict[str, int]]]:
-    """(state, design names by seat) for checking a player's orders. On PostgreSQL the process
-    keeps the last state of each campaign and reuses it while a digest of every row it was read
-    from (one query) is unchanged; elsewhere, and on any change, it is read afresh. The state is
+    """(state, design names by seat) for checking a player's orders. The process keeps the last
+    state of each campaign and reuses it while the campaign row says nothing changed
+    (``state_key``); the row is the one the caller read, so this costs no query. The state is
     frozen, so sharing it between requests and threads is safe."""
-    from django.db import connections, router
-
-    connection = connections[router.db_for_read(Campaign)]
-    if connection.vendor != "postgresql":
-        return load_state(campaign), design_names_by_seat(campaign)
-    with connection.cursor() as cursor:
-        cursor.execute(_STATE_DIGEST_SQL, {"c": campaign.pk})
-        digest = cursor.fetchone()[0]
-    key = (digest, campaign.turn, campaign.status, campaign.seed_hash)
+    key = state_key(campaign)
     hit = _ORDERS_STATE_CACHE.get(campaign.pk)
     if hit is not None and hit[0] == key:
         return hit[1], hit[2]

@@ -29,7 +29,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import actions, visibility
+from . import actions, lookups, visibility
 from .access import empire_of, is_moderator, visible_campaigns
 from .charts import history_series
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
@@ -131,11 +131,13 @@ class OrdersView(APIView):
     """Your orders for the open turn (docs/orders.md)."""
 
     def _empire(self, request, campaign_id):
-        campaign = campaign_for(request, campaign_id)
-        empire = my_empire(request, campaign)
-        if empire is None:
+        # The campaign, the caller's standing and empire in one query (campaign/lookups.py).
+        found = lookups.campaign_access(request.user, campaign_id)
+        if found is None or found.campaign.layer == "cam":
+            raise NotFound("no such campaign")
+        if found.empire is None:
             raise NotFound("you have no empire in this campaign")
-        return campaign, empire
+        return found.campaign, found.empire
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, campaign_id: int):
@@ -154,7 +156,6 @@ class OrdersView(APIView):
         if ready is not None and not isinstance(ready, bool):
             raise ValidationError({"ready": "must be true or false"})
         try:
-            empire.campaign = campaign  # read for this request already
             row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)

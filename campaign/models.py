@@ -119,6 +119,11 @@ class Campaign(models.Model):
         max_length=43, blank=True, default="", db_index=True,
         help_text="Secret of the campaign's invitation link (empty: link invitations off).",
     )
+    state_version = models.PositiveBigIntegerField(
+        default=0, editable=False,
+        help_text="Counts writes to the campaign's game state (empires, worlds, structures, fleets, ships, "
+                  "builds, designs): caches of that state are keyed by it (campaign/versioning.py).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -126,6 +131,14 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    def save(self, *args, **kwargs):
+        # state_version moves only by versioning.bump (UPDATE … + 1): saving a row read earlier
+        # must never write an older count back over a newer one.
+        if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name != "state_version"]
+        super().save(*args, **kwargs)
 
     @property
     def revealed_seed(self) -> str | None:

@@ -162,6 +162,9 @@ def restore(campaign: Campaign, snapshot: dict) -> dict:
     gone = designs - set(Design.objects.filter(pk__in=designs).values_list("pk", flat=True))
     if gone:
         raise SnapshotError(f"design(s) {', '.join(map(str, sorted(gone)))} have been deleted since")
+    from . import versioning
+
+    versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
     pk = {s: e.pk for s, e in empires.items()}
 
     _restore_empires(empires, snapshot["empires"])

@@ -3,21 +3,26 @@
 Everything a page shows of a campaign's contents goes through ``campaign/visibility.py`` (fog of
 war) or ``campaign/reports.py`` (reports, fogged the same way)."""
 
+import hashlib
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from . import adapters, charts, visibility
+from . import adapters, charts, lookups, visibility
 from .access import visible_campaigns
 from .dice import battle_roll_masker
+from .memo import Memo
 from .models import TERRAIN_CHOICES, Campaign, Design, Turn
 from .reports import ReportError, report_context, report_for
 from .rules.eventhorizon.designs import validate_design
@@ -87,6 +92,23 @@ def campaign_detail(request, campaign_id: int):
     return render(request, "campaign/detail.html", context)
 
 
+def _access(request, campaign_id: int) -> lookups.CampaignAccess:
+    """The campaign, the caller's role and empire in one query; 404 as ``_campaign_for``."""
+    found = lookups.campaign_access(request.user, campaign_id)
+    if found is None or found.campaign.layer == "cam":
+        raise Http404("No campaign matches the given query.")
+    return found
+
+
+def _as_seat(request, found: lookups.CampaignAccess, viewer: visibility.Viewer):
+    """(seat asked for with ``?seat=N`` or None, the eyes the map is drawn for)."""
+    as_seat = _seat_param(request, found.campaign, viewer)
+    if as_seat is None:
+        return None, viewer
+    return as_seat, visibility.viewer_from(found.role, found.empire.seat if found.empire else None,
+                                           found.campaign, as_seat=as_seat)
+
+
 @login_required
 @require_GET
 def campaign_map_svg(request, campaign_id: int):
@@ -94,12 +116,12 @@ def campaign_map_svg(request, campaign_id: int):
     clickable cells and fleets, ``?seat=N`` (moderator) a seat's view. Sent with an ETag and
     ``no-cache``: a browser asks again each time and gets a 304 while the picture it holds is
     still the one it may see (the map page fetches it this way)."""
-    campaign = _campaign_for(request, campaign_id)
-    viewer = visibility.viewer_for(request.user, campaign)
+    found = _access(request, campaign_id)
+    campaign = found.campaign
+    viewer = visibility.viewer_from(found.role, found.empire.seat if found.empire else None, campaign)
     turn = _int_param(request, "turn")
     interactive = request.GET.get("interactive") in ("1", "true", "yes")
-    as_seat = _seat_param(request, campaign, viewer)
-    eyes = viewer if as_seat is None else visibility.viewer_for(request.user, campaign, as_seat=as_seat)
+    as_seat, eyes = _as_seat(request, found, viewer)
     key = visibility.map_cache_key(campaign, eyes, turn, interactive=interactive)
     etag = visibility.map_etag(key)
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
@@ -116,15 +138,46 @@ def campaign_map_svg(request, campaign_id: int):
     return response
 
 
+# The map page is kept whole in the cache for each user, campaign row and query: what it shows
+# changes only with a turn, an edit (the state version moves) or the user's standing. The one
+# per-request part, the CSRF token of the log-out form, is put in on the way out.
+MAP_PAGE_CSRF = "__sector-command-csrf-token__"
+MAP_PAGES = Memo(256)  # a key names everything its page shows, so an entry is never stale
+
+
+def _map_page_key(request, found: lookups.CampaignAccess) -> str:
+    user, campaign = request.user, found.campaign
+    row = tuple(getattr(campaign, f.attname) for f in campaign._meta.concrete_fields)
+    parts = (user.pk, user.username, user.is_staff, found.role, found.empire.pk if found.empire else None,
+             row, request.GET.get("turn"), request.GET.get("seat"))
+    return "sc-map-page:1:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
 @login_required
 @require_GET
 def campaign_map(request, campaign_id: int):
     """The map page: the whole map with zoom and pan, hover details, legend, history by turn.
     The picture itself comes from ``campaign_map_svg`` (fetched by static/map.js, revalidated
     by its ETag), so the page stays small and each map is rendered once per change."""
-    campaign = _campaign_for(request, campaign_id)
-    viewer = visibility.viewer_for(request.user, campaign)
-    as_seat = _seat_param(request, campaign, viewer)
+    found = _access(request, campaign_id)
+    # A page with messages to show (say, after a redirect) is made fresh and not kept.
+    keep = len(messages.get_messages(request)) == 0
+    key = _map_page_key(request, found) if keep else None
+    # This process's memo first (no round trip), then the shared cache, then a fresh render.
+    html = (MAP_PAGES.get(key) or cache.get(key)) if keep else None
+    if html is None:
+        html = render_to_string("campaign/map.html", {**_map_context(request, found), "csrf_token": MAP_PAGE_CSRF},
+                                request)
+        if keep:
+            cache.set(key, html, visibility.MAP_CACHE_SECONDS)
+    if keep:
+        MAP_PAGES.put(key, html)
+    return HttpResponse(html.replace(MAP_PAGE_CSRF, get_token(request)))
+
+
+def _map_context(request, found: lookups.CampaignAccess) -> dict:
+    campaign = found.campaign
+    viewer = visibility.viewer_from(found.role, found.empire.seat if found.empire else None, campaign)
     turn = _int_param(request, "turn")
     if turn == campaign.turn:
         turn = None
@@ -132,8 +185,9 @@ def campaign_map(request, campaign_id: int):
     error = None
     fleets = []
     turns = visibility.past_turns(campaign)
+    as_seat = None
     try:
-        eyes = viewer if as_seat is None else visibility.viewer_for(request.user, campaign, as_seat=as_seat)
+        as_seat, eyes = _as_seat(request, found, viewer)
         fleets = visibility.visible_fleets(campaign, eyes, turn)
     except visibility.HistoryUnavailable as exc:
         error = str(exc)
@@ -145,13 +199,12 @@ def campaign_map(request, campaign_id: int):
     empires = list(campaign.empires.order_by("seat"))
     names = {e.seat: e.name for e in empires}
     fleets = [{**f, "owner_name": names.get(f["owner"], f"seat {f['owner']}")} for f in fleets]
-    context = {
+    return {
         "campaign": campaign, "viewer": viewer, "error": error,
         "svg_url": reverse("campaign-map-svg", args=[campaign.pk]) + "?" + urlencode(query),
         "shown_turn": shown, "is_current": turn is None, "turns": turns,
         "fleets": fleets, "as_seat": as_seat, "empires": empires,
     }
-    return render(request, "campaign/map.html", context)
 
 
 @login_required

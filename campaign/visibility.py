@@ -22,7 +22,6 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Count, Q
 
 from . import adapters, mapsvg
@@ -74,9 +73,12 @@ class Viewer:
 def viewer_for(user, campaign: Campaign, *, as_seat: int | None = None) -> Viewer:
     """The view ``user`` has of ``campaign``. A moderator may ask for a seat's view (``as_seat``)
     to read what that player reads."""
-    role = role_of(user, campaign)
     empire = empire_of(user, campaign)
-    seat = empire.seat if empire else None
+    return viewer_from(role_of(user, campaign), empire.seat if empire else None, campaign, as_seat=as_seat)
+
+
+def viewer_from(role: str | None, seat: int | None, campaign: Campaign, *, as_seat: int | None = None) -> Viewer:
+    """``viewer_for`` from a role and seat already read (``lookups.campaign_access``)."""
     radius = campaign.detection_range if campaign.fog_of_war else None
     if role == Membership.Role.MODERATOR:
         if as_seat is not None:
@@ -301,13 +303,14 @@ def rendered_map(campaign: Campaign, viewer: Viewer, turn: int | None = None, *,
 
 
 def map_cache_key(campaign: Campaign, viewer: Viewer, turn: int | None = None, *, interactive: bool = False) -> str:
-    """The key of a viewer's map in the cache (one query: the fingerprint). Equal keys mean an
+    """The key of a viewer's map in the cache (no query: the campaign row's state version says
+    whether anything the map shows changed, campaign/versioning.py). Equal keys mean an
     identical picture, so it doubles as the SVG's ETag (``map_etag``)."""
     if turn == campaign.turn:
         turn = None
     return ":".join(str(part) for part in (
-        "sc-map", 1, campaign.pk, campaign.created_at.timestamp() if campaign.created_at else "", campaign.turn,
-        campaign.status, campaign.fog_of_war, campaign.detection_range, _fingerprint(campaign), turn,
+        "sc-map", 2, campaign.pk, campaign.created_at.timestamp() if campaign.created_at else "", campaign.turn,
+        campaign.status, campaign.fog_of_war, campaign.detection_range, campaign.state_version, turn,
         viewer.fog_seat, viewer.seat, viewer.radius, int(interactive)))
 
 
@@ -342,23 +345,6 @@ def _rendered(campaign: Campaign, viewer: Viewer, key: str, turn: int | None, in
 
 
 MAP_CACHE_SECONDS = 600
-
-
-def _fingerprint(campaign: Campaign) -> str:
-    """A cheap digest of what a map shows and a turn or an edit can change (one query)."""
-    sql = """SELECT
-      (SELECT COUNT(*) FROM campaign_fleet WHERE campaign_id = %(c)s),
-      (SELECT COALESCE(SUM(number * 31 + x * 1009 + y * 7919 + owner_id * 104729), 0) FROM campaign_fleet WHERE campaign_id = %(c)s),
-      (SELECT COUNT(*) FROM campaign_ship WHERE campaign_id = %(c)s),
-      (SELECT COALESCE(SUM(number * 17 + fleet_id * 31 + owner_id * 7 + design_id * 13 + LENGTH(name)), 0) FROM campaign_ship WHERE campaign_id = %(c)s),
-      (SELECT COALESCE(SUM(COALESCE(owner_id, 0) * (x * 257 + y + 1)), 0) FROM campaign_world WHERE campaign_id = %(c)s),
-      (SELECT COUNT(*) FROM campaign_structure WHERE campaign_id = %(c)s),
-      (SELECT COALESCE(SUM(number * 31 + owner_id * 7 + x * 1009 + y), 0) FROM campaign_structure WHERE campaign_id = %(c)s),
-      (SELECT COALESCE(SUM(bp + seat * 7919 + LENGTH(name) * 31 + LENGTH(colour)), 0) FROM campaign_empire WHERE campaign_id = %(c)s)
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"c": campaign.pk})
-        return "-".join(str(v) for v in cursor.fetchone())
 
 
 def fleets_json(campaign: Campaign, view: View) -> list[dict]:

@@ -30,7 +30,11 @@ urlpatterns = [
 ]
 
 if settings.BENCH_VIEWS:
-    # bench/http.py's baseline; off unless BENCH_VIEWS=1 (never on a normal site).
+    # bench/http.py's baseline and floors; off unless BENCH_VIEWS=1 (never on a normal site).
     from campaign import bench_views
 
-    urlpatterns.insert(0, path("bench/bare", bench_views.bare, name="bench-bare"))
+    urlpatterns[:0] = [
+        path("bench/bare", bench_views.bare, name="bench-bare"),
+        path("bench/login", bench_views.login, name="bench-login"),
+        path("bench/token", bench_views.TokenView.as_view(), name="bench-token"),
+    ]

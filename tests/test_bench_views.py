@@ -31,3 +31,22 @@ def test_bare_view_answers_json_when_bench_views_is_on(client, reload_urls):
     assert response.status_code == 200
     assert response.json() == {"ok": True}
     assert client.post("/bench/bare").status_code == 405
+
+
+def test_floor_views_need_a_login_or_a_token(client, reload_urls, bob):
+    from rest_framework.authtoken.models import Token
+
+    reload_urls(True)
+    assert client.get("/bench/login").status_code == 302  # to the login page
+    assert client.get("/bench/token").status_code == 403
+    client.force_login(bob)
+    assert client.get("/bench/login").json() == {"user": "bob"}
+    token = Token.objects.create(user=bob)
+    client.logout()
+    assert client.get("/bench/token", HTTP_AUTHORIZATION=f"Token {token.key}").json() == {"user": "bob"}
+
+
+def test_floor_views_are_not_routed_by_default(client, reload_urls):
+    reload_urls(False)
+    assert client.get("/bench/login").status_code == 404
+    assert client.get("/bench/token").status_code == 404

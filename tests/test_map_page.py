@@ -87,7 +87,9 @@ def test_the_map_svg_is_revalidated_by_its_etag(client, played, bob, carol):
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
     # A change on the map (a fleet moves) makes bob's copy stale.
     client.force_login(bob)
-    Fleet.objects.filter(campaign=played, owner__seat=1).update(x=0, y=0)
+    fleet = Fleet.objects.filter(campaign=played, owner__seat=1).first()
+    fleet.x, fleet.y = 0, 0
+    fleet.save()  # a single-row save moves the state version (campaign/versioning.py)
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
 
@@ -198,3 +200,52 @@ def test_campaign_page_links_map_reports_and_chart(client, played, bob):
     html = client.get(f"/campaigns/{played.pk}/").content.decode()
     for link in ("/map/", "/reports/", "/chart.svg", "/reports/1/"):
         assert f"/campaigns/{played.pk}{link}" in html
+
+
+# --- the map page kept whole per user (campaign/views.py, campaign/versioning.py) -------------------
+
+def test_a_kept_map_page_costs_only_the_login_and_the_access_query(client, played, bob,
+                                                                  django_assert_max_num_queries):
+    client.force_login(bob)
+    url = f"/campaigns/{played.pk}/map/"
+    first = client.get(url)
+    assert first.status_code == 200
+    # session (none with Redis: cached_db), user, then the campaign with bob's standing: one query.
+    with django_assert_max_num_queries(3):
+        again = client.get(url)
+    assert again.status_code == 200
+    assert strip_csrf(again.content) == strip_csrf(first.content)
+
+
+def strip_csrf(html: bytes) -> bytes:
+    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', b"", html)
+
+
+def test_a_kept_map_page_carries_this_requests_csrf_token(played, bob):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    url = f"/campaigns/{played.pk}/map/"
+    client.get(url)
+    page = client.get(url).content.decode()  # from the cache
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    assert "__sector-command-csrf-token__" not in page
+    logout = client.post("/accounts/logout/", {"csrfmiddlewaretoken": token})
+    assert logout.status_code == 302  # not 403: the token is valid for this session
+
+
+def test_a_kept_map_page_follows_a_change_and_each_user_gets_their_own(client, played, bob, carol):
+    url = f"/campaigns/{played.pk}/map/"
+    client.force_login(bob)
+    fleet = Fleet.objects.get(campaign=played, number=101)
+    assert f"({fleet.x},{fleet.y})" in client.get(url).content.decode()
+    fleet.x, fleet.y = (fleet.x + 1) % played.width, fleet.y
+    fleet.save()
+    assert f"({fleet.x},{fleet.y})" in client.get(url).content.decode()
+    client.force_login(carol)
+    page = client.get(url).content.decode()
+    assert "carol" in page and ">bob<" not in page
+    played.memberships.filter(user=carol).delete()
+    played.empires.filter(user=carol).update(user=None)
+    assert client.get(url).status_code == 404  # standing is read on every request, kept page or not

@@ -223,3 +223,33 @@ def test_a_failing_turn_does_not_break_the_request(small_campaign, client, setti
     monkeypatch.setattr(actions, "enqueue_due_turns", boom)
     assert client.get("/healthz").status_code == 200
     cache.delete(CACHE_KEY)
+
+
+def test_each_server_process_asks_the_shared_cache_at_most_once_per_interval(settings, monkeypatch, db):
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from campaign import middleware
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.PROCESS_DUE_ON_REQUEST_SECONDS = 30
+    sweeps, now = [], [1000.0]
+    monkeypatch.setattr(actions, "enqueue_due_turns", lambda: sweeps.append(now[0]))
+    monkeypatch.setattr(middleware.time, "monotonic", lambda: now[0])
+    added = []
+    real_add = cache.add
+    monkeypatch.setattr(middleware.cache, "add", lambda *a, **k: added.append(a[0]) or real_add(*a, **k))
+    handler = middleware.ProcessDueTurnsMiddleware(lambda request: HttpResponse("ok"))
+    request = RequestFactory().get("/")
+    cache.delete(CACHE_KEY)
+    handler(request)
+    assert sweeps == [1000.0] and len(added) == 1
+    cache.delete(CACHE_KEY)  # another process's sweep window ended, but this process waits its turn
+    now[0] += 10
+    handler(request)
+    handler(request)
+    assert sweeps == [1000.0] and len(added) == 1  # no cache round trip at all
+    now[0] += 21
+    handler(request)
+    assert sweeps == [1000.0, 1031.0] and len(added) == 2
+    cache.delete(CACHE_KEY)

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign import actions
+from campaign import actions, versioning
 from campaign.models import Turn
 
 from ._common import parse_size
@@ -32,6 +32,7 @@ class Command(BaseCommand):
         except actions.ActionError as exc:
             raise CommandError(str(exc)) from None
         campaign.empires.update(is_bot=True)
+        versioning.bump(campaign.pk)
         from campaign.rules.eventhorizon.victory import PURPOSES
 
         self.stdout.write(f"Campaign {campaign.pk}: {width}x{height} {opts['grid']}, {opts['players']} players, "

@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from campaign import actions
+from campaign import actions, versioning
 from campaign.models import Campaign, Membership
 
 DEMO_NAME = "Demo Sector"
@@ -60,10 +60,12 @@ class Command(BaseCommand):
                 # The computer plays the opening turns for every seat, so the demo starts a
                 # few turns in; afterwards seats 3 and 4 stay computer players.
                 campaign.empires.update(is_bot=True)
+                versioning.bump(campaign.pk)
                 for _ in range(DEMO_TURNS):
                     actions.write_bot_orders(campaign_id=campaign.pk)
                     actions.process_turn(campaign_id=campaign.pk)
                 campaign.empires.filter(seat__in=[1, 2]).update(is_bot=False)
+                versioning.bump(campaign.pk)
             except actions.ActionError as exc:
                 raise CommandError(f"could not build the demo campaign: {exc}") from None
             self.stdout.write(f"Created the demo campaign '{DEMO_NAME}' (id {campaign.pk}).")

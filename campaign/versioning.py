@@ -1,0 +1,47 @@
+"""The campaign's state version: a counter that moves with every write to its game state.
+
+Pages and checks that read a campaign's state — the map page, the SVG map, the fleet list, the
+state order submissions are checked against — are cached under keys that hold
+``Campaign.state_version`` together with the campaign row's own fields (turn, status, options…).
+Reading the row is one cheap query; the state behind it is many. Any write to the state moves the
+counter in the same transaction, so a reader that sees the new state also sees the new version
+and a cache entry never outlives what it was made from.
+
+Writes reach the counter two ways:
+
+- single-row saves and deletes of the state models (admin edits, actions that save one row, a
+  design created by a player) through the ``post_save`` / ``post_delete`` receivers below;
+- bulk writes (``bulk_create``, ``bulk_update``, queryset ``update``/``delete``, ``COPY``), which
+  send no signals, call ``bump`` themselves: ``adapters.save_state`` (every turn),
+  ``snapshots.restore`` (roll-back), campaign creation and the demo commands.
+
+``tests/campaign/test_state_version.py`` runs a campaign through every kind of state write and
+checks that whenever the loaded state changed, the version moved.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+
+from .models import BuildOrder, Campaign, Design, Empire, Fleet, Ship, Structure, World
+
+STATE_MODELS = (Empire, World, Structure, Fleet, Ship, BuildOrder, Design)
+
+
+def bump(campaign_id: int | None) -> None:
+    """Move a campaign's state version (None: a library design changed, so every campaign's)."""
+    rows = Campaign.objects.all() if campaign_id is None else Campaign.objects.filter(pk=campaign_id)
+    rows.update(state_version=F("state_version") + 1)
+
+
+def _changed(sender, instance, **kwargs) -> None:
+    if kwargs.get("raw"):  # loaddata: fixtures carry their own versions
+        return
+    bump(instance.campaign_id)
+
+
+def connect() -> None:
+    for model in STATE_MODELS:
+        post_save.connect(_changed, sender=model, dispatch_uid=f"state-version-save-{model.__name__}")
+        post_delete.connect(_changed, sender=model, dispatch_uid=f"state-version-delete-{model.__name__}")
