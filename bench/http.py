@@ -3,10 +3,12 @@
 Builds a throwaway database — on PostgreSQL when DATABASE_URL names one (Django's ``test_<name>``
 database, created and dropped here), else a temporary SQLite file — with a campaign of realistic
 size (40×40 hex, 4 players, 10 turns played by the computer), starts gunicorn on 127.0.0.1
-with production settings (DEBUG=0), and drives three targets with a bounded load generator of
+with production settings (DEBUG=0), and drives five targets with a bounded load generator of
 its own (asyncio, keep-alive HTTP/1.1 connections):
 
     bare     GET /bench/bare                   the cheapest Django JSON view (BENCH_VIEWS=1)
+    login    GET /bench/login                  the floor of a page: reads the session's user, nothing else
+    token    GET /bench/token                  the floor of an API call: DRF, reads the token's user
     map      GET /campaigns/{id}/map/          the map page, as a logged-in player (session)
     orders   PUT /api/campaigns/{id}/orders/   valid orders, token authentication
 
@@ -18,7 +20,8 @@ share is printed ("client"). "cpu ms/req" is the CPU time gunicorn's processes s
 (from /proc; PostgreSQL's own CPU is not in it): unlike req/s it barely moves when other work
 shares the machine. Every run is bounded by --duration / --duration-128 (and --requests).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/benchhttp .venv/bin/python bench/http.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/benchhttp REDIS_URL=redis://127.0.0.1:6379/14 \
+        .venv/bin/python bench/http.py
     .venv/bin/python bench/http.py --duration 5 --map-path /campaigns/{id}/
 """
 
@@ -69,7 +72,8 @@ def parse_args(argv=None):
     p.add_argument("--size", default="40x40", help="map size WxH (default 40x40)")
     p.add_argument("--players", type=int, default=4, help="players (default 4)")
     p.add_argument("--turns", type=int, default=10, help="turns the computer plays first (default 10)")
-    p.add_argument("--only", default="bare,map,orders", help="comma-separated targets (default all three)")
+    p.add_argument("--only", default="bare,login,token,map,orders",
+                   help="comma-separated targets (default all: bare,login,token,map,orders)")
     p.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
     return p.parse_args(argv)
 
@@ -453,6 +457,11 @@ def make_targets(fx: Fixture, port: int) -> list[Target]:
     return [
         Target("bare", "bare view", "GET", "/bench/bare",
                [http_request("GET", "/bench/bare", port, {"Accept": "application/json"})]),
+        Target("login", "login floor", "GET", "/bench/login",
+               [http_request("GET", "/bench/login", port, {**cookie, "Accept": "application/json"})]),
+        Target("token", "token floor", "GET", "/bench/token",
+               [http_request("GET", "/bench/token", port, {"Authorization": f"Token {token}", "Accept": "application/json"})
+                for token in fx.tokens]),
         Target("map", "map page", "GET", fx.map_path, [http_request("GET", fx.map_path, port, cookie)]),
         Target("orders", "order submission", "PUT", f"/api/campaigns/{fx.campaign_id}/orders/", orders),
     ]
@@ -544,6 +553,11 @@ def main(argv=None) -> int:
         for name, ok, detail in goals(results, high, args.connections, args.high_connections):
             missed += not ok
             print(f"  {'met   ' if ok else 'MISSED'}  {name}: {detail}")
+        floors = [(k, f) for k, f in (("map", "login"), ("orders", "token")) if k in results and f in results]
+        if floors:
+            print("against the floors (the least a page or an API call that reads its user costs):")
+            for key, floor in floors:
+                print(f"  {key}: {100 * results[key].rate() / results[floor].rate():.0f}% of the {floor} floor's req/s")
         print(f"total {time.perf_counter() - started:.0f} s")
         return 1 if (args.check and missed) else 0
     finally:
