@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -40,6 +40,7 @@ from . import actions, lookups
 
 LOGIN_FAILURE_LIMIT = 100
 LOGIN_WINDOW_SECONDS = 3600
+PASSWORD_RESET_LIMIT = 5  # reset emails asked for one address in an hour
 
 
 def clock() -> float:
@@ -55,25 +56,21 @@ def _window() -> int:
     return int(clock() // LOGIN_WINDOW_SECONDS)
 
 
-def _key(username: str, window: int) -> str:
+def _key(username: str, window: int, kind: str = "login-failures") -> str:
     # Hashed: usernames may hold characters that cache backends refuse in keys.
     digest = hashlib.sha256(_normalise(username).encode()).hexdigest()
-    return f"login-failures:{window}:{digest}"
+    return f"{kind}:{window}:{digest}"
 
 
-def login_failures(username: str) -> int:
-    """Failed log-ins for this account in the current hour."""
-    return int(cache.get(_key(username, _window())) or 0)
+def _count(kind: str, name: str) -> int:
+    """How many times ``kind`` happened to ``name`` in the current hour."""
+    return int(cache.get(_key(name, _window(), kind)) or 0)
 
 
-def is_locked(username: str) -> bool:
-    return bool(username) and login_failures(username) >= LOGIN_FAILURE_LIMIT
-
-
-def record_failure(username: str) -> int:
-    """Count one failed log-in for the account; returns the count in the current hour."""
+def _count_one(kind: str, name: str) -> int:
+    """Count one ``kind`` for ``name``; returns the count in the current hour."""
     window = _window()
-    key = _key(username, window)
+    key = _key(name, window, kind)
     # Kept a little past the window's end, then the cache forgets it.
     timeout = int((window + 1) * LOGIN_WINDOW_SECONDS - clock()) + 60
     cache.add(key, 0, timeout=timeout)
@@ -82,6 +79,20 @@ def record_failure(username: str) -> int:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, timeout=timeout)
         return 1
+
+
+def login_failures(username: str) -> int:
+    """Failed log-ins for this account in the current hour."""
+    return _count("login-failures", username)
+
+
+def is_locked(username: str) -> bool:
+    return bool(username) and login_failures(username) >= LOGIN_FAILURE_LIMIT
+
+
+def record_failure(username: str) -> int:
+    """Count one failed log-in for the account; returns the count in the current hour."""
+    return _count_one("login-failures", username)
 
 
 def unlocks_at() -> datetime:
@@ -119,6 +130,24 @@ class ThrottledModelBackend(ModelBackend):
         # (campaign/lookups.py), the same user and the same refusal of inactive accounts.
         user = lookups.user_by_id(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's password reset, at most PASSWORD_RESET_LIMIT emails per address and hour, so the
+    form cannot be used to flood someone's mailbox. Every address asked for is counted, whether
+    or not an account has it: the answer never tells which addresses have accounts."""
+
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        if _count("password-resets", email) >= PASSWORD_RESET_LIMIT:
+            raise ValidationError(
+                f"Too many password reset emails were asked for this address in the last hour: "
+                f"try again after {unlocks_at():%H:%M} UTC.", code="throttled")
+        return email
+
+    def save(self, *args, **kwargs):
+        _count_one("password-resets", self.cleaned_data["email"])
+        return super().save(*args, **kwargs)
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

@@ -258,3 +258,25 @@ def test_create_account_refuses_a_name_taken_meanwhile(db, django_user_model):
     with pytest.raises(actions.ActionError, match="email address exists"):
         actions.create_account(username="other", email="zed@example.com", password="a-long-pass-phrase")
     assert django_user_model.objects.filter(username__iexact="zed").count() == 1
+
+
+# --- password reset: at most PASSWORD_RESET_LIMIT emails per address and hour ---------------------
+
+@pytest.mark.parametrize("address", ["bob@example.com", "nobody@example.com"])
+def test_password_reset_emails_are_limited_per_address_and_hour(client, bob, clock, address):
+    url = reverse("password_reset")
+    has_account = address == "bob@example.com"
+    for _ in range(accounts.PASSWORD_RESET_LIMIT):
+        response = client.post(url, {"email": address})
+        assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT if has_account else 0)
+    # One more in the same hour: refused with the reason, the same for an address with no account.
+    response = client.post(url, {"email": address.upper()})
+    assert response.status_code == 200
+    assert "Too many password reset emails" in response.content.decode()
+    assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT if has_account else 0)
+    # Another address is not affected, and the next hour the address may ask again.
+    assert client.post(url, {"email": "carol-other@example.com"}).status_code == 302
+    clock["t"] += HOUR
+    assert client.post(url, {"email": address}).status_code == 302
+    assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT + 1 if has_account else 0)
