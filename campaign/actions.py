@@ -1041,7 +1041,7 @@ def _count_missed_turns(campaign: Campaign, turn: Turn) -> None:
 MAX_EXTENSION_HOURS = 24 * 30
 # Fields never copied into the audit log: secrets (the log opens to players at the end, and
 # moderators must not learn the dice seed early) and bulky internals.
-AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "snapshot"}
+AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "token", "snapshot"}  # secrets and snapshots
 
 
 def _moderated_campaign(campaign_id: int, user, *, doing: str) -> Campaign:

@@ -15,6 +15,7 @@ from .models import (
     DiceRoll,
     Empire,
     Fleet,
+    Invitation,
     MapCell,
     Membership,
     Ship,
@@ -81,6 +82,22 @@ class MembershipAdmin(AuditedAdmin):
     list_display = ["campaign", "user", "role", "empire", "joined_at"]
     list_filter = ["role"]
     list_select_related = ["campaign", "user", "empire"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(AuditedAdmin):
+    """Email invitations: who was invited, by whom, and whether they came. They are sent from the
+    campaign's lobby page (which emails the link); here they can be read or revoked (deleted)."""
+
+    list_display = ["email", "campaign", "invited_by", "created_at", "accepted_by", "accepted_at"]
+    list_filter = ["campaign"]
+    search_fields = ["email"]
+    list_select_related = ["campaign", "invited_by", "accepted_by"]
+    exclude = ["token"]  # the link's secret is not shown (nor kept in the audit log)
+    readonly_fields = ["campaign", "email", "invited_by", "accepted_by", "created_at", "accepted_at"]
+
+    def has_add_permission(self, request):
+        return False  # an invitation is an email: send it from the lobby
 
 
 @admin.register(MapCell)

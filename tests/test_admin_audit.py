@@ -145,3 +145,20 @@ def test_non_staff_cannot_use_the_admin(small_campaign, alice):
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     empire.refresh_from_db()
     assert empire.bp == 240 and not AuditEntry.objects.exists()
+
+
+def test_invitations_are_listed_and_revoked_in_the_admin_with_an_audit_entry(small_campaign, staff, root, alice):
+    from campaign.models import Invitation
+
+    invitation = Invitation.objects.create(campaign=small_campaign, email="dave@example.com",
+                                           token="secret-token-of-the-link", invited_by=alice)
+    listing = staff.get("/admin/campaign/invitation/")
+    assert listing.status_code == 200 and "dave@example.com" in listing.content.decode()
+    page = staff.get(url(invitation))
+    assert page.status_code == 200 and "secret-token-of-the-link" not in page.content.decode()
+    assert staff.get("/admin/campaign/invitation/add/").status_code == 403  # sent from the lobby
+    assert staff.post(url(invitation, "delete"), {"post": "yes"}).status_code == 302
+    assert not Invitation.objects.filter(pk=invitation.pk).exists()
+    [entry] = AuditEntry.objects.filter(campaign=small_campaign, action="admin_delete")
+    assert entry.user == root and entry.before["email"] == "dave@example.com"
+    assert "token" not in entry.before  # the link's secret is not kept in the log
