@@ -142,7 +142,7 @@ def campaign_map_svg(request, campaign_id: int):
 # changes only with a turn, an edit (the state version moves) or the user's standing. The one
 # per-request part, the CSRF token of the log-out form, is put in on the way out.
 MAP_PAGE_CSRF = "__sector-command-csrf-token__"
-MAP_PAGES = Memo(256)  # a key names everything its page shows, so an entry is never stale
+MAP_PAGES = Memo(256, max_total=16_000_000)  # a key names everything its page shows: never stale
 
 
 def _map_page_key(request, found: lookups.CampaignAccess) -> str:

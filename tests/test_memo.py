@@ -31,3 +31,15 @@ def test_memo_stays_within_its_size_under_threads():
     for t in threads:
         t.join()
     assert len(memo) == 50
+
+
+def test_memo_keeps_within_its_total_size():
+    memo = Memo(100, max_total=10)
+    memo.put("a", "xxxx")
+    memo.put("b", "yyyy")
+    memo.put("c", "zzzz")  # 12 characters: "a" goes
+    assert memo.get("a") is None and memo.get("b") == "yyyy" and memo.total == 8
+    memo.put("b", "yy")  # replacing counts the new size only
+    assert memo.total == 6
+    memo.put("huge", "h" * 11)  # bigger than the whole memo: not kept, nothing dropped
+    assert memo.get("huge") is None and memo.total == 6 and len(memo) == 2
