@@ -118,6 +118,8 @@ def campaign_access(user, campaign_id, *, layer: str | None = None) -> CampaignA
         campaign_id = int(campaign_id)
     except (TypeError, ValueError):
         return None
+    if not 0 < campaign_id < 2**63:  # no such row; SQLite would refuse the number outright
+        return None
     alias = router.db_for_read(Campaign)
     m = Membership._meta.db_table
     sql = (

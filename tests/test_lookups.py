@@ -106,5 +106,17 @@ def test_campaign_access_refuses_anonymous_unknown_and_other_layers(small_campai
     assert lookups.campaign_access(AnonymousUser(), small_campaign.pk) is None
     assert lookups.campaign_access(bob, 987654) is None
     assert lookups.campaign_access(bob, "12x") is None
+    assert lookups.campaign_access(bob, 10**30) is None and lookups.campaign_access(bob, -1) is None
     assert lookups.campaign_access(bob, small_campaign.pk, layer="cam") is None
     assert lookups.campaign_access(bob, small_campaign.pk, layer="eventhorizon").role == Membership.Role.PLAYER
+
+
+def test_ids_beyond_any_row_are_404_not_500(client, bob, small_campaign):
+    client.force_login(bob)
+    huge = 10**25
+    assert client.get(f"/campaigns/{huge}/map/").status_code == 404
+    assert client.get(f"/campaigns/{huge}/map.svg").status_code == 404
+    token = Token.objects.create(user=bob)
+    response = client.put(f"/api/campaigns/{huge}/orders/", {"orders": {}}, content_type="application/json",
+                          HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert response.status_code == 404
