@@ -465,9 +465,11 @@ def _record(campaign: Campaign, cam: CamCampaign, row: CamScenario, battle: bc.B
     row.battle = adapters.battle_json(battle)
     row.score = adapters.score_json(score)
     row.stage = CamScenario.Stage.SCORED
+    before = len(row.events)
     _add_events(row, resolution.events)
     row.save()
     cam.players.update(requests=[], between_ready=False)
+    notify.scenario_scored(campaign, row, row.events[before:])
     if resolution.campaign.finished:
         campaign.status = Campaign.Status.FINISHED
         campaign.save(update_fields=["status"])

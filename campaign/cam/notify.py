@@ -1,4 +1,5 @@
-"""CAM emails: a scenario has been generated, a result needs confirmation, the rubber has ended.
+"""CAM emails: a scenario has been generated, a result needs confirmation, a scenario has been
+scored (its report), the rubber has ended.
 
 Sent once per (campaign, user, kind, scenario) — recorded in ``SentNotification`` like the Event
 Horizon emails — and only when the action's transaction commits. Preferences are the members'
@@ -19,7 +20,8 @@ from campaign.notifications import absolute, deliver
 SCENARIO = "cam_scenario"
 CONFIRM = "cam_confirm"
 ENDED = "cam_ended"
-PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn"}
+SCORED = "cam_scored"
+PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn", SCORED: "notify_turn"}
 
 
 def _recipients(campaign, only_users=None):
@@ -66,6 +68,23 @@ def result_needs_confirmation(campaign, row) -> int:
     lines = [f"The result of scenario {row.number} has been entered and waits for your confirmation."]
     return _send(campaign, CONFIRM, row.number, f"scenario {row.number}: confirm the result", lines,
                  only_users=others)
+
+
+def scenario_scored(campaign, row, events) -> int:
+    """The scenario's report: how it ended, the CAM 3.1 score of each side, the winner and the
+    CAM 4.3 campaign points, and what happened to the ships (the engine's scoring events)."""
+    score = row.score or {}
+    lines = [f"Scenario {row.number} ({row.nature.replace('_', ' ')}, {row.points_level} points) has been scored"
+             + (" (the players ended the game)." if row.force_end else ".")]
+    names = dict(row.cam.players.values_list("seat", "name"))
+    for seat, side in sorted((score.get("sides") or {}).items(), key=lambda kv: int(kv[0])):
+        lines.append(f"  {names.get(int(seat), f'seat {seat}')}: {side.get('total', 0)} scenario points, "
+                     f"{side.get('campaign_points', 0)} campaign points")
+    winner = score.get("winner")
+    victory = f" ({score['victory'].replace('_', ' ')})" if score.get("victory") else ""
+    lines.append(f"Winner: {names.get(int(winner), f'seat {winner}')}{victory}." if winner else "No winner (a draw).")
+    lines += [e["text"] for e in events if e.get("text")]
+    return _send(campaign, SCORED, row.number, f"scenario {row.number} report", lines)
 
 
 def rubber_ended(campaign, standings) -> int:

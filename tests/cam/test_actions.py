@@ -233,6 +233,12 @@ def test_reject_and_between_scenarios_and_rubber_end(cam_campaign, alice, bob, c
     c.refresh_from_db()
     assert c.status == Campaign.Status.FINISHED and c.revealed_seed
     assert any("the rubber is over" in m.subject for m in mail.outbox)
+    # The scenario's report goes to both players: each side's points, the winner, what happened.
+    reports = [m for m in mail.outbox if "scenario 2 report" in m.subject]
+    assert {"bob@example.com", "carol@example.com"} <= {m.to[0] for m in reports}
+    body = reports[0].body
+    assert "Scenario 2 (open battle" in body and "campaign points" in body
+    assert "Winner:" in body or "No winner" in body
     table = actions.standings(c.cam)
     assert table.finished and sum(s.scenario_wins for s in table.table) <= 2
     refused(c, "the rubber is over", actions.generate_scenario, user=alice)
