@@ -650,6 +650,7 @@ def create_lobby(
     battle_requests: str = "either",
     battle_hours: int = 48,
     activation_hours: int = 24,
+    deployment: str = Campaign.Deployment.AUTOMATIC,
     fog_of_war: bool = True,
     detection_range: int = 2,
     missed_turn_limit: int = 3,
@@ -678,6 +679,8 @@ def create_lobby(
         raise ActionError(f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}")
     battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
     activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
+    if deployment not in Campaign.Deployment.values:
+        raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {deployment!r}")
     if not isinstance(fog_of_war, bool):
         raise ActionError(f"fog of war must be on or off (true or false), not {fog_of_war!r}")
     if seed is not None and not isinstance(seed, str):
@@ -697,7 +700,7 @@ def create_lobby(
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
         status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
         battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
-        fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
+        deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(),
     )
     Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)

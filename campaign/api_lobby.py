@@ -88,7 +88,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
         fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "battle_mode",
-                  "battle_requests", "battle_hours", "activation_hours", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
+                  "battle_requests", "battle_hours", "activation_hours", "deployment", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
                   "created_at"]
 
     def get_players(self, campaign) -> int:
@@ -107,6 +107,7 @@ class LobbyCreateSerializer(serializers.Serializer):
     battle_requests = serializers.ChoiceField(choices=["nobody", "either", "both"], default="either")
     battle_hours = serializers.IntegerField(default=48)
     activation_hours = serializers.IntegerField(default=24)
+    deployment = serializers.ChoiceField(choices=Campaign.Deployment.choices, default=Campaign.Deployment.AUTOMATIC)
     fog_of_war = serializers.BooleanField(default=True)
     detection_range = serializers.IntegerField(default=2)
     missed_turn_limit = serializers.IntegerField(default=3)

@@ -61,6 +61,12 @@ class LobbyCreateForm(forms.Form):
         max_value=LOBBY_LIMITS["activation_hours"][1], initial=24,
         help_text="Embedded battles: time for each activation before the computer plays it. 0: no deadline.",
     )
+    deployment = forms.ChoiceField(
+        label="Deployment of embedded battles", choices=Campaign.Deployment.choices,
+        initial=Campaign.Deployment.AUTOMATIC,
+        help_text="By hand, each side places its ships in its zone before the first card (the defender first; "
+        "the invader first against an AEWA), within the activation deadline.",
+    )
     fog_of_war = forms.BooleanField(required=False, initial=True,
                                     help_text="Players see enemy fleets only near their own worlds and fleets.")
     detection_range = forms.IntegerField(

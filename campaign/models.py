@@ -102,6 +102,16 @@ class Campaign(models.Model):
         default=24, help_text="Embedded battles: hours a side has for each activation before the "
                               "computer doctrine plays it (0: no deadline).",
     )
+    class Deployment(models.TextChoices):
+        AUTOMATIC = "automatic", "Automatic: each fleet lines up in its zone (ruling TC24)"
+        HAND = "hand", "By hand: each side places its ships in its zone, in the rule book's order"
+
+    deployment = models.CharField(
+        max_length=10, choices=Deployment.choices, default=Deployment.AUTOMATIC,
+        help_text="Embedded battles: how the fleets are set on the table. By hand, the side that "
+                  "deploys first (the defender; the invader against an AEWA) places its ships, then the "
+                  "other, each within the activation deadline (after it: automatic).",
+    )
     fog_of_war = models.BooleanField(
         default=True, help_text="Players see enemy fleets only within detection range of their own worlds and fleets."
     )

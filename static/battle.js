@@ -1,6 +1,6 @@
 // Embedded battle page (templates/tactical/play.html): click a green square to choose where the
-// activated ship moves; while it is not your card, poll the small state endpoint and reload the
-// page when the battle has moved on.
+// activated ship moves; while it is not your card (or not your turn to deploy), poll the small
+// state endpoint and reload the page when the battle has moved on.
 (function () {
   "use strict";
   const dataEl = document.getElementById("battle-data");
@@ -26,7 +26,9 @@
     });
   }
 
-  if (data.yourTurn || data.status !== "playing") return;
+  // Poll while someone else is to act: their card, or their deployment.
+  const waiting = (data.status === "playing" && !data.yourTurn) || (data.status === "deploying" && !data.deployMine);
+  if (!waiting) return;
   let busy = false;
   setInterval(function () {
     if (busy || document.hidden) return;
@@ -34,7 +36,8 @@
     fetch(data.state, {credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(r => r.ok ? r.json() : null)
       .then(s => {
-        if (s && (s.steps !== data.steps || s.status !== data.status || s.your_turn)) window.location.reload();
+        if (s && (s.steps !== data.steps || s.status !== data.status || s.your_turn
+                  || (s.deployment && s.deployment.yours))) window.location.reload();
       })
       .catch(() => {})
       .finally(() => { busy = false; });

@@ -218,9 +218,15 @@ def settle_due_battle(battle_id: int, now=None) -> bool:
             return True
         except ResultError:
             pass
-    if battle.mode == Battle.Mode.TACTICAL and battle.status == Battle.Status.PLAYING:
+    if battle.mode == Battle.Mode.TACTICAL and battle.status in (Battle.Status.PLAYING, Battle.Status.DEPLOYING):
         from . import play
 
+        if battle.status == Battle.Status.DEPLOYING:  # sides not deployed yet line up automatically
+            play.finish_deployment(battle)
+            battle.refresh_from_db()
+            battle.campaign = campaign
+            if battle.resolved:
+                return True
         play.finish_with_doctrine(battle)
         return True
     lifecycle.record_result(battle=battle, result=None, how=Battle.How.DEADLINE, note="the battle deadline passed")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.adapters import design_from_spec
@@ -21,6 +21,9 @@ from campaign.rules.eventhorizon.economy import Damage
 
 from .rules import eventhorizon as eh
 from .rules.eventhorizon import codec
+from .rules.eventhorizon.deploy import DEPLOY_RULE, zone
+from .rules.eventhorizon.geometry import FACING_NAMES
+from .rules.eventhorizon.state import BLACK_HOLE, PLANET, SUN, WORMHOLE
 from .rules.replay import LoggedDie, ReplayDice
 
 DRAW = {"type": "draw"}
@@ -72,7 +75,91 @@ def initial_state(setup: Mapping[str, Any], dice: Dice) -> eh.BattleState:
         planets = (eh.Planet(id=WORLD_PLANET_ID, squares=((mid, mid),), owner=None if owner is None else int(owner),
                              defences=bool(world.get("defences"))),)
     return eh.deploy(fleets, dice, invader=attacker, aewa=bool(setup.get("aewa")), battlefield=field,
-                     planets=planets)
+                     planets=planets, placements=placements_of(setup))
+
+
+# --- deployment by hand (Campaign.deployment "hand"; ruling TP8) ---------------------------------
+
+AUTOMATIC = "auto"
+BLOCKING = (SUN, BLACK_HOLE, WORMHOLE, PLANET)  # no ship deploys there (deploy._free)
+DEPLOY_PREVIEW_SEED = b"sector-command deployment preview"  # never rolls for the battle itself
+
+
+def deploy_order(setup: Mapping[str, Any]) -> list[int]:
+    """Who deploys first (ruling TC24, 003 AEWA): the defender, then the invader; against the
+    defender's AEWA the invader first."""
+    attacker, defender = sides_of(setup)
+    return [attacker, defender] if setup.get("aewa") else [defender, attacker]
+
+
+def deployed(setup: Mapping[str, Any]) -> dict[int, Any]:
+    """Seats that have deployed: their placements (a list) or ``AUTOMATIC``."""
+    return {int(k): v for k, v in (setup.get("placements") or {}).items()}
+
+
+def next_to_deploy(setup: Mapping[str, Any]) -> int | None:
+    done = deployed(setup)
+    return next((seat for seat in deploy_order(setup) if seat not in done), None)
+
+
+def placements_of(setup: Mapping[str, Any]) -> dict[int, list[eh.Placement]]:
+    """The engine placements of the seats that placed their ships by hand."""
+    out = {}
+    for seat, given in deployed(setup).items():
+        if isinstance(given, list):
+            out[seat] = [eh.Placement(int(p["ship"]), (int(p["x"]), int(p["y"])), p["facing"]) for p in given]
+    return out
+
+
+def placement_json(raw) -> list[dict]:
+    """A side's placements as sent by a page or the API: a list of {ship, x, y, facing}. Raises
+    SetupError naming what is wrong."""
+    if not isinstance(raw, list) or not raw:
+        raise SetupError("placements must be a list of {ship, x, y, facing}, one per ship")
+    out = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping):
+            raise SetupError(f"placement {i + 1} must be an object with ship, x, y and facing")
+        try:
+            ship, x, y = (int(p[k]) for k in ("ship", "x", "y"))
+        except (KeyError, TypeError, ValueError):
+            raise SetupError(f"placement {i + 1} needs whole numbers ship, x and y") from None
+        facing = p.get("facing")
+        if not isinstance(facing, str) or facing.upper() not in FACING_NAMES:
+            raise SetupError(f"placement {i + 1}: the facing is one of {', '.join(FACING_NAMES)}, not {facing!r}")
+        out.append({"ship": ship, "x": x, "y": y, "facing": facing.upper()})
+    return out
+
+
+def preview(setup: Mapping[str, Any]) -> eh.BattleState:
+    """The table as it stands during deployment: every fleet that has deployed, in place; the
+    others not yet on it. Built with dice of its own (the deck's order is not shown and not
+    used), so looking at it rolls nothing for the battle."""
+    from campaign.rules.dice import SeededDice
+
+    state = initial_state(setup, SeededDice(DEPLOY_PREVIEW_SEED))
+    done = set(deployed(setup))
+    return replace(state, ships=tuple(s for s in state.ships if s.side in done))
+
+
+def zone_of(setup: Mapping[str, Any], seat: int) -> list[tuple[int, int]]:
+    """The squares where ``seat`` may place its ships (its deployment zone, anomalies and the
+    squares already taken left out)."""
+    state = preview(setup)
+    index = list(sides_of(setup)).index(seat)
+    taken = {s.pos for s in state.ships}
+    return [c for c in zone(state.field, index)
+            if c not in taken and state.field.terrain.get(c) not in BLOCKING]
+
+
+def check_placements(setup: Mapping[str, Any], seat: int, placements) -> None:
+    """Refuse (eh.IllegalActionError, with the rule) placements the table does not allow: a
+    square outside the zone or taken, a ship missing or not the side's."""
+    trial = {**setup, "placements": {**(setup.get("placements") or {}), str(seat): placements}}
+    try:
+        preview(trial)
+    except ValueError as exc:  # a facing the engine does not know
+        raise eh.IllegalActionError(DEPLOY_RULE, str(exc)) from None
 
 
 def outcome_to_result(outcome: eh.BattleOutcome) -> dict[str, Any]:

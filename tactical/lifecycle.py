@@ -160,7 +160,7 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
         if row.mode == Battle.Mode.TACTICAL:
             from . import play
 
-            play.start_embedded(row)
+            play.begin(row)  # deployment by hand first, or straight to the first card
     return rows
 
 

@@ -24,6 +24,7 @@ class Battle(models.Model):
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for the result"
+        DEPLOYING = "deploying", "The fleets are being deployed"
         PLAYING = "playing", "Being played online"
         ENTERED = "entered", "Result entered: waiting for the other side to confirm"
         DISPUTED = "disputed", "Result disputed: the moderator settles it"

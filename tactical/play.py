@@ -25,6 +25,7 @@ from .models import Battle, BattleLogEntry, BattleStep
 from .rules import eventhorizon as eh
 from .rules.eventhorizon import actions as A
 from .rules.eventhorizon import codec
+from .rules.eventhorizon.deploy import DEPLOY_RULE
 
 TURN_RULE = "003 The Turn Sequence"
 PLAYING = Battle.Status.PLAYING
@@ -224,6 +225,116 @@ def start_embedded(battle: Battle) -> Battle:
     return battle
 
 
+# --- deployment by hand (Campaign.deployment "hand"; ruling TP8) -------------------------------
+
+DEPLOYING = Battle.Status.DEPLOYING
+
+
+def _computer_sides(battle: Battle, campaign: Campaign) -> set[int]:
+    bots = set(Empire.objects.filter(campaign=campaign, seat__in=battle.seats).filter(models_q_bot())
+               .values_list("seat", flat=True))
+    return bots | set(battle.doctrine_sides or [])
+
+
+def begin(battle: Battle) -> Battle:
+    """Begin an embedded battle (tactical/lifecycle.py, inside its transaction). With deployment
+    by hand and a person on either side, the fleets are deployed first (``deploy_fleet``); else
+    the battle starts at once with the fleets lined up automatically (``start_embedded``)."""
+    campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+    battle.campaign = campaign
+    if campaign.deployment != Campaign.Deployment.HAND or _computer_sides(battle, campaign) >= set(battle.seats):
+        return start_embedded(battle)
+    battle.status = DEPLOYING
+    battle.setup = {**battle.setup, "placements": {}}
+    battle.save(update_fields=["status", "setup"])
+    names = side_names(battle)
+    first = embedded.deploy_order(battle.setup)
+    BattleLogEntry.objects.create(
+        battle=battle, kind="deployment",
+        text=f"The fleets deploy by hand: {names[first[0]]} first, then {names[first[1]]}"
+             + (" (the defender's AEWA: the invader deploys first)." if battle.aewa else " (defenders first)."))
+    _deploy_on(battle, campaign)
+    return battle
+
+
+def _record_deployment(battle: Battle, seat: int, given, *, user=None, late: bool = False) -> None:
+    battle.setup = {**battle.setup, "placements": {**(battle.setup.get("placements") or {}), str(seat): given}}
+    name = side_names(battle)[seat]
+    if late:
+        text = f"{name} missed the deployment deadline: its fleet lines up automatically."
+    elif given == embedded.AUTOMATIC:
+        text = f"{name}'s fleet lines up automatically."
+    else:
+        text = f"{name} places its {len(given)} ship(s) by hand."
+    BattleLogEntry.objects.create(battle=battle, kind="deployed", seat=seat, user=user if getattr(user, "pk", None) else None,
+                                  text=text, data={"automatic": given == embedded.AUTOMATIC, "late": late})
+
+
+def _deploy_on(battle: Battle, campaign: Campaign) -> None:
+    """Computer sides line up at once; when every side has deployed the battle starts, else the
+    next side's deployment clock starts and its player is told."""
+    computer = _computer_sides(battle, campaign)
+    seat = embedded.next_to_deploy(battle.setup)
+    while seat is not None and seat in computer:
+        _record_deployment(battle, seat, embedded.AUTOMATIC)
+        seat = embedded.next_to_deploy(battle.setup)
+    if seat is None:
+        battle.activation_deadline = None
+        battle.save(update_fields=["setup", "activation_deadline"])
+        start_embedded(battle)
+        return
+    hours = campaign.activation_hours or 0
+    battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours else None
+    battle.save(update_fields=["setup", "activation_deadline"])
+    text = (f"Battle {battle.pk} at ({battle.x}, {battle.y}): deploy your fleet on the table "
+            f"at /battles/{battle.pk}/play/")
+
+    def send():
+        from campaign.tasks import notify_battle_decision
+
+        notify_battle_decision.delay(campaign.pk, battle.turn, seat, text)
+
+    transaction.on_commit(send)
+
+
+def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:
+    """The deploying side places its ships (``placements``: [{ship, x, y, facing}], every ship,
+    inside its zone) or, with None, lets them line up automatically. Refused (nothing stored):
+    NotAllowed without a fleet here, NotYourTurn when the battle is not being deployed or the
+    other side deploys first, Refused with the rule for a placement the table does not allow."""
+    with transaction.atomic():
+        battle, campaign = _lock(battle_id)
+        seats = seats_of(user, battle)
+        if not seats:
+            raise NotAllowed("you command no fleet in this battle")
+        if battle.status != DEPLOYING:
+            raise NotYourTurn(f"the fleets are not being deployed ({battle.get_status_display().lower()})")
+        seat = embedded.next_to_deploy(battle.setup)
+        if seat not in seats:
+            raise NotYourTurn(f"{DEPLOY_RULE}: {side_names(battle).get(seat, 'the other side')} deploys first")
+        if placements is None:
+            given = embedded.AUTOMATIC
+        else:
+            try:
+                given = embedded.placement_json(placements)
+                embedded.check_placements(battle.setup, seat, given)
+            except embedded.SetupError as exc:
+                raise Refused(DEPLOY_RULE, str(exc)) from None
+            except eh.IllegalActionError as exc:
+                raise Refused(exc.rule, exc.message) from None
+        _record_deployment(battle, seat, given, user=user)
+        _deploy_on(battle, campaign)
+    return battle
+
+
+def finish_deployment(battle: Battle) -> None:
+    """Every side that has not deployed lines up automatically, and the battle starts (the
+    battle deadline; the caller holds the campaign row lock)."""
+    while (seat := embedded.next_to_deploy(battle.setup)) is not None:
+        _record_deployment(battle, seat, embedded.AUTOMATIC, late=True)
+    _deploy_on(battle, battle.campaign)
+
+
 def models_q_bot():
     from django.db.models import Q
 
@@ -315,13 +426,20 @@ def play_due_activations(now=None) -> int:
     the doctrine plays the late side's activation(s) for the card in play; then the battle goes
     on as usual. Returns the number of battles advanced."""
     now = now or timezone.now()
-    due = list(Battle.objects.filter(status=PLAYING, activation_deadline__lte=now).values_list("pk", flat=True))
+    due = list(Battle.objects.filter(status__in=[PLAYING, DEPLOYING], activation_deadline__lte=now)
+               .values_list("pk", flat=True))
     done = 0
     for pk in due:
         with transaction.atomic():
             battle, campaign = _lock(pk)
-            if battle.status != PLAYING or battle.activation_deadline is None or battle.activation_deadline > now:
+            if battle.status not in (PLAYING, DEPLOYING) or battle.activation_deadline is None \
+                    or battle.activation_deadline > now:
                 continue  # someone acted (or it ended) meanwhile
+            if battle.status == DEPLOYING:  # the late side's fleet lines up automatically
+                _record_deployment(battle, embedded.next_to_deploy(battle.setup), embedded.AUTOMATIC, late=True)
+                _deploy_on(battle, campaign)
+                done += 1
+                continue
             state = embedded.current_state(battle)
             late = state.acting_side
             if late is not None:
@@ -358,4 +476,5 @@ def finish_with_doctrine(battle: Battle) -> None:
 
 __all__ = ["NotAllowed", "NotYourTurn", "PlayError", "Refused", "doctrine_choice", "finish_with_doctrine",
            "hand_to_doctrine",
-           "play_due_activations", "seats_of", "side_names", "start_embedded", "take_action"]
+           "play_due_activations", "seats_of", "side_names", "start_embedded", "take_action", "begin",
+           "deploy_fleet", "finish_deployment"]

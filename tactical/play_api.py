@@ -8,6 +8,9 @@ tactical/play.py, render.
                                       e.g. {"type": "move", "ship": 3, "path": ["F", "FL"]};
                                       400 {"rule", "detail"} when the rules refuse it, 409 when it
                                       is not your card, 403 for the moderator (who may only look)
+    POST api/battles/{id}/deploy/     while the fleets are deployed by hand, your side's
+                                      {"placements": [{"ship", "x", "y", "facing"}, …]} (every
+                                      ship, inside your zone) or {"automatic": true}
     POST api/battles/{id}/doctrine/   {"on": true|false}: hand your fleet to the computer, or
                                       take it back
 """
@@ -53,6 +56,23 @@ def state_json(view: BattleView) -> dict:
     }
     if not started(view):
         out.update({"started": False, "your_turn": False})
+        if battle.status == Battle.Status.DEPLOYING:
+            setup = battle.setup
+            seat = embedded.next_to_deploy(setup)
+            yours = view.seat is not None and view.seat == seat
+            table = embedded.preview(setup)
+            out["deployment"] = {
+                "seat": seat, "yours": yours, "order": embedded.deploy_order(setup),
+                "done": {str(s): ("automatic" if v == embedded.AUTOMATIC else "hand")
+                         for s, v in embedded.deployed(setup).items()},
+                # The fleets already on the table: the side deploying later sees them (003 AEWA).
+                "placed": [{"ship": s.id, "side": s.side, "pos": list(s.pos), "facing": FACING_NAMES[s.facing]}
+                           for s in table.ships],
+                "zone": [list(c) for c in embedded.zone_of(setup, seat)] if yours else [],
+                "ships": [int(d["id"]) for d in ((setup.get("sides") or {}).get(str(seat)) or {}).get("ships", [])]
+                         if yours else [],
+                "facings": list(FACING_NAMES),
+            }
         return out
     state = embedded.current_state(battle)
     your_turn = (view.running and view.seat is not None and state.acting_side == view.seat
@@ -107,6 +127,27 @@ class BattleActionView(APIView):
             data = data["action"]
         try:
             play.take_action(battle_id=battle_id, user=request.user, action_json=data)
+        except play.PlayError as exc:
+            return _refused(exc, view)
+        view.battle = Battle.objects.select_related("campaign").get(pk=battle_id)
+        return Response(state_json(view))
+
+
+class BattleDeployView(APIView):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+                   summary="Deploy your fleet: {\"placements\": [{ship, x, y, facing}]} or {\"automatic\": true}")
+    def post(self, request, battle_id: int):
+        view = _view(request, battle_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        automatic = data.get("automatic", False)
+        if not isinstance(automatic, bool):
+            return Response({"detail": "'automatic' must be true or false"}, status=status.HTTP_400_BAD_REQUEST)
+        if not automatic and "placements" not in data:
+            return Response({"detail": "send {\"placements\": [{\"ship\", \"x\", \"y\", \"facing\"}, …]} "
+                                       "or {\"automatic\": true}"}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            play.deploy_fleet(battle_id=battle_id, user=request.user,
+                              placements=None if automatic else data["placements"])
         except play.PlayError as exc:
             return _refused(exc, view)
         view.battle = Battle.objects.select_related("campaign").get(pk=battle_id)

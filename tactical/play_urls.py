@@ -9,5 +9,6 @@ urlpatterns = [
     path("battles/<int:battle_id>/replay/", play_views.replay_page, name="battle-replay"),
     path("api/battles/<int:battle_id>/state/", play_api.BattleStateView.as_view(), name="api-battle-state"),
     path("api/battles/<int:battle_id>/action/", play_api.BattleActionView.as_view(), name="api-battle-action"),
+    path("api/battles/<int:battle_id>/deploy/", play_api.BattleDeployView.as_view(), name="api-battle-deploy"),
     path("api/battles/<int:battle_id>/doctrine/", play_api.BattleDoctrineView.as_view(), name="api-battle-doctrine"),
 ]

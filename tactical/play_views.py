@@ -25,6 +25,7 @@ from .models import Battle
 from .rules import eventhorizon as eh
 from .rules.eventhorizon import actions as A
 from .rules.eventhorizon import codec
+from .rules.eventhorizon.deploy import DEPLOY_RULE
 from .rules.eventhorizon.engine import trace_path
 from .rules.eventhorizon.geometry import FACING_NAMES
 
@@ -80,7 +81,55 @@ def battle_view(user, battle_id: int) -> BattleView:
 
 
 def started(view: BattleView) -> bool:
-    return view.battle.status != Battle.Status.WAITING or view.battle.steps.exists()
+    return view.battle.status not in (Battle.Status.WAITING, Battle.Status.DEPLOYING) or view.battle.steps.exists()
+
+
+def deployment(view: BattleView) -> dict | None:
+    """The deployment step as ``view``'s user sees it (None unless the fleets are being deployed):
+    who deploys now, the table with the fleets already placed (the later side sees them: 003
+    AEWA), and for the deploying side its zone and ships."""
+    battle = view.battle
+    if battle.status != Battle.Status.DEPLOYING:
+        return None
+    setup = battle.setup
+    seat = embedded.next_to_deploy(setup)
+    state = embedded.preview(setup)
+    mine = view.seat is not None and view.seat == seat
+    zone = embedded.zone_of(setup, seat) if mine else []
+    sides = (setup.get("sides") or {})
+    ships = []
+    if mine:
+        # Offered first: where the automatic line would put each ship.
+        line = embedded.preview({**setup, "placements": {**(setup.get("placements") or {}), str(seat): embedded.AUTOMATIC}})
+        where = {s.id: s for s in line.ships if s.side == seat}
+        for data in (sides.get(str(seat)) or {}).get("ships", []):
+            ship = where.get(int(data["id"]))
+            ships.append({"id": int(data["id"]), "name": data.get("name") or f"ship {data['id']}",
+                          "design": (data.get("design") or {}).get("name", ""),
+                          "square": f"{ship.pos[0]},{ship.pos[1]}" if ship else "",
+                          "facing": FACING_NAMES[ship.facing] if ship else "N"})
+    done = embedded.deployed(setup)
+    return {
+        "seat": seat, "name": view.names.get(seat), "mine": mine, "order": embedded.deploy_order(setup),
+        "done": {s: ("automatically" if v == embedded.AUTOMATIC else "by hand") for s, v in done.items()},
+        "svg": boardsvg.render(state, viewer_side=None, colours=view.colours, names=view.names, highlight=zone),
+        "zone": [f"{x},{y}" for x, y in zone], "ships": ships, "facings": list(FACING_NAMES),
+    }
+
+
+def placements_from_post(post) -> list[dict]:
+    """The deploying side's placements from the page's form: ``square_<ship>`` ("x,y") and
+    ``facing_<ship>`` per ship."""
+    out = []
+    for key in post:
+        if not key.startswith("square_"):
+            continue
+        ship = key.removeprefix("square_")
+        x, _, y = post.get(key, "").partition(",")
+        if not (ship.isdigit() and x.strip().isdigit() and y.strip().isdigit()):
+            raise play.Refused(DEPLOY_RULE, f"choose a square for ship {ship}")
+        out.append({"ship": int(ship), "x": int(x), "y": int(y), "facing": post.get(f"facing_{ship}", "")})
+    return out
 
 
 # --- what the acting player may do ---------------------------------------------------------
@@ -192,7 +241,12 @@ def play_page(request, battle_id: int):
     url = reverse("battle-play", args=[battle_id])
     if request.method == "POST":
         try:
-            if "doctrine" in request.POST:
+            if "deploy" in request.POST:
+                automatic = request.POST["deploy"] == "automatic"
+                play.deploy_fleet(battle_id=battle_id, user=request.user,
+                                  placements=None if automatic else placements_from_post(request.POST))
+                messages.info(request, "Your fleet lines up automatically." if automatic else "Your fleet is deployed.")
+            elif "doctrine" in request.POST:
                 on = request.POST["doctrine"] == "on"
                 play.hand_to_doctrine(battle_id=battle_id, user=request.user, on=on)
                 messages.info(request, "The computer doctrine now commands your fleet." if on
@@ -208,7 +262,8 @@ def play_page(request, battle_id: int):
 def play_context(view: BattleView) -> dict:
     battle = view.battle
     ctx = {"battle": battle, "view": view, "campaign": battle.campaign, "names": view.names, "started": started(view),
-           "api_state": reverse("api-battle-state", args=[battle.pk]), "replay_url": reverse("battle-replay", args=[battle.pk])}
+           "api_state": reverse("api-battle-state", args=[battle.pk]), "replay_url": reverse("battle-replay", args=[battle.pk]),
+           "deployment": deployment(view)}
     if not ctx["started"]:
         return ctx
     state = embedded.current_state(battle)

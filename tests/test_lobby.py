@@ -19,7 +19,7 @@ RED, BLUE, GREEN = COLOUR_PALETTE[0], COLOUR_PALETTE[1], COLOUR_PALETTE[2]
 FORM = {
     "name": "Orion Reach", "grid": "hex", "width": 14, "height": 12, "seats": 3, "turn_hours": 48,
     "battle_mode": "auto", "fog_of_war": "on", "detection_range": 3, "missed_turn_limit": 2,
-    "battle_requests": "both", "battle_hours": 36, "activation_hours": 12,
+    "battle_requests": "both", "battle_hours": 36, "activation_hours": 12, "deployment": "hand",
     "option_economy_types": "on", "seed": "lobby-seed",
 }
 
@@ -67,6 +67,7 @@ def test_create_stores_a_lobby_without_a_map(client, alice):
     assert (campaign.turn_hours, campaign.battle_mode, campaign.fog_of_war, campaign.detection_range,
             campaign.missed_turn_limit) == (48, "auto", True, 3, 2)
     assert (campaign.battle_requests, campaign.battle_hours, campaign.activation_hours) == ("both", 36, 12)
+    assert campaign.deployment == Campaign.Deployment.HAND
     assert campaign.options == {"economy_types": True}
     assert len(campaign.invite_token) == 43
     assert not MapCell.objects.exists() and not Empire.objects.exists() and not Turn.objects.exists()
@@ -87,6 +88,7 @@ def test_create_with_options_off(client, alice):
     ("name", ""), ("seats", 1), ("seats", 9), ("width", 0), ("width", 251), ("grid", "triangle"),
     ("turn_hours", -1), ("detection_range", 51), ("missed_turn_limit", -2), ("battle_mode", "duel"),
     ("seed", "x" * 201), ("battle_requests", "anyone"), ("battle_hours", -1), ("activation_hours", 24 * 31),
+    ("deployment", "by-feet"),
 ])
 def test_create_refuses_bad_input_and_writes_nothing(client, alice, field, value):
     client.force_login(alice)
