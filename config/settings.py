@@ -156,6 +156,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # What-if runs fight their battles in this many worker processes (0: one per core, at most 4).
 WHATIF_PROCESSES = envint("WHATIF_PROCESSES", 0)
+# Without a broker, a what-if run plays in a thread of the web server process, so its page shows
+# its progress (off: it plays inside the request that starts it).
+WHATIF_IN_BACKGROUND = envbool("WHATIF_IN_BACKGROUND", True)
 # Without a broker, a request processes due turns at most this often (0: never; campaign/middleware.py).
 PROCESS_DUE_ON_REQUEST_SECONDS = envint("PROCESS_DUE_ON_REQUEST_SECONDS", 30)
 

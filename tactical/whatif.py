@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -288,9 +289,29 @@ def start_what_if(*, user, params: Any) -> WhatIfRun:
     return run
 
 
+def restart_what_if(*, user, run_id: int) -> WhatIfRun:
+    """Queue an unfinished run of the user's again (a server stopped in the middle of a run
+    left it "running"). Safe even if it is still being played: every runner starts from the
+    first battle with the run's own seed, so any two reach the same result. Raises
+    ``WhatIfError`` for a run that is finished; ``WhatIfRun.DoesNotExist`` for one not theirs."""
+    with transaction.atomic():
+        run = runs_of(user).select_for_update().get(pk=run_id)
+        if run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED):
+            raise WhatIfError(f"what-if {run.pk} is {run.get_status_display().lower()}: there is nothing to restart")
+        transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
 def _enqueue(run_id: int) -> None:
+    from django.conf import settings
+
     from tactical import tasks  # tasks imports this module
 
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False) and getattr(settings, "WHATIF_IN_BACKGROUND", True):
+        # No broker (the embedded default): play it in a thread of this server process, so the
+        # request returns at once and the run page shows the progress, as with a worker.
+        threading.Thread(target=_run_in_thread, args=(run_id,), name=f"what-if-{run_id}", daemon=True).start()
+        return
     try:
         tasks.run_what_if.delay(run_id)
     except Exception as exc:  # the broker is down: say so on the run page rather than leave it queued forever
@@ -298,6 +319,15 @@ def _enqueue(run_id: int) -> None:
         WhatIfRun.objects.filter(pk=run_id, status=WhatIfRun.Status.QUEUED).update(
             status=WhatIfRun.Status.FAILED, error=f"could not be queued ({type(exc).__name__}: {exc})",
             finished_at=timezone.now())
+
+
+def _run_in_thread(run_id: int) -> None:
+    from django.db import connections
+
+    try:
+        run_what_if(run_id)
+    finally:
+        connections.close_all()  # this thread's own connections
 
 
 def worker_count() -> int:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("what-if/new/", whatif_views.whatif_new, name="whatif-new"),
     path("what-if/<int:run_id>/", whatif_views.whatif_detail, name="whatif-detail"),
     path("what-if/<int:run_id>/progress.json", whatif_views.whatif_progress, name="whatif-progress"),
+    path("what-if/<int:run_id>/restart/", whatif_views.whatif_restart, name="whatif-restart"),
     path("api/what-if/", whatif_api.WhatIfList.as_view(), name="api-whatif-list"),
     path("api/what-if/<int:run_id>/", whatif_api.WhatIfDetail.as_view(), name="api-whatif"),
 ]

@@ -12,10 +12,11 @@ import math
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from campaign import visibility
 from campaign.access import visible_campaigns
@@ -227,6 +228,20 @@ def _survivors(run: WhatIfRun) -> list[dict[str, Any]]:
         if a or b:
             rows.append({"ships": n, "a": a, "b": b})
     return rows
+
+
+@login_required
+@require_POST
+def whatif_restart(request, run_id: int):
+    try:
+        whatif.restart_what_if(user=request.user, run_id=run_id)
+    except WhatIfRun.DoesNotExist:
+        raise Http404("no such what-if run") from None
+    except whatif.WhatIfError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, "The run starts again from the first battle.")
+    return redirect("whatif-detail", run_id)
 
 
 def _run_for(request, run_id: int) -> WhatIfRun:

@@ -16,6 +16,9 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" i
 def _fast_test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # Without a broker a what-if run plays in the request, so a test sees it done (the thread
+    # that plays it in the background is tested on its own: tests/tactical/test_whatif*.py).
+    settings.WHATIF_IN_BACKGROUND = False
 
 
 def pytest_report_header(config):

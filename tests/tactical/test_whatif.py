@@ -387,3 +387,51 @@ def test_a_failing_worker_fails_the_run_loudly(monkeypatch):
     sides[0]["ships"][0]["design"] = {"name": "broken"}
     with pytest.raises(RuntimeError, match="worker failed"):
         whatif.play_trials(sides, "broken", 41, processes=2)
+
+
+# --- without a broker: a thread of the server plays the run; an unfinished run can be restarted ----
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_a_run_plays_in_a_thread_and_the_request_returns_at_once(settings, client, bob):
+    import threading
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.WHATIF_IN_BACKGROUND = True
+    client.force_login(bob)
+    gate = threading.Event()
+    real = whatif.run_what_if
+
+    def held(run_id, **kwargs):  # the run waits until the request has returned
+        gate.wait(30)
+        return real(run_id, **kwargs)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(whatif, "run_what_if", held):
+        response = client.post("/api/what-if/", free(("corvette", 1), trials=3), content_type="application/json")
+        assert response.status_code == 201, response.content
+        run = WhatIfRun.objects.get()
+        assert run.status == WhatIfRun.Status.QUEUED  # the request did not play it
+        thread = next(t for t in threading.enumerate() if t.name == f"what-if-{run.pk}")
+        gate.set()
+        thread.join(60)
+    run.refresh_from_db()
+    assert run.status == WhatIfRun.Status.DONE and run.done == 3 and run.result["trials"] == 3
+
+
+def test_an_unfinished_run_can_be_started_again_by_its_owner(client, bob, mallory, django_capture_on_commit_callbacks):
+    run = whatif.start_what_if(user=bob, params=free(("corvette", 1), trials=2))
+    WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.RUNNING, done=1)  # its server stopped
+    client.force_login(mallory)
+    assert client.post(f"/what-if/{run.pk}/restart/").status_code == 404
+    client.force_login(bob)
+    page = client.get(f"/what-if/{run.pk}/").content.decode()
+    assert 'id="whatif-restart"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/what-if/{run.pk}/restart/")
+    assert response.status_code == 302
+    run.refresh_from_db()
+    assert run.status == WhatIfRun.Status.DONE and run.done == 2
+    response = client.post(f"/what-if/{run.pk}/restart/", follow=True)
+    assert "nothing to restart" in response.content.decode()
+    assert client.get(f"/what-if/{run.pk}/restart/").status_code == 405
