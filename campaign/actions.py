@@ -387,7 +387,7 @@ def _turn_done(campaign: Campaign, turn: Turn, state) -> Turn:
     turn.summary = position_summary(state, turn.events)
     turn.save(update_fields=["status", "processed_at", "events", "summary", "pending"])
     _count_missed_turns(campaign, turn)  # turn workflow: missed turns, seats to the computer
-    transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n))  # notifications
+    transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n), robust=True)  # notifications
     if not state.finished:
         Turn.objects.create(campaign=campaign, number=state.turn, deadline=turn_deadline(campaign))
     return turn
@@ -459,7 +459,7 @@ def enqueue_due_turns(now=None) -> int:
 
     turns = due_turns(now)
     for turn in turns:
-        transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n))
+        transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n), robust=True)
     return len(turns)
 
 
@@ -1482,7 +1482,7 @@ def _send_once(campaign: Campaign, kind: str, turn_number: int, candidates) -> i
         rows.append(SentNotification(campaign=campaign, user=recipient.user, kind=kind, turn=turn_number))
     SentNotification.objects.bulk_create(rows)
     if messages:
-        transaction.on_commit(lambda: notifications.deliver(messages))
+        transaction.on_commit(lambda: notifications.deliver(messages), robust=True)
     return len(messages)
 
 

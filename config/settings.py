@@ -108,6 +108,15 @@ DATABASES = {
         conn_max_age=envint("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves requests on several threads: a write transaction takes the
+    # write lock when it begins (IMMEDIATE), so two never deadlock upgrading a read lock, and a
+    # writer waits up to 20 s for another instead of failing with "database is locked"; WAL lets
+    # pages read while a turn is written.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The design library's unique (campaign, empire, name) treats NULLs as equal on PostgreSQL;
 # SQLite cannot, and there the save_design action's own check is what keeps names unique.

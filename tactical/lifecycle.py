@@ -174,7 +174,7 @@ def notify_sides(battle: Battle, text: str, seats=None) -> None:
 
     campaign_id, turn = battle.campaign_id, battle.turn
     for seat in seats or battle.seats:
-        transaction.on_commit(lambda s=seat: notifications.notify_battle_decision(campaign_id, turn, s, text))
+        transaction.on_commit(lambda s=seat: notifications.notify_battle_decision(campaign_id, turn, s, text), robust=True)
 
 
 # --- results -------------------------------------------------------------------------------------

@@ -175,7 +175,7 @@ def _notify(battle: Battle, campaign: Campaign, state: eh.BattleState, acted_sid
 
         notify_battle_decision.delay(campaign.pk, battle.turn, side, text)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
 
 
 def _finish(battle: Battle, campaign: Campaign, state: eh.BattleState, *, user=None) -> None:
@@ -294,7 +294,7 @@ def _deploy_on(battle: Battle, campaign: Campaign) -> None:
 
         notify_battle_decision.delay(campaign.pk, battle.turn, seat, text)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
 
 
 def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:

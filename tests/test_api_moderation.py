@@ -143,3 +143,18 @@ def test_audit_log_opens_to_players_when_the_campaign_ends(processed, alice, bob
     actions_seen = [e["action"] for e in call(bob, "get", "audit/", processed).json()["results"]]
     assert actions_seen == ["pause", "process_now"]
     assert call(mallory, "get", "audit/", processed).status_code == 404
+
+
+def test_a_failure_to_send_the_turn_emails_does_not_fail_the_processed_turn(
+        processed, alice, monkeypatch, django_capture_on_commit_callbacks):
+    # The turn is committed before its emails are queued: if queueing fails (a broker down, a
+    # locked database in eager mode) the moderator still gets the processed turn, not a 500.
+    def down(campaign_id, turn_number):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(actions, "enqueue_turn_notifications", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = call(alice, "post", "process/", processed)
+    assert response.status_code == 200, response.content
+    processed.refresh_from_db()
+    assert processed.turn == 3 and Turn.objects.get(campaign=processed, number=2).status == Turn.Status.DONE

@@ -53,7 +53,7 @@ def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only
         rows.append(SentNotification(campaign=campaign, user=m.user, kind=kind, turn=number))
     SentNotification.objects.bulk_create(rows)
     if messages:
-        transaction.on_commit(lambda: deliver(messages))
+        transaction.on_commit(lambda: deliver(messages), robust=True)
     return len(messages)
 
 

@@ -391,7 +391,7 @@ def test_a_failing_worker_fails_the_run_loudly(monkeypatch):
 
 # --- without a broker: a thread of the server plays the run; an unfinished run can be restarted ----
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_without_a_broker_a_run_plays_in_a_thread_and_the_request_returns_at_once(settings, client, bob):
     import threading
 
