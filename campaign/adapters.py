@@ -222,7 +222,8 @@ def save_state(campaign: Campaign, before: CampaignState, after: CampaignState) 
     thing changed, not on how many: every kind is one bulk insert, update or delete."""
     from . import versioning
 
-    versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
+    if before != after:
+        versioning.bump(campaign.pk)  # bulk writes send no signals (campaign/versioning.py)
     empires = {e.seat: e for e in Empire.objects.filter(campaign=campaign)}
     pk = {s: e.pk for s, e in empires.items()}
 

@@ -175,8 +175,13 @@ def test_worlds_from_the_process_cache_match_every_stored_row(played):
 
 def test_saving_an_unchanged_state_writes_nothing(played, django_assert_max_num_queries):
     state = adapters.load_state(played)
-    with django_assert_max_num_queries(4):  # the empire lookup, fleet numbers and the campaign row
+    version = Campaign.objects.values_list("state_version", flat=True).get(pk=played.pk)
+    with django_assert_max_num_queries(4) as queries:  # the empire lookup, fleet numbers and the campaign row
         adapters.save_state(played, state, state)
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))]
+    assert all(w.startswith('UPDATE "campaign_campaign"') and "state_version" not in w for w in writes), writes
+    # Nothing changed, so nothing kept under the state version (maps, pages, order checks) goes stale.
+    assert Campaign.objects.values_list("state_version", flat=True).get(pk=played.pk) == version
 
 
 def test_ship_numbers_are_never_reused(played):
