@@ -419,7 +419,8 @@ def test_without_a_broker_a_run_plays_in_a_thread_and_the_request_returns_at_onc
     assert run.status == WhatIfRun.Status.DONE and run.done == 3 and run.result["trials"] == 3
 
 
-def test_an_unfinished_run_can_be_started_again_by_its_owner(client, bob, mallory, django_capture_on_commit_callbacks):
+def test_an_unfinished_run_can_be_started_again_by_its_owner(eager_tasks, client, bob, mallory,
+                                                             django_capture_on_commit_callbacks):
     run = whatif.start_what_if(user=bob, params=free(("corvette", 1), trials=2))
     WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.RUNNING, done=1)  # its server stopped
     client.force_login(mallory)
