@@ -9,11 +9,14 @@ and a cache entry never outlives what it was made from.
 
 Writes reach the counter two ways:
 
-- single-row saves and deletes of the state models (admin edits, actions that save one row, a
-  design created by a player) through the ``post_save`` / ``post_delete`` receivers below;
-- bulk writes (``bulk_create``, ``bulk_update``, queryset ``update``/``delete``, ``COPY``), which
-  send no signals, call ``bump`` themselves: ``adapters.save_state`` (every turn),
-  ``snapshots.restore`` (roll-back), campaign creation and the demo commands.
+- single-row saves of the state models (actions that save one row, a design created by a
+  player) through the ``post_save`` receiver below;
+- deletions and bulk writes (``bulk_create``, ``bulk_update``, queryset ``update``/``delete``,
+  ``COPY``), which send no save signal, call ``bump`` themselves: ``adapters.save_state`` (every
+  turn), ``snapshots.restore`` (roll-back), ``actions.admin_edit`` (every admin save and
+  deletion, cascades included), campaign creation and import, and the demo commands. (No
+  ``post_delete`` receiver: it would make Django load and signal every row of a queryset
+  delete — a turn's destroyed ships — one by one.)
 
 ``tests/campaign/test_state_version.py`` runs a campaign through every kind of state write and
 checks that whenever the loaded state changed, the version moved.
@@ -22,7 +25,7 @@ checks that whenever the loaded state changed, the version moved.
 from __future__ import annotations
 
 from django.db.models import F
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_save
 
 from .models import BuildOrder, Campaign, Design, Empire, Fleet, Ship, Structure, World
 
@@ -44,4 +47,3 @@ def _changed(sender, instance, **kwargs) -> None:
 def connect() -> None:
     for model in STATE_MODELS:
         post_save.connect(_changed, sender=model, dispatch_uid=f"state-version-save-{model.__name__}")
-        post_delete.connect(_changed, sender=model, dispatch_uid=f"state-version-delete-{model.__name__}")

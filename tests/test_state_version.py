@@ -106,3 +106,30 @@ def test_orders_may_build_a_design_made_after_the_state_was_kept(small_campaign,
     assert response.status_code in (200, 400), response.content
     assert "no design" not in response.content.decode().lower()
     assert "Fresh Design" not in response.json().get("orders", "")
+
+
+@pytest.mark.parametrize("lost", [1, 6])
+def test_ships_lost_in_a_turn_cost_the_same_queries_however_many(small_campaign, lost, django_assert_num_queries):
+    """A turn's destroyed ships go in one DELETE and one version bump: no per-row signal makes
+    the queries of a turn grow with the ships lost (bench/turn.py: the same count at every size)."""
+    from dataclasses import replace
+
+    design = Design.objects.filter(campaign__isnull=True).first()
+    empire = small_campaign.empires.get(seat=1)
+    fleet = Fleet.objects.create(campaign=small_campaign, owner=empire, number=500, x=1, y=1)
+    for n in range(8):
+        Ship.objects.create(campaign=small_campaign, owner=empire, number=600 + n, design=design, fleet=fleet)
+    campaign = Campaign.objects.get(pk=small_campaign.pk)
+    before = adapters.load_state(campaign)
+    gone = {600 + n for n in range(lost)}
+    after = replace(before, ships=tuple(s for s in before.ships if s.id not in gone),
+                    fleets=tuple(replace(f, ships=tuple(i for i in f.ships if i not in gone)) for f in before.fleets))
+    v0 = version(campaign)
+    with django_assert_num_queries(QUERIES_TO_LOSE_SHIPS):
+        adapters.save_state(campaign, before, after)
+    assert version(campaign) == v0 + 1
+    assert set(Ship.objects.filter(campaign=campaign, number__gte=600).values_list("number", flat=True)) == \
+        {600 + n for n in range(lost, 8)}
+
+
+QUERIES_TO_LOSE_SHIPS = 5  # the empire look-up, fleet numbers, the bump, the DELETE, the campaign row
