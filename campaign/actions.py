@@ -243,16 +243,6 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Emp
     return row, preview
 
 
-def _orders_sql(conn, ready: bool | None, raw) -> tuple[list[str], list]:
-    field = TurnOrders._meta.get_field
-    sets = ["orders = %s", "revision = revision + 1", "updated_at = %s"]
-    params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(timezone.now(), conn)]
-    if ready is not None:
-        sets.append("ready = %s")
-        params.append(bool(ready))
-    return sets, params
-
-
 def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> TurnOrders | None:
     """Replace the empire's stored orders for turn ``number`` if that turn is open, in one UPDATE
     whose sub-select locks the turn row (PostgreSQL; SQLite writes one at a time anyway): a turn
@@ -262,8 +252,12 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
     Plain SQL (campaign/lookups.py): this is the site's most frequent write."""
     conn = connections[router.db_for_write(TurnOrders)]
     lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
-    table = TurnOrders._meta.db_table
-    sets, params = _orders_sql(conn, ready, raw)
+    table, field = TurnOrders._meta.db_table, TurnOrders._meta.get_field
+    sets = ["orders = %s", "revision = revision + 1", "updated_at = %s"]
+    params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(timezone.now(), conn)]
+    if ready is not None:
+        sets.append("ready = %s")
+        params.append(bool(ready))
     returning = conn.features.can_return_columns_from_insert  # RETURNING: PostgreSQL, SQLite ≥ 3.35
     sql = (f"UPDATE {table} SET {', '.join(sets)} WHERE empire_id = %s AND turn_id = "
            f"(SELECT t.id FROM {Turn._meta.db_table} t WHERE t.campaign_id = %s AND t.number = %s AND t.status = %s{lock})")
@@ -290,24 +284,18 @@ def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple
     ``ready`` None keeps the flag). Refuses a turn that is not open (TurnClosed)."""
     conn = connections[router.db_for_write(TurnOrders)]
     lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
-    table = TurnOrders._meta.db_table
     with conn.cursor() as cursor:
         cursor.execute(f"SELECT {lookups.columns(Turn, 't', conn.alias)} FROM {Turn._meta.db_table} t "
                        f"WHERE t.campaign_id = %s AND t.number = %s{lock}", [empire.campaign_id, number])
         found = cursor.fetchone()
-        turn = lookups.instance(Turn, found, conn.alias) if found else None
-        if turn is None or turn.status != Turn.Status.OPEN:
-            raise TurnClosed(f"turn {number} is not taking orders")
-        turn._state.fields_cache["campaign"] = empire.campaign
-        sets, params = _orders_sql(conn, ready, raw)
-        # Under the turn lock nobody else writes this row: its revision is ours to count.
-        cursor.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE turn_id = %s AND empire_id = %s",
-                       [*params, turn.pk, empire.pk])
-        if cursor.rowcount == 0:  # the empire's first orders this turn
-            return TurnOrders.objects.create(turn=turn, empire=empire, orders=raw, ready=bool(ready)), turn
-        cursor.execute(f"SELECT {lookups.columns(TurnOrders, 'o', conn.alias)} FROM {table} o "
-                       f"WHERE o.turn_id = %s AND o.empire_id = %s", [turn.pk, empire.pk])
-        row = lookups.instance(TurnOrders, cursor.fetchone(), conn.alias)
+    turn = lookups.instance(Turn, found, conn.alias) if found else None
+    if turn is None or turn.status != Turn.Status.OPEN:
+        raise TurnClosed(f"turn {number} is not taking orders")
+    turn._state.fields_cache["campaign"] = empire.campaign
+    # Under the turn lock nobody else writes this row: its revision is ours to count.
+    row = _revise_orders(empire, number, raw, ready)
+    if row is None:  # the empire's first orders this turn
+        row = TurnOrders.objects.create(turn=turn, empire=empire, orders=raw, ready=bool(ready))
     row._state.fields_cache.update(turn=turn, empire=empire)
     return row, turn
 

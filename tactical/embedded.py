@@ -142,10 +142,10 @@ def preview(setup: Mapping[str, Any]) -> eh.BattleState:
     return replace(state, ships=tuple(s for s in state.ships if s.side in done))
 
 
-def zone_of(setup: Mapping[str, Any], seat: int) -> list[tuple[int, int]]:
+def zone_of(setup: Mapping[str, Any], seat: int, state: eh.BattleState | None = None) -> list[tuple[int, int]]:
     """The squares where ``seat`` may place its ships (its deployment zone, anomalies and the
-    squares already taken left out)."""
-    state = preview(setup)
+    squares already taken left out); ``state``: the setup's ``preview`` if already built."""
+    state = state or preview(setup)
     index = list(sides_of(setup)).index(seat)
     taken = {s.pos for s in state.ships}
     return [c for c in zone(state.field, index)

@@ -85,6 +85,18 @@ def _lock(battle_id: int) -> tuple[Battle, Campaign]:
     return battle, campaign
 
 
+def _lock_for(battle_id: int, user, status: str, doing: str) -> tuple[Battle, Campaign, list[int]]:
+    """Lock the battle for one of ``user``'s sides: NotAllowed without a fleet in it,
+    NotYourTurn unless its status is ``status`` (``doing`` says what that status is for)."""
+    battle, campaign = _lock(battle_id)
+    seats = seats_of(user, battle)
+    if not seats:
+        raise NotAllowed("you command no fleet in this battle")
+    if battle.status != status:
+        raise NotYourTurn(f"the {doing} ({battle.get_status_display().lower()})")
+    return battle, campaign, seats
+
+
 def _dice(battle: Battle, campaign: Campaign) -> CampaignDice:
     return CampaignDice(campaign, phase=battle.dice_phase, turn=battle.turn)
 
@@ -167,13 +179,17 @@ def _notify(battle: Battle, campaign: Campaign, state: eh.BattleState, acted_sid
     if side is None or side == acted_side or side in (battle.doctrine_sides or []):
         return
     card = state.card.label if state.card else ""
-    text = (f"Battle {battle.pk} at ({battle.x}, {battle.y}): card {state.cards_drawn} ({card}) is yours. "
-            f"Play it at /battles/{battle.pk}/play/")
+    _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): card {state.cards_drawn} "
+                                  f"({card}) is yours. Play it at /battles/{battle.pk}/play/")
+
+
+def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
+    """Email ``seat``'s player once the transaction commits."""
 
     def send():
         from campaign.tasks import notify_battle_decision
 
-        notify_battle_decision.delay(campaign.pk, battle.turn, side, text)
+        notify_battle_decision.delay(campaign.pk, battle.turn, seat, text)
 
     transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
 
@@ -286,15 +302,8 @@ def _deploy_on(battle: Battle, campaign: Campaign) -> None:
     hours = campaign.activation_hours or 0
     battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours else None
     battle.save(update_fields=["setup", "activation_deadline"])
-    text = (f"Battle {battle.pk} at ({battle.x}, {battle.y}): deploy your fleet on the table "
-            f"at /battles/{battle.pk}/play/")
-
-    def send():
-        from campaign.tasks import notify_battle_decision
-
-        notify_battle_decision.delay(campaign.pk, battle.turn, seat, text)
-
-    transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
+    _tell(battle, campaign, seat, f"Battle {battle.pk} at ({battle.x}, {battle.y}): deploy your fleet on the table "
+                                  f"at /battles/{battle.pk}/play/")
 
 
 def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:
@@ -303,12 +312,7 @@ def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:
     NotAllowed without a fleet here, NotYourTurn when the battle is not being deployed or the
     other side deploys first, Refused with the rule for a placement the table does not allow."""
     with transaction.atomic():
-        battle, campaign = _lock(battle_id)
-        seats = seats_of(user, battle)
-        if not seats:
-            raise NotAllowed("you command no fleet in this battle")
-        if battle.status != DEPLOYING:
-            raise NotYourTurn(f"the fleets are not being deployed ({battle.get_status_display().lower()})")
+        battle, campaign, seats = _lock_for(battle_id, user, DEPLOYING, "fleets are not being deployed")
         seat = embedded.next_to_deploy(battle.setup)
         if seat not in seats:
             raise NotYourTurn(f"{DEPLOY_RULE}: {side_names(battle).get(seat, 'the other side')} deploys first")
@@ -346,12 +350,7 @@ def take_action(*, battle_id: int, user, action_json) -> eh.BattleState:
     user without a fleet here, NotYourTurn out of turn, Refused with the rule and the reason
     for an illegal action."""
     with transaction.atomic():
-        battle, campaign = _lock(battle_id)
-        seats = seats_of(user, battle)
-        if not seats:
-            raise NotAllowed("you command no fleet in this battle")
-        if battle.status != PLAYING:
-            raise NotYourTurn(f"the battle is not being played ({battle.get_status_display().lower()})")
+        battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
         try:
             action = codec.from_json(action_json)
         except eh.IllegalActionError as exc:
@@ -394,12 +393,7 @@ def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
     """Hand the user's fleet to the computer doctrine (``on``) or take it back. With the card the
     user's, the doctrine plays it at once."""
     with transaction.atomic():
-        battle, campaign = _lock(battle_id)
-        seats = seats_of(user, battle)
-        if not seats:
-            raise NotAllowed("you command no fleet in this battle")
-        if battle.status != PLAYING:
-            raise NotYourTurn(f"the battle is not being played ({battle.get_status_display().lower()})")
+        battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
         current = set(battle.doctrine_sides or [])
         changed = (set(seats) - current) if on else (set(seats) & current)
         if not changed:

@@ -68,7 +68,7 @@ def state_json(view: BattleView) -> dict:
                 # The fleets already on the table: the side deploying later sees them (003 AEWA).
                 "placed": [{"ship": s.id, "side": s.side, "pos": list(s.pos), "facing": FACING_NAMES[s.facing]}
                            for s in table.ships],
-                "zone": [list(c) for c in embedded.zone_of(setup, seat)] if yours else [],
+                "zone": [list(c) for c in embedded.zone_of(setup, seat, table)] if yours else [],
                 "ships": [int(d["id"]) for d in ((setup.get("sides") or {}).get(str(seat)) or {}).get("ships", [])]
                          if yours else [],
                 "facings": list(FACING_NAMES),

@@ -95,7 +95,7 @@ def deployment(view: BattleView) -> dict | None:
     seat = embedded.next_to_deploy(setup)
     state = embedded.preview(setup)
     mine = view.seat is not None and view.seat == seat
-    zone = embedded.zone_of(setup, seat) if mine else []
+    zone = embedded.zone_of(setup, seat, state) if mine else []
     sides = (setup.get("sides") or {})
     ships = []
     if mine:
