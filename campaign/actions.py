@@ -11,7 +11,7 @@ from django.db import connections, router, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import adapters, lookups, versioning
+from . import adapters, locks, lookups, versioning
 from .bulk import insert_rows
 from .dice import CampaignDice
 from .models import (
@@ -186,9 +186,34 @@ class TurnClosed(ActionError):
     """Orders arrived for a turn that is no longer taking them (HTTP 409)."""
 
 
+class StaleTurn(TurnClosed):
+    """A "do it now" request named a turn that is not the one it would act on: processed
+    meanwhile, not open yet, or rolled back (HTTP 409). The message names the current turn."""
+
+
+def _stale_turn(campaign: Campaign, asked: int, doing: str) -> StaleTurn:
+    """Issue 14: every "do it now" request names its turn, so a double click or a retried request
+    acts once. This is the refusal of the repeat, naming where the campaign is now."""
+    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    where = f"turn {campaign.turn}" + (f" ({turn.get_status_display().lower()})" if turn is not None else "")
+    if campaign.status == Campaign.Status.FINISHED:
+        where = f"the campaign has finished (last turn {campaign.turn})"
+    elif campaign.status != Campaign.Status.ACTIVE:
+        where = f"the campaign is {campaign.get_status_display().lower()}"
+    else:
+        where = f"the current turn is {where}"
+    if asked < campaign.turn:
+        return StaleTurn(f"cannot {doing} turn {asked}: it has been processed already; {where}")
+    if asked > campaign.turn:
+        return StaleTurn(f"cannot {doing} turn {asked}: there is no such turn yet; {where}")
+    return StaleTurn(f"cannot {doing} turn {asked}: it is not open; {where}")
+
+
 def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
-    turns = Turn.objects.select_for_update() if lock else Turn.objects
-    turn = turns.filter(campaign=campaign, number=campaign.turn).first()
+    """The campaign's open turn; ``lock`` takes its row (locking order: the caller took the
+    campaign row first if it needs it, campaign/locks.py)."""
+    turn = locks.turn(campaign.pk, campaign.turn) if lock else Turn.objects.filter(
+        campaign=campaign, number=campaign.turn).first()
     if turn is None or turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE:
         raise TurnClosed(f"turn {campaign.turn} is not taking orders")
     return turn
@@ -783,7 +808,7 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
         if found is None:
             raise invalid
         campaign = Campaign.objects.select_for_update().get(pk=found)
-        invitation = Invitation.objects.select_for_update().filter(token=token, accepted_at__isnull=True).first()
+        invitation = locks.rows(Invitation.objects.filter(token=token, accepted_at__isnull=True)).first()
         if invitation is None:
             raise invalid
     if campaign.status != Campaign.Status.SETUP:
@@ -937,20 +962,42 @@ def _enqueue_if_all_ready(turn: Turn) -> bool:
 
 
 @transaction.atomic
-def mark_ready(empire_id: int, ready: bool) -> TurnOrders:
+def mark_ready(empire_id: int, ready: bool, *, turn_number: int | None = None) -> TurnOrders:
     """A player says they are done with the open turn (or not: un-ready is allowed until the
-    turn is processed). Ready with no orders written stores the empty order set ("hold")."""
-    empire = Empire.objects.select_related("campaign").get(pk=empire_id)
+    turn is processed). Ready with no orders written stores the empty order set ("hold").
+
+    ``turn_number`` names the turn meant (the page and the API always send it): a repeat of a
+    ready mark already stored for a turn processed since answers with that mark and changes
+    nothing; any other request for a turn that is not open is refused (StaleTurn, 409). None
+    acts on whatever turn is open (scripts and tests)."""
+    empire = Empire.objects.get(pk=empire_id)
+    # Locking order (campaign/locks.py): the campaign row, then the turn row, then the orders
+    # row; process_turn takes the same two first, so a ready mark waits for a turn being
+    # processed (and it for the ready mark), never both for each other.
+    campaign = locks.campaign(empire.campaign_id)
+    empire.campaign = campaign
+    doing = "mark ready for" if ready else "withdraw the ready mark of"
+    if turn_number is not None:
+        done = TurnOrders.objects.filter(turn__campaign=campaign, turn__number=turn_number, empire=empire,
+                                         ready=bool(ready)).exclude(turn__status=Turn.Status.OPEN).first()
+        if done is not None:
+            return done  # a repeated request: the mark it asks for was in the turn when processed
+        if turn_number != campaign.turn:
+            raise _stale_turn(campaign, turn_number, doing)
     if empire.eliminated:
         raise ActionError("your empire has been eliminated")
     if empire.is_bot:
         raise ActionError("your seat is played by the computer: take it back first")
-    # The turn row lock orders this after (or before) processing and other players' ready marks,
-    # so exactly one of two players marking ready at once sees everyone ready.
-    turn = _open_turn(empire.campaign, lock=True)
+    # Under the turn row lock exactly one of two players marking ready at once sees everyone ready.
+    try:
+        turn = _open_turn(campaign, lock=True)
+    except TurnClosed:
+        if turn_number is None:
+            raise
+        raise _stale_turn(campaign, turn_number, doing) from None
     if not ready and not TurnOrders.objects.filter(turn=turn, empire=empire).exists():
         return TurnOrders(turn=turn, empire=empire, orders={}, ready=False, revision=0)  # nothing sent, nothing stored
-    row, created = TurnOrders.objects.select_for_update().get_or_create(
+    row, created = locks.rows(TurnOrders.objects).get_or_create(
         turn=turn, empire=empire, defaults={"orders": {}, "ready": bool(ready)}
     )
     if not created and row.ready != bool(ready):
@@ -964,7 +1011,10 @@ def mark_ready(empire_id: int, ready: bool) -> TurnOrders:
 @transaction.atomic
 def take_back_seat(empire_id: int) -> Empire:
     """A player takes back the seat the computer played while they were away."""
-    empire = Empire.objects.select_for_update().select_related("campaign").get(pk=empire_id)
+    campaign_id = Empire.objects.filter(pk=empire_id).values_list("campaign_id", flat=True).get()
+    campaign = locks.campaign(campaign_id)  # locking order: the campaign row before the empire's
+    empire = locks.rows(Empire.objects.filter(pk=empire_id)).get()
+    empire.campaign = campaign
     if not empire.auto_bot:
         raise ActionError("this seat is not being played by the computer for missed turns")
     if empire.user_id is None:
@@ -1087,8 +1137,9 @@ def _store_turn_snapshot(campaign: Campaign, turn: Turn) -> None:
 
 
 def _current_turn(campaign: Campaign, *, lock: bool = False) -> Turn | None:
-    turns = Turn.objects.select_for_update() if lock else Turn.objects
-    return turns.filter(campaign=campaign, number=campaign.turn).first()
+    if lock:  # the caller holds the campaign row (locking order, campaign/locks.py)
+        return locks.turn(campaign.pk, campaign.turn)
+    return Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
 
 
 @transaction.atomic
@@ -1166,12 +1217,23 @@ def extend_deadline(*, campaign_id: int, user, hours, now=None) -> Turn:
 
 
 @transaction.atomic
-def process_now(*, campaign_id: int, user) -> Turn:
+def process_now(*, campaign_id: int, user, turn_number: int | None = None) -> Turn:
     """The moderator processes the open turn now, whoever is ready. Computer seats write their
     orders as the turn is processed (``process_turn``, after its snapshot, so a roll-back
-    returns to exactly the state before this call). Processing ends a pause."""
+    returns to exactly the state before this call). Processing ends a pause.
+
+    ``turn_number`` names the turn to process: the panel and the API always send it, so a double
+    click or a retried request processes it once; the repeat is refused (StaleTurn, 409, naming
+    the current turn) and changes nothing. None processes whatever turn is open (scripts, tests)."""
     campaign = _moderated_campaign(campaign_id, user, doing="process a turn")
-    turn = _open_turn(campaign, lock=False)
+    if turn_number is not None and turn_number != campaign.turn:
+        raise _stale_turn(campaign, turn_number, "process")
+    try:
+        turn = _open_turn(campaign, lock=False)
+    except TurnClosed:
+        if turn_number is None:
+            raise
+        raise _stale_turn(campaign, turn_number, "process") from None
     was_paused = campaign.paused
     if was_paused:
         campaign.paused, campaign.paused_remaining = False, None
@@ -1201,12 +1263,13 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     from . import snapshots
 
     campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn")
-    last = Turn.objects.select_for_update().filter(
-        campaign=campaign, status__in=[Turn.Status.DONE, Turn.Status.BATTLES]).order_by("-number").first()
+    last = locks.rows(Turn.objects.filter(
+        campaign=campaign, status__in=[Turn.Status.DONE, Turn.Status.BATTLES])).order_by("-number").first()
     if last is None:
         raise ActionError("no turn has been processed yet: there is nothing to roll back")
     if turn_number is not None and turn_number != last.number:
-        raise ActionError(f"only the last processed turn ({last.number}) can be rolled back, not turn {turn_number}")
+        raise StaleTurn(f"only the last processed turn ({last.number}) can be rolled back, not turn {turn_number}; "
+                        f"the current turn is {campaign.turn}")
     later = list(Turn.objects.filter(campaign=campaign, number__gt=last.number).values_list("number", "status"))
     # A turn waiting for its battles has no next turn yet; rolling it back discards its battles.
     expected = [] if campaign.status == Campaign.Status.FINISHED or last.status == Turn.Status.BATTLES \
@@ -1260,7 +1323,7 @@ def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_p
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise ActionError(f"a seat is a number, not {seat!r}")
     # No select_related("user"): PostgreSQL cannot lock the nullable side of an outer join.
-    empire = Empire.objects.select_for_update().filter(campaign=campaign, seat=seat).first()
+    empire = locks.rows(Empire.objects.filter(campaign=campaign, seat=seat)).first()
     if empire is None:
         raise ActionError(f"this campaign has no seat {seat}")
     if empire.eliminated:
@@ -1367,7 +1430,7 @@ def _membership_of(campaign: Campaign, user) -> Membership:
     campaign made by create_campaign with Empire.user set has no Membership rows)."""
     from .access import empire_of, role_of
 
-    membership = Membership.objects.select_for_update().filter(campaign=campaign, user=user).first()
+    membership = locks.rows(Membership.objects.filter(campaign=campaign, user=user)).first()
     if membership is not None:
         return membership
     role = role_of(user, campaign)
@@ -1380,7 +1443,7 @@ def _membership_of(campaign: Campaign, user) -> Membership:
     membership, _ = Membership.objects.get_or_create(
         campaign=campaign, user=user, defaults={"role": role, "empire": empire}
     )
-    return Membership.objects.select_for_update().get(pk=membership.pk)
+    return locks.rows(Membership.objects.filter(pk=membership.pk)).get()
 
 
 @transaction.atomic

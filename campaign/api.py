@@ -11,9 +11,9 @@ Endpoints (all under /api/):
     campaigns/{id}/orders/           GET/PUT your orders for the open turn (PUT returns the preview)
     campaigns/{id}/reports/{turn}/   your report of a processed turn (the moderator's is complete)
     campaigns/{id}/dice/             the dice log, paginated
-    campaigns/{id}/process/          POST (moderator): process the open turn now
+    campaigns/{id}/process/          POST {"turn": N} (moderator): process turn N, the open one, now
     campaigns/{id}/orders/preview/   POST: check orders without storing them (the live preview)
-    campaigns/{id}/ready/            POST {"ready": true|false}: you are done with the open turn
+    campaigns/{id}/ready/            POST {"ready": true|false, "turn": N}: you are done with turn N
     campaigns/{id}/fleets/           your fleets in full (the moderator: every fleet)
     campaigns/{id}/take-back/        POST: take your seat back from the computer
     campaigns/{id}/notifications/    GET/PUT which emails you get from this campaign
@@ -22,7 +22,7 @@ Endpoints (all under /api/):
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.generics import ListAPIView
@@ -213,14 +213,29 @@ class DiceLog(ListAPIView):
         return context
 
 
+def named_turn(request, what: str) -> int:
+    """The ``turn`` a "do it now" request names (issue 14): required, so a double click or a
+    retried request acts once and its repeat gets 409 naming the current turn. 400 without it."""
+    turn = request.data.get("turn") if isinstance(request.data, dict) else None
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise ValidationError({"turn": f"the number of the turn {what}, a whole number "
+                                        f"(the campaign's \"turn\" in GET /api/campaigns/{{id}}/)"})
+    return turn
+
+
 class ProcessNow(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    """POST {"turn": N}: process turn N now (it must be the open turn; 409 naming the current
+    turn otherwise, so a repeated request processes nothing more)."""
+
+    @extend_schema(request=inline_serializer("ProcessNow", {"turn": serializers.IntegerField()}),
+                   responses=OpenApiTypes.OBJECT)
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         if not is_moderator(request.user, campaign):
             raise PermissionDenied("only the campaign's moderator can process a turn now")
+        number = named_turn(request, "to process (the open one)")
         try:  # moderation: the audited process_now action (ends a pause, too)
-            turn = actions.process_now(campaign_id=campaign.pk, user=request.user)
+            turn = actions.process_now(campaign_id=campaign.pk, user=request.user, turn_number=number)
         except actions.ActionError as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response({"processed": turn.number,
@@ -265,18 +280,23 @@ class OrdersPreview(APIView):
 
 
 class ReadyView(APIView):
-    """POST {"ready": true|false}: you are done with the open turn (or not, until it is
-    processed). When the last player is ready the turn is processed at once."""
+    """POST {"ready": true|false, "turn": N}: you are done with turn N, the open turn (or not,
+    until it is processed). When the last player is ready the turn is processed at once. A
+    repeat after the turn was processed answers with the mark it was processed with; any other
+    request for a turn that is not open is 409 naming the current turn."""
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=inline_serializer("Ready", {"ready": serializers.BooleanField(default=True),
+                                                       "turn": serializers.IntegerField()}),
+                   responses=OpenApiTypes.OBJECT)
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "mark ready")
         ready = request.data.get("ready", True) if isinstance(request.data, dict) else None
         if not isinstance(ready, bool):
             raise ValidationError({"ready": "must be true or false"})
+        number = named_turn(request, "you are (or are not) ready for")
         try:
-            row = actions.mark_ready(empire.pk, ready)
+            row = actions.mark_ready(empire.pk, ready, turn_number=number)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except actions.ActionError as exc:

@@ -6,8 +6,8 @@ reason, or 409 when the turn is in the wrong state for it.
     campaigns/{id}/pause/        POST                          stop the clock
     campaigns/{id}/resume/       POST                          restart it (deadline moved on by the pause)
     campaigns/{id}/extend/       POST {"hours": 24}            a later deadline
-    campaigns/{id}/process/      POST                          process the open turn now (api.ProcessNow)
-    campaigns/{id}/rollback/     POST {"turn": N}              roll back the last processed turn
+    campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now (api.ProcessNow)
+    campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one
     campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}
     campaigns/{id}/audit/        GET                           the audit log, newest first, paginated
 """
@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from . import actions
 from .access import is_moderator, role_of
-from .api import campaign_for
+from .api import campaign_for, named_turn
 from .models import AuditEntry, Campaign, Turn
 
 
@@ -107,13 +107,11 @@ class Extend(_ModerationView):
 
 
 class RollBack(_ModerationView):
-    @extend_schema(request=inline_serializer("RollBack", {"turn": serializers.IntegerField(required=False)}),
-                   responses=STATE)
+    @extend_schema(request=inline_serializer("RollBack", {"turn": serializers.IntegerField()}), responses=STATE)
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
-        turn = self._body(request).get("turn")
-        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-            raise ValidationError({"turn": "the number of the turn to roll back (the last processed one)"})
+        self._body(request)
+        turn = named_turn(request, "to roll back (the last processed one)")
         rolled = _call(actions.roll_back_turn, campaign_id=campaign.pk, user=request.user, turn_number=turn)
         return Response({"rolled_back": rolled.number, **_state(campaign)})
 

@@ -63,6 +63,23 @@ class RollBackForm(forms.Form):
     turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class ProcessNowForm(forms.Form):
+    """The turn the panel showed (issue 14: a second click, or a form posted again, finds the turn
+    processed and changes nothing) and, when some players are not ready, the moderator's yes."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    anyway = forms.BooleanField(required=False, label="Process even though not every player is ready")
+
+
+def _not_ready(campaign: Campaign, turn: Turn | None) -> list:
+    """The human players of the open turn who have not marked ready (the panel asks before
+    processing without them)."""
+    if turn is None or turn.status != Turn.Status.OPEN:
+        return []
+    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
+    return [e for e in campaign.empires.filter(is_bot=False, eliminated=False).order_by("seat") if e.pk not in ready]
+
+
 def _moderated(request, campaign_id: int) -> Campaign:
     campaign = get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
     if not is_moderator(request.user, campaign):
@@ -107,6 +124,7 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
         "seats": seats,
         "moderators": moderators,
         "last_processed": _last_processed(campaign),
+        "not_ready": _not_ready(campaign, turn),
         "error": error,
         "extend_form": forms_.get("extend_form") or ExtendForm(),
         "substitute_form": forms_.get("substitute_form") or SubstituteForm(campaign=campaign),
@@ -125,6 +143,8 @@ def _run(request, campaign: Campaign, success: str, action, **kwargs):
         raise Http404(str(exc)) from None
     except actions.NotAllowed as exc:
         raise PermissionDenied(str(exc)) from None
+    except actions.TurnClosed as exc:  # the turn named moved on meanwhile (a second click): 409
+        return _panel(request, campaign, status=409, error=str(exc))
     except actions.ActionError as exc:
         return _panel(request, campaign, status=400, error=str(exc))
     messages.success(request, success.format(result=result))
@@ -167,7 +187,17 @@ def extend(request, campaign_id: int):
 @require_POST
 def process(request, campaign_id: int):
     campaign = _moderated(request, campaign_id)
-    return _run(request, campaign, "Turn {result.number} has been processed.", actions.process_now)
+    form = ProcessNowForm(request.POST)
+    if not form.is_valid():
+        return _panel(request, campaign, status=400, error="the process-now form did not say which turn: "
+                      "reload the panel and try again")
+    number = form.cleaned_data["turn"]
+    waiting = _not_ready(campaign, Turn.objects.filter(campaign=campaign, number=number).first())
+    if waiting and not form.cleaned_data["anyway"] and number == campaign.turn:
+        names = ", ".join(e.name for e in waiting)
+        return _panel(request, campaign, status=400, error=f"not every player is ready for turn {number} "
+                      f"(not ready: {names}): tick \"process even though not every player is ready\" to process it now")
+    return _run(request, campaign, "Turn {result.number} has been processed.", actions.process_now, turn_number=number)
 
 
 @login_required

@@ -202,8 +202,12 @@ def ready_toggle(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
     empire = _player(request, campaign)
     ready = request.POST.get("ready") in ("1", "true", "on")
+    number = request.POST.get("turn", "")
+    if not number.isdigit():  # issue 14: the page names its turn, so a form posted twice acts once
+        messages.error(request, "the ready form did not say which turn: reload the page and try again")
+        return redirect("campaign-orders", campaign.pk)
     try:
-        actions.mark_ready(empire.pk, ready)
+        actions.mark_ready(empire.pk, ready, turn_number=int(number))
     except actions.ActionError as exc:
         messages.error(request, str(exc))
     else:

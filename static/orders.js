@@ -581,7 +581,7 @@
     var first = want && dirty ? save() : Promise.resolve(true);
     first.then(function (ok) {
       if (!ok) return;
-      api("POST", D.urls.ready, { ready: want }).then(function (res) {
+      api("POST", D.urls.ready, { ready: want, turn: D.turn }).then(function (res) {
         if (res.status !== 200) { status(problem(res.data), true); return; }
         setReady(res.data.ready);
         if (res.data.turn_status === "done") {

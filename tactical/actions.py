@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaign import access
+from campaign import access, locks
 from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
 
@@ -244,7 +244,8 @@ def settle_due_battles(now=None) -> int:
 def set_battle_preference(*, empire_id: int, user, preference: str) -> Empire:
     """A player says how he asks for his battles to be settled (used if the campaign lets players
     ask: Campaign.battle_requests)."""
-    empire = Empire.objects.select_for_update().filter(pk=empire_id, user=user).first()
+    # The empire row alone (campaign/locks.py: no implicit join to the campaign row).
+    empire = locks.rows(Empire.objects.filter(pk=empire_id, user=user)).first()
     if empire is None:
         raise NotFound("that is not your empire")
     allowed = [c[0] for c in Empire._meta.get_field("battle_preference").choices]

@@ -22,7 +22,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import adapters
+from campaign import adapters, locks
 from campaign.models import Campaign, Empire, Turn
 from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage, Resource
@@ -264,9 +264,9 @@ def finish_turn_if_ready(campaign: Campaign):
     from campaign import actions
 
     # Re-read under the lock: the caller's copy may predate dice committed by this transaction.
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    turn = Turn.objects.select_for_update().filter(campaign=campaign, number=campaign.turn,
-                                                   status=Turn.Status.BATTLES).first()
+    # Locking order (campaign/locks.py): the campaign row, then the turn row.
+    campaign = locks.campaign(campaign.pk)
+    turn = locks.turn(campaign.pk, campaign.turn, status=Turn.Status.BATTLES)
     if turn is None:
         return None
     if Battle.objects.filter(campaign=campaign, turn=turn.number).exclude(status=Battle.Status.RESOLVED).exists():

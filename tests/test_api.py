@@ -44,6 +44,8 @@ def client_for(user):
 def test_permission_matrix(processed, mallory, django_user_model, method, path, expected, who):
     user = django_user_model.objects.get(username=who) if who else None
     kwargs = {"data": {"orders": {}}, "format": "json"} if method == "put" else {}
+    if path.endswith("/process/"):
+        kwargs = {"data": {"turn": processed.turn}, "format": "json"}
     response = getattr(client_for(user), method)(path.format(id=processed.pk), **kwargs)
     assert response.status_code == expected[who], response.content
 

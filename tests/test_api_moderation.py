@@ -27,7 +27,7 @@ ENDPOINTS = [
     ("post", "pause/", None, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
     ("post", "resume/", None, pause, {"alice": 200, **ANYONE_BUT_MODERATORS}),
     ("post", "extend/", {"hours": 5}, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
-    ("post", "process/", None, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
+    ("post", "process/", {"turn": 2}, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
     ("post", "rollback/", {"turn": 1}, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
     ("post", "substitute/", {"seat": 2, "username": ""}, nothing, {"alice": 200, **ANYONE_BUT_MODERATORS}),
     ("get", "audit/", None, pause, {"alice": 200, **ANYONE_BUT_MODERATORS}),
@@ -98,7 +98,11 @@ def test_rollback_answers_and_reopens_the_turn(processed, alice):
     ("extend/", {"hours": 0}, "detail", "from 1 to"),
     ("extend/", ["hours"], "detail", "JSON object"),
     ("rollback/", {"turn": "last"}, "turn", "number of the turn"),
-    ("rollback/", {"turn": 7}, "detail", "only the last processed turn (1)"),
+    ("rollback/", {}, "turn", "number of the turn to roll back"),
+    ("rollback/", None, "turn", "number of the turn to roll back"),
+    ("process/", None, "turn", "number of the turn to process"),
+    ("process/", {"turn": "2"}, "turn", "number of the turn to process"),
+    ("process/", {"turn": True}, "turn", "number of the turn to process"),
     ("substitute/", {"seat": "two", "username": ""}, "seat", "seat number"),
     ("substitute/", {"seat": 2}, "username", "username"),
     ("substitute/", {"seat": 2, "username": "nobody-here"}, "detail", "no user called"),
@@ -116,8 +120,30 @@ def test_bad_input_is_a_400_naming_the_problem(processed, alice, path, body, fie
 
 def test_process_when_no_turn_is_open_is_a_409(processed, alice):
     Campaign.objects.filter(pk=processed.pk).update(status=Campaign.Status.FINISHED)
-    response = call(alice, "post", "process/", processed)
-    assert response.status_code == 409 and "not taking orders" in response.json()["detail"]
+    response = call(alice, "post", "process/", processed, {"turn": 2})
+    assert response.status_code == 409
+    assert response.json()["detail"] == "cannot process turn 2: it is not open; the campaign has finished (last turn 2)"
+
+
+@pytest.mark.parametrize("path,body,message", [
+    ("process/", {"turn": 1}, "cannot process turn 1: it has been processed already; the current turn is turn 2 (taking orders)"),
+    ("process/", {"turn": 3}, "cannot process turn 3: there is no such turn yet; the current turn is turn 2 (taking orders)"),
+    ("rollback/", {"turn": 7}, "only the last processed turn (1) can be rolled back, not turn 7; the current turn is 2"),
+])
+def test_a_do_it_now_request_for_another_turn_is_a_409_naming_the_current_turn(processed, alice, path, body, message):
+    """Issue 14: a repeated (or stale) request names a turn that has moved on; nothing changes."""
+    before = (AuditEntry.objects.count(), list(Turn.objects.filter(campaign=processed).values_list("number", "status")))
+    response = call(alice, "post", path, processed, body)
+    assert response.status_code == 409 and response.json()["detail"] == message
+    assert (AuditEntry.objects.count(), list(Turn.objects.filter(campaign=processed).values_list("number", "status"))) == before
+
+
+def test_process_now_twice_processes_once(processed, alice):
+    first = call(alice, "post", "process/", processed, {"turn": 2})
+    assert first.status_code == 200 and first.json() == {"processed": 2, "next_turn": 3}
+    again = call(alice, "post", "process/", processed, {"turn": 2})
+    assert again.status_code == 409 and "turn 3" in again.json()["detail"]
+    assert Campaign.objects.get(pk=processed.pk).turn == 3
 
 
 def test_audit_log_is_paginated_newest_first(processed, alice):
@@ -154,7 +180,7 @@ def test_a_failure_to_send_the_turn_emails_does_not_fail_the_processed_turn(
 
     monkeypatch.setattr(actions, "enqueue_turn_notifications", down)
     with django_capture_on_commit_callbacks(execute=True):
-        response = call(alice, "post", "process/", processed)
+        response = call(alice, "post", "process/", processed, {"turn": 2})
     assert response.status_code == 200, response.content
     processed.refresh_from_db()
     assert processed.turn == 3 and Turn.objects.get(campaign=processed, number=2).status == Turn.Status.DONE

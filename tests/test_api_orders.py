@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 ENDPOINTS = [
     ("post", "/api/campaigns/{id}/orders/preview/", {"orders": {}},
      {"alice": 403, "bob": 200, "carol": 200, "mallory": 404, None: 403}),
-    ("post", "/api/campaigns/{id}/ready/", {"ready": False},
+    ("post", "/api/campaigns/{id}/ready/", {"ready": False, "turn": 1},
      {"alice": 403, "bob": 200, "carol": 200, "mallory": 404, None: 403}),
     ("get", "/api/campaigns/{id}/fleets/", None,
      {"alice": 200, "bob": 200, "carol": 200, "mallory": 404, None: 403}),
@@ -191,22 +191,54 @@ def test_odd_orders_get_a_400_never_a_500(played, bob, orders):
 
 def test_ready_toggles_and_un_ready_is_allowed(small_campaign, bob):
     client = client_for(bob)
-    response = client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True}, format="json")
+    response = client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True, "turn": 1}, format="json")
     assert response.status_code == 200 and response.json()["ready"] is True
     row = TurnOrders.objects.get(empire__seat=1, turn__number=1, turn__campaign=small_campaign)
     assert row.ready and row.orders == {}
-    response = client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": False}, format="json")
+    response = client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": False, "turn": 1}, format="json")
     assert response.status_code == 200 and response.json()["ready"] is False
     row.refresh_from_db()
     assert not row.ready
-    assert client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": "yes"}, format="json").status_code == 400
+    assert client.post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": "yes", "turn": 1},
+                       format="json").status_code == 400
 
 
 def test_ready_for_a_turn_that_is_not_open_is_409(small_campaign, bob):
     Turn.objects.filter(campaign=small_campaign, number=1).update(status=Turn.Status.PROCESSING)
-    response = client_for(bob).post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True}, format="json")
+    response = client_for(bob).post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True, "turn": 1}, format="json")
     assert response.status_code == 409
+    assert response.json()["detail"] == ("cannot mark ready for turn 1: it is not open; "
+                                         "the current turn is turn 1 (processing)")
     assert not TurnOrders.objects.exists()
+
+
+@pytest.mark.parametrize("body", [{"ready": True}, {"ready": True, "turn": "1"}, {"ready": True, "turn": None}])
+def test_ready_must_name_its_turn(small_campaign, bob, body):
+    """Issue 14: without the turn a second click could mark the next turn ready unseen."""
+    response = client_for(bob).post(f"/api/campaigns/{small_campaign.pk}/ready/", body, format="json")
+    assert response.status_code == 400 and "number of the turn" in response.json()["turn"]
+    assert not TurnOrders.objects.exists()
+
+
+def test_a_repeated_ready_after_the_turn_was_processed_marks_nothing_more(played, bob, carol, eager_tasks,
+                                                                        django_capture_on_commit_callbacks):
+    """Both players ready for turn N processes it; a repeat of either request (a double click, a
+    retry) answers with the mark turn N was processed with and leaves turn N + 1 alone; a ready
+    for turn N that was never sent is refused (409 naming the current turn)."""
+    number = played.turn
+    ready = f"/api/campaigns/{played.pk}/ready/"
+    assert client_for(bob).post(ready, {"ready": True, "turn": number}, format="json").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):  # the last one ready: the turn is processed
+        response = client_for(carol).post(ready, {"ready": True, "turn": number}, format="json")
+    assert response.status_code == 200
+    assert Turn.objects.get(campaign=played, number=number).status == Turn.Status.DONE
+    again = client_for(bob).post(ready, {"ready": True, "turn": number}, format="json")
+    assert again.status_code == 200 and again.json() == {"turn": number, "ready": True, "turn_status": "done"}
+    assert not TurnOrders.objects.filter(turn__campaign=played, turn__number=number + 1).exists()
+    late = client_for(bob).post(ready, {"ready": False, "turn": number}, format="json")
+    assert late.status_code == 409
+    assert late.json()["detail"].startswith(f"cannot withdraw the ready mark of turn {number}: it has been processed "
+                                            f"already; the current turn is turn {number + 1}")
 
 
 def test_take_back_seat_through_the_api(small_campaign, bob):

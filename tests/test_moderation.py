@@ -174,6 +174,48 @@ def test_process_now_refused_when_no_turn_is_open(small_campaign, alice, bob):
     assert not entries(small_campaign, "process_now")
 
 
+def test_process_now_names_its_turn_and_a_repeat_changes_nothing(small_campaign, alice):
+    """Issue 14: the request names the turn, so a double click or a retry processes it once."""
+    for empire in small_campaign.empires.all():  # both build: nobody is eliminated, turn 2 opens
+        dock = empire.structures.get(resource="dockyard").number
+        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+            {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
+    assert actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1).number == 1
+    with pytest.raises(actions.StaleTurn, match=r"cannot process turn 1: it has been processed already; "
+                                                r"the current turn is turn 2 \(taking orders\)"):
+        actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+    with pytest.raises(actions.StaleTurn, match="cannot process turn 3: there is no such turn yet; the current turn is turn 2"):
+        actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=3)
+    assert fresh(small_campaign).turn == 2 and len(entries(small_campaign, "process_now")) == 1
+    assert open_turn(small_campaign).number == 2
+
+
+def test_the_panel_form_posted_twice_processes_one_turn(small_campaign, alice):
+    for empire in small_campaign.empires.all():
+        actions.submit_orders(empire_id=empire.pk, raw={}, ready=False)
+    client = client_for(alice)
+    base = f"/campaigns/{small_campaign.pk}/moderate/"
+    page = client.get(base).content.decode()
+    assert 'name="turn" value="1"' in page and 'name="anyway"' in page and "required" in page
+    assert client.post(base + "process/", {"turn": 1, "anyway": "1"}).status_code == 302
+    turn_after = fresh(small_campaign).turn
+    again = client.post(base + "process/", {"turn": 1, "anyway": "1"})
+    assert again.status_code == 409
+    assert "cannot process turn 1: it has been processed already" in again.content.decode()
+    assert fresh(small_campaign).turn == turn_after and len(entries(small_campaign, "process_now")) == 1
+
+
+def test_the_panel_processes_without_asking_when_everyone_is_ready(small_campaign, alice, monkeypatch):
+    monkeypatch.setattr(actions, "_enqueue_if_all_ready", lambda turn: False)  # keep the turn open
+    for empire in small_campaign.empires.all():
+        actions.mark_ready(empire.pk, True)
+    client = client_for(alice)
+    base = f"/campaigns/{small_campaign.pk}/moderate/"
+    assert 'name="anyway"' not in client.get(base).content.decode()
+    assert client.post(base + "process/", {"turn": 1}).status_code == 302
+    assert Turn.objects.get(campaign=small_campaign, number=1).status == Turn.Status.DONE
+
+
 # --- substitute players (RULINGS "Missed deadline": hand a position to another player) ---
 
 def test_substitute_hands_the_seat_over(small_campaign, alice, bob, dave):
@@ -295,7 +337,7 @@ def test_panel_buttons_work(small_campaign, alice, dave):
     assert client.post(base + "resume/").status_code == 302 and not fresh(small_campaign).paused
     assert client.post(base + "substitute/", {"seat": 1, "username": "dave", "old_player": "observer"}).status_code == 302
     assert small_campaign.empires.get(seat=1).user == dave
-    assert client.post(base + "process/").status_code == 302 and fresh(small_campaign).turn == 2
+    assert client.post(base + "process/", {"turn": 1, "anyway": "1"}).status_code == 302 and fresh(small_campaign).turn == 2
     confirm = client.get(base + "rollback/").content.decode()
     assert "Roll back turn 1" in confirm and 'name="turn" value="1"' in confirm
     assert client.post(base + "rollback/", {"turn": 1}).status_code == 302
@@ -313,6 +355,9 @@ def test_panel_buttons_work(small_campaign, alice, dave):
     ("resume/", {}, "not paused"),
     ("rollback/", {"turn": 1}, "nothing to roll back"),
     ("rollback/", {}, "incomplete"),
+    ("process/", {}, "did not say which turn"),
+    ("process/", {"turn": "one"}, "did not say which turn"),
+    ("process/", {"turn": 1}, "not every player is ready for turn 1 (not ready: Bob&#x27;s Realm, Carol&#x27;s Combine)"),
     ("moderators/", {"username": ""}, "required"),
 ])
 def test_bad_input_comes_back_as_an_error_on_the_panel(small_campaign, alice, dave, path, data, message):

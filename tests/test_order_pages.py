@@ -131,10 +131,17 @@ def test_posting_valid_orders_stores_them_and_revisions_count(played, client, bo
 
 def test_the_ready_form_marks_ready_and_back(played, client, bob):
     client.force_login(bob)
-    assert client.post(url(played, "orders/ready/"), {"ready": "1"}).status_code == 302
+    page = client.get(url(played)).content.decode()
+    assert f'name="turn" value="{played.turn}"' in page  # the form names its turn (issue 14)
+    assert client.post(url(played, "orders/ready/"), {"ready": "1", "turn": played.turn}).status_code == 302
     row = TurnOrders.objects.get(empire__seat=1, turn__number=played.turn)
     assert row.ready and row.orders == {}
-    client.post(url(played, "orders/ready/"), {"ready": "0"})
+    client.post(url(played, "orders/ready/"), {"ready": "0", "turn": played.turn})
+    row.refresh_from_db()
+    assert not row.ready
+    # A form without its turn, or for another turn, marks nothing.
+    client.post(url(played, "orders/ready/"), {"ready": "1"})
+    client.post(url(played, "orders/ready/"), {"ready": "1", "turn": played.turn - 1})
     row.refresh_from_db()
     assert not row.ready
 
