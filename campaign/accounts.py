@@ -6,10 +6,14 @@ the normalised username and the hour. Once an account reaches the limit every fu
 for it is refused until the hour is over, even with the right password, so guessing a password
 gets at most 100 tries an hour. Other accounts are not affected.
 
-The count is kept by the ``user_login_failed`` signal, and ``ThrottledModelBackend`` refuses a
-locked account inside ``authenticate()`` itself, so every way in (the log-in page, the admin's
-log-in, the API's token endpoint) is throttled alike; the log-in form and the token endpoint check
-first to say why.
+``ThrottledModelBackend`` keeps the count inside ``authenticate()`` itself, so every way in (the
+log-in page, the admin's log-in, the API's token endpoint) is throttled alike; the log-in form and
+the token endpoint check first to say why. Each attempt takes its place in the count with one
+atomic increment *before* the password is checked (issue 14: checking first and counting after
+let twelve simultaneous guesses all through past the limit): an attempt whose place is beyond
+the limit is refused unchecked and gives its place back; a right password gives its place back
+too, so the count is of wrong passwords checked, and exactly the limit are checked per hour
+however many arrive at once.
 """
 
 from __future__ import annotations
@@ -26,15 +30,14 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
-from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.dispatch import receiver
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import ValidationError as DRFValidationError
 
 from . import actions, lookups
 
@@ -69,16 +72,29 @@ def _count(kind: str, name: str) -> int:
 
 def _count_one(kind: str, name: str) -> int:
     """Count one ``kind`` for ``name``; returns the count in the current hour."""
+    return _take_place(kind, name)[1]
+
+
+def _take_place(kind: str, name: str) -> tuple[str, int]:
+    """Count one ``kind`` for ``name`` atomically (cache ``add`` then ``incr``: Redis INCR, or
+    local memory under its lock); returns the key and the count including this one."""
     window = _window()
     key = _key(name, window, kind)
     # Kept a little past the window's end, then the cache forgets it.
     timeout = int((window + 1) * LOGIN_WINDOW_SECONDS - clock()) + 60
     cache.add(key, 0, timeout=timeout)
     try:
-        return cache.incr(key)
+        return key, cache.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=timeout)
-        return 1
+        cache.add(key, 0, timeout=timeout)
+        return key, cache.incr(key)
+
+
+def _give_back(key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:  # the window's key has expired meanwhile: nothing to give back
+        pass
 
 
 def login_failures(username: str) -> int:
@@ -106,24 +122,27 @@ def lock_message() -> str:
     )
 
 
-@receiver(user_login_failed, dispatch_uid="sector-command-login-throttle")
-def _count_failed_login(sender, credentials, request=None, **kwargs):
-    # This module is imported before the first authenticate() sends the signal: it holds the
-    # authentication backend, which authenticate() loads first (and the URLs import it too).
-    username = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username")
-    if isinstance(username, str) and username:
-        record_failure(username)
-
-
 class ThrottledModelBackend(ModelBackend):
-    """Django's model backend, refusing any account that has reached its failure limit."""
+    """Django's model backend, refusing any account that has reached its failure limit. The
+    count is taken before the password is checked (see the module's docstring)."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         name = username if username is not None else kwargs.get(get_user_model().USERNAME_FIELD)
-        if isinstance(name, str) and is_locked(name):
+        if not isinstance(name, str) or not name:
+            return super().authenticate(request, username=username, password=password, **kwargs)
+        if is_locked(name):  # the common refusal, without touching the count
+            raise PermissionDenied(lock_message())
+        key, place = _take_place("login-failures", name)
+        if place > LOGIN_FAILURE_LIMIT:  # others took the last places meanwhile
+            _give_back(key)
+            if request is not None:
+                request.login_throttled = True  # the form and the token endpoint say why
             # PermissionDenied stops authenticate() at once: no other backend is asked.
             raise PermissionDenied(lock_message())
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None:
+            _give_back(key)  # only wrong passwords count
+        return user
 
     def get_user(self, user_id):
         # Every logged-in request asks this once: one plain query instead of the ORM's
@@ -155,7 +174,12 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         if username and is_locked(username):
             raise ValidationError(lock_message(), code="throttled")
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError:
+            if getattr(self.request, "login_throttled", False):  # others took the last places meanwhile
+                raise ValidationError(lock_message(), code="throttled") from None
+            raise
 
 
 class SignUpForm(UserCreationForm):
@@ -218,4 +242,9 @@ class ObtainTokenView(ObtainAuthToken):
         username = data.get("username")
         if isinstance(username, str) and is_locked(username):
             raise Throttled(wait=max(1, int(unlocks_at().timestamp() - clock())), detail=lock_message())
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except DRFValidationError:
+            if getattr(request, "login_throttled", False):  # others took the last places meanwhile
+                raise Throttled(wait=max(1, int(unlocks_at().timestamp() - clock())), detail=lock_message()) from None
+            raise

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -245,6 +246,81 @@ def test_page_and_api_failures_share_one_count(client, bob, clock):
         APIClient().post("/api/token/", {"username": "bob", "password": "wrong"}, format="json")
     assert accounts.is_locked("bob")
     assert _login(client, "bob", "pw-bob").status_code == 200 and not _logged_in(client)
+
+
+def test_simultaneous_wrong_passwords_admit_exactly_the_limit(bob, clock, monkeypatch):
+    """Issue 14 item 7: the throttle was checked before a failure was counted, so twelve wrong
+    passwords sent at once were all checked against the password. Now each attempt takes its
+    place in the count atomically before the password is checked: exactly the limit get through.
+    The password check waits until every attempt has either reached it or been refused, so the
+    race is forced, not left to timing."""
+    import threading
+
+    from django.contrib.auth import authenticate
+    from django.contrib.auth.backends import ModelBackend
+
+    monkeypatch.setattr(accounts, "LOGIN_FAILURE_LIMIT", 5)
+    attempts = 12
+    seen = {"checked": 0, "refused": 0}
+    arrived = threading.Condition()
+
+    def slow_wrong_password(self, request, username=None, password=None, **kwargs):
+        with arrived:
+            seen["checked"] += 1
+            arrived.notify_all()
+            arrived.wait_for(lambda: seen["checked"] + seen["refused"] == attempts, timeout=20)
+        return None
+
+    monkeypatch.setattr(ModelBackend, "authenticate", slow_wrong_password)
+    barrier = threading.Barrier(attempts)
+    results = []
+
+    def attempt():
+        barrier.wait(20)
+        results.append(authenticate(None, username="bob", password="wrong"))
+
+    original = accounts.ThrottledModelBackend.authenticate
+
+    def counting(self, request, username=None, password=None, **kwargs):
+        try:  # a refused attempt never reaches the password check: count it as arrived
+            return original(self, request, username=username, password=password, **kwargs)
+        except PermissionDenied:
+            with arrived:
+                seen["refused"] += 1
+                arrived.notify_all()
+            raise
+
+    monkeypatch.setattr(accounts.ThrottledModelBackend, "authenticate", counting)
+    threads = [threading.Thread(target=attempt, daemon=True) for _ in range(attempts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not any(t.is_alive() for t in threads)
+    assert results == [None] * attempts
+    assert (seen["checked"], seen["refused"]) == (5, 7)
+    assert accounts.login_failures("bob") == 5 and accounts.is_locked("bob")
+
+
+def test_a_refusal_by_the_count_itself_still_says_why(client, bob, clock, monkeypatch):
+    """The earlier checks saw the account unlocked, but others took the last places meanwhile:
+    the page and the token endpoint still name the lock (not "wrong password")."""
+    for _ in range(accounts.LOGIN_FAILURE_LIMIT):
+        accounts.record_failure("bob")
+    monkeypatch.setattr(accounts, "is_locked", lambda username: False)  # as if checked a moment earlier
+    response = _login(client, "bob", "pw-bob")
+    assert response.status_code == 200 and not _logged_in(client)
+    assert "Too many failed log-ins" in str(response.context["form"].non_field_errors())
+    response = APIClient().post("/api/token/", {"username": "bob", "password": "pw-bob"}, format="json")
+    assert response.status_code == 429 and "Too many failed log-ins" in response.json()["detail"]
+    assert accounts.login_failures("bob") == accounts.LOGIN_FAILURE_LIMIT  # refusals gave their places back
+
+
+def test_a_right_password_gives_its_place_in_the_count_back(client, bob, clock):
+    for _ in range(3):
+        _login(client, "bob", "wrong")
+    assert _login(client, "bob", "pw-bob").status_code == 302
+    assert accounts.login_failures("bob") == 3
 
 
 def test_create_account_refuses_a_name_taken_meanwhile(db, django_user_model):
