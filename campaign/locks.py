@@ -16,6 +16,9 @@ Why it is written down: issue 14 found ``mark_ready`` locking the turn row and t
 implicit join, the campaign row, while ``process_turn`` locks the campaign row and then the
 turn row — "deadlock detected" on PostgreSQL for players marking ready as the turn task ran.
 
+A plain ``Campaign.objects.select_for_update()`` is level 1 as well (Campaign orders by its own
+fields, so nothing is joined); the moderation, lobby, notification and battle actions take it so.
+
 Every lock here names its own table only (``of=("self",)``) and drops the default ordering: a
 model whose ``Meta.ordering`` starts with a foreign key (Turn, Empire, Membership… order by
 "campaign") joins the campaign table, and a plain ``SELECT … FOR UPDATE`` would lock the

@@ -152,3 +152,34 @@ def test_mark_ready_waits_for_the_campaign_row_before_locking_the_turn(small_cam
     assert results[1][1] == ("refused: cannot mark ready for turn 1: it has been processed already; "
                              "the current turn is turn 2 (taking orders)")
     assert not TurnOrders.objects.filter(empire=empire).exists()
+
+
+# --- every locking query locks one table ------------------------------------------------------
+
+
+def test_no_locking_query_joins_another_table(small_campaign, alice, bob):
+    """Locking order (campaign/locks.py): a SELECT … FOR UPDATE with a join locks the joined
+    row too (Turn orders by "campaign": the campaign row, out of order). Every locking query of
+    the turn flow either reads one table or names it (FOR UPDATE OF)."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tactical.actions import set_battle_preference
+
+    seat1 = small_campaign.empires.get(seat=1)
+    with CaptureQueriesContext(connection) as queries:
+        actions.submit_orders(empire_id=seat1.pk, raw=build_orders(seat1))
+        actions.submit_orders(empire_id=seat1.pk, raw={}, ready=True)
+        actions.mark_ready(seat1.pk, False, turn_number=1)
+        actions.pause_campaign(campaign_id=small_campaign.pk, user=alice)
+        actions.extend_deadline(campaign_id=small_campaign.pk, user=alice, hours=2)
+        actions.resume_campaign(campaign_id=small_campaign.pk, user=alice)
+        small_campaign.empires.filter(seat=2).update(is_bot=True, auto_bot=True)
+        actions.take_back_seat(small_campaign.empires.get(seat=2).pk)
+        set_battle_preference(empire_id=seat1.pk, user=bob, preference=seat1.battle_preference)
+        actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+        actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=2, username="")
+    locking = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    assert len(locking) >= 10
+    joined = [sql for sql in locking if " JOIN " in sql and "FOR UPDATE OF" not in sql]
+    assert joined == []
