@@ -229,8 +229,8 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
         raise ActionError(str(exc)) from None
 
 
-def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Empire | None = None
-                  ) -> tuple[TurnOrders, Preview]:
+def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Empire | None = None,
+                  turn_number: int | None = None) -> tuple[TurnOrders, Preview]:
     """Store an empire's orders for the open turn (revisable until it is processed). Invalid
     orders are refused with the reason and change nothing; orders for a turn being processed
     wait for it and are then refused with TurnClosed.
@@ -239,7 +239,11 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Emp
     campaign's players do not queue behind each other's checks; the turn row lock is held only
     to store them. If that turn closed meanwhile the orders are refused (TurnClosed). A
     moderator's edit between the check and the store is caught when the turn is resolved, as for
-    orders stored before such an edit (turn.apply_spending)."""
+    orders stored before such an edit (turn.apply_spending).
+
+    ``turn_number``, when given (the order page and editor send it), is the turn the orders were
+    written for: if another turn is open now they are refused (StaleTurn, 409), so orders written
+    for turn N, or a repeated "save and mark ready", never land in turn N + 1 unseen."""
     if empire is None or empire.pk != empire_id:
         empire = Empire.objects.select_related("campaign").get(pk=empire_id)
     if empire.eliminated:
@@ -248,6 +252,8 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Emp
         raise ActionError("your seat is played by the computer: take it back first")
     campaign = empire.campaign
     checked_turn = campaign.turn
+    if turn_number is not None and turn_number != checked_turn:
+        raise _stale_turn(campaign, turn_number, "store orders for")
     if campaign.status != Campaign.Status.ACTIVE:
         raise TurnClosed(f"turn {checked_turn} is not taking orders")
     try:

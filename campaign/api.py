@@ -128,7 +128,8 @@ class CampaignMap(APIView):
 
 
 class OrdersView(APIView):
-    """Your orders for the open turn (docs/orders.md)."""
+    """Your orders for the open turn (docs/orders.md). PUT {"orders": {...}, "ready": bool,
+    "turn": N}: "turn" is optional; given, orders for a turn that is no longer open are 409."""
 
     def _empire(self, request, campaign_id):
         # The campaign, the caller's standing and empire in one query (campaign/lookups.py).
@@ -155,8 +156,10 @@ class OrdersView(APIView):
         ready = body.get("ready")
         if ready is not None and not isinstance(ready, bool):
             raise ValidationError({"ready": "must be true or false"})
+        number = named_turn(request, "the orders are for") if body.get("turn") is not None else None
         try:
-            row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire)
+            row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire,
+                                                 turn_number=number)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except actions.ActionError as exc:

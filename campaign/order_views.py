@@ -152,6 +152,7 @@ class OrdersForm(forms.Form):
         help_text='The orders as JSON (docs/orders.md). An empty object {} means "hold".',
     )
     ready = forms.BooleanField(required=False, help_text="I am done with this turn.")
+    turn = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)  # the turn shown (issue 14)
 
     def clean_orders(self):
         text = (self.cleaned_data.get("orders") or "").strip() or "{}"
@@ -175,7 +176,8 @@ def order_page(request, campaign_id: int):
         if form.is_valid():
             try:
                 saved, preview = actions.submit_orders(
-                    empire_id=empire.pk, raw=form.cleaned_data["orders"], ready=form.cleaned_data["ready"]
+                    empire_id=empire.pk, raw=form.cleaned_data["orders"], ready=form.cleaned_data["ready"],
+                    turn_number=form.cleaned_data["turn"],
                 )
             except actions.ActionError as exc:
                 form.add_error("orders", str(exc))
@@ -185,7 +187,7 @@ def order_page(request, campaign_id: int):
                 return redirect("campaign-orders", campaign.pk)
     else:
         form = OrdersForm(initial={"orders": json.dumps(row.orders if row else {}, indent=2),
-                                   "ready": bool(row and row.ready)})
+                                   "ready": bool(row and row.ready), "turn": campaign.turn})
     data = page_data(campaign, empire, turn, row)
     context = {
         "campaign": campaign, "empire": empire, "turn": turn, "row": row, "form": form, "data": data,

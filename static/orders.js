@@ -556,7 +556,7 @@
     }).catch(function () { if (seq === previewSeq) showPreview(false, "could not reach the server"); });
   }
   function save() {
-    return api("PUT", D.urls.orders, { orders: toJSON() }).then(function (res) {
+    return api("PUT", D.urls.orders, { orders: toJSON(), turn: D.turn }).then(function (res) {
       if (res.status === 200) {
         dirty = false;
         $("revision").textContent = res.data.revision;

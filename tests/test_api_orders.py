@@ -295,3 +295,19 @@ def test_orders_are_checked_against_the_state_as_it_is_now(played, alice, bob, d
     with django_assert_max_num_queries(0):
         again, _ = adapters.state_for_orders(played)
     assert again is adapters.state_for_orders(played)[0]
+
+
+def test_orders_naming_a_turn_that_is_no_longer_open_are_409(played, bob):
+    """Issue 14: orders (and "save and mark ready") written for turn N never land in turn N + 1."""
+    url = f"/api/campaigns/{played.pk}/orders/"
+    number = played.turn
+    response = client_for(bob).put(url, {"orders": {}, "ready": False, "turn": number}, format="json")
+    assert response.status_code == 200 and response.json()["turn"] == number
+    response = client_for(bob).put(url, {"orders": {}, "ready": True, "turn": number - 1}, format="json")
+    assert response.status_code == 409
+    assert response.json()["detail"] == (f"cannot store orders for turn {number - 1}: it has been processed already; "
+                                         f"the current turn is turn {number} (taking orders)")
+    assert client_for(bob).put(url, {"orders": {}, "turn": "now"}, format="json").json()["turn"].startswith(
+        "the number of the turn the orders are for")
+    row = TurnOrders.objects.get(turn__campaign=played, turn__number=number, empire__seat=1)
+    assert row.revision == 1 and not row.ready

@@ -129,6 +129,16 @@ def test_posting_valid_orders_stores_them_and_revisions_count(played, client, bo
     assert page_data(page)["revision"] == 2 and page_data(page)["ready"] is True
 
 
+def test_the_orders_form_names_its_turn(played, client, bob):
+    client.force_login(bob)
+    page = client.get(url(played)).content.decode()
+    assert f'name="turn" value="{played.turn}"' in page
+    response = client.post(url(played), {"orders": "{}", "ready": "on", "turn": played.turn - 1})
+    assert response.status_code == 200
+    assert f"cannot store orders for turn {played.turn - 1}: it has been processed already" in response.content.decode()
+    assert not TurnOrders.objects.filter(turn__number=played.turn).exists()
+
+
 def test_the_ready_form_marks_ready_and_back(played, client, bob):
     client.force_login(bob)
     page = client.get(url(played)).content.decode()
