@@ -104,7 +104,7 @@ def _log(n=6):
     dice = SeededDice(SEED)
     for i in range(n):
         dice.roll(1 + i % 3, 6 if i % 2 else 20, f"purpose {i}")
-    return dicelog.chain(dice.log, first_seq=1, prev_hash=seed_hash(SEED), turn=1, phase="setup")
+    return dicelog.chain(dice.log, seed=SEED, first_seq=1, prev_hash=seed_hash(SEED), turn=1, phase="setup")
 
 
 def test_verify_accepts_an_honest_log():
@@ -136,7 +136,7 @@ def test_verify_catches_forged_faces_with_a_recomputed_chain():
     sides = 20  # roll 3 of _log() is 3d20
     forged = replace(entries[2], faces=tuple(f % sides + 1 for f in entries[2].faces))
     forged = replace(forged, total=sum(forged.faces))
-    entries[2] = replace(forged, hash=dicelog.entry_hash(forged))
+    entries[2] = replace(forged, hash=dicelog.entry_hash(forged, SEED))
     mismatch = dicelog.verify(SEED, seed_hash(SEED), entries)
     assert mismatch.seq == 3 and "differ from the stream" in mismatch.problem
 
@@ -153,5 +153,5 @@ def test_verify_accepts_any_honest_sequence(spec):
     for count, sides in spec:
         roll = dice.roll(count, sides, "p")
         assert all(1 <= f <= sides for f in roll.faces)
-    entries = dicelog.chain(dice.log, first_seq=1, prev_hash=seed_hash(SEED), turn=0, phase="p")
+    entries = dicelog.chain(dice.log, seed=SEED, first_seq=1, prev_hash=seed_hash(SEED), turn=0, phase="p")
     assert dicelog.verify(SEED, seed_hash(SEED), entries) is None
