@@ -203,3 +203,56 @@ def test_an_observer_sees_only_public_rolls_while_the_campaign_runs(income_campa
     stored = dict(DiceRoll.objects.filter(campaign=income_campaign).values_list("seq", "concerns"))
     assert {r["seq"] for r in rows if r["withheld"]} == {seq for seq, c in stored.items() if c}
     assert all(r["concerns"] == [] for r in rows if not r["withheld"])
+
+
+def test_every_roll_of_a_played_campaign_says_whom_it_concerns(small_campaign):
+    # A few computer-played turns (moves, particle clouds, neutral worlds, income), then an
+    # auto-resolved battle: each roll concerns whom its rule says (docs/dice.md "Who sees which roll").
+    from campaign.rules.eventhorizon import autoresolve, conflict, mapgen, movement, victory
+    from tests.tactical.battle_support import contact_turn
+
+    contact_turn(small_campaign, "auto")
+    rows = list(DiceRoll.objects.filter(campaign=small_campaign).values_list("purpose", "concerns"))
+    public = {mapgen.TERRAIN_PURPOSE, mapgen.ECONOMY_PURPOSE, victory.PURPOSE_ROLL, movement.INITIATIVE_RULE}
+    one_empire = {eh.INCOME_PURPOSE, movement.CLOUD_RULE, movement.DRIFT_RULE, conflict.NEUTRAL_PURPOSE,
+                  conflict.NEUTRAL_LOSS_PURPOSE}
+    purposes = {p for p, _ in rows}
+    assert {eh.INCOME_PURPOSE, autoresolve.PURPOSE, movement.INITIATIVE_RULE} <= purposes
+    assert purposes <= public | one_empire | {autoresolve.PURPOSE}, purposes
+    for purpose, concerns in rows:
+        if purpose in public:
+            assert concerns == [], purpose
+        elif purpose in one_empire:
+            assert concerns in ([1], [2]), purpose
+        else:
+            assert concerns == [1, 2], purpose
+    call_command("verifydice", str(small_campaign.pk))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_marks_logged_battle_rolls_as_their_sides():
+    # Rows logged before rolls recorded whom they concern: a battle's stay as private as C21 kept
+    # their purposes; every other old row stays public, as it was (docs/dice.md "Hash versions").
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("campaign", "0006_deployment"), ("tactical", "0002_deploying")]
+    after = [("campaign", "0007_dice_roll_concerns_and_salted_hash"),
+             ("tactical", "0003_battle_dice_rolls_concern_their_sides")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    campaign = apps.get_model("campaign", "Campaign").objects.create(
+        name="Old", width=4, height=4, seed_hash="0" * 64, dice_seed="0" * 64)
+    battle = apps.get_model("tactical", "Battle").objects.create(
+        campaign=campaign, turn=2, index=0, x=1, y=1, attacker=3, defender=1, mode="tactical", setup={})
+    OldRoll = apps.get_model("campaign", "DiceRoll")
+    for seq, phase in enumerate(["turn", f"battle {battle.pk}"], start=1):
+        OldRoll.objects.create(campaign=campaign, seq=seq, turn=2, phase=phase, purpose="p", expression="1d6",
+                               faces=[3], total=3, offset=seq, words=1, prev_hash="a" * 64, hash="b" * 64)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    rows = DiceRoll.objects.filter(campaign_id=campaign.pk).order_by("seq")
+    assert [(r.concerns, r.hash_version) for r in rows] == [([], 1), ([1, 3], 1)]
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
