@@ -114,9 +114,12 @@ def _rebuild_income(client, cid, seat: int, turns) -> dict[int, int | None]:
 
 @pytest.fixture
 def income_campaign(small_campaign):
+    return play_quiet_turns(small_campaign)
+
+
+def play_quiet_turns(campaign, turns: int = INCOME_TURNS):
     """Bob (seat 1) and carol (seat 2) each hold two more worlds near home; nobody moves for
-    INCOME_TURNS turns, so every owned world rolls its income at the end of every turn."""
-    campaign = small_campaign
+    ``turns`` turns, so every owned world rolls its income at the end of every turn."""
     state = visibility.state_at(campaign)
     library = Design.objects.filter(campaign__isnull=True).order_by("bp").first()
     for seat in (1, 2):
@@ -130,7 +133,7 @@ def income_campaign(small_campaign):
         fleet = Fleet.objects.create(campaign=campaign, owner=empire, number=9000 + seat, x=home.coord[0], y=home.coord[1])
         Ship.objects.create(campaign=campaign, owner=empire, number=9100 + seat, name="Picket", design=library, fleet=fleet)
         state = visibility.state_at(campaign)
-    for _ in range(INCOME_TURNS):
+    for _ in range(turns):
         for empire in campaign.empires.all():
             actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
         actions.process_turn(campaign_id=campaign.pk)
