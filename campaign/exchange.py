@@ -250,7 +250,9 @@ def parse_export(doc: Any) -> dict:
     entries = []
     for i, r in enumerate(_list(doc, "dice_log")):
         where = f"dice_log[{i}]"
-        concerns = r.get("concerns", []) if isinstance(r, dict) else None
+        if not isinstance(r, dict):
+            raise ExchangeError(f"{where} must be an object")
+        concerns = r.get("concerns", [])
         if not isinstance(concerns, list) or not all(type(s) is int for s in concerns):
             raise ExchangeError(f"{where}.concerns must be a list of seats")
         try:
