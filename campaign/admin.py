@@ -180,7 +180,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class DiceRollAdmin(ReadOnlyAdmin):
     """Read-only: the dice log is append-only (docs/dice.md); only a turn roll-back truncates it."""
 
-    list_display = ["campaign", "seq", "turn", "phase", "purpose", "expression", "total"]
+    list_display = ["campaign", "seq", "turn", "phase", "purpose", "expression", "total", "concerns"]
     list_filter = ["phase"]
     list_select_related = ["campaign"]
 

@@ -32,6 +32,7 @@ from rest_framework.views import APIView
 from . import actions, lookups, visibility
 from .access import empire_of, is_moderator, visible_campaigns
 from .charts import history_series
+from .dice import log_reader, shown_rows
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from .reports import ReportError, report_for
 from .rules.eventhorizon.victory import PURPOSES
@@ -187,17 +188,26 @@ class ReportView(APIView):
         return Response(report.as_dict())
 
 
-class DiceRollSerializer(serializers.ModelSerializer):
-    purpose = serializers.SerializerMethodField()
+class DiceRollSerializer(serializers.Serializer):
+    """A logged roll as the caller may see it (``campaign.dice.shown_rows``): a roll made for
+    other empires is ``withheld`` while the campaign runs, with only ``seq``, ``prev_hash`` and
+    ``hash`` (the chain still checks); ``offset`` and ``words`` only with the whole log."""
 
-    class Meta:
-        model = DiceRoll
-        fields = ["seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset", "words",
-                  "prev_hash", "hash"]
-
-    def get_purpose(self, row) -> str:
-        masker = self.context.get("purpose")
-        return masker(row) if masker else row.purpose
+    seq = serializers.IntegerField()
+    turn = serializers.IntegerField(allow_null=True)
+    phase = serializers.CharField(allow_null=True)
+    purpose = serializers.CharField(allow_null=True)
+    expression = serializers.CharField(allow_null=True)
+    faces = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+    offset = serializers.IntegerField(allow_null=True)
+    words = serializers.IntegerField(allow_null=True)
+    concerns = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                     help_text="Seats the roll was made for; empty: public.")
+    hash_version = serializers.IntegerField(allow_null=True)
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+    withheld = serializers.BooleanField(help_text="A roll for other empires, shown when the campaign ends.")
 
 
 class DiceLog(ListAPIView):
@@ -207,13 +217,12 @@ class DiceLog(ListAPIView):
         self.campaign = campaign_for(self.request, self.kwargs["campaign_id"])
         return DiceRoll.objects.filter(campaign=self.campaign).order_by("seq")
 
-    def get_serializer_context(self):
-        from .dice import battle_roll_masker
-
-        context = super().get_serializer_context()
-        if hasattr(self, "campaign"):  # C21: other empires' battle rolls name ships
-            context["purpose"] = battle_roll_masker(self.campaign, self.request.user)
-        return context
+    def list(self, request, *args, **kwargs):
+        queryset = self.get_queryset()
+        page = self.paginate_queryset(queryset)
+        rows = shown_rows(queryset if page is None else page, log_reader(self.campaign, request.user))  # FW7, C21
+        data = self.get_serializer(rows, many=True).data
+        return Response(data) if page is None else self.get_paginated_response(data)
 
 
 def named_turn(request, what: str) -> int:

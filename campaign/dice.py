@@ -4,30 +4,44 @@ Engines get a ``CampaignDice`` (it satisfies the pure ``Dice`` protocol); once t
 the action calls ``commit()`` inside its transaction to append the rolls to the hash-chained log
 and advance the campaign's stream offset. The caller must hold the campaign row lock
 (``select_for_update``) so two steps cannot interleave their rolls.
+
+Every place that shows the log reads it through ``shown_rows`` with the reader from
+``log_reader``: a roll made for other empires is withheld until the campaign ends (docs/dice.md
+"Who sees which roll", docs/rulings.md FW7).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from django.utils import timezone
 
+from .access import empire_of, is_moderator
 from .bulk import insert_rows
 from .models import Campaign, DiceRoll
 from .rules import dicelog
-from .rules.dice import Roll, SeededDice
+from .rules.dice import PUBLIC, Roll, SeededDice, seats_of
 
 
 class CampaignDice:
-    def __init__(self, campaign: Campaign, *, phase: str, turn: int | None = None):
+    """The campaign's dice for one step. ``concerns``: seats every roll of this step is made for
+    (an embedded battle's two sides); a call site adds its own with ``rules.dice.concerning``."""
+
+    def __init__(self, campaign: Campaign, *, phase: str, turn: int | None = None,
+                 concerns: Iterable[int] = PUBLIC):
         self.campaign = campaign
         self.phase = phase
         self.turn = campaign.turn if turn is None else turn
+        self.concerns = seats_of(concerns)
         self._dice = SeededDice(seed=bytes.fromhex(campaign.dice_seed), offset=campaign.dice_offset)
         self._committed = 0
 
     def roll(self, count: int, sides: int, purpose: str) -> Roll:
-        return self._dice.roll(count, sides, purpose)
+        return self._dice.roll_for(self.concerns, count, sides, purpose)
+
+    def roll_for(self, concerns: tuple[int, ...], count: int, sides: int, purpose: str) -> Roll:
+        return self._dice.roll_for(seats_of((*self.concerns, *concerns)), count, sides, purpose)
 
     def commit(self) -> int:
         """Append the rolls made since the last commit to the log; returns how many."""
@@ -39,6 +53,7 @@ class CampaignDice:
         )
         entries = dicelog.chain(
             pending,
+            seed=self._dice.seed,
             first_seq=(last["seq"] + 1) if last else 1,
             prev_hash=last["hash"] if last else self.campaign.seed_hash,
             turn=self.turn,
@@ -46,10 +61,10 @@ class CampaignDice:
         )
         now = timezone.now()
         fields = ["campaign", "seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset",
-                  "words", "prev_hash", "hash", "created_at"]
+                  "words", "concerns", "hash_version", "prev_hash", "hash", "created_at"]
         insert_rows(DiceRoll, fields, [
             (self.campaign.pk, e.seq, e.turn, e.phase, e.purpose, e.expression, json.dumps(list(e.faces)),
-             e.total, e.offset, e.words, e.prev_hash, e.hash, now)
+             e.total, e.offset, e.words, json.dumps(list(e.concerns)), e.hash_version, e.prev_hash, e.hash, now)
             for e in entries
         ])
         self._committed = len(self._dice.log)
@@ -59,40 +74,26 @@ class CampaignDice:
 
 
 def entry_fields(entry: dicelog.LogEntry) -> dict:
-    return {
-        "seq": entry.seq, "turn": entry.turn, "phase": entry.phase, "purpose": entry.purpose,
-        "expression": entry.expression, "faces": list(entry.faces), "total": entry.total,
-        "offset": entry.offset, "words": entry.words, "prev_hash": entry.prev_hash,
-        "hash": entry.hash,
-    }
+    return {name: getattr(entry, name) for name in dicelog.FIELDS} | {
+        "faces": list(entry.faces), "concerns": list(entry.concerns)}
 
 
 def log_entries(campaign: Campaign):
     """The campaign's log as pure entries, in order (streamed, for long logs)."""
-    fields = ["seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset",
-              "words", "prev_hash", "hash"]
-    for row in DiceRoll.objects.filter(campaign=campaign).order_by("seq").values(*fields).iterator(2000):
-        yield dicelog.LogEntry(**{**row, "faces": tuple(row["faces"])})
+    for row in DiceRoll.objects.filter(campaign=campaign).order_by("seq").values(*dicelog.FIELDS).iterator(2000):
+        yield dicelog.LogEntry(**{**row, "faces": tuple(row["faces"]), "concerns": tuple(row["concerns"])})
 
 
-HIDDEN_BATTLE_PURPOSE = "a roll in a battle you are not fighting (shown when the campaign ends)"
+def log_reader(campaign: Campaign, user) -> dicelog.LogReader:
+    """How ``user`` reads the campaign's dice log: whole for the moderator and, once the seed is
+    revealed, for everyone; otherwise through their own empire's eyes (an observer's: none)."""
+    if campaign.revealed_seed is not None or is_moderator(user, campaign):
+        return dicelog.LogReader(whole=True)
+    empire = empire_of(user, campaign)
+    return dicelog.LogReader(whole=False, seat=empire.seat if empire else None)
 
 
-def battle_roll_masker(campaign: Campaign, user):
-    """``purpose(row) -> str`` for showing the dice log to ``user``: rolls of an embedded battle
-    (phase ``battle <id>``) name ships, so until the campaign ends only the battle's two sides and
-    the moderator see their purpose (docs/rulings.md FW7, C21). Faces, totals and hashes stay."""
-    from . import access
-
-    if campaign.status == Campaign.Status.FINISHED or access.is_moderator(user, campaign):
-        return lambda row: row.purpose
-    from tactical.actions import visible_battles
-
-    mine = {f"battle {pk}" for pk in visible_battles(user).filter(campaign=campaign).values_list("pk", flat=True)}
-
-    def purpose(row) -> str:
-        if row.phase.startswith("battle ") and row.phase not in mine:
-            return HIDDEN_BATTLE_PURPOSE
-        return row.purpose
-
-    return purpose
+def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict]:
+    """The rows as ``reader`` may see them (``dicelog.shown``): the one way pages, the API and
+    anything else that prints rolls read the log."""
+    return [dicelog.shown({name: getattr(row, name) for name in dicelog.FIELDS}, reader) for row in rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dice import log_entries
+from .dice import entry_fields, log_entries
 from .models import BuildOrder, Campaign, Design, Fleet, Ship, Structure, Turn, TurnOrders, World
 from .rules import dicelog
 from .rules.eventhorizon.designs import Design as DesignSpec
@@ -103,12 +103,9 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
              ]}
             for t in Turn.objects.filter(campaign=campaign).order_by("number")
         ],
-        "dice_log": [
-            {"seq": e.seq, "turn": e.turn, "phase": e.phase, "purpose": e.purpose,
-             "expression": e.expression, "faces": list(e.faces), "total": e.total,
-             "offset": e.offset, "words": e.words, "prev_hash": e.prev_hash, "hash": e.hash}
-            for e in log_entries(campaign)
-        ],
+        # The whole log, withheld rolls included: the file holds the seed anyway (a moderator's
+        # and operator's tool; docs/export-format.md).
+        "dice_log": [entry_fields(e) for e in log_entries(campaign)],
     }
 
 
@@ -253,8 +250,14 @@ def parse_export(doc: Any) -> dict:
     entries = []
     for i, r in enumerate(_list(doc, "dice_log")):
         where = f"dice_log[{i}]"
+        if not isinstance(r, dict):
+            raise ExchangeError(f"{where} must be an object")
+        concerns = r.get("concerns", [])
+        if not isinstance(concerns, list) or not all(type(s) is int for s in concerns):
+            raise ExchangeError(f"{where}.concerns must be a list of seats")
         try:
-            entries.append(dicelog.LogEntry(**{**r, "faces": tuple(_need(r, "faces", list, where))}))
+            entries.append(dicelog.LogEntry(**{**r, "faces": tuple(_need(r, "faces", list, where)),
+                                               "concerns": tuple(concerns)}))
         except TypeError:
             raise ExchangeError(f"{where} does not have exactly the dice log fields") from None
     try:
@@ -263,6 +266,8 @@ def parse_export(doc: Any) -> dict:
         raise ExchangeError("the dice log holds a field of the wrong type") from None
     if mismatch is not None:
         raise ExchangeError(f"the dice log does not verify: {mismatch}")
+    # Rows from before hash version 2 carry no concerns and no version: fill them in.
+    doc["dice_log"] = [entry_fields(e) for e in entries]
     expected_offset = entries[-1].offset + entries[-1].words if entries else 0
     if c["dice_offset"] != expected_offset:
         raise ExchangeError(f"campaign.dice_offset is {c['dice_offset']}, the log ends at {expected_offset}")

@@ -436,6 +436,15 @@ class DiceRoll(models.Model):
     total = models.IntegerField()
     offset = models.PositiveBigIntegerField(help_text="Stream word where the roll began.")
     words = models.PositiveIntegerField(help_text="Stream words the roll used.")
+    concerns = models.JSONField(
+        default=list, blank=True,
+        help_text="Seats of the empires the roll was made for (empty: public). Fog of war withholds "
+                  "it from everyone else until the campaign ends (docs/dice.md).",
+    )
+    hash_version = models.PositiveSmallIntegerField(
+        default=2, help_text="1: the hash covers the fields only (rows logged before salts); 2: also "
+                             "the concerns and a salt drawn from the seed (docs/dice.md).",
+    )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)

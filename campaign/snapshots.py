@@ -31,6 +31,7 @@ from .models import (
     TurnOrders,
     World,
 )
+from .rules import dicelog
 
 VERSION = 1
 
@@ -304,8 +305,7 @@ def _truncate_dice_log(campaign: Campaign, after_seq: int) -> dict:
     re-reads the same stream words and rolls the same dice. Returns the deleted rows whole, which
     ``roll_back_turn`` keeps in the audit log: anyone can check them against the chain later."""
     rows = DiceRoll.objects.filter(campaign=campaign, seq__gt=after_seq).order_by("seq")
-    fields = ["seq", "turn", "phase", "purpose", "expression", "faces", "total", "offset", "words", "prev_hash", "hash"]
-    gone = list(rows.values(*fields))
+    gone = list(rows.values(*dicelog.FIELDS))
     deleted = rows._raw_delete(rows.db) if gone else 0  # bypasses the append-only guard on purpose
     return {
         "after_seq": after_seq, "deleted": deleted, "first_seq": gone[0]["seq"] if gone else None,

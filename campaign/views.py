@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 
 from . import adapters, charts, lookups, visibility
 from .access import visible_campaigns
-from .dice import battle_roll_masker
+from .dice import log_reader, shown_rows
 from .memo import Memo
 from .models import TERRAIN_CHOICES, Campaign, Design, Turn
 from .reports import ReportError, report_context, report_for
@@ -254,14 +254,17 @@ def campaign_chart_svg(request, campaign_id: int):
 
 @login_required
 def dice_log(request, campaign_id: int):
-    # Rolls carry only the rule they were rolled for, never a place, fleet or seat, so the log
-    # names nothing fog of war hides (docs/rulings.md, FW7).
+    # Fog of war (docs/rulings.md FW7, C21): a roll made for other empires shows only its place
+    # in the chain until the campaign ends.
     campaign = get_object_or_404(visible_campaigns(request.user), pk=campaign_id)
     page = Paginator(campaign.dice_rolls.order_by("seq"), 50).get_page(request.GET.get("page"))
-    purpose = battle_roll_masker(campaign, request.user)  # C21: other empires' battle rolls name ships
-    for row in page:
-        row.shown_purpose = purpose(row)
-    return render(request, "campaign/dice.html", {"campaign": campaign, "page": page})
+    reader = log_reader(campaign, request.user)
+    rows = shown_rows(page, reader)
+    names = dict(campaign.empires.values_list("seat", "name"))
+    for row in rows:
+        row["for_names"] = ["you" if seat == reader.seat else names.get(seat, f"seat {seat}")
+                            for seat in row["concerns"] or ()]
+    return render(request, "campaign/dice.html", {"campaign": campaign, "page": page, "rows": rows, "reader": reader})
 
 
 def design_library(request):

@@ -98,7 +98,8 @@ def _lock_for(battle_id: int, user, status: str, doing: str) -> tuple[Battle, Ca
 
 
 def _dice(battle: Battle, campaign: Campaign) -> CampaignDice:
-    return CampaignDice(campaign, phase=battle.dice_phase, turn=battle.turn)
+    # Every roll of the battle is its two sides' (docs/rulings.md C21, FW7).
+    return CampaignDice(campaign, phase=battle.dice_phase, turn=battle.turn, concerns=battle.seats)
 
 
 # --- the step recorder and the advance loop ------------------------------------------------

@@ -75,6 +75,30 @@ def test_export_import_export_is_identical(tmp_path):  # docs/export-format.md
     run("verifydice", new_id)
 
 
+def test_an_export_from_before_salted_hashes_still_imports_and_goes_on(tmp_path):  # docs/dice.md
+    from dataclasses import replace
+
+    from campaign.rules import dicelog
+
+    call_command("setupdemo")
+    doc = json.loads(export(Campaign.objects.get(name="Demo Sector").pk, tmp_path, "a.json").read_text())
+    prev = doc["campaign"]["seed_hash"]
+    for row in doc["dice_log"]:  # as exported before rolls recorded whom they concern
+        del row["concerns"], row["hash_version"]
+        entry = dicelog.LogEntry(**{**row, "faces": tuple(row["faces"]), "prev_hash": prev})
+        row.update(prev_hash=prev, hash=dicelog.entry_hash(replace(entry, hash_version=dicelog.HASH_UNSALTED)))
+        prev = row["hash"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    new_id = run("importcampaign", str(old)).strip()
+    rows = DiceRoll.objects.filter(campaign_id=new_id)
+    assert set(rows.values_list("hash_version", flat=True)) == {1} and not rows.exclude(concerns=[]).exists()
+    count = rows.count()
+    run("playturns", new_id, "--turns", "1")
+    assert set(rows.filter(seq__gt=count).values_list("hash_version", flat=True)) == {2}
+    run("verifydice", new_id)
+
+
 def _tamper(doc, how):
     if how == "format":
         doc["format"] = "something-else"
@@ -96,6 +120,8 @@ def _tamper(doc, how):
         doc["structures"][0]["resource"] = "death_star"
     elif how == "seed":
         doc["campaign"]["dice_seed"] = "zz"
+    elif how == "concerns":
+        doc["dice_log"][0]["concerns"] = "seat 1"
     return doc
 
 
@@ -112,6 +138,7 @@ def _tamper(doc, how):
         ("negative", "cannot be negative"),
         ("seed", "hexadecimal"),
         ("resource", "death_star"),
+        ("concerns", r"dice_log\[0\]\.concerns must be a list of seats"),
     ],
 )
 def test_import_refuses_a_malformed_file_and_changes_nothing(tmp_path, how, message):

@@ -251,6 +251,11 @@ def test_reports_emails_history_and_dice_after_a_turn(client, fog_campaign, bob,
     # FW7: the dice log names the rule each roll was for, never a place, a fleet or an empire.
     for purpose in DiceRoll.objects.filter(campaign=campaign).values_list("purpose", flat=True):
         assert not re.search(r"\(\d+, ?\d+\)|[Ff]leet \d|[Ee]mpire \d|seat \d", purpose), purpose
+    # FW7, DL2: carol's rolls (her income) are withheld from bob: their place in the chain only.
+    carols = set(DiceRoll.objects.filter(campaign=campaign, concerns=[2]).values_list("seq", flat=True))
+    shown = json.loads(texts["API dice log"])["results"]
+    assert carols and {r["seq"] for r in shown if r["withheld"]} == carols
+    assert all(r["faces"] is None and r["purpose"] is None for r in shown if r["seq"] in carols)
     for where in ("map history SVG", "map SVG now"):
         svg = texts[where]
         assert all("fleet" not in _cell_group(svg, c) for c in hidden_places), where

@@ -14,6 +14,12 @@ Pure Python (standard library only). The stream is described in ``docs/dice.md``
 
 Engines never create dice themselves: a ``Dice`` object is passed into every step that rolls.
 Tests inject faces with ``FixedDice``.
+
+A roll made for one empire (its income, its fleet's particle-cloud roll, a battle it fights) is
+made through ``concerning(dice, seat, …)``: the call site says whose roll it is, the roll carries
+those seats (``Roll.concerns``) into the log, and fog of war withholds it from everyone else
+until the campaign ends (docs/dice.md "Who sees which roll"). A roll made through plain dice is
+public (map generation, initiative, the victory condition).
 """
 
 from __future__ import annotations
@@ -41,14 +47,19 @@ class DiceError(ValueError):
     """A roll that cannot be made (bad expression, fixed faces exhausted or out of range)."""
 
 
+PUBLIC: tuple[int, ...] = ()  # a roll that concerns no empire in particular: everyone sees it
+
+
 @dataclass(frozen=True)
 class Roll:
-    """One roll of ``count`` dice of ``sides`` sides, made for ``purpose`` (a rule book section)."""
+    """One roll of ``count`` dice of ``sides`` sides, made for ``purpose`` (a rule book section).
+    ``concerns``: the seats of the empires it was rolled for, in order; empty for a public roll."""
 
     count: int
     sides: int
     faces: tuple[int, ...]
     purpose: str
+    concerns: tuple[int, ...] = PUBLIC
 
     @property
     def total(self) -> int:
@@ -72,6 +83,35 @@ class Dice(Protocol):
     """What rules engines need: ``roll(count, sides, purpose) -> Roll``."""
 
     def roll(self, count: int, sides: int, purpose: str) -> Roll: ...
+
+
+def seats_of(seats: Iterable[int | None]) -> tuple[int, ...]:
+    """Seats in order, each once, ``None`` (no empire: a neutral world) left out."""
+    return tuple(sorted({int(s) for s in seats if s is not None}))
+
+
+class _Concerning:
+    """``concerning()``'s dice: rolls through ``base``, marked as concerning ``seats``."""
+
+    def __init__(self, base, seats: tuple[int, ...]):
+        self._base = base
+        self.concerns = seats
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        roll_for = getattr(self._base, "roll_for", None)
+        if roll_for is None:  # dice that log nothing (FixedDice, replay dice): nobody to tell
+            return self._base.roll(count, sides, purpose)
+        return roll_for(self.concerns, count, sides, purpose)
+
+
+def concerning(dice: Dice, *seats: int | None) -> Dice:
+    """The same dice, every roll made through them marked as concerning ``seats`` (an empire's
+    income, its fleet's movement, a battle's two sides). The logging dice (``SeededDice``, the
+    campaign's ``CampaignDice``) record the seats with the roll; other dice just roll. Nesting
+    adds seats: ``concerning(concerning(d, 1), 2)`` concerns seats 1 and 2."""
+    if isinstance(dice, _Concerning):
+        return _Concerning(dice._base, seats_of((*dice.concerns, *seats)))
+    return _Concerning(dice, seats_of(seats))
 
 
 def new_seed() -> bytes:
@@ -156,10 +196,14 @@ class SeededDice:
         self._stream = DiceStream(self.seed, self.offset)
 
     def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        return self.roll_for(PUBLIC, count, sides, purpose)
+
+    def roll_for(self, concerns: tuple[int, ...], count: int, sides: int, purpose: str) -> Roll:
+        """A roll concerning the empires of ``concerns`` (seats; empty: public)."""
         start = self._stream.offset
         faces = self._stream.faces(count, sides)
         self.offset = self._stream.offset
-        roll = Roll(count=count, sides=sides, faces=faces, purpose=purpose)
+        roll = Roll(count=count, sides=sides, faces=faces, purpose=purpose, concerns=seats_of(concerns))
         self.log.append(LoggedRoll(roll=roll, offset=start, words=self.offset - start))
         return roll
 

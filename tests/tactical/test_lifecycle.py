@@ -242,27 +242,38 @@ def test_an_embedded_battle_past_its_deadline_is_played_out_by_the_doctrine(smal
     call_command("verifydice", small_campaign.pk, "--seed", small_campaign.dice_seed)
 
 
-def test_other_empires_see_faces_but_not_the_purposes_of_battle_rolls(small_campaign, client, django_user_model,
-                                                                      alice, bob):  # ruling C21
+def test_a_battles_rolls_are_withheld_from_everyone_but_its_sides_until_the_campaign_ends(
+        small_campaign, client, django_user_model, alice, bob):  # rulings C21, FW7
     contact_turn(small_campaign, "tactical")
     battle = Battle.objects.get()
     outsider_player = django_user_model.objects.create_user("dora", "dora@example.com", "pw")
     from campaign.models import Membership
 
     Membership.objects.create(campaign=small_campaign, user=outsider_player, role=Membership.Role.OBSERVER)
-    row = DiceRoll.objects.filter(campaign=small_campaign, phase=f"battle {battle.pk}").order_by("seq").last()
+    rows = DiceRoll.objects.filter(campaign=small_campaign, phase=f"battle {battle.pk}").order_by("seq")
+    assert rows and all(r.concerns == sorted(battle.seats) for r in rows)
+    row = rows.last()
     page = (row.seq - 1) // 50 + 1
+    api_page = (row.seq - 1) // 100 + 1  # the API pages by 100
+
+    def api_row():
+        api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
+        return next(r for r in api["results"] if r["seq"] == row.seq)
+
     client.force_login(outsider_player)
     body = client.get(f"/campaigns/{small_campaign.pk}/dice/?page={page}").content.decode()
-    assert "a roll in a battle you are not fighting" in body and row.purpose not in body
-    api_page = (row.seq - 1) // 100 + 1  # the API pages by 100
-    api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
-    shown = next(r for r in api["results"] if r["seq"] == row.seq)
-    assert shown["faces"] == row.faces and shown["purpose"] != row.purpose
+    assert "withheld: a roll for another empire" in body and row.purpose not in body and row.hash[:12] in body
+    assert api_row() == {"seq": row.seq, "prev_hash": row.prev_hash, "hash": row.hash, "withheld": True,
+                         **dict.fromkeys(["turn", "phase", "purpose", "expression", "faces", "total", "offset",
+                                          "words", "concerns", "hash_version"])}
     for user in (bob, alice):  # a side of the battle, and the moderator
         client.force_login(user)
-        api = client.get(f"/api/campaigns/{small_campaign.pk}/dice/?page={api_page}").json()
-        assert next(r for r in api["results"] if r["seq"] == row.seq)["purpose"] == row.purpose
+        shown = api_row()
+        assert (shown["purpose"], shown["faces"], shown["withheld"]) == (row.purpose, row.faces, False)
+    Campaign.objects.filter(pk=small_campaign.pk).update(status=Campaign.Status.FINISHED)
+    client.force_login(outsider_player)  # the campaign has ended: the seed is revealed, the log open
+    shown = api_row()
+    assert (shown["purpose"], shown["faces"], shown["offset"]) == (row.purpose, row.faces, row.offset)
 
 
 def test_a_dispute_emails_the_moderator_once(small_campaign, bob, carol, alice, mailoutbox,

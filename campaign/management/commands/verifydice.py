@@ -10,7 +10,9 @@ class Command(BaseCommand):
     help = (
         "Recompute every logged roll of a campaign from its seed and check the log's hash chain; "
         "report the first mismatch. With --seed HEX, check against a revealed seed (anyone can "
-        "do this for a finished campaign); without it, the server's stored seed is used."
+        "do this for a finished campaign); without it, the server's stored seed is used. Every "
+        "roll is checked, those fog of war withholds from players included (their hashes are "
+        "salted from the seed: docs/dice.md)."
     )
 
     def add_arguments(self, parser):

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ..dice import Dice
+from ..dice import Dice, concerning
 from ..grid import Coord
 from .autoresolve import A, AutoResult, Side, resolve
 from .designs import ShipType
@@ -455,7 +455,8 @@ def neutral_world_rolls(state: CampaignState, dice: Dice) -> tuple[CampaignState
             modifiers.append(("Diplomatic Corps", 1))
         if any(_carries_pba(state, s) for s in ships):
             modifiers.append(("Planetary Bombardment Array", 1))
-        roll = dice.roll(1, 6, NEUTRAL_PURPOSE)
+        fleet_dice = concerning(dice, seat)  # the fleet's owner's rolls (FW7)
+        roll = fleet_dice.roll(1, 6, NEUTRAL_PURPOSE)
         raw = roll.faces[0]
         score = raw + sum(m for _, m in modifiers)
         data: dict[str, Any] = {"hex": list(hex), "fleet": fleet.id, "faces": list(roll.faces), "raw": raw,
@@ -478,7 +479,7 @@ def neutral_world_rolls(state: CampaignState, dice: Dice) -> tuple[CampaignState
             # RULINGS "Neutral planets": the ship destroyed is chosen at random, 1dN over the
             # fleet's ships in id order (a lone ship needs no roll: a die has at least 2 sides).
             if len(ships) > 1:
-                pick = dice.roll(1, len(ships), NEUTRAL_LOSS_PURPOSE)
+                pick = fleet_dice.roll(1, len(ships), NEUTRAL_LOSS_PURPOSE)
                 lost = ships[pick.faces[0] - 1]
                 data["loss_faces"] = list(pick.faces)
             else:
@@ -745,7 +746,7 @@ def _auto_battle(state: CampaignState, battle: Battle, dice: Dice) -> tuple[Camp
     # (an attacker relieving its own held-out world owns the defences there).
     attacker_defences = _owns_structure(state, hex, att, Resource.PLANETARY_DEFENCES)
     side_a, side_b = _side(state, a_ships, attacker_defences), _side(state, b_ships, defences)
-    result: AutoResult = resolve(side_a, side_b, dice)
+    result: AutoResult = resolve(side_a, side_b, concerning(dice, att, dfd))  # the two sides' rolls (FW4, FW7)
     a_lost = choose_losses(state, a_ships, result.a_losses, state.empire(att).standing.loss_order)
     b_lost = choose_losses(state, b_ships, result.b_losses, state.empire(dfd).standing.loss_order)
     state = _remove_ships(state, a_lost + b_lost)

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from ..dice import Dice
+from ..dice import Dice, concerning
 from ..grid import Coord
 from .economy import Resource
 from .mapgen import Terrain
@@ -234,6 +234,7 @@ def _move_one(board: _Board, fleet: FleetState, path: tuple[Coord, ...], dice: D
               events: list[Event]) -> Contact | None:
     """Move one fleet along ``path``; record its events; return its Contact, if any."""
     state, seat = board.state, fleet.owner
+    dice = concerning(dice, seat)  # a fleet's cloud and drift rolls are its owner's (FW7)
     speed = fleet_speed(state, fleet.ships)
     left = speed
     here = fleet.coord

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..dice import Dice
+from ..dice import Dice, concerning
 from . import conflict, movement, trade, victory
 from . import economy as eh
 from .designs import DesignError
@@ -271,7 +271,9 @@ def roll_income(state: CampaignState, cut_off: set, dice: Dice):
         if world.coord in cut_off:
             events.append(Event("income", "world_cut_off", (world.owner,), f"{world.kind.value.title()} at {world.coord} is cut off: no income"))
             continue
-        result = eh.world_income(world.kind, world.economy, world.coord in enriched, world.coord in stable, dice)
+        # The roll is the owner's: fog of war withholds it from other empires (FW7).
+        result = eh.world_income(world.kind, world.economy, world.coord in enriched, world.coord in stable,
+                                 concerning(dice, world.owner))
         income[world.owner] = income.get(world.owner, 0) + result.bp
         events.append(Event("income", "world_income", (world.owner,), f"{world.coord}: {result.bp} BP ({result.formula})",
                             {"at": list(world.coord), "bp": result.bp,
