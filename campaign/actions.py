@@ -674,6 +674,8 @@ def create_lobby(
     detection_range: int = 2,
     missed_turn_limit: int = 3,
     seed: str | None = None,
+    listed: bool = False,
+    show_ready: bool = True,
 ) -> Campaign:
     """Open a campaign in the lobby (status SETUP, no map yet); its creator is its moderator.
 
@@ -700,8 +702,10 @@ def create_lobby(
     activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
     if deployment not in Campaign.Deployment.values:
         raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {deployment!r}")
-    if not isinstance(fog_of_war, bool):
-        raise ActionError(f"fog of war must be on or off (true or false), not {fog_of_war!r}")
+    for label, flag in (("fog of war", fog_of_war), ("listing among the open campaigns", listed),
+                        ("showing who is ready", show_ready)):
+        if not isinstance(flag, bool):
+            raise ActionError(f"{label} must be on or off (true or false), not {flag!r}")
     if seed is not None and not isinstance(seed, str):
         raise ActionError("the dice seed must be text")
     seed = (seed or "").strip() or None
@@ -720,7 +724,7 @@ def create_lobby(
         status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
         battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
         deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
-        invite_token=_new_token(),
+        invite_token=_new_token(), listed=listed, show_ready=show_ready,
     )
     Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
     return campaign
@@ -734,10 +738,26 @@ def set_invite_link(*, campaign_id: int, user, enabled: bool, regenerate: bool =
     if not isinstance(enabled, bool) or not isinstance(regenerate, bool):
         raise ActionError("enabled and regenerate must be true or false")
     if not enabled:
+        # A listed campaign is joined through its link: no link, no listing.
         campaign.invite_token = ""
+        campaign.listed = False
     elif regenerate or not campaign.invite_token:
         campaign.invite_token = _new_token()
-    campaign.save(update_fields=["invite_token"])
+    campaign.save(update_fields=["invite_token", "listed"])
+    return campaign
+
+
+@transaction.atomic
+def set_listing(*, campaign_id: int, user, listed: bool) -> Campaign:
+    """List the campaign among the open campaigns every user's home page shows (or take it off).
+    A listed campaign is joined through its invitation link, which listing switches on."""
+    campaign = _lobby_campaign(campaign_id, user, doing="list the campaign")
+    if not isinstance(listed, bool):
+        raise ActionError("listed must be true or false")
+    campaign.listed = listed
+    if listed and not campaign.invite_token:
+        campaign.invite_token = _new_token()
+    campaign.save(update_fields=["listed", "invite_token"])
     return campaign
 
 

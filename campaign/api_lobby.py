@@ -89,7 +89,7 @@ class LobbySerializer(serializers.ModelSerializer):
         model = Campaign
         fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "battle_mode",
                   "battle_requests", "battle_hours", "activation_hours", "deployment", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
-                  "created_at"]
+                  "listed", "show_ready", "created_at"]
 
     def get_players(self, campaign) -> int:
         return campaign.memberships.filter(role=Membership.Role.PLAYER).count()
@@ -112,6 +112,8 @@ class LobbyCreateSerializer(serializers.Serializer):
     detection_range = serializers.IntegerField(default=2)
     missed_turn_limit = serializers.IntegerField(default=3)
     seed = serializers.CharField(required=False, allow_blank=True, default="", max_length=actions.SEED_MAX_LENGTH)
+    listed = serializers.BooleanField(default=False, help_text="List it among the open campaigns on every user's home page.")
+    show_ready = serializers.BooleanField(default=True, help_text="Players see which empires are ready.")
 
 
 def _lobby_data(request, campaign: Campaign) -> dict:
@@ -260,17 +262,21 @@ class Invitations(ListAPIView):
 class InviteLinkSerializer(serializers.Serializer):
     enabled = serializers.BooleanField()
     regenerate = serializers.BooleanField(default=False)
+    listed = serializers.BooleanField(
+        required=False, help_text="List the campaign among the open campaigns (it is joined through this link); "
+        "a link switched off takes it off the list.")
 
 
 class InviteLinkOut(serializers.Serializer):
     enabled = serializers.BooleanField()
+    listed = serializers.BooleanField()
     invite_token = serializers.CharField(allow_null=True)
     invite_url = serializers.CharField(allow_null=True)
 
 
 def _link(campaign: Campaign) -> dict:
     token = campaign.invite_token or None
-    return {"enabled": bool(token), "invite_token": token,
+    return {"enabled": bool(token), "listed": campaign.listed, "invite_token": token,
             "invite_url": actions.invitation_url(token) if token else None}
 
 
@@ -287,8 +293,11 @@ class InviteLink(APIView):
         serializer = InviteLinkSerializer(data=request.data)
         if not serializer.is_valid():
             return _bad_input(serializer)
-        campaign = _call(actions.set_invite_link, campaign_id=campaign.pk, user=request.user,
-                         **serializer.validated_data)
+        data = dict(serializer.validated_data)
+        listed = data.pop("listed", None)
+        campaign = _call(actions.set_invite_link, campaign_id=campaign.pk, user=request.user, **data)
+        if listed is not None and (campaign.invite_token or not listed):
+            campaign = _call(actions.set_listing, campaign_id=campaign.pk, user=request.user, listed=listed)
         return Response(_link(campaign))
 
 

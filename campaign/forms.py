@@ -78,6 +78,15 @@ class LobbyCreateForm(forms.Form):
         help_text="After this many missed turns in a row the computer plays the seat until its player returns "
         "(0: never).",
     )
+    listed = forms.BooleanField(
+        label="List among the open campaigns", required=False, initial=False,
+        help_text="Every signed-in user sees it on the home page, with a link to join, until it starts.",
+    )
+    show_ready = forms.BooleanField(
+        label="Players see who is ready", required=False, initial=True,
+        help_text="Each player's home page and the campaign page show which empires have marked their "
+        "orders ready. Off: only the moderator sees it.",
+    )
     seed = forms.CharField(
         label="Dice seed", required=False, max_length=SEED_MAX_LENGTH,
         help_text="Leave empty for a secret random seed (recommended). A seed you choose makes the map and every "

@@ -128,6 +128,14 @@ def lobby_invite(request, campaign_id: int):
 def lobby_link(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
     op = request.POST.get("op")
+    if op in ("list", "unlist"):
+        _, error = _call(actions.set_listing, campaign_id=campaign.pk, user=request.user, listed=op == "list")
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, "The campaign is listed among the open campaigns." if op == "list"
+                             else "The campaign is no longer listed among the open campaigns.")
+        return redirect("lobby-detail", campaign.pk)
     if op not in ("enable", "disable", "regenerate"):
         messages.error(request, "Choose to switch the invitation link on or off, or to make a new one.")
         return redirect("lobby-detail", campaign.pk)

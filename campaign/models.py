@@ -125,6 +125,15 @@ class Campaign(models.Model):
     paused_remaining = models.DurationField(
         null=True, blank=True, editable=False, help_text="Time left to the deadline when the campaign was paused."
     )
+    listed = models.BooleanField(
+        default=False,
+        help_text="Listed on every user's home page among the open campaigns that accept players, with its "
+                  "invitation link, while it is in the lobby (the moderator's choice).",
+    )
+    show_ready = models.BooleanField(
+        default=True,
+        help_text="Players see which empires have marked their orders ready (the moderator always does).",
+    )
     invite_token = models.CharField(
         max_length=43, blank=True, default="", db_index=True,
         help_text="Secret of the campaign's invitation link (empty: link invitations off).",

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from . import adapters, charts, lookups, visibility
+from . import adapters, charts, dashboard, lookups, visibility
 from .access import visible_campaigns
 from .dice import log_reader, shown_rows
 from .memo import Memo
@@ -56,12 +56,10 @@ def _seat_param(request, campaign: Campaign, viewer: visibility.Viewer) -> int |
 
 
 def home(request):
-    campaigns = (
-        visible_campaigns(request.user)
-        .annotate(players=Count("empires", distinct=True), cam_players=Count("cam__players", distinct=True))
-        .select_related("moderator", "cam")
-    )
-    return render(request, "campaign/home.html", {"campaigns": campaigns})
+    return render(request, "campaign/home.html", {
+        "rows": dashboard.my_campaigns(request.user),
+        "open_campaigns": dashboard.open_campaigns(request.user),
+    })
 
 
 @login_required

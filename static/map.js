@@ -1,4 +1,4 @@
-/* Sector Command map: wheel zoom, drag pan, zoom buttons, reset, hover details.
+/* Sector Command map: wheel and pinch zoom, drag pan, zoom buttons, reset, hover details.
  * Plain JavaScript, no libraries. Works on any <svg class="campaign-map"> inside an element
  * with data-map-viewport, or fetched from the element's data-map-src; the hover panel is the element with id "map-hover" (optional).
  * Clicks on cells and fleets are announced as "map:cell" / "map:fleet" CustomEvents on the
@@ -18,6 +18,9 @@
     svg.style.width = "100%";
     svg.style.height = "100%";
     svg.style.cursor = "grab";
+    // On a narrow screen the viewport takes the map's own proportions (site.css caps its height),
+    // so the whole map fits the screen instead of floating in a tall dark frame.
+    viewport.style.aspectRatio = home.w + " / " + home.h;
 
     function apply() {
       svg.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
@@ -56,12 +59,42 @@
       zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
     }, { passive: false });
 
+    // One pointer drags the map; two (fingers on a phone) pinch-zoom it about their midpoint.
     var drag = null;
+    var touches = {};
+    var pinch = null;
+    function touchCount() { return Object.keys(touches).length; }
+    function spread() {
+      var p = Object.keys(touches).map(function (id) { return touches[id]; });
+      return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
+    }
     viewport.addEventListener("pointerdown", function (ev) {
-      if (ev.button !== 0) { return; }
+      touches[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
+      if (touchCount() === 2) {
+        drag = null;
+        pinch = spread();
+        return;
+      }
+      if (ev.button !== 0 || touchCount() > 2) { return; }
       drag = { sx: ev.clientX, sy: ev.clientY, start: toMap(ev.clientX, ev.clientY), moved: false };
     });
+    function lift(ev) {
+      delete touches[ev.pointerId];
+      if (pinch && touchCount() < 2) { pinch = null; drag = null; return true; }
+      return false;
+    }
+    window.addEventListener("pointercancel", function (ev) { lift(ev); drag = null; });
     window.addEventListener("pointermove", function (ev) {
+      if (touches[ev.pointerId]) { touches[ev.pointerId] = { x: ev.clientX, y: ev.clientY }; }
+      if (pinch && touchCount() === 2) {
+        var now = spread();
+        if (now.d > 0 && pinch.d > 0) {
+          var c = toMap(now.x, now.y);
+          zoom(now.d / pinch.d, c.x, c.y);
+        }
+        pinch = now;
+        return;
+      }
       if (!drag) { return; }
       if (!drag.moved && Math.abs(ev.clientX - drag.sx) + Math.abs(ev.clientY - drag.sy) < 4) { return; }
       if (!drag.moved) { drag.moved = true; svg.style.cursor = "grabbing"; }
@@ -71,7 +104,7 @@
       apply();
     });
     window.addEventListener("pointerup", function (ev) {
-      if (!drag) { return; }
+      if (lift(ev) || !drag) { return; }
       var wasDrag = drag.moved;
       drag = null;
       svg.style.cursor = "grab";

@@ -225,7 +225,7 @@ def test_invite_link_switch(lobby, alice, mallory):
     client = client_for(alice)
     old = lobby.invite_token
     response = client.put(f"/api/campaigns/{lobby.pk}/invite-link/", {"enabled": False}, format="json")
-    assert response.json() == {"enabled": False, "invite_token": None, "invite_url": None}
+    assert response.json() == {"enabled": False, "listed": False, "invite_token": None, "invite_url": None}
     response = client_for(mallory).post("/api/lobby/join/", {"token": old, "role": "observer"}, format="json")
     assert response.status_code == 404
     response = client.put(f"/api/campaigns/{lobby.pk}/invite-link/", {"enabled": True}, format="json")

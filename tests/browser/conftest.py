@@ -28,6 +28,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 # Every browser test uses the live server, so it runs in a real transaction (transactional_db);
 # serialized_rollback puts back the rows migrations made (the starter design library) that the
@@ -145,8 +147,10 @@ def new_page(browser, live_server, request, shot):
     the test fails, each page's last view is saved as a screenshot."""
     made = []
 
-    def make():
-        ctx = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    def make(phone: bool = False):
+        # phone=True: a phone's screen (390×844 CSS pixels, touch, mobile viewport rules).
+        size = PHONE if phone else DESKTOP
+        ctx = browser.new_context(base_url=live_server.url, viewport=size, is_mobile=phone, has_touch=phone)
         ctx.set_default_timeout(TIMEOUT_MS)
         pg = ctx.new_page()
         made.append((ctx, pg))
@@ -166,6 +170,31 @@ def new_page(browser, live_server, request, shot):
 def page(new_page):
     """A fresh page for one person."""
     return new_page()
+
+
+@pytest.fixture
+def phone(new_page):
+    """A fresh page for one person on a phone (390×844, touch)."""
+    return new_page(phone=True)
+
+
+def sideways_overflow(page) -> list[str]:
+    """Elements that push the page wider than the screen (nothing may, at phone width: a wide
+    table or map scrolls inside its own frame)."""
+    return page.evaluate("""() => {
+      const width = document.documentElement.clientWidth, found = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.right <= width + 1) continue;
+        let scroller = el.parentElement, contained = false;
+        while (scroller && scroller !== document.body) {
+          if (getComputedStyle(scroller).overflowX !== 'visible') { contained = true; break; }
+          scroller = scroller.parentElement;
+        }
+        if (!contained) found.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ends at ' + Math.round(box.right));
+      }
+      return found.slice(0, 10);
+    }""")
 
 
 def log_in(page, username: str, password: str) -> None:
