@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0006_deployment'),
+        ('campaign', '0007_dice_roll_concerns_and_salted_hash'),
     ]
 
     operations = [
