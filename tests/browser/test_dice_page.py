@@ -18,5 +18,6 @@ def test_a_player_reads_the_dice_log_on_a_phone(page, login, shot, small_campaig
     assert withheld.is_visible()
     assert page.get_by_text("you", exact=True).first.is_visible()  # bob's own income rolls
     # The log fits the phone's width (the table does not scroll sideways inside its frame).
-    assert page.evaluate("document.querySelector('.dice-table').scrollWidth") <= 390 - 2 * 24
+    assert page.evaluate("document.querySelector('.dice-table').scrollWidth <= "
+                         "parseFloat(getComputedStyle(document.querySelector('main')).width)")
     shot(page, "phone")
