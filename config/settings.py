@@ -238,6 +238,32 @@ LOGGING = {
     },
 }
 
+# --- Security (README "Configuration" and "Production") ------------------------------------------
+# With DEBUG off the defaults are a production site's behind a TLS-terminating proxy: plain HTTP is
+# redirected to HTTPS and browsers are told to use HTTPS for a year (HSTS is only ever sent on
+# HTTPS answers). Including subdomains and asking for preload concern more than this site and are
+# hard to undo, so they are off until set; the README's production settings set them.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+
+
+def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto=https`` -> ``("HTTP_X_FORWARDED_PROTO", "https")``. Only for a proxy
+    that always sets (or strips) that header: otherwise a client could claim HTTPS itself."""
+    if not value:
+        return None
+    header, sep, expected = (part.strip() for part in value.partition("="))
+    if not sep or not header or not expected or not all(c.isalnum() or c in "-_" for c in header):
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER must look like X-Forwarded-Proto=https, not {value!r}")
+    name = header.upper().replace("-", "_")
+    return (name if name.startswith("HTTP_") else f"HTTP_{name}", expected)
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip())
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)

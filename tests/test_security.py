@@ -1,0 +1,84 @@
+"""Security settings and links (issue 14 item 7, issue 13 items 6 and 25): `check --deploy` with the
+README's production settings, absolute links built from SITE_URL, the Content-Security-Policy,
+expected refusals logged without a traceback."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The README's production settings ("Production"), with a real-looking secret key.
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k3Jx9vQ2-production-like-secret-key-8fT7wLm0pZr4sYb6nHc1dGe5aUi",
+    "ALLOWED_HOSTS": "sectorcommand.example.org",
+    "SITE_URL": "https://sectorcommand.example.org",
+    "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto=https",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+}
+
+
+def _manage(*args, env: dict) -> subprocess.CompletedProcess:
+    base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env},
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_passes_with_the_documented_production_settings():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_documents_those_production_settings():
+    readme = (ROOT / "README.md").read_text()
+    production = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
+    for name, value in PRODUCTION_ENV.items():
+        if name not in ("SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL"):
+            assert f"{name}={value}" in production, name
+    for name in ("SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+                 "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER", "CONTENT_SECURITY_POLICY"):
+        assert f"| `{name}` |" in readme, name
+
+
+def test_production_defaults_redirect_to_https_and_send_hsts():
+    code = ("from django.conf import settings as s; "
+            "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)")
+    env = {"DEBUG": "0", "SECRET_KEY": PRODUCTION_ENV["SECRET_KEY"]}
+    result = _manage("shell", "-c", code, env=env)
+    assert result.stdout.split() == ["True", "31536000", "None"], result.stderr
+    result = _manage("shell", "-c", code, env={**env, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto=https",
+                                               "SECURE_SSL_REDIRECT": "0"})
+    assert result.stdout.split() == ["False", "31536000", "('HTTP_X_FORWARDED_PROTO',", "'https')"], result.stderr
+
+
+def test_a_malformed_proxy_header_setting_is_refused():
+    result = _manage("check", env={**PRODUCTION_ENV, "SECURE_PROXY_SSL_HEADER": "https"})
+    assert result.returncode != 0 and "SECURE_PROXY_SSL_HEADER must look like X-Forwarded-Proto=https" in result.stderr
+
+
+# --- links come from SITE_URL (issue 13 item 6) -------------------------------------------------
+
+
+def test_make_run_builds_links_from_its_own_address():
+    """`make run PORT=8765`: the demo and the server both get SITE_URL=http://127.0.0.1:8765 and
+    keep their emails in var/mail/ (issue 13 items 6 and 25)."""
+    result = subprocess.run(["make", "-n", "run", "PORT=8765"], cwd=ROOT, capture_output=True, text=True,
+                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    lines = result.stdout.splitlines()
+    setup = next(line for line in lines if "manage.py setupdemo" in line)
+    serve = next(line for line in lines if "manage.py runserver" in line)
+    for line in (setup, serve):
+        assert "SITE_URL=http://127.0.0.1:8765 " in line
+        assert "EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend" in line
+        assert "EMAIL_FILE_PATH=var/mail" in line
+    assert serve.endswith("runserver 127.0.0.1:8765") and "--url http://127.0.0.1:8765/" in setup
+    result = subprocess.run(["make", "-n", "run", "HOST=0.0.0.0", "SITE_URL=http://games.lan:8000"], cwd=ROOT,
+                            capture_output=True, text=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    assert re.search(r"SITE_URL=http://games.lan:8000 .*runserver 0\.0\.0\.0:8000", result.stdout)
