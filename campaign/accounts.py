@@ -18,8 +18,10 @@ import hashlib
 import time
 import unicodedata
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -147,6 +149,13 @@ class ThrottledPasswordResetForm(PasswordResetForm):
 
     def save(self, *args, **kwargs):
         _count_one("password-resets", self.cleaned_data["email"])
+        # The link is built from SITE_URL, never from the request's Host header (which a client
+        # chooses: with DEBUG on any host is allowed, so a forged Host would send the reset link,
+        # token and all, to a site of the sender's choosing).
+        site = urlsplit(settings.SITE_URL)
+        kwargs.update(domain_override=site.netloc, use_https=site.scheme == "https",
+                      extra_email_context={**(kwargs.get("extra_email_context") or {}),
+                                           "site_url": settings.SITE_URL.rstrip("/")})
         return super().save(*args, **kwargs)
 
 

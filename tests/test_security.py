@@ -82,3 +82,38 @@ def test_make_run_builds_links_from_its_own_address():
     result = subprocess.run(["make", "-n", "run", "HOST=0.0.0.0", "SITE_URL=http://games.lan:8000"], cwd=ROOT,
                             capture_output=True, text=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
     assert re.search(r"SITE_URL=http://games.lan:8000 .*runserver 0\.0\.0\.0:8000", result.stdout)
+
+
+@pytest.mark.django_db
+def test_password_reset_links_come_from_site_url_not_the_host_header(client, bob, settings):
+    """Issue 14 item 7: with DEBUG on (any Host allowed) a forged Host header must not become the
+    reset link's address."""
+    from django.core import mail
+    from django.urls import reverse
+
+    settings.DEBUG = True
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.SITE_URL = "https://games.example.org:8443/"
+    response = client.post(reverse("password_reset"), {"email": "bob@example.com"}, HTTP_HOST="evil.example")
+    assert response.status_code == 302
+    (message,) = mail.outbox
+    assert "evil.example" not in message.body
+    assert re.search(r"^https://games\.example\.org:8443/accounts/password/reset/\S+/\S+/$", message.body, re.M)
+
+
+@pytest.mark.django_db
+def test_invitation_links_come_from_site_url_not_the_host_header(client, alice, settings, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from campaign import actions
+
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.SITE_URL = "http://127.0.0.1:8765"
+    lobby = actions.create_lobby(moderator=alice, name="Links", width=12, height=12, seats=2)
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/campaigns/{lobby.pk}/invitations/", {"email": "dave@example.com"},
+                               HTTP_HOST="evil.example", content_type="application/json")
+    assert response.status_code == 201, response.content
+    (message,) = mail.outbox
+    assert "http://127.0.0.1:8765/join/" in message.body and "evil.example" not in message.body
