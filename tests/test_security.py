@@ -51,9 +51,9 @@ def test_production_defaults_redirect_to_https_and_send_hsts():
     code = ("from django.conf import settings as s; "
             "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)")
     env = {"DEBUG": "0", "SECRET_KEY": PRODUCTION_ENV["SECRET_KEY"]}
-    result = _manage("shell", "-c", code, env=env)
+    result = _manage("shell", "-v", "0", "-c", code, env=env)
     assert result.stdout.split() == ["True", "31536000", "None"], result.stderr
-    result = _manage("shell", "-c", code, env={**env, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto=https",
+    result = _manage("shell", "-v", "0", "-c", code, env={**env, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto=https",
                                                "SECURE_SSL_REDIRECT": "0"})
     assert result.stdout.split() == ["False", "31536000", "('HTTP_X_FORWARDED_PROTO',", "'https')"], result.stderr
 
