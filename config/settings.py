@@ -227,14 +227,19 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"expected_refusals": {"()": "config.logfilters.ExpectedRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # With tasks run in-process (no broker): no "Task … succeeded" lines in the middle of a
-    # command's output (a worker's own log shows them), and no warning that the broker URL,
-    # never used, names no host.
-    "loggers": {} if CELERY_BROKER_URL else {
-        "celery.app.trace": {"level": "WARNING"},
-        "kombu.connection": {"level": "ERROR"},
+    "loggers": {
+        # A 403 (PermissionDenied) is logged as one WARNING line with its reason, no traceback.
+        "django.request": {"filters": ["expected_refusals"]},
+        # With tasks run in-process (no broker): no "Task … succeeded" lines in the middle of a
+        # command's output (a worker's own log shows them), and no warning that the broker URL,
+        # never used, names no host.
+        **({} if CELERY_BROKER_URL else {
+            "celery.app.trace": {"level": "WARNING"},
+            "kombu.connection": {"level": "ERROR"},
+        }),
     },
 }
 

@@ -117,3 +117,33 @@ def test_invitation_links_come_from_site_url_not_the_host_header(client, alice, 
     assert response.status_code == 201, response.content
     (message,) = mail.outbox
     assert "http://127.0.0.1:8765/join/" in message.body and "evil.example" not in message.body
+
+
+# --- expected refusals are logged without a traceback (issue 14 item 7) -------------------------
+
+
+@pytest.mark.django_db
+def test_a_refused_page_is_logged_as_one_line_without_a_traceback(client, small_campaign, alice, caplog):
+    import logging
+
+    caplog.set_level(logging.INFO)
+    client.force_login(alice)  # the moderator has no orders page
+    response = client.get(f"/campaigns/{small_campaign.pk}/orders/")
+    assert response.status_code == 403
+    (record,) = [r for r in caplog.records if r.name == "django.request"]
+    assert record.levelno == logging.WARNING and record.exc_info is None and not record.exc_text
+    assert record.getMessage() == (f"Forbidden (Permission denied): /campaigns/{small_campaign.pk}/orders/ "
+                                   "(only the campaign's players write orders)")
+    assert "Traceback" not in caplog.text
+
+
+def test_a_server_error_still_logs_its_traceback(caplog):
+    import logging
+
+    caplog.set_level(logging.INFO)
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:  # as Django's handler logs a 500
+        logging.getLogger("django.request").error("Internal Server Error: %s", "/x", exc_info=True)
+    (record,) = caplog.records
+    assert record.exc_info is not None and "Traceback" in caplog.text
