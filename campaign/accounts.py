@@ -35,6 +35,7 @@ from django.dispatch import receiver
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled
 
@@ -134,6 +135,24 @@ class ThrottledModelBackend(ModelBackend):
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
+class RevokeApiTokenOnPasswordChange:
+    """Listed in AUTH_PASSWORD_VALIDATORS for Django's ``password_changed`` hook, which runs
+    whenever a user is saved after ``set_password`` — the password change and reset pages, the
+    admin, ``changepassword`` — but not when a hash is only upgraded: a new password revokes the
+    account's API token, so a program holding the old one is signed out with the old password.
+    It refuses no password."""
+
+    def validate(self, password, user=None):
+        return None
+
+    def password_changed(self, password, user=None):
+        if user is not None and user.pk is not None:
+            actions.revoke_api_token(user=user, reason="the password changed")
+
+    def get_help_text(self):
+        return "Changing your password revokes your API token."
+
+
 class ThrottledPasswordResetForm(PasswordResetForm):
     """Django's password reset, at most PASSWORD_RESET_LIMIT emails per address and hour, so the
     form cannot be used to flood someone's mailbox. Every address asked for is counted, whether
@@ -212,10 +231,41 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
 
 
+NEW_TOKEN_SESSION_KEY = "new-api-token"
+
+
 @login_required
 def account(request):
+    from rest_framework.authtoken.models import Token
+
     memberships = request.user.memberships.select_related("campaign", "empire").order_by("-campaign__created_at")
-    return render(request, "registration/account.html", {"memberships": memberships})
+    token = Token.objects.filter(user=request.user).only("created").first()
+    # A new key is shown once, on the page right after it was made; never again afterwards.
+    new_key = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    return render(request, "registration/account.html", {
+        "memberships": memberships, "token": token,
+        "new_key": new_key if token is not None and new_key == token.key else None,
+    })
+
+
+@login_required
+@require_POST
+def rotate_token(request):
+    token = actions.rotate_api_token(user=request.user)
+    request.session[NEW_TOKEN_SESSION_KEY] = token.key
+    messages.success(request, "Your new API token is below: copy it now, it is not shown again. "
+                              "The previous token, if any, no longer works.")
+    return redirect(reverse("account") + "#api-token")
+
+
+@login_required
+@require_POST
+def revoke_token(request):
+    if actions.revoke_api_token(user=request.user):
+        messages.success(request, "Your API token is revoked: programs using it are refused from now on.")
+    else:
+        messages.info(request, "You had no API token.")
+    return redirect(reverse("account") + "#api-token")
 
 
 class ObtainTokenView(ObtainAuthToken):

@@ -577,6 +577,47 @@ def create_account(*, username: str, email: str, password: str):
     return User.objects.create_user(username=username, email=email, password=password)
 
 
+# An account has at most one API token (DRF's Token). Its owner sees when it was made, makes a new
+# one (the old key stops working at once) or revokes it; a password change or reset revokes it
+# (accounts.RevokeApiTokenOnPasswordChange). Accounts have no campaign, so no AuditEntry: these
+# are logged on the "campaign.accounts" logger.
+
+def _account_log():
+    import logging
+
+    return logging.getLogger("campaign.accounts")
+
+
+@transaction.atomic
+def rotate_api_token(*, user):
+    """A new API token for the user, replacing any they had. Returns the Token (its key is shown
+    to the user once)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("log in to manage your API token")
+    # The user row is the lock: two rotations at once make one token after the other.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    replaced = Token.objects.filter(user=user).delete()[0] > 0
+    token = Token.objects.create(user=user)
+    _account_log().info("API token %s for user %s", "rotated" if replaced else "created", user.pk)
+    return token
+
+
+@transaction.atomic
+def revoke_api_token(*, user, reason: str = "revoked by its owner") -> bool:
+    """Delete the user's API token; True if there was one."""
+    from rest_framework.authtoken.models import Token
+
+    if user is None or user.pk is None:
+        raise NotAllowed("log in to manage your API token")
+    revoked = Token.objects.filter(user_id=user.pk).delete()[0] > 0
+    if revoked:
+        _account_log().info("API token of user %s deleted: %s", user.pk, reason)
+    return revoked
+
+
 # ---------------------------------------------------------------------------------------------
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------

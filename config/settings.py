@@ -187,6 +187,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Refuses nothing: a changed or reset password revokes the account's API token.
+    {"NAME": "campaign.accounts.RevokeApiTokenOnPasswordChange"},
 ]
 # Django's model backend with the failed-log-in throttle (campaign/accounts.py).
 AUTHENTICATION_BACKENDS = ["campaign.accounts.ThrottledModelBackend"]

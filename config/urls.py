@@ -12,6 +12,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", accounts.account, name="account"),
+    path("accounts/token/", accounts.rotate_token, name="account-token-rotate"),
+    path("accounts/token/revoke/", accounts.revoke_token, name="account-token-revoke"),
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),

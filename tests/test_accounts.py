@@ -280,3 +280,121 @@ def test_password_reset_emails_are_limited_per_address_and_hour(client, bob, clo
     clock["t"] += HOUR
     assert client.post(url, {"email": address}).status_code == 302
     assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT + 1 if has_account else 0)
+
+
+# --- your API token: see, rotate, revoke; a new password revokes it (issue 14 item 7) -----------
+
+def _token_client(key: str) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return api
+
+
+def _bobs_token(bob) -> str:
+    from rest_framework.authtoken.models import Token
+
+    return Token.objects.create(user=bob).key
+
+
+def test_a_password_change_revokes_the_api_token(client, bob):
+    key = _bobs_token(bob)
+    assert _token_client(key).get("/api/campaigns/").status_code == 200
+    client.force_login(bob)
+    response = client.post(reverse("password_change"), {
+        "old_password": "pw-bob", "new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77",
+    })
+    assert response.status_code == 302
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+    assert _logged_in(client)  # the session that changed it stays logged in
+
+
+def test_a_password_reset_revokes_the_api_token(client, bob):
+    key = _bobs_token(bob)
+    client.post(reverse("password_reset"), {"email": "bob@example.com"})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
+    form_url = client.get(link, follow=True).redirect_chain[-1][0]
+    response = client.post(form_url, {"new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77"})
+    assert response.status_code == 302
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_set_password_anywhere_revokes_the_token_but_a_hash_upgrade_does_not(bob, settings):
+    from rest_framework.authtoken.models import Token
+
+    _bobs_token(bob)
+    # A log-in that upgrades the stored hash (here MD5 -> PBKDF2) is not a password change.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher",
+                                 "django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert bob.check_password("pw-bob") and bob.password.startswith("pbkdf2_")
+    assert Token.objects.filter(user=bob).exists()
+    bob.set_password("another-secret-99")  # as the admin and `changepassword` do
+    bob.save()
+    assert not Token.objects.filter(user=bob).exists()
+
+
+def test_the_account_page_shows_the_token_once_then_only_its_date(client, bob):
+    from rest_framework.authtoken.models import Token
+
+    client.force_login(bob)
+    page = client.get(reverse("account")).content.decode()
+    assert "You have no token." in page and "Create a token" in page
+    response = client.post(reverse("account-token-rotate"))
+    assert response.status_code == 302 and response["Location"] == reverse("account") + "#api-token"
+    key = Token.objects.get(user=bob).key
+    page = client.get(reverse("account")).content.decode()
+    assert key in page and "not shown again" in page and "You have a token, made" in page
+    page = client.get(reverse("account")).content.decode()
+    assert key not in page and "You have a token, made" in page and "Revoke my token" in page
+    assert _token_client(key).get("/api/campaigns/").status_code == 200
+
+    client.post(reverse("account-token-rotate"))  # rotate: the old key stops working
+    new_key = Token.objects.get(user=bob).key
+    assert new_key != key and new_key in client.get(reverse("account")).content.decode()
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+
+    client.post(reverse("account-token-revoke"))
+    assert not Token.objects.filter(user=bob).exists()
+    assert "You have no token." in client.get(reverse("account")).content.decode()
+    assert _token_client(new_key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_token_actions_need_a_post_and_a_login(client, bob):
+    assert client.post(reverse("account-token-rotate")).status_code == 302  # to the log-in page
+    client.force_login(bob)
+    assert client.get(reverse("account-token-rotate")).status_code == 405
+    assert client.get(reverse("account-token-revoke")).status_code == 405
+    from rest_framework.authtoken.models import Token
+
+    assert not Token.objects.exists()
+
+
+def test_the_token_api_shows_rotates_and_revokes_your_own_token(bob, carol):
+    from rest_framework.authtoken.models import Token
+
+    carols = Token.objects.create(user=carol).key
+    api = APIClient()
+    api.force_authenticate(bob)
+    assert api.get("/api/account/token/").json() == {"exists": False, "created": None}
+    assert api.delete("/api/account/token/").status_code == 404
+    response = api.post("/api/account/token/")
+    assert response.status_code == 201
+    key = response.json()["token"]
+    status = api.get("/api/account/token/").json()
+    assert status["exists"] is True and status["created"] and key not in str(status)
+
+    # With the token itself: rotating answers the new key, and the old one is refused from then on.
+    response = _token_client(key).post("/api/account/token/")
+    assert response.status_code == 201 and response.json()["token"] != key
+    new_key = response.json()["token"]
+    assert _token_client(key).get("/api/account/token/").status_code in (401, 403)
+    assert _token_client(new_key).delete("/api/account/token/").status_code == 204
+    assert _token_client(new_key).get("/api/account/token/").status_code in (401, 403)
+    assert list(Token.objects.values_list("key", flat=True)) == [carols]  # carol's untouched
+    assert APIClient().get("/api/account/token/").status_code in (401, 403)
+
+
+def test_the_token_api_is_in_the_schema(client, bob):
+    client.force_login(bob)
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operations = schema["paths"]["/api/account/token/"]
+    assert set(operations) >= {"get", "post", "delete"}
