@@ -802,12 +802,32 @@ def invite_by_email(*, campaign_id: int, user, email: str):
     return invitation
 
 
+def _masked(email: str) -> str:
+    local, _, domain = email.partition("@")
+    return f"{local[:1]}…@{domain}"
+
+
+def invitation_refusal(invitation, user) -> str | None:
+    """Why ``user`` may not accept this emailed invitation, or None. An emailed invitation is for
+    the account with the address it was sent to (ignoring case): the link in someone's mailbox
+    does not let whoever it is forwarded to — or whoever reads it over a shoulder — take the
+    seat. The campaign's shareable link stays open to anyone logged in who has it."""
+    if invitation is None:
+        return None
+    if (user.email or "").strip().casefold() == invitation.email.strip().casefold():
+        return None
+    return (f"this invitation was emailed to {_masked(invitation.email)} and is for the account with that "
+            "address: log in to that account (or sign up with that address), or ask the moderator for "
+            "an invitation to your own address or for the campaign's invitation link")
+
+
 @transaction.atomic
 def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empire_name: str = "",
                   faction: str = "", colour: str = "") -> Membership:
     """Join a campaign in the lobby with its invitation link or an emailed invitation: as a player
     (empire name, faction and a colour no other player has; refused when every seat is taken) or
-    as an observer."""
+    as an observer. An emailed invitation is only for the account with its address
+    (``invitation_refusal``); the campaign's link is for anyone who has it."""
     from .models import Invitation
 
     if not user.is_authenticated:
@@ -827,6 +847,9 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
         invitation = Invitation.objects.select_for_update().filter(token=token, accepted_at__isnull=True).first()
         if invitation is None:
             raise invalid
+        refusal = invitation_refusal(invitation, user)
+        if refusal is not None:
+            raise NotAllowed(refusal)
     if campaign.status != Campaign.Status.SETUP:
         raise ActionError("this campaign has already started: ask its moderator about a seat")
     existing = campaign.memberships.filter(user=user).first()
