@@ -29,6 +29,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.dispatch import receiver
@@ -196,10 +197,56 @@ class SignUpForm(UserCreationForm):
         fields = ["username", "email"]
 
     def clean_email(self):
+        # Whether an account has this address is not said here (actions.sign_up emails its owner
+        # instead). Sign-up emails are limited per address and hour like password resets, counted
+        # the same whether or not an account has it.
         email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise ValidationError("An account with this email address exists already: log in, or reset its password.")
+        if _count("signup-emails", email) >= PASSWORD_RESET_LIMIT:
+            raise ValidationError(
+                f"Too many sign-up emails were sent to this address in the last hour: try again after "
+                f"{unlocks_at():%H:%M} UTC.", code="throttled")
         return email
+
+
+class ActivationTokenGenerator(PasswordResetTokenGenerator):
+    """The sign-up confirmation link's token: valid for PASSWORD_RESET_TIMEOUT (3 days by default),
+    and no longer once the account is active (the state is in the hash)."""
+
+    key_salt = "campaign.accounts.ActivationTokenGenerator"
+
+    def _make_hash_value(self, user, timestamp):
+        return f"{user.pk}{user.password}{user.is_active}{user.email}{timestamp}"
+
+
+activation_tokens = ActivationTokenGenerator()
+
+
+def _site_link(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def send_signup_email(user_id: int, email: str, next_url: str = "", *, attempted_username: str | None = None) -> None:
+    """Email the sign-up form's answer to ``email`` (run on commit by actions.sign_up): a
+    confirmation link for a new or never-confirmed account, or — ``attempted_username`` set, the
+    address having a confirmed account — a notice that someone tried to sign up with it."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlencode, urlsafe_base64_encode
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    _count_one("signup-emails", email)
+    context = {"user": user, "attempted_username": attempted_username, "site_url": settings.SITE_URL.rstrip("/"),
+               "login_url": _site_link(reverse("login")), "reset_url": _site_link(reverse("password_reset"))}
+    if user.is_active:
+        subject, template = "Sector Command: someone tried to sign up with your address", "registration/signup_exists_email.txt"
+    else:
+        path = reverse("activate", args=[urlsafe_base64_encode(force_bytes(user.pk)), activation_tokens.make_token(user)])
+        context["activation_url"] = _site_link(path) + (f"?{urlencode({'next': next_url})}" if next_url else "")
+        subject, template = "Sector Command: confirm your email address", "registration/activation_email.txt"
+    send_mail(subject=subject, message=render_to_string(template, context), from_email=None, recipient_list=[user.email])
 
 
 class LoginView(auth_views.LoginView):
@@ -215,20 +262,46 @@ def _next_url(request, default: str) -> str:
 
 
 def signup(request):
+    """Sign up: the same answer whether or not the address has an account (actions.sign_up)."""
     if request.user.is_authenticated:
         return redirect(_next_url(request, reverse("home")))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = actions.create_account(username=form.cleaned_data["username"], email=form.cleaned_data["email"],
-                                          password=form.cleaned_data["password1"])
+            actions.sign_up(username=form.cleaned_data["username"], email=form.cleaned_data["email"],
+                            password=form.cleaned_data["password1"], next_url=_next_url(request, ""))
         except actions.ActionError as exc:
             form.add_error(None, str(exc))
             return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+        return redirect("signup-sent")
+    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+
+
+def signup_sent(request):
+    return render(request, "registration/signup_sent.html")
+
+
+def activate(request, uidb64: str, token: str):
+    """The emailed confirmation link: a page with one button (a mail scanner that fetches the
+    link confirms nothing); pressing it activates the account and logs in."""
+    from django.utils.encoding import force_str
+    from django.utils.http import urlsafe_base64_decode
+
+    try:
+        user_id = int(force_str(urlsafe_base64_decode(uidb64)))
+    except (TypeError, ValueError, OverflowError):
+        user_id = None
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    valid = user is not None and not user.is_active and activation_tokens.check_token(user, token)
+    if not valid:
+        return render(request, "registration/activate.html", {"validlink": False}, status=400)
+    if request.method == "POST":
+        user = actions.activate_account(user_id=user.pk)
         login(request, user, backend="campaign.accounts.ThrottledModelBackend")
         messages.success(request, f"Welcome, {user.username}: your account is ready.")
         return redirect(_next_url(request, reverse("home")))
-    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+    return render(request, "registration/activate.html",
+                  {"validlink": True, "account": user, "next": _next_url(request, "")})
 
 
 NEW_TOKEN_SESSION_KEY = "new-api-token"
