@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on HTML pages, with a per-request nonce (CONTENT_SECURITY_POLICY below).
+    "campaign.middleware.ContentSecurityPolicyMiddleware",
     # Without a broker: process due turns on the next request (campaign/middleware.py).
     "campaign.middleware.ProcessDueTurnsMiddleware",
 ]
@@ -97,6 +99,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaign.middleware.csp_nonce",
             ],
         },
     },
@@ -270,6 +273,20 @@ def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
 
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip())
+
+# Content-Security-Policy of every HTML page (campaign/middleware.py); "{nonce}" is replaced by a
+# fresh value per request, which the templates' own <style> and <script> elements carry. Style
+# attributes stay allowed (style-src-attr): they cannot run script, and the pages use them.
+# "off" sends none.
+DEFAULT_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'nonce-{nonce}'; "
+    "style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+CONTENT_SECURITY_POLICY = os.environ.get("CONTENT_SECURITY_POLICY", "").strip() or DEFAULT_CONTENT_SECURITY_POLICY
+if CONTENT_SECURITY_POLICY.lower() == "off":
+    CONTENT_SECURITY_POLICY = ""
+CONTENT_SECURITY_POLICY_REPORT_ONLY = envbool("CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)

@@ -147,3 +147,93 @@ def test_a_server_error_still_logs_its_traceback(caplog):
         logging.getLogger("django.request").error("Internal Server Error: %s", "/x", exc_info=True)
     (record,) = caplog.records
     assert record.exc_info is not None and "Traceback" in caplog.text
+
+
+# --- Content-Security-Policy (issue 14 item 7) --------------------------------------------------
+
+TEMPLATES = ROOT / "templates"
+
+
+def _csp_nonce(response) -> str:
+    policy = response["Content-Security-Policy"]
+    match = re.search(r"'nonce-([A-Za-z0-9_-]+)'", policy)
+    assert match, policy
+    return match.group(1)
+
+
+def _inline_elements(html: str) -> list[str]:
+    """Opening tags of <style> and of <script> elements that run inline code."""
+    tags = re.findall(r"<style\b[^>]*>", html)
+    tags += [t for t in re.findall(r"<script\b[^>]*>", html) if "src=" not in t and "application/json" not in t]
+    return tags
+
+
+@pytest.mark.django_db
+def test_pages_send_a_policy_with_a_fresh_nonce_their_inline_elements_carry(client, bob):
+    first, second = client.get("/accounts/login/"), client.get("/accounts/login/")
+    policy = first["Content-Security-Policy"]
+    for directive in ("default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"):
+        assert directive in policy
+    assert "'unsafe-inline'" not in policy.split("style-src-attr", 1)[0]  # scripts and <style>: nonce only
+    assert _csp_nonce(first) != _csp_nonce(second)
+    for response in (first, second):
+        tags = _inline_elements(response.content.decode())
+        assert tags and all(f'nonce="{_csp_nonce(response)}"' in tag for tag in tags)
+
+
+@pytest.mark.django_db
+def test_the_cached_map_page_gets_each_requests_nonce(client, small_campaign, bob):
+    """The map page is kept whole in a cache; its <style> must still carry the nonce of the
+    request it is served to, not the one it was first rendered for."""
+    client.force_login(bob)
+    url = f"/campaigns/{small_campaign.pk}/map/"
+    for _ in range(3):
+        response = client.get(url)
+        assert response.status_code == 200
+        tags = _inline_elements(response.content.decode())
+        assert tags and all(f'nonce="{_csp_nonce(response)}"' in tag for tag in tags), tags
+
+
+@pytest.mark.django_db
+def test_the_api_docs_page_runs_no_unnonced_inline_code(client, bob):
+    client.force_login(bob)
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    tags = _inline_elements(response.content.decode())
+    assert all(f'nonce="{_csp_nonce(response)}"' in tag for tag in tags), tags
+    assert client.get("/api/docs/?script=")["Content-Type"].startswith("application/javascript")
+
+
+@pytest.mark.django_db
+def test_the_policy_is_configurable(client, settings):
+    settings.CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'nonce-{nonce}'"
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = True
+    response = client.get("/accounts/login/")
+    assert "Content-Security-Policy" not in response
+    assert re.fullmatch(r"default-src 'none'; style-src 'nonce-[\w-]+'", response["Content-Security-Policy-Report-Only"])
+    settings.CONTENT_SECURITY_POLICY = ""
+    response = client.get("/accounts/login/")
+    assert "Content-Security-Policy" not in response and "Content-Security-Policy-Report-Only" not in response
+    assert 'nonce=""' in response.content.decode()  # harmless without a policy
+
+
+def test_the_off_setting_turns_the_policy_off():
+    code = "from django.conf import settings as s; print(repr(s.CONTENT_SECURITY_POLICY))"
+    result = _manage("shell", "-v", "0", "-c", code, env={"CONTENT_SECURITY_POLICY": "off"})
+    assert result.stdout.strip() == "''", result.stderr
+
+
+def test_templates_have_no_inline_code_the_policy_would_block():
+    """Every inline <style>/<script> carries the nonce; no on…= handlers or javascript: links
+    (which no nonce can allow)."""
+    problems = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        html = path.read_text()
+        for tag in _inline_elements(html):
+            if 'nonce="{{ csp_nonce }}"' not in tag:
+                problems.append(f"{path.relative_to(ROOT)}: {tag}")
+        for handler in re.findall(r"<[^>]*\son[a-z]+\s*=[^>]*>", html):
+            problems.append(f"{path.relative_to(ROOT)}: event handler attribute in {handler[:80]}")
+        if re.search(r"(href|src)\s*=\s*[\"']\s*javascript:", html, re.I):
+            problems.append(f"{path.relative_to(ROOT)}: javascript: URL")
+    assert problems == []

@@ -144,11 +144,14 @@ def new_page(browser, live_server, request, shot):
     the live server, so ``page.goto("/accounts/login/")`` works. Call it once per person. When
     the test fails, each page's last view is saved as a screenshot."""
     made = []
+    blocked = []  # the Content-Security-Policy's refusals: a page's own code must never be one
 
     def make():
         ctx = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
         ctx.set_default_timeout(TIMEOUT_MS)
         pg = ctx.new_page()
+        pg.on("console", lambda msg: blocked.append(f"{pg.url}: {msg.text}")
+              if "Content Security Policy" in msg.text else None)
         made.append((ctx, pg))
         return pg
 
@@ -160,6 +163,7 @@ def new_page(browser, live_server, request, shot):
             except Exception:  # a failed screenshot must not hide the test's own failure
                 pass
         ctx.close()
+    assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
 @pytest.fixture
