@@ -150,7 +150,7 @@ def test_setupdemo_builds_a_ready_demo_once():
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the demo's emails are sent when its transaction commits
-def test_setupdemo_prints_where_to_log_in_last_after_its_emails(capsys, settings):
+def test_setupdemo_prints_where_to_log_in_last_after_its_emails(capsys, settings, eager_tasks):
     """Issue 13 item 25: the demo's emails (sent when its transaction commits) come before the
     log-in lines, which are the command's last output (`make run` starts the server next)."""
     import sys
@@ -169,7 +169,7 @@ def test_setupdemo_prints_where_to_log_in_last_after_its_emails(capsys, settings
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_setupdemo_says_where_the_file_backend_keeps_emails(settings, tmp_path):
+def test_setupdemo_says_where_the_file_backend_keeps_emails(settings, tmp_path, eager_tasks):
     from django.core.cache import cache
 
     cache.clear()
