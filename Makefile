@@ -6,6 +6,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in emails and invitations are built from SITE_URL: by default where this server listens.
+SITE_URL ?= http://$(HOST):$(PORT)
+# The demo's emails (turn reports, reminders, invitations) go to files under var/mail/ (one file
+# per batch of messages), so the server's output stays readable; set EMAIL_BACKEND to change it.
+EMAIL_BACKEND ?= django.core.mail.backends.filebased.EmailBackend
+EMAIL_FILE_PATH ?= var/mail
+DEMO_ENV := SITE_URL=$(SITE_URL) EMAIL_BACKEND=$(EMAIL_BACKEND) EMAIL_FILE_PATH=$(EMAIL_FILE_PATH)
 
 .PHONY: run test install install-dev demo lint
 
@@ -21,11 +28,11 @@ install-dev: $(VENV)/bin/python
 
 demo: install
 	$(PY) manage.py migrate --noinput -v 0
-	$(PY) manage.py setupdemo --url http://$(HOST):$(PORT)/
+	$(DEMO_ENV) $(PY) manage.py setupdemo --url $(SITE_URL)/
 
 # Install, build the demo campaign (SQLite, in-process tasks) and serve the site.
 run: demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEMO_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Install the test dependencies and run the whole suite.
 test: install-dev

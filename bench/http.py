@@ -89,6 +89,7 @@ def prepare_environment() -> tuple[str, str | None]:
         "DEBUG": "0",
         "SECRET_KEY": SECRET,  # the same key here and in gunicorn, so the session made here is valid
         "BENCH_VIEWS": "1",
+        "SECURE_SSL_REDIRECT": "0",  # gunicorn is reached over plain HTTP here, with no proxy
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
         "LOG_LEVEL": "WARNING",

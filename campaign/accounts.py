@@ -22,19 +22,23 @@ import hashlib
 import time
 import unicodedata
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled
 from rest_framework.exceptions import ValidationError as DRFValidationError
@@ -151,6 +155,24 @@ class ThrottledModelBackend(ModelBackend):
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
+class RevokeApiTokenOnPasswordChange:
+    """Listed in AUTH_PASSWORD_VALIDATORS for Django's ``password_changed`` hook, which runs
+    whenever a user is saved after ``set_password`` — the password change and reset pages, the
+    admin, ``changepassword`` — but not when a hash is only upgraded: a new password revokes the
+    account's API token, so a program holding the old one is signed out with the old password.
+    It refuses no password."""
+
+    def validate(self, password, user=None):
+        return None
+
+    def password_changed(self, password, user=None):
+        if user is not None and user.pk is not None:
+            actions.revoke_api_token(user=user, reason="the password changed")
+
+    def get_help_text(self):
+        return "Changing your password revokes your API token."
+
+
 class ThrottledPasswordResetForm(PasswordResetForm):
     """Django's password reset, at most PASSWORD_RESET_LIMIT emails per address and hour, so the
     form cannot be used to flood someone's mailbox. Every address asked for is counted, whether
@@ -166,6 +188,13 @@ class ThrottledPasswordResetForm(PasswordResetForm):
 
     def save(self, *args, **kwargs):
         _count_one("password-resets", self.cleaned_data["email"])
+        # The link is built from SITE_URL, never from the request's Host header (which a client
+        # chooses: with DEBUG on any host is allowed, so a forged Host would send the reset link,
+        # token and all, to a site of the sender's choosing).
+        site = urlsplit(settings.SITE_URL)
+        kwargs.update(domain_override=site.netloc, use_https=site.scheme == "https",
+                      extra_email_context={**(kwargs.get("extra_email_context") or {}),
+                                           "site_url": settings.SITE_URL.rstrip("/")})
         return super().save(*args, **kwargs)
 
 
@@ -192,10 +221,56 @@ class SignUpForm(UserCreationForm):
         fields = ["username", "email"]
 
     def clean_email(self):
+        # Whether an account has this address is not said here (actions.sign_up emails its owner
+        # instead). Sign-up emails are limited per address and hour like password resets, counted
+        # the same whether or not an account has it.
         email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise ValidationError("An account with this email address exists already: log in, or reset its password.")
+        if _count("signup-emails", email) >= PASSWORD_RESET_LIMIT:
+            raise ValidationError(
+                f"Too many sign-up emails were sent to this address in the last hour: try again after "
+                f"{unlocks_at():%H:%M} UTC.", code="throttled")
         return email
+
+
+class ActivationTokenGenerator(PasswordResetTokenGenerator):
+    """The sign-up confirmation link's token: valid for PASSWORD_RESET_TIMEOUT (3 days by default),
+    and no longer once the account is active (the state is in the hash)."""
+
+    key_salt = "campaign.accounts.ActivationTokenGenerator"
+
+    def _make_hash_value(self, user, timestamp):
+        return f"{user.pk}{user.password}{user.is_active}{user.email}{timestamp}"
+
+
+activation_tokens = ActivationTokenGenerator()
+
+
+def _site_link(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def send_signup_email(user_id: int, email: str, next_url: str = "", *, attempted_username: str | None = None) -> None:
+    """Email the sign-up form's answer to ``email`` (run on commit by actions.sign_up): a
+    confirmation link for a new or never-confirmed account, or — ``attempted_username`` set, the
+    address having a confirmed account — a notice that someone tried to sign up with it."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlencode, urlsafe_base64_encode
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    _count_one("signup-emails", email)
+    context = {"user": user, "attempted_username": attempted_username, "site_url": settings.SITE_URL.rstrip("/"),
+               "login_url": _site_link(reverse("login")), "reset_url": _site_link(reverse("password_reset"))}
+    if user.is_active:
+        subject, template = "Sector Command: someone tried to sign up with your address", "registration/signup_exists_email.txt"
+    else:
+        path = reverse("activate", args=[urlsafe_base64_encode(force_bytes(user.pk)), activation_tokens.make_token(user)])
+        context["activation_url"] = _site_link(path) + (f"?{urlencode({'next': next_url})}" if next_url else "")
+        subject, template = "Sector Command: confirm your email address", "registration/activation_email.txt"
+    send_mail(subject=subject, message=render_to_string(template, context), from_email=None, recipient_list=[user.email])
 
 
 class LoginView(auth_views.LoginView):
@@ -211,26 +286,83 @@ def _next_url(request, default: str) -> str:
 
 
 def signup(request):
+    """Sign up: the same answer whether or not the address has an account (actions.sign_up)."""
     if request.user.is_authenticated:
         return redirect(_next_url(request, reverse("home")))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = actions.create_account(username=form.cleaned_data["username"], email=form.cleaned_data["email"],
-                                          password=form.cleaned_data["password1"])
+            actions.sign_up(username=form.cleaned_data["username"], email=form.cleaned_data["email"],
+                            password=form.cleaned_data["password1"], next_url=_next_url(request, ""))
         except actions.ActionError as exc:
             form.add_error(None, str(exc))
             return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+        return redirect("signup-sent")
+    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+
+
+def signup_sent(request):
+    return render(request, "registration/signup_sent.html")
+
+
+def activate(request, uidb64: str, token: str):
+    """The emailed confirmation link: a page with one button (a mail scanner that fetches the
+    link confirms nothing); pressing it activates the account and logs in."""
+    from django.utils.encoding import force_str
+    from django.utils.http import urlsafe_base64_decode
+
+    try:
+        user_id = int(force_str(urlsafe_base64_decode(uidb64)))
+    except (TypeError, ValueError, OverflowError):
+        user_id = None
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    valid = user is not None and not user.is_active and activation_tokens.check_token(user, token)
+    if not valid:
+        return render(request, "registration/activate.html", {"validlink": False}, status=400)
+    if request.method == "POST":
+        user = actions.activate_account(user_id=user.pk)
         login(request, user, backend="campaign.accounts.ThrottledModelBackend")
         messages.success(request, f"Welcome, {user.username}: your account is ready.")
         return redirect(_next_url(request, reverse("home")))
-    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request, "")})
+    return render(request, "registration/activate.html",
+                  {"validlink": True, "account": user, "next": _next_url(request, "")})
+
+
+NEW_TOKEN_SESSION_KEY = "new-api-token"
 
 
 @login_required
 def account(request):
+    from rest_framework.authtoken.models import Token
+
     memberships = request.user.memberships.select_related("campaign", "empire").order_by("-campaign__created_at")
-    return render(request, "registration/account.html", {"memberships": memberships})
+    token = Token.objects.filter(user=request.user).only("created").first()
+    # A new key is shown once, on the page right after it was made; never again afterwards.
+    new_key = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    return render(request, "registration/account.html", {
+        "memberships": memberships, "token": token,
+        "new_key": new_key if token is not None and new_key == token.key else None,
+    })
+
+
+@login_required
+@require_POST
+def rotate_token(request):
+    token = actions.rotate_api_token(user=request.user)
+    request.session[NEW_TOKEN_SESSION_KEY] = token.key
+    messages.success(request, "Your new API token is below: copy it now, it is not shown again. "
+                              "The previous token, if any, no longer works.")
+    return redirect(reverse("account") + "#api-token")
+
+
+@login_required
+@require_POST
+def revoke_token(request):
+    if actions.revoke_api_token(user=request.user):
+        messages.success(request, "Your API token is revoked: programs using it are refused from now on.")
+    else:
+        messages.info(request, "You had no API token.")
+    return redirect(reverse("account") + "#api-token")
 
 
 class ObtainTokenView(ObtainAuthToken):

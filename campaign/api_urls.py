@@ -1,11 +1,15 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import api, api_lobby, moderation_api
+from . import api, api_lobby, moderation_api, token_api
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script from a URL, not inline (Content-Security-Policy).
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
+         name="api-docs"),
+    # your own API token (campaign/token_api.py)
+    path("account/token/", token_api.MyToken.as_view(), name="api-my-token"),
     path("campaigns/", api.CampaignList.as_view(), name="api-campaigns"),
     path("campaigns/<int:campaign_id>/", api.CampaignDetail.as_view(), name="api-campaign"),
     path("campaigns/<int:campaign_id>/map/", api.CampaignMap.as_view(), name="api-map"),

@@ -218,6 +218,10 @@ def join(request, token: str):
     taken = list(players.values_list("colour", flat=True))
     form = JoinForm(request.POST or None, taken_colours=taken)
     error = None
+    refusal = actions.invitation_refusal(invitation, request.user)
+    if refusal is not None:  # an emailed invitation opened by another account: say so, no form
+        return render(request, "lobby/join.html", {"campaign": campaign, "invitation": invitation,
+                                                   "refusal": refusal, "players": players.count()}, status=403)
     if request.method == "POST" and form.is_valid():
         _, error = _call(actions.join_campaign, user=request.user, token=token, **form.cleaned_data)
         if error is None:

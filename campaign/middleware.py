@@ -52,3 +52,41 @@ class ProcessDueTurnsMiddleware:
                 except Exception:
                     log.exception("settling due battles on a request failed")
         return self.get_response(request)
+
+
+# --- Content-Security-Policy ------------------------------------------------------------------
+
+class ContentSecurityPolicyMiddleware:
+    """Send ``settings.CONTENT_SECURITY_POLICY`` on every HTML page (Django 5.2 has no CSP of its
+    own). ``{nonce}`` in the policy becomes a fresh random value per request, which templates put
+    on their own ``<style>`` and ``<script>`` elements as ``nonce="{{ csp_nonce }}"`` (the
+    ``csp_nonce`` context processor below): those run, anything else inline — an injected script,
+    an ``on…=`` handler, a ``javascript:`` link — does not. Scripts and styles from the site's own
+    static files always load. ``CONTENT_SECURITY_POLICY_REPORT_ONLY`` sends it as
+    ``Content-Security-Policy-Report-Only`` (the browser reports and blocks nothing). With DEBUG on,
+    Django's own error pages (which are inline) are sent without it."""
+
+    def __init__(self, get_response):
+        import secrets
+
+        self.get_response = get_response
+        self.token = secrets.token_urlsafe
+
+    def __call__(self, request):
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        request.csp_nonce = self.token(18) if policy else ""
+        response = self.get_response(request)
+        if not policy or not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        if settings.DEBUG and response.status_code >= 400:
+            return response
+        header = ("Content-Security-Policy-Report-Only" if getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
+                  else "Content-Security-Policy")
+        if header not in response:
+            response[header] = policy.replace("{nonce}", request.csp_nonce)
+        return response
+
+
+def csp_nonce(request):
+    """Template context: ``csp_nonce``, this request's nonce for inline ``<style>``/``<script>``."""
+    return {"csp_nonce": getattr(request, "csp_nonce", "")}

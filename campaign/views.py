@@ -138,8 +138,10 @@ def campaign_map_svg(request, campaign_id: int):
 
 # The map page is kept whole in the cache for each user, campaign row and query: what it shows
 # changes only with a turn, an edit (the state version moves) or the user's standing. The one
-# per-request part, the CSRF token of the log-out form, is put in on the way out.
+# per-request parts, the CSRF token of the log-out form and the Content-Security-Policy nonce of
+# its <style> elements, are put in on the way out.
 MAP_PAGE_CSRF = "__sector-command-csrf-token__"
+MAP_PAGE_NONCE = "__sector-command-csp-nonce__"
 MAP_PAGES = Memo(256, max_total=16_000_000)  # a key names everything its page shows: never stale
 
 
@@ -164,13 +166,14 @@ def campaign_map(request, campaign_id: int):
     # This process's memo first (no round trip), then the shared cache, then a fresh render.
     html = (MAP_PAGES.get(key) or cache.get(key)) if keep else None
     if html is None:
-        html = render_to_string("campaign/map.html", {**_map_context(request, found), "csrf_token": MAP_PAGE_CSRF},
-                                request)
+        html = render_to_string("campaign/map.html", {**_map_context(request, found), "csrf_token": MAP_PAGE_CSRF,
+                                                      "csp_nonce": MAP_PAGE_NONCE}, request)
         if keep:
             cache.set(key, html, visibility.MAP_CACHE_SECONDS)
     if keep:
         MAP_PAGES.put(key, html)
-    return HttpResponse(html.replace(MAP_PAGE_CSRF, get_token(request)))
+    return HttpResponse(html.replace(MAP_PAGE_CSRF, get_token(request))
+                        .replace(MAP_PAGE_NONCE, getattr(request, "csp_nonce", "")))
 
 
 def _map_context(request, found: lookups.CampaignAccess) -> dict:

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on HTML pages, with a per-request nonce (CONTENT_SECURITY_POLICY below).
+    "campaign.middleware.ContentSecurityPolicyMiddleware",
     # Without a broker: process due turns on the next request (campaign/middleware.py).
     "campaign.middleware.ProcessDueTurnsMiddleware",
 ]
@@ -97,6 +99,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaign.middleware.csp_nonce",
             ],
         },
     },
@@ -187,6 +190,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Refuses nothing: a changed or reset password revokes the account's API token.
+    {"NAME": "campaign.accounts.RevokeApiTokenOnPasswordChange"},
 ]
 # Django's model backend with the failed-log-in throttle (campaign/accounts.py).
 AUTHENTICATION_BACKENDS = ["campaign.accounts.ThrottledModelBackend"]
@@ -227,16 +232,61 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"expected_refusals": {"()": "config.logfilters.ExpectedRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # With tasks run in-process (no broker): no "Task … succeeded" lines in the middle of a
-    # command's output (a worker's own log shows them), and no warning that the broker URL,
-    # never used, names no host.
-    "loggers": {} if CELERY_BROKER_URL else {
-        "celery.app.trace": {"level": "WARNING"},
-        "kombu.connection": {"level": "ERROR"},
+    "loggers": {
+        # A 403 (PermissionDenied) is logged as one WARNING line with its reason, no traceback.
+        "django.request": {"filters": ["expected_refusals"]},
+        # With tasks run in-process (no broker): no "Task … succeeded" lines in the middle of a
+        # command's output (a worker's own log shows them), and no warning that the broker URL,
+        # never used, names no host.
+        **({} if CELERY_BROKER_URL else {
+            "celery.app.trace": {"level": "WARNING"},
+            "kombu.connection": {"level": "ERROR"},
+        }),
     },
 }
+
+# --- Security (README "Configuration" and "Production") ------------------------------------------
+# With DEBUG off the defaults are a production site's behind a TLS-terminating proxy: plain HTTP is
+# redirected to HTTPS and browsers are told to use HTTPS for a year (HSTS is only ever sent on
+# HTTPS answers). Including subdomains and asking for preload concern more than this site and are
+# hard to undo, so they are off until set; the README's production settings set them.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+
+
+def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto=https`` -> ``("HTTP_X_FORWARDED_PROTO", "https")``. Only for a proxy
+    that always sets (or strips) that header: otherwise a client could claim HTTPS itself."""
+    if not value:
+        return None
+    header, sep, expected = (part.strip() for part in value.partition("="))
+    if not sep or not header or not expected or not all(c.isalnum() or c in "-_" for c in header):
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER must look like X-Forwarded-Proto=https, not {value!r}")
+    name = header.upper().replace("-", "_")
+    return (name if name.startswith("HTTP_") else f"HTTP_{name}", expected)
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip())
+
+# Content-Security-Policy of every HTML page (campaign/middleware.py); "{nonce}" is replaced by a
+# fresh value per request, which the templates' own <style> and <script> elements carry. Style
+# attributes stay allowed (style-src-attr): they cannot run script, and the pages use them.
+# "off" sends none.
+DEFAULT_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'nonce-{nonce}'; "
+    "style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+CONTENT_SECURITY_POLICY = os.environ.get("CONTENT_SECURITY_POLICY", "").strip() or DEFAULT_CONTENT_SECURITY_POLICY
+if CONTENT_SECURITY_POLICY.lower() == "off":
+    CONTENT_SECURITY_POLICY = ""
+CONTENT_SECURITY_POLICY_REPORT_ONLY = envbool("CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)

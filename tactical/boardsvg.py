@@ -83,10 +83,6 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
     width, height = w * CELL + 2 * MARGIN, h * CELL + 2 * MARGIN
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width} {height}" '
            f'width="{width}" height="{height}" role="img" aria-label="Tactical board, {w} by {h} squares">',
-           '<style>.sq{fill:#0d1626;stroke:#24324a;stroke-width:1}.sq.reach{fill:#1d3f2a;cursor:pointer}'
-           '.sq.reach:hover{fill:#2f6a45}.lbl{fill:#8aa0bd;font:10px sans-serif}'
-           '.sid{fill:#fff;font:bold 11px sans-serif;pointer-events:none}'
-           '.hull{fill:#fff;font:9px sans-serif;pointer-events:none}</style>',
            f'<rect width="{width}" height="{height}" fill="#07101c"/>']
     for x in range(w):
         out.append(f'<text class="lbl" x="{MARGIN + x * CELL + CELL / 2}" y="{MARGIN - 5}" text-anchor="middle">{x}</text>')

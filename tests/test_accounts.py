@@ -42,31 +42,107 @@ def _logged_in(client) -> bool:
     return "_auth_user_id" in client.session
 
 
-def test_signup_creates_the_account_and_logs_in(client):
-    response = client.post(reverse("signup"), {
-        "username": "dave", "email": "dave@example.com",
-        "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42",
-    })
-    assert response.status_code == 302 and response["Location"] == reverse("home")
+SIGNUP = {"username": "dave", "email": "dave@example.com",
+          "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42"}
+
+
+@pytest.fixture
+def signup(client, django_capture_on_commit_callbacks):
+    """POST the sign-up form; its emails are sent when the transaction commits."""
+    def post(data, url=None):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url or reverse("signup"), data)
+    return post
+
+
+def _activation_link(message) -> str:
+    return re.search(r"https?://[^/\s]+(/accounts/activate/\S+)", message.body).group(1)
+
+
+def test_signup_emails_a_confirmation_link_that_activates_the_account_and_logs_in(client, signup):
+    response = signup(SIGNUP)
+    assert response.status_code == 302 and response["Location"] == reverse("signup-sent")
     user = get_user_model().objects.get(username="dave")
     assert user.email == "dave@example.com" and user.check_password("a-long-passphrase-42")
-    assert _logged_in(client)
+    assert not user.is_active and not _logged_in(client)
+    assert _login(client, "dave", "a-long-passphrase-42").status_code == 200 and not _logged_in(client)
+    (message,) = mail.outbox
+    assert message.to == ["dave@example.com"] and "confirm your email address" in message.subject
+    link = _activation_link(message)
+    # Opening the link (as a mail scanner would) confirms nothing; the page's button does.
+    response = client.get(link)
+    assert response.status_code == 200 and b"Confirm and log in" in response.content
+    user.refresh_from_db()
+    assert not user.is_active
+    response = client.post(link)
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    user.refresh_from_db()
+    assert user.is_active and _logged_in(client)
+    # The link works once.
+    client.logout()
+    response = client.post(link)
+    assert response.status_code == 400 and b"has expired or has been used" in response.content
+    assert not _logged_in(client)
 
 
-def test_signup_follows_next(client):
-    response = client.post(reverse("signup") + "?next=/lobby/", {
-        "username": "dave", "email": "dave@example.com",
-        "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42", "next": "/lobby/",
-    })
-    assert response["Location"] == "/lobby/"
+def test_signup_follows_next_through_the_confirmation_link(client, signup):
+    response = signup(url=reverse("signup") + "?next=/lobby/", data={**SIGNUP, "next": "/lobby/"})
+    assert response["Location"] == reverse("signup-sent")
+    link = _activation_link(mail.outbox[0])
+    assert link.endswith("?next=%2Flobby%2F")
+    assert client.post(link, {"next": "/lobby/"})["Location"] == "/lobby/"
 
 
-def test_signup_refuses_bad_input_and_writes_nothing(client, bob):
+def test_signup_does_not_say_whether_an_address_has_an_account(client, bob, signup):
+    """Issue 14 item 7: the answer for an address with an account is the answer for a new one;
+    the owner of the address is told by email instead."""
+    new = signup(SIGNUP)
+    taken = signup({**SIGNUP, "username": "eve", "email": "BOB@example.com"})
+    assert (new.status_code, new["Location"]) == (taken.status_code, taken["Location"]) == (302, reverse("signup-sent"))
+    assert not get_user_model().objects.filter(username="eve").exists()
+    bob.refresh_from_db()
+    assert bob.check_password("pw-bob") and bob.is_active
+    notice = mail.outbox[1]
+    assert notice.to == ["bob@example.com"] and "someone tried to sign up with your address" in notice.subject
+    assert '"eve"' in notice.body and "/accounts/login/" in notice.body and "/accounts/password/reset/" in notice.body
+    assert "/accounts/activate/" not in notice.body
+
+
+def test_signing_up_again_with_an_unconfirmed_address_sends_a_new_link(client, signup):
+    signup(SIGNUP)
+    signup({**SIGNUP, "username": "dave2"})
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["dave"]
+    assert len(mail.outbox) == 2 and all("/accounts/activate/" in m.body for m in mail.outbox)
+    assert client.post(_activation_link(mail.outbox[1])).status_code == 302
+    assert get_user_model().objects.get(username="dave").is_active
+
+
+def test_a_wrong_or_forged_confirmation_link_is_refused(client, bob, signup):
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    signup(SIGNUP)
+    link = _activation_link(mail.outbox[0])
+    dave = get_user_model().objects.get(username="dave")
+    for bad in (link[:-3] + "xyz/", f"/accounts/activate/{urlsafe_base64_encode(force_bytes(bob.pk))}/{link.split('/')[-2]}/",
+                "/accounts/activate/!!!/abc/"):
+        assert client.post(bad).status_code == 400
+    dave.refresh_from_db()
+    assert not dave.is_active and not _logged_in(client)
+
+
+def test_signup_emails_are_limited_per_address_and_hour(client, bob, clock, signup):
+    for i in range(accounts.PASSWORD_RESET_LIMIT):
+        assert signup({**SIGNUP, "username": f"eve{i}", "email": "bob@example.com"}).status_code == 302
+    response = signup({**SIGNUP, "username": "eve9", "email": "bob@example.com"})
+    assert response.status_code == 200 and "Too many sign-up emails" in response.content.decode()
+    assert len(mail.outbox) == accounts.PASSWORD_RESET_LIMIT
+
+
+def test_signup_refuses_bad_input_and_writes_nothing(client, bob, signup):
     cases = [
         {"username": "dave", "email": "not-an-email", "password1": "a-long-passphrase-42",
          "password2": "a-long-passphrase-42"},
-        {"username": "dave", "email": "BOB@example.com", "password1": "a-long-passphrase-42",
-         "password2": "a-long-passphrase-42"},  # email taken (case-insensitive)
         {"username": "bob", "email": "dave@example.com", "password1": "a-long-passphrase-42",
          "password2": "a-long-passphrase-42"},  # username taken
         {"username": "dave", "email": "dave@example.com", "password1": "a-long-passphrase-42",
@@ -74,12 +150,12 @@ def test_signup_refuses_bad_input_and_writes_nothing(client, bob):
         {"username": "dave", "email": "dave@example.com", "password1": "123", "password2": "123"},
     ]
     for data in cases:
-        response = client.post(reverse("signup"), data)
+        response = signup(data)
         assert response.status_code == 200
         assert response.context["form"].errors
         assert b"errorlist" in response.content
     assert get_user_model().objects.count() == 1
-    assert not _logged_in(client)
+    assert not _logged_in(client) and mail.outbox == []
 
 
 def test_signup_page_renders(client):
@@ -356,3 +432,121 @@ def test_password_reset_emails_are_limited_per_address_and_hour(client, bob, clo
     clock["t"] += HOUR
     assert client.post(url, {"email": address}).status_code == 302
     assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT + 1 if has_account else 0)
+
+
+# --- your API token: see, rotate, revoke; a new password revokes it (issue 14 item 7) -----------
+
+def _token_client(key: str) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return api
+
+
+def _bobs_token(bob) -> str:
+    from rest_framework.authtoken.models import Token
+
+    return Token.objects.create(user=bob).key
+
+
+def test_a_password_change_revokes_the_api_token(client, bob):
+    key = _bobs_token(bob)
+    assert _token_client(key).get("/api/campaigns/").status_code == 200
+    client.force_login(bob)
+    response = client.post(reverse("password_change"), {
+        "old_password": "pw-bob", "new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77",
+    })
+    assert response.status_code == 302
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+    assert _logged_in(client)  # the session that changed it stays logged in
+
+
+def test_a_password_reset_revokes_the_api_token(client, bob):
+    key = _bobs_token(bob)
+    client.post(reverse("password_reset"), {"email": "bob@example.com"})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
+    form_url = client.get(link, follow=True).redirect_chain[-1][0]
+    response = client.post(form_url, {"new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77"})
+    assert response.status_code == 302
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_set_password_anywhere_revokes_the_token_but_a_hash_upgrade_does_not(bob, settings):
+    from rest_framework.authtoken.models import Token
+
+    _bobs_token(bob)
+    # A log-in that upgrades the stored hash (here MD5 -> PBKDF2) is not a password change.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher",
+                                 "django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert bob.check_password("pw-bob") and bob.password.startswith("pbkdf2_")
+    assert Token.objects.filter(user=bob).exists()
+    bob.set_password("another-secret-99")  # as the admin and `changepassword` do
+    bob.save()
+    assert not Token.objects.filter(user=bob).exists()
+
+
+def test_the_account_page_shows_the_token_once_then_only_its_date(client, bob):
+    from rest_framework.authtoken.models import Token
+
+    client.force_login(bob)
+    page = client.get(reverse("account")).content.decode()
+    assert "You have no token." in page and "Create a token" in page
+    response = client.post(reverse("account-token-rotate"))
+    assert response.status_code == 302 and response["Location"] == reverse("account") + "#api-token"
+    key = Token.objects.get(user=bob).key
+    page = client.get(reverse("account")).content.decode()
+    assert key in page and "not shown again" in page and "You have a token, made" in page
+    page = client.get(reverse("account")).content.decode()
+    assert key not in page and "You have a token, made" in page and "Revoke my token" in page
+    assert _token_client(key).get("/api/campaigns/").status_code == 200
+
+    client.post(reverse("account-token-rotate"))  # rotate: the old key stops working
+    new_key = Token.objects.get(user=bob).key
+    assert new_key != key and new_key in client.get(reverse("account")).content.decode()
+    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+
+    client.post(reverse("account-token-revoke"))
+    assert not Token.objects.filter(user=bob).exists()
+    assert "You have no token." in client.get(reverse("account")).content.decode()
+    assert _token_client(new_key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_token_actions_need_a_post_and_a_login(client, bob):
+    assert client.post(reverse("account-token-rotate")).status_code == 302  # to the log-in page
+    client.force_login(bob)
+    assert client.get(reverse("account-token-rotate")).status_code == 405
+    assert client.get(reverse("account-token-revoke")).status_code == 405
+    from rest_framework.authtoken.models import Token
+
+    assert not Token.objects.exists()
+
+
+def test_the_token_api_shows_rotates_and_revokes_your_own_token(bob, carol):
+    from rest_framework.authtoken.models import Token
+
+    carols = Token.objects.create(user=carol).key
+    api = APIClient()
+    api.force_authenticate(bob)
+    assert api.get("/api/account/token/").json() == {"exists": False, "created": None}
+    assert api.delete("/api/account/token/").status_code == 404
+    response = api.post("/api/account/token/")
+    assert response.status_code == 201
+    key = response.json()["token"]
+    status = api.get("/api/account/token/").json()
+    assert status["exists"] is True and status["created"] and key not in str(status)
+
+    # With the token itself: rotating answers the new key, and the old one is refused from then on.
+    response = _token_client(key).post("/api/account/token/")
+    assert response.status_code == 201 and response.json()["token"] != key
+    new_key = response.json()["token"]
+    assert _token_client(key).get("/api/account/token/").status_code in (401, 403)
+    assert _token_client(new_key).delete("/api/account/token/").status_code == 204
+    assert _token_client(new_key).get("/api/account/token/").status_code in (401, 403)
+    assert list(Token.objects.values_list("key", flat=True)) == [carols]  # carol's untouched
+    assert APIClient().get("/api/account/token/").status_code in (401, 403)
+
+
+def test_the_token_api_is_in_the_schema(client, bob):
+    client.force_login(bob)
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operations = schema["paths"]["/api/account/token/"]
+    assert set(operations) >= {"get", "post", "delete"}

@@ -174,3 +174,34 @@ def test_setupdemo_builds_a_ready_demo_once():
     assert campaign.builds.count() == 4  # each empire has a corvette on the stocks
     again = run("setupdemo")
     assert "already exists" in again and Campaign.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the demo's emails are sent when its transaction commits
+def test_setupdemo_prints_where_to_log_in_last_after_its_emails(capsys, settings, eager_tasks):
+    """Issue 13 item 25: the demo's emails (sent when its transaction commits) come before the
+    log-in lines, which are the command's last output (`make run` starts the server next)."""
+    import sys
+
+    from django.core.cache import cache
+
+    cache.clear()  # a transactional test reuses ids: nothing cached for an earlier campaign 1
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # prints to stdout
+    call_command("setupdemo", "--url", "http://127.0.0.1:8765/", stdout=sys.stdout)
+    out = capsys.readouterr().out
+    assert "Subject:" in out  # the demo's turns did send emails
+    assert out.rindex("Subject:") < out.index("Log in at http://127.0.0.1:8765/accounts/login/")
+    assert out.rstrip().splitlines()[-1].strip() == (
+        "password 'sector-demo'. The moderator can also use http://127.0.0.1:8765/admin/.")
+    assert "printed in the server's output" in out
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_setupdemo_says_where_the_file_backend_keeps_emails(settings, tmp_path, eager_tasks):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path / "mail")
+    out = run("setupdemo")
+    assert f"Emails the site sends are written to {tmp_path / 'mail'}/." in out
+    assert any((tmp_path / "mail").iterdir())  # the demo's emails are there, not on the console

@@ -259,6 +259,34 @@ def test_invite_by_email(client, lobby, alice, carol, django_capture_on_commit_c
     assert lobby.memberships.get(user=carol).role == "player"
 
 
+def test_an_emailed_invitation_is_only_for_the_account_with_its_address(client, lobby, alice, bob, carol):
+    """Issue 14 item 7: an emailed invitation forwarded to (or read by) another account does not
+    let that account join; the campaign's shareable link stays open to anyone who has it."""
+    from rest_framework.test import APIClient
+
+    invitation = actions.invite_by_email(campaign_id=lobby.pk, user=alice, email="Carol@Example.com")
+    client.force_login(bob)
+    url = reverse("lobby-join", args=[invitation.token])
+    for response in (client.get(url), client.post(url, _join_data(colour=RED))):
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert "You are logged in as bob" in page and "emailed to C…@example.com" in page
+        assert "Carol@example.com" not in page and "<button" not in page.split("<main>", 1)[1]
+    api = APIClient()
+    api.force_authenticate(bob)
+    response = api.post("/api/lobby/join/", {"token": invitation.token, **_join_data(colour=RED)}, format="json")
+    assert response.status_code == 403 and "is for the account with that address" in response.json()["detail"]
+    with pytest.raises(actions.NotAllowed):
+        actions.join_campaign(user=bob, token=invitation.token, role="observer")
+    assert not lobby.memberships.filter(user=bob).exists()
+    invitation.refresh_from_db()
+    assert invitation.accepted_at is None
+    # The invited address's account joins with it (case ignored); bob can use the shared link.
+    actions.join_campaign(user=carol, token=invitation.token, empire_name="C", colour=BLUE)
+    actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
+    assert set(lobby.memberships.values_list("user__username", flat=True)) == {"alice", "bob", "carol"}
+
+
 def test_an_emailed_invitation_works_once(lobby, alice, bob, carol, django_capture_on_commit_callbacks):
     invitation = actions.invite_by_email(campaign_id=lobby.pk, user=alice, email="carol@example.com")
     actions.join_campaign(user=carol, token=invitation.token, empire_name="C", colour=BLUE)

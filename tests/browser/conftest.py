@@ -146,6 +146,7 @@ def new_page(browser, live_server, request, shot):
     the live server, so ``page.goto("/accounts/login/")`` works. Call it once per person. When
     the test fails, each page's last view is saved as a screenshot."""
     made = []
+    blocked = []  # the Content-Security-Policy's refusals: a page's own code must never be one
 
     def make(phone: bool = False):
         # phone=True: a phone's screen (390×844 CSS pixels, touch, mobile viewport rules).
@@ -153,6 +154,8 @@ def new_page(browser, live_server, request, shot):
         ctx = browser.new_context(base_url=live_server.url, viewport=size, is_mobile=phone, has_touch=phone)
         ctx.set_default_timeout(TIMEOUT_MS)
         pg = ctx.new_page()
+        pg.on("console", lambda msg: blocked.append(f"{pg.url}: {msg.text}")
+              if "Content Security Policy" in msg.text else None)
         made.append((ctx, pg))
         return pg
 
@@ -164,6 +167,7 @@ def new_page(browser, live_server, request, shot):
             except Exception:  # a failed screenshot must not hide the test's own failure
                 pass
         ctx.close()
+    assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
 @pytest.fixture

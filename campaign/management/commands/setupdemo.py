@@ -1,3 +1,6 @@
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -22,8 +25,31 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="Where the site will be served.")
 
-    @transaction.atomic
     def handle(self, *args, **opts):
+        # The demo is built in one transaction; its emails are sent when it commits. Where to log
+        # in is printed after that, as the last lines (`make run` starts the server next).
+        with transaction.atomic():
+            campaign = self._build()
+        url = opts["url"].rstrip("/")
+        self.stdout.write(
+            "\n"
+            f"  Sector Command is ready at {url}/\n"
+            f"  {self._where_emails_go()}\n"
+            f"  The demo campaign: {url}/campaigns/{campaign.pk}/\n"
+            f"  Log in at {url}/accounts/login/ as moderator, player1 or player2,\n"
+            f"  password '{DEMO_PASSWORD}'. The moderator can also use {url}/admin/.\n"
+        )
+
+    @staticmethod
+    def _where_emails_go() -> str:
+        backend = settings.EMAIL_BACKEND.rsplit(".", 2)[-2]
+        if backend == "filebased":
+            return f"Emails the site sends are written to {Path(getattr(settings, 'EMAIL_FILE_PATH', '.')).resolve()}/."
+        if backend == "console":
+            return "Emails the site sends are printed in the server's output."
+        return f"Emails the site sends go through {settings.EMAIL_BACKEND}."
+
+    def _build(self) -> Campaign:
         User = get_user_model()
         users = {}
         for username, admin in DEMO_USERS:
@@ -71,12 +97,4 @@ class Command(BaseCommand):
             self.stdout.write(f"Created the demo campaign '{DEMO_NAME}' (id {campaign.pk}).")
         else:
             self.stdout.write(f"The demo campaign '{DEMO_NAME}' (id {campaign.pk}) already exists.")
-
-        url = opts["url"].rstrip("/")
-        self.stdout.write(
-            "\n"
-            f"  Sector Command is ready at {url}/\n"
-            f"  Log in at {url}/accounts/login/ as moderator, player1 or player2,\n"
-            f"  password '{DEMO_PASSWORD}'. The moderator can also use {url}/admin/.\n"
-            f"  The demo campaign: {url}/campaigns/{campaign.pk}/\n"
-        )
+        return campaign
