@@ -169,8 +169,10 @@ def _inline_elements(html: str) -> list[str]:
 
 
 @pytest.mark.django_db
-def test_pages_send_a_policy_with_a_fresh_nonce_their_inline_elements_carry(client, bob):
-    first, second = client.get("/accounts/login/"), client.get("/accounts/login/")
+def test_pages_send_a_policy_with_a_fresh_nonce_their_inline_elements_carry(client, bob, small_campaign):
+    client.force_login(bob)
+    url = f"/campaigns/{small_campaign.pk}/orders/"  # a page with inline <style> and <script>
+    first, second = client.get(url), client.get(url)
     policy = first["Content-Security-Policy"]
     for directive in ("default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"):
         assert directive in policy
@@ -205,14 +207,16 @@ def test_the_api_docs_page_runs_no_unnonced_inline_code(client, bob):
 
 
 @pytest.mark.django_db
-def test_the_policy_is_configurable(client, settings):
+def test_the_policy_is_configurable(client, settings, bob, small_campaign):
     settings.CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'nonce-{nonce}'"
     settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = True
-    response = client.get("/accounts/login/")
+    client.force_login(bob)
+    url = f"/campaigns/{small_campaign.pk}/orders/"
+    response = client.get(url)
     assert "Content-Security-Policy" not in response
     assert re.fullmatch(r"default-src 'none'; style-src 'nonce-[\w-]+'", response["Content-Security-Policy-Report-Only"])
     settings.CONTENT_SECURITY_POLICY = ""
-    response = client.get("/accounts/login/")
+    response = client.get(url)
     assert "Content-Security-Policy" not in response and "Content-Security-Policy-Report-Only" not in response
     assert 'nonce=""' in response.content.decode()  # harmless without a policy
 
