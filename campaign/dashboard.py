@@ -66,7 +66,9 @@ def my_campaigns(user) -> list[CampaignRow]:
     from tactical.models import Battle
 
     campaigns = list(
-        visible_campaigns(user).select_related("moderator", "cam", "winner").order_by("-created_at", "-id")
+        visible_campaigns(user).select_related("moderator", "cam", "winner")
+        .annotate(players=Count("empires", distinct=True), cam_players=Count("cam__players", distinct=True))
+        .order_by("-created_at", "-id")
     )
     if not campaigns:
         return []

@@ -35,5 +35,5 @@ def test_home_page_shows_a_cam_campaign_in_set_up_with_its_players(client, alice
 
     campaign = make_cam(alice, bob, carol, start=False)
     client.force_login(alice)
-    row = client.get("/").content.decode().split(campaign.name, 1)[1].split("</tr>", 1)[0]
-    assert "Setting up" in row and "<td>2</td>" in row
+    card = client.get("/").content.decode().split(campaign.name, 1)[1].split("</li>", 1)[0]
+    assert "Setting up" in card and "<dt>Players</dt>\n        <dd>2</dd>" in card
