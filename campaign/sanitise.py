@@ -43,7 +43,7 @@ from rest_framework.exceptions import ParseError
 
 MAX_DEPTH = 64
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-_MAX_DIGITS = 12  # longer integer literals are out of range anyway; refused before int() parses them
+_MAX_DIGITS = 100  # longer integer literals are refused before int() parses them (no path then)
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -68,7 +68,7 @@ def text_problem(text: str) -> str | None:
 
 def _key_path(where: str, key: Any) -> str:
     if isinstance(key, str) and _NAME.match(key):
-        return f"{where}.{key}"
+        return f"{where}.{key}" if where else key
     return f"{where}[{json.dumps(key, ensure_ascii=True) if isinstance(key, str) else key}]"
 
 
