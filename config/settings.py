@@ -300,7 +300,10 @@ if not DEBUG:
 # One input-sanitising layer (campaign/sanitise.py): every query string, form post and JSON body
 # is refused with a 400 naming the problem if it holds a NUL or lone surrogate, JSON nested more
 # than 64 levels, NaN/Infinity or a number outside the database's integer range.
-MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.clickjacking.XFrameOptionsMiddleware") + 1,
+# After authentication and messages (its refusal page shows the header), before anything that
+# does work (the due-turn processing).
+_DUE = "campaign.middleware.ProcessDueTurnsMiddleware"
+MIDDLEWARE.insert(MIDDLEWARE.index(_DUE) if _DUE in MIDDLEWARE else len(MIDDLEWARE),
                   "campaign.sanitise.InputSanityMiddleware")
 REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
     "campaign.sanitise.JSONParser", "campaign.sanitise.FormParser", "campaign.sanitise.MultiPartParser",
