@@ -245,3 +245,25 @@ def test_restarts_of_a_run_playing_in_a_thread_add_no_runner(settings, client, b
             thread.join(60)
     run = WhatIfRun.objects.get(pk=run_id)
     assert run.status == WhatIfRun.Status.DONE and len(runners) == 1
+
+
+def test_the_task_looks_again_later_when_a_live_runner_holds_the_run(bob, monkeypatch):
+    """A redelivery after a worker died a moment ago finds the heartbeat fresh: it does not play
+    the run, and asks Celery to deliver it again once that heartbeat could have gone stale."""
+    from celery.exceptions import Retry
+
+    from tactical import tasks
+
+    run = whatif.start_what_if(user=bob, params=request())
+    _running(run, seconds_ago=5)
+    queued = []
+    monkeypatch.setattr(tasks.run_what_if, "apply_async", lambda *a, **k: queued.append(k) or None)
+    tasks.run_what_if.push_request(is_eager=False, called_directly=False, retries=0, id="t1")
+    try:
+        with pytest.raises(Retry):
+            tasks.run_what_if.run(run.pk)
+    finally:
+        tasks.run_what_if.pop_request()
+    assert queued and queued[0]["countdown"] == whatif.STALE_SECONDS + 5
+    WhatIfRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=2))
+    assert tasks.run_what_if.run(run.pk) == WhatIfRun.Status.DONE  # stale by then: claimed and played
