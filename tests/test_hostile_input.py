@@ -34,6 +34,7 @@ KINDS = {
 # endpoint stores or looks up.
 ENDPOINTS = [
     ("api-token", "post", None, "", {"username": TEXT, "password": TEXT, "n": NUMBER}),
+    ("api-my-token", "post", "bob", "", {"note": TEXT, "n": NUMBER}),
     ("api-cam-campaigns", "post", "alice", "", {"name": TEXT, "period": NUMBER, "starting_points": 100,
                                                 "players": [{"username": TEXT, "name": TEXT, "fleet": []}]}),
     ("api-cam-start", "post", "alice", "cam", {"seed": TEXT, "x": NUMBER}),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tactical', '0002_deploying'),
+        ('tactical', '0003_battle_dice_rolls_concern_their_sides'),
     ]
 
     operations = [
