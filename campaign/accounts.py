@@ -42,6 +42,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled
 from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.settings import api_settings
 
 from . import actions, lookups
 
@@ -368,6 +369,10 @@ def revoke_token(request):
 class ObtainTokenView(ObtainAuthToken):
     """POST username and password, get the account's API token. Throttled like the log-in page:
     a locked account gets 429 until its hour is over."""
+
+    # DRF's ObtainAuthToken names its own parsers; use the site's (campaign/sanitise.py), so a
+    # hostile body to this unauthenticated endpoint is a 400 too.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     def post(self, request, *args, **kwargs):
         data = request.data if hasattr(request.data, "get") else {}

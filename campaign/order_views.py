@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import actions, adapters
+from . import actions, adapters, sanitise
 from .access import empire_of, visible_campaigns
 from .models import Campaign, Design, Empire, Turn, TurnOrders
 from .rules.eventhorizon import economy as eh
@@ -157,7 +157,9 @@ class OrdersForm(forms.Form):
     def clean_orders(self):
         text = (self.cleaned_data.get("orders") or "").strip() or "{}"
         try:
-            value = json.loads(text)
+            value = sanitise.loads(text, "orders")
+        except sanitise.HostileInput as exc:
+            raise forms.ValidationError(str(exc)) from None
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
         if not isinstance(value, dict):

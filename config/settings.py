@@ -295,3 +295,20 @@ if not DEBUG:
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
+
+# --- Hostile input and what-if limits (issue 14, items 4-6) ----------------------------------
+# One input-sanitising layer (campaign/sanitise.py): every query string, form post and JSON body
+# is refused with a 400 naming the problem if it holds a NUL or lone surrogate, JSON nested more
+# than 64 levels, NaN/Infinity or a number outside the database's integer range.
+# After authentication and messages (its refusal page shows the header), before anything that
+# does work (the due-turn processing).
+_DUE = "campaign.middleware.ProcessDueTurnsMiddleware"
+MIDDLEWARE.insert(MIDDLEWARE.index(_DUE) if _DUE in MIDDLEWARE else len(MIDDLEWARE),
+                  "campaign.sanitise.InputSanityMiddleware")
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
+    "campaign.sanitise.JSONParser", "campaign.sanitise.FormParser", "campaign.sanitise.MultiPartParser",
+]
+# What-if runs per user (tactical/whatif.py; 0: no limit): runs queued or running at once, and
+# battles (the sum of K) started in any 24 hours.
+WHATIF_RUNS_AT_ONCE = envint("WHATIF_RUNS_AT_ONCE", 2)
+WHATIF_BATTLES_PER_DAY = envint("WHATIF_BATTLES_PER_DAY", 5000)

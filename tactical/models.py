@@ -148,6 +148,11 @@ class WhatIfRun(models.Model):
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Who is playing it (a random token per runner, set by the conditional UPDATE that claims the
+    # run) and when it last showed progress: a run is "still running" while its heartbeat is
+    # fresh, so a restart or a second delivery never plays it twice (tactical/whatif.py).
+    claim = models.CharField(max_length=32, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from campaign import sanitise
 from campaign.access import role_of
 from campaign.models import Membership
 
@@ -229,7 +230,9 @@ def action_from_post(post) -> object:
     if not raw:
         raise play.Refused(codec.FORMAT_RULE, "no action was chosen" if kind != "move" else "choose where to move")
     try:
-        return json.loads(raw)
+        return sanitise.loads(raw, "action")
+    except sanitise.HostileInput as exc:
+        raise play.Refused(codec.FORMAT_RULE, str(exc)) from None
     except ValueError:
         raise play.Refused(codec.FORMAT_RULE, "the action is not valid JSON") from None
 

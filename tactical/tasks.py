@@ -8,11 +8,15 @@ from django.db import OperationalError
 from . import whatif
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def run_what_if(run_id: int) -> str | None:
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=3)
+def run_what_if(self, run_id: int) -> str | None:
     """Play a what-if run's battles (tactical/whatif.py). Safe to deliver twice: a run already
-    done is not run again."""
+    done is not run again, and one another runner is playing (its heartbeat fresh) is not played
+    a second time. That can be a redelivery after the worker playing it died a moment ago: look
+    again once its heartbeat could have gone stale, and claim it then if nobody is playing it."""
     run = whatif.run_what_if(run_id)
+    if run is not None and run.status == run.Status.RUNNING and not self.request.is_eager:
+        raise self.retry(countdown=whatif.STALE_SECONDS + 5)
     return run.status if run is not None else None
 
 

@@ -27,10 +27,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from campaign import visibility
@@ -65,10 +67,23 @@ MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1, 2000, 200
 MAX_SEED_LENGTH = 64
 PROGRESS_EVERY = 10  # battles between progress updates ...
 PROGRESS_SECONDS = 1.0  # ... or sooner when a battle takes this long
+# A run whose runner has shown no progress for this long is taken for dead (its server or worker
+# stopped): only then may it be restarted or claimed by another runner. Progress is written at
+# least every PROGRESS_SECONDS plus one battle (half a second at thirty ships a side).
+STALE_SECONDS = 60
 
 
 class WhatIfError(ValueError):
     """A what-if request that cannot be run; the message names the problem."""
+
+
+class WhatIfLimitError(WhatIfError):
+    """A request over the user's what-if limits (``WHATIF_RUNS_AT_ONCE``,
+    ``WHATIF_BATTLES_PER_DAY``); the API answers 429."""
+
+
+class _Superseded(Exception):
+    """This runner's claim was taken over (it was taken for dead): stop without writing."""
 
 
 # --- pure: one battle (tactical/rules/eventhorizon/trials.py) and the tally ---------------------
@@ -283,22 +298,74 @@ def start_what_if(*, user, params: Any) -> WhatIfRun:
         raise WhatIfError("log in to run a what-if")
     resolved = build_params(user=user, raw=params)
     with transaction.atomic():
+        # The user's row is the lock that serialises their starts, so two simultaneous requests
+        # cannot both pass the limits.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        check_limits(user, resolved["trials"])
         run = WhatIfRun.objects.create(user=user, campaign_id=resolved["campaign"], params=resolved,
                                        trials=resolved["trials"])
         transaction.on_commit(lambda: _enqueue(run.pk))
     return run
 
 
+def limits() -> tuple[int, int]:
+    """(runs at once, battles per 24 hours) per user; 0 is no limit (settings)."""
+    from django.conf import settings
+
+    return (max(0, int(getattr(settings, "WHATIF_RUNS_AT_ONCE", 2))),
+            max(0, int(getattr(settings, "WHATIF_BATTLES_PER_DAY", 5000))))
+
+
+def check_limits(user, trials: int, *, now=None) -> None:
+    """Refuse a run over the user's limits, naming the limit. Every unfinished run counts as
+    running (one left by a stopped server counts until it is restarted and ends); every run
+    started in the last 24 hours counts its K battles, whatever became of it."""
+    at_once, per_day = limits()
+    now = now or timezone.now()
+    mine = WhatIfRun.objects.filter(user=user)
+    if at_once:
+        running = mine.filter(status__in=(WhatIfRun.Status.QUEUED, WhatIfRun.Status.RUNNING)).count()
+        if running >= at_once:
+            raise WhatIfLimitError(
+                f"you have {running} what-if run{'s' if running != 1 else ''} queued or running, and the limit is "
+                f"{at_once} at once (WHATIF_RUNS_AT_ONCE): wait for one to finish")
+    if per_day:
+        since = now - timedelta(hours=24)
+        used = mine.filter(created_at__gte=since).aggregate(n=Sum("trials"))["n"] or 0
+        if used + trials > per_day:
+            oldest = mine.filter(created_at__gte=since).order_by("created_at").values_list("created_at", flat=True).first()
+            when = f"; the oldest of them counts until {(oldest + timedelta(hours=24)):%Y-%m-%d %H:%M} UTC" if oldest else ""
+            raise WhatIfLimitError(
+                f"this run asks for {trials} battles and you have started {used} in the last 24 hours; the limit is "
+                f"{per_day} battles a day (WHATIF_BATTLES_PER_DAY), so {max(0, per_day - used)} are left{when}")
+
+
+def _alive(run: WhatIfRun, now) -> bool:
+    """Whether an unfinished run is being played (or was queued or restarted) recently."""
+    last = run.heartbeat_at or run.created_at
+    return last is not None and now - last < timedelta(seconds=STALE_SECONDS)
+
+
 def restart_what_if(*, user, run_id: int) -> WhatIfRun:
-    """Queue an unfinished run of the user's again (a server stopped in the middle of a run
-    left it "running"). Safe even if it is still being played: every runner starts from the
-    first battle with the run's own seed, so any two reach the same result. Raises
-    ``WhatIfError`` for a run that is finished; ``WhatIfRun.DoesNotExist`` for one not theirs."""
+    """Queue an unfinished run of the user's again, when it has shown no progress for
+    ``STALE_SECONDS`` (a server stopped in the middle of it left it "running"). A run still
+    being played — its heartbeat fresh — is refused, so a restart never adds a second runner;
+    nor does a second click, since a restart counts as a sign of life. Raises ``WhatIfError``
+    for a run that is finished or still running; ``WhatIfRun.DoesNotExist`` for one not theirs."""
     with transaction.atomic():
         run = runs_of(user).select_for_update().get(pk=run_id)
         if run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED):
             raise WhatIfError(f"what-if {run.pk} is {run.get_status_display().lower()}: there is nothing to restart")
+        now = timezone.now()
+        if _alive(run, now):
+            ago = int((now - (run.heartbeat_at or run.created_at)).total_seconds())
+            raise WhatIfError(
+                f"what-if {run.pk} is still {run.get_status_display().lower()} (its last sign of life was {ago} s ago): "
+                f"a restart would only play it twice; it can be restarted after {STALE_SECONDS} s without progress")
+        # Any runner of the old claim that is in fact alive finds its claim gone and stops.
+        WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.QUEUED, claim="", heartbeat_at=now, done=0)
         transaction.on_commit(lambda: _enqueue(run.pk))
+    run.refresh_from_db()
     return run
 
 
@@ -349,18 +416,28 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
 def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> WhatIfRun | None:
     """Play a run's battles and store the result; None if the run is gone.
 
-    Idempotent: a run already done (or failed) is returned as it is. A run found "running" is a
-    redelivery after a worker died (acks_late): it starts again from the first battle, which is
-    safe because every battle rolls from the run's own seed, so any two runners reach the same
-    result. Progress is a plain UPDATE of ``done`` (no lock held), every ``PROGRESS_EVERY``
-    battles or ``PROGRESS_SECONDS``, whichever comes first.
+    Idempotent, and never two runners at once: a runner claims the run with one conditional
+    UPDATE — a queued run, or a "running" one whose heartbeat is older than ``STALE_SECONDS``
+    (its runner died) — setting its own random ``claim`` token; the row count says who won. A
+    delivery that loses (the run is done, or another runner is alive) returns the run as it is.
+    Progress writes ``done`` and the heartbeat, every ``PROGRESS_EVERY`` battles or
+    ``PROGRESS_SECONDS``, whichever comes first, only while the claim is still this runner's;
+    a runner whose claim was taken over (it was taken for dead) stops without writing. A run
+    claimed again starts from the first battle, which is safe because every battle rolls from
+    the run's own seed.
     """
     run = WhatIfRun.objects.filter(pk=run_id).first()
     if run is None or run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED):
         return run
-    rows = WhatIfRun.objects.filter(pk=run_id, status__in=(WhatIfRun.Status.QUEUED, WhatIfRun.Status.RUNNING))
-    if not rows.update(status=WhatIfRun.Status.RUNNING, done=0, error=""):
-        return WhatIfRun.objects.get(pk=run_id)  # finished by another delivery meanwhile
+    token = secrets.token_hex(16)
+    now = timezone.now()
+    stale = now - timedelta(seconds=STALE_SECONDS)
+    claimable = Q(status=WhatIfRun.Status.QUEUED) | Q(status=WhatIfRun.Status.RUNNING, heartbeat_at__lt=stale) | Q(
+        status=WhatIfRun.Status.RUNNING, heartbeat_at__isnull=True, created_at__lt=stale)
+    if not WhatIfRun.objects.filter(claimable, pk=run_id).update(
+            status=WhatIfRun.Status.RUNNING, claim=token, heartbeat_at=now, done=0, error=""):
+        return WhatIfRun.objects.get(pk=run_id)  # finished meanwhile, or another runner is playing it
+    mine = WhatIfRun.objects.filter(pk=run_id, claim=token)
     started = clock()
     try:
         fleets = fleets_from_params(run.params)
@@ -371,20 +448,22 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
             nonlocal reported, last
             now = clock()
             if done - reported >= PROGRESS_EVERY or now - last >= PROGRESS_SECONDS:
-                WhatIfRun.objects.filter(pk=run_id).update(done=done)
+                if not mine.update(done=done, heartbeat_at=timezone.now()):
+                    raise _Superseded()
                 reported, last = done, now
 
         tally = play_trials(run.params["sides"], seed, run.trials, progress)
         result = tally.result()
         result["odds"] = auto_resolve_odds(fleets)
         result["seconds"] = round(clock() - started, 3)
+    except _Superseded:
+        logger.warning("what-if run %s: another runner took it over; this one stops", run_id)
+        return WhatIfRun.objects.get(pk=run_id)
     except Exception as exc:  # any failure ends the run visibly, never a run stuck at "running"
         logger.exception("what-if run %s failed", run_id)
-        WhatIfRun.objects.filter(pk=run_id).update(status=WhatIfRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}",
-                                                   finished_at=timezone.now())
+        mine.update(status=WhatIfRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}", finished_at=timezone.now())
         return WhatIfRun.objects.get(pk=run_id)
-    WhatIfRun.objects.filter(pk=run_id).update(status=WhatIfRun.Status.DONE, done=run.trials, result=result,
-                                               finished_at=timezone.now())
+    mine.update(status=WhatIfRun.Status.DONE, done=run.trials, result=result, finished_at=timezone.now())
     return WhatIfRun.objects.get(pk=run_id)
 
 

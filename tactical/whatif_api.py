@@ -2,7 +2,8 @@
 
     POST what-if/        start a run: {"campaign": id or null, "trials": K (1–2000, default 200),
                          "seed": text (optional), "a": {"fleet": number} or {"ships": [{"design": id,
-                         "count": n}, …]}, "b": likewise}; 201 with the run's id, 400 naming the problem
+                         "count": n}, …]}, "b": likewise}; 201 with the run's id, 400 naming the problem,
+                         429 naming the limit (WHATIF_RUNS_AT_ONCE, WHATIF_BATTLES_PER_DAY)
     GET  what-if/        your runs, newest first
     GET  what-if/{id}/   one of your runs: status, done, trials, the fleets, the result; others get 404
 
@@ -53,6 +54,8 @@ class WhatIfList(APIView):
     def post(self, request):
         try:
             run = whatif.start_what_if(user=request.user, params=request.data)
+        except whatif.WhatIfLimitError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         except whatif.WhatIfError as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
         return Response(run_json(run), status=status.HTTP_201_CREATED)

@@ -149,9 +149,11 @@ def whatif_new(request):
                     return redirect("whatif-detail", run_id=run.pk)
     else:
         form = WhatIfForm(user=request.user, campaign=campaign)
+    at_once, per_day = whatif.limits()
     return render(request, "tactical/whatif_new.html",
                   {"campaigns": campaigns, "campaign": campaign, "form": form,
-                   "max_ships": whatif.MAX_SHIPS}, status=400 if form.errors else 200)
+                   "max_ships": whatif.MAX_SHIPS, "runs_at_once": at_once, "battles_per_day": per_day},
+                  status=400 if form.errors else 200)
 
 
 def _percent(value: float) -> str:
@@ -252,7 +254,7 @@ def _run_for(request, run_id: int) -> WhatIfRun:
 def whatif_detail(request, run_id: int):
     run = _run_for(request, run_id)
     context: dict[str, Any] = {"run": run, "sides": _sides(run), "finished": run.status in (
-        WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED)}
+        WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED), "stale_seconds": whatif.STALE_SECONDS}
     if run.status == WhatIfRun.Status.DONE and run.result:
         context.update(table=_table(run), chart=_chart(run.result), survivors=_survivors(run),
                        draws=run.result["draws"], capped=run.result["capped"])

@@ -422,7 +422,14 @@ def test_without_a_broker_a_run_plays_in_a_thread_and_the_request_returns_at_onc
 def test_an_unfinished_run_can_be_started_again_by_its_owner(eager_tasks, client, bob, mallory,
                                                              django_capture_on_commit_callbacks):
     run = whatif.start_what_if(user=bob, params=free(("corvette", 1), trials=2))
-    WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.RUNNING, done=1)  # its server stopped
+    # Its server stopped two minutes ago: no progress since (a run still heartbeating is not
+    # restarted: tests/tactical/test_whatif_limits.py).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.RUNNING, done=1, claim="dead",
+                                               heartbeat_at=timezone.now() - timedelta(minutes=2))
     client.force_login(mallory)
     assert client.post(f"/what-if/{run.pk}/restart/").status_code == 404
     client.force_login(bob)

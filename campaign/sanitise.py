@@ -1,0 +1,256 @@
+"""One input-sanitising layer for everything a client sends (issue 14, item 5).
+
+Every JSON body, form post and query string passes the same rules before any view or action
+sees it, so no hostile value reaches the database (where PostgreSQL refuses it with a 500) or
+Python's recursion limit:
+
+* **text** (every string, dictionary keys included) holds no NUL (``\\u0000``: PostgreSQL
+  cannot store it in text or ``jsonb``) and no lone surrogate (``\\ud800``–``\\udfff`` without
+  its pair: not encodable as UTF-8);
+* **JSON** nests at most ``MAX_DEPTH`` levels (a body nested 50,000 deep would raise
+  ``RecursionError``), holds no ``NaN`` / ``Infinity`` and no number outside the database's
+  integer range, ``INT_MIN`` … ``INT_MAX`` (no whole number the site stores is larger; an id
+  or a BP total beyond it would overflow a PostgreSQL ``integer`` column), and a body is at most
+  ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (Django's own limit for form bodies, 2.5 MB).
+
+Where it applies:
+
+* ``InputSanityMiddleware`` (settings.MIDDLEWARE) checks every request's query string, form
+  body (``request.POST``) and JSON body, on every URL, and answers 400 naming the field and
+  the problem (JSON ``{"detail": …}`` for the API and JSON bodies, a page otherwise);
+* the DRF parsers below (``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``) apply the same rules to
+  ``request.data``, so an API view is covered however it is called;
+* ``loads`` is the JSON reader for JSON typed into forms (the orders page's text area, the
+  embedded battle's action field) and for ``importcampaign``.
+
+Nothing here knows an endpoint: the rules hold for all of them (docs/online-play.md, "Input").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.shortcuts import render
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+
+MAX_DEPTH = 64
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+_MAX_DIGITS = 100  # longer integer literals are refused before int() parses them (no path then)
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class HostileInput(ValueError):
+    """A value the site refuses whatever the endpoint; ``str()`` names where and why."""
+
+    def __init__(self, where: str, problem: str):
+        super().__init__(f"{where}: {problem}")
+        self.where, self.problem = where, problem
+
+
+def text_problem(text: str) -> str | None:
+    """Why this text cannot be stored, or None."""
+    bad = _BAD_TEXT.search(text)
+    if bad is None:
+        return None
+    if bad.group() == "\x00":
+        return "contains a NUL character (\\u0000), which text may not hold"
+    return f"contains a lone surrogate (\\u{ord(bad.group()):04x}), which is not a character"
+
+
+def _key_path(where: str, key: Any) -> str:
+    if isinstance(key, str) and _NAME.match(key):
+        return f"{where}.{key}" if where else key
+    return f"{where}[{json.dumps(key, ensure_ascii=True) if isinstance(key, str) else key}]"
+
+
+def _short(where: str) -> str:
+    return where if len(where) <= 200 else where[:200] + "…"
+
+
+def check(value: Any, where: str = "body", *, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse hostile text and numbers anywhere in a decoded JSON value (iteratively: no
+    recursion, whatever the depth). Raises ``HostileInput`` naming the first problem's path,
+    e.g. ``body.orders.builds[2].name: contains a NUL character …``."""
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            problem = text_problem(item)
+            if problem:
+                raise HostileInput(_short(path), problem)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if not INT_MIN <= item <= INT_MAX:
+                raise HostileInput(_short(path), f"the number is outside {INT_MIN} … {INT_MAX}")
+        elif isinstance(item, float):
+            if not math.isfinite(item) or not INT_MIN <= item <= INT_MAX:
+                raise HostileInput(_short(path), f"the number is outside {INT_MIN} … {INT_MAX}")
+        elif isinstance(item, (Mapping, list, tuple)):
+            if depth >= max_depth:
+                raise HostileInput(_short(path), f"nested more than {max_depth} levels deep")
+            if isinstance(item, Mapping):
+                children = []
+                for key, child in item.items():
+                    child_path = _key_path(path, key)
+                    if isinstance(key, str):
+                        problem = text_problem(key)
+                        if problem:
+                            raise HostileInput(_short(path), f"a key {problem}")
+                    children.append((child, child_path, depth + 1))
+            else:
+                children = [(child, f"{path}[{i}]", depth + 1) for i, child in enumerate(item)]
+            stack.extend(reversed(children))
+
+
+def _parse_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > _MAX_DIGITS:
+        raise HostileInput("number", f"{literal[:20]}… is outside {INT_MIN} … {INT_MAX}")
+    return int(literal)
+
+
+def _parse_constant(name: str):
+    raise HostileInput("number", f"{name} is not a JSON number")
+
+
+def loads(text: str | bytes, where: str = "body", *, max_depth: int = MAX_DEPTH) -> Any:
+    """``json.loads`` that never recurses out of the stack and checks the result (``check``).
+    Raises ``HostileInput`` for hostile content, ``ValueError`` (``json.JSONDecodeError`` or a
+    ``UnicodeDecodeError``) for text that is not JSON."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        value = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except RecursionError:
+        raise HostileInput(where, f"nested more than {max_depth} levels deep") from None
+    except HostileInput as exc:
+        raise HostileInput(where, exc.problem) from None
+    check(value, where, max_depth=max_depth)
+    return value
+
+
+def check_fields(data, where: str) -> None:
+    """Check a QueryDict's keys and values (a form post or a query string)."""
+    for key, values in data.lists():
+        problem = text_problem(key)
+        if problem:
+            raise HostileInput(where, f"a field name {problem}")
+        for value in values:
+            if isinstance(value, str):
+                problem = text_problem(value)
+                if problem:
+                    raise HostileInput(f"{where} field '{key}'", problem)
+
+
+# --- DRF: the default parsers (settings.REST_FRAMEWORK) ----------------------------------------
+
+
+def max_body_bytes() -> int | None:
+    return getattr(settings, "DATA_UPLOAD_MAX_MEMORY_SIZE", None)
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser with the rules above: a bounded body, bounded depth, sane text and
+    numbers; anything else is a 400 (``ParseError``) naming the problem."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        if stream is None:
+            return None
+        limit = max_body_bytes()
+        raw = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is not None and len(raw) > limit:
+            raise ParseError(f"body: is larger than {limit} bytes")
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            return loads(raw.decode(encoding))
+        except HostileInput as exc:
+            raise ParseError(str(exc)) from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+
+
+class FormParser(parsers.FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        try:
+            check_fields(data, "form")
+        except HostileInput as exc:
+            raise ParseError(str(exc)) from None
+        return data
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        result = super().parse(stream, media_type, parser_context)
+        try:
+            check_fields(result.data, "form")
+        except HostileInput as exc:
+            raise ParseError(str(exc)) from None
+        return result
+
+
+# --- every request: the middleware ---------------------------------------------------------------
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type == "application/json" or content_type.endswith("+json")
+
+
+def check_request(request) -> None:
+    """Raise ``HostileInput`` if anything the request carries breaks the rules."""
+    check_fields(request.GET, "query")
+    if request.method not in _BODY_METHODS:
+        return
+    content_type = request.content_type or ""
+    if content_type in _FORM_TYPES and request.method == "POST":
+        check_fields(request.POST, "form")
+    elif _is_json(content_type):
+        try:
+            body = request.body
+        except RequestDataTooBig:
+            raise HostileInput("body", f"is larger than {max_body_bytes()} bytes") from None
+        if not body:
+            return
+        try:
+            text = body.decode(request.encoding or settings.DEFAULT_CHARSET)
+        except (UnicodeDecodeError, LookupError):
+            raise HostileInput("body", "is not valid UTF-8 text") from None
+        try:
+            loads(text)
+        except HostileInput:
+            raise
+        except ValueError:
+            return  # not JSON at all: the parser answers that with its own 400
+
+
+def _wants_json(request) -> bool:
+    return request.path.startswith("/api/") or _is_json(request.content_type or "")
+
+
+class InputSanityMiddleware:
+    """Answers 400 naming the problem when a request carries hostile input (see the module)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            check_request(request)
+        except HostileInput as exc:
+            message = f"Refused: {exc}."
+            if _wants_json(request):
+                return JsonResponse({"detail": message}, status=400)
+            return render(request, "refused.html", {"message": message}, status=400)
+        return self.get_response(request)

@@ -1,0 +1,120 @@
+"""importcampaign checks the whole document before it writes (issue 14, item 6): every whole
+number against its column's range and the rules, numbers unique where the format says so, text
+free of NUL and lone surrogates, no nesting that would exhaust the stack. A bad file ends with a
+CommandError naming the path of the first problem and changes nothing; a campaign exported by
+exportcampaign still imports. Run on SQLite and PostgreSQL (a NUL broke on PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from campaign.models import Campaign, DiceRoll, Empire, Fleet, Ship, Turn, World
+
+pytestmark = pytest.mark.django_db
+
+DEEP = "[" * 50_000 + "]" * 50_000
+
+
+def counts():
+    return tuple(m.objects.count() for m in (Campaign, Empire, World, Fleet, Ship, Turn, DiceRoll))
+
+
+@pytest.fixture
+def exported(tmp_path):
+    """The demo campaign (three turns in: fleets, ships, a dice log), exported."""
+    call_command("setupdemo", stdout=StringIO())
+    path = tmp_path / "demo.json"
+    call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
+    doc = json.loads(path.read_text())
+    assert len(doc["fleets"]) >= 2 and len(doc["ships"]) >= 3 and len(doc["turns"]) >= 2
+    return doc
+
+
+def import_text(tmp_path, text: str) -> str:
+    path = tmp_path / "in.json"
+    path.write_text(text, encoding="utf-8")
+    out = StringIO()
+    call_command("importcampaign", str(path), stdout=out)
+    return out.getvalue().strip()
+
+
+def _set(doc, path, value):
+    *parents, last = path
+    target = doc
+    for key in parents:
+        target = target[key]
+    target[last] = value
+
+
+CASES = [
+    # (change, message); a change is (path, value) or a function of the document
+    ((("empires", 1, "bp"), 10**30), "empires[1].bp: the number is outside"),
+    ((("empires", 1, "bp"), -3), "empires[1].bp cannot be negative"),
+    ((("empires", 0, "name"), "Bob\x00's Realm"), "empires[0].name: contains a NUL character"),
+    ((("ships", 0, "name"), "Swift\ud800"), "ships[0].name: contains a lone surrogate (\\ud800)"),
+    ((("campaign", "name"), "x\x00"), "campaign.name: contains a NUL character"),
+    ((("ships", 2, "damage"), {"hull": -5}), "ships[2].damage.hull: must be ≥ 0, not -5"),
+    ((("ships", 0, "damage"), {"engine": "lots"}), "ships[0].damage.engine: must be a whole number"),
+    ((("ships", 0, "damage"), {"hull": 1000}), "ships[0].damage: damage does not fit"),
+    ((("ships", 0, "damage"), {"warp_core": 1}), "ships[0].damage.warp_core: is not a damage field"),
+    ((("ships", 0, "damage"), {"weapons": ["phaser"]}), "ships[0].damage.weapons[0]: 'phaser' is not a weapon key"),
+    ((("ships", 1, "number"), -1), "ships[1].number: must be 0 to 2147483647, not -1"),
+    ((("campaign", "purpose"), 40000), "campaign.purpose: must be 0 to 32767, not 40000"),
+    ((("empires", 0, "name"), "x" * 81), "empires[0].name: must be at most 80 characters, not 81"),
+    ((("empires", 0, "colour"), "red"), "empires[0].colour: must be #rrggbb"),
+    ((("empires", 0, "technologies"), ["warp_drive"]), "empires[0].technologies[0] 'warp_drive' is not one of"),
+    ((("ships", 0, "design"), {"name": "Death Star", "library": True}),
+     "ships[0].design: no library design named 'Death Star'"),
+    (lambda d: _set(d, ("fleets", 1, "number"), d["fleets"][0]["number"]), "fleets[1]: fleet number"),
+    (lambda d: _set(d, ("ships", 2, "number"), d["ships"][0]["number"]), "ships[2]: ship number"),
+    (lambda d: _set(d, ("turns", 1, "number"), d["turns"][0]["number"]), "turns[1]: turn"),
+    (lambda d: _set(d, ("dice_log", 0, "total"), 2**31), "dice_log[0].total: the number is outside"),
+    (lambda d: _set(d, ("campaign", "options"), {"economy_types": float("nan")}),
+     "NaN is not a JSON number"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), CASES, ids=[m[:40] for _, m in CASES])
+def test_a_bad_document_is_refused_naming_the_path_and_changes_nothing(exported, tmp_path, change, message):
+    if callable(change):
+        change(exported)
+    else:
+        _set(exported, *change)
+    before = counts()
+    with pytest.raises(CommandError) as caught:
+        import_text(tmp_path, json.dumps(exported))
+    assert message in str(caught.value)
+    assert counts() == before
+
+
+def test_deep_nesting_is_refused_without_a_traceback(exported, tmp_path):
+    text = json.dumps(exported)[:-1] + ', "extra": ' + DEEP + "}"
+    before = counts()
+    with pytest.raises(CommandError, match="nested more than 64 levels deep"):
+        import_text(tmp_path, text)
+    assert counts() == before
+
+
+def test_a_number_too_long_to_read_is_refused(exported, tmp_path):
+    text = json.dumps(exported).replace('"bp": ', '"bp": ' + "9" * 5000, 1)
+    with pytest.raises(CommandError, match="is outside"):
+        import_text(tmp_path, text)
+
+
+def test_a_campaign_exported_today_imports_and_exports_the_same(exported, tmp_path):
+    """A damaged ship and a banked fortune within the limits import as they were exported."""
+    ship = Ship.objects.select_related("design").first()
+    Ship.objects.filter(pk=ship.pk).update(damage={"hull": 1, "engine": 0, "weapons": [], "force_field_generators": 0,
+                                                   "stealth": False, "boarding_parties": 0})
+    Empire.objects.filter(seat=1).update(bp=2**31 - 1)
+    path = tmp_path / "a.json"
+    call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
+    new_id = import_text(tmp_path, path.read_text())
+    again = tmp_path / "b.json"
+    call_command("exportcampaign", new_id, "--output", str(again), stdout=StringIO())
+    assert json.loads(again.read_text()) == json.loads(path.read_text())
