@@ -33,6 +33,7 @@ from .rules.eventhorizon.designs import WEAPONS, DesignError, Technology, valida
 from .rules.eventhorizon.designs import Design as DesignSpec
 from .rules.eventhorizon.economy import Damage, EconomyError, Resource, _check_damage
 from .rules.eventhorizon.mapgen import EconomyType, Terrain
+from .rules.eventhorizon.orders import star_gate_site
 from .rules.grid import GridError, make_grid
 
 FORMAT = "sector-command/campaign"
@@ -329,8 +330,14 @@ def parse_export(doc: Any) -> dict:
         _member(_need(s, "resource", str, where), Resource, f"{where}.resource")
         if s.get("technology") is not None:
             _member(s["technology"], Technology, f"{where}.technology")
-        if not grid.in_bounds((_need(s, "x", int, where), _need(s, "y", int, where))):
+        at = (_need(s, "x", int, where), _need(s, "y", int, where))
+        if not grid.in_bounds(at):
             raise ExchangeError(f"{where} lies off the map")
+        if s["resource"] == Resource.STAR_GATE.value:
+            # The same check as a star gate order (docs/rulings.md E11).
+            site = star_gate_site(grid, lambda c: SYMBOL_TERRAIN[rows[c[1]][c[0]]], at)
+            if site is not None:
+                raise ExchangeError(f"{where}: {site[0]}: {site[1]}")
     designs: dict[tuple, DesignSpec] = {}
     for i, d in enumerate(_list(doc, "designs")):
         where = f"designs[{i}]"

@@ -119,3 +119,66 @@ def test_an_eliminated_empire_gives_no_orders():  # 003 Purpose of the Campaign
     st = st.with_empire(replace(st.empire(1), eliminated=True))
     with pytest.raises(OrderError, match="eliminated"):
         check({}, st)
+
+
+# --- issue 13 item 3: star gates only on the map (003 Use of BP in a Campaign: Star Gate) ----
+
+def _gate_orders(at):
+    return {"purchases": [{"buy": "star_gate", "at": at}]}
+
+
+@pytest.mark.parametrize("at", [[999, 999], [-5, 0], [7, 0], [0, 3]])
+def test_issue13_item3_star_gate_off_the_map_is_refused(at):
+    """003 Use of BP in a Campaign: Star Gate ("can be built in any hex" — of the map); 003
+    Creating a Map. A gate at [999, 999] or [-5, 0] was accepted and charged 120 BP."""
+    st = build_state(MAP, fleets=[(1, (0, 0), ["galiot"])], bp=300,
+                     structures=[(1, "research_facility", (0, 0))])
+    with pytest.raises(OrderError) as error:
+        check(_gate_orders(at), st)
+    assert error.value.where == "purchases[0].at"
+    assert error.value.rule == "003 Use of BP in a Campaign: Star Gate"
+    assert "off the map" in error.value.message and "7×3" in error.value.message
+
+
+def test_issue13_item3_star_gate_in_a_black_hole_is_refused():
+    """003 Creating a Map: Black Hole ("No ship/fleet can pass through"); ruling E11."""
+    st = build_state(MAP, fleets=[(1, (0, 0), ["galiot"])], bp=300,
+                     structures=[(1, "research_facility", (0, 0))])
+    with pytest.raises(OrderError) as error:
+        check(_gate_orders([5, 0]), st)
+    assert error.value.rule == "003 Creating a Map: Black Hole"
+    # The same empire may build it on any passable hex of the map, a worm hole included.
+    assert check(_gate_orders([6, 0]), st).spending.total == 120
+    assert check(_gate_orders([5, 2]), st).spending.total == 120
+
+
+def test_issue13_item3_resource_off_the_map_names_the_map():  # 003 Use of BP in a Campaign; 003 Creating a Map
+    with pytest.raises(OrderError, match="off the map") as error:
+        check({"purchases": [{"buy": "planetary_defences", "at": [-1, 0]}]})
+    assert error.value.where == "purchases[0].at"
+
+
+@pytest.mark.parametrize("key", ["hex", "retreat_to"])
+def test_issue13_item3_standing_retreat_off_the_map_is_refused(key):
+    """003 Invading Enemy Hexes ("Retreat up to one full map move"): a retreat target or a
+    covered hex off the map is refused when the orders are checked."""
+    item = {"hex": [0, 0], "response": "retreat", "retreat_to": [1, 1]}
+    item[key] = [40, 40]
+    with pytest.raises(OrderError, match="off the map") as error:
+        check({"standing": {"invasion": [item]}})
+    assert error.value.where == f"standing.invasion[0].{key}"
+
+
+def test_issue13_item3_processing_drops_an_off_map_gate():
+    """RULINGS S2 (orders checked again when the turn is processed): a stored order for a gate
+    off the map is dropped, nothing is charged and no gate is made."""
+    from campaign.rules.eventhorizon.orders import parse_orders as parse
+    from campaign.rules.eventhorizon.turn import apply_spending
+
+    st = build_state(MAP, fleets=[(1, (0, 0), ["galiot"])], bp=300,
+                     structures=[(1, "research_facility", (0, 0))])
+    orders = {1: parse(_gate_orders([999, 999])), 2: parse({})}
+    new, events = apply_spending(st, orders, {1: NAMES, 2: NAMES})
+    assert new.empire(1).bp == 300
+    assert not any(s.resource.value == "star_gate" for s in new.structures)
+    assert any(e.kind == "spending_refused" for e in events)

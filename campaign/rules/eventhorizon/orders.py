@@ -30,6 +30,9 @@ from .state import (
 
 MOVE_RULE = "003 Campaign Movement"
 ORDERS_RULE = "docs/orders.md"
+MAP_RULE = "003 Creating a Map"
+STAR_GATE_RULE = eh.STAR_GATE_RULE
+BLACK_HOLE_RULE = "003 Creating a Map: Black Hole"
 
 
 class OrderError(ValueError):
@@ -225,6 +228,40 @@ def other_gates(state: CampaignState, seat: int) -> frozenset[Coord]:
     return frozenset(s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE and s.owner != seat)
 
 
+# --- coordinates ------------------------------------------------------------------------------
+
+def off_map(grid, coord: Coord) -> str | None:
+    """Why ``coord`` is not a cell of ``grid`` (None if it is): "003 Creating a Map" makes a map
+    "of any size", and nothing lies outside it (docs/rulings.md E11)."""
+    if grid.in_bounds(coord):
+        return None
+    return (f"{eh.format_coord(coord)} is off the map (a {grid.width}×{grid.height} map has columns "
+            f"0–{grid.width - 1} and rows 0–{grid.height - 1})")
+
+
+def star_gate_site(grid, terrain_at, coord: Coord) -> tuple[str, str] | None:
+    """(rule, reason) if a star gate cannot stand at ``coord``, else None (docs/rulings.md E11).
+
+    "A gate … can be built in any hex": any hex of the map, so never off it; and not in a black
+    hole, through which "no ship/fleet can pass" — a gate nobody can enter or capture would be
+    120 BP for a structure that only stops Power Projection from ever being won."""
+    problem = off_map(grid, coord)
+    if problem is not None:
+        return STAR_GATE_RULE, f"a star gate is built in a hex of the map; {problem}"
+    if terrain_at(coord) is Terrain.BLACK_HOLE:
+        return BLACK_HOLE_RULE, (f"no ship/fleet can pass through the black hole at {eh.format_coord(coord)}, "
+                                 "so no star gate can be built or used there")
+    return None
+
+
+def check_on_map(state: CampaignState, coord: Coord, where: str, rule: str = MAP_RULE) -> Coord:
+    """``coord`` if it is a cell of the campaign's map, else an OrderError naming ``rule``."""
+    problem = off_map(state.grid, coord)
+    if problem is not None:
+        raise OrderError(where, rule, problem)
+    return coord
+
+
 def purchase_items(state: CampaignState, seat: int, raw: tuple[dict, ...],
                    design_names: Mapping[str, int]) -> list[eh.Purchase]:
     """Purchase objects (docs/export-format.md "Purchases") to economy items."""
@@ -251,7 +288,14 @@ def purchase_items(state: CampaignState, seat: int, raw: tuple[dict, ...],
                     technology = Technology(p["technology"])
                 except ValueError:
                     raise OrderError(at, "003 Research Facility", f"unknown technology {p['technology']!r}") from None
-            items.append(eh.BuyResource(resource=resource, coord=_coord(p.get("at"), f"{at}.at"), technology=technology))
+            coord = _coord(p.get("at"), f"{at}.at")
+            if resource is eh.Resource.STAR_GATE:
+                site = star_gate_site(state.grid, state.terrain_at, coord)
+                if site is not None:
+                    raise OrderError(f"{at}.at", *site)
+            else:
+                check_on_map(state, coord, f"{at}.at", "003 Use of BP in a Campaign")
+            items.append(eh.BuyResource(resource=resource, coord=coord, technology=technology))
         elif kind == "build":
             name = p["build"]
             if not isinstance(name, str) or name not in design_names:
@@ -368,6 +412,11 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
     """Check orders as a whole against the state; return the preview or raise OrderError."""
     if state.empire(seat).eliminated:
         raise OrderError("", "003 Purpose of the Campaign", "your empire has been eliminated")
+    if orders.standing is not None:
+        for i, order in enumerate(orders.standing.invasion):
+            for key in ("hex", "retreat_to"):
+                if getattr(order, key) is not None:
+                    check_on_map(state, getattr(order, key), f"standing.invasion[{i}].{key}", "003 Invading Enemy Hexes")
     economy = empire_economy(state, seat)
     items = purchase_items(state, seat, orders.purchases, design_names)
     try:
