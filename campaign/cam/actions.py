@@ -16,8 +16,6 @@ Flow of one scenario (``CamScenario.stage``): ``generate_scenario`` (CAM 2.1) â†
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -146,7 +144,8 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
                         scenarios: int = st.DEFAULT_SCENARIOS, points_level: int = st.DEFAULT_POINTS_LEVEL,
                         break_percent: int = st.DEFAULT_BREAK_PERCENT,
                         replacement_percent: int = st.DEFAULT_REPLACEMENT_PERCENT, survival_roll: bool = False,
-                        battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None) -> Campaign:
+                        battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None,
+                        tables: int = 1, replacement_house_rule: bool = False) -> Campaign:
     """A CAM campaign with ``user`` as moderator and two named players (``players``: dicts of
     username, name, faction, wealth, temper, fleet). It waits in set-up until ``start``."""
     if not user.is_authenticated:
@@ -156,7 +155,8 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
         raise CamActionError("the campaign needs a name")
     settings = st.CamSettings(period=period, starting_points=starting_points, scenarios=scenarios,
                               points_level=points_level, break_percent=break_percent,
-                              replacement_percent=replacement_percent, survival_roll=survival_roll)
+                              replacement_percent=replacement_percent, survival_roll=survival_roll,
+                              tables=tables, replacement_house_rule=replacement_house_rule)
     try:
         settings.check()
     except st.CampaignSetupError as exc:
@@ -193,7 +193,8 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
     cam = CamCampaign.objects.create(
         campaign=campaign, period=period, starting_points=starting_points, scenarios=scenarios,
         points_level=points_level, break_percent=break_percent, replacement_percent=replacement_percent,
-        survival_roll=survival_roll, battle_mode=battle_mode)
+        survival_roll=survival_roll, battle_mode=battle_mode, tables=tables,
+        replacement_house_rule=replacement_house_rule)
     Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.MODERATOR)
     for seat, player_user, fleet_name, fields, fleet, edge in rows:
         if player_user != user:
@@ -298,7 +299,7 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
 
 @transaction.atomic
 def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: int = 0, minefields: int = 0,
-                  edge_choice: str | None = None, seat: int | None = None) -> CamScenario:
+                  edge_choice: str | None = None, seat: int | None = None, on_table: bool = False) -> CamScenario:
     """CAM 2.2: a player's force for the scenario, checked by the engine (points level, convoy
     proportions, ship states, Period). Bases and minefields are priced by a roll when first added
     (ruling CAM9) and keep their price; a refused selection changes nothing (no die is logged)."""
@@ -309,6 +310,8 @@ def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: in
     for label, value in (("extra AC counters", extra_ac), ("bases", bases), ("minefields", minefields)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
             raise CamActionError(f"{sc.POINTS_RULE}: {label} must be a whole number from 0 to 20, not {value!r}")
+    if not isinstance(on_table, bool):
+        raise CamActionError(f"{sc.TABLE_RULE}: 'already on the table' is true or false, not {on_table!r}")
     if edge_choice is not None and edge_choice not in sc.EDGES:
         raise CamActionError(f"{sc.TABLE_RULE}: edge is one of {', '.join(sc.EDGES)}, not {edge_choice!r}")
     if not isinstance(ships, list | tuple) or any(isinstance(s, bool) or not isinstance(s, int) for s in ships):
@@ -323,7 +326,7 @@ def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: in
         except ENGINE_ERRORS as exc:
             raise _refuse(exc) from None
     selection = sc.ForceSelection(seat=player.seat, ships=tuple(ships), extra_ac=extra_ac,
-                                  bases=tuple(costs["base"]), minefields=tuple(costs["minefield"]))
+                                  bases=tuple(costs["base"]), minefields=tuple(costs["minefield"]), on_table=on_table)
     state = adapters.campaign_state(cam)
     try:
         scenario = sc.select_forces(state, adapters.scenario_state(row), selection)
@@ -409,12 +412,10 @@ def enter_turn(*, campaign_id: int, user, destroyed=(), crippled=(), left=(), se
             except ENGINE_ERRORS as exc:
                 raise _refuse(exc) from None
         dice = CampaignDice(campaign, phase="cam-break-contact", turn=row.number)
-        if battle.contact_broken:  # CAM 3.0 step 2: no End Phase checks once contact is broken
-            battle = replace(battle, turn=battle.turn + 1)
-        else:
-            resolution = bc.end_of_turn(battle, dice)
-            battle = resolution.battle
-            _add_events(row, resolution.events)
+        # CAM 3.0: step 1 (the checks) comes before step 2 (the tally), the last turn's too (CAM27).
+        resolution = bc.end_of_turn(battle, dice)
+        battle = resolution.battle
+        _add_events(row, resolution.events)
         row.battle = adapters.battle_json(battle)
         row.turn_entries = {}
         if battle.contact_broken or _side_gone(battle):

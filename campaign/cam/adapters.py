@@ -61,7 +61,8 @@ def catalogue(cam: CamCampaign):
 def settings_of(cam: CamCampaign) -> st.CamSettings:
     return st.CamSettings(period=cam.period, starting_points=cam.starting_points, scenarios=cam.scenarios,
                           points_level=cam.points_level, break_percent=cam.break_percent,
-                          replacement_percent=cam.replacement_percent, survival_roll=cam.survival_roll)
+                          replacement_percent=cam.replacement_percent, survival_roll=cam.survival_roll,
+                          tables=cam.tables, replacement_house_rule=cam.replacement_house_rule)
 
 
 def faction_of(player: CamPlayer) -> fx.Faction:
@@ -158,17 +159,19 @@ def unit_from(d: dict) -> sc.Unit:
 
 
 def force_json(force: sc.Force) -> dict:
-    return {"seat": force.seat, "points": force.points, "units": [unit_json(u) for u in force.units]}
+    return {"seat": force.seat, "points": force.points, "units": [unit_json(u) for u in force.units],
+            "on_table": force.on_table}
 
 
 def selection_json(sel: sc.ForceSelection) -> dict:
     return {"ships": list(sel.ships), "extra_ac": sel.extra_ac, "bases": list(sel.bases),
-            "minefields": list(sel.minefields)}
+            "minefields": list(sel.minefields), "on_table": sel.on_table}
 
 
 def selection_from(seat: int, d: dict) -> sc.ForceSelection:
     return sc.ForceSelection(seat=seat, ships=tuple(d.get("ships", ())), extra_ac=d.get("extra_ac", 0),
-                             bases=tuple(d.get("bases", ())), minefields=tuple(d.get("minefields", ())))
+                             bases=tuple(d.get("bases", ())), minefields=tuple(d.get("minefields", ())),
+                             on_table=bool(d.get("on_table", False)))
 
 
 def table_json(t: sc.Table) -> dict:
@@ -181,7 +184,8 @@ def scenario_state(row: CamScenario) -> sc.Scenario:
     return sc.Scenario(
         number=row.number, nature=sc.Nature(row.nature), points_level=row.points_level,
         break_percent=row.break_percent, seats=seats, defender=row.defender, nature_roll=row.nature_roll,
-        forces=MappingProxyType({int(k): sc.Force(seat=int(k), units=tuple(unit_from(u) for u in f["units"]))
+        forces=MappingProxyType({int(k): sc.Force(seat=int(k), units=tuple(unit_from(u) for u in f["units"]),
+                                                   on_table=bool(f.get("on_table", False)))
                                  for k, f in row.forces.items()}),
         tables=tuple(sc.Table(roll=t["roll"], score=t["score"], nature=sc.TableNature(t["nature"]),
                               moons=t["moons"], nebula_clouds=t["nebula_clouds"]) for t in row.tables),

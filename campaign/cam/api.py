@@ -71,7 +71,8 @@ def campaign_json(campaign: Campaign) -> dict:
         "settings": {"period": cam.period, "starting_points": cam.starting_points, "scenarios": cam.scenarios,
                      "points_level": cam.points_level, "break_percent": cam.break_percent,
                      "replacement_percent": cam.replacement_percent, "survival_roll": cam.survival_roll,
-                     "battle_mode": cam.battle_mode},
+                     "battle_mode": cam.battle_mode, "tables": cam.tables,
+                     "replacement_house_rule": cam.replacement_house_rule},
         "players": [{"seat": p.seat, "username": p.user.username, "name": p.name, "faction": p.faction,
                      "wealth": p.wealth, "temper": p.temper, "preset": p.preset,
                      "replacement_points": p.replacement_points, "campaign_points": p.campaign_points,
@@ -115,7 +116,8 @@ class Campaigns(APIView):
                 scenarios=d.get("scenarios", 5), points_level=d.get("points_level", 60),
                 break_percent=d.get("break_percent", 40), replacement_percent=d.get("replacement_percent", 10),
                 survival_roll=d.get("survival_roll", False), battle_mode=d.get("battle_mode", "tabletop"),
-                seed=d.get("seed"))
+                seed=d.get("seed"), tables=d.get("tables", 1),
+                replacement_house_rule=d.get("replacement_house_rule", False))
         except actions.CamActionError as exc:
             return _refused(exc)
         except (TypeError, AttributeError) as exc:
@@ -213,7 +215,7 @@ class Forces(_ScenarioAction):
         return self.act(request, campaign_id, number, lambda: actions.select_forces(
             campaign_id=campaign_id, user=request.user, ships=d.get("ships", []), extra_ac=d.get("extra_ac", 0),
             bases=d.get("bases", 0), minefields=d.get("minefields", 0), edge_choice=d.get("edge_choice"),
-            seat=d.get("seat")))
+            seat=d.get("seat"), on_table=d.get("on_table", False)))
 
 
 class Table(_ScenarioAction):

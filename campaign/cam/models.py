@@ -38,6 +38,10 @@ class CamCampaign(models.Model):
         default=40, help_text="'Break Contact' level as a percentage of a fleet's points (CAM 2.3; 40% recommended).")
     replacement_percent = models.PositiveSmallIntegerField(
         default=10, help_text="Replacement points per scenario, % of the starting points (CAM 4.2; at most 10%).")
+    replacement_house_rule = models.BooleanField(
+        default=False, help_text="CAM 4.2 allows at most 10%; the moderator marks a larger share as a house rule.")
+    tables = models.PositiveSmallIntegerField(
+        default=1, help_text="Gaming tables per scenario (CAM 2.3, 11.3 multi-tables): each rolls its own nature.")
     survival_roll = models.BooleanField(
         default=False, help_text="000 5.7 sidebar: a destroyed ship survives on 2D6 = 12 (option, default off).")
     battle_mode = models.CharField(max_length=10, choices=BattleMode.choices, default=BattleMode.TABLETOP,

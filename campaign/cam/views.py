@@ -67,7 +67,8 @@ def cam_create(request):
                 user=request.user, name=data["name"], period=data["period"], starting_points=data["starting_points"],
                 scenarios=data["scenarios"], points_level=data["points_level"], break_percent=data["break_percent"],
                 replacement_percent=data["replacement_percent"], survival_roll=data["survival_roll"],
-                battle_mode=data["battle_mode"], seed=data["seed"] or None, players=players_from(data))
+                battle_mode=data["battle_mode"], seed=data["seed"] or None, players=players_from(data),
+                tables=data["tables"] or 1, replacement_house_rule=data["replacement_house_rule"])
         except actions.CamActionError as exc:
             error = str(exc)
         else:
@@ -269,7 +270,8 @@ def scenario_forces(request, campaign_id: int, number: int):
         return actions.select_forces(
             campaign_id=campaign_id, user=request.user, ships=_ints(request.POST.getlist("ships")),
             extra_ac=_int(request.POST.get("extra_ac")), bases=_int(request.POST.get("bases")),
-            minefields=_int(request.POST.get("minefields")), edge_choice=request.POST.get("edge_choice") or None)
+            minefields=_int(request.POST.get("minefields")), edge_choice=request.POST.get("edge_choice") or None,
+            on_table=bool(request.POST.get("on_table")))
     return _post_action(request, campaign_id, run, ok="Force chosen (000 CAM 2.2).", scenario=number)
 
 

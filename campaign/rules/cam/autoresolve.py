@@ -74,7 +74,8 @@ def autoresolve_battle(battle: BattleState, dice: Dice) -> Resolution:
         destroyed = _cheapest_first(battle, seat, losses[seat])
         battle = record_damage(battle, seat, destroyed=destroyed)
         if destroyed:
-            events.append(Event("autoresolve", "losses", (seat,), f"Seat {seat} loses {', '.join(destroyed)} "
+            names = ", ".join(battle.force(seat).unit(uid).name for uid in destroyed)
+            events.append(Event("autoresolve", "losses", (seat,), f"Seat {seat} loses {names} "
                                 "(cheapest first).", {"seat": seat, "destroyed": destroyed}))
     broken = dict(battle.broken)
     if broken.get(loser) is None:

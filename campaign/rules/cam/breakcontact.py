@@ -229,9 +229,12 @@ def break_contact_check(battle: BattleState, seat: int, dice: Dice) -> BreakChec
 def end_of_turn(battle: BattleState, dice: Dice) -> Resolution:
     """CAM 3.0 step 1 after an End Phase: update the points-loss score and make every required
     check (seats in campaign order); then the next turn begins. Step 2 (tally) is
-    ``scoring.score_scenario`` once ``battle.contact_broken``."""
-    if battle.contact_broken:
-        raise BattleError(f"{END_RULE}: all table contact has been broken; score the scenario")
+    ``scoring.score_scenario`` once ``battle.contact_broken``.
+
+    Step 1 comes before step 2, so the End Phase of the turn in which all contact is broken (the
+    last turn) still rolls for a side that met a condition and has no order yet: failing it, that
+    side too was "forced to 'break contact'" (no +50, no +2 CPs; ruling CAM27). The caller makes
+    it once, for the turn just completed."""
     events: list[Event] = [Event("break_contact", "losses", battle.scenario.seats,
                                  f"End of turn {battle.turn}: losses " + ", ".join(
                                      f"seat {s} {battle.losses(s)} of {battle.force(s).points} points"

@@ -108,6 +108,9 @@ class ForceSelection:
     extra_ac: int = 0
     bases: tuple[int, ...] = ()
     minefields: tuple[int, ...] = ()
+    # CAM 2.3 "If a player has forces or bases already on the main table, he merely rolls 1 D6":
+    # the player says his force is already there (ruling CAM33); a base counts by itself.
+    on_table: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,13 @@ class Unit:
 class Force:
     seat: int
     units: tuple[Unit, ...]
+    on_table: bool = False  # declared "already on the main table" (CAM 2.3, ruling CAM33)
+
+    @property
+    def already_on_table(self) -> bool:
+        """CAM 2.3 "forces or bases already on the main table": declared, or a Planetary
+        Battery / Base in the force (ruling CAM8)."""
+        return self.on_table or any(u.kind == "base" for u in self.units)
 
     @property
     def points(self) -> int:
@@ -347,7 +357,10 @@ def validate_forces(campaign: CamCampaign, scenario: Scenario, selection: ForceS
                                       "a selected ship that carries AC or a Planetary Base")
         for i in range(1, selection.extra_ac + 1):
             units.append(Unit(uid=f"ac:{i}", kind="ac", points=EXTRA_AC_POINTS, name="extra AC counter"))
-    force = Force(seat=seat, units=tuple(units))
+    if not isinstance(selection.on_table, bool):
+        raise ForceSelectionError("bad_extra", f"{TABLE_RULE}: 'already on the table' is true or false, "
+                                  f"not {selection.on_table!r}")
+    force = Force(seat=seat, units=tuple(units), on_table=selection.on_table)
     if not any(u.kind == "ship" for u in units):
         raise ForceSelectionError("empty", f"{POINTS_RULE}: a force needs at least one ship")
     if force.points > scenario.points_level:
@@ -424,7 +437,7 @@ def set_up_table(campaign: CamCampaign, scenario: Scenario, dice: Dice, *,
     """CAM 2.3 after both forces are chosen: each table's nature (1d6, +2 for a planetary dispute;
     one roll per table with multi-tables), then the table edges: each player rolls 2d6, or 1d6 if
     he has forces or bases already on the table (by default: his force includes a Planetary
-    Battery / Base, ruling CAM8); the higher total takes the edge his standing ``edge_choice``
+    Battery / Base or he declared it there with his force, rulings CAM8, CAM33); the higher total takes the edge his standing ``edge_choice``
     names (default south), the other the opposite edge; ties re-roll (ruling CAM7)."""
     if scenario.table_set:
         raise ScenarioError(f"{TABLE_RULE}: the table of scenario {scenario.number} is already set up")
@@ -437,7 +450,7 @@ def set_up_table(campaign: CamCampaign, scenario: Scenario, dice: Dice, *,
         if seat not in scenario.seats or edge not in EDGES:
             raise ScenarioError(f"{TABLE_RULE}: edge choice {seat!r}: {edge!r} (edges: {', '.join(EDGES)})")
     if already_on_table is None:
-        on_table = {s for s in scenario.seats if any(u.kind == "base" for u in scenario.forces[s].units)}
+        on_table = {s for s in scenario.seats if scenario.forces[s].already_on_table}
     else:
         on_table = set(already_on_table)
         if not on_table <= set(scenario.seats):

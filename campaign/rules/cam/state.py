@@ -26,6 +26,7 @@ DEFAULT_SCENARIOS = 5  # CAM 4.1 "We recommend a rubber of five games."
 DEFAULT_POINTS_LEVEL = 60  # CAM 2.2 "We recommend 60 points for a quick game."
 DEFAULT_BREAK_PERCENT = 40  # CAM 2.3 "a 40% loss from the fleet is a good 'threshold' point"
 DEFAULT_REPLACEMENT_PERCENT = 10  # CAM 4.2 "no more than 10% of the total points that began the campaign"
+BOOK_REPLACEMENT_PERCENT = 10  # the most CAM 4.2 allows without a house rule (ruling CAM34)
 MAX_SCENARIOS = 50
 MAX_TABLES = 4
 
@@ -95,6 +96,9 @@ class CamSettings:
     replacement_percent: int = DEFAULT_REPLACEMENT_PERCENT
     survival_roll: bool = False  # RULINGS: the 5.7 sidebar's 2D6 survival roll, option, default off
     tables: int = 1  # CAM 2.3 / 11.3 multi-tables: roll each table's nature separately
+    # CAM 4.2 "can 'cost' no more than 10% of the total points that began the campaign": a
+    # larger share only as a house rule the moderator marks (ruling CAM34).
+    replacement_house_rule: bool = False
 
     def check(self) -> CamSettings:
         def whole(name: str, value: object, low: int, high: int, rule: str) -> None:
@@ -109,6 +113,13 @@ class CamSettings:
         whole("scenario points level", self.points_level, 1, 100_000, POINTS_RULE)
         whole("break contact percentage", self.break_percent, 1, 100, "000 CAM 2.3")
         whole("replacement percentage", self.replacement_percent, 0, 100, "000 CAM 4.2")
+        if not isinstance(self.replacement_house_rule, bool):
+            raise CampaignSetupError("000 CAM 4.2: the replacement house rule is true or false")
+        if self.replacement_percent > BOOK_REPLACEMENT_PERCENT and not self.replacement_house_rule:
+            raise CampaignSetupError(
+                f"000 CAM 4.2: 'Replacements' between scenarios can 'cost' no more than "
+                f"{BOOK_REPLACEMENT_PERCENT}% of the total points that began the campaign, not "
+                f"{self.replacement_percent}%; a larger share must be marked as a house rule (ruling CAM34)")
         whole("number of tables", self.tables, 1, MAX_TABLES, "000 CAM 2.3 (11.3 multi-tables)")
         if not isinstance(self.survival_roll, bool):
             raise CampaignSetupError("000 5.7 sidebar: survival_roll is true or false")

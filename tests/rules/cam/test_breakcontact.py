@@ -178,10 +178,28 @@ def test_contact_broken_when_breaking_side_has_left():  # 000 CAM 3.0 step 2
     assert not battle.contact_broken
     battle = record_damage(battle, 1, destroyed=["ship:6"])
     assert battle.contact_broken
-    with pytest.raises(BattleError, match="broken"):
-        end_of_turn(battle, FixedDice([]))
+    # The last turn's End Phase is still made (CAM 3.0 step 1 before step 2; ruling CAM27): seat 2
+    # meets no condition, so no die is rolled, and seat 1's order stands.
+    last = end_of_turn(battle, FixedDice([]))
+    assert last.battle.broken[1] == 1 and last.battle.broken[2] is None
     with pytest.raises(BattleError, match="broken"):
         record_damage(battle, 2, destroyed=["ship:7"])
+
+
+@pytest.mark.parametrize("face, ordered", [(5, True), (6, False)])
+def test_issue13_item5_last_turn_end_phase_still_checks(face, ordered):
+    """000 CAM 3.0: "After completing an End Phase … 1) … if either player has met a condition
+    for a 'Break Contact' check, roll for it 2) When all table contact has been broken, tally":
+    on the turn seat 1's last ship leaves, seat 2 (which met condition 1 that turn) still rolls;
+    failing, it too was forced to break contact (ruling CAM27)."""
+    battle = end_of_turn(_hurt(factions=(faction("UFP"), faction("UFP"))), FixedDice([1])).battle  # seat 1 ordered, turn 1
+    battle = record_damage(battle, 2, destroyed=["ship:7", "ship:8"])  # 35 >= 29: condition 1
+    battle = record_damage(battle, 1, left=["ship:3", "ship:4", "ship:5", "ship:6"])  # the ordered side last
+    assert battle.contact_broken
+    last = end_of_turn(battle, FixedDice([face]))
+    assert [e.kind for e in last.events] == ["losses", "check"]
+    assert last.battle.ordered_to_break(2) is ordered
+    assert (last.battle.broken[2] == 2) is ordered
 
 
 def test_record_damage_errors():  # 000 CAM 3.1 e), 5.7
