@@ -139,6 +139,21 @@ def _fleet(raw) -> list[dict]:
     return out
 
 
+def _check_fleet(ships: list[dict], known, period: int, who: str = "") -> None:
+    """Each entered ship's SD must be in the catalogue and available in the campaign's Period,
+    refused when entered (ruling CAM36); the points are checked at the start (CAM 4.0)."""
+    for i, s in enumerate(ships, start=1):
+        sd = known.get(s["sd"])
+        if sd is None:
+            raise CamActionError(f"000 1.5: {who}ship {i}: no SD {s['sd']!r} in the campaign's catalogue")
+        if not sd.available_in(period):
+            first, last = sd.periods
+            raise CamActionError(
+                f"000 1.5 / CAM 4.1: {who}ship {i}: {sd.name} ({sd.key}) is available in "
+                f"{f'Period {first}' if first == last else f'Periods {first} to {last}'}, not in the campaign's "
+                f"Period {period}")
+
+
 @transaction.atomic
 def create_cam_campaign(*, user, name: str, period: int, starting_points: int, players: list[dict],
                         scenarios: int = st.DEFAULT_SCENARIOS, points_level: int = st.DEFAULT_POINTS_LEVEL,
@@ -180,8 +195,10 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
         edge = p.get("edge_choice") or "south"
         if edge not in sc.EDGES:
             raise CamActionError(f"player {seat}: edge is one of {', '.join(sc.EDGES)}, not {edge!r}")
+        fleet = _fleet(p.get("fleet"))
+        _check_fleet(fleet, sh.STARTER_CATALOGUE, period, f"player {seat}: ")
         rows.append((seat, player_user, str(p.get("name") or "").strip()[:80] or f"{fields['faction']} fleet",
-                     fields, _fleet(p.get("fleet")), edge))
+                     fields, fleet, edge))
     if rows[0][1] == rows[1][1]:
         raise CamActionError("the two players must be different accounts")
     seed_raw = derive_seed(seed) if seed else new_seed()
@@ -213,10 +230,7 @@ def set_starting_fleet(*, campaign_id: int, user, fleet, seat: int | None = None
         raise CamActionError("000 CAM 4.0: the starting fleets are fixed once the campaign has started")
     player = _acting_seat(cam, user, role, seat, "set a starting fleet")
     ships = _fleet(fleet)
-    known = adapters.catalogue(cam)
-    for s in ships:
-        if s["sd"] not in known:
-            raise CamActionError(f"000 1.5: no SD {s['sd']!r} in the campaign's catalogue")
+    _check_fleet(ships, adapters.catalogue(cam), cam.period)
     player.starting_fleet = ships
     player.save(update_fields=["starting_fleet"])
     return player

@@ -84,11 +84,13 @@ def _detail_context(request, campaign: Campaign) -> dict:
     catalogue = adapters.catalogue(cam)
     rosters = []
     for p in players:
+        entered = [{"sd": catalogue.get(s["sd"]), "key": s["sd"], "name": s.get("name") or ""}
+                   for s in p.starting_fleet]
         ships = []
         for s in p.ships.all():
             sd = catalogue.get(s.sd)
             ships.append({"row": s, "sd": sd, "points": sd.points if sd else None})
-        rosters.append({"player": p, "ships": ships, "fleet_text": fleet_text(p.starting_fleet),
+        rosters.append({"player": p, "ships": ships, "fleet_text": fleet_text(p.starting_fleet), "entered": entered,
                         "fleet_points": sum(catalogue[s["sd"]].points for s in p.starting_fleet if s["sd"] in catalogue)})
     scenarios = list(cam.scenario_rows.order_by("number"))
     current = next((s for s in scenarios if s.stage != CamScenario.Stage.SCORED), None)
@@ -99,7 +101,9 @@ def _detail_context(request, campaign: Campaign) -> dict:
     return {"campaign": campaign, "cam": cam, "role": role, "is_moderator": role == Membership.Role.MODERATOR,
             "players": players, "mine": mine, "rosters": rosters, "scenarios": scenarios, "current": current,
             "awaiting_between": awaiting, "standings": standings, "destroyed": destroyed,
-            "catalogue": [sd for sd in catalogue.values() if sd.available_in(cam.period)]}
+            "catalogue": [sd for sd in catalogue.values() if sd.available_in(cam.period)],
+            "picker": sorted(({"sd": sd, "available": sd.available_in(cam.period)} for sd in catalogue.values()),
+                             key=lambda x: (not x["available"], x["sd"].points, x["sd"].name))}
 
 
 @login_required
@@ -130,9 +134,13 @@ def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | Non
 @require_POST
 def cam_fleet(request, campaign_id: int):
     seat = _int(request.POST.get("seat"), None) if request.POST.get("seat") else None
+    fleet = parse_fleet(request.POST.get("fleet", ""))
+    added = request.POST.get("add_sd", "").strip()
+    if added:  # "Add" beside a catalogue SD: the fleet as typed, plus that ship (checked when entered)
+        fleet.append({"sd": added, "name": request.POST.get("add_name", "").strip()})
     return _post_action(request, campaign_id, lambda: actions.set_starting_fleet(
-        campaign_id=campaign_id, user=request.user, fleet=parse_fleet(request.POST.get("fleet", "")), seat=seat),
-        ok="Starting fleet saved.")
+        campaign_id=campaign_id, user=request.user, fleet=fleet, seat=seat),
+        ok="Ship added to the starting fleet." if added else "Starting fleet saved.")
 
 
 @login_required
@@ -207,6 +215,14 @@ def _scenario_row(campaign: Campaign, number: int) -> CamScenario:
     return row
 
 
+def unit_label(unit) -> str:
+    """A unit as players name it: the ship's name and roster number, not its id (``ship:29``)."""
+    if unit.kind == "ship":
+        return f"{unit.name} (#{unit.ship_id})"
+    number = unit.uid.partition(":")[2]
+    return f"{unit.name} {number}"
+
+
 @login_required
 def scenario_page(request, campaign_id: int, number: int, error: str | None = None, status: int = 200):
     campaign = _campaign(request, campaign_id)
@@ -240,7 +256,7 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
             rows = []
             for u in battle.force(p.seat).units:
                 us = battle.unit_status(p.seat, u.uid)
-                rows.append({"unit": u, "state": us.state.value, "crippled": us.crippled})
+                rows.append({"unit": u, "state": us.state.value, "crippled": us.crippled, "label": unit_label(u)})
             units[p.seat] = {"player": p, "units": rows, "losses": battle.losses(p.seat),
                              "level": battle.scenario.break_levels[p.seat], "broken": battle.broken.get(p.seat),
                              "entered": str(p.seat) in row.turn_entries,

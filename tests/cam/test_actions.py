@@ -45,8 +45,8 @@ def test_create_start_and_setup_refusals(db, alice, bob, carol, mallory):
     assert not c.cam.started and c.cam.players.count() == 2
     refused(c, "only the campaign's moderator", actions.start, user=bob)
     refused(c, "no such CAM campaign", actions.start, user=mallory)
-    actions.set_starting_fleet(campaign_id=c.pk, user=bob, fleet=["galaxy"])
-    refused(c, "not in the campaign's Period 2", actions.start, user=alice)
+    # ruling CAM36: a ship outside the Period is refused when it is entered, not at the start
+    refused(c, "not in the campaign's Period 2", actions.set_starting_fleet, user=bob, fleet=["galaxy"])
     actions.set_starting_fleet(campaign_id=c.pk, user=bob, fleet=["d7"] * 7)  # 105 points
     refused(c, "more than the campaign's starting 100", actions.start, user=alice)
     refused(c, "only for your own fleet", actions.set_starting_fleet, user=carol, fleet=["d7"], seat=1)
