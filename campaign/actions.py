@@ -36,7 +36,10 @@ from .rules.eventhorizon.orders import OrderError, Preview, orders_to_json, pars
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-DEFAULT_OPTIONS = {"economy_types": True}
+DEFAULT_OPTIONS = {"economy_types": True, "steered_drift": False}
+# Options a moderator may switch while the campaign runs (RULINGS: "A moderator may switch any
+# ruling marked (option) per campaign"); economy types are rolled with the map and stay.
+SWITCHABLE_OPTIONS = frozenset({"steered_drift"})
 
 
 class ActionError(ValueError):
@@ -1771,3 +1774,24 @@ def notify_battle_decision(*, campaign_id: int, turn: int, seat: int, text: str)
     ]
     kind = notifications.kind_key(notifications.BATTLE, notifications.battle_digest(seat, text))
     return _send_once(campaign, kind, turn, candidates)
+
+
+@transaction.atomic
+def set_campaign_option(*, campaign_id: int, user, key: str, value) -> Campaign:
+    """A moderator switches a rule option of a running campaign (RULINGS "(option)"); the next
+    turn processed uses it. Audited."""
+    campaign = _moderated_campaign(campaign_id, user, doing="change the campaign's rule options")
+    if campaign.status == Campaign.Status.FINISHED:
+        raise ActionError("the campaign has finished; its options can no longer change")
+    if key not in SWITCHABLE_OPTIONS:
+        known = ", ".join(sorted(SWITCHABLE_OPTIONS))
+        raise ActionError(f"campaign option {key!r} cannot be switched during a campaign (options that can: {known})")
+    if type(value) is not type(DEFAULT_OPTIONS[key]):
+        raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
+    before = campaign.options.get(key, DEFAULT_OPTIONS[key])
+    if before == value:
+        return campaign
+    campaign.options = {**campaign.options, key: value}
+    campaign.save(update_fields=["options"])
+    _audit(campaign, user, "set_option", f"option {key}", {key: before}, {key: value})
+    return campaign

@@ -35,6 +35,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/take-back/", api.TakeBackSeat.as_view(), name="api-take-back"),
     # moderation
     path("campaigns/<int:campaign_id>/pause/", moderation_api.Pause.as_view(), name="api-pause"),
+    path("campaigns/<int:campaign_id>/options/", moderation_api.Options.as_view(), name="api-options"),
     path("campaigns/<int:campaign_id>/resume/", moderation_api.Resume.as_view(), name="api-resume"),
     path("campaigns/<int:campaign_id>/extend/", moderation_api.Extend.as_view(), name="api-extend"),
     path("campaigns/<int:campaign_id>/rollback/", moderation_api.RollBack.as_view(), name="api-rollback"),

@@ -23,6 +23,12 @@ OPTION_FIELDS = {
         "003 \"Planetary Economy Type\": every planet rolls industrial, commercial or agricultural, "
         "which sets its income (RULINGS.md, option on by default). Off: every planet earns 1d6 × 10 BP.",
     ),
+    "steered_drift": (
+        "Opponents steer particle-cloud drift",
+        "003 Particle Cloud: \"Failure means that the opponent moves the ship/fleet\". On: a fleet that fails its "
+        "3+ roll drifts as the nearest opponent's standing drift order says (toward or away from a hex). Off "
+        "(default): the drift is random (RULINGS \"Particle clouds\", docs/rulings.md P2).",
+    ),
 }
 
 

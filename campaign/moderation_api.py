@@ -10,10 +10,12 @@ reason, or 409 when the turn is in the wrong state for it.
     campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one
     campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}
     campaigns/{id}/audit/        GET                           the audit log, newest first, paginated
+    campaigns/{id}/options/      GET; PATCH {"steered_drift": true}   rule options (switchable ones)
 """
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -85,6 +87,30 @@ class Pause(_ModerationView):
         campaign = _moderated(request, campaign_id)
         _call(actions.pause_campaign, campaign_id=campaign.pk, user=request.user)
         return Response(_state(campaign))
+
+
+class Options(_ModerationView):
+    """The campaign's rule options (GET, any member; PATCH, moderators: the options that may be
+    switched during a campaign, e.g. ``{"steered_drift": true}``)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, campaign_id: int):
+        campaign = campaign_for(request, campaign_id)
+        return Response({"options": {**actions.DEFAULT_OPTIONS, **campaign.options},
+                         "switchable": sorted(actions.SWITCHABLE_OPTIONS)})
+
+    @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False)}),
+                   responses=OpenApiTypes.OBJECT)
+    def patch(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        body = self._body(request)
+        if not body:
+            raise ValidationError({"detail": "send the options to change, e.g. {\"steered_drift\": true}"})
+        with transaction.atomic():  # all or nothing
+            for key, value in body.items():
+                _call(actions.set_campaign_option, campaign_id=campaign.pk, user=request.user, key=key, value=value)
+        campaign.refresh_from_db()
+        return self.get(request, campaign_id)
 
 
 class Resume(_ModerationView):

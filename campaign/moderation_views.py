@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from . import actions
 from .access import is_moderator, role_of, visible_campaigns
-from .forms import AddModeratorForm
+from .forms import OPTION_FIELDS, AddModeratorForm
 from .models import AuditEntry, Campaign, DiceRoll, Membership, Turn, TurnOrders
 
 ACTION_LABELS = {
@@ -130,6 +130,10 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
         "substitute_form": forms_.get("substitute_form") or SubstituteForm(campaign=campaign),
         "moderator_form": forms_.get("moderator_form") or AddModeratorForm(),
         "audit_count": AuditEntry.objects.filter(campaign=campaign).count(),
+        "switchable_options": [
+            {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]),
+             "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1]}
+            for key in sorted(actions.SWITCHABLE_OPTIONS)],
     }
     return render(request, "moderation/panel.html", context, status=status)
 
@@ -181,6 +185,19 @@ def extend(request, campaign_id: int):
         return _panel(request, campaign, status=400, extend_form=form)
     return _run(request, campaign, f"Extended by {form.cleaned_data['hours']} hours.", actions.extend_deadline,
                 hours=form.cleaned_data["hours"])
+
+
+@login_required
+@require_POST
+def set_options(request, campaign_id: int):
+    """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
+    campaign = _moderated(request, campaign_id)
+    for key in sorted(actions.SWITCHABLE_OPTIONS):
+        response = _run(request, campaign, "Rule options saved.", actions.set_campaign_option,
+                        key=key, value=bool(request.POST.get(key)))
+        if response.status_code != 302:
+            return response
+    return redirect("moderation-panel", campaign.pk)
 
 
 @login_required

@@ -128,6 +128,7 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
         "open": turn is not None and turn.status == Turn.Status.OPEN,
         "orders": row.orders if row else {}, "ready": bool(row and row.ready), "revision": row.revision if row else 0,
         "standing": empire.standing_orders or {"invasion": [], "loss_order": "cheapest", "initiative": "first"},
+        "steered_drift": bool(state.options.get("steered_drift")),
         "fleets": fleet_rows(state, {seat}),
         "worlds": worlds, "dockyards": dockyards, "designs": designs, "repairs": repairs,
         "resources": [

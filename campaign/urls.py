@@ -31,6 +31,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/moderate/resume/", moderation_views.resume, name="moderation-resume"),
     path("campaigns/<int:campaign_id>/moderate/extend/", moderation_views.extend, name="moderation-extend"),
     path("campaigns/<int:campaign_id>/moderate/process/", moderation_views.process, name="moderation-process"),
+    path("campaigns/<int:campaign_id>/moderate/options/", moderation_views.set_options, name="moderation-options"),
     path("campaigns/<int:campaign_id>/moderate/rollback/", moderation_views.roll_back, name="moderation-rollback"),
     path("campaigns/<int:campaign_id>/moderate/substitute/", moderation_views.substitute, name="moderation-substitute"),
     path("campaigns/<int:campaign_id>/moderate/moderators/", moderation_views.add_moderator,

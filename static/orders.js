@@ -444,6 +444,7 @@
     s.invasion = s.invasion || [];
     $("standing-loss").value = s.loss_order || "cheapest";
     $("standing-initiative").value = s.initiative || "first";
+    renderDrift(s);
     Array.prototype.forEach.call($("standing-form").querySelectorAll("input, select, button"), function (el) { el.disabled = !on; });
     var list = $("invasion-list");
     list.innerHTML = "";
@@ -466,6 +467,27 @@
     $("inv-fleet").hidden = $("inv-scope").value !== "fleet";
     $("inv-retreat").hidden = $("inv-response").value !== "retreat";
   }
+  // Drift order (003 Particle Cloud: "the opponent moves the ship/fleet"; docs/rulings.md P2).
+  function renderDrift(s) {
+    var mode = s.drift ? Object.keys(s.drift)[0] : "";
+    $("drift-mode").value = mode;
+    $("drift-hex").hidden = !mode;
+    if (mode) { $("drift-x").value = s.drift[mode][0]; $("drift-y").value = s.drift[mode][1]; }
+    $("drift-note").textContent = D.steered_drift ? "(you steer it when you are its nearest opponent)"
+      : "(this campaign's drift is random: the steered-drift option is off)";
+  }
+  function driftChanged() {
+    var mode = $("drift-mode").value;
+    $("drift-hex").hidden = !mode;
+    var x = parseInt($("drift-x").value, 10), y = parseInt($("drift-y").value, 10);
+    if (!mode) { delete orders.standing.drift; }
+    else if (!isNaN(x) && !isNaN(y)) { orders.standing.drift = {}; orders.standing.drift[mode] = [x, y]; }
+    else { return; }
+    changed();
+  }
+  $("drift-mode").addEventListener("change", driftChanged);
+  $("drift-x").addEventListener("change", driftChanged);
+  $("drift-y").addEventListener("change", driftChanged);
   $("inv-scope").addEventListener("change", invScope);
   $("inv-response").addEventListener("change", invScope);
   $("standing-change").addEventListener("change", function () {

@@ -68,7 +68,7 @@ def test_create_stores_a_lobby_without_a_map(client, alice):
             campaign.missed_turn_limit) == (48, "auto", True, 3, 2)
     assert (campaign.battle_requests, campaign.battle_hours, campaign.activation_hours) == ("both", 36, 12)
     assert campaign.deployment == Campaign.Deployment.HAND
-    assert campaign.options == {"economy_types": True}
+    assert campaign.options == {"economy_types": True, "steered_drift": False}
     assert len(campaign.invite_token) == 43
     assert not MapCell.objects.exists() and not Empire.objects.exists() and not Turn.objects.exists()
     assert not DiceRoll.objects.exists()
@@ -81,7 +81,7 @@ def test_create_with_options_off(client, alice):
     data = {k: v for k, v in FORM.items() if k not in ("fog_of_war", "option_economy_types")}
     client.post(reverse("lobby-create"), {**data, "turn_hours": 0})
     campaign = Campaign.objects.get()
-    assert campaign.fog_of_war is False and campaign.options == {"economy_types": False} and campaign.turn_hours == 0
+    assert campaign.fog_of_war is False and campaign.options == {"economy_types": False, "steered_drift": False} and campaign.turn_hours == 0
 
 
 @pytest.mark.parametrize("field, value", [

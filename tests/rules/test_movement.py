@@ -598,3 +598,77 @@ def test_property_no_black_holes_ships_conserved(scenario):  # 003 Creating a Ma
     for contact in contacts:
         fleet = new.fleet(contact.invader_fleet_id)
         assert fleet.coord == contact.hex and contact.invader_seat not in contact.defenders and contact.defenders
+
+
+# --- Issue 13 item 4: the nearest opponent's standing drift order (ruling P2) -----------------
+
+def _steered(state, orders_by_seat, option=True):
+    from campaign.rules.eventhorizon.state import DriftOrder
+
+    for seat, (mode, target) in orders_by_seat.items():
+        state = state.with_empire(replace(state.empire(seat), standing=StandingOrders(drift=DriftOrder(mode, target))))
+    return replace(state, options={"steered_drift": option})
+
+
+def test_issue13_item4_p2_nearest_opponent_steers_the_drift_toward_its_hex():
+    """003 Creating a Map: Particle Cloud ("Failure means that the opponent moves the ship/fleet
+    for the rest of its remaining movement"); RULINGS "Particle clouds" option; ruling P2."""
+    state = _steered(build_state(CLOUD, fleets=[(1, (0, 1), ["san_marco"]), (2, (4, 2), ["galiot"])]),
+                     {2: ("toward", (0, 2))})
+    dice = FixedDice([2])  # the cloud roll fails with 2 moves left; steered steps roll nothing
+    new, events, contacts = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2), dice)
+    assert dice.remaining() == [] and [r.purpose for r in dice.rolls] == [CLOUD_RULE]
+    # from (2,1): (1,1) and (1,2) are both 1 from (0,2); (1,1) comes first in reading order
+    drifts = kinds(events, "drift")
+    assert [(d.data["from"], d.data["to"], d.data["steered_by"]) for d in drifts] == [
+        ([2, 1], [1, 1], 2), ([1, 1], [0, 2], 2)]
+    assert drifts[0].seats == (1, 2) and drifts[0].data["order"] == {"toward": [0, 2]}
+    assert coord_of(new, 1) == (0, 2) and contacts == ()
+
+
+def test_issue13_item4_p2_option_off_drift_stays_random():  # RULINGS "Particle clouds" (option, default off)
+    state = _steered(build_state(CLOUD, fleets=[(1, (0, 1), ["san_marco"]), (2, (4, 2), ["galiot"])]),
+                     {2: ("toward", (0, 2))}, option=False)
+    dice = FixedDice([2, 2, 3])  # as test_particle_cloud_failure_drifts_two_points
+    new, events, _ = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2), dice)
+    assert coord_of(new, 1) == (2, 1) and dice.remaining() == []
+    assert all("steered_by" not in d.data for d in kinds(events, "drift"))
+
+
+def test_issue13_item4_p2_opponent_without_a_drift_order_leaves_it_random():  # ruling P2
+    state = replace(build_state(CLOUD, fleets=[(1, (0, 1), ["san_marco"]), (2, (4, 2), ["galiot"])]),
+                    options={"steered_drift": True})
+    dice = FixedDice([2, 2, 3])
+    new, _, _ = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2), dice)
+    assert coord_of(new, 1) == (2, 1) and dice.remaining() == []
+
+
+def test_issue13_item4_p2_the_nearest_opponent_steers_ties_to_the_lowest_seat():  # ruling P2
+    fleets = [(1, (0, 1), ["san_marco"]), (2, (4, 2), ["galiot"]), (3, (0, 0), ["galiot"])]
+    orders = {2: ("toward", (0, 2)), 3: ("away_from", (0, 2))}
+    # seats 2 and 3 are both 2 steps from the cloud at (2,1): seat 2 steers
+    state = _steered(build_state(CLOUD, seats=3, fleets=fleets), orders)
+    new, events, _ = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2, 3), FixedDice([2]))
+    assert {d.data["steered_by"] for d in kinds(events, "drift")} == {2}
+    # seat 3 one step away (3,2): seat 3 steers away from (0,2): (3,1), then (4,0) (4 from (0,2))
+    fleets[2] = (3, (3, 2), ["galiot"])
+    state = _steered(build_state(CLOUD, seats=3, fleets=fleets), orders)
+    new, events, _ = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2, 3), FixedDice([2]))
+    assert [(d.data["to"], d.data["steered_by"]) for d in kinds(events, "drift")] == [([3, 1], 3), ([4, 0], 3)]
+    assert coord_of(new, 1) == (4, 0)
+
+
+def test_issue13_item4_p2_drift_ends_when_no_neighbour_is_nearer():  # ruling P2
+    state = _steered(build_state(CLOUD, fleets=[(1, (0, 1), ["san_marco"]), (2, (4, 2), ["galiot"])]),
+                     {2: ("toward", (2, 1))})  # the cloud hex itself
+    new, events, _ = move_fleets(state, moves({1: [step(1, (1, 1), (2, 1), (3, 1))]}), (1, 2), FixedDice([2]))
+    assert coord_of(new, 1) == (2, 1)
+    assert [(d.data["from"], d.data["to"]) for d in kinds(events, "drift")] == [([2, 1], [2, 1])]
+
+
+def test_issue13_item4_p2_steered_into_an_enemy_hex_stops_with_contact():  # ruling P2; Invading Enemy Hexes
+    state = _steered(build_state(CLOUD, fleets=[(1, (0, 1), ["san_marco"]), (2, (1, 1), ["galiot"])]),
+                     {2: ("toward", (0, 2))})
+    new, _, contacts = move_fleets(state, moves({1: [step(1, (1, 0), (2, 1), (3, 1))]}), (1, 2), FixedDice([2]))
+    assert coord_of(new, 1) == (1, 1)
+    assert contacts == (Contact(hex=(1, 1), invader_seat=1, invader_fleet_id=1, defenders=(2,)),)

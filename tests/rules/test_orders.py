@@ -182,3 +182,22 @@ def test_issue13_item3_processing_drops_an_off_map_gate():
     assert new.empire(1).bp == 300
     assert not any(s.resource.value == "star_gate" for s in new.structures)
     assert any(e.kind == "spending_refused" for e in events)
+
+
+# --- issue 13 item 4: the standing drift order (RULINGS "Particle clouds" option; ruling P2) --
+
+def test_issue13_item4_drift_order_round_trip_and_check():  # RULINGS "Particle clouds"; ruling P2
+    raw = {"standing": {"invasion": [], "loss_order": "cheapest", "initiative": "first",
+                        "drift": {"away_from": [0, 0]}}}
+    assert orders_to_json(parse_orders(raw)) == raw
+    assert check(raw).spending.total == 0
+    with pytest.raises(OrderError, match="off the map") as error:
+        check({"standing": {"drift": {"toward": [70, 0]}}})
+    assert error.value.where == "standing.drift.toward"
+
+
+@pytest.mark.parametrize("drift", [{"sideways": [1, 1]}, {"toward": [1, 1], "away_from": [0, 0]}, {"toward": 3}, []])
+def test_issue13_item4_malformed_drift_order_is_refused(drift):  # docs/orders.md "standing"
+    with pytest.raises(OrderError) as error:
+        parse_orders({"standing": {"drift": drift}})
+    assert error.value.where.startswith("standing.drift")

@@ -25,6 +25,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-economy-types", action="store_true",
                             help="Do not roll a Planetary Economy Type for planets (rule option).")
+        parser.add_argument("--steered-drift", action="store_true",
+                            help="A fleet drifting in a particle cloud is steered by the nearest opponent's "
+                                 "standing drift order, not at random (rule option, docs/rulings.md P2).")
 
     def handle(self, *args, **opts):
         width, height = parse_size(opts["size"])
@@ -32,7 +35,7 @@ class Command(BaseCommand):
             campaign = actions.create_campaign(
                 name=opts["name"], grid=opts["grid"], width=width, height=height,
                 players=opts["players"], seed=opts["seed"],
-                options={"economy_types": not opts["no_economy_types"]},
+                options={"economy_types": not opts["no_economy_types"], "steered_drift": opts["steered_drift"]},
             )
         except actions.ActionError as exc:
             raise CommandError(str(exc)) from None

@@ -34,8 +34,16 @@ Rulings made here (see docs/rulings.md, "Movement"):
   per point left (neighbours in reading order, top row first, rolled as 1dN; with a single
   neighbour no die is rolled; with none it stays). A drift never jumps, never enters a black
   hole, stops on entering an enemy-held hex, and does not roll again for a cloud it drifts into.
-* P2 The RULINGS option "the nearest opponent's standing drift order steers it" is not
-  available yet: standing orders carry no drift order, so drift is always random.
+* P2 With the campaign option ``steered_drift`` (RULINGS "Particle clouds" option; 003
+  "Failure means that the opponent moves the ship/fleet for the rest of its remaining
+  movement") the nearest opponent steers the drift by its standing drift order. The nearest
+  opponent is the other active empire with a fleet or world at the fewest grid steps from the
+  cloud hex where the roll failed (fleets where they stand at that moment); ties go to the lowest
+  seat. Each point of drift moves the fleet to the passable neighbour nearest the order's hex
+  (``toward``) or farthest from it (``away_from``), ties in reading order; when no neighbour is
+  nearer (farther) than the fleet's own hex, the drift ends there. With the option off, no
+  opponent, or an opponent without a drift order, the drift is random as in P1. No die is rolled
+  for a steered step.
 """
 
 from __future__ import annotations
@@ -48,12 +56,13 @@ from ..grid import Coord
 from .economy import Resource
 from .mapgen import Terrain
 from .orders import NO_ORDERS, OrderError, Orders, fleet_speed, is_jump, regroup
-from .state import MOVE_LAST, CampaignState, Event, FleetState
+from .state import DRIFT_TOWARD, MOVE_LAST, CampaignState, DriftOrder, Event, FleetState
 
 INITIATIVE_RULE = "003 Initiative Phase"
 MOVE_RULE = "003 Campaign Movement"
 CLOUD_RULE = "003 Creating a Map: Particle Cloud"
 DRIFT_RULE = "003 Particle Cloud drift"
+STEERED_DRIFT_OPTION = "steered_drift"
 BLACK_HOLE_RULE = "003 Creating a Map: Black Hole"
 INVASION_RULE = "003 Invading Enemy Hexes"
 CLOUD_PASS = 3  # "must roll 3+ on 1d6"
@@ -170,6 +179,30 @@ class _Board:
 
     def drift_choices(self, cell: Coord) -> list[Coord]:
         return sorted((n for n in self.state.grid.neighbours(cell) if self.passable(n)), key=lambda c: (c[1], c[0]))
+
+    def nearest_opponent(self, cell: Coord, seat: int) -> int | None:
+        """The other active empire with a fleet or world fewest grid steps from ``cell``; ties
+        go to the lowest seat (ruling P2). None if no other empire has either."""
+        distance = self.state.grid.distance
+        best: tuple[int, int] | None = None
+        for other in sorted(self.active - {seat}):
+            places = [f.coord for f in self.fleets.values() if f.owner == other]
+            places += [c for c, owner in self.world_owner.items() if owner == other]
+            if places:
+                key = (min(distance(cell, c) for c in places), other)
+                best = key if best is None or key < best else best
+        return best[1] if best is not None else None
+
+    def steer(self, cell: Coord, order: DriftOrder) -> Coord | None:
+        """The steered drift step from ``cell`` (ruling P2), or None when it ends the drift."""
+        distance = self.state.grid.distance
+        sign = 1 if order.mode == DRIFT_TOWARD else -1
+        here = sign * distance(cell, order.hex)
+        choices = [(sign * distance(c, order.hex), i, c) for i, c in enumerate(self.drift_choices(cell))]
+        if not choices:
+            return None
+        score, _, target = min(choices)
+        return target if score < here else None
 
 
 def move_fleets(state: CampaignState, orders: Mapping[int, Orders], initiative: tuple[int, ...],
@@ -302,7 +335,31 @@ def _move_one(board: _Board, fleet: FleetState, path: tuple[Coord, ...], dice: D
                 drifting = True
                 break
 
-    if drifting:
+    steerer = order = None
+    if drifting and state.options.get(STEERED_DRIFT_OPTION):
+        steerer = board.nearest_opponent(here, seat)
+        order = state.empire(steerer).standing.drift if steerer is not None else None
+        if order is None:
+            steerer = None
+    if drifting and order is not None:
+        while left > 0:
+            target = board.steer(here, order)
+            if target is None:
+                events.append(Event("movement", "drift", (seat, steerer),
+                                    f"Fleet {fleet.id} drifts no further from {here}: steered by empire {steerer}'s "
+                                    f"standing drift order ({order.mode.replace('_', ' ')} {order.hex})",
+                                    {"fleet": fleet.id, "from": _xy(here), "to": _xy(here), "steered_by": steerer,
+                                     "order": {order.mode: _xy(order.hex)}, "faces": [], "rule": DRIFT_RULE}))
+                break
+            events.append(Event("movement", "drift", (seat, steerer),
+                                f"Fleet {fleet.id} drifts from {here} to {target}, steered by empire {steerer}'s "
+                                f"standing drift order ({order.mode.replace('_', ' ')} {order.hex})",
+                                {"fleet": fleet.id, "from": _xy(here), "to": _xy(target), "steered_by": steerer,
+                                 "order": {order.mode: _xy(order.hex)}, "faces": [], "rule": DRIFT_RULE}))
+            left -= 1
+            if enter(target):
+                break
+    elif drifting:
         while left > 0:
             choices = board.drift_choices(here)
             if not choices:

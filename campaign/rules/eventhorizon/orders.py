@@ -17,12 +17,14 @@ from . import economy as eh
 from .designs import DesignError
 from .mapgen import Terrain
 from .state import (
+    DRIFT_MODES,
     FIGHT,
     LOSS_ORDERS,
     MOVE_FIRST,
     MOVE_LAST,
     RETREAT,
     CampaignState,
+    DriftOrder,
     FleetState,
     InvasionOrder,
     StandingOrders,
@@ -31,6 +33,7 @@ from .state import (
 MOVE_RULE = "003 Campaign Movement"
 ORDERS_RULE = "docs/orders.md"
 MAP_RULE = "003 Creating a Map"
+DRIFT_RULE = "003 Creating a Map: Particle Cloud (RULINGS \"Particle clouds\" option)"
 STAR_GATE_RULE = eh.STAR_GATE_RULE
 BLACK_HOLE_RULE = "003 Creating a Map: Black Hole"
 
@@ -110,7 +113,7 @@ def _only(obj: dict, allowed: set[str], where: str) -> None:
 
 def parse_standing(raw: Any, where: str = "standing") -> StandingOrders:
     raw = _obj(raw, where)
-    _only(raw, {"invasion", "loss_order", "initiative"}, where)
+    _only(raw, {"invasion", "loss_order", "initiative", "drift"}, where)
     orders = []
     for i, item in enumerate(_list(raw.get("invasion", []), f"{where}.invasion")):
         at = f"{where}.invasion[{i}]"
@@ -131,7 +134,16 @@ def parse_standing(raw: Any, where: str = "standing") -> StandingOrders:
     initiative = raw.get("initiative", MOVE_FIRST)
     if initiative not in (MOVE_FIRST, MOVE_LAST):
         raise OrderError(f"{where}.initiative", "003 Initiative Phase", f"must be 'first' or 'last', not {initiative!r}")
-    return StandingOrders(invasion=tuple(orders), loss_order=loss, initiative=initiative)
+    drift = None
+    if raw.get("drift") is not None:
+        at = f"{where}.drift"
+        item = _obj(raw["drift"], at)
+        _only(item, set(DRIFT_MODES), at)
+        if len(item) != 1:
+            raise OrderError(at, DRIFT_RULE, f"a drift order is {{'toward': [x, y]}} or {{'away_from': [x, y]}}, not {item!r}")
+        (mode, target), = item.items()
+        drift = DriftOrder(mode=mode, hex=_coord(target, f"{at}.{mode}"))
+    return StandingOrders(invasion=tuple(orders), loss_order=loss, initiative=initiative, drift=drift)
 
 
 def parse_orders(raw: Any) -> Orders:
@@ -194,6 +206,8 @@ def orders_to_json(orders: Orders) -> dict:
                 item["retreat_to"] = list(o.retreat_to)
             invasion.append(item)
         out["standing"] = {"invasion": invasion, "loss_order": s.loss_order, "initiative": s.initiative}
+        if s.drift is not None:
+            out["standing"]["drift"] = {s.drift.mode: list(s.drift.hex)}
     return out
 
 
@@ -417,6 +431,8 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
             for key in ("hex", "retreat_to"):
                 if getattr(order, key) is not None:
                     check_on_map(state, getattr(order, key), f"standing.invasion[{i}].{key}", "003 Invading Enemy Hexes")
+        if orders.standing.drift is not None:
+            check_on_map(state, orders.standing.drift.hex, f"standing.drift.{orders.standing.drift.mode}", DRIFT_RULE)
     economy = empire_economy(state, seat)
     items = purchase_items(state, seat, orders.purchases, design_names)
     try:
@@ -466,4 +482,9 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
     lines = [f"Spend {plan.total} BP, {plan.bp_left} BP left"]
     lines += [f"  {p.item.describe()}: {p.cost} BP" for p in plan.items]
     lines += [f"Fleet {m.fleet}: {m.start} to {m.end} ({m.steps} of {m.speed} moves)" for m in previews]
+    if orders.standing is not None and orders.standing.drift is not None:
+        drift = orders.standing.drift
+        lines.append(f"Drift order: opponents' fleets you steer drift {drift.mode.replace('_', ' ')} {drift.hex}"
+                     + ("" if state.options.get("steered_drift") else
+                        " (kept, but this campaign's drift is random: the steered-drift option is off)"))
     return Preview(spending=plan, moves=tuple(previews), fleets_after_regrouping=fleets, lines=tuple(lines))

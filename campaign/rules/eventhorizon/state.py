@@ -24,6 +24,9 @@ RETREAT = "retreat"
 MOVE_FIRST = "first"
 MOVE_LAST = "last"
 LOSS_ORDERS = ("cheapest", "costliest")
+DRIFT_TOWARD = "toward"
+DRIFT_AWAY = "away_from"
+DRIFT_MODES = (DRIFT_TOWARD, DRIFT_AWAY)
 
 
 @dataclass(frozen=True)
@@ -39,12 +42,24 @@ class InvasionOrder:
 
 
 @dataclass(frozen=True)
+class DriftOrder:
+    """How this empire steers an opponent's fleet that drifts in a particle cloud, when the
+    campaign's steered-drift option is on and this empire is the nearest opponent (RULINGS
+    "Particle clouds" option; docs/rulings.md P2): each point of drift moves it to the passable
+    neighbour nearest ``hex`` (``toward``) or farthest from it (``away_from``)."""
+
+    mode: str
+    hex: Coord
+
+
+@dataclass(frozen=True)
 class StandingOrders:
     """Decisions made in advance (RULINGS "Live decisions become standing orders")."""
 
     invasion: tuple[InvasionOrder, ...] = ()
     loss_order: str = "cheapest"
     initiative: str = MOVE_FIRST
+    drift: DriftOrder | None = None  # None: an opponent's drift this empire steers is random
 
     def invasion_response(self, hex: Coord, fleet: int | None = None) -> InvasionOrder:
         """The order for a fleet (its own order first, then its hex's, then the default)."""
