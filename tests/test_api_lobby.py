@@ -108,7 +108,7 @@ def test_create_lobby(cast):
     assert campaign.status == "setup" and campaign.moderator == cast["outsider"]
     assert (campaign.grid, campaign.width, campaign.height, campaign.seats, campaign.turn_hours, campaign.battle_mode,
             campaign.fog_of_war, campaign.detection_range, campaign.missed_turn_limit, campaign.options) == (
-        "square", 16, 12, 4, 24, "tabletop", False, 1, 0, {"economy_types": False})
+        "square", 16, 12, 4, 24, "tabletop", False, 1, 0, {"economy_types": False, "steered_drift": False})
     assert data["invite_token"] == campaign.invite_token and data["invite_url"].endswith(f"/join/{campaign.invite_token}/")
     assert data["members"] == [{"id": campaign.memberships.get().pk, "username": "mallory", "role": "moderator",
                                 "empire_name": "", "faction": "", "colour": "", "seat": None,
