@@ -713,3 +713,18 @@ def test_conflict_only_ever_removes_ships(scenario):  # 003 Invading Enemy Hexes
             for sid in e.data["losses"]["attacker"] + e.data["losses"]["defender"] + e.data["destroyed_retreating"]]
     assert len(lost) == len(set(lost)) == len(state2.ships) - len(state3.ships)
     assert {s.id for s in state3.ships} == {s.id for s in state2.ships} - set(lost)
+
+
+def test_issue13_item3_no_retreat_through_a_gate_off_the_map():
+    """003 Star Gate; ruling E11 and C2/C3: a star gate stored off the map (before E11 such an
+    order was accepted) leads nowhere, so a retreat never leaves the map through it."""
+    from campaign.rules.eventhorizon.conflict import defeat_retreat, invasion_retreat
+    from campaign.rules.eventhorizon.state import InvasionOrder
+
+    state = build_state(LINE, fleets=[(1, (0, 0), ["galiot"])],
+                        structures=[(1, "star_gate", (1, 0)), (1, "star_gate", (999, 999))])
+    fleet = state.fleet(1)
+    target = invasion_retreat(state, fleet, InvasionOrder(response=RETREAT, retreat_to=(999, 999)))
+    assert target is None or state.grid.in_bounds(target)
+    to, _ = defeat_retreat(state, fleet)
+    assert to is None or state.grid.in_bounds(to)

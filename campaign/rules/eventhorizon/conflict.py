@@ -138,7 +138,9 @@ def _search(state: CampaignState, start: Coord, seat: int, limit: int | None = N
     terrain = state.map.terrain  # row-major
     wormholes = [(i % width, i // width) for i, t in enumerate(terrain) if t is Terrain.WORMHOLE]
     blocked |= {(i % width, i // width) for i, t in enumerate(terrain) if t is Terrain.BLACK_HOLE}
-    gates = sorted({s.coord for s in state.structures if s.resource is Resource.STAR_GATE}, key=_reading)
+    # A gate is only ever on the map (ruling E11); one stored off it (an old campaign's) leads nowhere.
+    gates = sorted({s.coord for s in state.structures if s.resource is Resource.STAR_GATE and grid.in_bounds(s.coord)},
+                   key=_reading)
     gate_set = set(gates)
     worm_set = set(wormholes)
     dist: dict[Coord, int] = {start: 0}
