@@ -31,6 +31,8 @@ def test_drift_order_on_the_orders_page(new_page, login, shot, small_campaign, v
     box, card = page.locator("#drift-form").bounding_box(), page.locator("#standing-form").bounding_box()
     assert box["x"] >= card["x"] and box["x"] + box["width"] <= card["x"] + card["width"] + 1, (box, card)
     page.locator("#save-button").click()  # saved in place, through the API
-    page.wait_for_function("document.getElementById('save-status').textContent.indexOf('saved (revision') >= 0")
+    from playwright.sync_api import expect  # imported here: without playwright the tests skip
+
+    expect(page.locator("#save-status")).to_contain_text("saved (revision")
     row = TurnOrders.objects.get(empire__seat=1, turn__campaign=small_campaign)
     assert row.orders["standing"]["drift"] == {"toward": [5, 6]}
