@@ -63,6 +63,7 @@ ENDPOINTS = [
     ("api-take-back", "post", "bob", "eh", {"note": TEXT, "seat": NUMBER}),
     ("api-pause", "post", "alice", "eh", {"note": TEXT, "hours": NUMBER}),
     ("api-resume", "post", "alice", "eh", {"note": TEXT, "hours": NUMBER}),
+    ("api-options", "patch", "alice", "eh", {"steered_drift": TEXT, "n": NUMBER}),
     ("api-extend", "post", "alice", "eh", {"hours": NUMBER, "note": TEXT}),
     ("api-rollback", "post", "alice", "eh", {"turn": NUMBER, "note": TEXT}),
     ("api-substitute", "post", "alice", "eh", {"seat": NUMBER, "username": TEXT}),
