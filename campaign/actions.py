@@ -32,7 +32,13 @@ from .rules.eventhorizon import mapgen, victory
 from .rules.eventhorizon import turn as turn_engine
 from .rules.eventhorizon.bots import bot_orders
 from .rules.eventhorizon.designs import DesignError, validate_design
-from .rules.eventhorizon.orders import OrderError, Preview, orders_to_json, parse_orders, validate_orders
+from .rules.eventhorizon.orders import (
+    OrderError,
+    Preview,
+    check_orders,
+    orders_to_json,
+    parse_orders,
+)
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -41,6 +47,15 @@ DEFAULT_OPTIONS = {"economy_types": True}
 
 class ActionError(ValueError):
     """A refused action; the message names the problem. Nothing was changed."""
+
+
+class OrdersRefused(ActionError):
+    """Orders with problems: ``problems`` lists every one (where, rule, message), the message
+    all of them, one a line."""
+
+    def __init__(self, error: OrderError):
+        super().__init__(str(error))
+        self.problems = [p.as_dict() for p in error.problems]
 
 
 def _seed_bytes(seed: str | bytes | None) -> bytes:
@@ -223,10 +238,9 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
     """Validate orders without storing them: the preview players see while writing."""
     state, names = adapters.state_for_orders(empire.campaign)
     try:
-        orders = parse_orders(raw)
-        return validate_orders(state, empire.seat, orders, names[empire.seat])
+        return check_orders(state, empire.seat, raw, names[empire.seat])
     except OrderError as exc:
-        raise ActionError(str(exc)) from None
+        raise OrdersRefused(exc) from None
 
 
 def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Empire | None = None,

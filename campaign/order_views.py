@@ -26,7 +26,7 @@ from .models import Campaign, Design, Empire, Turn, TurnOrders
 from .rules.eventhorizon import economy as eh
 from .rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, Technology
 from .rules.eventhorizon.designs import Design as DesignSpec
-from .rules.eventhorizon.orders import fleet_speed, ship_campaign_move
+from .rules.eventhorizon.orders import fleet_speed, purchase_options, ship_campaign_move
 from .visibility import map_svg_for
 
 SCOPE_HELP = {
@@ -76,6 +76,16 @@ def fleet_rows(state, seats=None) -> list[dict]:
         rows.append({"id": fleet.id, "owner": fleet.owner, "x": fleet.coord[0], "y": fleet.coord[1],
                      "speed": fleet_speed(state, fleet.ships), "ships": members})
     return rows
+
+
+def order_options(campaign: Campaign, empire: Empire, raw_orders) -> dict:
+    """What the order form may offer after the purchases in ``raw_orders`` (issue 13 item 14):
+    resources by world and dockyards, each with the reason it cannot be ordered, if any."""
+    state, names = adapters.state_for_orders(campaign)
+    if state.empire(empire.seat).eliminated:
+        return {"resources": {}, "dockyards": {}}
+    purchases = raw_orders.get("purchases", []) if isinstance(raw_orders, dict) else []
+    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}))
 
 
 def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOrders | None) -> dict:
@@ -136,6 +146,7 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
             for r in eh.Resource
         ],
         "technologies": [{"key": t.value, "label": t.label, "have": t in mine.technologies} for t in Technology],
+        "options": order_options(campaign, empire, row.orders if row else {}),
         "urls": {
             "preview": reverse("api-orders-preview", args=[campaign.pk]),
             "orders": reverse("api-orders", args=[campaign.pk]),
@@ -181,6 +192,8 @@ def order_page(request, campaign_id: int):
                     empire_id=empire.pk, raw=form.cleaned_data["orders"], ready=form.cleaned_data["ready"],
                     turn_number=form.cleaned_data["turn"],
                 )
+            except actions.OrdersRefused as exc:
+                form.add_error("orders", [p["text"] for p in exc.problems])  # every problem, one each
             except actions.ActionError as exc:
                 form.add_error("orders", str(exc))
             else:
