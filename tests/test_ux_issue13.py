@@ -84,3 +84,50 @@ def test_item14_a_busy_dockyard_is_not_offered(small_campaign, client, bob):  # 
     actions.process_turn(campaign_id=small_campaign.pk)
     data = page_data(client.get(f"/campaigns/{small_campaign.pk}/orders/"))
     assert "still building" in data["options"]["dockyards"][str(dockyard.number)]
+
+
+# --- item 13: coordinate labels on hex and square maps; hover details where the page says so ---
+
+@pytest.mark.parametrize("kind", ["hex", "square"])
+def test_item13_maps_carry_column_and_row_labels(kind):  # 003 Creating a Map: "using hexes or squares"
+    from xml.etree import ElementTree
+
+    from campaign import mapsvg
+    from campaign.rules.eventhorizon.mapgen import GeneratedMap, Terrain
+    from campaign.rules.grid import make_grid
+
+    grid = make_grid(kind, 7, 5)
+    gmap = GeneratedMap(grid=grid, terrain=tuple(Terrain.EMPTY for _ in range(grid.size)))
+    svg = ElementTree.fromstring(mapsvg.render(gmap))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    cols = svg.find(".//s:g[@class='coord-labels coord-cols']", ns)
+    rows = svg.find(".//s:g[@class='coord-labels coord-rows']", ns)
+    assert [t.text for t in cols.findall("s:text", ns)] == [str(c) for c in range(7)]
+    assert [t.text for t in rows.findall("s:text", ns)] == [str(r) for r in range(5)]
+    size = 12.0 if kind == "hex" else 20.0
+    # Each label sits over its column / beside its row, in the margin left of and above (0, 0).
+    for col, text in enumerate(cols.findall("s:text", ns)):
+        assert float(text.get("x")) == pytest.approx(grid.center((col, 0), size)[0], abs=0.06)
+        assert float(text.get("y")) < 0
+    for row, text in enumerate(rows.findall("s:text", ns)):
+        assert float(text.get("y")) == pytest.approx(grid.center((0, row), size)[1], abs=0.06)
+        assert float(text.get("x")) < 0
+    assert svg.get("viewBox").startswith("-")
+    assert "coord-labels" not in mapsvg.render(gmap, labels=False)
+
+
+def test_item13_big_maps_label_every_fifth_cell():
+    from campaign.mapsvg import label_step
+
+    assert (label_step(40), label_step(100), label_step(250)) == (1, 5, 10)
+
+
+def test_item13_the_campaign_page_shows_details_where_it_says_hover(small_campaign, client, bob):
+    client.force_login(bob)
+    html = client.get(f"/campaigns/{small_campaign.pk}/").content.decode()
+    assert "Hover over a cell" in html
+    # The map is live (map.js), with a details panel it fills on hover or tap.
+    assert 'data-map-viewport' in html and 'data-map-hover="detail-hover"' in html and 'id="detail-hover"' in html
+    assert "map.js" in html
+    svg = client.get(f"/campaigns/{small_campaign.pk}/map.svg").content.decode()
+    assert "<title>(" in svg and "coord-cols" in svg
