@@ -155,6 +155,26 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
     }
 
 
+def waiting_battles(user, campaign: Campaign, turn: Turn | None, empire: Empire) -> list[dict]:
+    """While the turn waits for its battles (issue 13 item 18): the turn's battles the player may
+    see, theirs first, each with its page, sides and what it waits for."""
+    if turn is None or turn.status != Turn.Status.BATTLES:
+        return []
+    from tactical.actions import visible_battles
+    from tactical.battle_forms import seat_name
+
+    rows = []
+    for b in visible_battles(user).filter(campaign=campaign, turn=turn.number).order_by("index"):
+        rows.append({
+            "pk": b.pk, "x": b.x, "y": b.y, "url": reverse("battle-detail", args=[b.pk]),
+            "attacker": seat_name(b, b.attacker), "defender": seat_name(b, b.defender),
+            "mode": b.get_mode_display(), "status": b.get_status_display(), "resolved": b.resolved,
+            "mine": empire.seat in (b.attacker, b.defender), "deadline": b.deadline,
+        })
+    rows.sort(key=lambda r: (not r["mine"], r["resolved"]))
+    return rows
+
+
 # --- the order page -------------------------------------------------------------------------
 
 class OrdersForm(forms.Form):
@@ -207,6 +227,7 @@ def order_page(request, campaign_id: int):
     context = {
         "campaign": campaign, "empire": empire, "turn": turn, "row": row, "form": form, "data": data,
         "open": data["open"],
+        "waiting_battles": waiting_battles(request.user, campaign, turn, empire),
         "map_svg": map_svg_for(campaign, request.user, interactive=True),
         "weapons": WEAPONS.values(),
     }

@@ -131,3 +131,25 @@ def test_item13_the_campaign_page_shows_details_where_it_says_hover(small_campai
     assert "map.js" in html
     svg = client.get(f"/campaigns/{small_campaign.pk}/map.svg").content.decode()
     assert "<title>(" in svg and "coord-cols" in svg
+
+
+# --- item 18: while a turn waits for battles, the orders page says so and links the battle ------
+
+def test_item18_the_orders_page_says_the_turn_waits_for_battles_and_links_them(small_campaign, client, bob, carol):
+    from campaign.models import Turn
+    from tactical.models import Battle
+    from tests.tactical.battle_support import contact_turn
+
+    # Before any battle: the page is the plain order page.
+    client.force_login(bob)
+    assert 'id="waiting-for-battles"' not in client.get(f"/campaigns/{small_campaign.pk}/orders/").content.decode()
+    turn = contact_turn(small_campaign, "tabletop")
+    assert turn.status == Turn.Status.BATTLES
+    battle = Battle.objects.get(campaign=small_campaign)
+    for user in (bob, carol):
+        client.force_login(user)
+        html = client.get(f"/campaigns/{small_campaign.pk}/orders/").content.decode()
+        assert 'id="waiting-for-battles"' in html
+        assert f"Turn {turn.number} is waiting for its battles" in html
+        assert f'href="/battles/{battle.pk}/"' in html and "Your battle at" in html
+        assert "Bob&#x27;s Realm (attacker) against Carol&#x27;s Combine (defender)" in html
