@@ -1457,7 +1457,23 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
            note=(f"Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} roll(s) deleted"
                  + (f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})" if dice["deleted"] else "")
                  + "; re-processing the turn re-rolls the same dice."))
+    _notify_roll_back(campaign, last.number, user, later_orders=undone.get("discarded_orders") or 0)
     return Turn.objects.get(pk=last.pk)
+
+
+def _notify_roll_back(campaign: Campaign, turn_number: int, user, *, later_orders: int) -> int:
+    """Tell everyone in the campaign but the moderator who did it that a turn was rolled back
+    (issue 13 item 17): once per roll-back, on commit. The caller holds the campaign row lock."""
+    from . import notifications
+
+    candidates = [
+        (r, lambda r=r: notifications.rollback_email(campaign, turn_number, r, paused=campaign.paused,
+                                                     later_orders=later_orders))
+        for r in notifications.recipients(campaign)
+        if r.wants("turn") and (user is None or r.user.pk != user.pk) and not (r.empire and r.empire.is_bot)
+    ]
+    kind = notifications.kind_key(notifications.ROLLBACK, notifications.stamp(timezone.now()))
+    return _send_once(campaign, kind, turn_number, candidates)
 
 
 @transaction.atomic

@@ -86,8 +86,20 @@ def campaign_detail(request, campaign_id: int):
         "structures": visibility.visible_structures(campaign, viewer),
         "done_turns": list(campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
                            .values_list("number", flat=True)[:10]),
+        "rolled_back": _rolled_back(campaign),
     }
     return render(request, "campaign/detail.html", context)
+
+
+def _rolled_back(campaign: Campaign):
+    """The roll-back that reopened the current turn, while it is open again (issue 13 item 17):
+    the campaign page tells everyone, as the email did."""
+    entry = campaign.audit_entries.filter(action="roll_back").order_by("-at", "-id").first()
+    if entry is None or entry.target != f"turn {campaign.turn}":
+        return None
+    if not campaign.turns.filter(number=campaign.turn, status=Turn.Status.OPEN).exists():
+        return None
+    return entry
 
 
 def _access(request, campaign_id: int) -> lookups.CampaignAccess:

@@ -109,7 +109,11 @@ def test_a_turn_rolled_back_and_processed_again_is_reported_again(processed, ali
         assert actions.send_turn_notifications(campaign_id=processed.pk, turn_number=1) == 0
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.process_now(campaign_id=processed.pk, user=alice) is not None
-    assert sorted(m.to[0].split("@")[0] for m in mail.outbox[3:]) == ["alice", "bob", "carol"]
+    # The players were told of the roll-back (issue 13 item 17), then get the turn's report again.
+    rolled = [m for m in mail.outbox[3:] if "rolled back" in m.subject]
+    assert sorted(m.to[0].split("@")[0] for m in rolled) == ["bob", "carol"]
+    again = [m for m in mail.outbox[3:] if "has been processed" in m.subject]
+    assert sorted(m.to[0].split("@")[0] for m in again) == ["alice", "bob", "carol"]
 
 
 def test_turn_emails_respect_each_members_preference(small_campaign, bob, alice, django_capture_on_commit_callbacks):

@@ -5,9 +5,10 @@ import json
 import re
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign.models import Structure
+from campaign.models import Structure, TurnOrders
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +154,83 @@ def test_item18_the_orders_page_says_the_turn_waits_for_battles_and_links_them(s
         assert f"Turn {turn.number} is waiting for its battles" in html
         assert f'href="/battles/{battle.pk}/"' in html and "Your battle at" in html
         assert "Bob&#x27;s Realm (attacker) against Carol&#x27;s Combine (defender)" in html
+
+
+# --- item 17: irreversible moderator actions ask first; a roll-back tells the players -----------
+
+def test_item17_process_now_with_players_not_ready_asks_first(small_campaign, client, alice, bob):
+    """The panel's "process now" names who is not ready and is refused until the moderator ticks
+    that it should go ahead anyway (the form and check are issue 14's; this is item 17's case)."""
+    from campaign import actions
+
+    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    client.force_login(alice)
+    panel = client.get(f"/campaigns/{small_campaign.pk}/moderate/").content.decode()
+    assert 'name="anyway"' in panel and "Carol&#x27;s Combine" in panel
+    url = f"/campaigns/{small_campaign.pk}/moderate/process/"
+    response = client.post(url, {"turn": small_campaign.turn})
+    assert response.status_code == 400 and "Carol&#x27;s Combine" in response.content.decode()
+    small_campaign.refresh_from_db()
+    assert small_campaign.turn == 1 and small_campaign.turns.get(number=1).status == "open"
+    assert client.post(url, {"turn": 1, "anyway": "1"}).status_code == 302
+    small_campaign.refresh_from_db()
+    assert small_campaign.turn == 2
+
+
+def test_item17_process_now_with_everyone_ready_needs_no_confirmation(small_campaign, client, alice):
+    from campaign import actions
+
+    small_campaign.empires.filter(seat=2).update(is_bot=True)
+    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
+    client.force_login(alice)
+    TurnOrders.objects.filter(turn__campaign=small_campaign).update(ready=True)
+    assert client.post(f"/campaigns/{small_campaign.pk}/moderate/process/", {"turn": 1}).status_code == 302
+    small_campaign.refresh_from_db()
+    assert small_campaign.turn == 2
+
+
+def test_item17_starting_a_campaign_asks_first(client, alice, bob):
+    from campaign import actions
+    from campaign.models import Campaign
+
+    lobby = actions.create_lobby(moderator=alice, name="Ask First", width=12, height=12, seats=3, seed="ask")
+    actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour="#d62728")
+    client.force_login(alice)
+    response = client.post(reverse("lobby-start", args=[lobby.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Start Ask First now?" in html and "1 taken by players, 2 played by the computer" in html
+    assert "cannot be undone" in html and "Yes, start it now" in html
+    lobby.refresh_from_db()
+    assert lobby.status == Campaign.Status.SETUP
+    client.post(reverse("lobby-start", args=[lobby.pk]), {"confirm": "yes"})
+    lobby.refresh_from_db()
+    assert lobby.status == Campaign.Status.ACTIVE
+
+
+def test_item17_a_roll_back_emails_the_players_and_shows_on_the_campaign_page(small_campaign, client, alice, bob, carol,
+                                                                          mailoutbox, django_capture_on_commit_callbacks):
+    from campaign import actions
+
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+    client.force_login(bob)
+    assert 'id="rolled-back"' not in client.get(f"/campaigns/{small_campaign.pk}/").content.decode()
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+    told = {m.to[0]: m for m in mailoutbox}
+    assert set(told) == {"bob@example.com", "carol@example.com"}  # not alice, who did it
+    mail = told["bob@example.com"]
+    assert "turn 1 has been rolled back" in mail.subject
+    assert "open for orders again" in mail.body and f"/campaigns/{small_campaign.pk}/orders/" in mail.body
+    html = client.get(f"/campaigns/{small_campaign.pk}/").content.decode()
+    assert 'id="rolled-back"' in html and "Turn 1 was rolled back" in html
+    # Sent once per roll-back: processing and rolling back again tells them again.
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+    assert 'id="rolled-back"' not in client.get(f"/campaigns/{small_campaign.pk}/").content.decode()
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+    assert len([m for m in mailoutbox if "rolled back" in m.subject]) == 2
