@@ -88,8 +88,8 @@ def test_a_players_turn_email_shows_nothing_of_other_empires(processed):
     assert SECRET_SHIP not in mails["bob"].body and SECRET_SHIP not in html_of(mails["bob"])
     # The moderator's full report lists every seat's treasury; a player's lists only their own.
     carol_bp = processed.empires.get(seat=2).bp
-    assert "Seat 2 (Carol's Combine)" in mails["alice"].body
-    assert "Seat 2 (" not in mails["bob"].body and f"{carol_bp} BP banked" not in mails["bob"].body
+    assert f"Carol's Combine (seat 2): {carol_bp} BP" in mails["alice"].body  # by name (issue 13 item 15)
+    assert "(seat 2)" not in mails["bob"].body and f"{carol_bp} BP banked" not in mails["bob"].body
 
 
 def test_turn_emails_are_sent_once_however_often_the_task_runs(processed):

@@ -234,3 +234,49 @@ def test_item17_a_roll_back_emails_the_players_and_shows_on_the_campaign_page(sm
     with django_capture_on_commit_callbacks(execute=True):
         actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
     assert len([m for m in mailoutbox if "rolled back" in m.subject]) == 2
+
+
+# --- item 15: reports name empires, not numbers; sides are the attacker and the defender ---------
+
+def test_item15_report_events_name_the_empires_and_their_sides():  # 003 Invading Enemy Hexes
+    from campaign.rules.eventhorizon.report import build_report, render_text
+
+    battle = {"step": "battles", "kind": "battle", "seats": [1, 2], "public": False,
+              "text": "Battle at (3, 4): empire 1 (120 BP, 3d6) against empire 2 (60 BP + defences, 2d6): "
+                      "empire 1 wins; losses 0 and 2 ship(s); empire 1 takes the planet; empire 2 retreats",
+              "data": {"attacker": 1, "defender": 2, "sides": {"attacker": {"bp": 120, "ships": [1, 2]},
+                                                                 "defender": {"bp": 60, "ships": [3]}},
+                       "dice": {"attacker": 3, "defender": 2}, "rolls": [], "losses": {}}}
+    initiative = {"step": "initiative", "kind": "initiative", "seats": [1, 2], "public": True,
+                  "text": "Empire 2 has the initiative and moves first; Empire 1 rolled lower"}
+    names = {1: "Venetian Star Republic", 2: "Knights of S.T.J.O.N"}
+    report = build_report(campaign="C", turn=1, seat=1, empire=names[1], events=[battle, initiative],
+                          detected=None, names=names)
+    text = render_text(report)
+    assert ("Battle at (3, 4): Venetian Star Republic (attacker, 120 BP, 3d6) against Knights of S.T.J.O.N "
+            "(defender, 60 BP + defences, 2d6): Venetian Star Republic wins") in text
+    assert "Knights of S.T.J.O.N retreats" in text
+    assert "Knights of S.T.J.O.N has the initiative" in text
+    assert "attacker (Venetian Star Republic): 120 BP, 2 ship(s)" in text
+    assert "defender (Knights of S.T.J.O.N): 60 BP" in text
+    assert not __import__("re").search(r"\b[Ee]mpire \d", text)
+
+
+def test_item15_the_report_page_and_email_name_empires_not_numbers(small_campaign, client, alice, bob, mailoutbox,
+                                                                django_capture_on_commit_callbacks):
+    import re as re_
+
+    from tests.tactical.battle_support import contact_turn
+
+    with django_capture_on_commit_callbacks(execute=True):
+        turn = contact_turn(small_campaign, "auto")
+    client.force_login(bob)
+    html = client.get(f"/campaigns/{small_campaign.pk}/reports/{turn.number}/").content.decode()
+    assert "Bob&#x27;s Realm (attacker" in html and "Carol&#x27;s Combine (defender" in html
+    assert not re_.search(r"\b[Ee]mpire \d", html)
+    client.force_login(alice)
+    full = client.get(f"/campaigns/{small_campaign.pk}/reports/{turn.number}/").content.decode()
+    assert "Carol&#x27;s Combine (seat 2):" in full and not re_.search(r"\b[Ee]mpire \d|Seat \d", full)
+    body = next(m.body for m in mailoutbox
+                if m.to == ["bob@example.com"] and f"turn {turn.number} has been processed" in m.subject)
+    assert "Bob's Realm (attacker" in body and not re_.search(r"\b[Ee]mpire \d", body)
