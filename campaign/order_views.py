@@ -345,5 +345,22 @@ def design_ship(request, campaign_id: int):
                     for d in Design.objects.filter(campaign=campaign, empire=empire).order_by("bp", "name")],
         "technologies": [Technology(t).label for t in empire.technologies],
         "weapons": WEAPONS.values(),
+        "bp_rules": design_bp_rules(),
     }
     return render(request, "orders/design.html", context)
+
+
+def design_bp_rules() -> dict:
+    """What each component costs ("Star Ship Design Rules"), for the designer's running BP
+    total (static/design.js, issue 13 item 21); the same constants the engine adds up."""
+    from .rules.eventhorizon import designs as d
+
+    return {
+        "types": {t.value: {"label": t.label, "bp": t.bp} for t in ShipType},
+        "hull": d.HULL_BP_PER_POINT, "engine": d.ENGINE_BP_PER_POINT,
+        "force_field": {str(k): v for k, v in d.FORCE_FIELD_COST.items()},
+        "improved_force_fields": d.IMPROVED_FORCE_FIELD_SURCHARGE, "stealth_field": d.STEALTH_FIELD_BP,
+        "boarding_parties": d.BOARDING_PARTY_BP, "cargo": d.CARGO_BP_PER_POINT,
+        "core_containment_capacitor": d.CORE_CONTAINMENT_CAPACITOR_BP, "ai_supercomputer": d.AI_SUPERCOMPUTER_BP,
+        "weapons": {w.key: {"label": w.label, "bp": w.bp} for w in WEAPONS.values()},
+    }

@@ -280,3 +280,25 @@ def test_item15_the_report_page_and_email_name_empires_not_numbers(small_campaig
     body = next(m.body for m in mailoutbox
                 if m.to == ["bob@example.com"] and f"turn {turn.number} has been processed" in m.subject)
     assert "Bob's Realm (attacker" in body and not re_.search(r"\b[Ee]mpire \d", body)
+
+
+# --- item 21: the ship designer shows a running BP total against the class's BP ----------------
+
+def test_item21_the_designer_carries_the_engines_costs_for_its_running_total(small_campaign, client, bob):
+    """The page's cost table is the engine's: adding it up for every starter design gives the
+    design's BP (the browser test drives static/design.js with it)."""
+    from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
+
+    client.force_login(bob)
+    response = client.get(f"/campaigns/{small_campaign.pk}/designs/new/")
+    html = response.content.decode()
+    assert 'id="bp-tally"' in html and "design.js" in html
+    rules = json.loads(re.search(r'<script id="design-bp-rules" type="application/json">(.*?)</script>', html, re.S).group(1))
+    for d in SAMPLE_DESIGNS:
+        total = (d.hull * rules["hull"] * (2 if d.nanobot_skin else 1) + d.engine * rules["engine"]
+                 + (rules["force_field"][str(d.force_field)] if d.force_field else 0)
+                 + sum(rules["weapons"][k]["bp"] * n for k, n in d.weapons)
+                 + d.boarding_parties * rules["boarding_parties"] + d.cargo * rules["cargo"]
+                 + sum(rules[f] for f in ("stealth_field", "improved_force_fields", "core_containment_capacitor",
+                                         "ai_supercomputer") if getattr(d, f)))
+        assert total == d.bp == rules["types"][d.ship_type.value]["bp"], d.name
