@@ -129,6 +129,15 @@ def _coordinate_labels(grid, size: float, margin: float) -> list[str]:
             f'<g class="coord-labels coord-rows" {style}>' + "".join(rows) + "</g>"]
 
 
+def picture_size(grid, *, size: float | None = None, labels: bool = True) -> tuple[float, float]:
+    """The width and height ``render`` draws ``grid`` at (pages size the map's frame by it)."""
+    if size is None:
+        size = 12.0 if grid.kind == "hex" else 20.0
+    width, height = grid.pixel_size(size)
+    margin = size * 1.3 if labels else 0.0
+    return width + margin, height + margin
+
+
 def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | None = None,
            interactive: bool = False, labels: bool = True) -> str:
     overlay = overlay or Overlay()

@@ -202,6 +202,7 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
         "turn": turn,
         "next_turn": next_turn,
         "finished": campaign.status == Campaign.Status.FINISHED,
+        "outcome": reports.campaign_outcome(campaign),
         "is_moderator": recipient.role == Membership.Role.MODERATOR,
         "report_text": reports.render_report_text(campaign, turn.number, recipient.user),
         "report_html": _as_html(reports.render_report_html(campaign, turn.number, recipient.user)),

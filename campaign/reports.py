@@ -74,6 +74,23 @@ def turn_report(campaign: Campaign, number: int, seat: int | None) -> TurnReport
                         events=turn.events, position=position, victory=victory, detected=detected, names=names)
 
 
+def campaign_outcome(campaign: Campaign) -> dict | None:
+    """How a finished campaign ended (issue 13 item 22): its winner (an Empire, or None for a
+    campaign that ended with no winner), a headline, the rule book's reason as the final turn's
+    report gave it (a public event), and that turn. None while the campaign runs."""
+    if campaign.status != Campaign.Status.FINISHED:
+        return None
+    winner = campaign.winner
+    last = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number").first()
+    reason = ""
+    if last is not None:
+        ending = [e for e in (last.events or []) if e.get("kind") in ("campaign_won", "campaign_drawn")]
+        if ending:
+            reason = ending[-1].get("text", "")
+    headline = f"{winner.name} won the campaign" if winner is not None else "The campaign ended with no winner"
+    return {"winner": winner, "headline": headline, "reason": reason, "turn": last.number if last else None}
+
+
 def report_seat_for(campaign: Campaign, user, *, as_seat: int | None = None, full: bool = False) -> int | None:
     """Whose report ``user`` reads: a player their own seat; the moderator the full report or
     any seat's (``as_seat``); an observer the public one (0) until the campaign ends, then the

@@ -302,3 +302,99 @@ def test_item21_the_designer_carries_the_engines_costs_for_its_running_total(sma
                  + sum(rules[f] for f in ("stealth_field", "improved_force_fields", "core_containment_capacitor",
                                          "ai_supercomputer") if getattr(d, f)))
         assert total == d.bp == rules["types"][d.ship_type.value]["bp"], d.name
+
+
+# --- item 22: a readable empire chart; a finished campaign shows its winner ---------------------
+
+def _series(n_empires=3, turns=8, long_names=False):
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+    return {"turns": list(range(1, turns + 1)), "empires": [
+        {"seat": s, "name": ("The Most Serene Venetian Star Republic " if long_names else "Empire ") + str(s),
+         "colour": colours[s - 1], "bp": [100 + 10 * t * s for t in range(turns)],
+         "worlds": [1 + t // 3 for t in range(turns)], "ships": [t % 4 for t in range(turns)]}
+        for s in range(1, n_empires + 1)]}
+
+
+def test_item22_the_chart_has_a_legend_axes_and_lines_told_apart_by_more_than_colour():
+    from xml.etree import ElementTree
+
+    from campaign.charts import chart_svg
+
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    svg = ElementTree.fromstring(chart_svg(_series(8, long_names=True)))
+    width = float(svg.get("viewBox").split()[2])
+    assert width <= 420 and float(svg.get("font-size")) >= 12  # legible when shrunk to a phone's width
+    entries = svg.findall(".//s:g[@class='legend-entry']", ns)
+    assert len(entries) == 8
+    # The legend wraps inside the chart instead of running off its right edge.
+    for g in entries:
+        text = g.find("s:text", ns)
+        assert float(text.get("x")) + 0.6 * 13 * len(text.text) <= width
+    assert len({g.find("s:line", ns).get("y1") for g in entries}) > 1
+    # Each seat's line has its own dash pattern (first 8 seats), the legend sample the same.
+    lines = [p for p in svg.iter("{http://www.w3.org/2000/svg}polyline")]
+    dashes = {p.get("data-seat"): p.get("stroke-dasharray") for p in lines}
+    assert len(set(dashes.values())) == 8
+    assert entries[1].find("s:line", ns).get("stroke-dasharray") == dashes["2"]
+    # Axes: a title for each panel, values on the left, turns along the bottom, a "turn" caption.
+    titles = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "panel-title"]
+    assert titles == ["BP banked", "Worlds", "Ships"]
+    assert sum(1 for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "y-tick") == 9
+    x_ticks = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "x-tick"]
+    assert x_ticks[:len(x_ticks) // 3][0] == "1" and x_ticks[:len(x_ticks) // 3][-1] == "8"
+    assert sum(1 for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "x-caption") == 3
+    # Every figure is a tooltip on its point.
+    assert any(c.find("s:title", ns).text == "The Most Serene Venetian Star Republic 1, turn 2: 110 bp banked"
+               for c in svg.iter("{http://www.w3.org/2000/svg}circle"))
+
+
+def test_item22_the_chart_names_the_winner():
+    from campaign.charts import chart_svg
+
+    assert "chart-winner" not in chart_svg(_series())
+    svg = chart_svg(_series(), winner="Empire 2 won the campaign")
+    assert 'class="chart-winner"' in svg and "Empire 2 won the campaign" in svg
+
+
+@pytest.fixture
+def finished(small_campaign, alice):
+    """Turn 1 processed, then recorded as the campaign's last: bob's realm won (003 Purpose of the
+    Campaign; the final turn's public campaign_won event carries the reason)."""
+    from campaign import actions
+    from campaign.models import Campaign
+
+    actions.process_now(campaign_id=small_campaign.pk, user=alice)
+    turn = small_campaign.turns.get(number=1)
+    turn.events = [*turn.events, {"step": "victory", "kind": "campaign_won", "seats": [1], "public": True,
+                                  "text": "Bob's Realm wins the campaign: Regime Change. The enemy home world must be captured.",
+                                  "data": {"winner": 1}}]
+    turn.save(update_fields=["events"])
+    small_campaign.turns.filter(number__gt=1).delete()
+    Campaign.objects.filter(pk=small_campaign.pk).update(
+        status=Campaign.Status.FINISHED, turn=1, winner=small_campaign.empires.get(seat=1))
+    small_campaign.refresh_from_db()
+    return small_campaign
+
+
+def test_item22_a_finished_campaign_shows_its_winner_on_its_page_home_and_reports(finished, client, carol):
+    client.force_login(carol)
+    for path in (f"/campaigns/{finished.pk}/", f"/campaigns/{finished.pk}/reports/", f"/campaigns/{finished.pk}/reports/1/"):
+        html = client.get(path).content.decode()
+        assert 'id="campaign-outcome"' in html, path
+        assert "Bob&#x27;s Realm won the campaign on turn 1" in html and "Regime Change" in html, path
+    assert "<strong>Bob&#x27;s Realm</strong> won" in client.get("/").content.decode()
+    assert "Bob's Realm won the campaign" in client.get(f"/campaigns/{finished.pk}/chart.svg").content.decode()
+
+
+def test_item22_a_campaign_that_ends_with_no_winner_says_so(finished, client, bob):
+    from campaign.models import Campaign
+
+    Campaign.objects.filter(pk=finished.pk).update(winner=None)
+    client.force_login(bob)
+    assert "The campaign ended with no winner" in client.get(f"/campaigns/{finished.pk}/").content.decode()
+    assert "no winner" in client.get("/").content.decode()
+
+
+def test_item22_a_running_campaign_shows_no_outcome(small_campaign, client, bob):
+    client.force_login(bob)
+    assert 'id="campaign-outcome"' not in client.get(f"/campaigns/{small_campaign.pk}/").content.decode()
