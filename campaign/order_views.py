@@ -83,7 +83,7 @@ def order_options(campaign: Campaign, empire: Empire, raw_orders) -> dict:
     resources by world and dockyards, each with the reason it cannot be ordered, if any."""
     state, names = adapters.state_for_orders(campaign)
     if state.empire(empire.seat).eliminated:
-        return {"resources": {}, "dockyards": {}}
+        return {"resources": {}, "dockyards": {}, "designs": {}}
     purchases = raw_orders.get("purchases", []) if isinstance(raw_orders, dict) else []
     return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}))
 

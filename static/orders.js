@@ -377,6 +377,8 @@
     var chosen = res[$("buy-resource").value];
     offer($("buy-at"), function (at) { return chosen && chosen.worlds && chosen.worlds[at] ? chosen.worlds[at] : ""; });
     offer($("build-dockyard"), function (id) { return yards[id] || ""; });
+    var designsOk = options.designs || {};
+    offer($("build-design"), function (name) { return designsOk[name] || ""; });
     offer($("repair-dockyard"), function (id) { return yards[id] || ""; });
     buyHelp();
   }
@@ -414,6 +416,7 @@
   applyOptions();
   $("build-add").addEventListener("click", function () {
     if (!$("build-design").value || !$("build-dockyard").value) { status("Pick a design and a dockyard.", true); return; }
+    if ($("build-design").selectedOptions[0].disabled) { status($("build-design").value + ": " + $("build-design").selectedOptions[0].title, true); return; }
     if ($("build-dockyard").selectedOptions[0].disabled) { status("Dockyard " + $("build-dockyard").value + ": " + $("build-dockyard").selectedOptions[0].title, true); return; }
     var item = { build: $("build-design").value, dockyard: Number($("build-dockyard").value) };
     if ($("build-hero").checked) item.hero_crew = true;

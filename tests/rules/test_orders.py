@@ -189,3 +189,21 @@ def test_issue13_item14_options_mark_a_busy_dockyard():  # 003 Star Ship Build T
     assert "already has a build" in used[str(yard)]
     busy = replace(st, builds=(BuildState(dockyard=yard, owner=1, design=4, turns_left=2),))
     assert "still building" in purchase_options(busy, 1, [], NAMES)["dockyards"][str(yard)]
+
+
+def test_issue13_item14_options_say_which_designs_cannot_be_built():  # 003 Research Facility; Use of BP
+    from campaign.rules.eventhorizon.designs import Design, ShipType
+    from campaign.rules.eventhorizon.orders import purchase_options
+
+    st = build_state(MAP, bp=30)
+    stealthy = Design(name="Ghost", ship_type=ShipType.CORVETTE, hull=10, engine=5, stealth_field=True,
+                      weapons=(("laser_bank", 5),))
+    assert stealthy.bp == 25
+    st = replace(st, designs={**st.designs, 99: stealthy})
+    names = {**NAMES, "Ghost": 99}
+    designs = purchase_options(st, 1, [], names)["designs"]
+    assert designs["Cyber-Corsair Galiot Class Corvette"] == ""  # 25 BP of 30
+    assert "costs 40 BP but only 30" in designs["Venetian San Marco Class Star Cruiser"]
+    assert "Stealth Field" in designs["Ghost"]  # needs the technology from a Research Facility
+    after = purchase_options(st, 1, [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": 1}], names)
+    assert "but only 5 BP are left" in after["designs"]["Cyber-Corsair Galiot Class Corvette"]

@@ -6,7 +6,7 @@ rules and the state and returns a ``Preview``. Both raise ``OrderError`` naming 
 place in the document (``moves[1].path[2]``); nothing is applied here. Every problem is found,
 not only the first: the error raised is an ``OrderErrors`` listing them all (its own ``where``,
 ``rule`` and ``message`` are the first one's), so a player fixes them in one go (issue 13 item 14).
-``purchase_options`` says which resources and dockyards can still be ordered, and why not.
+``purchase_options`` says which resources, dockyards and designs can still be ordered, and why not.
 """
 
 from __future__ import annotations
@@ -553,12 +553,13 @@ def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
     """What the order form may offer after the purchases already listed (those that pass):
     for each resource, each owned world where it can be bought or the reason it cannot
     ("Use of BP in a Campaign": prerequisites, one per world per turn, BP); for each dockyard,
-    whether it can take a build or repair this turn. Reasons are the refusals a purchase of it
+    whether it can take a build or repair this turn; for each design, whether the empire can build
+    it (its technologies, the BP left). Reasons are the refusals a purchase of it
     would get, so the form and the preview say the same thing."""
     raw = raw_purchases if isinstance(raw_purchases, list) else []
     raw = [p for p in raw if isinstance(p, dict)]
     scratch: list[OrderError] = []
-    _, kept = _spending(state, seat, Orders(purchases=tuple(raw)), design_names, scratch)
+    plan, kept = _spending(state, seat, Orders(purchases=tuple(raw)), design_names, scratch)
     economy = empire_economy(state, seat)
     designs = {str(k): v for k, v in state.designs.items()}
     gates = other_gates(state, seat)
@@ -608,4 +609,20 @@ def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
         elif s.id in used:
             reason = "already has a build or repair this turn (003 Use of BP in a Campaign: Note)"
         dockyards[str(s.id)] = reason
-    return {"resources": resources, "dockyards": dockyards}
+    from .designs import validate_design
+
+    designs = {}
+    for name, pk in design_names.items():
+        design = state.designs.get(pk)
+        if design is None:
+            continue
+        reason = ""
+        try:
+            validate_design(design, plan.economy_after.technologies)
+        except DesignError as exc:
+            reason = exc.message
+        else:
+            if design.bp > plan.bp_left:
+                reason = f"costs {design.bp} BP but only {plan.bp_left} BP are left"
+        designs[name] = reason
+    return {"resources": resources, "dockyards": dockyards, "designs": designs}
