@@ -277,6 +277,10 @@ def test_item15_the_report_page_and_email_name_empires_not_numbers(small_campaig
     client.force_login(alice)
     full = client.get(f"/campaigns/{small_campaign.pk}/reports/{turn.number}/").content.decode()
     assert "Carol&#x27;s Combine (seat 2):" in full and not re_.search(r"\b[Ee]mpire \d|Seat \d", full)
+    from campaign import actions
+
+    with django_capture_on_commit_callbacks(execute=True):  # the turn's email task, run here (sent once)
+        actions.send_turn_notifications(campaign_id=small_campaign.pk, turn_number=turn.number)
     body = next(m.body for m in mailoutbox
                 if m.to == ["bob@example.com"] and f"turn {turn.number} has been processed" in m.subject)
     assert "Bob's Realm (attacker" in body and not re_.search(r"\b[Ee]mpire \d", body)
