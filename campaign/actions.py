@@ -32,7 +32,13 @@ from .rules.eventhorizon import mapgen, victory
 from .rules.eventhorizon import turn as turn_engine
 from .rules.eventhorizon.bots import bot_orders
 from .rules.eventhorizon.designs import DesignError, validate_design
-from .rules.eventhorizon.orders import OrderError, Preview, orders_to_json, parse_orders, validate_orders
+from .rules.eventhorizon.orders import (
+    OrderError,
+    Preview,
+    check_orders,
+    orders_to_json,
+    parse_orders,
+)
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -44,6 +50,15 @@ SWITCHABLE_OPTIONS = frozenset({"steered_drift"})
 
 class ActionError(ValueError):
     """A refused action; the message names the problem. Nothing was changed."""
+
+
+class OrdersRefused(ActionError):
+    """Orders with problems: ``problems`` lists every one (where, rule, message), the message
+    all of them, one a line."""
+
+    def __init__(self, error: OrderError):
+        super().__init__(str(error))
+        self.problems = [p.as_dict() for p in error.problems]
 
 
 def _seed_bytes(seed: str | bytes | None) -> bytes:
@@ -226,10 +241,9 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
     """Validate orders without storing them: the preview players see while writing."""
     state, names = adapters.state_for_orders(empire.campaign)
     try:
-        orders = parse_orders(raw)
-        return validate_orders(state, empire.seat, orders, names[empire.seat])
+        return check_orders(state, empire.seat, raw, names[empire.seat])
     except OrderError as exc:
-        raise ActionError(str(exc)) from None
+        raise OrdersRefused(exc) from None
 
 
 def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Empire | None = None,
@@ -1446,7 +1460,23 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
            note=(f"Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} roll(s) deleted"
                  + (f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})" if dice["deleted"] else "")
                  + "; re-processing the turn re-rolls the same dice."))
+    _notify_roll_back(campaign, last.number, user, later_orders=undone.get("discarded_orders") or 0)
     return Turn.objects.get(pk=last.pk)
+
+
+def _notify_roll_back(campaign: Campaign, turn_number: int, user, *, later_orders: int) -> int:
+    """Tell everyone in the campaign but the moderator who did it that a turn was rolled back
+    (issue 13 item 17): once per roll-back, on commit. The caller holds the campaign row lock."""
+    from . import notifications
+
+    candidates = [
+        (r, lambda r=r: notifications.rollback_email(campaign, turn_number, r, paused=campaign.paused,
+                                                     later_orders=later_orders))
+        for r in notifications.recipients(campaign)
+        if r.wants("turn") and (user is None or r.user.pk != user.pk) and not (r.empire and r.empire.is_bot)
+    ]
+    kind = notifications.kind_key(notifications.ROLLBACK, notifications.stamp(timezone.now()))
+    return _send_once(campaign, kind, turn_number, candidates)
 
 
 @transaction.atomic

@@ -163,6 +163,8 @@ class OrdersView(APIView):
                                                  turn_number=number)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        except actions.OrdersRefused as exc:
+            return Response({"orders": str(exc), "problems": exc.problems}, status=status.HTTP_400_BAD_REQUEST)
         except actions.ActionError as exc:
             raise ValidationError({"orders": str(exc)}) from None
         return Response({"turn": campaign.turn, "revision": row.revision, "ready": row.ready,
@@ -284,11 +286,19 @@ class OrdersPreview(APIView):
         body = request.data
         if not isinstance(body, dict) or "orders" not in body:
             raise ValidationError({"orders": 'send {"orders": {...}}'})
+        from .order_views import order_options
+
         try:
             preview = actions.preview_orders(empire=empire, raw=body["orders"])
+        except actions.OrdersRefused as exc:
+            # Every problem, not the first (issue 13 item 14), and what the form can still offer.
+            return Response({"orders": str(exc), "problems": exc.problems,
+                             "options": order_options(campaign, empire, body["orders"])},
+                            status=status.HTTP_400_BAD_REQUEST)
         except actions.ActionError as exc:
             raise ValidationError({"orders": str(exc)}) from None
-        return Response({"turn": campaign.turn, **preview_json(preview)})
+        return Response({"turn": campaign.turn, **preview_json(preview),
+                         "options": order_options(campaign, empire, body["orders"])})
 
 
 class ReadyView(APIView):

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import actions
@@ -188,6 +189,21 @@ def lobby_remove_member(request, campaign_id: int, membership_id: int):
 @require_POST
 def lobby_start(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
+    if request.POST.get("confirm") != "yes" and campaign.status == Campaign.Status.SETUP and is_moderator(request.user, campaign):
+        # Starting cannot be undone: say what it does and ask first (issue 13 item 17).
+        from .moderation_views import confirm_page
+
+        players = campaign.memberships.filter(role=Membership.Role.PLAYER).count()
+        open_seats = max(0, campaign.seats - players)
+        points = [f"The map is rolled for {campaign.seats} seats; {players} taken by players"
+                  + (f", {open_seats} played by the computer" if open_seats else "") + ".",
+                  "Nobody can join as a player afterwards.",
+                  "The first round of orders opens at once" + (
+                      f", with its deadline {campaign.turn_hours} hours later." if campaign.turn_hours else ", with no deadline.")]
+        return confirm_page(request, campaign, title="Start the campaign", question=f"Start {campaign.name} now?",
+                            points=points, confirm_label="Yes, start it now",
+                            action_url=reverse("lobby-start", args=[campaign.pk]),
+                            cancel_url=reverse("lobby-detail", args=[campaign.pk]))
     started, error = _call(actions.start_campaign, campaign_id=campaign.pk, user=request.user)
     if error:
         messages.error(request, f"The campaign was not started: {error}.")

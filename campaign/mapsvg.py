@@ -6,6 +6,10 @@ What goes on the map is decided elsewhere (``campaign/visibility.py`` applies fo
 builds the ``Overlay``); this module only draws. With ``interactive=True`` every cell, empty
 ones too, is a ``<g class="cell" data-x data-y>`` that takes clicks, and every fleet is its own
 ``<g class="fleet" data-fleet data-owner>`` so pages can address fleets one by one.
+
+Column numbers run along the top margin and row numbers down the left one (``labels``), the
+``(column,row)`` every order, report and error uses; the margin lies at negative coordinates so
+cell centres stay where ``grid.center`` puts them.
 """
 
 from __future__ import annotations
@@ -96,19 +100,58 @@ def _routes(grid, routes, size) -> list[str]:
     return out
 
 
+def label_step(cells: int) -> int:
+    """Label every column/row on maps up to 60 cells a side, else every 5th or 10th."""
+    return 1 if cells <= 60 else (5 if cells <= 150 else 10)
+
+
+def _coordinate_labels(grid, size: float, margin: float) -> list[str]:
+    """Column numbers along the top and row numbers down the left, in the margin, as orders,
+    reports and errors write coordinates: ``(column,row)`` from 0 (issue 13 item 13). Drawn last
+    so they are above the map; ``static/map.js`` keeps them at the edge of the view."""
+    font = size * (0.55 if grid.kind == "hex" else 0.45)
+    width, height = grid.pixel_size(size)
+    cols = [f'<rect class="coord-strip" x="{-margin:.1f}" y="{-margin:.1f}" width="{width + margin:.1f}" '
+            f'height="{margin:.1f}" fill="{PAPER}" fill-opacity="0.9"/>']
+    step = label_step(grid.width)
+    for col in range(0, grid.width, step):
+        x, _ = grid.center((col, 0), size)
+        cols.append(f'<text x="{x:.1f}" y="{-margin / 2:.1f}" data-base-y="{-margin / 2:.1f}">{col}</text>')
+    rows = [f'<rect class="coord-strip" x="{-margin:.1f}" y="{-margin:.1f}" width="{margin:.1f}" '
+            f'height="{height + margin:.1f}" fill="{PAPER}" fill-opacity="0.9"/>']
+    step = label_step(grid.height)
+    for row in range(0, grid.height, step):
+        _, y = grid.center((0, row), size)
+        rows.append(f'<text x="{-margin / 2:.1f}" y="{y:.1f}" data-base-x="{-margin / 2:.1f}">{row}</text>')
+    style = (f'pointer-events="none" font-size="{font:.1f}" fill="#5c5440" text-anchor="middle" '
+             f'dominant-baseline="central" data-font="{font:.1f}" data-margin="{margin:.1f}"')
+    return [f'<g class="coord-labels coord-cols" {style}>' + "".join(cols) + "</g>",
+            f'<g class="coord-labels coord-rows" {style}>' + "".join(rows) + "</g>"]
+
+
+def picture_size(grid, *, size: float | None = None, labels: bool = True) -> tuple[float, float]:
+    """The width and height ``render`` draws ``grid`` at (pages size the map's frame by it)."""
+    if size is None:
+        size = 12.0 if grid.kind == "hex" else 20.0
+    width, height = grid.pixel_size(size)
+    margin = size * 1.3 if labels else 0.0
+    return width + margin, height + margin
+
+
 def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | None = None,
-           interactive: bool = False) -> str:
+           interactive: bool = False, labels: bool = True) -> str:
     overlay = overlay or Overlay()
     grid = gmap.grid
     if size is None:
         size = 12.0 if grid.kind == "hex" else 20.0
     width, height = grid.pixel_size(size)
     r = size * (0.8 if grid.kind == "hex" else 0.45)
+    margin = size * 1.3 if labels else 0.0
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" class="campaign-map"'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-margin:.0f} {-margin:.0f} {width + margin:.0f} {height + margin:.0f}" '
+        f'width="{width + margin:.0f}" height="{height + margin:.0f}" font-family="sans-serif" class="campaign-map"'
         f' data-grid="{grid.kind}" data-width="{grid.width}" data-height="{grid.height}">',
-        f'<rect width="100%" height="100%" fill="{PAPER}"/>',
+        f'<rect x="{-margin:.0f}" y="{-margin:.0f}" width="{width + margin:.0f}" height="{height + margin:.0f}" fill="{PAPER}"/>',
     ]
     outline = grid.size <= OUTLINE_LIMIT or interactive
     fleets_by_cell = overlay.fleets
@@ -197,6 +240,8 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
         # Routes above the cells (so they show) but below nothing that takes clicks: pointer
         # events pass through to the cells.
         out.append('<g class="routes" pointer-events="none">' + "".join(route_svg) + "</g>")
+    if labels:
+        out.extend(_coordinate_labels(grid, size, margin))
     out.append("</svg>")
     return "\n".join(out)
 

@@ -187,6 +187,18 @@ def extend(request, campaign_id: int):
                 hours=form.cleaned_data["hours"])
 
 
+def confirm_page(request, campaign: Campaign, *, title: str, question: str, points, confirm_label: str,
+                 action_url: str, cancel_url: str, undo_hint: str = ""):
+    """Ask before an action that cannot be undone (issue 13 item 17): the same form again, with
+    every field posted so far, and confirm=yes."""
+    fields = [(k, v) for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm")]
+    return render(request, "moderation/confirm.html", {
+        "campaign": campaign, "title": title, "question": question, "points": list(points),
+        "confirm_label": confirm_label, "action_url": action_url, "cancel_url": cancel_url,
+        "undo_hint": undo_hint, "fields": fields,
+    })
+
+
 @login_required
 @require_POST
 def set_options(request, campaign_id: int):

@@ -12,6 +12,7 @@ Kinds of email and the preference (``Membership.notify_*``) that switches each o
     reminder_24h:<stamp>  orders due within 24 hours, to players not ready yet                 notify_reminders
     reminder_1h:<stamp>   orders due within the hour, to players not ready yet                 notify_reminders
     battle:<digest>       a battle needs the player's decision                                 notify_battles
+    rollback:<stamp>      the moderator rolled a turn back (issue 13 item 17)                  notify_turn
 
 The part after the colon tells one processing of a turn (or one deadline, or one battle) from
 another: a turn rolled back and processed again is reported again, an extended deadline is
@@ -43,11 +44,13 @@ TURN = "turn"
 REMINDER_24H = "reminder_24h"
 REMINDER_1H = "reminder_1h"
 BATTLE = "battle"
+ROLLBACK = "rollback"
 REMINDER_WINDOWS = ((REMINDER_1H, timedelta(hours=1)), (REMINDER_24H, timedelta(hours=24)))
 
 # Preference name (as in unsubscribe links and the API) -> Membership field.
 PREFERENCES = {"turn": "notify_turn", "reminders": "notify_reminders", "battles": "notify_battles"}
-PREFERENCE_OF_KIND = {TURN: "turn", REMINDER_24H: "reminders", REMINDER_1H: "reminders", BATTLE: "battles"}
+PREFERENCE_OF_KIND = {TURN: "turn", REMINDER_24H: "reminders", REMINDER_1H: "reminders", BATTLE: "battles",
+                      ROLLBACK: "turn"}
 PREFERENCE_LABELS = {
     "turn": "turn reports (a turn has been processed)",
     "reminders": "deadline reminders (24 hours and 1 hour before)",
@@ -199,6 +202,7 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
         "turn": turn,
         "next_turn": next_turn,
         "finished": campaign.status == Campaign.Status.FINISHED,
+        "outcome": reports.campaign_outcome(campaign),
         "is_moderator": recipient.role == Membership.Role.MODERATOR,
         "report_text": reports.render_report_text(campaign, turn.number, recipient.user),
         "report_html": _as_html(reports.render_report_html(campaign, turn.number, recipient.user)),
@@ -222,6 +226,15 @@ def battle_email(campaign: Campaign, turn_number: int, recipient: Recipient, tex
     context = {"turn_number": turn_number, "text": text}
     return _message(campaign=campaign, recipient=recipient, kind=BATTLE, template="battle_decision",
                     subject=f"a battle needs your decision (turn {turn_number})", context=context)
+
+
+def rollback_email(campaign: Campaign, turn_number: int, recipient: Recipient, *, paused: bool,
+                   later_orders: int) -> EmailMultiAlternatives:
+    """A turn was rolled back: what that means for the recipient (no report: the turn is undone)."""
+    context = {"turn_number": turn_number, "paused": paused, "later_orders": later_orders,
+               "orders_url": page_url("campaign-orders", campaign.pk)}
+    return _message(campaign=campaign, recipient=recipient, kind=ROLLBACK, template="rolled_back",
+                    subject=f"turn {turn_number} has been rolled back", context=context)
 
 
 def deliver(messages: list[EmailMultiAlternatives]) -> int:

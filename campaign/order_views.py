@@ -26,7 +26,7 @@ from .models import Campaign, Design, Empire, Turn, TurnOrders
 from .rules.eventhorizon import economy as eh
 from .rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, Technology
 from .rules.eventhorizon.designs import Design as DesignSpec
-from .rules.eventhorizon.orders import fleet_speed, ship_campaign_move
+from .rules.eventhorizon.orders import fleet_speed, purchase_options, ship_campaign_move
 from .visibility import map_svg_for
 
 SCOPE_HELP = {
@@ -76,6 +76,16 @@ def fleet_rows(state, seats=None) -> list[dict]:
         rows.append({"id": fleet.id, "owner": fleet.owner, "x": fleet.coord[0], "y": fleet.coord[1],
                      "speed": fleet_speed(state, fleet.ships), "ships": members})
     return rows
+
+
+def order_options(campaign: Campaign, empire: Empire, raw_orders) -> dict:
+    """What the order form may offer after the purchases in ``raw_orders`` (issue 13 item 14):
+    resources by world and dockyards, each with the reason it cannot be ordered, if any."""
+    state, names = adapters.state_for_orders(campaign)
+    if state.empire(empire.seat).eliminated:
+        return {"resources": {}, "dockyards": {}, "designs": {}}
+    purchases = raw_orders.get("purchases", []) if isinstance(raw_orders, dict) else []
+    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}))
 
 
 def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOrders | None) -> dict:
@@ -137,12 +147,33 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
             for r in eh.Resource
         ],
         "technologies": [{"key": t.value, "label": t.label, "have": t in mine.technologies} for t in Technology],
+        "options": order_options(campaign, empire, row.orders if row else {}),
         "urls": {
             "preview": reverse("api-orders-preview", args=[campaign.pk]),
             "orders": reverse("api-orders", args=[campaign.pk]),
             "ready": reverse("api-ready", args=[campaign.pk]),
         },
     }
+
+
+def waiting_battles(user, campaign: Campaign, turn: Turn | None, empire: Empire) -> list[dict]:
+    """While the turn waits for its battles (issue 13 item 18): the turn's battles the player may
+    see, theirs first, each with its page, sides and what it waits for."""
+    if turn is None or turn.status != Turn.Status.BATTLES:
+        return []
+    from tactical.actions import visible_battles
+    from tactical.battle_forms import seat_name
+
+    rows = []
+    for b in visible_battles(user).filter(campaign=campaign, turn=turn.number).order_by("index"):
+        rows.append({
+            "pk": b.pk, "x": b.x, "y": b.y, "url": reverse("battle-detail", args=[b.pk]),
+            "attacker": seat_name(b, b.attacker), "defender": seat_name(b, b.defender),
+            "mode": b.get_mode_display(), "status": b.get_status_display(), "resolved": b.resolved,
+            "mine": empire.seat in (b.attacker, b.defender), "deadline": b.deadline,
+        })
+    rows.sort(key=lambda r: (not r["mine"], r["resolved"]))
+    return rows
 
 
 # --- the order page -------------------------------------------------------------------------
@@ -182,6 +213,8 @@ def order_page(request, campaign_id: int):
                     empire_id=empire.pk, raw=form.cleaned_data["orders"], ready=form.cleaned_data["ready"],
                     turn_number=form.cleaned_data["turn"],
                 )
+            except actions.OrdersRefused as exc:
+                form.add_error("orders", [p["text"] for p in exc.problems])  # every problem, one each
             except actions.ActionError as exc:
                 form.add_error("orders", str(exc))
             else:
@@ -195,6 +228,7 @@ def order_page(request, campaign_id: int):
     context = {
         "campaign": campaign, "empire": empire, "turn": turn, "row": row, "form": form, "data": data,
         "open": data["open"],
+        "waiting_battles": waiting_battles(request.user, campaign, turn, empire),
         "map_svg": map_svg_for(campaign, request.user, interactive=True),
         "weapons": WEAPONS.values(),
     }
@@ -312,5 +346,22 @@ def design_ship(request, campaign_id: int):
                     for d in Design.objects.filter(campaign=campaign, empire=empire).order_by("bp", "name")],
         "technologies": [Technology(t).label for t in empire.technologies],
         "weapons": WEAPONS.values(),
+        "bp_rules": design_bp_rules(),
     }
     return render(request, "orders/design.html", context)
+
+
+def design_bp_rules() -> dict:
+    """What each component costs ("Star Ship Design Rules"), for the designer's running BP
+    total (static/design.js, issue 13 item 21); the same constants the engine adds up."""
+    from .rules.eventhorizon import designs as d
+
+    return {
+        "types": {t.value: {"label": t.label, "bp": t.bp} for t in ShipType},
+        "hull": d.HULL_BP_PER_POINT, "engine": d.ENGINE_BP_PER_POINT,
+        "force_field": {str(k): v for k, v in d.FORCE_FIELD_COST.items()},
+        "improved_force_fields": d.IMPROVED_FORCE_FIELD_SURCHARGE, "stealth_field": d.STEALTH_FIELD_BP,
+        "boarding_parties": d.BOARDING_PARTY_BP, "cargo": d.CARGO_BP_PER_POINT,
+        "core_containment_capacitor": d.CORE_CONTAINMENT_CAPACITOR_BP, "ai_supercomputer": d.AI_SUPERCOMPUTER_BP,
+        "weapons": {w.key: {"label": w.label, "bp": w.bp} for w in WEAPONS.values()},
+    }

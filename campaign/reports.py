@@ -42,6 +42,7 @@ def turn_report(campaign: Campaign, number: int, seat: int | None) -> TurnReport
     turn = Turn.objects.filter(campaign=campaign, number=number).first()
     if turn is None or turn.status != Turn.Status.DONE:
         raise ReportError(f"turn {number} of campaign {campaign.pk} has not been processed")
+    names = dict(campaign.empires.values_list("seat", "name"))
     empire_name = "Moderator"
     position: list[str] = []
     victory: list[str] = []
@@ -63,14 +64,31 @@ def turn_report(campaign: Campaign, number: int, seat: int | None) -> TurnReport
             victory = list(mine.get("victory", []))
         detected = _detected_after(campaign, number, seat)
     else:
-        names = dict(campaign.empires.values_list("seat", "name"))
         for key, row in sorted(turn.summary.items(), key=lambda kv: int(kv[0])):
-            position.append(f"Seat {key} ({names.get(int(key), '?')}): {row['bp']} BP, {row['worlds']} worlds, "
+            name = names.get(int(key), f"seat {key}")
+            position.append(f"{name} (seat {key}): {row['bp']} BP, {row['worlds']} worlds, "
                             f"{row['ships']} ships" + (" (eliminated)" if row.get("eliminated") else ""))
-            victory += [f"Seat {key}: {line}" for line in row.get("victory", [])]
+            victory += [f"{name}: {line}" for line in row.get("victory", [])]
+    # Empires by name, never by number (issue 13 item 15); names are public.
     return build_report(campaign=campaign.name, turn=number, seat=seat, empire=empire_name,
-                        events=turn.events, position=position, victory=victory, detected=detected,
-                        names=dict(campaign.empires.values_list("seat", "name")) if seat is None else None)
+                        events=turn.events, position=position, victory=victory, detected=detected, names=names)
+
+
+def campaign_outcome(campaign: Campaign) -> dict | None:
+    """How a finished campaign ended (issue 13 item 22): its winner (an Empire, or None for a
+    campaign that ended with no winner), a headline, the rule book's reason as the final turn's
+    report gave it (a public event), and that turn. None while the campaign runs."""
+    if campaign.status != Campaign.Status.FINISHED:
+        return None
+    winner = campaign.winner
+    last = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number").first()
+    reason = ""
+    if last is not None:
+        ending = [e for e in (last.events or []) if e.get("kind") in ("campaign_won", "campaign_drawn")]
+        if ending:
+            reason = ending[-1].get("text", "")
+    headline = f"{winner.name} won the campaign" if winner is not None else "The campaign ended with no winner"
+    return {"winner": winner, "headline": headline, "reason": reason, "turn": last.number if last else None}
 
 
 def report_seat_for(campaign: Campaign, user, *, as_seat: int | None = None, full: bool = False) -> int | None:
@@ -106,7 +124,7 @@ def report_for(campaign: Campaign, turn_number: int, user, *, as_seat: int | Non
 def report_context(report: TurnReport) -> dict:
     sections = [
         {"step": s.step, "title": s.title,
-         "items": [{"text": text, "kind": e.get("kind", ""), "details": event_details(e)}
+         "items": [{"text": text, "kind": e.get("kind", ""), "details": event_details(e, report.names)}
                    for text, e in zip(s.lines, s.events, strict=False)]}
         for s in report.sections
     ]

@@ -19,13 +19,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from . import adapters, charts, dashboard, lookups, visibility
+from . import adapters, charts, dashboard, lookups, mapsvg, visibility
 from .access import visible_campaigns
 from .dice import log_reader, shown_rows
 from .memo import Memo
 from .models import TERRAIN_CHOICES, Campaign, Design, Turn
-from .reports import ReportError, report_context, report_for
+from .reports import ReportError, campaign_outcome, report_context, report_for
 from .rules.eventhorizon.designs import validate_design
+from .rules.grid import make_grid
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
@@ -86,8 +87,22 @@ def campaign_detail(request, campaign_id: int):
         "structures": visibility.visible_structures(campaign, viewer),
         "done_turns": list(campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
                            .values_list("number", flat=True)[:10]),
+        "rolled_back": _rolled_back(campaign),
+        "outcome": campaign_outcome(campaign),
+        "map_aspect": "{:.0f} / {:.0f}".format(*mapsvg.picture_size(make_grid(campaign.grid, campaign.width, campaign.height))),
     }
     return render(request, "campaign/detail.html", context)
+
+
+def _rolled_back(campaign: Campaign):
+    """The roll-back that reopened the current turn, while it is open again (issue 13 item 17):
+    the campaign page tells everyone, as the email did."""
+    entry = campaign.audit_entries.filter(action="roll_back").order_by("-at", "-id").first()
+    if entry is None or entry.target != f"turn {campaign.turn}":
+        return None
+    if not campaign.turns.filter(number=campaign.turn, status=Turn.Status.OPEN).exists():
+        return None
+    return entry
 
 
 def _access(request, campaign_id: int) -> lookups.CampaignAccess:
@@ -215,7 +230,8 @@ def campaign_reports(request, campaign_id: int):
     viewer = visibility.viewer_for(request.user, campaign)
     turns = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
     return render(request, "campaign/reports.html", {"campaign": campaign, "viewer": viewer, "turns": turns,
-                                                     "empires": campaign.empires.order_by("seat")})
+                                                     "empires": campaign.empires.order_by("seat"),
+                                                     "outcome": campaign_outcome(campaign)})
 
 
 @login_required
@@ -237,6 +253,7 @@ def campaign_report(request, campaign_id: int, turn: int):
         "previous": max((n for n in numbers if n < turn), default=None),
         "next": min((n for n in numbers if n > turn), default=None),
         "empires": campaign.empires.order_by("seat"),
+        "outcome": campaign_outcome(campaign),
     }
     return render(request, "campaign/report.html", context)
 
@@ -247,7 +264,8 @@ def campaign_chart_svg(request, campaign_id: int):
     """BP, worlds and ships over turns for the empires the caller may follow."""
     campaign = _campaign_for(request, campaign_id)
     viewer = visibility.viewer_for(request.user, campaign)
-    svg = charts.chart_svg(charts.history_series(campaign, viewer))
+    outcome = campaign_outcome(campaign)
+    svg = charts.chart_svg(charts.history_series(campaign, viewer), winner=outcome["headline"] if outcome else None)
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-cache"
     return response

@@ -22,9 +22,32 @@
     // so the whole map fits the screen instead of floating in a tall dark frame.
     viewport.style.aspectRatio = home.w + " / " + home.h;
 
+    // Coordinate labels (issue 13 item 13) stay at the top and left edges of the view and keep
+    // their size on screen however far the map is zoomed.
+    var colLabels = svg.querySelector("g.coord-cols"), rowLabels = svg.querySelector("g.coord-rows");
+    function placeLabels() {
+      if (!colLabels || !rowLabels) { return; }
+      var k = view.w / home.w;
+      var font = Number(colLabels.getAttribute("data-font")) * k;
+      var margin = Number(colLabels.getAttribute("data-margin")) * k;
+      // The view is letterboxed into the viewport: its visible corner is where the SVG's is.
+      var box = svg.getBoundingClientRect();
+      var corner = box.width ? toMap(box.left, box.top) : { x: view.x, y: view.y };
+      var top = Math.max(home.y, corner.y), left = Math.max(home.x, corner.x);
+      [colLabels, rowLabels].forEach(function (g) { g.setAttribute("font-size", font.toFixed(2)); });
+      var strip = colLabels.querySelector("rect");
+      strip.setAttribute("y", top); strip.setAttribute("height", margin);
+      colLabels.querySelectorAll("text").forEach(function (t) { t.setAttribute("y", (top + margin / 2).toFixed(2)); });
+      strip = rowLabels.querySelector("rect");
+      strip.setAttribute("x", left); strip.setAttribute("width", margin);
+      rowLabels.querySelectorAll("text").forEach(function (t) { t.setAttribute("x", (left + margin / 2).toFixed(2)); });
+    }
+
     function apply() {
       svg.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
+      placeLabels();
     }
+    window.addEventListener("resize", placeLabels);
 
     // Screen point -> map point, using the SVG's own transform (handles letterboxing).
     function toMap(clientX, clientY) {
@@ -53,7 +76,8 @@
       apply();
     }
 
-    viewport.addEventListener("wheel", function (ev) {
+    // data-map-wheel="off" (a map inside a longer page): the wheel scrolls the page.
+    if (viewport.getAttribute("data-map-wheel") !== "off") viewport.addEventListener("wheel", function (ev) {
       ev.preventDefault();
       var p = toMap(ev.clientX, ev.clientY);
       zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
@@ -121,24 +145,40 @@
       }
     });
 
-    var hover = document.getElementById("map-hover");
+    // The details panel: the viewport's data-map-hover names it (default "map-hover"). Hovering
+    // a cell fills it; so does tapping one, for phones, where nothing hovers.
+    var hover = document.getElementById(viewport.getAttribute("data-map-hover") || "map-hover");
     if (hover) {
-      var idle = hover.textContent;
-      svg.addEventListener("mouseover", function (ev) {
+      var idle = hover.textContent, pinned = false;
+      var show = function (cell) {
+        var title = cell.querySelector(":scope > title");
+        hover.textContent = "";
+        var lines = title ? title.textContent.split("; ")
+          : ["(" + cell.dataset.x + "," + cell.dataset.y + ") empty space"];
+        lines.forEach(function (line) {
+          var div = document.createElement("div");
+          div.textContent = line;
+          hover.appendChild(div);
+        });
+      };
+      var cellAt = function (ev) {
         var cell = ev.target.closest ? ev.target.closest("g.cell") : null;
-        var title = cell ? cell.querySelector(":scope > title") : null;
-        if (title) {
-          hover.textContent = "";
-          title.textContent.split("; ").forEach(function (line) {
-            var div = document.createElement("div");
-            div.textContent = line;
-            hover.appendChild(div);
-          });
-        } else if (cell) {
-          hover.textContent = "(" + cell.dataset.x + "," + cell.dataset.y + ") empty space";
+        if (cell && !cell.dataset.x) {  // a non-interactive map: the title names the cell
+          var t = cell.querySelector(":scope > title");
+          var m = t ? /^\((\d+),(\d+)\)/.exec(t.textContent) : null;
+          if (m) { cell.dataset.x = m[1]; cell.dataset.y = m[2]; }
         }
+        return cell;
+      };
+      svg.addEventListener("mouseover", function (ev) {
+        var cell = cellAt(ev);
+        if (cell && !pinned) { show(cell); }
       });
-      svg.addEventListener("mouseleave", function () { hover.textContent = idle; });
+      svg.addEventListener("click", function (ev) {
+        var cell = cellAt(ev);
+        if (cell) { show(cell); pinned = ev.pointerType === "touch" || ev.pointerType === "pen"; }
+      });
+      svg.addEventListener("mouseleave", function () { if (!pinned) { hover.textContent = idle; } });
     }
 
     document.querySelectorAll("[data-map-action]").forEach(function (button) {

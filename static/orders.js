@@ -351,11 +351,41 @@
     $("buy-tech-label").hidden = $("buy-resource").value !== "research_facility";
     $("buy-xy").hidden = $("buy-at").value !== "other";
   }
-  $("buy-resource").addEventListener("change", buyHelp);
+  $("buy-resource").addEventListener("change", function () { applyOptions(); buyHelp(); });
   $("buy-at").addEventListener("change", buyHelp);
-  buyHelp();
+
+  // What can be ordered now (issue 13 item 14): the server works it out after the purchases
+  // listed so far and sends it with every preview; what cannot be ordered is disabled, with why.
+  var options = D.options || { resources: {}, dockyards: {} };
+  function offer(select, reasonOf, labelOf) {
+    Array.prototype.forEach.call(select.options, function (o) {
+      if (!o.hasAttribute("data-label")) o.setAttribute("data-label", o.textContent);
+      var why = reasonOf(o.value);
+      o.disabled = !!why;
+      o.textContent = o.getAttribute("data-label") + (why ? " — not now: " + why : "");
+      o.title = why || "";
+    });
+    if (select.selectedOptions.length && select.selectedOptions[0].disabled) {
+      var first = Array.prototype.filter.call(select.options, function (o) { return !o.disabled; })[0];
+      if (first) select.value = first.value;
+    }
+  }
+  function applyOptions(fresh) {
+    if (fresh) options = fresh;
+    var res = options.resources || {}, yards = options.dockyards || {};
+    offer($("buy-resource"), function (key) { return res[key] && !res[key].ok ? res[key].reason : ""; });
+    var chosen = res[$("buy-resource").value];
+    offer($("buy-at"), function (at) { return chosen && chosen.worlds && chosen.worlds[at] ? chosen.worlds[at] : ""; });
+    offer($("build-dockyard"), function (id) { return yards[id] || ""; });
+    var designsOk = options.designs || {};
+    offer($("build-design"), function (name) { return designsOk[name] || ""; });
+    offer($("repair-dockyard"), function (id) { return yards[id] || ""; });
+    buyHelp();
+  }
   $("buy-add").addEventListener("click", function () {
-    var at;
+    var at, pick = $("buy-resource").selectedOptions[0], place = $("buy-at").selectedOptions[0];
+    if (!pick || pick.disabled) { status("Nothing can be bought now: " + (pick ? pick.title : "no resource"), true); return; }
+    if (place && place.disabled) { status("Not there: " + place.title, true); return; }
     if ($("buy-at").value === "other") {
       at = [parseInt($("buy-x").value, 10), parseInt($("buy-y").value, 10)];
       if (isNaN(at[0]) || isNaN(at[1])) { status("Give the hex's x and y.", true); return; }
@@ -383,8 +413,11 @@
   D.repairs.forEach(function (s) {
     $("repair-ship").appendChild(option(s.id, s.name + " at " + fmt([s.x, s.y]) + (s.cost !== null ? ", " + s.cost + " BP" : "")));
   });
+  applyOptions();
   $("build-add").addEventListener("click", function () {
     if (!$("build-design").value || !$("build-dockyard").value) { status("Pick a design and a dockyard.", true); return; }
+    if ($("build-design").selectedOptions[0].disabled) { status($("build-design").value + ": " + $("build-design").selectedOptions[0].title, true); return; }
+    if ($("build-dockyard").selectedOptions[0].disabled) { status("Dockyard " + $("build-dockyard").value + ": " + $("build-dockyard").selectedOptions[0].title, true); return; }
     var item = { build: $("build-design").value, dockyard: Number($("build-dockyard").value) };
     if ($("build-hero").checked) item.hero_crew = true;
     if ($("build-name").value.trim()) item.name = $("build-name").value.trim();
@@ -560,10 +593,20 @@
       (data.lines || []).slice(1).forEach(function (line) { $("preview-lines").appendChild(h("li", { text: line.trim() })); });
       if (!data.lines || data.lines.length < 2) $("preview-lines").appendChild(h("li", { class: "muted", text: "Hold: nothing bought, no fleet moves." }));
     } else {
-      pill.textContent = "refused"; pill.className = "pill bad";
-      $("preview-error").textContent = data;
+      var problems = (data && data.problems) || [];
+      pill.textContent = problems.length > 1 ? problems.length + " problems" : "refused"; pill.className = "pill bad";
+      $("preview-error").textContent = "";
+      if (problems.length) {
+        // Every problem, not the first (issue 13 item 14).
+        var list = h("ul", { class: "items", id: "preview-problems" });
+        problems.forEach(function (p) { list.appendChild(h("li", { text: p.text })); });
+        $("preview-error").appendChild(list);
+      } else {
+        $("preview-error").textContent = typeof data === "string" ? data : problem(data);
+      }
       $("preview-cost").textContent = "–"; $("preview-left").textContent = "–";
     }
+    if (data && data.options) applyOptions(data.options);
   }
   function preview() {
     var seq = ++previewSeq;
@@ -574,7 +617,7 @@
     api("POST", D.urls.preview, { orders: body }).then(function (res) {
       if (seq !== previewSeq) return; // a newer preview is on its way
       if (res.status === 200) showPreview(true, res.data);
-      else showPreview(false, problem(res.data));
+      else showPreview(false, res.data && res.data.problems ? res.data : problem(res.data));
     }).catch(function () { if (seq === previewSeq) showPreview(false, "could not reach the server"); });
   }
   function save() {
@@ -587,7 +630,7 @@
         return true;
       }
       status(res.status === 409 ? problem(res.data) : "not saved: " + problem(res.data), true);
-      if (res.status === 400) showPreview(false, problem(res.data));
+      if (res.status === 400) showPreview(false, res.data && res.data.problems ? res.data : problem(res.data));
       return false;
     }).catch(function () { status("could not reach the server: not saved", true); return false; });
   }

@@ -18,6 +18,7 @@ from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
 
 from . import lifecycle
+from .battle_forms import seat_name
 from .lifecycle import BattleError
 from .models import Battle
 
@@ -93,10 +94,10 @@ def enter_result(*, battle_id: int, user, result) -> Battle:
     battle.proposed_by = seat
     battle.status = Battle.Status.ENTERED
     battle.save(update_fields=["proposal", "proposed_by", "status"])
-    lifecycle.log(battle, "entered", f"Empire {seat} entered the result: {describe(battle, battle.proposal)}",
+    lifecycle.log(battle, "entered", f"{seat_name(battle, seat)} entered the result: {describe(battle, battle.proposal)}",
                   user=user, seat=seat, data={"result": battle.proposal})
     other = battle.defender if seat == battle.attacker else battle.attacker
-    lifecycle.notify_sides(battle, f"Empire {seat} entered the result of the battle at {battle.hex}: "
+    lifecycle.notify_sides(battle, f"{seat_name(battle, seat)} entered the result of the battle at {battle.hex}: "
                                     "please confirm or dispute it.", seats=[other])
     return battle
 
@@ -110,7 +111,7 @@ def confirm_result(*, battle_id: int, user) -> Battle:
         raise BattleError("there is no entered result waiting to be confirmed")
     if seat == battle.proposed_by:
         raise NotAllowed("the other side must confirm the result you entered")
-    lifecycle.log(battle, "confirmed", f"Empire {seat} confirmed the result.", user=user, seat=seat)
+    lifecycle.log(battle, "confirmed", f"{seat_name(battle, seat)} confirmed the result.", user=user, seat=seat)
     try:
         return lifecycle.record_result(battle=battle, result=battle.proposal, how=Battle.How.TABLETOP, user=user)
     except ResultError as exc:  # the campaign changed under it (a moderator's edit)
@@ -133,13 +134,13 @@ def dispute_result(*, battle_id: int, user, reason: str) -> Battle:
         raise NotAllowed("you entered this result; enter it again to change it")
     battle.status = Battle.Status.DISPUTED
     battle.save(update_fields=["status"])
-    lifecycle.log(battle, "disputed", f"Empire {seat} disputes the result: {reason}", user=user, seat=seat,
+    lifecycle.log(battle, "disputed", f"{seat_name(battle, seat)} disputes the result: {reason}", user=user, seat=seat,
                   data={"reason": reason})
     from campaign import actions as campaign_actions
 
     campaign_actions.notify_moderators(
         campaign_id=campaign.pk, turn=battle.turn,
-        text=f"Empire {seat} disputes the result of the battle at {battle.hex} (battle {battle.pk}): {reason}. "
+        text=f"{seat_name(battle, seat)} disputes the result of the battle at {battle.hex} (battle {battle.pk}): {reason}. "
              "Settle it on the battle's page.")
     return battle
 
@@ -266,5 +267,5 @@ def describe(battle: Battle, result: dict | None) -> str:
         counts[r["fate"]] = counts.get(r["fate"], 0) + 1
     holder = result.get("holder")
     parts = [f"{n} {fate.replace('_', ' ')}" for fate, n in sorted(counts.items())]
-    return (f"empire {holder} holds the field" if holder is not None else "neither side holds the field") + \
+    return (f"{seat_name(battle, holder)} holds the field" if holder is not None else "neither side holds the field") + \
         "; ships: " + ", ".join(parts)

@@ -29,6 +29,7 @@ from campaign.rules.eventhorizon.economy import Damage, Resource
 from campaign.rules.eventhorizon.mapgen import Terrain
 from campaign.rules.eventhorizon.state import CampaignState
 
+from .battle_forms import seat_name
 from .models import Battle, BattleLogEntry
 
 GAME_MODES = (Battle.Mode.TACTICAL, Battle.Mode.TABLETOP)
@@ -151,7 +152,8 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
             defender=b.defender, aewa=b.aewa, mode=mode, deadline=deadline,
             setup=setup_for(campaign, empires, state, b), doctrine_sides=bots,
         )
-        log(row, "created", f"Battle at {tuple(b.hex)}: empire {b.attacker} invades empire {b.defender}'s hex; "
+        log(row, "created", f"Battle at {tuple(b.hex)}: {seat_name(row, b.attacker)} (attacker) invades the hex of "
+                            f"{seat_name(row, b.defender)} (defender); "
                             f"to be {Battle.Mode(mode).label.lower()}"
                             + (f", settled by {deadline:%Y-%m-%d %H:%M} UTC at the latest" if deadline else ""))
         rows.append(row)
@@ -250,7 +252,7 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     text = f"Resolved: {Battle.How(how).label.lower()}"
     if result is not None:
         holder = result["holder"]
-        text += "; " + (f"empire {holder} holds the field" if holder is not None else "neither side holds the field")
+        text += "; " + (f"{seat_name(battle, holder)} holds the field" if holder is not None else "neither side holds the field")
     if note:
         text += f" ({note})"
     log(battle, "resolved", text, user=user, data={"how": how, "result": result})

@@ -233,8 +233,8 @@ def start_embedded(battle: Battle) -> Battle:
         names = side_names(battle)
         BattleLogEntry.objects.create(
             battle=battle, kind="tactical_start",
-            text=f"The fleets deploy: {names[battle.attacker]} (invader) against {names[battle.defender]}"
-                 + (" (the defender's AEWA: the invader deploys first)." if battle.aewa else "."),
+            text=f"The fleets deploy: {names[battle.attacker]} (attacker) against {names[battle.defender]} (defender)"
+                 + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else "."),
         )
         steps = _Steps(battle)
         state = _advance(battle, state, dice, steps)
@@ -269,7 +269,7 @@ def begin(battle: Battle) -> Battle:
     BattleLogEntry.objects.create(
         battle=battle, kind="deployment",
         text=f"The fleets deploy by hand: {names[first[0]]} first, then {names[first[1]]}"
-             + (" (the defender's AEWA: the invader deploys first)." if battle.aewa else " (defenders first)."))
+             + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else " (defenders first)."))
     _deploy_on(battle, campaign)
     return battle
 

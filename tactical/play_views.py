@@ -283,7 +283,7 @@ def play_context(view: BattleView) -> dict:
         "steps": battle.steps.count(), "outcome": eh.outcome(state) if eh.is_over(state) else None,
         "moves_json": json.dumps(choices["moves"]) if choices else "[]",
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s, "#999"),
-                   "role": "invader" if s == battle.attacker else "defender",
+                   "role": "attacker" if s == battle.attacker else "defender",
                    "computer": s in (battle.doctrine_sides or [])} for s in battle.seats],
     })
     return ctx

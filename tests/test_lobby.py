@@ -429,7 +429,7 @@ def test_no_removal_after_start(joined, alice, bob):
 def test_start_rolls_the_map_and_seats_the_players(client, joined, alice, bob, carol):
     before = timezone.now()
     client.force_login(alice)
-    response = client.post(reverse("lobby-start", args=[joined.pk]))
+    response = client.post(reverse("lobby-start", args=[joined.pk]), {"confirm": "yes"})
     assert response.status_code == 302 and response["Location"] == reverse("campaign-detail", args=[joined.pk])
     joined.refresh_from_db()
     assert joined.status == Campaign.Status.ACTIVE and joined.turn == 1 and joined.purpose
@@ -479,7 +479,7 @@ def test_start_without_deadline(alice, bob):
 
 def test_start_refusals(client, lobby, alice, bob, carol, mallory):
     client.force_login(alice)
-    response = client.post(reverse("lobby-start", args=[lobby.pk]), follow=True)
+    response = client.post(reverse("lobby-start", args=[lobby.pk]), {"confirm": "yes"}, follow=True)
     assert b"at least one human player" in response.content
     lobby.refresh_from_db()
     assert lobby.status == Campaign.Status.SETUP and not MapCell.objects.exists()

@@ -88,8 +88,8 @@ def test_a_players_turn_email_shows_nothing_of_other_empires(processed):
     assert SECRET_SHIP not in mails["bob"].body and SECRET_SHIP not in html_of(mails["bob"])
     # The moderator's full report lists every seat's treasury; a player's lists only their own.
     carol_bp = processed.empires.get(seat=2).bp
-    assert "Seat 2 (Carol's Combine)" in mails["alice"].body
-    assert "Seat 2 (" not in mails["bob"].body and f"{carol_bp} BP banked" not in mails["bob"].body
+    assert f"Carol's Combine (seat 2): {carol_bp} BP" in mails["alice"].body  # by name (issue 13 item 15)
+    assert "(seat 2)" not in mails["bob"].body and f"{carol_bp} BP banked" not in mails["bob"].body
 
 
 def test_turn_emails_are_sent_once_however_often_the_task_runs(processed):
@@ -109,7 +109,11 @@ def test_a_turn_rolled_back_and_processed_again_is_reported_again(processed, ali
         assert actions.send_turn_notifications(campaign_id=processed.pk, turn_number=1) == 0
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.process_now(campaign_id=processed.pk, user=alice) is not None
-    assert sorted(m.to[0].split("@")[0] for m in mail.outbox[3:]) == ["alice", "bob", "carol"]
+    # The players were told of the roll-back (issue 13 item 17), then get the turn's report again.
+    rolled = [m for m in mail.outbox[3:] if "rolled back" in m.subject]
+    assert sorted(m.to[0].split("@")[0] for m in rolled) == ["bob", "carol"]
+    again = [m for m in mail.outbox[3:] if "has been processed" in m.subject]
+    assert sorted(m.to[0].split("@")[0] for m in again) == ["alice", "bob", "carol"]
 
 
 def test_turn_emails_respect_each_members_preference(small_campaign, bob, alice, django_capture_on_commit_callbacks):

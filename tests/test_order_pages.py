@@ -252,7 +252,9 @@ def test_the_editor_in_a_browser(live_server, monkeypatch, django_user_model):
             sync_api.expect(page.locator("#order-map .plot polyline")).to_have_count(0)
             page.locator("#order-map .cell.reach").first.click()
             page.locator("#plot-done").click()
-            page.locator("#build-add").click()
+            # Only what can be ordered is offered (issue 13 item 14): the first resource offered
+            # is one the empire can buy now.
+            page.locator("#buy-add").click()
             sync_api.expect(page.locator("#purchase-list li")).to_have_count(1)
             sync_api.expect(page.locator("#preview-status")).not_to_have_text("not checked yet")
             page.locator("#purchase-list li button[title=remove]").click()

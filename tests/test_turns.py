@@ -204,7 +204,8 @@ def test_report_command(played, bob):  # issue: turn report per player
     assert "turn 1 report for Bob's Realm" in text and "Income" in text and "Initiative" in text
     assert "Victory" in text
     full = run("report", str(played.pk), "1")
-    assert "Moderator (full report)" in full and "Seat 2:" in full
+    # Each empire by name (issue 13 item 15): "Carol's Combine (seat 2): ..." in positions and victory.
+    assert "Moderator (full report)" in full and "Carol's Combine (seat 2):" in full and "Carol's Combine:" in full
     with pytest.raises(CommandError, match="has not been processed"):
         run("report", str(played.pk), "99", "--player", "1")
     with pytest.raises(CommandError, match="no player 'nobody'"):

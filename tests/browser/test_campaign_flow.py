@@ -132,6 +132,8 @@ def test_moderator_and_two_players_play_turns(eager_tasks, new_page, login, shot
     shot(moderator, "04-lobby-before-start")
     with moderator.expect_navigation():
         moderator.get_by_role("button", name="Start the campaign").click()
+    with moderator.expect_navigation():  # starting cannot be undone: the site asks first (issue 13 item 17)
+        moderator.get_by_role("button", name="Yes, start it now").click()
     campaign = Campaign.objects.get(pk=campaign_id)
     assert campaign.status == Campaign.Status.ACTIVE and campaign.turn == 1
     shot(moderator, "05-started")

@@ -201,3 +201,90 @@ def test_issue13_item4_malformed_drift_order_is_refused(drift):  # docs/orders.m
     with pytest.raises(OrderError) as error:
         parse_orders({"standing": {"drift": drift}})
     assert error.value.where.startswith("standing.drift")
+
+# --- issue 13 item 14: every problem at once; the form offers only what can be ordered ---------
+
+def test_issue13_item14_preview_lists_every_problem_not_the_first():  # 003 Campaign Movement; Use of BP
+    from campaign.rules.eventhorizon.orders import OrderErrors, check_orders
+
+    raw = {"teleport": 1,
+           "purchases": [{"build": "Unknown", "dockyard": 1}, {"buy": "dockyard", "at": [0, 0]}],
+           "merge": [{"fleets": [1]}],
+           "moves": [{"fleet": 2, "path": [[3, 0]]}, {"fleet": 3, "path": [[5, 2]]}]}
+    with pytest.raises(OrderErrors) as error:
+        check_orders(state(), 1, raw, NAMES)
+    wheres = [e.where for e in error.value.errors]
+    assert wheres == ["orders", "purchases[0]", "purchases[1]", "merge[0].fleets", "moves[0].path[0]", "moves[1].fleet"]
+    text = str(error.value)
+    for fragment in ("unknown field", "no design named", "costs 120 BP but only 100", "two or more",
+                     "not next to", "not one of yours"):
+        assert fragment in text
+    # The first problem is still the error's own (callers that read one keep working).
+    assert error.value.where == "orders"
+
+
+def test_issue13_item14_a_refused_purchase_does_not_hide_the_next_one():  # 003 Use of BP in a Campaign
+    from campaign.rules.eventhorizon.orders import OrderErrors
+
+    raw = {"purchases": [{"buy": "aewa", "at": [0, 0]}, {"buy": "hold_out_garrison", "at": [0, 0]},
+                         {"buy": "planetary_defences", "at": [0, 0]}]}
+    with pytest.raises(OrderErrors) as error:
+        check(raw)
+    assert [e.where for e in error.value.errors] == ["purchases[0]", "purchases[1]"]
+    assert all("requires planetary defences" in e.message for e in error.value.errors)
+
+
+def test_issue13_item14_one_problem_is_a_plain_order_error():
+    from campaign.rules.eventhorizon.orders import OrderErrors
+
+    with pytest.raises(OrderError) as error:
+        check({"moves": [{"fleet": 3, "path": [[5, 2]]}]})
+    assert not isinstance(error.value, OrderErrors) and error.value.problems == (error.value,)
+
+
+def test_issue13_item14_options_give_the_reason_a_resource_cannot_be_bought():  # 003 Use of BP in a Campaign
+    from campaign.rules.eventhorizon.orders import purchase_options
+
+    st = build_state(MAP, fleets=[(1, (0, 0), ["galiot"])], bp=400)
+    options = purchase_options(st, 1, [], NAMES)
+    res = options["resources"]
+    assert res["planetary_defences"]["ok"] and res["planetary_defences"]["worlds"]["0,0"] == ""
+    assert not res["aewa"]["ok"] and res["aewa"]["reason"] == "requires planetary defences"
+    assert not res["enrichment"]["ok"] and "Merchants Guild" in res["enrichment"]["reason"]
+    # A prerequisite bought earlier in the list counts for later purchases.
+    after = purchase_options(st, 1, [{"buy": "planetary_defences", "at": [0, 0]}], NAMES)["resources"]
+    assert after["planetary_defences"]["worlds"]["0,0"].startswith("only one resource")
+    assert not after["aewa"]["ok"] and after["aewa"]["reason"].startswith("only one resource")
+    poor = purchase_options(build_state(MAP, bp=30), 1, [], NAMES)["resources"]
+    assert not poor["planetary_defences"]["ok"] and "costs 40 BP but only 30" in poor["planetary_defences"]["reason"]
+
+
+def test_issue13_item14_options_mark_a_busy_dockyard():  # 003 Star Ship Build Times
+    from campaign.rules.eventhorizon.orders import purchase_options
+    from campaign.rules.eventhorizon.state import BuildState
+
+    st = build_state(MAP, bp=400)
+    yard = next(s.id for s in st.structures if s.owner == 1 and s.resource.value == "dockyard")
+    assert purchase_options(st, 1, [], NAMES)["dockyards"] == {str(yard): ""}
+    used = purchase_options(st, 1, [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": yard}], NAMES)["dockyards"]
+    assert "already has a build" in used[str(yard)]
+    busy = replace(st, builds=(BuildState(dockyard=yard, owner=1, design=4, turns_left=2),))
+    assert "still building" in purchase_options(busy, 1, [], NAMES)["dockyards"][str(yard)]
+
+
+def test_issue13_item14_options_say_which_designs_cannot_be_built():  # 003 Research Facility; Use of BP
+    from campaign.rules.eventhorizon.designs import Design, ShipType
+    from campaign.rules.eventhorizon.orders import purchase_options
+
+    st = build_state(MAP, bp=30)
+    stealthy = Design(name="Ghost", ship_type=ShipType.CORVETTE, hull=10, engine=5, stealth_field=True,
+                      weapons=(("laser_bank", 5),))
+    assert stealthy.bp == 25
+    st = replace(st, designs={**st.designs, 99: stealthy})
+    names = {**NAMES, "Ghost": 99}
+    designs = purchase_options(st, 1, [], names)["designs"]
+    assert designs["Cyber-Corsair Galiot Class Corvette"] == ""  # 25 BP of 30
+    assert "costs 40 BP but only 30" in designs["Venetian San Marco Class Star Cruiser"]
+    assert "Stealth Field" in designs["Ghost"]  # needs the technology from a Research Facility
+    after = purchase_options(st, 1, [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": 1}], names)
+    assert "but only 5 BP are left" in after["designs"]["Cyber-Corsair Galiot Class Corvette"]

@@ -3,7 +3,10 @@ parsing and its validation against the campaign state, with a preview of the eff
 
 Pure Python. ``parse_orders`` checks the shape; ``validate_orders`` checks the orders against the
 rules and the state and returns a ``Preview``. Both raise ``OrderError`` naming the rule and the
-place in the document (``moves[1].path[2]``); nothing is applied here.
+place in the document (``moves[1].path[2]``); nothing is applied here. Every problem is found,
+not only the first: the error raised is an ``OrderErrors`` listing them all (its own ``where``,
+``rule`` and ``message`` are the first one's), so a player fixes them in one go (issue 13 item 14).
+``purchase_options`` says which resources, dockyards and designs can still be ordered, and why not.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .state import (
 )
 
 MOVE_RULE = "003 Campaign Movement"
+BUILD_TIME_RULE = eh.BUILD_TIME_RULE
 ORDERS_RULE = "docs/orders.md"
 MAP_RULE = "003 Creating a Map"
 DRIFT_RULE = "003 Creating a Map: Particle Cloud (RULINGS \"Particle clouds\" option)"
@@ -42,6 +46,37 @@ class OrderError(ValueError):
     def __init__(self, where: str, rule: str, message: str):
         self.where, self.rule, self.message = where, rule, message
         super().__init__(f"{where}: {rule}: {message}" if where else f"{rule}: {message}")
+
+    @property
+    def problems(self) -> tuple[OrderError, ...]:
+        return (self,)
+
+    def as_dict(self) -> dict:
+        return {"where": self.where, "rule": self.rule, "message": self.message, "text": OrderError.__str__(self)}
+
+
+class OrderErrors(OrderError):
+    """Several problems in one set of orders, in document order; the first is this error's own."""
+
+    def __init__(self, errors):
+        flat = [p for e in errors for p in e.problems]
+        if not flat:
+            raise ValueError("OrderErrors needs at least one error")
+        self.errors = tuple(flat)
+        first = self.errors[0]
+        super().__init__(first.where, first.rule, first.message)
+
+    @property
+    def problems(self) -> tuple[OrderError, ...]:
+        return self.errors
+
+    def __str__(self) -> str:
+        return "\n".join(OrderError.__str__(e) for e in self.errors)
+
+
+def _raise_all(errors: list[OrderError]) -> None:
+    if errors:
+        raise errors[0] if len(errors) == 1 else OrderErrors(errors)
 
 
 @dataclass(frozen=True)
@@ -146,40 +181,74 @@ def parse_standing(raw: Any, where: str = "standing") -> StandingOrders:
     return StandingOrders(invasion=tuple(orders), loss_order=loss, initiative=initiative, drift=drift)
 
 
-def parse_orders(raw: Any) -> Orders:
-    """The documented JSON structure (docs/orders.md) to ``Orders``; shape errors only."""
+def _parse_split(item: Any, at: str) -> Split:
+    item = _obj(item, at)
+    _only(item, {"fleet", "ships", "as"}, at)
+    label = item.get("as")
+    if not isinstance(label, str) or not label.strip():
+        raise OrderError(f"{at}.as", ORDERS_RULE, "name the new fleet with a non-empty 'as' label")
+    ships = tuple(_int(s, f"{at}.ships[{j}]") for j, s in enumerate(_list(item.get("ships"), f"{at}.ships")))
+    return Split(fleet=_int(item.get("fleet"), f"{at}.fleet"), ships=ships, label=label.strip())
+
+
+def _parse_merge(item: Any, at: str) -> Merge:
+    item = _obj(item, at)
+    _only(item, {"fleets"}, at)
+    return Merge(fleets=tuple(_int(f, f"{at}.fleets[{j}]") for j, f in enumerate(_list(item.get("fleets"), f"{at}.fleets"))))
+
+
+def _parse_move(item: Any, at: str) -> Move:
+    item = _obj(item, at)
+    _only(item, {"fleet", "path"}, at)
+    fleet = item.get("fleet")
+    if not isinstance(fleet, str):
+        fleet = _int(fleet, f"{at}.fleet")
+    path = tuple(_coord(c, f"{at}.path[{j}]") for j, c in enumerate(_list(item.get("path"), f"{at}.path")))
+    return Move(fleet=fleet, path=path)
+
+
+def parse_orders_collecting(raw: Any) -> tuple[Orders, list[OrderError]]:
+    """The orders that parse, and an error for each part that does not (that part is left out)."""
     raw = _obj(raw, "orders")
-    _only(raw, {"purchases", "split", "merge", "moves", "standing"}, "orders")
-    purchases = tuple(_obj(p, f"purchases[{i}]") for i, p in enumerate(_list(raw.get("purchases", []), "purchases")))
-    splits = []
-    for i, item in enumerate(_list(raw.get("split", []), "split")):
-        at = f"split[{i}]"
-        item = _obj(item, at)
-        _only(item, {"fleet", "ships", "as"}, at)
-        label = item.get("as")
-        if not isinstance(label, str) or not label.strip():
-            raise OrderError(f"{at}.as", ORDERS_RULE, "name the new fleet with a non-empty 'as' label")
-        ships = tuple(_int(s, f"{at}.ships[{j}]") for j, s in enumerate(_list(item.get("ships"), f"{at}.ships")))
-        splits.append(Split(fleet=_int(item.get("fleet"), f"{at}.fleet"), ships=ships, label=label.strip()))
-    merges = []
-    for i, item in enumerate(_list(raw.get("merge", []), "merge")):
-        at = f"merge[{i}]"
-        item = _obj(item, at)
-        _only(item, {"fleets"}, at)
-        fleets = tuple(_int(f, f"{at}.fleets[{j}]") for j, f in enumerate(_list(item.get("fleets"), f"{at}.fleets")))
-        merges.append(Merge(fleets=fleets))
-    moves = []
-    for i, item in enumerate(_list(raw.get("moves", []), "moves")):
-        at = f"moves[{i}]"
-        item = _obj(item, at)
-        _only(item, {"fleet", "path"}, at)
-        fleet = item.get("fleet")
-        if not isinstance(fleet, str):
-            fleet = _int(fleet, f"{at}.fleet")
-        path = tuple(_coord(c, f"{at}.path[{j}]") for j, c in enumerate(_list(item.get("path"), f"{at}.path")))
-        moves.append(Move(fleet=fleet, path=path))
-    standing = parse_standing(raw["standing"]) if "standing" in raw else None
-    return Orders(purchases=purchases, splits=tuple(splits), merges=tuple(merges), moves=tuple(moves), standing=standing)
+    errors: list[OrderError] = []
+    try:
+        _only(raw, {"purchases", "split", "merge", "moves", "standing"}, "orders")
+    except OrderError as exc:
+        errors.append(exc)
+
+    def items(key: str, parse) -> tuple:
+        try:
+            values = _list(raw.get(key, []), key)
+        except OrderError as exc:
+            errors.append(exc)
+            return ()
+        out = []
+        for i, value in enumerate(values):
+            try:
+                out.append(parse(value, f"{key}[{i}]"))
+            except OrderError as exc:
+                errors.append(exc)
+        return tuple(out)
+
+    purchases = items("purchases", _obj)
+    splits = items("split", _parse_split)
+    merges = items("merge", _parse_merge)
+    moves = items("moves", _parse_move)
+    standing = None
+    if "standing" in raw:
+        try:
+            standing = parse_standing(raw["standing"])
+        except OrderError as exc:
+            errors.append(exc)
+    return Orders(purchases=purchases, splits=splits, merges=merges, moves=moves, standing=standing), errors
+
+
+def parse_orders(raw: Any) -> Orders:
+    """The documented JSON structure (docs/orders.md) to ``Orders``; shape errors only (all of
+    them, as ``OrderErrors`` when there are several)."""
+    orders, errors = parse_orders_collecting(raw)
+    _raise_all(errors)
+    return orders
 
 
 def orders_to_json(orders: Orders) -> dict:
@@ -373,13 +442,17 @@ def is_jump(state: CampaignState, a: Coord, b: Coord) -> bool:
     return a in gates and b in gates
 
 
-def regroup(state: CampaignState, seat: int, orders: Orders) -> tuple[tuple[FleetState, ...], dict[str, int]]:
+def regroup(state: CampaignState, seat: int, orders: Orders,
+            errors: list[OrderError] | None = None) -> tuple[tuple[FleetState, ...], dict[str, int]]:
     """Apply splits then merges to the empire's fleets; returns the new fleets and the ids
-    given to split labels. Raises OrderError for a bad split or merge."""
+    given to split labels. Raises OrderError for a bad split or merge; with ``errors`` given,
+    appends each bad split or merge to it instead, leaves that one out and goes on."""
     fleets = {f.id: f for f in state.fleets}
     next_fleet = state.next_id("fleet")
     labels: dict[str, int] = {}
-    for i, split in enumerate(orders.splits):
+
+    def do_split(i: int, split: Split) -> None:
+        nonlocal next_fleet
         at = f"split[{i}]"
         fleet = fleets.get(split.fleet)
         if fleet is None or fleet.owner != seat:
@@ -397,8 +470,10 @@ def regroup(state: CampaignState, seat: int, orders: Orders) -> tuple[tuple[Flee
         fleets[next_fleet] = FleetState(next_fleet, seat, fleet.coord, tuple(split.ships))
         labels[split.label] = next_fleet
         next_fleet += 1
+
     merged: set[int] = set()
-    for i, merge in enumerate(orders.merges):
+
+    def do_merge(i: int, merge: Merge) -> None:
         at = f"merge[{i}]"
         if len(merge.fleets) < 2 or len(set(merge.fleets)) != len(merge.fleets):
             raise OrderError(f"{at}.fleets", ORDERS_RULE, "a merge names two or more different fleets")
@@ -418,36 +493,81 @@ def regroup(state: CampaignState, seat: int, orders: Orders) -> tuple[tuple[Flee
             del fleets[fleet.id]
             merged.add(fleet.id)
         merged.add(first.id)
+
+    for step, entries in ((do_split, orders.splits), (do_merge, orders.merges)):
+        for i, entry in enumerate(entries):
+            try:
+                step(i, entry)
+            except OrderError as exc:
+                if errors is None:
+                    raise
+                errors.append(exc)
     return tuple(sorted(fleets.values(), key=lambda f: f.id)), labels
 
 
+def _spending(state: CampaignState, seat: int, orders: Orders, design_names: Mapping[str, int],
+              errors: list[OrderError]) -> tuple[eh.SpendingPlan, list[eh.Purchase]]:
+    """The plan of every purchase that passes; each one refused is added to ``errors`` (with
+    its place in the list) and left out, and the rest are checked without it."""
+    economy = empire_economy(state, seat)
+    items: list[tuple[int, eh.Purchase]] = []
+    for i, raw in enumerate(orders.purchases):
+        try:
+            (item,) = purchase_items(state, seat, (raw,), design_names)
+        except OrderError as exc:
+            errors.append(OrderError(exc.where.replace("purchases[0]", f"purchases[{i}]", 1), exc.rule, exc.message))
+            continue
+        items.append((i, item))
+    refused: list[OrderError] = []
+    designs = {str(k): v for k, v in state.designs.items()}
+    gates = other_gates(state, seat)
+    while True:
+        try:
+            plan = eh.validate_spending(economy, [item for _, item in items], designs=designs, other_gates=gates)
+        except eh.SpendingError as exc:
+            index = items[exc.index][0]
+            refused.append(OrderError(f"purchases[{index}]", exc.rule, f"{exc.description}: {exc.message}"))
+            del items[exc.index]
+            continue
+        except DesignError as exc:
+            refused.append(OrderError("purchases", exc.rule, exc.message))
+            items = []
+            continue
+        break
+    errors.extend(sorted(refused, key=lambda e: e.where))
+    return plan, [item for _, item in items]
+
+
 def validate_orders(state: CampaignState, seat: int, orders: Orders,
-                    design_names: Mapping[str, int]) -> Preview:
-    """Check orders as a whole against the state; return the preview or raise OrderError."""
+                    design_names: Mapping[str, int], *, errors: list[OrderError] | None = None) -> Preview:
+    """Check orders as a whole against the state; return the preview or raise OrderError
+    (``OrderErrors`` when several things are wrong). ``errors`` (from parsing, say) are
+    reported with the others."""
     if state.empire(seat).eliminated:
         raise OrderError("", "003 Purpose of the Campaign", "your empire has been eliminated")
+    errors = list(errors or ())
     if orders.standing is not None:
-        for i, order in enumerate(orders.standing.invasion):
-            for key in ("hex", "retreat_to"):
-                if getattr(order, key) is not None:
-                    check_on_map(state, getattr(order, key), f"standing.invasion[{i}].{key}", "003 Invading Enemy Hexes")
+        # Standing orders name hexes too: each off the map is one more problem (issue 13 item 3).
+        places = [(order.hex if key == "hex" else order.retreat_to, f"standing.invasion[{i}].{key}",
+                   "003 Invading Enemy Hexes")
+                  for i, order in enumerate(orders.standing.invasion) for key in ("hex", "retreat_to")]
         if orders.standing.drift is not None:
-            check_on_map(state, orders.standing.drift.hex, f"standing.drift.{orders.standing.drift.mode}", DRIFT_RULE)
-    economy = empire_economy(state, seat)
-    items = purchase_items(state, seat, orders.purchases, design_names)
-    try:
-        plan = eh.validate_spending(economy, items, designs={str(k): v for k, v in state.designs.items()},
-                                    other_gates=other_gates(state, seat))
-    except eh.SpendingError as exc:
-        raise OrderError(f"purchases[{exc.index}]", exc.rule, f"{exc.description}: {exc.message}") from None
-    except DesignError as exc:
-        raise OrderError("purchases", exc.rule, exc.message) from None
-    fleets, labels = regroup(state, seat, orders)
+            places.append((orders.standing.drift.hex, f"standing.drift.{orders.standing.drift.mode}", DRIFT_RULE))
+        for cell, where, rule in places:
+            if cell is None:
+                continue
+            try:
+                check_on_map(state, cell, where, rule)
+            except OrderError as exc:
+                errors.append(exc)
+    plan, _ = _spending(state, seat, orders, design_names, errors)
+    fleets, labels = regroup(state, seat, orders, errors)
     by_id = {f.id: f for f in fleets}
     grid = state.grid
     moved: set[int] = set()
     previews = []
-    for i, move in enumerate(orders.moves):
+
+    def check_move(i: int, move: Move) -> MovePreview:
         at = f"moves[{i}]"
         fid = labels.get(move.fleet) if isinstance(move.fleet, str) else move.fleet
         if isinstance(move.fleet, str) and fid is None:
@@ -478,7 +598,14 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
         if steps > speed:
             raise OrderError(f"{at}.path", MOVE_RULE,
                              f"the path is {steps} hexes but fleet {move.fleet} moves {speed} (its slowest ship)")
-        previews.append(MovePreview(fleet=move.fleet, start=fleet.coord, end=here, speed=speed, steps=steps))
+        return MovePreview(fleet=move.fleet, start=fleet.coord, end=here, speed=speed, steps=steps)
+
+    for i, move in enumerate(orders.moves):
+        try:
+            previews.append(check_move(i, move))
+        except OrderError as exc:
+            errors.append(exc)
+    _raise_all(errors)
     lines = [f"Spend {plan.total} BP, {plan.bp_left} BP left"]
     lines += [f"  {p.item.describe()}: {p.cost} BP" for p in plan.items]
     lines += [f"Fleet {m.fleet}: {m.start} to {m.end} ({m.steps} of {m.speed} moves)" for m in previews]
@@ -488,3 +615,91 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
                      + ("" if state.options.get("steered_drift") else
                         " (kept, but this campaign's drift is random: the steered-drift option is off)"))
     return Preview(spending=plan, moves=tuple(previews), fleets_after_regrouping=fleets, lines=tuple(lines))
+
+
+def check_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:
+    """Parse and validate raw JSON orders, reporting every problem in both (``OrderErrors``)."""
+    orders, errors = parse_orders_collecting(raw)
+    return validate_orders(state, seat, orders, design_names, errors=errors)
+
+
+# --- what can still be ordered -----------------------------------------------------------------
+
+def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
+                     design_names: Mapping[str, int]) -> dict:
+    """What the order form may offer after the purchases already listed (those that pass):
+    for each resource, each owned world where it can be bought or the reason it cannot
+    ("Use of BP in a Campaign": prerequisites, one per world per turn, BP); for each dockyard,
+    whether it can take a build or repair this turn; for each design, whether the empire can build
+    it (its technologies, the BP left). Reasons are the refusals a purchase of it
+    would get, so the form and the preview say the same thing."""
+    raw = raw_purchases if isinstance(raw_purchases, list) else []
+    raw = [p for p in raw if isinstance(p, dict)]
+    scratch: list[OrderError] = []
+    plan, kept = _spending(state, seat, Orders(purchases=tuple(raw)), design_names, scratch)
+    economy = empire_economy(state, seat)
+    designs = {str(k): v for k, v in state.designs.items()}
+    gates = other_gates(state, seat)
+
+    def refusal(extra: eh.Purchase) -> str:
+        try:
+            eh.validate_spending(economy, [*kept, extra], designs=designs, other_gates=gates)
+        except eh.SpendingError as exc:
+            return exc.message if exc.index == len(kept) else ""
+        except DesignError as exc:
+            return exc.message
+        return ""
+
+    from .designs import Technology
+
+    open_tech = next((t for t in Technology if t not in economy.technologies), None)
+    worlds = [w.coord for w in state.worlds_of(seat)]
+    taken = set(worlds) | set(gates) | {s.coord for s in economy.structures}
+    free_hex = next((c for c in state.grid.cells() if c not in taken and state.terrain_at(c) is Terrain.EMPTY), None)
+    resources = {}
+    for resource in eh.Resource:
+        if resource is eh.Resource.RESEARCH_FACILITY and open_tech is None:
+            reasons = {c: "every technology has been researched" for c in worlds}
+        else:
+            tech = open_tech if resource is eh.Resource.RESEARCH_FACILITY else None
+            reasons = {c: refusal(eh.BuyResource(resource=resource, coord=c, technology=tech)) for c in worlds}
+        usable = [c for c in worlds if not reasons[c]]
+        home = state.home_world(seat)
+        first = home.coord if home is not None and home.coord in reasons else (worlds[0] if worlds else None)
+        reason = "" if usable else (reasons[first] if first is not None else "you own no world")
+        if resource.scope is eh.Scope.ANY_HEX and not usable and free_hex is not None:
+            # A star gate needs no world: what stops it anywhere is what stops it in a free hex.
+            reason = refusal(eh.BuyResource(resource=resource, coord=free_hex))
+        resources[resource.value] = {
+            "ok": not reason,
+            "reason": reason,
+            "worlds": {f"{c[0]},{c[1]}": reasons[c] for c in worlds},
+        }
+    dockyards = {}
+    used = {getattr(item, "dockyard_id", None) for item in kept}
+    for s in economy.structures:
+        if s.resource is not eh.Resource.DOCKYARD:
+            continue
+        reason = ""
+        if s.id in economy.dockyard_busy:
+            reason = f"still building a ship ({BUILD_TIME_RULE})"
+        elif s.id in used:
+            reason = "already has a build or repair this turn (003 Use of BP in a Campaign: Note)"
+        dockyards[str(s.id)] = reason
+    from .designs import validate_design
+
+    designs = {}
+    for name, pk in design_names.items():
+        design = state.designs.get(pk)
+        if design is None:
+            continue
+        reason = ""
+        try:
+            validate_design(design, plan.economy_after.technologies)
+        except DesignError as exc:
+            reason = exc.message
+        else:
+            if design.bp > plan.bp_left:
+                reason = f"costs {design.bp} BP but only {plan.bp_left} BP are left"
+        designs[name] = reason
+    return {"resources": resources, "dockyards": dockyards, "designs": designs}

@@ -5,8 +5,9 @@ form stored with each processed turn (``step``, ``kind``, ``seats``, ``text``, `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .fog import events_for
@@ -43,6 +44,7 @@ class TurnReport:
     sections: tuple[Section, ...]
     position: tuple[str, ...] = ()
     victory: tuple[str, ...] = ()
+    names: Mapping[int, str] = field(default_factory=dict, compare=False)  # seat -> empire name
 
     def as_dict(self) -> dict:
         return {
@@ -64,8 +66,11 @@ def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, eve
     empire's fleet went is reported only inside them. None: no fog (every cell). ``names``
     (seat -> empire name): the full report (``seat`` None) says whose each private event is."""
     mine = events_for(events, seat, detected)
+    names = dict(names or {})
     if seat is None and names:
         mine = [_attributed(e, names) for e in mine]
+    if names:
+        mine = [_named(e, names) for e in mine]
     sections = []
     known = {step for step, _ in SECTIONS}
     for step, title in SECTIONS:
@@ -76,7 +81,7 @@ def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, eve
     if other:
         sections.append(Section("other", "Other", tuple(e.get("text", "") for e in other), other))
     return TurnReport(campaign=campaign, turn=turn, seat=seat, empire=empire, sections=tuple(sections),
-                      position=tuple(position), victory=tuple(victory))
+                      position=tuple(position), victory=tuple(victory), names=names)
 
 
 def _attributed(event: dict, names: Mapping[int, str]) -> dict:
@@ -86,21 +91,55 @@ def _attributed(event: dict, names: Mapping[int, str]) -> dict:
     return {**event, "text": f"[{names.get(seats[0], f'empire {seats[0]}')}] {event.get('text', '')}"}
 
 
+_EMPIRE = re.compile(r"\b[Ee]mpire (\d+)\b")
+_SIDE_NOTE = r"(?: \(([^()]*)\))?"
+
+
+def name_empires(text: str, names: Mapping[int, str]) -> str:
+    """"empire 3" -> its name, wherever the engine wrote a seat number (issue 13 item 15)."""
+    def sub(match: re.Match) -> str:
+        return names.get(int(match.group(1))) or match.group(0)
+
+    return _EMPIRE.sub(sub, text)
+
+
+def _named(event: Mapping[str, Any], names: Mapping[int, str]) -> dict:
+    """The event's text with empires named, and a battle's sides called attacker and defender
+    (one vocabulary for sides: the invader is the attacker, 003 Invading Enemy Hexes)."""
+    text = event.get("text", "")
+    data = event.get("data") or {}
+    att, dfd = data.get("attacker"), data.get("defender")
+    if event.get("kind") == "battle" and isinstance(att, int) and isinstance(dfd, int):
+        pattern = re.compile(rf"\b[Ee]mpire {att}{_SIDE_NOTE} against empire {dfd}{_SIDE_NOTE}")
+
+        def sides(m: re.Match) -> str:
+            a = ", ".join(x for x in ("attacker", m.group(1)) if x)
+            d = ", ".join(x for x in ("defender", m.group(2)) if x)
+            return f"empire {att} ({a}) against empire {dfd} ({d})"
+
+        text = pattern.sub(sides, text, count=1)
+    return {**event, "text": name_empires(text, names)}
+
+
 def _dice(faces) -> str:
     return " ".join(str(f) for f in faces) if faces else "-"
 
 
-def event_details(event: Mapping[str, Any]) -> tuple[str, ...]:
-    """Extra lines under an event: the dice of battles and neutral world rolls."""
+def event_details(event: Mapping[str, Any], names: Mapping[int, str] | None = None) -> tuple[str, ...]:
+    """Extra lines under an event: the dice of battles and neutral world rolls; ``names``
+    (seat -> empire name) names each side of a battle."""
     data = event.get("data") or {}
     kind = event.get("kind")
+    names = names or {}
     out = []
     if kind == "battle":
         sides = data.get("sides", {})
         for side in ("attacker", "defender"):
             info = sides.get(side, {})
+            seat = data.get(side)
+            who = f"{side} ({names[seat]})" if isinstance(seat, int) and seat in names else side
             if info:
-                out.append(f"{side}: {info.get('bp', 0)} BP, {len(info.get('ships', []))} ship(s)"
+                out.append(f"{who}: {info.get('bp', 0)} BP, {len(info.get('ships', []))} ship(s)"
                            + (" + defences" if info.get("defences") else "")
                            + f", {data.get('dice', {}).get(side, 0)}d6")
         for i, roll in enumerate(data.get("rolls", []), 1):
@@ -114,6 +153,7 @@ def event_details(event: Mapping[str, Any]) -> tuple[str, ...]:
             where = "out of sight" if move.get("out_of_sight") else (
                 f"to {tuple(move['to'])}" if move.get("to") is not None else "nowhere: destroyed")
             out.append(f"fleet {move.get('fleet')} retreats {where}")
+        out = [name_empires(line, names) for line in out]
     elif kind in ("neutral_joined", "neutral_stays", "neutral_attacks"):
         mods = "".join(f" +{m} {name}" for name, m in data.get("modifiers", []))
         out.append(f"die: {_dice(data.get('faces'))}{mods} = {data.get('score')}")
@@ -131,7 +171,7 @@ def render_text(report: TurnReport) -> str:
         lines += ["", section.title, "-" * len(section.title)]
         for text, event in zip(section.lines, section.events, strict=False):
             lines.append(f"  {text}")
-            lines += [f"      {d}" for d in event_details(event)]
+            lines += [f"      {d}" for d in event_details(event, report.names)]
     if report.position:
         lines += ["", "Your position", "-------------"] + [f"  {p}" for p in report.position]
     if report.victory:
