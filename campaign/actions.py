@@ -408,7 +408,8 @@ def finish_turn(campaign: Campaign, turn: Turn) -> Turn:
     state = _replace(state, repairs=tuple(tuple(r) for r in pending.get("repairs", [])))
     battles = tuple(lifecycle.battle_from_json(b) for b in pending.get("battles", []))
     dice = CampaignDice(campaign, phase="turn", turn=turn.number)
-    rest = turn_engine.complete_turn(state, battles, lifecycle.results_for(campaign, turn), dice)
+    rest = turn_engine.complete_turn(state, battles, lifecycle.results_for(campaign, turn), dice,
+                                     lifecycle.auto_settled_for(campaign, turn))
     adapters.save_state(campaign, state, rest.state)
     dice.commit()
     turn.events = list(turn.events) + [event_json(e) for e in rest.events]

@@ -165,27 +165,47 @@ def settle_battle(*, battle_id: int, user, result=None, auto: bool = False, note
         raise BattleError(str(exc)) from None
 
 
+def modes_open_to(battle: Battle) -> list[str]:
+    """The modes the moderator can switch an unresolved battle to (issue 13 item 10): auto-resolve
+    always; a tabletop battle can also be played online instead (its deck is dealt then); an
+    embedded battle, once dealt, can only be auto-resolved (or settled)."""
+    if battle.resolved:
+        return []
+    if battle.mode == Battle.Mode.TABLETOP:
+        return [Battle.Mode.AUTO, Battle.Mode.TACTICAL]
+    return [Battle.Mode.AUTO]
+
+
 @transaction.atomic
 def change_mode(*, battle_id: int, user, mode: str) -> Battle:
-    """The moderator changes how an unresolved battle is settled (before an embedded battle has
-    started being played: its deck is dealt, so it can only be settled or auto-resolved)."""
+    """The moderator changes how an unresolved battle is settled: auto-resolve (the battle is
+    settled, auto-resolved when the turn completes), or a tabletop battle played online instead
+    (an entered result is dropped; the embedded battle begins at once). ``modes_open_to``."""
     campaign, battle = _locked(battle_id, user, doing="change how it is settled")
     if not access.is_moderator(user, campaign):
         raise NotAllowed("only the campaign's moderator can change how a battle is settled")
     if mode not in Battle.Mode.values:
         raise BattleError(f"mode must be one of {', '.join(Battle.Mode.values)}, not {mode!r}")
+    if mode == battle.mode:
+        raise BattleError(f"battle {battle.pk} is already {Battle.Mode(mode).label.lower()}")
+    if mode not in modes_open_to(battle):
+        raise BattleError("an embedded battle's deck is dealt: it cannot be switched to another mode; "
+                          "settle it or have it auto-resolved")
     if mode == Battle.Mode.AUTO:
         return lifecycle.record_result(battle=battle, result=None, how=Battle.How.MODERATOR, user=user,
                                        note="the moderator had it auto-resolved")
-    if mode == battle.mode:
-        raise BattleError(f"battle {battle.pk} is already {Battle.Mode(mode).label.lower()}")
-    if Battle.Mode.TACTICAL in (battle.mode, mode):
-        raise BattleError("an embedded battle cannot be switched to or from another mode once dealt; "
-                          "settle it or have it auto-resolved")
     before = battle.mode
-    battle.mode = mode
-    battle.save(update_fields=["mode"])
-    lifecycle.log(battle, "mode", f"The moderator changed the battle from {before} to {mode}.", user=user)
+    dropped = battle.proposal is not None
+    battle.proposal, battle.proposed_by = None, None
+    battle.status = Battle.Status.WAITING
+    battle.save(update_fields=["proposal", "proposed_by", "status"])
+    lifecycle.log(battle, "mode", f"The moderator changed the battle from {before} to {mode}"
+                  + (" (the entered result is dropped)." if dropped else "."), user=user)
+    from . import play
+
+    play.begin(battle)  # deployment by hand first, or straight to the first card
+    lifecycle.notify_sides(battle, f"The battle at {battle.hex} is now to be played online: "
+                                   "see its battle page.")
     return battle
 
 

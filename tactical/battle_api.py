@@ -34,6 +34,7 @@ from campaign.api import campaign_for
 
 from . import actions
 from .actions import BattleError, NotAllowed, NotFound
+from .battle_forms import settled_text
 from .models import Battle
 
 
@@ -43,7 +44,8 @@ def battle_json(battle: Battle, *, user=None, full: bool = True) -> dict[str, An
         "hex": [battle.x, battle.y], "attacker": battle.attacker, "defender": battle.defender, "aewa": battle.aewa,
         "mode": battle.mode, "status": battle.status, "status_label": battle.get_status_display(),
         "deadline": battle.deadline, "proposed_by": battle.proposed_by,
-        "resolved_how": battle.resolved_how or None, "resolved_at": battle.resolved_at,
+        "resolved_how": battle.resolved_how or None, "settled": settled_text(battle) or None,
+        "resolved_at": battle.resolved_at,
         "url": reverse("battle-detail", args=[battle.pk]), "api_url": reverse("api-battle", args=[battle.pk]),
     }
     if full:

@@ -104,6 +104,18 @@ def seat_name(battle: Battle, seat) -> str:
     return side.get("name") or f"Empire {seat}"
 
 
+def settled_text(battle: Battle) -> str:
+    """How a resolved battle was settled, as the turn report says it: 'fought on the tabletop,
+    settled by the moderator', 'auto-resolved at the battle deadline'… ('' while open)."""
+    from campaign.rules.eventhorizon.conflict import settled_text as text
+
+    from .lifecycle import settled_key
+
+    if not battle.resolved:
+        return ""
+    return text(settled_key(battle, battle.resolved_how, battle.result is not None))
+
+
 def holder_text(battle: Battle, result: dict | None) -> str:
     if not result:
         return ""
@@ -230,7 +242,17 @@ class SettleForm(forms.Form):
 
 
 class ModeForm(forms.Form):
+    """Only the modes the battle can be switched to (``actions.modes_open_to``)."""
+
     mode = forms.ChoiceField(choices=Battle.Mode.choices, label="Settle the battle by")
+
+    def __init__(self, *args, battle: Battle | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if battle is not None:
+            from .actions import modes_open_to
+
+            allowed = modes_open_to(battle)
+            self.fields["mode"].choices = [(v, label) for v, label in Battle.Mode.choices if v in allowed]
 
 
 class PreferenceForm(forms.Form):

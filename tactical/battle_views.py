@@ -36,6 +36,7 @@ from .battle_forms import (
     holder_text,
     result_rows,
     seat_name,
+    settled_text,
     side_rows,
 )
 from .models import Battle
@@ -56,6 +57,7 @@ def battle_list(request, campaign_id: int):
     for b in battles:
         b.side_names = (seat_name(b, b.attacker), seat_name(b, b.defender))
         b.holder_text = holder_text(b, b.result)
+        b.settled_text = settled_text(b)
     turns = [(turn, list(rows)) for turn, rows in groupby(battles, key=lambda b: b.turn)]
     current = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
     return render(request, "tactical/battle_list.html", {
@@ -84,13 +86,14 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
         "proposed_by_name": seat_name(battle, battle.proposed_by) if battle.proposed_by else "",
         "result_rows": result_rows(battle, battle.result),
         "result_holder": holder_text(battle, battle.result),
+        "settled_text": settled_text(battle),
         "can_enter": can_enter, "can_answer": can_answer,
         "can_settle": open_ and moderator,
         "show_entry_form": open_ and tabletop and (seat is not None or moderator),
         "entry_form": entry_form or ResultForm(battle),
         "dispute_form": dispute_form or DisputeForm(),
         "settle_form": settle_form or SettleForm(),
-        "mode_form": mode_form or ModeForm(initial={"mode": battle.mode}),
+        "mode_form": mode_form or ModeForm(battle=battle),
         "error": error,
         "play_url_ok": battle.mode == Battle.Mode.TACTICAL,
     }
@@ -190,7 +193,7 @@ def battle_settle(request, battle_id: int):
 @require_POST
 def battle_mode(request, battle_id: int):
     battle = _battle_for(request, battle_id)
-    form = ModeForm(request.POST)
+    form = ModeForm(request.POST, battle=battle)
     if not form.is_valid():
         return _render(request, battle, status=400, mode_form=form, error="Choose a mode from the list.")
     try:

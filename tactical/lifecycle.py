@@ -238,7 +238,7 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     caller holds the campaign row lock inside its transaction."""
     if battle.resolved:
         raise BattleError(f"battle {battle.pk} is already resolved")
-    engine_how = "tabletop" if how in (Battle.How.TABLETOP, Battle.How.UNCONFIRMED) else "tactical"
+    engine_how = settled_key(battle, how, result is not None)
     if result is not None:
         checked = check_result(battle, result, engine_how)
         result = result_to_json(checked)
@@ -258,6 +258,19 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     log(battle, "resolved", text, user=user, data={"how": how, "result": result})
     finish_turn_if_ready(battle.campaign)
     return battle
+
+
+def settled_key(battle: Battle, how: str, with_result: bool) -> str:
+    """How a battle was settled, as the turn report names it (a key of ``conflict.SETTLED``):
+    fought online, tabletop confirmed or not disputed by the deadline, settled by the moderator
+    (on the tabletop or online), or auto-resolved (by the moderator, at the deadline)."""
+    if not with_result:
+        return {Battle.How.MODERATOR: "auto_moderator", Battle.How.DEADLINE: "auto_deadline"}.get(how, "auto")
+    if how == Battle.How.MODERATOR:
+        return "tabletop_moderator" if battle.mode == Battle.Mode.TABLETOP else "tactical_moderator"
+    if how in (Battle.How.TABLETOP, Battle.How.UNCONFIRMED):
+        return str(how)
+    return "tactical"
 
 
 def finish_turn_if_ready(campaign: Campaign):
@@ -282,3 +295,10 @@ def results_for(campaign: Campaign, turn: Turn) -> dict[int, conflict.BattleResu
         if b.result is not None:
             out[b.index] = result_from_json(b.result, b.result.get("how", "tactical"))
     return out
+
+
+def auto_settled_for(campaign: Campaign, turn: Turn) -> dict[int, str]:
+    """Battles handed off as games and then left to auto-resolve: how (``settled_key``), by index."""
+    return {b.index: settled_key(b, b.resolved_how, False)
+            for b in Battle.objects.filter(campaign=campaign, turn=turn.number, status=Battle.Status.RESOLVED,
+                                           result__isnull=True)}

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from ..dice import Dice, concerning
 from ..grid import Coord
 from .autoresolve import A, AutoResult, Side, resolve
-from .designs import ShipType
+from .designs import WEAPONS, ShipType
 from .economy import NO_DAMAGE, Damage, EconomyError, Resource, _check_damage
 from .mapgen import Terrain
 from .orders import fleet_speed
@@ -561,11 +561,62 @@ class ShipResult:
     captured_by: int | None = None
 
 
+# How a battle was settled, as the turn report says it (issue 13 item 8): ``BattleResult.how``
+# for a battle fought as a game, ``fight_battles``' ``settled`` for one left to auto-resolve.
+SETTLED = {
+    "auto": "auto-resolved",
+    "tactical": "fought online",
+    "tabletop": "fought on the tabletop, result confirmed",
+    "unconfirmed": "fought on the tabletop, result not disputed by the deadline",
+    "tabletop_moderator": "fought on the tabletop, settled by the moderator",
+    "tactical_moderator": "fought online, settled by the moderator",
+    "auto_moderator": "auto-resolved by the moderator",
+    "auto_deadline": "auto-resolved at the battle deadline",
+}
+
+
+def settled_text(how: str) -> str:
+    return SETTLED.get(how, how.replace("_", " "))
+
+
+def damage_text(damage: Damage) -> str:
+    """'2 hull, 1 engine, Laser Bank ×2, stealth field', or '' for none."""
+    parts = []
+    if damage.hull:
+        parts.append(f"{damage.hull} hull")
+    if damage.engine:
+        parts.append(f"{damage.engine} engine")
+    for key in dict.fromkeys(damage.weapons):
+        n = damage.weapons.count(key)
+        parts.append((WEAPONS[key].label if key in WEAPONS else key) + (f" ×{n}" if n > 1 else ""))
+    if damage.force_field_generators:
+        parts.append(f"{damage.force_field_generators} force field generator(s)")
+    if damage.stealth:
+        parts.append("stealth field")
+    if damage.boarding_parties:
+        parts.append(f"{damage.boarding_parties} boarding part{'y' if damage.boarding_parties == 1 else 'ies'}")
+    return ", ".join(parts)
+
+
+def damage_taken(before: Damage, after: Damage) -> Damage:
+    """What a battle added to a ship's damage (a result gives the whole damage it carries after)."""
+    weapons = list(after.weapons)
+    for w in before.weapons:
+        if w in weapons:
+            weapons.remove(w)
+    return Damage(hull=max(after.hull - before.hull, 0), engine=max(after.engine - before.engine, 0),
+                  weapons=tuple(weapons),
+                  force_field_generators=max(after.force_field_generators - before.force_field_generators, 0),
+                  stealth=after.stealth and not before.stealth,
+                  boarding_parties=max(after.boarding_parties - before.boarding_parties, 0))
+
+
 @dataclass(frozen=True)
 class BattleResult:
     """The result of a battle fought as a tactical or tabletop game: every ship that was in the
     hex, and ``holder``, the seat that holds the field (None: neither, as when the card cap ends
-    an embedded battle with both still there; ruling C15)."""
+    an embedded battle with both still there; ruling C15). ``how``: how it was settled, a key of
+    ``SETTLED``."""
 
     holder: int | None
     ships: tuple[ShipResult, ...]
@@ -629,6 +680,7 @@ def apply_battle_result(state: CampaignState, battle: Battle, result: BattleResu
     hex, att, dfd = tuple(battle.hex), battle.attacker, battle.defender
     seats = (att, dfd)
     before = {seat: [s.id for s in ships_in_hex(state, hex, seat)] for seat in seats}
+    carried = {s.id: s.damage for seat in seats for s in ships_in_hex(state, hex, seat)}
     by_id = {r.ship: r for r in result.ships}
     destroyed = [r.ship for r in result.ships if r.fate == DESTROYED]
     state = _remove_ships(state, destroyed)
@@ -668,18 +720,26 @@ def apply_battle_result(state: CampaignState, battle: Battle, result: BattleResu
     loser = dfd if holder == att else att
     losses = {name: [sid for sid in before[seat] if by_id[sid].fate == DESTROYED]
               for name, seat in (("attacker", att), ("defender", dfd))}
+    taken = {r.ship: damage_taken(carried.get(r.ship, NO_DAMAGE), r.damage) for r in result.ships
+             if r.fate != DESTROYED}
     data = {
         "hex": list(hex), "attacker": att, "defender": dfd, "aewa": battle.aewa, "rule": RESULT_RULE,
-        "how": result.how, "winner": holder, "losses": losses,
-        "ships": [{"ship": r.ship, "fate": r.fate, "captured_by": r.captured_by,
-                   "damaged": r.damage.any if r.fate != DESTROYED else False} for r in result.ships],
+        "how": result.how, "settled": settled_text(result.how), "winner": holder, "losses": losses,
+        "ships": [{"ship": r.ship, "side": "attacker" if r.ship in before[att] else "defender", "fate": r.fate,
+                   "captured_by": r.captured_by,
+                   "damaged": r.damage.any if r.fate != DESTROYED else False,
+                   "damage_taken": damage_text(taken[r.ship]) if r.ship in taken else ""}
+                  for r in result.ships],
         "captured": {str(k): v for k, v in captured.items()},
         "capture": capture, "retreats": retreats, "destroyed_retreating": lost_retreating,
     }
-    how = {"tactical": "fought online", "tabletop": "fought on the tabletop"}.get(result.how, result.how)
-    text = (f"Battle at {hex} ({how}): empire {att} against empire {dfd}: "
+    text = (f"Battle at {hex} ({settled_text(result.how)}): empire {att} against empire {dfd}: "
             + (f"empire {holder} holds the field" if holder is not None else "neither side holds the field")
             + f"; losses {len(losses['attacker'])} and {len(losses['defender'])} ship(s)")
+    damaged = [f"ship {sid} {text_}" for sid, text_ in
+               ((sid, damage_text(d)) for sid, d in sorted(taken.items())) if text_]
+    if damaged:
+        text += "; damage taken: " + ", ".join(damaged)
     n_captured = sum(len(v) for v in captured.values())
     if n_captured:
         text += f"; {n_captured} ship(s) captured"
@@ -703,25 +763,30 @@ def battle_is_fought(state: CampaignState, battle: Battle) -> bool:
 
 
 def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: Any, dice: Dice,
-                  results: Mapping[int, BattleResult] | None = None) -> tuple[CampaignState, tuple[Event, ...]]:
+                  results: Mapping[int, BattleResult] | None = None,
+                  settled: Mapping[int, str] | None = None) -> tuple[CampaignState, tuple[Event, ...]]:
     """Settle each battle in the order given and apply its result (003 Result of a Tactical
     Battle). ``results`` maps a battle's index in ``battles`` to the result of a battle fought
     as a tactical or tabletop game (``apply_battle_result``); every other battle is
-    auto-resolved (003 Alternative to a Tactical Battle). ``initiative`` is accepted for the
-    pipeline and not used: battles come in contact order, which already follows it (C14)."""
+    auto-resolved (003 Alternative to a Tactical Battle); ``settled`` says how, by index, for a
+    battle handed off as a game and then left to auto-resolve (a ``SETTLED`` key: by the
+    moderator, at the deadline). ``initiative`` is accepted for the pipeline and not used:
+    battles come in contact order, which already follows it (C14)."""
     del initiative
     results = results or {}
+    settled = settled or {}
     events: list[Event] = []
     for index, battle in enumerate(battles):
         if index in results:
             state, evs = apply_battle_result(state, battle, results[index])
         else:
-            state, evs = _auto_battle(state, battle, dice)
+            state, evs = _auto_battle(state, battle, dice, settled.get(index, "auto"))
         events += evs
     return state, tuple(events)
 
 
-def _auto_battle(state: CampaignState, battle: Battle, dice: Dice) -> tuple[CampaignState, list[Event]]:
+def _auto_battle(state: CampaignState, battle: Battle, dice: Dice, how: str = "auto"
+                 ) -> tuple[CampaignState, list[Event]]:
     events: list[Event] = []
     hex, att, dfd = tuple(battle.hex), battle.attacker, battle.defender
     seats = (att, dfd)
@@ -760,6 +825,7 @@ def _auto_battle(state: CampaignState, battle: Battle, dice: Dice) -> tuple[Camp
     data = {
         **base,
         "rule": AUTORESOLVE_RULE,
+        "how": how, "settled": settled_text(how),
         "sides": {
             "attacker": {"bp": side_a.bp, "ships": [s.id for s in a_ships], "star_cruiser": side_a.has_star_cruiser,
                          "destroyer": side_a.has_destroyer, "defences": False},
@@ -776,7 +842,7 @@ def _auto_battle(state: CampaignState, battle: Battle, dice: Dice) -> tuple[Camp
         "retreats": retreats,
         "destroyed_retreating": destroyed,
     }
-    text = (f"Battle at {hex}: empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
+    text = (f"Battle at {hex} ({settled_text(how)}): empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
             f"({side_b.bp} BP{' + defences' if defences else ''}, {result.b_dice}d6): empire {winner} wins; "
             f"losses {len(a_lost)} and {len(b_lost)} ship(s)")
     if capture is not None:

@@ -144,6 +144,15 @@ def event_details(event: Mapping[str, Any], names: Mapping[int, str] | None = No
                            + f", {data.get('dice', {}).get(side, 0)}d6")
         for i, roll in enumerate(data.get("rolls", []), 1):
             out.append(f"round {i}: attacker rolls {_dice(roll.get('attacker'))}; defender rolls {_dice(roll.get('defender'))}")
+        if data.get("settled"):
+            out.append(f"settled: {data['settled']}")
+        for ship in data.get("ships", []) or []:
+            fate = str(ship.get("fate", "")).replace("_", " ")
+            if ship.get("fate") == "captured" and ship.get("captured_by") is not None:
+                fate += f" by empire {ship['captured_by']}"
+            taken = ship.get("damage_taken")
+            out.append(f"ship {ship.get('ship')}" + (f" ({ship['side']})" if ship.get("side") else "")
+                       + f": {fate}" + (f"; damage taken: {taken}" if taken else ""))
         losses = data.get("losses", {})
         if losses:
             out.append(f"ships lost: attacker {_dice(losses.get('attacker'))}, defender {_dice(losses.get('defender'))}")

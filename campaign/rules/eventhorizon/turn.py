@@ -74,12 +74,14 @@ def resolve_turn(state: CampaignState, orders: Mapping[int, Orders], dice: Dice,
 
 
 def complete_turn(state: CampaignState, battles: Sequence[conflict.Battle],
-                  results: Mapping[int, conflict.BattleResult], dice: Dice) -> Resolution:
+                  results: Mapping[int, conflict.BattleResult], dice: Dice,
+                  settled: Mapping[int, str] | None = None) -> Resolution:
     """The rest of a turn from its battles step: the battles in order (``results`` by index for
-    those fought as games, auto-resolve for the others) → build queues → trade network and
-    interdiction → victory and elimination → next turn's income."""
+    those fought as games, auto-resolve for the others; ``settled``: how a battle handed off as
+    a game came to be auto-resolved) → build queues → trade network and interdiction → victory
+    and elimination → next turn's income."""
     events: list[Event] = []
-    state, evs = conflict.fight_battles(state, battles, None, dice, results)
+    state, evs = conflict.fight_battles(state, battles, None, dice, results, settled)
     events += evs
     state, evs = advance_builds(state, {})
     events += evs
