@@ -34,6 +34,14 @@ from .access import empire_of, is_moderator, visible_campaigns
 from .charts import history_series
 from .dice import log_reader, shown_rows
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
+from .order_schema import (
+    ORDERS_EXAMPLE,
+    ErrorSerializer,
+    OrdersGetSerializer,
+    OrdersPreviewRequestSerializer,
+    OrdersPutResponseSerializer,
+    OrdersPutSerializer,
+)
 from .reports import ReportError, report_for
 from .rules.eventhorizon.victory import PURPOSES
 
@@ -141,14 +149,21 @@ class OrdersView(APIView):
             raise NotFound("you have no empire in this campaign")
         return found.campaign, found.empire
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OrdersGetSerializer)
     def get(self, request, campaign_id: int):
         campaign, empire = self._empire(request, campaign_id)
         row = TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn, empire=empire).first()
         return Response({"turn": campaign.turn, "orders": row.orders if row else {},
                          "ready": row.ready if row else False, "revision": row.revision if row else 0})
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=OrdersPutSerializer, examples=[ORDERS_EXAMPLE],
+        responses={200: OrdersPutResponseSerializer, 400: OpenApiTypes.OBJECT, 404: ErrorSerializer,
+                   409: ErrorSerializer},
+        description="Store your orders for the open turn (the format of docs/orders.md; `{}` holds) and get "
+                    "the preview. 400 names the place and the rule of what is wrong, e.g. "
+                    '`{"orders": "moves[0].path[2]: 003 Creating a Map: Black Hole: …"}`, and changes nothing; '
+                    "409 when the turn is not taking orders.")
     def put(self, request, campaign_id: int):
         campaign, empire = self._empire(request, campaign_id)
         body = request.data
@@ -279,7 +294,8 @@ class OrdersPreview(APIView):
     """POST {"orders": {...}}: validate orders against the open turn without storing them. 200
     with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OrdersPreviewRequestSerializer, responses=OpenApiTypes.OBJECT,
+                   examples=[ORDERS_EXAMPLE])
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "preview orders")
@@ -386,7 +402,14 @@ class NotificationPreferences(APIView):
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=OrdersPutSerializer, examples=[ORDERS_EXAMPLE],
+        responses={200: OrdersPutResponseSerializer, 400: OpenApiTypes.OBJECT, 404: ErrorSerializer,
+                   409: ErrorSerializer},
+        description="Store your orders for the open turn (the format of docs/orders.md; `{}` holds) and get "
+                    "the preview. 400 names the place and the rule of what is wrong, e.g. "
+                    '`{"orders": "moves[0].path[2]: 003 Creating a Map: Black Hole: …"}`, and changes nothing; '
+                    "409 when the turn is not taking orders.")
     def put(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         if not isinstance(request.data, dict):

@@ -269,6 +269,11 @@ def set_battle_preference(*, empire_id: int, user, preference: str) -> Empire:
     empire = locks.rows(Empire.objects.filter(pk=empire_id, user=user)).first()
     if empire is None:
         raise NotFound("that is not your empire")
+    # A plain read, not a lock: the lock order forbids the campaign row after an empire row.
+    campaign = Campaign.objects.only("battle_requests", "battle_mode").get(pk=empire.campaign_id)
+    if campaign.battle_requests == "nobody":
+        raise BattleError("this campaign does not let players ask how their battles are settled "
+                          f"(ruling C17, BR3): every battle is {campaign.get_battle_mode_display().lower()}")
     allowed = [c[0] for c in Empire._meta.get_field("battle_preference").choices]
     if preference not in allowed:
         raise BattleError(f"battle preference must be one of {', '.join(repr(a) for a in allowed)}, not {preference!r}")

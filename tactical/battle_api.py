@@ -10,7 +10,11 @@
     POST battles/{id}/dispute/     the other side disputes it: {"reason": "…"}
     POST battles/{id}/settle/      the moderator: {"result": {…}}, {"auto": true}, or {} for the
                                    entered result as it stands; optional "note"
-    POST battles/{id}/mode/        the moderator: {"mode": "auto"|"tactical"|"tabletop"}
+    POST battles/{id}/mode/        the moderator: {"mode": "auto"|"tactical"} (the modes open to
+                                   the battle: actions.modes_open_to)
+    GET/PUT campaigns/{id}/battle-preference/   your empire's battle preference: how you ask for
+                                   your battles to be settled (ruling C17): {"preference":
+                                   ""|"auto"|"tactical"|"tabletop"}
 
 Errors: 400 {"detail": message naming the problem}; 403 when the action is not yours to take
 (e.g. a side settling, the moderator entering); 404 for a battle or campaign you cannot see;
@@ -25,12 +29,14 @@ from typing import Any
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound as NotFoundError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaign.access import is_moderator
+from campaign.access import empire_of, is_moderator
 from campaign.api import campaign_for
+from campaign.models import Empire
 
 from . import actions
 from .actions import BattleError, NotAllowed, NotFound
@@ -184,3 +190,70 @@ class ChangeMode(_BattlePost):
         if not isinstance(mode, str):
             raise _Bad(f"'mode' must be one of {', '.join(Battle.Mode.values)}")
         return _run(request, battle_id, actions.change_mode, mode=mode)
+
+
+# --- the battle preference (docs/battles.md "Choosing the mode", ruling C17) ----------------------
+
+PREFERENCES = Empire._meta.get_field("battle_preference").choices
+
+
+class BattlePreferenceSerializer(serializers.Serializer):
+    preference = serializers.ChoiceField(
+        choices=PREFERENCES, allow_blank=True,
+        help_text="How you ask for your battles to be settled: '' (the campaign's mode), 'auto', 'tactical' "
+                  "(an embedded battle, played online) or 'tabletop'. Used only if the campaign lets players ask.")
+
+
+class BattlePreferenceStateSerializer(BattlePreferenceSerializer):
+    label = serializers.CharField()
+    choices = serializers.ListField(child=serializers.DictField())
+    battle_requests = serializers.CharField(
+        help_text="Who may ask ('nobody', 'either' or 'both'): nobody (the campaign's mode always), either side (a tabletop battle needs "
+                  "both), both sides asking for the same mode.")
+    campaign_mode = serializers.CharField(help_text="The campaign's battle mode, used unless a request wins.")
+
+
+def _preference_json(empire: Empire) -> dict:
+    campaign = empire.campaign
+    return {"preference": empire.battle_preference, "label": empire.get_battle_preference_display(),
+            "choices": [{"value": v, "label": label} for v, label in PREFERENCES],
+            "battle_requests": campaign.battle_requests, "campaign_mode": campaign.battle_mode}
+
+
+class BattlePreference(APIView):
+    """Your empire's battle preference in a campaign (the orders page's "Your battles" card)."""
+
+    def _empire(self, request, campaign_id: int) -> Empire:
+        campaign = campaign_for(request, campaign_id)  # an outsider: 404
+        empire = empire_of(request.user, campaign)
+        if empire is None:
+            raise NotFoundError("you have no empire in this campaign")
+        empire.campaign = campaign
+        return empire
+
+    @extend_schema(operation_id="battle_preference_retrieve", responses=BattlePreferenceStateSerializer)
+    def get(self, request, campaign_id: int):
+        return Response(_preference_json(self._empire(request, campaign_id)))
+
+    @extend_schema(
+        operation_id="battle_preference_update", request=BattlePreferenceSerializer,
+        responses={200: BattlePreferenceStateSerializer, 400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT},
+        description="Set how you ask for your battles to be settled, before the turn is processed (ruling C17). "
+                    "400 names the problem (a preference that is not one of the choices; a campaign that lets "
+                    "nobody ask) and changes nothing; 404 if you have no empire in the campaign.")
+    def put(self, request, campaign_id: int):
+        empire = self._empire(request, campaign_id)
+        if not isinstance(request.data, dict) or "preference" not in request.data:
+            return Response({"detail": 'send {"preference": ""|"auto"|"tactical"|"tabletop"}'},
+                            status=status.HTTP_400_BAD_REQUEST)
+        preference = request.data["preference"]
+        if not isinstance(preference, str):
+            return Response({"detail": f"'preference' must be text, not {preference!r}"},
+                            status=status.HTTP_400_BAD_REQUEST)
+        try:
+            empire = actions.set_battle_preference(empire_id=empire.pk, user=request.user, preference=preference)
+        except NotFound as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
+        except BattleError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(_preference_json(empire))

@@ -21,4 +21,6 @@ urlpatterns = [
     path("api/battles/<int:battle_id>/dispute/", battle_api.DisputeResult.as_view(), name="api-battle-dispute"),
     path("api/battles/<int:battle_id>/settle/", battle_api.SettleBattle.as_view(), name="api-battle-settle"),
     path("api/battles/<int:battle_id>/mode/", battle_api.ChangeMode.as_view(), name="api-battle-mode"),
+    path("api/campaigns/<int:campaign_id>/battle-preference/", battle_api.BattlePreference.as_view(),
+         name="api-battle-preference"),
 ]
