@@ -18,8 +18,12 @@ from .rules.eventhorizon.state import (
     ACTIVE,
     BLACK_HOLE,
     CLOUD,
+    DESTROYED,
+    LANDED,
     PLANET,
+    SHUTTLE_HULL,
     SUN,
+    WARPED_OUT,
     WORMHOLE,
     BattleState,
     TacticalShip,
@@ -36,13 +40,42 @@ def _attr(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+def condition(ship: TacticalShip) -> tuple[str, str]:
+    """What became of a ship, for the pages (issue 13 item 11): ("in_play" | "abandoned" |
+    "destroyed" | "warped_out" | "landed", a sentence). An abandoned ship is lost even while its
+    crew's shuttlecraft is still on the table (ruling TC20), so it never reads as alive."""
+    if ship.shuttle:
+        why = f" ({ship.fate})" if ship.fate and ship.fate != "shuttle destroyed" else ""
+        if ship.status == DESTROYED:
+            return "destroyed", f"abandoned{why}; the crew's shuttlecraft was lost"
+        if ship.status == WARPED_OUT:
+            return "abandoned", f"abandoned{why}; the crew escaped in a shuttlecraft"
+        return "abandoned", f"abandoned{why}: the crew are in a shuttlecraft"
+    if ship.status == DESTROYED:
+        return "destroyed", "destroyed" + (f" ({ship.fate})" if ship.fate else "")
+    if ship.status == WARPED_OUT:
+        return "warped_out", "warped out"
+    if ship.status == LANDED:
+        return "landed", "landed"
+    return "in_play", "in play"
+
+
+def max_hull(ship: TacticalShip) -> int:
+    return SHUTTLE_HULL if ship.shuttle else ship.design.hull
+
+
 def _ship_title(ship: TacticalShip, names: Mapping[int, str]) -> str:
     sys = ship.systems()
     fields = ", ".join(f"{arc} {sys['force_fields'][arc]}" + ("" if sys["generators"][arc] else " (no generator)")
                        for arc in ARC_NAMES)
+    if ship.shuttle:
+        return "\n".join([
+            f"Shuttlecraft of ship {ship.id} ({ship.name or ship.design.name}), {names.get(ship.side, f'side {ship.side}')}",
+            f"The ship is {condition(ship)[1]} (ruling TC20: the ship is lost).",
+            f"Shuttlecraft hull {ship.hull}/{SHUTTLE_HULL}; movement {max(ship.movement, 0)}; facing {FACING_NAMES[ship.facing]}",
+        ])
     lines = [
-        f"{ship.name or ship.design.name} — ship {ship.id}, {names.get(ship.side, f'side {ship.side}')}"
-        + (" (shuttlecraft)" if ship.shuttle else ""),
+        f"{ship.name or ship.design.name} — ship {ship.id}, {names.get(ship.side, f'side {ship.side}')}",
         f"{ship.design.name}",
         f"Hull {ship.hull}/{ship.design.hull}; engines {max(ship.movement, 0)}/{ship.design.engine}"
         + (" (destroyed)" if ship.engines_destroyed else "") + f"; facing {FACING_NAMES[ship.facing]}",
@@ -138,7 +171,8 @@ def _ship(s: TacticalShip, colour: str, names: Mapping[int, str], active: bool) 
     x0, y0 = MARGIN + s.pos[0] * CELL, MARGIN + s.pos[1] * CELL
     cx, cy = x0 + CELL / 2, y0 + CELL / 2
     angle = s.facing * 90  # the arrow is drawn pointing north, then rotated
-    parts = [f'<g class="ship{" active" if active else ""}" data-ship="{s.id}" data-side="{s.side}" '
+    parts = [f'<g class="ship{" active" if active else ""}{" shuttle" if s.shuttle else ""}" data-ship="{s.id}" '
+             f'data-side="{s.side}" data-condition="{condition(s)[0]}" '
              f'opacity="{0.45 if s.stealth_engaged else 1}">',
              f"<title>{_attr(_ship_title(s, names))}</title>"]
     if active:
@@ -179,9 +213,14 @@ def _ship(s: TacticalShip, colour: str, names: Mapping[int, str], active: bool) 
     parts.append(f'<polygon points="0,{-size} {size * 0.8},{size} 0,{size * 0.45} {-size * 0.8},{size}" '
                  f'transform="translate({cx} {cy}) rotate({angle})" fill="{colour}" stroke="#fff" stroke-width="1"/>')
     parts.append(f'<text class="sid" x="{x0 + 3}" y="{y0 + 11}">{s.id}</text>')
-    parts.append(f'<text class="hull" x="{x0 + CELL - 3}" y="{y0 + CELL - 4}" text-anchor="end">{s.hull}</text>')
+    if s.shuttle:  # the ship is lost: its crew's shuttlecraft carries an "S", not the ship's hull
+        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.42}" fill="none" stroke="#ffffff" '
+                     'stroke-width="1" stroke-dasharray="2 3"/>')
+        parts.append(f'<text class="hull" x="{x0 + CELL - 3}" y="{y0 + CELL - 4}" text-anchor="end">S</text>')
+    else:
+        parts.append(f'<text class="hull" x="{x0 + CELL - 3}" y="{y0 + CELL - 4}" text-anchor="end">{s.hull}</text>')
     parts.append("</g>")
     return "".join(parts)
 
 
-__all__ = ["render", "visible_ships", "CELL", "MARGIN"]
+__all__ = ["render", "visible_ships", "condition", "max_hull", "CELL", "MARGIN"]

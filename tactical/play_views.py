@@ -189,7 +189,8 @@ def ship_rows(state: eh.BattleState, view: BattleView) -> list[dict]:
             continue
         rows.append({
             "id": s.id, "side": s.side, "side_name": view.names.get(s.side, s.side), "name": s.name, "design": s.design.name,
-            "pos": s.pos, "facing": FACING_NAMES[s.facing], "hull": s.hull, "max_hull": s.design.hull,
+            "pos": s.pos, "facing": FACING_NAMES[s.facing], "hull": s.hull, "max_hull": boardsvg.max_hull(s),
+            "condition": boardsvg.condition(s)[0], "condition_text": boardsvg.condition(s)[1],
             "movement": s.movement, "force_fields": list(s.force_fields), "weapons": [w.replace("_", " ") for w in s.weapons],
             "status": s.status, "evasive": s.evasive, "stealth": s.stealth_engaged, "shuttle": s.shuttle,
             "power": s.power, "captured_by": s.captured_by, "original_side": s.original_side, "mine": s.side == view.seat,
