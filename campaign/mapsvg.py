@@ -151,7 +151,11 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-margin:.0f} {-margin:.0f} {width + margin:.0f} {height + margin:.0f}" '
         f'width="{width + margin:.0f}" height="{height + margin:.0f}" font-family="sans-serif" class="campaign-map"'
         f' data-grid="{grid.kind}" data-width="{grid.width}" data-height="{grid.height}">',
-        f'<rect x="{-margin:.0f}" y="{-margin:.0f}" width="{width + margin:.0f}" height="{height + margin:.0f}" fill="{PAPER}"/>',
+        # The paper in map units, not "100%": a percentage is of the *view*, drawn from (0, 0), so
+        # once map.js zooms or pans (a new viewBox) it stopped covering the map and the hexes,
+        # transparent for clicks, showed the page's navy through (issue 13 item 9).
+        f'<rect class="map-paper" x="{-margin:.0f}" y="{-margin:.0f}" width="{math.ceil(width + margin)}" '
+        f'height="{math.ceil(height + margin)}" fill="{PAPER}"/>',
     ]
     outline = grid.size <= OUTLINE_LIMIT or interactive
     fleets_by_cell = overlay.fleets
