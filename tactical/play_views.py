@@ -283,6 +283,7 @@ def play_context(view: BattleView) -> dict:
         "computer": view.seat in (battle.doctrine_sides or []),
         "steps": battle.steps.count(), "outcome": eh.outcome(state) if eh.is_over(state) else None,
         "moves_json": json.dumps(choices["moves"]) if choices else "[]",
+        "move_squares": len(set(reach)),
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s, "#999"),
                    "role": "attacker" if s == battle.attacker else "defender",
                    "computer": s in (battle.doctrine_sides or [])} for s in battle.seats],
@@ -299,10 +300,10 @@ def replay_page(request, battle_id: int):
     if not started(view):
         raise Http404("the battle has not begun")
     total = battle.steps.count()
-    try:
-        index = int(request.GET.get("step", total))
+    try:  # the replay starts at the start (issue 13 item 19); ?step=N for any step
+        index = int(request.GET.get("step", 0))
     except ValueError:
-        index = total
+        index = 0
     index = max(0, min(total, index))
     frames = embedded.states(battle, upto=index)
     frame = frames[-1]

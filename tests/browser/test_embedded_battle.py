@@ -70,16 +70,15 @@ def _play_one_decision(page, battle_id: int, seat: int, done: dict, shot, tag: s
         return
     if page.locator("#move-select").count() and "move" not in acted and "fire" not in acted:
         enemies = [s["pos"] for s in state["ships"] if s["side"] != seat and s["status"] == "active"]
-        options = page.locator("#move-select option").evaluate_all(
-            "opts => opts.map(o => [parseInt(o.dataset.x), parseInt(o.dataset.y)])")
+        options = page.locator("#board rect.sq.reach").evaluate_all(
+            "sqs => sqs.map(q => [parseInt(q.dataset.x), parseInt(q.dataset.y)])")
         # close to two squares of the nearest enemy (long range for most weapons, out of reach of none)
         best = min(options, key=lambda c: (abs(min(_distance(c, e) for e in enemies) - 1), c))
-        page.click(f'#board rect.sq.reach[data-x="{best[0]}"][data-y="{best[1]}"]')
-        chosen = page.eval_on_selector("#move-select", "s => [s.selectedOptions[0].dataset.x, s.selectedOptions[0].dataset.y]")
-        assert chosen == [str(best[0]), str(best[1])], "clicking a green square chooses it"
+        page.click(f'#board rect.sq.reach[data-x="{best[0]}"][data-y="{best[1]}"]', force=True)
+        assert page.locator("#move-dest").inner_text() == f"({best[0]}, {best[1]})", "clicking a green square chooses it"
         shot(page, f"{tag}-move")
         with page.expect_navigation():
-            page.click("#move-button")
+            page.locator("#move-facings button").first.click()
         done["moves"] += 1
         return
     with page.expect_navigation():

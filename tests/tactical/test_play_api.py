@@ -186,7 +186,8 @@ def test_replay_page_steps_through_with_every_die_and_fog(client, small_campaign
     url = reverse("battle-replay", args=[battle.pk])
     first = client.get(url + "?step=0").content.decode()
     assert "Set-up" in first and first.count("003 The Turn Sequence: shuffle the deck") == 53
-    last = client.get(url).content.decode()
+    assert "Step 0 of" in client.get(url).content.decode()  # the replay starts at the start (issue 13 item 19)
+    last = client.get(url + f"?step={battle.steps.count()}").content.decode()
     assert "A card is drawn" in last
     assert client.get(url + "?step=abc").status_code == 200
     # fog (ruling TP6): a private event of one side is not shown to the other while the battle runs
