@@ -36,6 +36,7 @@ from .dice import log_reader, shown_rows
 from .models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from .order_schema import (
     ORDERS_EXAMPLE,
+    PREVIEW_EXAMPLE,
     ErrorSerializer,
     OrdersGetSerializer,
     OrdersPreviewRequestSerializer,
@@ -295,7 +296,7 @@ class OrdersPreview(APIView):
     with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
 
     @extend_schema(request=OrdersPreviewRequestSerializer, responses=OpenApiTypes.OBJECT,
-                   examples=[ORDERS_EXAMPLE])
+                   examples=[PREVIEW_EXAMPLE])
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "preview orders")

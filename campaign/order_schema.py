@@ -135,5 +135,8 @@ ORDERS_EXAMPLE = OpenApiExample(
     },
 )
 
-__all__ = ["ORDERS_EXAMPLE", "OrdersPutSerializer", "OrdersPutResponseSerializer",
+PREVIEW_EXAMPLE = OpenApiExample("Orders to check (docs/orders.md)", request_only=True,
+                                 value={"orders": ORDERS_EXAMPLE.value["orders"]})
+
+__all__ = ["ORDERS_EXAMPLE", "PREVIEW_EXAMPLE", "OrdersPutSerializer", "OrdersPutResponseSerializer",
            "OrdersGetSerializer", "OrdersPreviewRequestSerializer", "ErrorSerializer", "OrderSetSerializer"]

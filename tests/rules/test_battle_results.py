@@ -157,7 +157,7 @@ def test_fight_battles_applies_given_results_and_auto_resolves_the_rest():  # 00
     battles = [Battle((3, 0), 1, 2), Battle((10, 0), 1, 3)]
     given = {0: BattleResult(1, (ShipResult(1, "survived"), ShipResult(2, "destroyed")))}
     new, events = fight_battles(state, battles, None, FixedDice([5, 3]), given)
-    assert [e.data.get("how") for e in events] == ["tactical", None]  # the second was auto-resolved
+    assert [e.data.get("how") for e in events] == ["tactical", "auto"]  # the second was auto-resolved (BR1)
     assert events[1].data["rule"] == "003 Alternative to a Tactical Battle"
     assert world(new, (3, 0)).owner == 1
 

@@ -208,8 +208,8 @@ def test_bad_requests_name_the_problem(battle, alice, bob, carol):
     assert r.status_code == 400 and "mode must be one of" in r.json()["detail"]
     r = api(alice).post(f"/api/battles/{battle.pk}/mode/", {}, format="json")
     assert r.status_code == 400 and "'mode' must be one of" in r.json()["detail"]
-    r = api(alice).post(f"/api/battles/{battle.pk}/mode/", {"mode": "tactical"}, format="json")
-    assert r.status_code == 400 and "cannot be switched" in r.json()["detail"]
+    r = api(alice).post(f"/api/battles/{battle.pk}/mode/", {"mode": "tabletop"}, format="json")
+    assert r.status_code == 400 and "already fought on a real tabletop" in r.json()["detail"]
     assert snapshot(battle) == before
     # Disputes: a reason is needed; your own entry cannot be disputed or confirmed by you.
     api(bob).post(f"/api/battles/{battle.pk}/result/", good_result(battle), format="json")
