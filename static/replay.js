@@ -5,7 +5,7 @@
   "use strict";
   var frame = document.getElementById("replay-frame");
   var controls = document.getElementById("replay-controls");
-  if (!frame || !controls || !window.fetch || !window.DOMParser) return;
+  if (!frame || !controls || !window.fetch || !window.URL) return;
   var button = document.getElementById("replay-play");
   var speed = document.getElementById("replay-speed");
   var state = document.getElementById("replay-state");
@@ -15,10 +15,14 @@
   function link(id) { return document.getElementById(id); }
   function show(href, then) {
     busy = true;
-    fetch(href, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+    var url = new URL(href, window.location.href);
+    url.searchParams.set("frame", "1");  // the step's frame alone
+    fetch(url, {credentials: "same-origin", headers: {"Accept": "text/html"}})
       .then(function (r) { if (!r.ok) throw new Error("the server answered " + r.status); return r.text(); })
       .then(function (text) {
-        var next = new DOMParser().parseFromString(text, "text/html").getElementById("replay-frame");
+        var holder = document.createElement("template");  // inert: nothing in it runs or loads
+        holder.innerHTML = text;
+        var next = holder.content.getElementById("replay-frame");
         if (!next) throw new Error("no replay in the answer");
         frame.replaceWith(next);
         frame = next;

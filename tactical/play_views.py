@@ -327,7 +327,9 @@ def replay_page(request, battle_id: int):
         "play_url": reverse("battle-play", args=[battle.pk]),
         "card": state.card.label if state.card else None, "cards_drawn": state.cards_drawn,
     }
-    return render(request, "tactical/replay.html", ctx)
+    # ?frame=1: only the step's frame, which the page's player (static/replay.js) swaps in.
+    template = "tactical/_replay_frame.html" if request.GET.get("frame") == "1" else "tactical/replay.html"
+    return render(request, template, ctx)
 
 
 def _step_label(frame: embedded.Frame, view: BattleView) -> str:

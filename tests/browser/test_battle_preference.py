@@ -15,10 +15,9 @@ from django.urls import reverse
 TYPED = {"standing": {"loss_order": "costliest", "initiative": "last"}}
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}],
-                         ids=["desktop", "phone"])
-def test_saving_the_battle_preference_keeps_typed_orders(small_campaign, page, login, shot, viewport):
-    page.set_viewport_size(viewport)
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_saving_the_battle_preference_keeps_typed_orders(small_campaign, new_page, login, shot, phone):
+    page = new_page(phone=phone)
     login(page, "bob", "pw-bob")
     page.goto(reverse("campaign-orders", args=[small_campaign.pk]))
     page.wait_for_selector("#order-data", state="attached")
@@ -27,8 +26,8 @@ def test_saving_the_battle_preference_keeps_typed_orders(small_campaign, page, l
     page.evaluate("window.__same_page = true")
     page.select_option("#id_battle_preference", "tactical")
     page.locator("#battle-preference-form button[type=submit]").click()
-    page.wait_for_function("document.getElementById('battle-preference-status').textContent.startsWith('Saved')")
-    shot(page, f"saved-{viewport['width']}")
+    page.wait_for_function("() => document.getElementById('battle-preference-status').textContent.startsWith('Saved')")
+    shot(page, "saved-phone" if phone else "saved-desktop")
     assert page.evaluate("window.__same_page === true"), "the page was reloaded"
     assert json.loads(textarea.input_value()) == TYPED
     assert page.locator("#id_battle_preference").input_value() == "tactical"
@@ -39,7 +38,8 @@ def test_saving_the_battle_preference_keeps_typed_orders(small_campaign, page, l
                             document.getElementById('id_battle_preference').appendChild(o); }""")
     page.select_option("#id_battle_preference", "chess")
     page.locator("#battle-preference-form button[type=submit]").click()
-    page.wait_for_function("document.getElementById('battle-preference-status').textContent.includes('not changed')")
+    page.wait_for_function(
+        "() => document.getElementById('battle-preference-status').textContent.includes('not changed')")
     assert "battle preference must be one of" in page.locator("#battle-preference-status").inner_text()
     assert page.evaluate("window.__same_page === true")
     assert json.loads(textarea.input_value()) == TYPED

@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from tactical import play
 from tactical.models import Battle
+from tests.browser.conftest import DESKTOP, PHONE, sideways_overflow
 from tests.tactical.battle_support import contact_turn
 
-VIEWPORTS = [{"width": 1280, "height": 900}, {"width": 390, "height": 844}]
 IDS = ["desktop", "phone"]
 USERS = {1: ("bob", "pw-bob"), 2: ("carol", "pw-carol")}
 
@@ -32,6 +32,12 @@ def _fits(page, selector: str, viewport: dict) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5
 
 
+def _acting_side(battle) -> int:
+    from tactical import embedded
+
+    return embedded.current_state(battle).acting_side
+
+
 def _position(page) -> tuple[int, int]:
     text = page.locator("#position").inner_text()
     match = re.match(r"Step (\d+) of (\d+)", text)
@@ -39,17 +45,15 @@ def _position(page) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=IDS)
-def test_embedded_board_move_by_clicking_a_square(eager_tasks, small_campaign, new_page, login, shot, viewport):
+@pytest.mark.parametrize("phone", [False, True], ids=IDS)
+def test_embedded_board_move_by_clicking_a_square(eager_tasks, small_campaign, new_page, login, shot, phone):
+    viewport = PHONE if phone else DESKTOP
     contact_turn(small_campaign, "tactical")
     battle = Battle.objects.get(campaign=small_campaign)
-    probe = new_page()
-    login(probe, "bob", "pw-bob")
-    seat = _state(probe, battle.pk)["acting_side"]
-    page = probe if seat == 1 else new_page()
-    if seat != 1:
-        login(page, *USERS[seat])
-    page.set_viewport_size(viewport)
+    seat = _acting_side(battle)
+    page = new_page(phone=phone)
+    login(page, *USERS[seat])
+    assert _state(page, battle.pk)["acting_side"] == seat
     page.goto(reverse("battle-play", args=[battle.pk]))
     with page.expect_navigation():
         page.locator("#actions form button", has_text="Activate ship").first.click()
@@ -59,6 +63,7 @@ def test_embedded_board_move_by_clicking_a_square(eager_tasks, small_campaign, n
     squares = page.locator("#board rect.sq.reach")
     assert squares.count() >= 1
     assert _fits(page, "#board", viewport) and _fits(page, "#actions", viewport)
+    assert sideways_overflow(page) == []
     size = page.locator("#board rect.sq").first.bounding_box()
     assert size["width"] >= 30, "squares big enough to tap, also on a phone"
     target = squares.nth(squares.count() // 2)
@@ -80,16 +85,17 @@ def test_embedded_board_move_by_clicking_a_square(eager_tasks, small_campaign, n
     shot(page, f"moved-{viewport['width']}")
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=IDS)
-def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign, bob, carol, page, login, shot,
-                                                    viewport):
+@pytest.mark.parametrize("phone", [False, True], ids=IDS)
+def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign, bob, carol, new_page, login, shot,
+                                                    phone):
+    viewport = PHONE if phone else DESKTOP
     contact_turn(small_campaign, "tactical")
     battle = Battle.objects.get(campaign=small_campaign)
     play.hand_to_doctrine(battle_id=battle.pk, user=bob)
     play.hand_to_doctrine(battle_id=battle.pk, user=carol)  # the doctrine plays the battle out
     battle.refresh_from_db()
     assert battle.status == Battle.Status.RESOLVED
-    page.set_viewport_size(viewport)
+    page = new_page(phone=phone)
     login(page, "bob", "pw-bob")
     page.goto(reverse("battle-replay", args=[battle.pk]))
     step, total = _position(page)
@@ -97,7 +103,7 @@ def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign,
     assert page.locator("#replay-play").is_visible()
     page.select_option("#replay-speed", "150")
     page.click("#replay-play")
-    page.wait_for_function("parseInt(document.getElementById('position').textContent.split(' ')[1]) >= 3")
+    page.wait_for_function("() => parseInt(document.getElementById('position').textContent.split(' ')[1]) >= 3")
     page.click("#replay-play")  # pause
     assert page.locator("#replay-state").inner_text() == "Paused"
     paused_at, _ = _position(page)
@@ -109,7 +115,8 @@ def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign,
     page.goto(reverse("battle-replay", args=[battle.pk]) + f"?step={total - 2}")
     page.select_option("#replay-speed", "150")
     page.click("#replay-play")
-    page.wait_for_function("document.getElementById('replay-state').textContent === 'The end of the battle.'")
+    page.wait_for_function("() => document.getElementById('replay-state').textContent === 'The end of the battle.'")
     assert _position(page) == (total, total)
     assert _fits(page, ".board-frame svg", viewport) and _fits(page, "#replay-controls", viewport)
+    assert sideways_overflow(page) == []
     shot(page, f"end-{viewport['width']}")

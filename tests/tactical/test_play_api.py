@@ -190,6 +190,9 @@ def test_replay_page_steps_through_with_every_die_and_fog(client, small_campaign
     last = client.get(url + f"?step={battle.steps.count()}").content.decode()
     assert "A card is drawn" in last
     assert client.get(url + "?step=abc").status_code == 200
+    frame = client.get(url + "?step=1&frame=1").content.decode()  # what the replay's player swaps in
+    assert "<html" not in frame and 'id="replay-frame"' in frame
+    assert "Step 1 of" in frame
     # fog (ruling TP6): a private event of one side is not shown to the other while the battle runs
     play.hand_to_doctrine(battle_id=battle.pk, user=cast["bob"])
     play.hand_to_doctrine(battle_id=battle.pk, user=cast["carol"])
