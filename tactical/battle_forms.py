@@ -83,10 +83,12 @@ def result_rows(battle: Battle, result: dict | None) -> list[dict]:
         return []
     owner = {}
     names = {}
+    carried = {}
     for side in side_rows(battle):
         for ship in side["ships"]:
             owner[ship["id"]] = side
             names[ship["id"]] = f"{ship['name']} ({ship['design_name']})"
+            carried[ship["id"]] = ship["damage"]
     rows = []
     for r in result.get("ships") or []:
         side = owner.get(r.get("ship"))
@@ -95,8 +97,21 @@ def result_rows(battle: Battle, result: dict | None) -> list[dict]:
                      "side": side["name"] if side else "?", "colour": side["colour"] if side else "#888",
                      "fate": FATE_LABELS.get(r.get("fate"), r.get("fate")),
                      "damage": "—" if r.get("fate") == DESTROYED else damage_text(r.get("damage")),
+                     "taken": "—" if r.get("fate") == DESTROYED else _taken(carried.get(r.get("ship")), r.get("damage")),
                      "captor": "" if captor is None else seat_name(battle, captor)})
     return rows
+
+
+def _taken(before: dict | None, after: dict | None) -> str:
+    """The damage a ship took in the battle (what it carries after, less what it carried in)."""
+    from campaign.rules.eventhorizon.conflict import damage_taken
+    from campaign.rules.eventhorizon.economy import Damage
+
+    try:
+        taken = damage_taken(Damage.from_json(before or {}), Damage.from_json(after or {}))
+    except TypeError:
+        return "?"
+    return damage_text(taken.to_json())
 
 
 def seat_name(battle: Battle, seat) -> str:

@@ -62,6 +62,7 @@ def test_tabletop_settled_by_the_moderator_is_not_reported_as_fought_online(batt
     # The battle page and its API say how it was settled.
     page = text(client_for(bob).get(reverse("battle-detail", args=[battle.pk])))
     assert "fought on the tabletop, settled by the moderator" in page
+    assert "Damage taken in the battle" in page and '<td class="taken">2 hull, Laser Bank</td>' in page
     api = client_for(bob).get(reverse("api-battle", args=[battle.pk])).json()
     assert api["settled"] == "fought on the tabletop, settled by the moderator"
 
