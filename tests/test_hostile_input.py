@@ -68,6 +68,7 @@ ENDPOINTS = [
     ("api-rollback", "post", "alice", "eh", {"turn": NUMBER, "note": TEXT}),
     ("api-substitute", "post", "alice", "eh", {"seat": NUMBER, "username": TEXT}),
     ("api-notifications", "put", "bob", "eh", {"turn_processed": True, "email": TEXT, "n": NUMBER}),
+    ("api-battle-preference", "put", "bob", "eh", {"mode": TEXT, "n": NUMBER}),
     ("api-battle-result", "post", "bob", "battle", {"result": {"winner": NUMBER, "note": TEXT}}),
     ("api-battle-confirm", "post", "carol", "battle", {"note": TEXT, "n": NUMBER}),
     ("api-battle-dispute", "post", "carol", "battle", {"reason": TEXT, "n": NUMBER}),
