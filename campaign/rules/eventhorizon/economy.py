@@ -49,6 +49,12 @@ BUILD_TIME_RULE = "003 Star Ship Build Times"
 INCOME_PURPOSE = "003 Resource Exploitation"
 
 
+def income_purpose(seat: int) -> str:
+    """The logged purpose of an income roll for the empire in ``seat``: the rule, then whose
+    income it is (the dice log withholds rolls that concern another empire, issue 14)."""
+    return f"{INCOME_PURPOSE} (seat {seat})"
+
+
 class EconomyError(ValueError):
     """A rule of the campaign economy is broken; ``rule`` names the rule book section."""
 
@@ -115,8 +121,12 @@ def world_income(
     enriched: bool,
     stabilised: bool,
     dice: Dice | None,
+    purpose: str = INCOME_PURPOSE,
 ) -> IncomeRoll:
     """Roll (or, stabilised, fix) one planet's or colony's BP income for a turn.
+
+    ``purpose`` is what the roll is logged as; the campaign turn names the empire it concerns
+    (``income_purpose``), so the dice log can tell whose income a roll is.
 
     ``economy`` is the planet's "Planetary Economy Type", or None when the option is off;
     colonies have none. Results never go below 0 (RULINGS.md: Colony income, for every type).
@@ -149,7 +159,7 @@ def world_income(
         raise EconomyError(INCOME_PURPOSE, "an unstabilised world's income needs a die roll")
     offset = COLONY_OFFSET if kind is WorldKind.COLONY else _PLANET_OFFSET[economy]
     bonus = ENRICHMENT_DIE_BONUS if enriched else 0
-    roll = dice.roll(1, 6, INCOME_PURPOSE)
+    roll = dice.roll(1, 6, purpose)
     bp = max(0, (roll.total + bonus - offset) * 10)
     terms = "1d6" + (f" + {bonus}" if bonus else "") + (f" - {offset}" if offset else "")
     formula = f"({terms}) x 10" if (bonus or offset) else "1d6 x 10"
@@ -587,6 +597,9 @@ class _Turn:
     world_hexes: set[Coord] = field(default_factory=set)
     dockyards: set[int] = field(default_factory=set)
     repaired_ships: set[int] = field(default_factory=set)
+    # The set-up round (003 "Set Up") is not a campaign turn: the Note's per-turn limits and
+    # the build times do not bind it (docs/rulings.md SU2).
+    setup: bool = False
 
 
 class _Refusal(Exception):
@@ -601,15 +614,18 @@ def validate_spending(
     *,
     designs: Mapping[str, Design] | None = None,
     other_gates: frozenset[Coord] = frozenset(),
+    setup: bool = False,
 ) -> SpendingPlan:
     """Check ``purchases`` in order against ``economy`` and return the resulting plan.
 
     ``designs`` maps design names to designs, to price repairs of ``economy.ships``;
-    ``other_gates`` holds hexes where another empire already has a star gate. Raises
-    ``SpendingError`` for the first item that breaks a rule; the input is never changed.
+    ``other_gates`` holds hexes where another empire already has a star gate. ``setup`` checks
+    a set-up purchase (003 "Set Up"): no per-turn limit of the Note applies and a dockyard may
+    take several ships (docs/rulings.md SU2). Raises ``SpendingError`` for the first item that
+    breaks a rule; the input is never changed.
     """
     state = economy
-    turn = _Turn()
+    turn = _Turn(setup=setup)
     planned: list[PlannedItem] = []
     for index, item in enumerate(purchases):
         try:
@@ -660,7 +676,7 @@ def _buy_resource(
         # Ruling: "requires a home world" - the guild is established on the home world.
         raise _Refusal(BP_RULE, f"a Merchants Guild must be established on your home world, not {where}")
 
-    if world is not None and item.coord in turn.world_hexes:
+    if world is not None and item.coord in turn.world_hexes and not turn.setup:
         raise _Refusal(NOTE_RULE, f"only one resource can be built on the planet/colony at {where} per turn")
     if resource.scope is Scope.EMPIRE and state.has(resource):
         raise _Refusal(BP_RULE, f"your empire already has a {resource.label}")
@@ -703,6 +719,8 @@ def _dockyard(state: EmpireEconomy, dockyard_id: int, turn: _Turn) -> Structure:
     dockyard = state.structure(dockyard_id)
     if dockyard is None or dockyard.resource is not Resource.DOCKYARD:
         raise _Refusal(DOCKYARD_RULE, f"you have no dockyard {dockyard_id}")
+    if turn.setup:
+        return dockyard
     if dockyard_id in turn.dockyards:
         raise _Refusal(
             NOTE_RULE,

@@ -415,6 +415,9 @@ class Preview:
     moves: tuple[MovePreview, ...] = ()
     fleets_after_regrouping: tuple[FleetState, ...] = ()
     lines: tuple[str, ...] = field(default=())
+    # Warnings, not refusals: the orders are valid but may cost the player dearly
+    # (campaign/rules/eventhorizon/warnings.py).
+    warnings: tuple[str, ...] = field(default=())
 
 
 def ship_campaign_move(state: CampaignState, ship_id: int) -> int:
