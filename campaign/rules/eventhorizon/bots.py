@@ -556,9 +556,9 @@ class _Bot:
             bp -= resource.cost
 
         # No dockyard left: one at once, and a ship on its stocks this same turn (a resource counts
-        # as soon as it is bought, docs/rulings.md E4), so that the empire keeps a ship in the
-        # campaign (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn
-        # with no ships").
+        # as soon as it is bought, docs/rulings.md E4), so that the empire keeps building ships
+        # (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no
+        # ships"; only ships in play count, VC3).
         if not self.docks and self.my_worlds and scout is not None:
             cost = state.designs[self.names[scout]].bp
             spots = [w for w in self.my_worlds if w.coord not in self.held]
