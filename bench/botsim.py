@@ -27,13 +27,13 @@ from campaign.rules.eventhorizon.bots import bot_orders  # noqa: E402
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS  # noqa: E402
 from campaign.rules.eventhorizon.economy import WorldKind  # noqa: E402
 from campaign.rules.eventhorizon.mapgen import Terrain, generate_map  # noqa: E402
+from campaign.rules.eventhorizon.setup import SETUP_TURN, resolve_setup  # noqa: E402
 from campaign.rules.eventhorizon.state import (  # noqa: E402
     CampaignState,
     EmpireState,
     StructureState,
     WorldState,
 )
-from campaign.rules.eventhorizon.setup import SETUP_TURN, resolve_setup  # noqa: E402
 from campaign.rules.eventhorizon.turn import resolve_turn  # noqa: E402
 from campaign.rules.grid import make_grid  # noqa: E402
 

@@ -30,8 +30,6 @@ from .rules.dice import derive_seed, new_seed, seed_hash
 from .rules.eventhorizon import economy as eh_economy
 from .rules.eventhorizon import mapgen, victory
 from .rules.eventhorizon import turn as turn_engine
-from .rules.eventhorizon.preview import check_round_orders
-from .rules.eventhorizon.setup import SETUP_TURN, resolve_setup
 from .rules.eventhorizon.bots import bot_orders
 from .rules.eventhorizon.designs import DesignError, validate_design
 from .rules.eventhorizon.orders import (
@@ -40,6 +38,8 @@ from .rules.eventhorizon.orders import (
     orders_to_json,
     parse_orders,
 )
+from .rules.eventhorizon.preview import check_round_orders
+from .rules.eventhorizon.setup import SETUP_TURN, resolve_setup
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
