@@ -735,7 +735,7 @@ def revoke_api_token(*, user, reason: str = "revoked by its owner") -> bool:
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------
 
-LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
+LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
                 "battle_hours": (0, 24 * 90), "activation_hours": (0, 24 * 30)}
 BATTLE_REQUESTS = ("nobody", "either", "both")
 SEED_MAX_LENGTH = 200
@@ -788,6 +788,7 @@ def create_lobby(
     seats: int,
     options: dict | None = None,
     turn_hours: int = 72,
+    setup_hours: int = 72,
     battle_mode: str = Campaign.BattleMode.AUTO,
     battle_requests: str = "either",
     battle_hours: int = 48,
@@ -815,6 +816,7 @@ def create_lobby(
         if type(value) is not type(DEFAULT_OPTIONS[key]):
             raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
     turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
+    setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
     detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
     missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
     if battle_mode not in Campaign.BattleMode.values:
@@ -844,7 +846,8 @@ def create_lobby(
     campaign = Campaign.objects.create(
         name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
-        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
+        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, setup_hours=setup_hours,
+        battle_mode=battle_mode,
         battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
         deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(), listed=listed, show_ready=show_ready,

@@ -14,6 +14,7 @@ from .fog import events_for
 
 # Steps of "003 Campaign Turn Sequence" in the order the pipeline runs them.
 SECTIONS = (
+    ("setup", "Set-up purchases"),  # the set-up round (turn 0, 003 Set Up)
     ("spending", "Purchases"),
     ("initiative", "Initiative"),
     ("movement", "Movement"),
