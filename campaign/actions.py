@@ -1474,7 +1474,8 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     except snapshots.SnapshotError as exc:
         raise ActionError(f"turn {last.number} cannot be rolled back: {exc}") from None
     campaign.paused = True
-    campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
+    hours = campaign.setup_hours if last.number == SETUP_TURN else campaign.turn_hours  # the round reopened
+    campaign.paused_remaining = timedelta(hours=hours) if hours else None
     campaign.save(update_fields=["paused", "paused_remaining"])
     dice = undone["dice"]
     # The deleted rolls are kept whole in the entry: they still chain from the remaining log, so

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_turn_task_delivered_twice_processes_once(small_campaign):
     assert tasks.process_turn.apply(args=(small_campaign.pk, 1)).get() is True
     assert tasks.process_turn.apply(args=(small_campaign.pk, 1)).get() is False
-    assert Turn.objects.filter(campaign=small_campaign, status=Turn.Status.DONE).count() == 1
+    assert Turn.objects.filter(campaign=small_campaign, number=1, status=Turn.Status.DONE).count() == 1
 
 
 @pytest.mark.django_db

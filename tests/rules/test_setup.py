@@ -8,7 +8,7 @@ import pytest
 from campaign.rules.dice import FixedDice
 from campaign.rules.eventhorizon import victory
 from campaign.rules.eventhorizon.bots import bot_orders, setup_orders
-from campaign.rules.eventhorizon.economy import income_purpose
+from campaign.rules.eventhorizon.economy import INCOME_PURPOSE
 from campaign.rules.eventhorizon.orders import OrderError, parse_orders
 from campaign.rules.eventhorizon.preview import check_orders
 from campaign.rules.eventhorizon.setup import SETUP_TURN, resolve_setup, validate_setup_orders
@@ -119,14 +119,34 @@ def test_item1_computer_setup_purchase_is_a_sensible_fleet():  # 003 Set Up ("co
     assert {p.item.resource.value for p in plan.items if p.build is None} == {"diplomatic_corps"}
 
 
+class SeatRecordingDice(FixedDice):
+    """Fixed dice that record which empires each roll concerns (``rules.dice.concerning`` calls
+    ``roll_for`` on dice that log, as the campaign's do)."""
+
+    def __init__(self, faces):
+        super().__init__(faces)
+        self.seats = []
+
+    def roll(self, count, sides, purpose):
+        self.seats.append(())
+        return super().roll(count, sides, purpose)
+
+    def roll_for(self, concerns, count, sides, purpose):
+        self.seats.append(tuple(concerns))
+        return super().roll(count, sides, purpose)
+
+
 def test_item2_turn_1_income_is_rolled_when_the_setup_round_closes():  # 003 Campaign Turn Sequence
     state = setup_state()
-    dice = FixedDice([6, 2])
+    dice = SeatRecordingDice([6, 2])
     result = resolve_setup(state, {}, dice, names_for(state))
-    assert [r.purpose for r in dice.rolls] == [income_purpose(1), income_purpose(2)]
-    assert income_purpose(2) == "003 Resource Exploitation (seat 2)"  # says whose income it is
+    # Resource Exploitation for turn 1: each home world's die, logged as the rule (FW7) and said
+    # to concern its owner alone (the dice log may withhold it from the others, issue 14).
+    assert [r.purpose for r in dice.rolls] == [INCOME_PURPOSE, INCOME_PURPOSE]
+    assert dice.seats == [(1,), (2,)]
     totals = {e.seats: e.data["bp"] for e in result.events if e.kind == "income_total"}
     assert totals == {(1,): 60, (2,): 20}
+    assert [e.data["faces"] for e in result.events if e.kind == "world_income"] == [[6], [2]]
     assert dice.remaining() == []
 
 

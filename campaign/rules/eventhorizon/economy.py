@@ -49,12 +49,6 @@ BUILD_TIME_RULE = "003 Star Ship Build Times"
 INCOME_PURPOSE = "003 Resource Exploitation"
 
 
-def income_purpose(seat: int) -> str:
-    """The logged purpose of an income roll for the empire in ``seat``: the rule, then whose
-    income it is (the dice log withholds rolls that concern another empire, issue 14)."""
-    return f"{INCOME_PURPOSE} (seat {seat})"
-
-
 class EconomyError(ValueError):
     """A rule of the campaign economy is broken; ``rule`` names the rule book section."""
 
@@ -121,12 +115,8 @@ def world_income(
     enriched: bool,
     stabilised: bool,
     dice: Dice | None,
-    purpose: str = INCOME_PURPOSE,
 ) -> IncomeRoll:
     """Roll (or, stabilised, fix) one planet's or colony's BP income for a turn.
-
-    ``purpose`` is what the roll is logged as; the campaign turn names the empire it concerns
-    (``income_purpose``), so the dice log can tell whose income a roll is.
 
     ``economy`` is the planet's "Planetary Economy Type", or None when the option is off;
     colonies have none. Results never go below 0 (RULINGS.md: Colony income, for every type).
@@ -159,7 +149,7 @@ def world_income(
         raise EconomyError(INCOME_PURPOSE, "an unstabilised world's income needs a die roll")
     offset = COLONY_OFFSET if kind is WorldKind.COLONY else _PLANET_OFFSET[economy]
     bonus = ENRICHMENT_DIE_BONUS if enriched else 0
-    roll = dice.roll(1, 6, purpose)
+    roll = dice.roll(1, 6, INCOME_PURPOSE)
     bp = max(0, (roll.total + bonus - offset) * 10)
     terms = "1d6" + (f" + {bonus}" if bonus else "") + (f" - {offset}" if offset else "")
     formula = f"({terms}) x 10" if (bonus or offset) else "1d6 x 10"
