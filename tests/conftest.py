@@ -72,6 +72,15 @@ def small_campaign(small_campaign_in_setup):
     return finish_setup(small_campaign_in_setup)
 
 
+@pytest.fixture
+def small_campaign_without_fleets(small_campaign_in_setup):
+    """The same campaign at turn 1 with no fleets: bob and carol each bought nothing in the set-up
+    round (``{}``, 240 BP banked), for tests that place their own fleets."""
+    from tests.setup_round import finish_setup
+
+    return finish_setup(small_campaign_in_setup, buy=False)
+
+
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
