@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0006_deployment'),
+        ('campaign', '0008_campaign_listing_and_ready_display'),
     ]
 
     operations = [
