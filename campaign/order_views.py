@@ -86,7 +86,8 @@ def order_options(campaign: Campaign, empire: Empire, raw_orders) -> dict:
     if state.empire(empire.seat).eliminated:
         return {"resources": {}, "dockyards": {}, "designs": {}}
     purchases = raw_orders.get("purchases", []) if isinstance(raw_orders, dict) else []
-    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}))
+    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}),
+                            setup=state.turn == SETUP_TURN)
 
 
 def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOrders | None) -> dict:

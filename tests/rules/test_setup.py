@@ -9,8 +9,8 @@ from campaign.rules.dice import FixedDice
 from campaign.rules.eventhorizon import victory
 from campaign.rules.eventhorizon.bots import bot_orders, setup_orders
 from campaign.rules.eventhorizon.economy import INCOME_PURPOSE
-from campaign.rules.eventhorizon.orders import OrderError, parse_orders
-from campaign.rules.eventhorizon.preview import check_orders
+from campaign.rules.eventhorizon.orders import OrderError, orders_to_json, parse_orders
+from campaign.rules.eventhorizon.preview import check_round_orders
 from campaign.rules.eventhorizon.setup import SETUP_TURN, resolve_setup, validate_setup_orders
 from campaign.rules.eventhorizon.state import BuildState
 from campaign.rules.eventhorizon.turn import resolve_turn
@@ -32,6 +32,11 @@ def setup_state(**kw):
 
 def orders(*purchases, **rest):
     return parse_orders({"purchases": list(purchases), **rest})
+
+
+def check_orders(state, seat, given, names):
+    """The round's check of orders as the site sends them (raw JSON)."""
+    return check_round_orders(state, seat, orders_to_json(given), names)
 
 
 def names_for(state):
@@ -201,3 +206,19 @@ def test_item1_the_turn_after_setup_resolves_with_the_setup_fleets():  # no camp
     assert dice.remaining() == []
     assert result.state.turn == 2 and not result.state.finished
     assert all(not e.eliminated for e in result.state.empires)
+
+
+def test_item1_setup_preview_lists_every_refused_purchase_and_the_form_offers_the_dockyard_again():
+    # "the same preview and refusals as turn orders" (issue 13 item 1, with item 14's every problem).
+    from campaign.rules.eventhorizon.orders import OrderErrors, purchase_options
+
+    state = setup_state()
+    raw = {"purchases": [{"buy": "aewa", "at": [0, 0]}, {"build": GALIOT, "dockyard": 1},
+                         {"build": SWORD, "dockyard": 1}], "moves": [{"fleet": 1, "path": [[1, 0]]}]}
+    with pytest.raises(OrderErrors) as caught:
+        check_round_orders(state, 1, raw, NAMES)
+    assert [e.where for e in caught.value.problems] == ["moves", "purchases[0]", "purchases[2]"]
+    # A dockyard with a ship on order still takes more in the set-up round (SU2).
+    options = purchase_options(state, 1, [{"build": GALIOT, "dockyard": 1}], NAMES, setup=True)
+    assert options["dockyards"] == {"1": ""}
+    assert purchase_options(replace(state, turn=1), 1, [{"build": GALIOT, "dockyard": 1}], NAMES)["dockyards"]["1"]

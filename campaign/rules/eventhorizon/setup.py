@@ -26,15 +26,7 @@ from dataclasses import replace
 
 from ..dice import Dice
 from . import economy as eh
-from .designs import DesignError
-from .orders import (
-    OrderError,
-    Orders,
-    Preview,
-    empire_economy,
-    other_gates,
-    purchase_items,
-)
+from .orders import OrderError, OrderErrors, Orders, Preview, _spending
 from .state import CampaignState, Event, FleetState, ShipState
 
 SETUP_TURN = 0
@@ -46,33 +38,45 @@ def is_setup(state: CampaignState) -> bool:
     return state.turn == SETUP_TURN
 
 
-def _check_shape(orders: Orders) -> None:
-    for where, given in (("split", orders.splits), ("merge", orders.merges), ("moves", orders.moves)):
-        if given:
-            raise OrderError(where, SETUP_RULE,
-                             "the set-up round takes purchases and standing orders only: fleets move from turn 1")
+def _shape_errors(orders: Orders) -> tuple[list[OrderError], Orders]:
+    """What the set-up round does not take (moves, regrouping, repairs), and the orders without
+    the repairs (so that each is refused once)."""
+    errors = [OrderError(where, SETUP_RULE,
+                         "the set-up round takes purchases and standing orders only: fleets move from turn 1")
+              for where, given in (("split", orders.splits), ("merge", orders.merges), ("moves", orders.moves))
+              if given]
+    kept = []
     for i, p in enumerate(orders.purchases):
         if isinstance(p, dict) and "repair" in p:
-            raise OrderError(f"purchases[{i}]", SETUP_RULE, "there is nothing to repair before the campaign begins")
+            errors.append(OrderError(f"purchases[{i}]", SETUP_RULE, "there is nothing to repair before the campaign begins"))
+        else:
+            kept.append(p)
+    return errors, replace(orders, purchases=tuple(kept))
+
+
+def _document_order(error: OrderError) -> tuple:
+    """Moves and regrouping first, then purchases by their place in the list."""
+    where = error.where
+    if where.startswith("purchases["):
+        return (1, int(where[len("purchases["):].split("]")[0]), where)
+    return (0, 0, where)
 
 
 def setup_plan(state: CampaignState, seat: int, orders: Orders,
                design_names: Mapping[str, int]) -> eh.SpendingPlan:
-    """The set-up purchase checked as a whole (SU2): raises OrderError naming the item and rule."""
+    """The set-up purchase checked as a whole (SU2): raises OrderError naming the item and rule
+    (``OrderErrors`` with every problem, as for turn orders)."""
     if not is_setup(state):
         raise OrderError("", SETUP_RULE, f"the set-up round is over (turn {state.turn} is open)")
     if state.empire(seat).eliminated:
         raise OrderError("", "003 Purpose of the Campaign", "your empire has been eliminated")
-    _check_shape(orders)
-    items = purchase_items(state, seat, orders.purchases, design_names)
-    try:
-        return eh.validate_spending(empire_economy(state, seat), items,
-                                    designs={str(k): v for k, v in state.designs.items()},
-                                    other_gates=other_gates(state, seat), setup=True)
-    except eh.SpendingError as exc:
-        raise OrderError(f"purchases[{exc.index}]", exc.rule, f"{exc.description}: {exc.message}") from None
-    except DesignError as exc:
-        raise OrderError("purchases", exc.rule, exc.message) from None
+    errors, purchases = _shape_errors(orders)
+    # Every refused purchase is reported, as for a turn's (orders._spending).
+    plan, _ = _spending(state, seat, purchases, design_names, errors, setup=True)
+    if errors:
+        errors.sort(key=_document_order)
+        raise errors[0] if len(errors) == 1 else OrderErrors(errors)
+    return plan
 
 
 def validate_setup_orders(state: CampaignState, seat: int, orders: Orders,
