@@ -322,3 +322,19 @@ def test_membership_and_turn_rows_are_consistent_after_setup(small_campaign_in_s
     assert list(Turn.objects.filter(campaign=small_campaign_in_setup).values_list("number", "status")) == [
         (0, Turn.Status.DONE), (1, Turn.Status.OPEN)]
     assert not Membership.objects.filter(campaign=small_campaign_in_setup, role="player").exists()
+
+
+def test_item1_deadline_reminders_name_the_setup_round(alice, bob, django_capture_on_commit_callbacks):
+    # The set-up round is reminded like any turn (docs/online-play.md), and the email says which round.
+    lobby = actions.create_lobby(moderator=alice, name="Remind", width=12, height=12, seats=2, seed="remind",
+                                 setup_hours=48)
+    actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=COLOUR_PALETTE[0])
+    start = timezone.now()
+    actions.start_campaign(campaign_id=lobby.pk, user=alice, now=start)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = actions.send_deadline_reminders(now=start + timedelta(hours=47, minutes=30))
+    assert sent == 1
+    (message,) = mail.outbox
+    assert message.to == ["bob@example.com"] and "orders for the set-up round are due within 1 hour" in message.subject
+    assert "Your orders for the set-up round of Remind" in message.body
