@@ -27,6 +27,7 @@ from campaign.rules.eventhorizon.bots import bot_orders  # noqa: E402
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS  # noqa: E402
 from campaign.rules.eventhorizon.economy import WorldKind  # noqa: E402
 from campaign.rules.eventhorizon.mapgen import Terrain, generate_map  # noqa: E402
+from campaign.rules.eventhorizon.setup import SETUP_TURN, resolve_setup  # noqa: E402
 from campaign.rules.eventhorizon.state import (  # noqa: E402
     CampaignState,
     EmpireState,
@@ -42,7 +43,8 @@ NAMES = {d.name: i for i, d in DESIGNS.items()}
 
 
 def new_campaign(seed: str, players: int, width: int, height: int, grid: str = "hex"):
-    """The state ``actions.create_campaign`` stores for ``seed`` (text), and its dice stream."""
+    """The state ``actions.create_campaign`` stores for ``seed`` (text), in its set-up round, and
+    its dice stream."""
     dice = SeededDice(derive_seed(str(seed)))
     gmap = generate_map(make_grid(grid, width, height), players, dice, economy_types=True)
     homes = {c: seat for seat, c in enumerate(gmap.home_worlds, start=1)}
@@ -55,7 +57,7 @@ def new_campaign(seed: str, players: int, width: int, height: int, grid: str = "
                                      owner=homes.get(c), home_of=homes.get(c)))
     seats = range(1, len(gmap.home_worlds) + 1)
     state = CampaignState(
-        turn=1, map=gmap,
+        turn=SETUP_TURN, map=gmap,
         empires=tuple(EmpireState(seat=s, name=f"Empire {s}", bp=eh.STARTING_BP, is_bot=True) for s in seats),
         worlds=tuple(sorted(worlds, key=lambda w: (w.coord[1], w.coord[0]))), designs=DESIGNS,
         structures=tuple(StructureState(id=s, owner=s, resource=eh.Resource.DOCKYARD, coord=gmap.home_worlds[s - 1])
@@ -114,6 +116,13 @@ def play(seed: str, players: int = 4, width: int = 40, height: int = 40, turns: 
     names = {e.seat: NAMES for e in state.empires}
     lines = []
     played = 0
+    # The set-up round first (003 Set Up): every seat buys the computer's set-up fleet.
+    orders = {seat: bot_orders(state, seat, NAMES) for seat in state.active_seats()}
+    resolution = resolve_setup(state, orders, dice, names)
+    state = as_stored(resolution.state)
+    lines.append(summary_line(state, resolution.events))
+    if verbose:
+        print(lines[-1], flush=True)
     for _ in range(turns):
         orders = {seat: bot_orders(state, seat, NAMES) for seat in state.active_seats()}
         resolution = resolve_turn(state, orders, dice, names)

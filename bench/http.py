@@ -185,9 +185,10 @@ def build_campaign(args) -> Fixture:
         empire.save(update_fields=["user"])
         Membership.objects.get_or_create(campaign=campaign, user=user,
                                          defaults={"role": Membership.Role.PLAYER, "empire": empire})
-    # The computer plays the opening turns for every seat, then the seats are people again.
+    # The computer plays the set-up round and the opening turns for every seat, then the seats
+    # are people again.
     campaign.empires.update(is_bot=True)
-    for _ in range(args.turns):
+    for _ in range(args.turns + 1):
         actions.write_bot_orders(campaign_id=campaign.pk)
         actions.process_turn(campaign_id=campaign.pk)
     campaign.empires.update(is_bot=False)

@@ -44,6 +44,13 @@ def make_campaign(fleets: int):
     pure, orders = build(fleets=fleets)
     campaign = actions.create_campaign(name=f"bench {fleets}", grid="hex", width=128, height=128,
                                        players=8, seed="bench")
+    # Close the set-up round with nobody buying anything ({}: 240 BP banked), so turn 1 is the
+    # turn timed and its fleets are the benchmark's own.
+    set_up = Turn.objects.get(campaign=campaign, number=campaign.turn)
+    TurnOrders.objects.bulk_create([TurnOrders(turn=set_up, empire=e, orders={}, ready=True)
+                                    for e in campaign.empires.all()])
+    actions.process_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
     stored = adapters.load_state(campaign)
     by_name = dict(Design.objects.filter(campaign__isnull=True).values_list("name", "pk"))
     design_pk = {i: by_name[d.name] for i, d in pure.designs.items()}
@@ -87,7 +94,7 @@ def main() -> None:
         state = adapters.load_state(campaign)
         names = adapters.design_names_by_seat(campaign)
         orders = {o.empire.seat: parse_orders(o.orders)
-                  for o in TurnOrders.objects.filter(turn__campaign=campaign).select_related("empire")}
+                  for o in TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn).select_related("empire")}
         print(f"database: {connection.vendor}; {len(state.ships)} ships in {len(state.fleets)} fleets, "
               f"{sum(1 for w in state.worlds if w.owner)} owned worlds, {state.grid.width}×{state.grid.height} map")
 

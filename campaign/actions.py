@@ -35,10 +35,11 @@ from .rules.eventhorizon.designs import DesignError, validate_design
 from .rules.eventhorizon.orders import (
     OrderError,
     Preview,
-    check_orders,
     orders_to_json,
     parse_orders,
 )
+from .rules.eventhorizon.preview import check_round_orders
+from .rules.eventhorizon.setup import SETUP_TURN, resolve_setup
 from .rules.grid import GridError, make_grid
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -84,7 +85,8 @@ def create_campaign(
 ) -> Campaign:
     """Create an Event Horizon campaign: map and worlds from the dice ("003 Creating a Map"),
     home worlds, 240 BP and a home dockyard per player ("003 Set Up"). The campaign is ACTIVE at
-    once (the command-line and demo path; the lobby uses ``create_lobby`` and ``start_campaign``)."""
+    once, in its set-up round (turn 0, no deadline), where each empire spends its 240 BP (the
+    command-line and demo path; the lobby uses ``create_lobby`` and ``start_campaign``)."""
     name, board, opts = _check_setup(name=name, grid=grid, width=width, height=height, players=players,
                                      options=options)
     names = list(empire_names or [])
@@ -95,7 +97,7 @@ def create_campaign(
     campaign = Campaign.objects.create(
         name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
-        status=Campaign.Status.ACTIVE, turn=1, seats=players,
+        status=Campaign.Status.ACTIVE, turn=SETUP_TURN, seats=players,
     )
     if moderator is not None:
         Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
@@ -129,7 +131,8 @@ def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, o
 
 def _generate_campaign(campaign: Campaign, board, seats: list[dict], *, deadline=None) -> list[Empire]:
     """Roll the map ("003 Creating a Map"), place the home worlds and give each seat an empire
-    with 240 BP and a home dockyard ("003 Set Up"), roll the purpose and open turn 1. ``seats``
+    with 240 BP and a home dockyard ("003 Set Up"), roll the purpose and open the set-up round
+    (turn 0, closing at ``deadline``) in which the 240 BP are spent before turn 1. ``seats``
     holds each seat's Empire fields (name, colour, and optionally user, faction, is_bot) in seat
     order. Shared by ``create_campaign`` and the lobby's ``start_campaign``."""
     dice = CampaignDice(campaign, phase="setup", turn=0)
@@ -160,7 +163,9 @@ def _generate_campaign(campaign: Campaign, board, seats: list[dict], *, deadline
     campaign.purpose = victory.roll_purpose(dice)
     campaign.save(update_fields=["purpose"])
     dice.commit()
-    Turn.objects.create(campaign=campaign, number=1, deadline=deadline)
+    campaign.turn = SETUP_TURN
+    campaign.save(update_fields=["turn"])
+    Turn.objects.create(campaign=campaign, number=SETUP_TURN, deadline=deadline)
     return empires
 
 
@@ -241,7 +246,8 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
     """Validate orders without storing them: the preview players see while writing."""
     state, names = adapters.state_for_orders(empire.campaign)
     try:
-        return check_orders(state, empire.seat, raw, names[empire.seat])
+        # Set-up purchases in the set-up round, turn orders (with their warnings) afterwards.
+        return check_round_orders(state, empire.seat, raw, names[empire.seat])
     except OrderError as exc:
         raise OrdersRefused(exc) from None
 
@@ -376,6 +382,13 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
             orders[row.empire.seat] = parse_orders(row.orders)
         _fill_bot_orders(turn, state, names, orders)  # turn workflow: computer seats
         dice = CampaignDice(campaign, phase="turn", turn=number)
+        if number == SETUP_TURN:
+            # The set-up round: purchases delivered at once, then turn 1's income (setup.py).
+            resolution = resolve_setup(state, orders, dice, names)
+            adapters.save_state(campaign, state, resolution.state)
+            dice.commit()
+            turn.events = [event_json(e) for e in resolution.events]
+            return _turn_done(campaign, turn, resolution.state)
         from tactical import lifecycle  # battles (issue 5): a turn may wait for battles fought as games
 
         resolution = turn_engine.resolve_turn(state, orders, dice, names,
@@ -722,7 +735,7 @@ def revoke_api_token(*, user, reason: str = "revoked by its owner") -> bool:
 # Lobby: creating a campaign in the lobby, invitations, joining, starting.
 # ---------------------------------------------------------------------------------------------
 
-LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
+LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
                 "battle_hours": (0, 24 * 90), "activation_hours": (0, 24 * 30)}
 BATTLE_REQUESTS = ("nobody", "either", "both")
 SEED_MAX_LENGTH = 200
@@ -775,6 +788,7 @@ def create_lobby(
     seats: int,
     options: dict | None = None,
     turn_hours: int = 72,
+    setup_hours: int = 72,
     battle_mode: str = Campaign.BattleMode.AUTO,
     battle_requests: str = "either",
     battle_hours: int = 48,
@@ -802,6 +816,7 @@ def create_lobby(
         if type(value) is not type(DEFAULT_OPTIONS[key]):
             raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
     turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
+    setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
     detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
     missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
     if battle_mode not in Campaign.BattleMode.values:
@@ -831,7 +846,8 @@ def create_lobby(
     campaign = Campaign.objects.create(
         name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
-        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, battle_mode=battle_mode,
+        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, setup_hours=setup_hours,
+        battle_mode=battle_mode,
         battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
         deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(), listed=listed, show_ready=show_ready,
@@ -1056,8 +1072,8 @@ def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
 def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     """The moderator starts the campaign: the map is rolled for every seat ("003 Creating a Map",
     "Set Up"); joined players take seats 1, 2, … in the order they joined, with the name, faction
-    and colour they chose; seats nobody took are computer players. Turn 1 opens with its deadline
-    ``turn_hours`` from now (none when 0)."""
+    and colour they chose; seats nobody took are computer players. The set-up round opens with
+    its deadline ``setup_hours`` from now (none when 0); turn 1 follows when it closes."""
     campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
     if campaign.status != Campaign.Status.SETUP:
         raise ActionError("the campaign has already started")
@@ -1079,7 +1095,7 @@ def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     for seat in range(len(players) + 1, campaign.seats + 1):
         name = f"Empire {seat}" if f"empire {seat}" not in taken_names else f"Computer empire {seat}"
         seats.append({"name": name, "colour": free_colours.pop(0), "is_bot": True})
-    empires = _generate_campaign(campaign, board, seats, deadline=turn_deadline(campaign, now))
+    empires = _generate_campaign(campaign, board, seats, deadline=setup_deadline(campaign, now))
     for membership, empire in zip(players, empires, strict=False):
         membership.empire = empire
         membership.save(update_fields=["empire"])
@@ -1100,6 +1116,15 @@ def turn_deadline(campaign: Campaign, now=None):
     if not campaign.turn_hours:
         return None
     return (now or timezone.now()) + timedelta(hours=campaign.turn_hours)
+
+
+def setup_deadline(campaign: Campaign, now=None):
+    """When the set-up round opened now closes: ``setup_hours`` from now, or None."""
+    from datetime import timedelta
+
+    if not campaign.setup_hours:
+        return None
+    return (now or timezone.now()) + timedelta(hours=campaign.setup_hours)
 
 
 def _all_humans_ready(turn: Turn) -> bool:
@@ -1449,7 +1474,8 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     except snapshots.SnapshotError as exc:
         raise ActionError(f"turn {last.number} cannot be rolled back: {exc}") from None
     campaign.paused = True
-    campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
+    hours = campaign.setup_hours if last.number == SETUP_TURN else campaign.turn_hours  # the round reopened
+    campaign.paused_remaining = timedelta(hours=hours) if hours else None
     campaign.save(update_fields=["paused", "paused_remaining"])
     dice = undone["dice"]
     # The deleted rolls are kept whole in the entry: they still chain from the remaining log, so

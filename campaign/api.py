@@ -44,6 +44,7 @@ from .order_schema import (
     OrdersPutSerializer,
 )
 from .reports import ReportError, report_for
+from .rules.eventhorizon.setup import SETUP_TURN
 from .rules.eventhorizon.victory import PURPOSES
 
 
@@ -154,7 +155,7 @@ class OrdersView(APIView):
     def get(self, request, campaign_id: int):
         campaign, empire = self._empire(request, campaign_id)
         row = TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn, empire=empire).first()
-        return Response({"turn": campaign.turn, "orders": row.orders if row else {},
+        return Response({"turn": campaign.turn, "setup": campaign.turn == SETUP_TURN, "orders": row.orders if row else {},
                          "ready": row.ready if row else False, "revision": row.revision if row else 0})
 
     @extend_schema(
@@ -183,8 +184,9 @@ class OrdersView(APIView):
             return Response({"orders": str(exc), "problems": exc.problems}, status=status.HTTP_400_BAD_REQUEST)
         except actions.ActionError as exc:
             raise ValidationError({"orders": str(exc)}) from None
-        return Response({"turn": campaign.turn, "revision": row.revision, "ready": row.ready,
-                         "preview": list(preview.lines), "bp_left": preview.spending.bp_left})
+        return Response({"turn": campaign.turn, "setup": campaign.turn == SETUP_TURN, "revision": row.revision,
+                         "ready": row.ready, "preview": list(preview.lines), "warnings": list(preview.warnings),
+                         "bp_left": preview.spending.bp_left})
 
 
 class ReportView(APIView):
@@ -285,6 +287,7 @@ def preview_json(preview) -> dict:
     plan = preview.spending
     return {
         "valid": True, "cost": plan.total, "bp_left": plan.bp_left, "lines": list(preview.lines),
+        "warnings": list(preview.warnings),
         "purchases": [{"item": p.item.describe(), "cost": p.cost} for p in plan.items],
         "moves": [{"fleet": m.fleet, "start": list(m.start), "end": list(m.end), "steps": m.steps, "speed": m.speed}
                   for m in preview.moves],
@@ -314,7 +317,7 @@ class OrdersPreview(APIView):
                             status=status.HTTP_400_BAD_REQUEST)
         except actions.ActionError as exc:
             raise ValidationError({"orders": str(exc)}) from None
-        return Response({"turn": campaign.turn, **preview_json(preview),
+        return Response({"turn": campaign.turn, "setup": campaign.turn == SETUP_TURN, **preview_json(preview),
                          "options": order_options(campaign, empire, body["orders"])})
 
 

@@ -87,7 +87,7 @@ class LobbySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "battle_mode",
+        fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "setup_hours", "battle_mode",
                   "battle_requests", "battle_hours", "activation_hours", "deployment", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
                   "listed", "show_ready", "created_at"]
 
@@ -103,6 +103,7 @@ class LobbyCreateSerializer(serializers.Serializer):
     seats = serializers.IntegerField()
     options = serializers.DictField(required=False, default=dict)
     turn_hours = serializers.IntegerField(default=72)
+    setup_hours = serializers.IntegerField(default=72)
     battle_mode = serializers.ChoiceField(choices=Campaign.BattleMode.choices, default=Campaign.BattleMode.AUTO)
     battle_requests = serializers.ChoiceField(choices=["nobody", "either", "both"], default="either")
     battle_hours = serializers.IntegerField(default=48)

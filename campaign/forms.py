@@ -49,6 +49,12 @@ class LobbyCreateForm(forms.Form):
         initial=72, help_text="Time to write each turn's orders. A turn is processed earlier when every player is "
         "ready. 0: no deadline.",
     )
+    setup_hours = forms.IntegerField(
+        label="Set-up deadline (hours)", min_value=LOBBY_LIMITS["setup_hours"][0],
+        max_value=LOBBY_LIMITS["setup_hours"][1], initial=72, required=False,
+        help_text="003 \"Set Up\": time for the set-up round, when each player spends his 240 BP on his fleet and "
+        "resources before turn 1. It closes earlier when every player is ready. 0: no deadline.",
+    )
     battle_mode = forms.ChoiceField(choices=Campaign.BattleMode.choices, initial=Campaign.BattleMode.AUTO,
                                     help_text="How battles are settled unless a player asks otherwise.")
     battle_requests = forms.ChoiceField(
@@ -107,6 +113,10 @@ class LobbyCreateForm(forms.Form):
                 self.fields[f"option_{key}"] = forms.BooleanField(
                     label=label, required=False, initial=default, help_text=help_text
                 )
+
+    def clean_setup_hours(self):
+        value = self.cleaned_data.get("setup_hours")
+        return 72 if value is None else value  # left empty: the default
 
     def action_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

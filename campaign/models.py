@@ -82,6 +82,10 @@ class Campaign(models.Model):
     turn_hours = models.PositiveIntegerField(
         default=72, help_text="Hours players have to write each turn's orders (0: no deadline)."
     )
+    setup_hours = models.PositiveIntegerField(
+        default=72, help_text="Hours players have for the set-up round, spending their 240 BP before "
+                              "turn 1 (003 Set Up; 0: no deadline).",
+    )
     battle_mode = models.CharField(
         max_length=10, choices=BattleMode.choices, default=BattleMode.AUTO,
         help_text="How battles are settled unless a player asks otherwise (see who may ask).",

@@ -60,7 +60,7 @@ class SubstituteForm(forms.Form):
 
 
 class RollBackForm(forms.Form):
-    turn = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)  # 0: the set-up round
 
 
 class ProcessNowForm(forms.Form):

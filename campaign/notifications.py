@@ -192,6 +192,13 @@ def _as_html(fragment) -> SafeString:
     return fragment if isinstance(fragment, SafeString) else mark_safe(fragment)
 
 
+def round_label(number: int) -> str:
+    """"the set-up round" for turn 0 (003 Set Up), else "turn N"."""
+    from .rules.eventhorizon.setup import SETUP_TURN
+
+    return "the set-up round" if number == SETUP_TURN else f"turn {number}"
+
+
 def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -> EmailMultiAlternatives:
     """Turn processed: the recipient's own report (fog of war applies: ``campaign.reports`` builds
     it for this user — a player's shows only what their empire saw; the moderator's is full)."""
@@ -200,6 +207,7 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
     next_turn = Turn.objects.filter(campaign=campaign, number=turn.number + 1).first()
     context = {
         "turn": turn,
+        "round": round_label(turn.number),
         "next_turn": next_turn,
         "finished": campaign.status == Campaign.Status.FINISHED,
         "outcome": reports.campaign_outcome(campaign),
@@ -210,16 +218,16 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
         "orders_url": page_url("campaign-orders", campaign.pk),
     }
     return _message(campaign=campaign, recipient=recipient, kind=TURN, template="turn_processed",
-                    subject=f"turn {turn.number} has been processed", context=context)
+                    subject=f"{round_label(turn.number)} has been processed", context=context)
 
 
 def reminder_email(campaign: Campaign, turn: Turn, recipient: Recipient, kind: str, now: datetime) -> EmailMultiAlternatives:
     left = turn.deadline - now
     hours = "1 hour" if kind == REMINDER_1H else "24 hours"
-    context = {"turn": turn, "deadline": turn.deadline, "left": left, "within": hours,
+    context = {"turn": turn, "round": round_label(turn.number), "deadline": turn.deadline, "left": left, "within": hours,
                "minutes_left": max(0, int(left.total_seconds() // 60)), "orders_url": page_url("campaign-orders", campaign.pk)}
     return _message(campaign=campaign, recipient=recipient, kind=kind, template="reminder",
-                    subject=f"orders for turn {turn.number} are due within {hours}", context=context)
+                    subject=f"orders for {round_label(turn.number)} are due within {hours}", context=context)
 
 
 def battle_email(campaign: Campaign, turn_number: int, recipient: Recipient, text: str) -> EmailMultiAlternatives:

@@ -95,6 +95,8 @@ class OrdersPreviewRequestSerializer(serializers.Serializer):
 
 class OrdersGetSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
+    setup = serializers.BooleanField(help_text="True in the set-up round (turn 0, 003 Set Up): purchases and standing "
+                                               "orders only, ships delivered at once (docs/orders.md).")
     orders = OrderSetSerializer()
     ready = serializers.BooleanField()
     revision = serializers.IntegerField()
@@ -102,9 +104,14 @@ class OrdersGetSerializer(serializers.Serializer):
 
 class OrdersPutResponseSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
+    setup = serializers.BooleanField(help_text="True in the set-up round (turn 0, 003 Set Up): purchases and standing "
+                                               "orders only, ships delivered at once (docs/orders.md).")
     revision = serializers.IntegerField()
     ready = serializers.BooleanField()
     preview = serializers.ListField(child=serializers.CharField(), help_text="What the orders will do, line by line.")
+    warnings = serializers.ListField(child=serializers.CharField(),
+                                     help_text="Warnings, not refusals: e.g. the orders can leave you with no ships "
+                                               "(docs/rulings.md W1).")
     bp_left = serializers.IntegerField()
 
 

@@ -27,6 +27,7 @@ from .rules.eventhorizon import economy as eh
 from .rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, Technology
 from .rules.eventhorizon.designs import Design as DesignSpec
 from .rules.eventhorizon.orders import fleet_speed, purchase_options, ship_campaign_move
+from .rules.eventhorizon.setup import SETUP_TURN
 from .visibility import map_svg_for
 
 SCOPE_HELP = {
@@ -85,7 +86,8 @@ def order_options(campaign: Campaign, empire: Empire, raw_orders) -> dict:
     if state.empire(empire.seat).eliminated:
         return {"resources": {}, "dockyards": {}, "designs": {}}
     purchases = raw_orders.get("purchases", []) if isinstance(raw_orders, dict) else []
-    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}))
+    return purchase_options(state, empire.seat, purchases, names.get(empire.seat, {}),
+                            setup=state.turn == SETUP_TURN)
 
 
 def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOrders | None) -> dict:
@@ -133,6 +135,8 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
         repairs.append({"id": ship.id, "name": ship.name or f"ship {ship.id}", "x": at[0], "y": at[1], "cost": cost})
     return {
         "campaign": campaign.pk, "turn": campaign.turn, "seat": seat,
+        # The set-up round (003 Set Up): purchases and standing orders only; ships delivered at once.
+        "setup": campaign.turn == SETUP_TURN,
         "grid": {"kind": campaign.grid, "width": campaign.width, "height": campaign.height},
         "bp": mine.bp,
         "open": turn is not None and turn.status == Turn.Status.OPEN,
@@ -220,6 +224,8 @@ def order_page(request, campaign_id: int):
             else:
                 messages.success(request, f"Orders saved (revision {saved.revision}). {preview.lines[0]}."
                                  + (" You are ready." if saved.ready else ""))
+                for warning in preview.warnings:
+                    messages.warning(request, f"Warning: {warning}")
                 return redirect("campaign-orders", campaign.pk)
     else:
         form = OrdersForm(initial={"orders": json.dumps(row.orders if row else {}, indent=2),

@@ -592,6 +592,9 @@
       $("preview-left").textContent = data.bp_left;
       (data.lines || []).slice(1).forEach(function (line) { $("preview-lines").appendChild(h("li", { text: line.trim() })); });
       if (!data.lines || data.lines.length < 2) $("preview-lines").appendChild(h("li", { class: "muted", text: "Hold: nothing bought, no fleet moves." }));
+      // Warnings are not refusals: the orders are valid but may lose the campaign (no ships).
+      (data.warnings || []).forEach(function (w) { $("preview-lines").appendChild(h("li", { class: "pill warn", text: "Warning: " + w })); });
+      if ((data.warnings || []).length) { pill.textContent = "valid, with a warning"; pill.className = "pill warn"; }
     } else {
       var problems = (data && data.problems) || [];
       pill.textContent = problems.length > 1 ? problems.length + " problems" : "refused"; pill.className = "pill bad";
@@ -626,7 +629,8 @@
         dirty = false;
         $("revision").textContent = res.data.revision;
         status("saved (revision " + res.data.revision + ")");
-        showPreview(true, { cost: D.bp - res.data.bp_left, bp_left: res.data.bp_left, lines: res.data.preview });
+        showPreview(true, { cost: D.bp - res.data.bp_left, bp_left: res.data.bp_left, lines: res.data.preview,
+                            warnings: res.data.warnings });
         return true;
       }
       status(res.status === 409 ? problem(res.data) : "not saved: " + problem(res.data), true);

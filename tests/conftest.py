@@ -50,8 +50,9 @@ def mallory(django_user_model):
 
 
 @pytest.fixture
-def small_campaign(db, alice, bob, carol):
-    """A 12×12 hex campaign with two seats: bob has seat 1, carol seat 2; alice moderates."""
+def small_campaign_in_setup(db, alice, bob, carol):
+    """A 12×12 hex campaign with two seats in its set-up round (turn 0, 003 "Set Up"): bob has
+    seat 1, carol seat 2; alice moderates."""
     from campaign import actions
 
     campaign = actions.create_campaign(
@@ -60,6 +61,24 @@ def small_campaign(db, alice, bob, carol):
     campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")
     campaign.empires.filter(seat=2).update(user=carol, name="Carol's Combine")
     return campaign
+
+
+@pytest.fixture
+def small_campaign(small_campaign_in_setup):
+    """The same campaign at turn 1: bob and carol each sent the computer's set-up purchase in the
+    set-up round, which has been processed (tests/setup_round.py)."""
+    from tests.setup_round import finish_setup
+
+    return finish_setup(small_campaign_in_setup)
+
+
+@pytest.fixture
+def small_campaign_without_fleets(small_campaign_in_setup):
+    """The same campaign at turn 1 with no fleets: bob and carol each bought nothing in the set-up
+    round (``{}``, 240 BP banked), for tests that place their own fleets."""
+    from tests.setup_round import finish_setup
+
+    return finish_setup(small_campaign_in_setup, buy=False)
 
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"

@@ -51,7 +51,8 @@ def test_orders_put_body_is_documented(schema):
     assert example["orders"]["moves"][0] == {"fleet": 3, "path": [[4, 4], [5, 4], [6, 5]]}
     assert set(put["responses"]) >= {"200", "400", "404", "409"}
     ok = _resolve(schema, put["responses"]["200"]["content"]["application/json"]["schema"])
-    assert set(ok["properties"]) == {"turn", "revision", "ready", "preview", "bp_left"}
+    # setup: the set-up round (003 Set Up); warnings: docs/rulings.md W1 (issue 13 items 1 and 16)
+    assert set(ok["properties"]) == {"turn", "setup", "revision", "ready", "preview", "warnings", "bp_left"}
 
 
 def test_the_documented_shapes_are_accepted(schema, small_campaign, bob):

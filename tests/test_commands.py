@@ -171,7 +171,9 @@ def test_setupdemo_builds_a_ready_demo_once():
     assert "http://127.0.0.1:9000/accounts/login/" in out and "sector-demo" in out
     campaign = Campaign.objects.get(name="Demo Sector")
     assert campaign.empires.filter(user__username="player1").exists()
-    assert campaign.builds.count() == 4  # each empire has a corvette on the stocks
+    # The set-up round and three turns played: every empire bought its set-up fleet (003 Set Up).
+    assert campaign.turn == 4
+    assert set(campaign.ships.values_list("owner__seat", flat=True)) == {1, 2, 3, 4}
     again = run("setupdemo")
     assert "already exists" in again and Campaign.objects.count() == 1
 

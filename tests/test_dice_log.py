@@ -144,7 +144,7 @@ def play_quiet_turns(campaign, turns: int = INCOME_TURNS):
 def _moderators_income(campaign, seat: int) -> dict[int, int]:
     """Carol's income, turn by turn, as the turn events (the moderator's figures) give it."""
     out = {}
-    for turn in Turn.objects.filter(campaign=campaign, number__lte=INCOME_TURNS):
+    for turn in Turn.objects.filter(campaign=campaign, number__gte=1, number__lte=INCOME_TURNS):
         (bp,) = [e["data"]["bp"] for e in turn.events if e["kind"] == "income_total" and seat in e["seats"]]
         out[turn.number] = bp
     return out
@@ -157,7 +157,9 @@ def test_a_player_cannot_rebuild_another_empires_income_from_the_dice_log(income
     rebuilt = _rebuild_income(client, cid, 2, turns)
     assert rebuilt == dict.fromkeys(turns), f"bob rebuilt carol's income {rebuilt} (the moderator's: {truth})"
     carols = list(DiceRoll.objects.filter(campaign=campaign, purpose=eh.INCOME_PURPOSE, concerns=[2]))
-    assert len(carols) == 3 * INCOME_TURNS  # home and two more worlds, every turn
+    # home and two more worlds, every turn; and her home world's roll for turn 1's income, made
+    # when the set-up round closed (003 Campaign Turn Sequence, docs/rulings.md SU6)
+    assert len(carols) == 3 * INCOME_TURNS + 1
     rows = {r["seq"]: r for r in _all_rows(client, cid)}
     for row in carols:  # carol's rolls show their place in the chain, nothing more
         shown = rows[row.seq]

@@ -13,6 +13,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def empire(small_campaign):
+    """Seat 1 at turn 1 with 240 BP banked (its set-up purchase aside: these tests spend a turn's BP)."""
+    from campaign import versioning
+
+    small_campaign.empires.filter(seat=1).update(bp=240)
+    versioning.bump(small_campaign.pk)  # a queryset update sends no signal (campaign/versioning.py)
     return small_campaign.empires.get(seat=1)
 
 

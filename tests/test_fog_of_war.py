@@ -38,8 +38,8 @@ def _cell_group(svg: str, c) -> str:
 
 
 @pytest.fixture
-def fog_campaign(small_campaign, alice, bob, carol, django_user_model):
-    campaign = small_campaign
+def fog_campaign(small_campaign_without_fleets, alice, bob, carol, django_user_model):
+    campaign = small_campaign_without_fleets  # the test places every fleet itself
     olive = django_user_model.objects.create_user("olive", "olive@example.com", "pw-olive")
     Membership.objects.create(campaign=campaign, user=olive, role=Membership.Role.OBSERVER)
     state = visibility.state_at(campaign)

@@ -432,7 +432,8 @@ def test_start_rolls_the_map_and_seats_the_players(client, joined, alice, bob, c
     response = client.post(reverse("lobby-start", args=[joined.pk]), {"confirm": "yes"})
     assert response.status_code == 302 and response["Location"] == reverse("campaign-detail", args=[joined.pk])
     joined.refresh_from_db()
-    assert joined.status == Campaign.Status.ACTIVE and joined.turn == 1 and joined.purpose
+    # The set-up round (turn 0) opens first (003 "Set Up"; issue 13 item 1).
+    assert joined.status == Campaign.Status.ACTIVE and joined.turn == 0 and joined.purpose
     # 003 "Creating a Map": every cell rolled; "Set Up": a home world, 240 BP and a dockyard per seat.
     assert MapCell.objects.filter(campaign=joined).count() == 14 * 12
     empires = list(joined.empires.order_by("seat"))
@@ -448,10 +449,10 @@ def test_start_rolls_the_map_and_seats_the_players(client, joined, alice, bob, c
     assert empires[2].is_bot and empires[2].user is None and empires[2].colour not in (RED, BLUE)
     assert joined.memberships.get(user=bob).empire == empires[0]
     assert joined.memberships.get(user=carol).empire == empires[1]
-    # Turn 1 is open with its deadline turn_hours from now.
+    # The set-up round is open with its deadline setup_hours (default 72) from now; turn 1 follows it.
     turn = Turn.objects.get(campaign=joined)
-    assert turn.number == 1 and turn.status == Turn.Status.OPEN
-    assert before + timedelta(hours=48) <= turn.deadline <= timezone.now() + timedelta(hours=48)
+    assert turn.number == 0 and turn.status == Turn.Status.OPEN
+    assert before + timedelta(hours=72) <= turn.deadline <= timezone.now() + timedelta(hours=72)
     assert DiceRoll.objects.filter(campaign=joined, phase="setup").exists()
     # Now the campaign page shows it.
     client.force_login(bob)
@@ -471,10 +472,13 @@ def test_start_rolls_the_map_the_lobby_checked(alice, bob):
 
 
 def test_start_without_deadline(alice, bob):
-    lobby = actions.create_lobby(moderator=alice, name="Slow", width=12, height=12, seats=2, seed="slow", turn_hours=0)
+    lobby = actions.create_lobby(moderator=alice, name="Slow", width=12, height=12, seats=2, seed="slow", turn_hours=0,
+                                 setup_hours=0)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
-    assert Turn.objects.get(campaign=lobby).deadline is None
+    assert Turn.objects.get(campaign=lobby).deadline is None  # the set-up round
+    actions.process_turn(campaign_id=lobby.pk)
+    assert Turn.objects.get(campaign=lobby, number=1).deadline is None
 
 
 def test_start_refusals(client, lobby, alice, bob, carol, mallory):

@@ -190,9 +190,10 @@ def test_chart_shows_own_lines_to_players_and_all_to_the_moderator(client, playe
     assert "Carol" in svg and "Bob" in svg
 
 
-def test_chart_without_turns_says_so(client, small_campaign, bob):
+def test_chart_without_turns_says_so(client, small_campaign_in_setup, bob):
+    # In its set-up round a campaign has processed nothing yet.
     client.force_login(bob)
-    assert "No processed turns" in client.get(f"/campaigns/{small_campaign.pk}/chart.svg").content.decode()
+    assert "No processed turns" in client.get(f"/campaigns/{small_campaign_in_setup.pk}/chart.svg").content.decode()
 
 
 def test_campaign_page_links_map_reports_and_chart(client, played, bob):

@@ -228,7 +228,7 @@ def test_substitute_hands_the_seat_over(small_campaign, alice, bob, dave):
     assert role_of(bob, small_campaign) == "observer" and role_of(dave, small_campaign) == "player"
     assert Membership.objects.get(campaign=small_campaign, user=dave).empire == empire
     assert Membership.objects.get(campaign=small_campaign, user=bob).empire is None
-    orders = TurnOrders.objects.get(empire=empire)
+    orders = TurnOrders.objects.get(empire=empire, turn__number=1)
     assert orders.orders == {"standing": {"loss_order": "costliest"}} and not orders.ready  # the newcomer decides
     [entry] = entries(small_campaign, "substitute")
     assert entry.before["user"] == "bob" and entry.after["user"] == "dave" and "observer" in entry.note
@@ -353,7 +353,6 @@ def test_panel_buttons_work(small_campaign, alice, dave):
     ("substitute/", {"seat": 1, "username": "nobody-here", "old_player": "observer"}, "no user called"),
     ("substitute/", {"seat": 7, "username": "dave", "old_player": "observer"}, "Select a valid choice"),
     ("resume/", {}, "not paused"),
-    ("rollback/", {"turn": 1}, "nothing to roll back"),
     ("rollback/", {}, "incomplete"),
     ("process/", {}, "did not say which turn"),
     ("process/", {"turn": "one"}, "did not say which turn"),
@@ -406,3 +405,12 @@ def test_seat_holder_without_membership_cannot_become_moderator(small_campaign, 
     with pytest.raises(actions.ActionError, match="plays in this campaign"):
         actions.add_moderator(campaign_id=small_campaign.pk, user=alice, username="carol")
     assert not is_moderator(carol, small_campaign)
+
+
+def test_nothing_to_roll_back_in_the_setup_round(small_campaign_in_setup, alice):
+    # 003 Set Up: the set-up round is the first thing processed; before it, nothing can be undone.
+    # (This was the panel's bad-input case ("rollback/", {"turn": 1}) before the set-up round:
+    # small_campaign has processed the set-up round, so it has something to roll back.)
+    response = client_for(alice).post(f"/campaigns/{small_campaign_in_setup.pk}/moderate/rollback/", {"turn": 0})
+    assert response.status_code == 400 and "nothing to roll back" in response.content.decode()
+    assert not AuditEntry.objects.filter(campaign=small_campaign_in_setup).exists()

@@ -120,7 +120,8 @@ def test_history_api_scopes_the_series(client, battled, alice, bob):
     campaign = battled["campaign"]
     client.force_login(bob)
     mine = client.get(f"/api/campaigns/{campaign.pk}/history/").json()
-    assert mine["turns"] == [1] and [e["seat"] for e in mine["empires"]] == [1]
+    # The set-up round (turn 0) is the first point of the history: the fleets each empire bought.
+    assert mine["turns"] == [0, 1] and [e["seat"] for e in mine["empires"]] == [1]
     assert set(mine["empires"][0]) >= {"bp", "worlds", "ships"}
     client.force_login(alice)
     assert [e["seat"] for e in client.get(f"/api/campaigns/{campaign.pk}/history/").json()["empires"]] == [1, 2]

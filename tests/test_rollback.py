@@ -130,12 +130,16 @@ def test_roll_back_then_reprocess_a_battle(bot_campaign, alice):
     assert any(e["kind"] == "battle" for e in turn.events)
 
 
-def test_rolling_back_the_final_turn_reopens_the_campaign(small_campaign, alice):
-    # 003 Purpose of the Campaign: the last empire with ships wins (victory ruling V12).
+def test_rolling_back_the_final_turn_reopens_the_campaign(small_campaign_in_setup, alice):
+    # 003 Purpose of the Campaign: the last empire with ships wins (victory ruling V12). In the
+    # set-up round bob buys a corvette and carol nothing, so carol ends turn 1 with no ships.
+    small_campaign = small_campaign_in_setup
     bob_empire = small_campaign.empires.get(seat=1)
     dock = bob_empire.structures.get(resource="dockyard").number
     actions.submit_orders(empire_id=bob_empire.pk, raw={"purchases": [
         {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
+    actions.submit_orders(empire_id=small_campaign.empires.get(seat=2).pk, raw={})
+    actions.process_turn(campaign_id=small_campaign.pk)  # the set-up round
     before = full_state(small_campaign)
     actions.process_turn(campaign_id=small_campaign.pk)
     finished = Campaign.objects.get(pk=small_campaign.pk)
@@ -212,9 +216,12 @@ def test_only_the_last_processed_turn_can_be_rolled_back(processed, alice, bob, 
     assert Campaign.objects.get(pk=processed.pk).turn == 1
 
 
-def test_roll_back_refusals_change_nothing(small_campaign, alice):
-    with pytest.raises(actions.ActionError, match="nothing to roll back"):
-        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice)
+def test_roll_back_refusals_change_nothing(small_campaign_in_setup, alice):
+    from tests.setup_round import finish_setup
+
+    with pytest.raises(actions.ActionError, match="nothing to roll back"):  # the set-up round is open
+        actions.roll_back_turn(campaign_id=small_campaign_in_setup.pk, user=alice)
+    small_campaign = finish_setup(small_campaign_in_setup)
     actions.process_turn(campaign_id=small_campaign.pk)
     Turn.objects.filter(campaign=small_campaign, number=1).update(snapshot=None)  # as before snapshots
     before = full_state(small_campaign)
@@ -264,5 +271,6 @@ def test_snapshot_matches_between_python_and_database_builders(processed):
     snapshots.store(campaign, turn)
     stored = Turn.objects.get(pk=turn.pk).snapshot
     assert stored == snapshots.take(campaign, turn)
-    assert stored["ships"] == [] and len(stored["builds"]) == 2 and stored["dice"]["seq"] > 0
+    # The ships in play are the set-up fleets (003 Set Up); each seat has a corvette on the stocks.
+    assert len(stored["ships"]) == campaign.ships.count() > 0 and len(stored["builds"]) == 2 and stored["dice"]["seq"] > 0
     assert stored["orders"] == [[2, {"standing": {"loss_order": "costliest"}}, False, 1]]

@@ -95,14 +95,14 @@ def test_not_ready_without_orders_stores_nothing(small_campaign):
     # Storing a row would count as orders sent (docs/rulings.md TW2).
     row = actions.mark_ready(seat(small_campaign, 1).pk, False)
     assert not row.ready and row.pk is None
-    assert not TurnOrders.objects.exists()
+    assert not TurnOrders.objects.filter(turn__number__gt=0).exists()  # set-up orders (turn 0) aside
 
 
 def test_a_computer_seat_cannot_mark_ready(small_campaign):
     Empire.objects.filter(pk=seat(small_campaign, 1).pk).update(is_bot=True, auto_bot=True)
     with pytest.raises(actions.ActionError, match="take it back"):
         actions.mark_ready(seat(small_campaign, 1).pk, True)
-    assert not TurnOrders.objects.exists()
+    assert not TurnOrders.objects.filter(turn__number__gt=0).exists()  # set-up orders (turn 0) aside
 
 
 # --- deadlines --------------------------------------------------------------------------------

@@ -34,5 +34,5 @@ def test_drift_order_on_the_orders_page(new_page, login, shot, small_campaign, v
     from playwright.sync_api import expect  # imported here: without playwright the tests skip
 
     expect(page.locator("#save-status")).to_contain_text("saved (revision")
-    row = TurnOrders.objects.get(empire__seat=1, turn__campaign=small_campaign)
+    row = TurnOrders.objects.get(empire__seat=1, turn__campaign=small_campaign, turn__number=small_campaign.turn)
     assert row.orders["standing"]["drift"] == {"toward": [5, 6]}

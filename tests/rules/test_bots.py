@@ -114,11 +114,12 @@ def test_income_becomes_dockyards_academy_and_hero_crews():
 
 
 def test_an_empire_without_a_dockyard_builds_one_and_a_ship_at_once():
-    # 003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no ships";
-    # ships on the stocks count (docs/rulings.md VC3), and a dockyard bought this turn takes a build
-    # this turn (E4). Dockyards go on colonies too when no planet is left.
+    # A dockyard bought this turn takes a build this turn (E4), so the empire keeps building ships
+    # (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no ships";
+    # since the set-up round only ships in play count, VC3, so seat 1 keeps a lone galiot).
+    # Dockyards go on colonies too when no planet is left.
     state = build_state("A . A . . . 2", bp={1: 300, 2: 0}, seats=2, turn=20, dockyards=False,
-                        fleets=[(2, (6, 0), ["galiot"])])
+                        fleets=[(2, (6, 0), ["galiot"]), (1, (1, 0), ["galiot"])])
     orders = assert_valid(state, 1, raw_orders(state, 1))
     assert orders.purchases[:2] == ({"buy": Resource.DOCKYARD.value, "at": [0, 0]}, {"build": GALIOT, "dockyard": 1})
     after = resolve_turn(state, {1: orders}, FixedDice([6, 1] + [3] * 20), {1: NAMES, 2: NAMES}).state

@@ -8,7 +8,7 @@ the campaign's battle mode set to ``mode``: the turn stops at its battles step w
 
 from __future__ import annotations
 
-from campaign import actions, adapters
+from campaign import actions, adapters, versioning
 from campaign.models import Campaign, Fleet, Ship, Turn
 from campaign.rules.eventhorizon.mapgen import Terrain
 
@@ -29,9 +29,12 @@ def _free_neighbour(state, target, avoid):
     raise AssertionError(f"no empty hex next to {target}")
 
 
-def contact_turn(campaign: Campaign, mode: str = "tabletop", *, ships_per_side: int | None = 2,
-                 requests: str = "nobody") -> Turn:
-    """Process a turn in which seat 1 invades seat 2's fleet's hex. Returns the turn."""
+def contact_turn(campaign: Campaign, mode: str = "tabletop", *, ships_per_side: int | None = 1,
+                 requests: str = "nobody", reserve: bool = True) -> Turn:
+    """Process a turn in which seat 1 invades seat 2's fleet's hex. Returns the turn.
+
+    Each side keeps ``ships_per_side`` ships (default one: a corvette each, the battle these
+    tests were written for, as three computer turns left each side before the set-up round)."""
     if not Fleet.objects.filter(campaign=campaign, owner__seat=2).exists() or \
             not Fleet.objects.filter(campaign=campaign, owner__seat=1).exists():
         play(campaign, 3)
@@ -40,16 +43,30 @@ def contact_turn(campaign: Campaign, mode: str = "tabletop", *, ships_per_side: 
     campaign.refresh_from_db()
     defender = Fleet.objects.filter(campaign=campaign, owner__seat=2).order_by("number").first()
     attacker = Fleet.objects.filter(campaign=campaign, owner__seat=1).order_by("number").first()
-    # Gather each side's ships into its fleet, up to ships_per_side, and drop the rest.
+    # Gather each side's ships into its fleet, up to ships_per_side; with ``reserve`` one more
+    # ship of each side waits in a fleet of its own away from the battle (so that losing the
+    # battle does not end the campaign: only ships in play count, docs/rulings.md VC3); drop the rest.
+    state = adapters.load_state(campaign)
+    target = (defender.x, defender.y)
+    start = _free_neighbour(state, target, {(attacker.x, attacker.y)})
+    far = [c for c in state.grid.cells() if state.terrain_at(c) is Terrain.EMPTY and state.world_at(c) is None
+           and min(state.grid.distance(c, target), state.grid.distance(c, start)) >= 3]
+    number = max(Fleet.objects.filter(campaign=campaign).values_list("number", flat=True)) + 1
     for fleet, seat in ((attacker, 1), (defender, 2)):
         ships = list(Ship.objects.filter(campaign=campaign, owner__seat=seat).order_by("number"))
         keep = ships[:ships_per_side] if ships_per_side else ships
         Ship.objects.filter(pk__in=[s.pk for s in keep]).update(fleet=fleet)
-        Ship.objects.filter(campaign=campaign, owner__seat=seat).exclude(pk__in=[s.pk for s in keep]).delete()
-        Fleet.objects.filter(campaign=campaign, owner__seat=seat).exclude(pk=fleet.pk).delete()
-    state = adapters.load_state(campaign)
-    target = (defender.x, defender.y)
-    start = _free_neighbour(state, target, {(attacker.x, attacker.y)})
+        spare = ships[len(keep):len(keep) + 1] if reserve else []
+        kept = [fleet.pk]
+        if spare:
+            at = far.pop(0)
+            extra = Fleet.objects.create(campaign=campaign, owner=fleet.owner, number=number, x=at[0], y=at[1])
+            number += 1
+            Ship.objects.filter(pk=spare[0].pk).update(fleet=extra)
+            kept.append(extra.pk)
+        Ship.objects.filter(campaign=campaign, owner__seat=seat).exclude(pk__in=[s.pk for s in keep + spare]).delete()
+        Fleet.objects.filter(campaign=campaign, owner__seat=seat).exclude(pk__in=kept).delete()
+    versioning.bump(campaign.pk)  # queryset updates send no signal (campaign/versioning.py)
     Fleet.objects.filter(pk=attacker.pk).update(x=start[0], y=start[1])
     e1 = campaign.empires.get(seat=1)
     e2 = campaign.empires.get(seat=2)

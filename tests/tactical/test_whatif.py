@@ -78,8 +78,9 @@ def test_start_refuses_a_design_outside_the_library(bob, small_campaign):
     assert not WhatIfRun.objects.exists()
 
 
-def test_a_campaign_fleet_is_a_fleet_the_player_can_see(small_campaign, bob, carol, alice, mallory):
+def test_a_campaign_fleet_is_a_fleet_the_player_can_see(small_campaign_without_fleets, bob, carol, alice, mallory):
     """FW2/FW8: a player picks only fleets he detects; the same words for hidden and missing."""
+    small_campaign = small_campaign_without_fleets  # the test places every fleet itself
     bob_empire, carol_empire = small_campaign.empires.get(seat=1), small_campaign.empires.get(seat=2)
     sword = library("frigate")
     carol_design = Design.objects.create(campaign=small_campaign, empire=carol_empire, name="Carol's Blade",
@@ -245,7 +246,8 @@ def test_pages_need_a_login(client):
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_the_new_page_offers_designs_and_visible_fleets(client, bob, small_campaign):
+def test_the_new_page_offers_designs_and_visible_fleets(client, bob, small_campaign_without_fleets):
+    small_campaign = small_campaign_without_fleets  # the test places its own fleet
     bob_empire = small_campaign.empires.get(seat=1)
     f = Fleet.objects.create(campaign=small_campaign, owner=bob_empire, number=7, x=1, y=1)
     Ship.objects.create(campaign=small_campaign, owner=bob_empire, number=1, design=library("frigate"), fleet=f)

@@ -9,8 +9,8 @@ from ._common import parse_size
 class Command(BaseCommand):
     help = (
         "Play a whole campaign between computer players and print one line per turn (turn, and "
-        "per player BP, worlds, ships and battles) and the winner. The same seed gives the same "
-        "campaign."
+        "per player BP, worlds, ships and battles; turn 0 is the set-up round, where each buys "
+        "its set-up fleet) and the winner. The same seed gives the same campaign."
     )
 
     def add_arguments(self, parser):
@@ -38,7 +38,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Campaign {campaign.pk}: {width}x{height} {opts['grid']}, {opts['players']} players, "
                           f"purpose {campaign.purpose} ({PURPOSES[campaign.purpose].name})")
         self.stdout.write("turn | " + " | ".join(f"P{s} bp/worlds/ships/battles" for s in range(1, opts["players"] + 1)))
-        for _ in range(opts["turns"]):
+        # The set-up round (turn 0: every seat buys its set-up fleet), then the turns.
+        for _ in range(opts["turns"] + 1):
             actions.write_bot_orders(campaign_id=campaign.pk)
             actions.process_turn(campaign_id=campaign.pk)
             campaign.refresh_from_db()

@@ -8,8 +8,10 @@ from ._common import parse_size
 class Command(BaseCommand):
     help = (
         "Create an Event Horizon campaign: roll its map ('003 Creating a Map'), place home "
-        "worlds and give each player 240 BP and a home dockyard ('003 Set Up'). Prints the "
-        "new campaign's id."
+        "worlds and give each player 240 BP and a home dockyard ('003 Set Up'). The campaign "
+        "opens in its set-up round (turn 0, no deadline), where each empire spends its 240 BP; "
+        "seats without set-up orders get the computer's set-up fleet when it closes (playturns "
+        "or processdue). Prints the new campaign's id."
     )
 
     def add_arguments(self, parser):

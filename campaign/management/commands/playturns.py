@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions
+from campaign.rules.eventhorizon.setup import SETUP_TURN
 
 from ._common import get_campaign
 
@@ -8,7 +9,9 @@ from ._common import get_campaign
 class Command(BaseCommand):
     help = (
         "Process N turns of a campaign: computer players write their orders, then the turn is "
-        "resolved (seats without orders keep their standing orders). Stops early if the "
+        "resolved (seats without orders keep their standing orders). A campaign still in its "
+        "set-up round closes it first (computer players buy their set-up fleets; a seat without "
+        "set-up orders gets the computer's purchase), then plays N turns. Stops early if the "
         "campaign ends."
     )
 
@@ -20,7 +23,8 @@ class Command(BaseCommand):
         campaign = get_campaign(opts["campaign"])
         if opts["turns"] < 1:
             raise CommandError("--turns must be at least 1")
-        for _ in range(opts["turns"]):
+        rounds = opts["turns"] + (1 if campaign.turn == SETUP_TURN else 0)
+        for _ in range(rounds):
             try:
                 actions.write_bot_orders(campaign_id=campaign.pk)
             except actions.TurnClosed as exc:
@@ -29,6 +33,9 @@ class Command(BaseCommand):
             campaign.refresh_from_db()
             if turn is None:
                 raise CommandError(f"turn {campaign.turn} could not be processed")
+            if turn.number == SETUP_TURN:
+                self.stdout.write("Processed the set-up round.")
+                continue
             self.stdout.write(f"Processed turn {turn.number}.")
             if campaign.status == campaign.Status.FINISHED:
                 winner = campaign.winner.name if campaign.winner else "nobody"

@@ -17,8 +17,9 @@ DEMO_TURNS = 3
 class Command(BaseCommand):
     help = (
         "Create the demo: users moderator, player1 and player2 (password 'sector-demo'; the "
-        "moderator is also a site admin) and a 4-player Event Horizon campaign three turns in, "
-        "played so far by the computer; seats 3 and 4 stay computer players. Safe to run again: "
+        "moderator is also a site admin) and a 4-player Event Horizon campaign three turns in "
+        "(its set-up round and turns 1-3 played by the computer); seats 3 and 4 stay computer "
+        "players. Safe to run again: "
         "an existing demo is left as it is."
     )
 
@@ -83,11 +84,12 @@ class Command(BaseCommand):
                         campaign=campaign, user=users[username], role=Membership.Role.PLAYER,
                         empire=empires[seat], empire_name=empires[seat].name, colour=empires[seat].colour,
                     )
-                # The computer plays the opening turns for every seat, so the demo starts a
-                # few turns in; afterwards seats 3 and 4 stay computer players.
+                # The computer plays the set-up round (buying every seat's set-up fleet) and the
+                # opening turns for every seat, so the demo starts a few turns in; afterwards
+                # seats 3 and 4 stay computer players.
                 campaign.empires.update(is_bot=True)
                 versioning.bump(campaign.pk)
-                for _ in range(DEMO_TURNS):
+                for _ in range(DEMO_TURNS + 1):
                     actions.write_bot_orders(campaign_id=campaign.pk)
                     actions.process_turn(campaign_id=campaign.pk)
                 campaign.empires.filter(seat__in=[1, 2]).update(is_bot=False)

@@ -72,6 +72,10 @@ OBJECTIVE_DISTANCE = 3  # value a hex of distance costs when choosing the main a
 THROUGH_COST = 20  # extra cost of planning a path through an enemy-held hex
 PREFER_BONUS = 8  # a preferred neutral world may be this much farther (2 per hex) than another
 
+SETUP_TURN = 0  # the set-up round (setup.py)
+SETUP_SCOUTS = 3  # lone scouts bought in the set-up round while neutral worlds are left
+SETUP_CRUISERS = 2  # Star Cruisers in the set-up fleet (each an extra die: Force Multipliers)
+
 PURPOSE_LAND_GRAB, PURPOSE_POWER, PURPOSE_BATTLE = 1, 2, 3
 PURPOSE_REGIME, PURPOSE_TRADE, PURPOSE_ANNIHILATION = 4, 5, 6
 
@@ -213,12 +217,60 @@ def _exact(a_dice: int, b_dice: int, bigger: int) -> float:
 # --- orders -----------------------------------------------------------------------------------
 
 def bot_orders(state: CampaignState, seat: int, design_names: Mapping[str, int]) -> Orders:
-    """The orders of the computer player in ``seat`` for this turn."""
+    """The orders of the computer player in ``seat`` for this turn (in the set-up round: its
+    set-up purchase, ``setup_orders``)."""
+    empire = state.empire(seat)
+    if empire.eliminated or state.finished:
+        return NO_ORDERS
+    if state.turn == SETUP_TURN:
+        return setup_orders(state, seat, design_names)
+    bot = _Bot(state, seat, design_names)
+    return _valid(state, seat, bot.orders(), design_names)
+
+
+def setup_orders(state: CampaignState, seat: int, design_names: Mapping[str, int]) -> Orders:
+    """The computer's set-up purchase (003 "Set Up": "240BP to construct his fleet or buy
+    'resources'"): a Diplomatic Corps while neutral worlds are left (+1 on every neutral roll),
+    then ships at the home dockyard, delivered at once: a few fast scouts to claim neutral
+    worlds, Star Cruisers for their extra die, and line ships with the rest. Less than the
+    cheapest ship stays banked. Also the standing order of a seat that sends nothing in the
+    set-up round (RULINGS "Missed deadline")."""
+    from .setup import setup_plan
+
     empire = state.empire(seat)
     if empire.eliminated or state.finished:
         return NO_ORDERS
     bot = _Bot(state, seat, design_names)
-    return _valid(state, seat, bot.orders(), design_names)
+    scout, line, cruiser = bot._designs()
+    bp = empire.bp
+    raw: list[dict] = []
+    if bot.neutral and bot.home is not None and bp >= Resource.DIPLOMATIC_CORPS.cost + 100:
+        raw.append({"buy": Resource.DIPLOMATIC_CORPS.value, "at": list(bot.home)})
+        bp -= Resource.DIPLOMATIC_CORPS.cost
+    dock = next((d for d in bot.docks if d.coord == bot.home), bot.docks[0] if bot.docks else None)
+    if dock is not None and scout is not None:
+        cost = {name: state.designs[design_names[name]].bp for name in {scout, line, cruiser} if name}
+        plan = [scout] * (min(SETUP_SCOUTS, bot._scouts_wanted()))
+        if cruiser is not None:
+            plan += [cruiser] * SETUP_CRUISERS
+        for name in plan:
+            if bp >= cost[name]:
+                raw.append({"build": name, "dockyard": dock.id})
+                bp -= cost[name]
+        while bp >= cost[line]:
+            raw.append({"build": line, "dockyard": dock.id})
+            bp -= cost[line]
+    orders = parse_orders({"purchases": raw} if raw else {})
+    while True:
+        try:
+            setup_plan(state, seat, orders, design_names)
+            return orders
+        except OrderError as exc:  # never expected: drop the refused item and try again
+            where = exc.where or ""
+            if not where.startswith("purchases[") or not orders.purchases:
+                return NO_ORDERS
+            index = int(where[len("purchases["):].split("]")[0])
+            orders = parse_orders({"purchases": [p for i, p in enumerate(orders.purchases) if i != index]})
 
 
 def _valid(state: CampaignState, seat: int, raw: dict, design_names: Mapping[str, int]) -> Orders:
@@ -504,9 +556,9 @@ class _Bot:
             bp -= resource.cost
 
         # No dockyard left: one at once, and a ship on its stocks this same turn (a resource counts
-        # as soon as it is bought, docs/rulings.md E4), so that the empire keeps a ship in the
-        # campaign (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn
-        # with no ships").
+        # as soon as it is bought, docs/rulings.md E4), so that the empire keeps building ships
+        # (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no
+        # ships"; only ships in play count, VC3).
         if not self.docks and self.my_worlds and scout is not None:
             cost = state.designs[self.names[scout]].bp
             spots = [w for w in self.my_worlds if w.coord not in self.held]

@@ -587,6 +587,9 @@ class _Turn:
     world_hexes: set[Coord] = field(default_factory=set)
     dockyards: set[int] = field(default_factory=set)
     repaired_ships: set[int] = field(default_factory=set)
+    # The set-up round (003 "Set Up") is not a campaign turn: the Note's per-turn limits and
+    # the build times do not bind it (docs/rulings.md SU2).
+    setup: bool = False
 
 
 class _Refusal(Exception):
@@ -601,15 +604,18 @@ def validate_spending(
     *,
     designs: Mapping[str, Design] | None = None,
     other_gates: frozenset[Coord] = frozenset(),
+    setup: bool = False,
 ) -> SpendingPlan:
     """Check ``purchases`` in order against ``economy`` and return the resulting plan.
 
     ``designs`` maps design names to designs, to price repairs of ``economy.ships``;
-    ``other_gates`` holds hexes where another empire already has a star gate. Raises
-    ``SpendingError`` for the first item that breaks a rule; the input is never changed.
+    ``other_gates`` holds hexes where another empire already has a star gate. ``setup`` checks
+    a set-up purchase (003 "Set Up"): no per-turn limit of the Note applies and a dockyard may
+    take several ships (docs/rulings.md SU2). Raises ``SpendingError`` for the first item that
+    breaks a rule; the input is never changed.
     """
     state = economy
-    turn = _Turn()
+    turn = _Turn(setup=setup)
     planned: list[PlannedItem] = []
     for index, item in enumerate(purchases):
         try:
@@ -660,7 +666,7 @@ def _buy_resource(
         # Ruling: "requires a home world" - the guild is established on the home world.
         raise _Refusal(BP_RULE, f"a Merchants Guild must be established on your home world, not {where}")
 
-    if world is not None and item.coord in turn.world_hexes:
+    if world is not None and item.coord in turn.world_hexes and not turn.setup:
         raise _Refusal(NOTE_RULE, f"only one resource can be built on the planet/colony at {where} per turn")
     if resource.scope is Scope.EMPIRE and state.has(resource):
         raise _Refusal(BP_RULE, f"your empire already has a {resource.label}")
@@ -703,6 +709,8 @@ def _dockyard(state: EmpireEconomy, dockyard_id: int, turn: _Turn) -> Structure:
     dockyard = state.structure(dockyard_id)
     if dockyard is None or dockyard.resource is not Resource.DOCKYARD:
         raise _Refusal(DOCKYARD_RULE, f"you have no dockyard {dockyard_id}")
+    if turn.setup:
+        return dockyard
     if dockyard_id in turn.dockyards:
         raise _Refusal(
             NOTE_RULE,

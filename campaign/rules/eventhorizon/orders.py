@@ -415,6 +415,9 @@ class Preview:
     moves: tuple[MovePreview, ...] = ()
     fleets_after_regrouping: tuple[FleetState, ...] = ()
     lines: tuple[str, ...] = field(default=())
+    # Warnings, not refusals: the orders are valid but may cost the player dearly
+    # (campaign/rules/eventhorizon/warnings.py).
+    warnings: tuple[str, ...] = field(default=())
 
 
 def ship_campaign_move(state: CampaignState, ship_id: int) -> int:
@@ -506,9 +509,10 @@ def regroup(state: CampaignState, seat: int, orders: Orders,
 
 
 def _spending(state: CampaignState, seat: int, orders: Orders, design_names: Mapping[str, int],
-              errors: list[OrderError]) -> tuple[eh.SpendingPlan, list[eh.Purchase]]:
+              errors: list[OrderError], *, setup: bool = False) -> tuple[eh.SpendingPlan, list[eh.Purchase]]:
     """The plan of every purchase that passes; each one refused is added to ``errors`` (with
-    its place in the list) and left out, and the rest are checked without it."""
+    its place in the list) and left out, and the rest are checked without it. ``setup``: the
+    set-up round's purchase (``eh.validate_spending``; campaign/rules/eventhorizon/setup.py)."""
     economy = empire_economy(state, seat)
     items: list[tuple[int, eh.Purchase]] = []
     for i, raw in enumerate(orders.purchases):
@@ -523,7 +527,8 @@ def _spending(state: CampaignState, seat: int, orders: Orders, design_names: Map
     gates = other_gates(state, seat)
     while True:
         try:
-            plan = eh.validate_spending(economy, [item for _, item in items], designs=designs, other_gates=gates)
+            plan = eh.validate_spending(economy, [item for _, item in items], designs=designs, other_gates=gates,
+                                        setup=setup)
         except eh.SpendingError as exc:
             index = items[exc.index][0]
             refused.append(OrderError(f"purchases[{index}]", exc.rule, f"{exc.description}: {exc.message}"))
@@ -626,7 +631,7 @@ def check_orders(state: CampaignState, seat: int, raw: Any, design_names: Mappin
 # --- what can still be ordered -----------------------------------------------------------------
 
 def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
-                     design_names: Mapping[str, int]) -> dict:
+                     design_names: Mapping[str, int], *, setup: bool = False) -> dict:
     """What the order form may offer after the purchases already listed (those that pass):
     for each resource, each owned world where it can be bought or the reason it cannot
     ("Use of BP in a Campaign": prerequisites, one per world per turn, BP); for each dockyard,
@@ -636,14 +641,14 @@ def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
     raw = raw_purchases if isinstance(raw_purchases, list) else []
     raw = [p for p in raw if isinstance(p, dict)]
     scratch: list[OrderError] = []
-    plan, kept = _spending(state, seat, Orders(purchases=tuple(raw)), design_names, scratch)
+    plan, kept = _spending(state, seat, Orders(purchases=tuple(raw)), design_names, scratch, setup=setup)
     economy = empire_economy(state, seat)
     designs = {str(k): v for k, v in state.designs.items()}
     gates = other_gates(state, seat)
 
     def refusal(extra: eh.Purchase) -> str:
         try:
-            eh.validate_spending(economy, [*kept, extra], designs=designs, other_gates=gates)
+            eh.validate_spending(economy, [*kept, extra], designs=designs, other_gates=gates, setup=setup)
         except eh.SpendingError as exc:
             return exc.message if exc.index == len(kept) else ""
         except DesignError as exc:
@@ -681,7 +686,9 @@ def purchase_options(state: CampaignState, seat: int, raw_purchases: Any,
         if s.resource is not eh.Resource.DOCKYARD:
             continue
         reason = ""
-        if s.id in economy.dockyard_busy:
+        if setup:
+            pass  # the set-up round: a dockyard takes any number of ships (docs/rulings.md SU2)
+        elif s.id in economy.dockyard_busy:
             reason = f"still building a ship ({BUILD_TIME_RULE})"
         elif s.id in used:
             reason = "already has a build or repair this turn (003 Use of BP in a Campaign: Note)"

@@ -14,6 +14,7 @@ from .fog import events_for
 
 # Steps of "003 Campaign Turn Sequence" in the order the pipeline runs them.
 SECTIONS = (
+    ("setup", "Set-up purchases"),  # the set-up round (turn 0, 003 Set Up)
     ("spending", "Purchases"),
     ("initiative", "Initiative"),
     ("movement", "Movement"),
@@ -173,7 +174,8 @@ def event_details(event: Mapping[str, Any], names: Mapping[int, str] | None = No
 
 def render_text(report: TurnReport) -> str:
     who = report.empire if report.seat is not None else "Moderator (full report)"
-    lines = [f"{report.campaign} — turn {report.turn} report for {who}", "=" * 60]
+    title = "set-up round" if report.turn == 0 else f"turn {report.turn}"  # turn 0: the set-up round (setup.py)
+    lines = [f"{report.campaign} — {title} report for {who}", "=" * 60]
     if not report.sections:
         lines.append("Nothing happened that concerns you this turn.")
     for section in report.sections:

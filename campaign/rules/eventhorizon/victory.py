@@ -150,10 +150,10 @@ def purpose(number: int) -> Purpose:
 # --- what the position says -------------------------------------------------------------------
 
 def has_ships(state: CampaignState, seat: int) -> bool:
-    """Ships in play or on the stocks (V3): every empire starts with no ships and the starter
-    designs take 2–5 turns to build, so counting only ships in play would end every campaign
-    on turn 1."""
-    return any(s.owner == seat for s in state.ships) or any(b.owner == seat for b in state.builds)
+    """Ships in play (V3): a ship on the stocks is not a ship yet ("partially built star
+    ships", 003 Result of a Tactical Battle). Every empire starts turn 1 with the fleet it bought
+    in the set-up round (003 Set Up; campaign/rules/eventhorizon/setup.py)."""
+    return any(s.owner == seat for s in state.ships)
 
 
 def fleet_bp(state: CampaignState, seat: int) -> int:

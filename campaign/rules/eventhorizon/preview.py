@@ -1,0 +1,57 @@
+"""One entry point for checking a player's raw orders, whatever the round (pure Python).
+
+    check_round_orders(state, seat, raw, design_names) -> Preview
+
+In the set-up round (``setup.is_setup``) orders are set-up purchases (``setup.validate_setup_orders``;
+standing orders are checked as in any turn); afterwards they are turn orders
+(``orders.check_orders``), and the preview carries the warnings of ``warnings.orders_warnings``.
+Raises ``OrderError`` (``OrderErrors`` listing every problem) as ``orders.check_orders`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .orders import (
+    OrderError,
+    OrderErrors,
+    Orders,
+    Preview,
+    check_orders,
+    parse_orders,
+    parse_orders_collecting,
+    validate_orders,
+)
+from .setup import is_setup, validate_setup_orders
+from .state import CampaignState
+from .warnings import orders_warnings
+
+
+def check_round_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:
+    if is_setup(state):
+        return _check_setup(state, seat, raw, design_names)
+    preview = check_orders(state, seat, raw, design_names)
+    found = orders_warnings(state, seat, parse_orders(raw), preview)
+    return replace(preview, warnings=preview.warnings + found) if found else preview
+
+
+def _check_setup(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:
+    """Every problem of set-up orders: their shape, their standing orders (as in any turn), then
+    the set-up purchase (the first item that fails, as for a turn's purchases)."""
+    orders, errors = parse_orders_collecting(raw)
+    errors = list(errors)
+    if orders.standing is not None:
+        try:
+            validate_orders(state, seat, Orders(standing=orders.standing), design_names)
+        except OrderError as exc:
+            errors += exc.problems
+    preview = None
+    try:
+        preview = validate_setup_orders(state, seat, orders, design_names)
+    except OrderError as exc:
+        errors += exc.problems
+    if errors:
+        raise errors[0] if len(errors) == 1 else OrderErrors(errors)
+    return preview

@@ -1,0 +1,77 @@
+"""Warnings for valid orders that may cost the player the campaign (pure Python).
+
+    orders_warnings(state, seat, orders, preview) -> tuple[str, ...]
+
+Today one kind: orders that can leave the empire with no ships at the end of the turn, which
+loses the campaign (003 Purpose of the Campaign: "a player loses if he finishes a campaign turn
+with no ships"; docs/rulings.md VC3, W1). A warning never refuses orders.
+
+A ship counts as safe this turn when it ends its move (or stays) in a hex where nothing can
+destroy it: not a hex another empire holds (its path stops there and a battle follows), not a
+neutral world as a fleet of one (a 1–2 on the neutral roll destroys a ship: 003 Neutral
+Planets/Colonies), and not within reach of another empire's fleet this turn (grid distance up to
+that fleet's speed: it could invade). A ship completed this turn (its build's last turn) appears
+after the battles and is safe. If no ship is safe, the preview warns and says why.
+"""
+
+from __future__ import annotations
+
+from .mapgen import Terrain
+from .orders import Orders, Preview, fleet_speed, regroup
+from .state import CampaignState
+
+RULE = "003 Purpose of the Campaign"
+
+
+def _enemy_held(state: CampaignState, seat: int) -> set:
+    active = set(state.active_seats()) - {seat}
+    held = {f.coord for f in state.fleets if f.owner in active and f.ships}
+    held |= {w.coord for w in state.worlds if w.owner in active}
+    held |= {s.coord for s in state.structures if s.owner in active and s.resource.value == "star_gate"}
+    return held
+
+
+def orders_warnings(state: CampaignState, seat: int, orders: Orders, preview: Preview) -> tuple[str, ...]:
+    """The warnings for valid turn orders (W1). ``preview`` is what ``validate_orders`` returned."""
+    completing = sum(1 for b in state.builds if b.owner == seat and b.turns_left <= 1)
+    completing += sum(1 for b in preview.spending.builds if b.turns_left <= 1)
+    if completing:
+        return ()
+    mine = [f for f in state.fleets if f.owner == seat and f.ships]
+    if not mine:
+        return (f"{RULE}: you have no ships and none is completed this turn: you will finish the turn with "
+                "no ships and lose the campaign. Build a ship that takes one turn (a Patrol Craft) to stay in it.",)
+    fleets, labels = regroup(state, seat, orders)
+    ends = {f.id: (f.coord, ()) for f in fleets if f.owner == seat and f.ships}
+    held = _enemy_held(state, seat)
+    for move in orders.moves:
+        fid = labels.get(move.fleet) if isinstance(move.fleet, str) else move.fleet
+        if fid in ends:
+            end, passed = move.path[-1], ()
+            for cell in move.path:
+                if cell in held:
+                    end, passed = cell, (cell,)
+                    break
+            ends[fid] = (end, passed)
+    enemies = [(f.coord, fleet_speed(state, f.ships)) for f in state.fleets
+               if f.owner != seat and f.ships and f.owner in state.active_seats()]
+    grid = state.grid
+    reasons = []
+    by_id = {f.id: f for f in fleets}
+    for fid, (end, stopped) in sorted(ends.items()):
+        fleet = by_id[fid]
+        if stopped or end in held:
+            reasons.append(f"fleet {fid} ends in {end}, held by another empire: a battle there can destroy it")
+            continue
+        world = state.world_at(end)
+        if world is not None and world.owner is None and len(fleet.ships) == 1 \
+                and state.terrain_at(end) in (Terrain.PLANET, Terrain.COLONY):
+            reasons.append(f"fleet {fid}, a lone ship, ends on the neutral world at {end}: a 1–2 on its roll destroys it")
+            continue
+        near = [c for c, speed in enemies if grid.distance(c, end) <= speed]
+        if near:
+            reasons.append(f"fleet {fid} at {end} is within reach of an enemy fleet at {near[0]}")
+            continue
+        return ()  # a safe ship
+    return (f"{RULE}: these orders can leave you with no ships at the end of the turn, and an empire that "
+            "finishes a campaign turn with no ships has lost: " + "; ".join(reasons) + ".",)
