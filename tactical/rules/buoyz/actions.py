@@ -1,0 +1,61 @@
+"""The actions of a Buoyz 'N Da 'Hood battle (frozen values; see ``engine.apply``).
+
+Rule book ``seeds/000_…`` 2.2. Each names the ship it is for; the engine refuses a ship that is
+not the nominating side's, or one already nominated in this phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Special Actions (7.2) the engine resolves, with their Command Check.
+SPECIAL_ACTIONS = {
+    "red_alert": 4,
+    "ecm": 5,
+    "evasive": 5,
+    "hard_about": 5,
+    "flank_speed": 4,
+}
+
+
+@dataclass(frozen=True)
+class Begin:
+    """Roll the first turn's initiative (3.0); every later turn rolls it by itself after the
+    End Phase."""
+
+
+@dataclass(frozen=True)
+class Special:
+    """Nominate ``ship`` to move and attempt a Special Action first (7.1: "chosen and attempted
+    before the ship begins to move"). Its Move must follow."""
+
+    ship: int
+    action: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """Nominate (if not yet) and move ``ship`` (4.1): ``before`` inches ahead, a turn of ``turn``
+    points (negative: to port) on Template 2, then ``after`` inches. An Agile ship (7.3) turns
+    ``turn`` at the very start (``before`` must be 0) and ``turn_end`` at the very end; any other
+    ship leaves ``turn_end`` 0. ``lower_shields`` lowers its shields until the End Phase (2.2)."""
+
+    ship: int
+    before: float = 0.0
+    turn: int = 0
+    after: float = 0.0
+    turn_end: int = 0
+    lower_shields: bool = False
+
+
+@dataclass(frozen=True)
+class Fire:
+    """Nominate ``ship`` to fire (5.3): ``shots`` are ``(weapon key, target id, dice)``; a main
+    weapon system or torpedo fires whole at one target, the secondary battery may split its dice
+    (5.2). Empty ``shots``: nominated and does nothing (2.1: it waives its fire)."""
+
+    ship: int
+    shots: tuple[tuple[str, int, int], ...] = ()
+
+
+Action = Begin | Special | Move | Fire

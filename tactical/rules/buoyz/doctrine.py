@@ -1,0 +1,118 @@
+"""A computer doctrine for Buoyz 'N Da 'Hood: plays either side with legal actions only.
+
+Movement: each ship takes, from ``legal_actions``, the move that leaves the most attack dice
+bearing on enemies in arc and range, closing on the nearest enemy otherwise, and never leaves
+the table; a ship far from any enemy first tries Flank Speed (7.2). Attack: every weapon system
+fires at the eligible enemy with the least hull left (focus fire), secondary dice together.
+``simulate`` plays a battle to its end (the turn cap of ruling BZ17 guarantees one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from campaign.rules.dice import Dice
+
+from . import actions as A
+from .engine import (
+    allowance,
+    apply,
+    dead_in_space,
+    eligible,
+    legal_actions,
+    move_options,
+    system_dice,
+    systems,
+)
+from .geometry import advance, distance, norm, on_table, turn_degrees
+from .state import ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
+
+MAX_STEPS = 20_000
+
+
+def _pose(ship: Ship, m: A.Move):
+    pos, h = ship.pos, ship.heading
+    if m.before:
+        pos = advance(pos, h, m.before)
+    h = norm(h + turn_degrees(m.turn))
+    if m.after:
+        pos = advance(pos, h, m.after)
+    h = norm(h + turn_degrees(m.turn_end))
+    return pos, h
+
+
+def _score_move(state: BattleState, ship: Ship, m: A.Move) -> float:
+    pos, h = _pose(ship, m)
+    w, hgt = state.table
+    if not on_table(pos, w, hgt):
+        return -1e9
+    moved = replace(ship, pos=pos, heading=h)
+    enemies = state.active_ships(state.other(ship.side))
+    if not enemies:
+        return 0.0
+    bearing = 0.0
+    for e in enemies:
+        for s in systems(ship):
+            n = system_dice(ship, s)
+            if n and eligible(state, moved, s, e):
+                bearing += n * (1.5 if s.torpedo else 1.0)
+    nearest = min(distance(pos, e.pos) for e in enemies)
+    edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
+    return bearing * 10 - nearest - (5.0 if edge < 3 else 0.0)
+
+
+def choose_move(state: BattleState, ship: Ship) -> A.Move:
+    options = move_options(ship)
+    return max(options, key=lambda m: (_score_move(state, ship, m), -m.before - m.after))
+
+
+def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
+    enemies = state.active_ships(state.other(ship.side))
+    shots = []
+    for s in systems(ship):
+        n = system_dice(ship, s)
+        if not n:
+            continue
+        cands = [e for e in enemies if eligible(state, ship, s, e)]
+        if cands:
+            target = min(cands, key=lambda e: (e.hull, distance(ship.pos, e.pos), e.id))
+            shots.append((s.key, target.id, n))
+    return A.Fire(ship.id, tuple(shots))
+
+
+def doctrine_action(state: BattleState) -> A.Action:
+    """The doctrine's next action for the side to act (always one ``apply`` accepts)."""
+    if state.phase == INITIATIVE:
+        return A.Begin()
+    if state.phase == MOVEMENT:
+        if state.nominated is not None:
+            return choose_move(state, state.ship(state.nominated))
+        mine = [s for s in state.active_ships(state.acting) if not s.moved]
+        ship = mine[0]
+        enemies = state.active_ships(state.other(ship.side))
+        if (not ship.special_tried and ship.sd.speed and not dead_in_space(ship) and enemies
+                and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8):
+            return A.Special(ship.id, "flank_speed")
+        return choose_move(state, ship)
+    if state.phase == ATTACK:
+        ship = next(s for s in state.active_ships(state.acting) if s in _shooters(state))
+        return choose_fire(state, ship)
+    return legal_actions(state)[0]
+
+
+def _shooters(state: BattleState) -> list[Ship]:
+    from .engine import can_fire
+
+    return [s for s in state.active_ships(state.acting) if can_fire(s)]
+
+
+def simulate(state: BattleState, dice: Dice, max_steps: int = MAX_STEPS) -> BattleState:
+    """Play to the end with the doctrine for both sides."""
+    for _ in range(max_steps):
+        if state.over:
+            return state
+        state = apply(state, doctrine_action(state), dice).state
+    raise RuntimeError(f"the battle did not end in {max_steps} steps")
+
+
+__all__ = ["choose_fire", "choose_move", "doctrine_action", "simulate"]

@@ -1,0 +1,899 @@
+"""The Buoyz 'N Da 'Hood turn sequence (rule book ``seeds/000_…`` 2.2), one action at a time.
+
+``apply(state, action, dice)`` checks the action first (an ``IllegalActionError`` names the
+section; nothing is rolled and the state is unchanged), then resolves it and every automatic
+step that follows it (the End Phase, the next turn's initiative) with the ``dice`` given.
+``legal_actions(state)`` lists what the nominating side may do now. Rulings BZ… are in
+``docs/rulings.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from campaign.rules.dice import Dice
+
+from . import actions as A
+from .geometry import (
+    ARCS,
+    EPSILON,
+    advance,
+    arcs_of,
+    distance,
+    halve,
+    inches,
+    norm,
+    on_table,
+    turn_degrees,
+)
+from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
+from .state import (
+    ACTIVE,
+    ARMAMENT,
+    ATTACK,
+    CRITS,
+    DESTROYED,
+    INITIATIVE,
+    LEFT,
+    MOTIVE,
+    MOVEMENT,
+    OVER,
+    SHIELDS,
+    BattleState,
+    Event,
+    IllegalActionError,
+    Ship,
+    Torpedo,
+    with_ship,
+)
+
+TURN_RULE = "000 2.2 Detailed Turn Sequence"
+INITIATIVE_RULE = "000 3.0 Initiative Phase"
+MOVE_RULE = "000 4.1 Ship Movement"
+SPECIAL_RULE = "000 7.2 Special Actions"
+FIRE_RULE = "000 5.3 Fire Procedure"
+SPLIT_RULE = "000 5.2 Splitting Fire"
+TARGET_RULE = "000 5.4 Eligible Targets"
+HIT_RULE = "000 5.5 Gaining Hits With Beam Weapons"
+EFFECT_RULE = "000 5.6 Effect Of Hits"
+CRIPPLE_RULE = "000 5.7 Crippled Ships"
+CRIT_RULE = "000 5.8 The Effect Of Critical Hits"
+TORP_RULE = "000 5.9 Torpedoes"
+DC_RULE = "000 6.2 Damage Control"
+EXPLOSION_RULE = "000 11.6 Terminal Explosions"
+LEAVE_RULE = "000 11.7 Leaving The Table"
+
+DAMAGE_CONTROL_TARGET = 5  # 6.2 "1D6, adding the ship's Command score. On a roll of 5+"
+CRIT_CHECK = 4  # 5.6 "If a 4+ is rolled … it also scores a critical hit"
+CRIPPLE_LOSS = 4  # 5.7 (3) "On a 4+ this is destroyed or removed"
+AEGIS_TARGET = 5  # 5.9 "on a 5+ they have intercepted the torpedo"
+TORP_TO_HIT = 3  # 5.9 "they hit on a 3+"
+FAST_TARGET = 6.0  # 5.5 "target moved more than 6\" this current turn"
+IMPULSE_LIMIT = 2.0  # 7.3 Impulse "may not move more than 2\" a turn"
+# Ruling BZ13: the ability a side gives up first on a Vital System hit, unless its orders say.
+DEFAULT_LOSS = ("Research", "Saucer", "Landing", "Pursuit Mine", "Trans", "Trac", "Advanced Sensors",
+                "Attack Shields", "Adaption", "Shield Drain", "Carrier", "Cloak", "Fire cloaked", "Agile",
+                "Impulse", "Warp")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    state: BattleState
+    events: tuple[Event, ...]
+
+
+class _Ctx:
+    def __init__(self, dice: Dice):
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+        if count <= 0:
+            return ()
+        return self.dice.roll(count, 6, purpose).faces
+
+    def log(self, event_kind: str, text: str, **data) -> None:
+        self.events.append(Event(event_kind, text, data))
+
+
+# --- ship values -----------------------------------------------------------------------------
+
+def base_speed(ship: Ship) -> float:
+    """The SD's Speed, halved when Crippled (5.7 (1)) and once per Critical Motive (5.8 (2));
+    kept in exact inches (ruling BZ5). A station or base (Speed N/A) has none."""
+    v = float(ship.sd.speed or 0)
+    return v / (2 ** (int(ship.crippled) + ship.crit(MOTIVE)))
+
+
+def dead_in_space(ship: Ship) -> bool:
+    """4.1 "If its move is reduced below 1\", it is considered to be (effectively) dead in space"."""
+    return ship.sd.speed is not None and base_speed(ship) < 1.0
+
+
+def allowance(ship: Ship) -> float:
+    """The most a ship may move this turn (4.1, 7.2 Flank Speed, 7.3 Impulse / Warp)."""
+    if ship.sd.speed is None or dead_in_space(ship):
+        return 0.0
+    v = base_speed(ship)
+    if ship.special == "flank_speed":
+        return v + max(1.0, v / 2)
+    if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        return min(v, IMPULSE_LIMIT)
+    return v
+
+
+def turning(ship: Ship) -> int:
+    """Turning points (4.1): +2 for Hard About (7.2); a Crippled ship turns one point at most
+    (5.7 (1); ruling BZ11: the cap applies after Hard About)."""
+    t = ship.sd.turning or 0
+    if ship.special == "hard_about":
+        t += 2
+    if ship.crippled:
+        t = min(t, 1)
+    return t
+
+
+def agile(ship: Ship) -> bool:
+    return has(ship.abilities, "Agile") or ship.sd.ship_class.value == "RB"  # 4.2 sidebar: patrol craft
+
+
+def shields_facing(ship: Ship, from_pos, drained: bool = False) -> int:
+    """The target's current shields toward ``from_pos`` (1.5, 5.6): the facing's value (the
+    better one on an arc boundary, ruling BZ2), 0 while lowered, halved when Crippled (5.7 (4)),
+    per Critical Shields (5.8 (3)) and by a Borg Shield Drain (7.3)."""
+    if ship.shields_lowered:
+        return 0
+    facings = arcs_of(ship.pos, ship.heading, from_pos)
+    value = max(ship.sd.shields[ARCS.index(a)] for a in facings)
+    return halve(value, int(ship.crippled) + ship.crit(SHIELDS) + int(drained))
+
+
+def systems(ship: Ship) -> tuple[WeaponSystem, ...]:
+    return weapon_systems(ship.sd)
+
+
+def system_dice(ship: Ship, system: WeaponSystem) -> int:
+    """Attack dice now (5.5): halved when Crippled (5.7 (2)) and per Critical Armament (5.8 (1));
+    0 once a one-shot weapon is spent (7.3)."""
+    if system.key in ship.spent:
+        return 0
+    return halve(system.dice, int(ship.crippled) + ship.crit(ARMAMENT))
+
+
+def close_defence(ship: Ship) -> int:
+    return halve(ship.sd.close_defence, int(ship.crippled) + ship.crit(ARMAMENT))
+
+
+def can_fire(ship: Ship) -> bool:
+    """Ruling BZ10: a ship with nothing it could fire (or under ECM, 7.2) is passed over."""
+    if not ship.active or ship.fired or ship.special == "ecm":
+        return False
+    return any(system_dice(ship, s) > 0 for s in systems(ship))
+
+
+def eligible(state: BattleState, ship: Ship, system: WeaponSystem, target: Ship) -> bool:
+    """5.4: in the weapon's arc and within its range (rounded, ruling BZ1); every ship is located
+    (9.1: 40\" sensor range; no cloaks yet)."""
+    if not target.active or target.side == ship.side or target.special == "ecm":
+        return False
+    if inches(ship.pos, target.pos) > system.range:
+        return False
+    return bool(arcs_of(ship.pos, ship.heading, target.pos) & system.arcs)
+
+
+def flagship(state: BattleState, side: int) -> Ship | None:
+    """The side's flagship; if it is gone, its dearest surviving ship (ruling BZ8)."""
+    mine = state.active_ships(side)
+    for s in mine:
+        if s.flagship:
+            return s
+    return max(mine, key=lambda s: (s.sd.points, -s.id), default=None)
+
+
+def initiative_modifier(state: BattleState, side: int) -> int:
+    """3.0's modifiers for ``side``'s ships on the table."""
+    ships = state.active_ships(side)
+    flag = flagship(state, side)
+    mod = 0
+    if any(s.sd.ship_class.value == "TP" for s in ships):
+        mod -= 1  # "any civilian shipping –1"
+    if flag is not None:
+        if flag.sd.command >= 3:
+            mod += 2
+        elif flag.sd.command <= 1:
+            mod -= 2
+        if has(flag.abilities, "Advanced Sensors"):
+            mod += 1
+    if any(has(s.abilities, "Cloak") for s in ships):
+        mod += 1
+    if any(s.sd.ship_class.value == "RB" for s in ships):
+        mod += 2  # "patrol counters available on the table +2"
+    return mod
+
+
+# --- phases ----------------------------------------------------------------------------------
+
+def _pending(state: BattleState, side: int) -> list[Ship]:
+    if state.phase == MOVEMENT:
+        return [s for s in state.active_ships(side) if not s.moved]
+    if state.phase == ATTACK:
+        return [s for s in state.active_ships(side) if can_fire(s)]
+    return []
+
+
+def _next_actor(state: BattleState, last: int | None) -> int | None:
+    """Players alternate (2.1); a side with nothing left to nominate is skipped."""
+    order = [state.other(last), last] if last is not None else [state.first, state.other(state.first)]
+    for side in order:
+        if _pending(state, side):
+            return side
+    return None
+
+
+def _start_phase(state: BattleState, phase: str, ctx: _Ctx) -> BattleState:
+    init = state.initiative
+    orders = state.orders_of(init)
+    wants_first = orders.move_first if phase == MOVEMENT else orders.fire_first
+    first = init if wants_first else state.other(init)
+    state = replace(state, phase=phase, first=first, acting=None, nominated=None)
+    acting = _next_actor(state, None)
+    state = replace(state, acting=acting)
+    if acting is None:
+        return _advance(state, ctx)
+    ctx.log("phase", f"Turn {state.turn}: {phase} phase; side {acting} nominates first", phase=phase,
+            first=acting)
+    return state
+
+
+def _advance(state: BattleState, ctx: _Ctx) -> BattleState:
+    """The current phase has nothing left to nominate: go on to the next."""
+    if state.phase == MOVEMENT:
+        return _start_phase(state, ATTACK, ctx)  # 4.2 AC movement: no AC yet
+    if state.phase == ATTACK:
+        state = _end_phase(state, ctx)
+        if state.phase == OVER:
+            return state
+        return _roll_initiative(state, ctx)
+    raise AssertionError(state.phase)
+
+
+def _after_nomination(state: BattleState, side: int, ctx: _Ctx) -> BattleState:
+    state = _check_over(state, ctx, mid_turn=True)
+    if state.phase == OVER:
+        return state
+    acting = _next_actor(state, side)
+    if acting is None:
+        return _advance(replace(state, acting=None), ctx)
+    return replace(state, acting=acting)
+
+
+def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
+    """3.0: each side 2D6 plus modifiers, ties re-rolled; the highest holds Initiative."""
+    turn = state.turn + 1
+    a, b = state.sides
+    ma, mb = initiative_modifier(state, a), initiative_modifier(state, b)
+    while True:
+        ra = sum(ctx.roll(2, f"{INITIATIVE_RULE}: side {a} initiative"))
+        rb = sum(ctx.roll(2, f"{INITIATIVE_RULE}: side {b} initiative"))
+        ta, tb = ra + ma, rb + mb
+        if ta != tb:
+            break
+        ctx.log("initiative_tie", f"Initiative tied at {ta}: both sides roll again", total=ta)
+    winner = a if ta > tb else b
+    ctx.log("initiative", f"Turn {turn}: side {winner} holds initiative ({ta} to {tb})", turn=turn, winner=winner,
+            totals={a: ta, b: tb}, modifiers={a: ma, b: mb})
+    state = replace(state, turn=turn, initiative=winner)
+    return _start_phase(state, MOVEMENT, ctx)
+
+
+def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> BattleState:
+    alive = [side for side in state.sides if state.active_ships(side)]
+    if len(alive) == 2:
+        if not mid_turn and state.turn >= state.turn_cap:
+            ctx.log("over", f"The battle ends undecided after {state.turn} turns (ruling BZ17)", winner=None)
+            return replace(state, phase=OVER, acting=None, winner=None)
+        return state
+    winner = alive[0] if alive else None
+    text = f"Side {winner} holds the field" if winner is not None else "No ship is left on the table"
+    ctx.log("over", text, winner=winner)
+    return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
+
+
+# --- checking ----------------------------------------------------------------------------------
+
+def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
+    ship = state.ship(ship_id)
+    if not ship.active:
+        raise IllegalActionError(rule, f"{ship.name} ({ship.id}) is no longer in the battle")
+    if ship.side != state.acting:
+        raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
+    return ship
+
+
+def check(state: BattleState, action: A.Action) -> None:
+    """Raise ``IllegalActionError`` if ``action`` is not allowed now (rolls nothing)."""
+    if state.phase == OVER:
+        raise IllegalActionError(TURN_RULE, "the battle is over")
+    if isinstance(action, A.Begin):
+        if state.phase != INITIATIVE or state.turn != 0:
+            raise IllegalActionError(INITIATIVE_RULE, "the battle has begun; initiative is rolled after each End Phase")
+        return
+    if state.phase == INITIATIVE:
+        raise IllegalActionError(INITIATIVE_RULE, "roll for initiative first (Begin)")
+    if isinstance(action, A.Special):
+        _check_special(state, action)
+    elif isinstance(action, A.Move):
+        _check_move(state, action)
+    elif isinstance(action, A.Fire):
+        _check_fire(state, action)
+    else:
+        raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
+
+
+def _check_special(state: BattleState, action: A.Special) -> None:
+    if state.phase != MOVEMENT:
+        raise IllegalActionError(SPECIAL_RULE, "Special Actions are attempted when a ship is nominated to move")
+    ship = _own_ship(state, action.ship, SPECIAL_RULE)
+    if state.nominated is not None:
+        raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move now")
+    if ship.moved:
+        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
+    if action.action not in A.SPECIAL_ACTIONS:
+        raise IllegalActionError(SPECIAL_RULE, f"unknown Special Action {action.action!r} "
+                                 f"(known: {', '.join(sorted(A.SPECIAL_ACTIONS))})")
+    if action.action in ("flank_speed", "hard_about") and (ship.sd.speed is None or dead_in_space(ship)):
+        raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use "
+                                 f"{action.action.replace('_', ' ')}")
+
+
+def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
+    """Why ``action`` is not a legal move for ``ship`` (4.1, 7.3 Agile), or None."""
+    for what in ("before", "after"):
+        value = getattr(action, what)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+            return f"'{what}' must be a distance of 0 inches or more, not {value!r}"
+    for what in ("turn", "turn_end"):
+        if not isinstance(getattr(action, what), int) or isinstance(getattr(action, what), bool):
+            return f"'{what}' must be a whole number of turning points"
+    allow = allowance(ship)
+    if ship.sd.speed is None:
+        if action.before or action.after or action.turn or action.turn_end:
+            return f"{ship.name} ({ship.id}) is a station or base and does not move"
+        return None
+    if dead_in_space(ship):
+        if action.before or action.after or action.turn or action.turn_end:
+            return f"{ship.name} ({ship.id}) is dead in space (its move is below 1\")"
+        return None
+    t = turning(ship)
+    if agile(ship):
+        if action.turn and action.before > EPSILON:
+            return "an Agile ship's first turn is made right at the start of its move (7.3)"
+    elif action.turn_end:
+        return "only an Agile ship turns twice (7.3); a ship turns once in its move"
+    for what in ("turn", "turn_end"):
+        if abs(getattr(action, what)) > t:
+            return f"a turn of {abs(getattr(action, what))} points is more than {ship.name}'s Turning {t}"
+    points = abs(action.turn) + abs(action.turn_end)
+    forward = action.before + action.after
+    room = max(0.0, allow - points)  # 4.1: each point turned costs 1"; extra turns are free
+    if forward > room + EPSILON:
+        return (f"moving {forward:g}\" after turning {points} point(s) is more than the {room:g}\" left of "
+                f"{ship.name}'s {allow:g}\" move")
+    return None
+
+
+def _check_move(state: BattleState, action: A.Move) -> None:
+    if state.phase != MOVEMENT:
+        raise IllegalActionError(MOVE_RULE, "ships move in the Movement Phase")
+    ship = _own_ship(state, action.ship, MOVE_RULE)
+    if state.nominated is not None and state.nominated != ship.id:
+        raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move now")
+    if ship.moved:
+        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) may only be nominated to move once each turn")
+    why = move_cost_ok(ship, action)
+    if why:
+        raise IllegalActionError(MOVE_RULE, why)
+
+
+def _check_fire(state: BattleState, action: A.Fire) -> None:
+    if state.phase != ATTACK:
+        raise IllegalActionError(FIRE_RULE, "ships fire in the Attack Phase")
+    ship = _own_ship(state, action.ship, FIRE_RULE)
+    if ship.fired:
+        raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has already been nominated to fire this turn")
+    if ship.special == "ecm":
+        raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"{ship.name} ({ship.id}) is under ECM and may not fire")
+    by_key = {s.key: s for s in systems(ship)}
+    used: dict[str, int] = {}
+    for shot in action.shots:
+        if not (isinstance(shot, tuple) and len(shot) == 3):
+            raise IllegalActionError(FIRE_RULE, f"a shot is (weapon, target, dice), not {shot!r}")
+        key, target_id, dice = shot
+        system = by_key.get(key)
+        if system is None:
+            raise IllegalActionError(FIRE_RULE, f"{ship.name} has no weapon system {key!r} "
+                                     f"(it has: {', '.join(by_key) or 'none'})")
+        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 1:
+            raise IllegalActionError(FIRE_RULE, f"{key}: fire 1 or more dice, not {dice!r}")
+        if key in used and system.group == MAIN:
+            raise IllegalActionError(SPLIT_RULE, f"only Secondary and Close Defence weapons may split their fire; "
+                                     f"{system.name} ({key}) fires at one target")
+        used[key] = used.get(key, 0) + dice
+        available = system_dice(ship, system)
+        if used[key] > available:
+            raise IllegalActionError(HIT_RULE, f"{system.name} ({key}) has {available} attack dice now, not {used[key]}")
+        target = state.ship(target_id) if isinstance(target_id, int) else None
+        if target is None or target.side == ship.side:
+            raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
+        if not target.active:
+            raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
+        if target.special == "ecm":
+            raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"no attacks may be made on {target.name} "
+                                     f"({target.id}) this turn (ECM)")
+
+
+# --- resolving -------------------------------------------------------------------------------
+
+def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
+    check(state, action)
+    ctx = _Ctx(dice)
+    if isinstance(action, A.Begin):
+        ctx.log("begin", "The battle begins")
+        state = _roll_initiative(state, ctx)
+    elif isinstance(action, A.Special):
+        state = _do_special(state, action, ctx)
+    elif isinstance(action, A.Move):
+        state = _do_move(state, action, ctx)
+    else:
+        state = _do_fire(state, action, ctx)
+    return Resolution(state, tuple(ctx.events))
+
+
+def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState:
+    ship = state.ship(action.ship)
+    need = A.SPECIAL_ACTIONS[action.action]
+    face = ctx.roll(1, f"{SPECIAL_RULE}: {action.action} command check ({ship.id})")[0]
+    ok = face + ship.sd.command >= need
+    ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{ship.sd.command} "
+            f"{'succeeds' if ok else 'fails'} (needs {need})", ship=ship.id, action=action.action, success=ok)
+    ship = replace(ship, special=action.action if ok else "", special_tried=action.action)
+    return replace(with_ship(state, ship), nominated=ship.id)
+
+
+def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
+    ship = state.ship(action.ship)
+    w, h = state.table
+    pos, heading = ship.pos, ship.heading
+    left = False
+    if action.before:
+        pos = advance(pos, heading, action.before)
+        left = left or not on_table(pos, w, h)
+    heading = norm(heading + turn_degrees(action.turn))
+    if action.after:
+        pos = advance(pos, heading, action.after)
+        left = left or not on_table(pos, w, h)
+    heading = norm(heading + turn_degrees(action.turn_end))
+    moved = action.before + action.after
+    ship = replace(ship, pos=pos, heading=heading, moved=True, moved_inches=moved,
+                   shields_lowered=ship.shields_lowered or action.lower_shields)
+    text = (f"{ship.name} ({ship.id}) moves {moved:g}\" (turning {action.turn:+d}"
+            + (f", {action.turn_end:+d}" if action.turn_end else "") + f") to ({pos[0]:g}, {pos[1]:g}) heading "
+            f"{heading:g}")
+    if left:
+        ship = replace(ship, status=LEFT)
+        text += f"; it leaves the table and the battle ({LEAVE_RULE})"
+    ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left)
+    state = replace(with_ship(state, ship), nominated=None)
+    if left:
+        state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
+    return _after_nomination(state, ship.side, ctx)
+
+
+def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
+    ship = state.ship(action.ship)
+    by_key = {s.key: s for s in systems(ship)}
+    spent = set(ship.spent)
+    if not action.shots:
+        ctx.log("fire", f"{ship.name} ({ship.id}) holds its fire", ship=ship.id)
+    for key, _target, _dice in action.shots:
+        if one_shot(ship.abilities) or one_shot(ship.sd.special_abilities):
+            spent.add(key)
+    state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent))))
+    for key, target_id, dice in action.shots:
+        system = by_key[key]
+        shooter = state.ship(ship.id)
+        target = state.ship(target_id)
+        if not shooter.active:
+            break
+        if not target.active:
+            ctx.log("shot_lost", f"{system.name} ({key}): {target.name} ({target.id}) is already gone", ship=ship.id,
+                    weapon=key, target=target.id)
+            continue
+        if not eligible(state, shooter, system, target):
+            ctx.log("shot_lost", f"{system.name} ({key}) at {target.name} ({target.id}): out of arc or range, the "
+                    f"shot is lost ({TARGET_RULE}: 'Get it wrong \u2018buy\u2019 happens!')", ship=ship.id, weapon=key,
+                    target=target.id, range=inches(shooter.pos, target.pos))
+            continue
+        if system.torpedo:
+            rng = inches(shooter.pos, target.pos)
+            torps = tuple(Torpedo(shooter.id, shooter.side, target.id, system.torpedo, shooter.pos, rng)
+                          for _ in range(dice))
+            state = replace(state, torpedoes=state.torpedoes + torps)
+            ctx.log("torpedo", f"{shooter.name} ({shooter.id}) launches {dice} {system.torpedo} torpedo(es) at "
+                    f"{target.name} ({target.id}), {rng}\" away", ship=ship.id, target=target.id, count=dice,
+                    kind=system.torpedo)
+            continue
+        state = _beam_attack(state, shooter, system, target, dice, ctx)
+    return _after_nomination(state, ship.side, ctx)
+
+
+def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
+    """5.5: −1 per 2\" (or part) beyond 2\"; −1 fast moving target; +1 dead in space."""
+    rng = inches(shooter.pos, target.pos)
+    mod = -((rng - 2 + 1) // 2) if rng > 2 else 0
+    if target.moved_inches > FAST_TARGET + EPSILON:
+        mod -= 1
+    if dead_in_space(target):
+        mod += 1
+    return mod
+
+
+def _hits(faces: Iterable[int], need: int, mod: int) -> int:
+    """Natural 1 always misses, natural 6 always hits (5.5, 5.9)."""
+    return sum(1 for f in faces if f != 1 and (f == 6 or f + mod >= need))
+
+
+def _evasive_rerolls(ctx: _Ctx, shooter: Ship, target: Ship, hits: int, need: int, mod: int, what: str) -> int:
+    """7.2 Evasive!: hits on an evading ship, and hits an evading ship makes, are re-rolled."""
+    if hits and (target.special == "evasive" or shooter.special == "evasive"):
+        faces = ctx.roll(hits, f"{'000 7.2 Evasive!'}: re-roll {what} hits")
+        new = _hits(faces, need, mod)
+        ctx.log("evasive", f"Evasive: {hits} hit(s) re-rolled, {new} stand", hits=new)
+        return new
+    return hits
+
+
+def _beam_attack(state: BattleState, shooter: Ship, system: WeaponSystem, target: Ship, dice: int,
+                 ctx: _Ctx) -> BattleState:
+    mod = hit_modifier(state, shooter, target)
+    faces = ctx.roll(dice, f"{HIT_RULE}: {shooter.id} {system.key} at {target.id}")
+    hits = _hits(faces, target.sd.target_size, mod)
+    ctx.log("attack", f"{shooter.name} ({shooter.id}) fires {system.name} ({dice} dice) at {target.name} "
+            f"({target.id}): {list(faces)} modifier {mod:+d} needing {target.sd.target_size}: {hits} hit(s)",
+            ship=shooter.id, target=target.id, weapon=system.key, faces=list(faces), modifier=mod, hits=hits)
+    hits = _evasive_rerolls(ctx, shooter, target, hits, target.sd.target_size, mod, "beam")
+    drained = has(shooter.abilities, "Shield Drain")
+    return damage(state, target.id, hits, shooter.pos, ctx, secondary=system.group == SECONDARY, drained=drained)
+
+
+def damage(state: BattleState, target_id: int, hits: int, from_pos, ctx: _Ctx, secondary: bool = False,
+           drained: bool = False, penalty: int = 0) -> BattleState:
+    """5.6: a D6 per hit; it goes through if it equals or beats the current shields (Secondary
+    −1, plasma range ``penalty``, SWWOBS +1); each that beats them is checked for a critical hit
+    (4+); then crippling (5.7) and critical effects (5.8)."""
+    target = state.ship(target_id)
+    if hits <= 0 or not target.active:
+        return state
+    shields = shields_facing(target, from_pos, drained)
+    mod = -penalty - (1 if secondary else 0) + (1 if has(target.sd.special_abilities, "SWWOBS") else 0)
+    faces = ctx.roll(hits, f"{EFFECT_RULE}: damage on {target.id}")
+    through = sum(1 for f in faces if f + mod >= shields)
+    beats = sum(1 for f in faces if f + mod > shields)
+    ctx.log("damage", f"{target.name} ({target.id}) shields {shields}: damage dice {list(faces)} modifier {mod:+d}: "
+            f"{through} go through", ship=target.id, shields=shields, faces=list(faces), through=through,
+            beats=beats)
+    state = _lose_hull(state, target.id, through, ctx)
+    target = state.ship(target_id)
+    if not target.active or beats == 0:
+        return state
+    checks = ctx.roll(beats, f"{EFFECT_RULE}: critical check on {target.id}")
+    crits = sum(1 for f in checks if f >= CRIT_CHECK)
+    if crits:
+        ctx.log("critical_check", f"{crits} critical hit(s) on {target.name} ({target.id})", ship=target.id,
+                crits=crits, faces=list(checks))
+    for _ in range(crits):
+        if not state.ship(target_id).active:
+            break
+        state = _critical(state, target_id, ctx)
+    return state
+
+
+def _lose_hull(state: BattleState, target_id: int, points: int, ctx: _Ctx) -> BattleState:
+    target = state.ship(target_id)
+    if points <= 0 or not target.active:
+        return state
+    hull = max(0, target.hull - points)
+    target = replace(target, hull=hull)
+    if hull == 0:
+        ctx.log("destroyed", f"{target.name} ({target.id}) is destroyed ({EFFECT_RULE})", ship=target.id)
+        state = with_ship(state, replace(target, status=DESTROYED))
+        return replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != target.id))
+    state = with_ship(state, target)
+    if not target.crippled and target.sd.crippled_at > 0 and hull <= target.sd.crippled_at:
+        state = _cripple(state, target.id, ctx)
+    return state
+
+
+def _cripple(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
+    """5.7: crippled for the rest of the game; a D6 for every Special Ability, lost on a 4+
+    (those marked * are never lost)."""
+    target = state.ship(target_id)
+    losable = [a for a in target.abilities if a.lower() not in _NEGATIVE]
+    lost = []
+    if losable:
+        faces = ctx.roll(len(losable), f"{CRIPPLE_RULE}: special abilities of {target.id}")
+        lost = [a for a, f in zip(losable, faces) if f >= CRIPPLE_LOSS]
+    ctx.log("crippled", f"{target.name} ({target.id}) is crippled" + (f"; loses {', '.join(lost)}" if lost else ""),
+            ship=target.id, lost=lost)
+    return with_ship(state, replace(target, crippled=True, lost=target.lost + tuple(lost)))
+
+
+_NEGATIVE = frozenset({"1 shot only", "one-shot", "swwobs"})
+
+
+def _add_crit(state: BattleState, target_id: int, kind: str, ctx: _Ctx) -> BattleState:
+    target = state.ship(target_id)
+    i = CRITS.index(kind)
+    crits = tuple(c + 1 if j == i else c for j, c in enumerate(target.crits))
+    ctx.log("critical", f"{target.name} ({target.id}): Critical {kind.title()} ({CRIT_RULE})", ship=target.id,
+            effect=kind)
+    return with_ship(state, replace(target, crits=crits))
+
+
+def _critical(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
+    """5.8's table (ruling BZ12 for result 4's re-roll)."""
+    face = ctx.roll(1, f"{CRIT_RULE}: table for {target_id}")[0]
+    if face == 4:
+        again = ctx.roll(1, f"{CRIT_RULE}: critical fire / leak re-roll for {target_id}")[0]
+        if again == 4:
+            ctx.log("critical", "Critical Fire: lucky break, the safety back-ups kick in", ship=target_id, effect=None)
+            return state
+        face = again
+    if face in (1, 2, 3):
+        return _add_crit(state, target_id, CRITS[face - 1], ctx)
+    if face == 5:
+        return _vital_fire(state, target_id, ctx)
+    return _vital_system(state, target_id, ctx)
+
+
+def _vital_fire(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
+    a, b = ctx.roll(2, f"{CRIT_RULE}: Vital Fire! on {target_id}")
+    target = state.ship(target_id)
+    if a == b:
+        ctx.log("terminal_explosion", f"Vital Fire! doubles ({a},{b}): {target.name} ({target.id}) disintegrates",
+                ship=target.id)
+        state = with_ship(state, replace(target, status=DESTROYED))
+        state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != target.id))
+        return explode(state, target.id, ctx)
+    choice = state.orders_of(target.side).vital_fire
+    if choice not in (1, 2, 6):
+        choice = 6 if _losable(target) else 2  # ruling BZ13
+    ctx.log("vital_fire", f"Vital Fire! ({a},{b}) on {target.name} ({target.id}) counts as {choice}",
+            ship=target.id, counts_as=choice)
+    if choice == 6:
+        return _vital_system(state, target_id, ctx)
+    return _add_crit(state, target_id, CRITS[choice - 1], ctx)
+
+
+def _losable(ship: Ship) -> list[str]:
+    return [a for a in ship.abilities if a.lower() not in _NEGATIVE]
+
+
+def _vital_system(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
+    target = state.ship(target_id)
+    losable = _losable(target)
+    if not losable:
+        ctx.log("vital_system", f"Vital System hit on {target.name} ({target.id}): nothing left to lose, 2 more hull",
+                ship=target.id, lost=None)
+        return _lose_hull(state, target_id, 2, ctx)
+    preference = state.orders_of(target.side).ability_loss or DEFAULT_LOSS
+    pick = next((a for p in preference for a in losable if a.lower() == p.lower()), losable[-1])
+    ctx.log("vital_system", f"Vital System hit: {target.name} ({target.id}) loses {pick}", ship=target.id, lost=pick)
+    return with_ship(state, replace(target, lost=target.lost + (pick,)))
+
+
+def explode(state: BattleState, exploder_id: int, ctx: _Ctx) -> BattleState:
+    """11.6: each ship within 1\" takes 1D6 hits (2D6 if the exploder is Size 0 or 1, none if 4 or 5)."""
+    ex = state.ship(exploder_id)
+    size = ex.sd.target_size
+    if size >= 4:
+        return state
+    for other in state.ships:
+        if other.id == ex.id or not other.active or inches(ex.pos, other.pos) > 1:
+            continue
+        n = sum(ctx.roll(2 if size <= 1 else 1, f"{EXPLOSION_RULE}: hits on {other.id}"))
+        ctx.log("explosion", f"{other.name} ({other.id}) is caught in the explosion: {n} hit(s)", ship=other.id, hits=n)
+        state = damage(state, other.id, n, ex.pos, ctx)
+    return state
+
+
+# --- End Phase -------------------------------------------------------------------------------
+
+def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
+    state = replace(state, phase="end", acting=None)
+    ctx.log("phase", f"Turn {state.turn}: end phase", phase="end")
+    state = _resolve_torpedoes(state, ctx)
+    state = _damage_control(state, ctx)
+    ships = tuple(replace(s, moved=False, fired=False, moved_inches=0.0, special="", special_tried="",
+                          shields_lowered=False) if s.active else s for s in state.ships)
+    state = replace(state, ships=ships, torpedoes=())
+    return _check_over(state, ctx)
+
+
+def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
+    """5.9: Aegis intercepts first (the target's own Close Defence, ruling BZ14), then 3 attack
+    dice per torpedo (2 from AC) hitting on 3+ less the target size, +1 plasma and drones."""
+    if not state.torpedoes:
+        return state
+    survivors: list[Torpedo] = []
+    targets = list(dict.fromkeys(t.target for t in state.torpedoes))
+    for tid in targets:
+        target = state.ship(tid)
+        torps = [t for t in state.torpedoes if t.target == tid]
+        if not target.active:
+            continue
+        stoppable = [t for t in torps if t.kind in INTERCEPTABLE]
+        points = close_defence(target)
+        intercepted: set[int] = set()
+        if stoppable and points:
+            share = [points // len(stoppable) + (1 if i < points % len(stoppable) else 0) for i in range(len(stoppable))]
+            for t, n in zip(stoppable, share):
+                if n == 0:
+                    continue
+                faces = ctx.roll(n, f"000 5.9 'Aegis' Point Defence: {tid} against a {t.kind}")
+                if any(f >= AEGIS_TARGET for f in faces):
+                    intercepted.add(id(t))
+                    ctx.log("aegis", f"{target.name} ({tid}) intercepts a {t.kind} torpedo", ship=tid, kind=t.kind)
+        survivors.extend(t for t in torps if id(t) not in intercepted)
+    for t in survivors:
+        target = state.ship(t.target)
+        if not target.active:
+            continue
+        shooter = state.ship(t.shooter)
+        mod = (1 if t.kind in GUIDED else 0) - target.sd.target_size
+        faces = ctx.roll(2 if t.from_ac else 3, f"{TORP_RULE}: {t.kind} torpedo at {t.target}")
+        hits = _hits(faces, TORP_TO_HIT, mod)
+        ctx.log("torpedo_attack", f"{t.kind.title()} torpedo at {target.name} ({target.id}): {list(faces)} modifier "
+                f"{mod:+d}: {hits} hit(s)", ship=t.shooter, target=t.target, faces=list(faces), hits=hits)
+        hits = _evasive_rerolls(ctx, shooter, target, hits, TORP_TO_HIT, mod, "torpedo")
+        penalty = max(0, t.range_inches - 5) if t.kind == "plasma" else 0
+        state = damage(state, t.target, hits, t.launched_from, ctx, penalty=penalty)
+    return state
+
+
+def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
+    """6.2: the Initiative holder's ships first; one critical effect per ship a turn (two with
+    Research, 7.3); 1D6 + Command (+1 on Red Alert, 7.2) repairs it on 5+."""
+    order = [state.initiative, state.other(state.initiative)]
+    for side in order:
+        for ship in state.active_ships(side):
+            tries = 2 if has(ship.abilities, "Research") else 1
+            for _ in range(tries):
+                ship = state.ship(ship.id)
+                if not ship.active or not any(ship.crits):
+                    break
+                kinds = [k for k in state.orders_of(side).repair_order if k in CRITS] + list(CRITS)
+                kind = next(k for k in kinds if ship.crit(k) > 0)
+                bonus = 1 if ship.special == "red_alert" else 0
+                face = ctx.roll(1, f"{DC_RULE}: {ship.id} repairs {kind}")[0]
+                ok = face + ship.sd.command + bonus >= DAMAGE_CONTROL_TARGET
+                ctx.log("repair", f"{ship.name} ({ship.id}) damage control on {kind}: {face}+{ship.sd.command + bonus} "
+                        f"{'repaired' if ok else 'fails'}", ship=ship.id, effect=kind, success=ok)
+                if ok:
+                    i = CRITS.index(kind)
+                    crits = tuple(c - 1 if j == i else c for j, c in enumerate(ship.crits))
+                    state = with_ship(state, replace(ship, crits=crits))
+    return state
+
+
+# --- legal actions ---------------------------------------------------------------------------
+
+def move_options(ship: Ship) -> list[A.Move]:
+    """A finite, representative list of legal moves (whole inches, and the full remaining
+    move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
+    if ship.sd.speed is None or dead_in_space(ship):
+        return [A.Move(ship.id)]
+    allow, t = allowance(ship), turning(ship)
+    out: list[A.Move] = []
+    seen = set()
+
+    def add(m: A.Move) -> None:
+        key = (m.before, m.turn, m.after, m.turn_end)
+        if key not in seen and move_cost_ok(ship, m) is None:
+            seen.add(key)
+            out.append(m)
+
+    ends = (-t, 0, t) if agile(ship) else (0,)
+    for turn in range(-t, t + 1):
+        for end in ends:
+            room = max(0.0, allow - abs(turn) - abs(end))
+            dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {round(room, 4)})
+            for d in dists:
+                if agile(ship):
+                    add(A.Move(ship.id, 0.0, turn, d, end))
+                elif turn == 0:
+                    add(A.Move(ship.id, 0.0, 0, d))
+                else:
+                    add(A.Move(ship.id, 0.0, turn, d))
+                    add(A.Move(ship.id, d, turn, 0.0))
+                    if d:
+                        add(A.Move(ship.id, round(d / 2, 4), turn, round(d / 2, 4)))
+    return out
+
+
+def fire_options(state: BattleState, ship: Ship) -> list[A.Fire]:
+    """Waive; every eligible system at each target; and each system at its nearest eligible
+    target (a representative list; ``apply`` accepts any legal Fire)."""
+    out = [A.Fire(ship.id, ())]
+    syss = [s for s in systems(ship) if system_dice(ship, s) > 0]
+    enemies = [e for e in state.active_ships(state.other(ship.side))]
+    for e in enemies:
+        shots = tuple((s.key, e.id, system_dice(ship, s)) for s in syss if eligible(state, ship, s, e))
+        if shots:
+            out.append(A.Fire(ship.id, shots))
+    spread = []
+    for s in syss:
+        cands = [e for e in enemies if eligible(state, ship, s, e)]
+        if cands:
+            e = min(cands, key=lambda e: (distance(ship.pos, e.pos), e.id))
+            spread.append((s.key, e.id, system_dice(ship, s)))
+    if spread and A.Fire(ship.id, tuple(spread)) not in out:
+        out.append(A.Fire(ship.id, tuple(spread)))
+    return out
+
+
+def legal_actions(state: BattleState) -> list[A.Action]:
+    if state.phase == OVER:
+        return []
+    if state.phase == INITIATIVE:
+        return [A.Begin()]
+    if state.phase == MOVEMENT:
+        if state.nominated is not None:
+            return list(move_options(state.ship(state.nominated)))
+        out: list[A.Action] = []
+        for ship in _pending(state, state.acting):
+            out.extend(move_options(ship))
+            if ship.sd.speed is not None and not dead_in_space(ship):
+                out.extend(A.Special(ship.id, name) for name in A.SPECIAL_ACTIONS)
+            else:
+                out.extend(A.Special(ship.id, name) for name in A.SPECIAL_ACTIONS
+                           if name not in ("flank_speed", "hard_about"))
+        return out
+    out = []
+    for ship in _pending(state, state.acting):
+        out.extend(fire_options(state, ship))
+    return out
+
+
+@dataclass(frozen=True)
+class ShipFate:
+    ship: int
+    side: int
+    fate: str  # active, destroyed, left
+    points: int
+    hull: int
+    crippled: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    over: bool
+    winner: int | None
+    turns: int
+    ships: tuple[ShipFate, ...]
+    points_destroyed: dict[int, int]  # by the side that lost them (CAM 3.1 condition 1)
+
+
+def outcome(state: BattleState) -> Outcome:
+    fates = tuple(ShipFate(s.id, s.side, s.status, s.sd.points, s.hull, s.crippled) for s in state.ships)
+    lost = {side: sum(f.points for f in fates if f.side == side and f.fate == DESTROYED) for side in state.sides}
+    return Outcome(state.over, state.winner, state.turn, fates, lost)
+
+
+__all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "base_speed", "check", "close_defence",
+           "damage", "dead_in_space", "eligible", "fire_options", "flagship", "hit_modifier", "initiative_modifier",
+           "legal_actions", "move_cost_ok", "move_options", "outcome", "shields_facing", "system_dice", "systems",
+           "turning"]
+_ = (ACTIVE,)

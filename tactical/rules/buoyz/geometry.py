@@ -1,0 +1,106 @@
+"""The table in inches (rule book ``seeds/000_…`` 1.1, 1.2, 4.1, Templates 1 and 2); pure Python.
+
+Positions are ``(x, y)`` in inches on the table, ``y`` growing "up" the table; a heading is in
+degrees, 0 pointing up the table (+y) and growing clockwise (to starboard). Every ship is
+measured from its singularity (1.1), its position. Templates 1 and 2 were lost with the book's
+pictures; the angles chosen here are rulings BZ2 and BZ3 (``docs/rulings.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+Point = tuple[float, float]
+
+FORE, PORT, STARBOARD, AFT = "fore", "port", "starboard", "aft"
+ARCS = (FORE, PORT, STARBOARD, AFT)  # the order of an SD's per-facing shields
+
+# Ruling BZ2 (1.2, Template 1): four 90-degree quadrants centred on the bow, port beam,
+# starboard beam and stern; a bearing exactly on a boundary lies in both quadrants.
+ARC_HALF_WIDTH = 45.0
+ARC_CENTRES = {FORE: 0.0, STARBOARD: 90.0, AFT: 180.0, PORT: 270.0}
+
+# Ruling BZ3 (4.1, Template 2): the first point of turn is 45 degrees ("the first increment is
+# deliberately generous"), every further point 30 degrees; no turn exceeds 180 degrees.
+FIRST_POINT_DEGREES = 45.0
+NEXT_POINT_DEGREES = 30.0
+MAX_TURN_DEGREES = 180.0
+
+PLACES = 4  # positions and headings are kept to 1/10,000 inch / degree (ruling BZ1)
+EPSILON = 1e-6
+
+
+def round_half_up(value: float) -> int:
+    """1.1 "Fractions. ½ and above always round up, less than a half, always round down"."""
+    return int(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def halve(value: int, times: int = 1) -> int:
+    """A whole number halved ``times`` times ("half and half again", 5.7/5.8), rounded once at the
+    end as 1.1 says (ruling BZ5): 4 → 2 → 1, 1 → 1, 3 halved twice → 1."""
+    if times <= 0:
+        return value
+    return round_half_up(value / (2 ** times))
+
+
+def norm(heading: float) -> float:
+    h = round(heading % 360.0, PLACES)
+    return 0.0 if h >= 360.0 else h
+
+
+def distance(a: Point, b: Point) -> float:
+    """Singularity to singularity, exact (1.1)."""
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def inches(a: Point, b: Point) -> int:
+    """A measured distance in whole inches, rounded as 1.1 (ruling BZ1): ranges (5.3, 5.9) and the
+    range modifier (5.5) are read from it, so 6.4" is in main weapon range and 2.5" is 3" away."""
+    return round_half_up(round(distance(a, b), PLACES))
+
+
+def bearing(a: Point, b: Point) -> float:
+    """The compass direction from ``a`` to ``b`` (0 = up the table, clockwise)."""
+    return norm(math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])))
+
+
+def relative_bearing(pos: Point, heading: float, other: Point) -> float:
+    """Where ``other`` lies seen from a ship at ``pos`` heading ``heading``: 0 dead ahead,
+    90 to starboard, 180 astern, 270 to port."""
+    return norm(bearing(pos, other) - heading)
+
+
+def arcs_of(pos: Point, heading: float, other: Point) -> frozenset[str]:
+    """The quadrant(s) of Template 1 that ``other`` lies in (two on a boundary; ruling BZ2)."""
+    if distance(pos, other) < EPSILON:
+        return frozenset(ARCS)  # the same singularity: every arc
+    rel = relative_bearing(pos, heading, other)
+    out = set()
+    for arc, centre in ARC_CENTRES.items():
+        off = abs((rel - centre + 180.0) % 360.0 - 180.0)
+        if off <= ARC_HALF_WIDTH + EPSILON:
+            out.add(arc)
+    return frozenset(out)
+
+
+def turn_degrees(points: int) -> float:
+    """The angle of a turn of ``points`` (negative: to port) on Template 2 (ruling BZ3)."""
+    n = abs(points)
+    if n == 0:
+        return 0.0
+    deg = min(MAX_TURN_DEGREES, FIRST_POINT_DEGREES + (n - 1) * NEXT_POINT_DEGREES)
+    return deg if points > 0 else -deg
+
+
+def advance(pos: Point, heading: float, dist: float) -> Point:
+    rad = math.radians(heading)
+    return (round(pos[0] + dist * math.sin(rad), PLACES), round(pos[1] + dist * math.cos(rad), PLACES))
+
+
+def on_table(pos: Point, width: float, height: float) -> bool:
+    return -EPSILON <= pos[0] <= width + EPSILON and -EPSILON <= pos[1] <= height + EPSILON
+
+
+__all__ = ["ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
+           "halve", "inches", "norm", "on_table", "relative_bearing", "round_half_up", "turn_degrees"]

@@ -1,0 +1,201 @@
+"""A Buoyz 'N Da 'Hood battle as frozen values (rule book ``seeds/000_…``; pure Python).
+
+A ``Ship`` carries its SD (the CAM catalogue's own value, ``sds.py``) and what the battle did
+to it: hull left, crippling (5.7), critical hits (5.8), lost special abilities, this turn's
+movement and fire. A ``BattleState`` holds the table, the ships, the torpedo counters in flight
+(5.9), the phase of the turn (2.2), whose nomination it is and each side's standing orders
+(``RULINGS.md`` "Online play model").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from campaign.rules.cam.ships import SD
+
+from .geometry import Point
+
+# Ship status.
+ACTIVE, DESTROYED, LEFT = "active", "destroyed", "left"  # LEFT: left the table (11.7)
+
+# Phases of a turn (2.1, 2.2); OVER once the battle has ended.
+INITIATIVE, MOVEMENT, ATTACK, END, OVER = "initiative", "movement", "attack", "end", "over"
+
+# Critical effects that Damage Control can repair (5.8 1-3; 6.2).
+ARMAMENT, MOTIVE, SHIELDS = "armament", "motive", "shields"
+CRITS = (ARMAMENT, MOTIVE, SHIELDS)
+
+DEFAULT_TABLE = (72.0, 48.0)  # ruling BZ4: a 6' x 4' table
+DEFAULT_TURN_CAP = 40  # ruling BZ17: a battle still going after 40 turns ends undecided
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; ``rule`` names the 000 section. The state it was
+    tried on is unchanged (every value is frozen) and no die was rolled."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule, self.message = rule, message
+        super().__init__(f"{rule}: {message}")
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ship:
+    id: int
+    side: int
+    sd: SD
+    pos: Point
+    heading: float
+    hull: int
+    status: str = ACTIVE
+    crippled: bool = False
+    crits: tuple[int, int, int] = (0, 0, 0)  # armament, motive, shields (5.8; cumulative)
+    lost: tuple[str, ...] = ()  # special abilities lost (5.7 (3), 5.8 (6))
+    spent: tuple[str, ...] = ()  # one-shot weapon systems used (7.3 *One-Shot)
+    flagship: bool = False
+    # this turn
+    moved: bool = False
+    fired: bool = False
+    moved_inches: float = 0.0  # forward distance moved this turn (5.5 fast moving target)
+    special: str = ""  # the Special Action that succeeded this turn (7.2)
+    special_tried: str = ""  # the Special Action attempted this turn (pass or fail)
+    shields_lowered: bool = False  # 2.2 Movement Phase 2): "It may then lower shields"
+
+    @property
+    def active(self) -> bool:
+        return self.status == ACTIVE
+
+    @property
+    def abilities(self) -> tuple[str, ...]:
+        lost = list(self.lost)
+        out = []
+        for a in self.sd.special_abilities:
+            if a in lost:
+                lost.remove(a)
+            else:
+                out.append(a)
+        return tuple(out)
+
+    def crit(self, kind: str) -> int:
+        return self.crits[{ARMAMENT: 0, MOTIVE: 1, SHIELDS: 2}[kind]]
+
+    @property
+    def name(self) -> str:
+        return self.sd.name
+
+
+@dataclass(frozen=True)
+class Torpedo:
+    """A torpedo counter placed by its target (5.9), resolved in the End Phase."""
+
+    shooter: int
+    side: int
+    target: int
+    kind: str
+    launched_from: Point
+    range_inches: int
+    from_ac: bool = False
+
+
+@dataclass(frozen=True)
+class Orders:
+    """A side's standing orders (``RULINGS.md`` "Live decisions become standing orders").
+
+    ``move_first``/``fire_first``: when this side holds initiative, whether it nominates the
+    first ship to move / fire (2.1: "decide whether to move a ship first, or force his opponent
+    to do so"; default: move second, fire first — ruling BZ9). ``vital_fire``: what a Vital
+    Fire without doubles counts as (5.8 (5): 1, 2 or 6; 0 = the engine's default, ruling BZ13).
+    ``ability_loss``: special abilities in the order this side gives them up (5.8 (6)).
+    ``repair_order``: the order Damage Control picks critical effects (6.2)."""
+
+    move_first: bool = False
+    fire_first: bool = True
+    vital_fire: int = 0
+    ability_loss: tuple[str, ...] = ()
+    repair_order: tuple[str, ...] = (ARMAMENT, MOTIVE, SHIELDS)
+
+
+@dataclass(frozen=True)
+class BattleState:
+    sides: tuple[int, int]
+    ships: tuple[Ship, ...]
+    table: tuple[float, float] = DEFAULT_TABLE
+    turn: int = 0
+    phase: str = INITIATIVE
+    initiative: int | None = None  # the side holding initiative this turn
+    first: int | None = None  # the side nominating first in this phase
+    acting: int | None = None  # the side to nominate now
+    nominated: int | None = None  # a ship that attempted a Special Action and must now move
+    torpedoes: tuple[Torpedo, ...] = ()
+    orders: tuple[Orders, Orders] = (Orders(), Orders())
+    turn_cap: int = DEFAULT_TURN_CAP
+    winner: int | None = None
+
+    def ship(self, ship_id: int) -> Ship:
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        raise IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
+
+    def orders_of(self, side: int) -> Orders:
+        return self.orders[self.sides.index(side)]
+
+    def other(self, side: int) -> int:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def active_ships(self, side: int | None = None) -> tuple[Ship, ...]:
+        return tuple(s for s in self.ships if s.active and (side is None or s.side == side))
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+
+def with_ship(state: BattleState, ship: Ship) -> BattleState:
+    return replace(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
+
+
+def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, **kw: Any) -> Ship:
+    return Ship(id=ship_id, side=side, sd=sd, pos=(float(pos[0]), float(pos[1])), heading=float(heading) % 360.0,
+                hull=sd.hull, **kw)
+
+
+def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | None = None,
+               table: tuple[float, float] = DEFAULT_TABLE, orders: tuple[Orders, Orders] | None = None,
+               turn_cap: int = DEFAULT_TURN_CAP) -> BattleState:
+    """A battle before its first Initiative Phase. Each side's flagship (3.0) is the ship marked
+    ``flagship``, else its dearest by CAM points, first listed on a tie (ruling BZ8)."""
+    ships = tuple(ships)
+    if sides is None:
+        sides = tuple(dict.fromkeys(s.side for s in ships))  # type: ignore[assignment]
+    if len(sides) != 2:
+        raise IllegalActionError("000 2.1", f"this engine fights two sides, not {len(sides)}")
+    ids = [s.id for s in ships]
+    if len(set(ids)) != len(ids):
+        raise IllegalActionError("000 1.5", "two ships share an id")
+    out = []
+    for side in sides:
+        mine = [s for s in ships if s.side == side]
+        if not any(s.flagship for s in mine) and mine:
+            best = max(mine, key=lambda s: (s.sd.points, -ships.index(s)))
+            mine = [replace(s, flagship=True) if s is best else s for s in mine]
+        out.extend(mine)
+    stray = [s.id for s in ships if s.side not in sides]
+    if stray:
+        raise IllegalActionError("000 2.1", f"ship(s) {stray} belong to no side of this battle")
+    out.sort(key=lambda s: ids.index(s.id))
+    return BattleState(sides=tuple(sides), ships=tuple(out), table=table,  # type: ignore[arg-type]
+                       orders=orders or (Orders(), Orders()), turn_cap=turn_cap)
+
+
+__all__ = ["ACTIVE", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Orders", "Ship", "Torpedo", "new_battle",
+           "new_ship", "with_ship"]
