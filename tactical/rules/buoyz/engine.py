@@ -119,8 +119,8 @@ def allowance(ship: Ship) -> float:
     v = base_speed(ship)
     if ship.special == "flank_speed":
         return v + max(1.0, v / 2)
-    if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
-        return min(v, IMPULSE_LIMIT)
+    if has(ship.abilities, "Impulse") and not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        return min(v, IMPULSE_LIMIT)  # ruling BZ16: an SD listing neither moves at its Speed
     return v
 
 
@@ -754,13 +754,26 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
         shooter = state.ship(t.shooter)
         mod = (1 if t.kind in GUIDED else 0) - target.sd.target_size
         faces = ctx.roll(2 if t.from_ac else 3, f"{TORP_RULE}: {t.kind} torpedo at {t.target}")
-        hits = _hits(faces, TORP_TO_HIT, mod)
+        hits = torpedo_hits(faces, t.kind, target.sd.target_size)
         ctx.log("torpedo_attack", f"{t.kind.title()} torpedo at {target.name} ({target.id}): {list(faces)} modifier "
                 f"{mod:+d}: {hits} hit(s)", ship=t.shooter, target=t.target, faces=list(faces), hits=hits)
-        hits = _evasive_rerolls(ctx, shooter, target, hits, TORP_TO_HIT, mod, "torpedo")
+        if hits and (target.special == "evasive" or shooter.special == "evasive"):
+            again = ctx.roll(hits, f"000 7.2 Evasive!: re-roll torpedo hits on {t.target}")
+            hits = torpedo_hits(again, t.kind, target.sd.target_size)
+            ctx.log("evasive", f"Evasive: torpedo hits re-rolled, {hits} stand", hits=hits)
         penalty = max(0, t.range_inches - 5) if t.kind == "plasma" else 0
         state = damage(state, t.target, hits, t.launched_from, ctx, penalty=penalty)
     return state
+
+
+def torpedo_hits(faces: Iterable[int], kind: str, target_size: int) -> int:
+    """5.9: a hit on 3+ after deducting the target size, +1 for plasma and drones; a natural 1
+    misses, a natural 6 hits. Ruling BZ15 follows the 5.9 sidebar's worked example ("2, 3, 5 …
+    converts to a 3, 4, and 6 for being self-guiding … net 1, 2, 4. Two hits!"): a guided
+    torpedo's die that the +1 makes a 6 hits as a 6 does."""
+    guide = 1 if kind in GUIDED else 0
+    return sum(1 for f in faces
+               if f != 1 and (f + guide >= 6 or f + guide - target_size >= TORP_TO_HIT))
 
 
 def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:

@@ -1,0 +1,219 @@
+"""Buoyz 'N Da 'Hood rule cases as data (tests/tactical/buoyz/cases/*.json; format in the README
+there): build a ``BattleState`` from a case, apply its steps with fixed dice, check each step's
+``expect``. ``run_case`` returns readable failure lines (empty when the case holds)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
+from campaign.rules.dice import DiceError, FixedDice, Roll
+from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz.engine import apply, legal_actions
+from tactical.rules.buoyz.sds import CATALOGUE
+from tactical.rules.buoyz.state import BattleState, Event, IllegalActionError, Orders, new_battle, new_ship
+from tests.rules.case_loader import CaseError, read_case_files
+
+CASES_DIR = Path(__file__).parent / "cases"
+CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
+BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
+               "turn_cap"}
+SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
+STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
+EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal"}
+SHIP_FIELDS = {f.name for f in fields(__import__("tactical.rules.buoyz.state", fromlist=["Ship"]).Ship)}
+
+
+def load_cases(directory: Path = CASES_DIR) -> list[dict]:
+    return read_case_files(directory, CASE_KEYS, ("name", "rule", "battle", "steps"))
+
+
+def _sd(spec: dict) -> SD:
+    spec = dict(spec)
+    spec["ship_class"] = ShipClass(spec["ship_class"])
+    spec["shields"] = tuple(spec["shields"]) if isinstance(spec["shields"], list) else (spec["shields"],) * 4
+    spec["main"] = tuple(Weapon(*w) for w in spec.get("main", []))
+    spec["special_abilities"] = tuple(spec.get("special_abilities", []))
+    spec["periods"] = tuple(spec.get("periods", [1, 6]))
+    return validate_sd(SD(**spec))
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+def load_battle(spec: Mapping[str, Any]) -> BattleState:
+    unknown = set(spec) - BATTLE_KEYS
+    if unknown:
+        raise CaseError(f"battle: unknown key(s) {sorted(unknown)}")
+    extra = {k: _sd(dict(v, key=k)) for k, v in spec.get("sds", {}).items()}
+    ships = []
+    for s in spec["ships"]:
+        unknown = set(s) - SHIP_KEYS
+        if unknown:
+            raise CaseError(f"ship {s.get('id')}: unknown key(s) {sorted(unknown)}")
+        sd = extra.get(s["sd"]) or CATALOGUE.get(s["sd"])
+        if sd is None:
+            raise CaseError(f"unknown SD {s['sd']!r} (known: {sorted(set(CATALOGUE) | set(extra))})")
+        ship = new_ship(s["id"], s["side"], sd, tuple(s["at"]), s.get("heading", 0), flagship=s.get("flagship", False))
+        if "set" in s:
+            bad = set(s["set"]) - SHIP_FIELDS
+            if bad:
+                raise CaseError(f"ship {s['id']}: unknown attribute(s) {sorted(bad)}")
+            ship = replace(ship, **{k: _tuplify(v) for k, v in s["set"].items()})
+        ships.append(ship)
+    orders = spec.get("orders", {})
+    sides = tuple(dict.fromkeys(s.side for s in ships))
+    state = new_battle(ships, sides=sides, table=tuple(spec.get("table", (72, 48))),
+                       orders=tuple(Orders(**{k: _tuplify(v) for k, v in orders.get(str(side), {}).items()})
+                                    for side in sides),
+                       turn_cap=spec.get("turn_cap", 40))
+    phase = spec.get("phase", "initiative")
+    if phase != "initiative":
+        init = spec.get("initiative", sides[0])
+        state = replace(state, phase=phase, turn=spec.get("turn", 1), initiative=init,
+                        first=spec.get("first", init), acting=spec.get("acting", init),
+                        nominated=spec.get("nominated"))
+    return state
+
+
+def load_action(raw: Mapping[str, Any]) -> A.Action:
+    raw = dict(raw)
+    kind = raw.pop("type")
+    cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire}.get(kind)
+    if cls is None:
+        raise CaseError(f"unknown action type {kind!r}")
+    return cls(**{k: _tuplify(v) for k, v in raw.items()})
+
+
+def _jsonish(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonish(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return [_jsonish(v) for v in value]
+    return value
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, dict):
+        return isinstance(actual, Mapping) and all(k in actual and _matches(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(actual) == len(expected) and all(
+            _matches(e, a) for e, a in zip(expected, actual))
+    if isinstance(expected, float) or isinstance(actual, float):
+        return isinstance(actual, (int, float)) and abs(float(expected) - float(actual)) < 1e-3
+    return expected == actual
+
+
+def _ship_view(ship) -> dict[str, Any]:
+    view = {k: _jsonish(v) for k, v in ship.__dict__.items() if k != "sd"}
+    view["abilities"] = list(ship.abilities)
+    return view
+
+
+def _event_matches(pattern: Mapping[str, Any], event: Event) -> bool:
+    if "kind" in pattern and pattern["kind"] != event.kind:
+        return False
+    if "text" in pattern and pattern["text"].lower() not in event.text.lower():
+        return False
+    return "data" not in pattern or _matches(pattern["data"], _jsonish(dict(event.data)))
+
+
+def _action_json(action: A.Action) -> dict[str, Any]:
+    out = {"type": type(action).__name__}
+    out.update({k: _jsonish(v) for k, v in action.__dict__.items()})
+    return out
+
+
+def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Event, ...],
+                 rolls: list[Roll]) -> list[str]:
+    errors: list[str] = []
+    unknown = set(expect) - EXPECT_KEYS
+    if unknown:
+        raise CaseError(f"expect: unknown key(s) {sorted(unknown)}")
+    for sid, want in expect.get("ships", {}).items():
+        view = _ship_view(state.ship(int(sid)))
+        for k, v in want.items():
+            if k not in view:
+                raise CaseError(f"expect.ships.{sid}: unknown attribute {k!r}")
+            if not _matches(v, view[k]):
+                errors.append(f"ship {sid} {k}: expected {v!r}, got {view[k]!r}")
+    for pattern in expect.get("events", []):
+        count = pattern.get("count")
+        n = sum(1 for e in events if _event_matches(pattern, e))
+        if (count is None and n == 0) or (count is not None and n != count):
+            errors.append(f"event {pattern!r}: matched {n} event(s)")
+    for pattern in expect.get("events_absent", []):
+        if any(_event_matches(pattern, e) for e in events):
+            errors.append(f"event {pattern!r} should not have happened")
+    if "rolls" in expect:
+        got = [f"{r.expression} {r.purpose}" for r in rolls]
+        want = expect["rolls"]
+        if len(got) != len(want) or not all(g.startswith(w) for w, g in zip(want, got)):
+            errors.append(f"rolls: expected {want!r}, got {got!r}")
+    view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
+            "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
+            "torpedoes": len(state.torpedoes)}
+    for k, v in expect.get("state", {}).items():
+        if k not in view:
+            raise CaseError(f"expect.state: unknown key {k!r}")
+        if not _matches(v, view[k]):
+            errors.append(f"state {k}: expected {v!r}, got {view[k]!r}")
+    actions = [_action_json(a) for a in legal_actions(state)]
+    for key, present in (("legal", True), ("not_legal", False)):
+        for want in expect.get(key, []):
+            found = any(_matches(want, a) for a in actions)
+            if found != present:
+                errors.append(f"legal_actions {'lacks' if present else 'has'} {want!r}")
+    return errors
+
+
+def describe_rolls(rolls: list[Roll]) -> str:
+    return "\n".join(f"    {r.expression} {list(r.faces)} for {r.purpose}" for r in rolls) or "    (none)"
+
+
+def describe_events(events) -> str:
+    return "\n".join(f"    {e.kind}: {e.text}" for e in events) or "    (none)"
+
+
+def run_case(case: Mapping[str, Any]) -> list[str]:
+    state = load_battle(case["battle"])
+    failures: list[str] = []
+    for i, step in enumerate(case["steps"]):
+        unknown = set(step) - STEP_KEYS
+        if unknown:
+            raise CaseError(f"{case['name']}: steps[{i}]: unknown key(s) {sorted(unknown)}")
+        where = f"step {i + 1}"
+        dice = FixedDice(step.get("dice", []))
+        before = state
+        try:
+            res = apply(state, load_action(step["action"]), dice)
+        except IllegalActionError as exc:
+            if "error" not in step:
+                return failures + [f"{where}: refused: {exc}"]
+            if step["error"].lower() not in str(exc).lower():
+                failures.append(f"{where}: refused with {str(exc)!r}, expected a message containing {step['error']!r}")
+            if dice.rolls:
+                failures.append(f"{where}: a refused action rolled dice: {describe_rolls(dice.rolls)}")
+            if state != before:
+                failures.append(f"{where}: a refused action changed the state")
+            continue
+        except DiceError as exc:
+            return failures + [f"{where}: {exc}\n  rolls:\n{describe_rolls(dice.rolls)}"]
+        if "error" in step:
+            return failures + [f"{where}: expected a refusal containing {step['error']!r}, but it was accepted:\n"
+                               f"{describe_events(res.events)}"]
+        state = res.state
+        errors = check_expect(step.get("expect", {}), state, res.events, dice.rolls)
+        left = dice.remaining()
+        if left:
+            errors.append(f"dice not used: {left} (every face of a case must be rolled)")
+        if errors:
+            failures += [f"{where}: {e}" for e in errors]
+            failures.append(f"  rolls:\n{describe_rolls(dice.rolls)}\n  events:\n{describe_events(res.events)}")
+    return failures
