@@ -768,12 +768,10 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
 
 def torpedo_hits(faces: Iterable[int], kind: str, target_size: int) -> int:
     """5.9: a hit on 3+ after deducting the target size, +1 for plasma and drones; a natural 1
-    misses, a natural 6 hits. Ruling BZ15 follows the 5.9 sidebar's worked example ("2, 3, 5 …
-    converts to a 3, 4, and 6 for being self-guiding … net 1, 2, 4. Two hits!"): a guided
-    torpedo's die that the +1 makes a 6 hits as a 6 does."""
+    misses, a natural 6 hits. Ruling BZ15: the 5.9 sidebar's worked example counts "net 1, 2, 4.
+    Two hits!", which the text's 3+ makes one hit; the text governs."""
     guide = 1 if kind in GUIDED else 0
-    return sum(1 for f in faces
-               if f != 1 and (f + guide >= 6 or f + guide - target_size >= TORP_TO_HIT))
+    return sum(1 for f in faces if f != 1 and (f == 6 or f + guide - target_size >= TORP_TO_HIT))
 
 
 def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
