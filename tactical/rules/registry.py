@@ -2,7 +2,8 @@
 
 Every rule book becomes a tactical ruleset behind one resolver interface; each registers a small
 record here under its name (``RESOLVERS["eventhorizon"]``). The embedded Event Horizon Quick Play
-engine (``tactical.rules.eventhorizon``, issue 5) registers itself as ``"eventhorizon"``; it is
+engine (``tactical.rules.eventhorizon``, issue 5) registers itself as ``"eventhorizon"``, the
+Buoyz 'N Da 'Hood engine (``tactical.rules.buoyz``, issue 16) as ``"buoyz"``; it is
 imported at the bottom of this module, so looking it up never depends on import order. Its
 ``resolve(state, dice, max_cards=None)`` plays a deployed battle out with the computer doctrine
 and returns the outcome. The auto-resolve odds system is not a tactical resolver.
@@ -42,4 +43,5 @@ def find_resolver(name: str) -> ResolverRecord:
 
 
 # Built-in resolvers register themselves when imported (last: they import this module).
+from tactical.rules import buoyz as _buoyz  # noqa: E402,F401
 from tactical.rules import eventhorizon as _eventhorizon  # noqa: E402,F401

@@ -8,6 +8,7 @@ reports it.
 
 from . import actions
 from .actions import Begin, Fire, Move, Special
+from .deploy import deploy
 from .doctrine import doctrine_action, simulate
 from .engine import Outcome, Resolution, apply, check, legal_actions, outcome
 from .sds import CATALOGUE
@@ -15,4 +16,21 @@ from .state import BattleState, Event, IllegalActionError, Orders, Ship, new_bat
 
 __all__ = ["actions", "Begin", "Fire", "Move", "Special", "doctrine_action", "simulate", "Outcome", "Resolution",
            "apply", "check", "legal_actions", "outcome", "CATALOGUE", "BattleState", "Event", "IllegalActionError",
-           "Orders", "Ship", "new_battle", "new_ship"]
+           "Orders", "Ship", "new_battle", "new_ship", "deploy", "resolve_battle"]
+
+
+def resolve_battle(state: BattleState, dice, max_steps: int | None = None) -> Outcome:
+    """The registry's entry point: play a deployed battle out with the computer doctrine for
+    both sides and report it."""
+    return outcome(simulate(state, dice) if max_steps is None else simulate(state, dice, max_steps))
+
+
+from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
+
+if "buoyz" not in _registry.RESOLVERS:
+    _registry.register(_registry.ResolverRecord(
+        name="buoyz",
+        title="Buoyz 'N Da 'Hood – In Space! (embedded tactical engine)",
+        rule_book="000 Buoyz 'N Da 'Hood – In Space!",
+        resolve=resolve_battle,
+    ))

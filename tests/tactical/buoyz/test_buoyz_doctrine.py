@@ -1,0 +1,90 @@
+"""The Buoyz doctrine: plays either side with legal actions only, and battles end (issue 16)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from campaign.rules.dice import SeededDice, derive_seed
+from tactical.rules import registry
+from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz.deploy import deploy
+from tactical.rules.buoyz.doctrine import choose_fire, doctrine_action, simulate
+from tactical.rules.buoyz.engine import apply, check, outcome
+from tactical.rules.buoyz.sds import CATALOGUE
+from tactical.rules.buoyz.state import new_battle, new_ship
+
+
+def cam_fleet(rng: random.Random, period: int, points: int) -> list:
+    """A random CAM-legal fleet of the period's SDs, costing at most ``points`` (CAM 2.2)."""
+    pool = [sd for sd in CATALOGUE.values() if sd.available_in(period)]
+    out, total = [], 0
+    while True:
+        fits = [sd for sd in pool if total + sd.points <= points]
+        if not fits:
+            return out
+        sd = rng.choice(fits)
+        out.append(sd)
+        total += sd.points
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_doctrine_battles_end_with_a_result(seed):
+    rng = random.Random(seed)
+    period = rng.randint(1, 6)
+    state = deploy({1: cam_fleet(rng, period, 25), 2: cam_fleet(rng, period, 25)})
+    dice = SeededDice(derive_seed(f"buoyz-doctrine-{seed}"))
+    steps = 0
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)  # the doctrine never makes an illegal action
+        state = apply(state, action, dice).state
+        steps += 1
+        assert steps < 20_000
+    result = outcome(state)
+    alive = {s.side for s in state.ships if s.active}
+    assert result.winner is None or alive == {result.winner}
+    assert state.turn <= state.turn_cap
+
+
+def test_doctrine_focuses_fire_on_the_weakest_target_in_arc():
+    """Each weapon system fires at the eligible enemy with the least hull left."""
+    c = CATALOGUE
+    state = new_battle([new_ship(1, 1, c["galaxy"], (10, 10)), new_ship(2, 2, c["d7"], (10, 13), 180),
+                        new_ship(3, 2, c["b_rel"], (12, 11), 180)])
+    from dataclasses import replace
+
+    state = replace(state, phase="attack", turn=1, initiative=1, first=1, acting=1)
+    fire = choose_fire(state, state.ship(1))
+    # the torpedoes (fore and aft arcs) cannot reach the B'Rel on the starboard beam
+    assert fire.shots == (("main0", 3, 6), ("main1", 2, 2), ("secondary", 3, 3))
+    check(state, fire)
+
+
+def test_doctrine_closes_on_the_enemy():
+    c = CATALOGUE
+    state = deploy({1: [c["constitution"]], 2: [c["d7"]]})
+    state = apply(state, A.Begin(), SeededDice(derive_seed("close"))).state
+    mover = state.ship(next(s.id for s in state.active_ships(state.acting)))
+    enemy = state.active_ships(state.other(mover.side))[0]
+    from tactical.rules.buoyz.geometry import distance
+
+    before = distance(mover.pos, enemy.pos)
+    dice = SeededDice(derive_seed("c2"))
+    first = doctrine_action(state)
+    assert first == A.Special(mover.id, "flank_speed")  # far from any enemy: Flank Speed first
+    state = apply(state, first, dice).state
+    state = apply(state, doctrine_action(state), dice).state
+    assert state.ship(mover.id).moved
+    assert distance(state.ship(mover.id).pos, enemy.pos) < before - 5
+
+
+def test_registered_as_buoyz_and_resolves_a_battle():
+    record = registry.find_resolver("buoyz")
+    assert record.name == "buoyz" and "Buoyz" in record.title
+    state = deploy({1: [CATALOGUE["constitution"]], 2: [CATALOGUE["d7"]]})
+    result = record.resolve(state, SeededDice(derive_seed("registry")))
+    assert result.over
+    end = simulate(state, SeededDice(derive_seed("registry")))
+    assert outcome(end) == result
