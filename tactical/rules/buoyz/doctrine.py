@@ -9,8 +9,6 @@ fires at the eligible enemy with the least hull left (focus fire), secondary dic
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from campaign.rules.dice import Dice
 
 from . import actions as A
@@ -24,7 +22,7 @@ from .engine import (
     system_dice,
     systems,
 )
-from .geometry import advance, distance, norm, on_table, turn_degrees
+from .geometry import advance, arcs_of, distance, norm, on_table, round_half_up, turn_degrees
 from .state import ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
 
 MAX_STEPS = 20_000
@@ -41,29 +39,53 @@ def _pose(ship: Ship, m: A.Move):
     return pos, h
 
 
-def _score_move(state: BattleState, ship: Ship, m: A.Move) -> float:
-    pos, h = _pose(ship, m)
+def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list]]:
+    """(arcs, range, weight, enemies it may reach) for each system with dice left."""
+    out = []
+    for s in systems(ship):
+        n = system_dice(ship, s)
+        if n:
+            out.append((s.arcs, s.range, n * (1.5 if s.torpedo else 1.0)))
+    return out
+
+
+def _score_pose(state: BattleState, pos, heading: float, weapons, enemies) -> float:
     w, hgt = state.table
     if not on_table(pos, w, hgt):
         return -1e9
-    moved = replace(ship, pos=pos, heading=h)
-    enemies = state.active_ships(state.other(ship.side))
-    if not enemies:
-        return 0.0
-    bearing = 0.0
+    score = 0.0
+    nearest = 1e9
     for e in enemies:
-        for s in systems(ship):
-            n = system_dice(ship, s)
-            if n and eligible(state, moved, s, e):
-                bearing += n * (1.5 if s.torpedo else 1.0)
-    nearest = min(distance(pos, e.pos) for e in enemies)
+        d = distance(pos, e.pos)
+        nearest = min(nearest, d)
+        if e.special == "ecm":
+            continue
+        rounded = round_half_up(round(d, 4))
+        arcs = None
+        for arc_set, rng, weight in weapons:
+            if rounded <= rng:
+                if arcs is None:
+                    arcs = arcs_of(pos, heading, e.pos)
+                if arcs & arc_set:
+                    score += weight
     edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
-    return bearing * 10 - nearest - (5.0 if edge < 3 else 0.0)
+    return score * 10 - (nearest if enemies else 0.0) - (5.0 if edge < 3 else 0.0)
+
+
+def _score_move(state: BattleState, ship: Ship, m: A.Move, weapons=None, enemies=None) -> float:
+    if enemies is None:
+        enemies = state.active_ships(state.other(ship.side))
+    if weapons is None:
+        weapons = _bearing_dice(ship, enemies)
+    pos, h = _pose(ship, m)
+    return _score_pose(state, pos, h, weapons, enemies)
 
 
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
+    enemies = state.active_ships(state.other(ship.side))
+    weapons = _bearing_dice(ship, enemies)
     options = move_options(ship)
-    return max(options, key=lambda m: (_score_move(state, ship, m), -m.before - m.after))
+    return max(options, key=lambda m: (_score_move(state, ship, m, weapons, enemies), -m.before - m.after))
 
 
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:

@@ -9,7 +9,6 @@ pictures; the angles chosen here are rulings BZ2 and BZ3 (``docs/rulings.md``).
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
 
 Point = tuple[float, float]
 
@@ -32,8 +31,12 @@ EPSILON = 1e-6
 
 
 def round_half_up(value: float) -> int:
-    """1.1 "Fractions. ½ and above always round up, less than a half, always round down"."""
-    return int(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    """1.1 "Fractions. ½ and above always round up, less than a half, always round down"
+    (of a value that is not negative; a negative one rounds as its size does)."""
+    v = round(value, 9)  # float noise: 2.4999999999 from arithmetic is 2.5
+    if v < 0:
+        return -round_half_up(-v)
+    return math.floor(v + 0.5)
 
 
 def halve(value: int, times: int = 1) -> int:

@@ -9,6 +9,7 @@ SD's weapon lines the way 1.2, 5.1 and 5.9 classify them (rulings BZ6, BZ7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from campaign.rules.cam.ships import (
     SD,
@@ -78,6 +79,7 @@ def weapon_arcs(weapon: Weapon, torpedo: str) -> frozenset[str]:
     return frozenset({FORE, AFT}) if torpedo else frozenset(ARCS)
 
 
+@lru_cache(maxsize=1024)
 def weapon_systems(sd: SD) -> tuple[WeaponSystem, ...]:
     """The main weapon lines in SD order, then the secondary battery (360°, 5.1)."""
     out = []
