@@ -12,13 +12,14 @@ from __future__ import annotations
 from campaign.rules.dice import Dice
 
 from . import actions as A
+from .cam import breaking
 from .engine import (
     allowance,
     apply,
     dead_in_space,
     eligible,
     legal_actions,
-    move_options,
+    ship_moves,
     system_dice,
     systems,
 )
@@ -81,10 +82,22 @@ def _score_move(state: BattleState, ship: Ship, m: A.Move, weapons=None, enemies
     return _score_pose(state, pos, h, weapons, enemies)
 
 
+def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
+    """A ship breaking contact (CAM 3.1 a): off its own edge is best, else the nearer the better."""
+    pos, _h = _pose(ship, m)
+    w, hgt = state.table
+    edge = state.cam.edge(ship.side)
+    if not on_table(pos, w, hgt):
+        return 1e9
+    return -{"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
+
+
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
+    options = ship_moves(state, ship)
+    if breaking(state, ship.side):
+        return max(options, key=lambda m: _retreat_score(state, ship, m))
     enemies = state.active_ships(state.other(ship.side))
     weapons = _bearing_dice(ship, enemies)
-    options = move_options(ship)
     return max(options, key=lambda m: (_score_move(state, ship, m, weapons, enemies), -m.before - m.after))
 
 
@@ -112,7 +125,7 @@ def doctrine_action(state: BattleState) -> A.Action:
         mine = [s for s in state.active_ships(state.acting) if not s.moved]
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
-        if (not ship.special_tried and ship.sd.speed and not dead_in_space(ship) and enemies
+        if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
                 and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8):
             return A.Special(ship.id, "flank_speed")
         return choose_move(state, ship)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from campaign.rules.dice import Dice
 
 from . import actions as A
+from . import cam as C
 from .geometry import (
     ARCS,
     EPSILON,
@@ -95,6 +96,9 @@ class _Ctx:
         return self.dice.roll(count, 6, purpose).faces
 
     def log(self, event_kind: str, text: str, **data) -> None:
+        self.events.append(Event(event_kind, text, data))
+
+    def add(self, event_kind: str, text: str, data: dict) -> None:
         self.events.append(Event(event_kind, text, data))
 
 
@@ -289,7 +293,17 @@ def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
 
 
 def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> BattleState:
+    """BZ17; with a CAM link, CAM 3.0: over once all table contact is broken (after an End
+    Phase), or forced when a side has no ship left or at the turn cap, and tallied by CAM."""
     alive = [side for side in state.sides if state.active_ships(side)]
+    if state.cam is not None:
+        done = len(alive) < 2 or (not mid_turn and (state.cam.battle.contact_broken or state.turn >= state.turn_cap))
+        if not done:
+            return state
+        state, winner = C.finish(state, ctx)
+        ctx.log("over", f"The CAM scenario ends: {'side ' + str(winner) + ' wins' if winner is not None else 'a draw'}",
+                winner=winner)
+        return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
     if len(alive) == 2:
         if not mid_turn and state.turn >= state.turn_cap:
             ctx.log("over", f"The battle ends undecided after {state.turn} turns (ruling BZ17)", winner=None)
@@ -395,6 +409,10 @@ def _check_move(state: BattleState, action: A.Move) -> None:
     why = move_cost_ok(ship, action)
     if why:
         raise IllegalActionError(MOVE_RULE, why)
+    if C.breaking(state, ship.side):
+        why = C.retreat_problem(state, ship, action)
+        if why:
+            raise IllegalActionError(C.RETREAT_RULE, why)
 
 
 def _check_fire(state: BattleState, action: A.Fire) -> None:
@@ -719,6 +737,8 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     ships = tuple(replace(s, moved=False, fired=False, moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False) if s.active else s for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
+    if state.cam is not None:
+        state = C.end_phase(state, ctx)
     return _check_over(state, ctx)
 
 
@@ -834,6 +854,14 @@ def move_options(ship: Ship) -> list[A.Move]:
     return out
 
 
+def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
+    """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
+    options = move_options(ship)
+    if C.breaking(state, ship.side):
+        options = [m for m in options if C.retreat_problem(state, ship, m) is None]
+    return options
+
+
 def fire_options(state: BattleState, ship: Ship) -> list[A.Fire]:
     """Waive; every eligible system at each target; and each system at its nearest eligible
     target (a representative list; ``apply`` accepts any legal Fire)."""
@@ -862,10 +890,10 @@ def legal_actions(state: BattleState) -> list[A.Action]:
         return [A.Begin()]
     if state.phase == MOVEMENT:
         if state.nominated is not None:
-            return list(move_options(state.ship(state.nominated)))
+            return list(ship_moves(state, state.ship(state.nominated)))
         out: list[A.Action] = []
         for ship in _pending(state, state.acting):
-            out.extend(move_options(ship))
+            out.extend(ship_moves(state, ship))
             if ship.sd.speed is not None and not dead_in_space(ship):
                 out.extend(A.Special(ship.id, name) for name in A.SPECIAL_ACTIONS)
             else:
@@ -895,12 +923,16 @@ class Outcome:
     turns: int
     ships: tuple[ShipFate, ...]
     points_destroyed: dict[int, int]  # by the side that lost them (CAM 3.1 condition 1)
+    cam_score: object = None  # the CAM ScenarioScore (CAM 3.0 step 2) when a CAM scenario was fought
+    cam_battle: object = None  # the CAM record (``breakcontact.BattleState``) for ``record_scenario``
 
 
 def outcome(state: BattleState) -> Outcome:
     fates = tuple(ShipFate(s.id, s.side, s.status, s.sd.points, s.hull, s.crippled) for s in state.ships)
     lost = {side: sum(f.points for f in fates if f.side == side and f.fate == DESTROYED) for side in state.sides}
-    return Outcome(state.over, state.winner, state.turn, fates, lost)
+    link = state.cam
+    return Outcome(state.over, state.winner, state.turn, fates, lost, link.score if link else None,
+                   link.battle if link else None)
 
 
 __all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "base_speed", "check", "close_defence",

@@ -138,6 +138,7 @@ class BattleState:
     orders: tuple[Orders, Orders] = (Orders(), Orders())
     turn_cap: int = DEFAULT_TURN_CAP
     winner: int | None = None
+    cam: Any = None  # a cam.CamLink when a CAM scenario is fought on the engine (CAM 3.0, 3.1)
 
     def ship(self, ship_id: int) -> Ship:
         for s in self.ships:

@@ -1,0 +1,128 @@
+"""A CAM scenario fought on the Buoyz engine (000 CAM 3.0, 3.1; rulings BZ28, BZ29): ships set up
+on the CAM 2.3 edges, the break-contact checks made by CAM's own functions after every End Phase,
+retreat moves enforced, and the result scored exactly as the tabletop entry scores it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+import pytest
+
+from campaign.rules.cam.breakcontact import UnitState, record_damage
+from campaign.rules.cam.scoring import record_scenario, score_scenario
+from campaign.rules.dice import FixedDice, SeededDice, derive_seed
+from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz.cam import RETREAT_RULE, deploy_cam, retreat_problem
+from tactical.rules.buoyz.doctrine import doctrine_action, simulate
+from tactical.rules.buoyz.engine import apply, check, legal_actions, outcome
+from tactical.rules.buoyz.state import IllegalActionError
+from tests.rules.cam.builders import battle_with, campaign_of
+
+FLEET_1 = ["constitution", "constitution", "firecat"]  # seat 1 (UFP): roster ids 1-3
+FLEET_2 = ["d7", "d7", "war_talon"]  # seat 2 (Klingons): roster ids 4-6
+
+
+def _cam(points_level=50):
+    camp = campaign_of(FLEET_1, FLEET_2, period=2, points_level=points_level)
+    battle = battle_with(camp, {1: [1, 2, 3], 2: [4, 5, 6]})
+    return camp, battle
+
+
+def test_deploy_on_the_cam_edges_and_link_every_ship():
+    camp, battle = _cam()
+    assert dict(battle.scenario.edges) == {1: "south", 2: "north"}
+    state = deploy_cam(camp, battle)
+    seat_1 = state.active_ships(1)
+    seat_2 = state.active_ships(2)
+    assert [s.sd.key for s in seat_1] == FLEET_1 and [s.sd.key for s in seat_2] == FLEET_2
+    assert all(s.pos[1] == 6.0 and s.heading == 0.0 for s in seat_1)
+    assert all(s.pos[1] == 42.0 and s.heading == 180.0 for s in seat_2)
+    assert [uid for _sid, _seat, uid in state.cam.units] == [u.uid for s in (1, 2) for u in battle.force(s).units]
+
+
+def _ordered_to_break(state, seat):
+    link = state.cam
+    battle = replace(link.battle, broken=MappingProxyType({**link.battle.broken, seat: 1}))
+    return replace(state, cam=replace(link, battle=battle))
+
+
+def test_a_side_breaking_contact_may_only_retreat():
+    """000 CAM 3.1 (a): toward their side at maximum speed, never laterally nor toward the enemy
+    (ruling BZ28)."""
+    camp, battle = _cam()
+    state = deploy_cam(camp, battle)
+    state = apply(state, A.Begin(), FixedDice([1, 1, 6, 6])).state  # seat 2 wins; seat 1 moves first
+    state = _ordered_to_break(state, 2)
+    state = apply(state, A.Move(1, after=6), FixedDice([])).state  # seat 1 is not breaking: free
+    # ship 4 is at the north edge, bow south (180 degrees off its own edge)
+    for bad, why in ((A.Move(4, after=1), "laterally or toward the enemy"),
+                     (A.Move(4, turn=2), "turns its full 3 point"),
+                     (A.Move(4), "turns its full 3 point")):
+        with pytest.raises(IllegalActionError, match=why) as exc:
+            apply(state, bad, FixedDice([]))
+        assert exc.value.rule == RETREAT_RULE
+    moves = [a for a in legal_actions(state) if isinstance(a, A.Move) and a.ship == 4]
+    assert moves and all(abs(m.turn) == 3 and m.before == m.after == 0 for m in moves)
+    state = apply(state, A.Move(4, turn=-3), FixedDice([])).state  # 105 degrees to port: bow 75 off
+    assert state.ship(4).heading == 75.0
+    # facing its edge it must run at full speed, and may not run lateral
+    turned = replace(state.ship(5), heading=0.0)
+    assert retreat_problem(state, turned, A.Move(5, after=6)) is None
+    assert "maximum speed" in retreat_problem(state, turned, A.Move(5, after=5))
+    assert "turn away" in retreat_problem(state, turned, A.Move(5, before=3, turn=3))
+
+
+def test_leaving_by_its_own_edge_breaks_contact_and_cam_scores_it():
+    """000 CAM 3.0 step 2: when every side ordered to break contact has left the table, the
+    points are tallied (+50 for the side not forced to break) by CAM's own scoring."""
+    camp, battle = _cam()
+    state = deploy_cam(camp, battle)
+    state = apply(state, A.Begin(), FixedDice([1, 1, 6, 6])).state
+    state = _ordered_to_break(state, 2)
+    dice = SeededDice(derive_seed("cam-leave"))
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    result = outcome(state)
+    cam_battle = result.cam_battle
+    assert cam_battle.contact_broken
+    assert result.cam_score == score_scenario(cam_battle)
+    assert result.winner == result.cam_score.winner
+    for ship_id, seat, uid in state.cam.units:
+        ship, status = state.ship(ship_id), cam_battle.status[seat][uid]
+        expect = {"active": UnitState.ON_TABLE, "left": UnitState.LEFT, "destroyed": UnitState.DESTROYED}[ship.status]
+        assert status.state is expect
+    assert all(state.ship(sid).status != "active" for sid, seat, _ in state.cam.units if seat == 2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_doctrine_cam_battles_end_and_hand_the_tabletop_result_to_the_campaign(seed):
+    """The engine's CAM record is built by ``record_damage``/``end_of_turn`` exactly as the
+    tabletop entry builds it; ``record_scenario`` accepts its score (CAM 4.3)."""
+    camp, battle = _cam(points_level=50)
+    state = deploy_cam(camp, battle)
+    end = simulate(state, SeededDice(derive_seed(f"cam-doctrine-{seed}")))
+    result = outcome(end)
+    assert end.over and result.cam_score is not None
+    forced = not result.cam_battle.contact_broken
+    assert result.cam_score == score_scenario(result.cam_battle, force_end=forced)
+    # the same facts typed in at the tabletop give the same score
+    typed = battle
+    for seat in battle.scenario.seats:
+        facts = {"destroyed": [], "crippled": [], "left": []}
+        for ship_id, s, uid in end.cam.units:
+            ship = end.ship(ship_id)
+            if s != seat:
+                continue
+            if ship.status == "destroyed":
+                facts["destroyed"].append(uid)
+            elif ship.status == "left":
+                facts["left"].append(uid)
+            if ship.crippled and ship.status != "destroyed":
+                facts["crippled"].append(uid)
+        typed = record_damage(typed, seat, **facts)
+    typed = replace(typed, broken=result.cam_battle.broken, turn=result.cam_battle.turn)
+    assert score_scenario(typed, force_end=forced) == result.cam_score
+    record_scenario(camp, result.cam_battle, result.cam_score)
