@@ -14,7 +14,12 @@ SPECIAL_ACTIONS = {
     "ecm": 5,
     "evasive": 5,
     "hard_about": 5,
+    "self_destruct": 5,
     "flank_speed": 4,
+    "maximum_warp": 3,
+    "point_defence": 3,
+    "ramming": 7,
+    "attack_shields": 0,  # 7.3 Klingon Attack Shields: declared, no Command Check printed (ruling BZ30)
 }
 
 
@@ -27,10 +32,13 @@ class Begin:
 @dataclass(frozen=True)
 class Special:
     """Nominate ``ship`` to move and attempt a Special Action first (7.1: "chosen and attempted
-    before the ship begins to move"). Its Move must follow."""
+    before the ship begins to move"). Its Move must follow, unless the action took the ship away
+    (Self-Destruct!, Ramming Speed!, Maximum Warp!). Maximum Warp! may follow a successful Flank
+    Speed! of the same ship (7.2)."""
 
     ship: int
     action: str
+    target: int | None = None  # Ramming Speed!'s enemy vessel
 
 
 @dataclass(frozen=True)

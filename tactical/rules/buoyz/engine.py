@@ -72,7 +72,8 @@ CRIPPLE_LOSS = 4  # 5.7 (3) "On a 4+ this is destroyed or removed"
 AEGIS_TARGET = 5  # 5.9 "on a 5+ they have intercepted the torpedo"
 TORP_TO_HIT = 3  # 5.9 "they hit on a 3+"
 FAST_TARGET = 6.0  # 5.5 "target moved more than 6\" this current turn"
-IMPULSE_LIMIT = 2.0  # 7.3 Impulse "may not move more than 2\" a turn"
+IMPULSE_LIMIT = 2.0
+RAM_RANGE = 2  # 7.2 Ramming Speed! "an enemy vessel within 2\""  # 7.3 Impulse "may not move more than 2\" a turn"
 # Ruling BZ13: the ability a side gives up first on a Vital System hit, unless its orders say.
 DEFAULT_LOSS = ("Research", "Saucer", "Landing", "Pursuit Mine", "Trans", "Trac", "Advanced Sensors",
                 "Attack Shields", "Adaption", "Shield Drain", "Carrier", "Cloak", "Fire cloaked", "Agile",
@@ -150,7 +151,10 @@ def shields_facing(ship: Ship, from_pos, drained: bool = False) -> int:
     if ship.shields_lowered:
         return 0
     facings = arcs_of(ship.pos, ship.heading, from_pos)
-    value = max(ship.sd.shields[ARCS.index(a)] for a in facings)
+    shields = ship.sd.shields
+    if ship.special == "attack_shields":  # 7.3: +1 fore, port, starboard; -2 aft, this turn
+        shields = (shields[0] + 1, shields[1] + 1, shields[2] + 1, max(0, shields[3] - 2))
+    value = max(shields[ARCS.index(a)] for a in facings)
     return halve(value, int(ship.crippled) + ship.crit(SHIELDS) + int(drained))
 
 
@@ -350,16 +354,42 @@ def _check_special(state: BattleState, action: A.Special) -> None:
     if state.phase != MOVEMENT:
         raise IllegalActionError(SPECIAL_RULE, "Special Actions are attempted when a ship is nominated to move")
     ship = _own_ship(state, action.ship, SPECIAL_RULE)
-    if state.nominated is not None:
-        raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move now")
-    if ship.moved:
-        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
     if action.action not in A.SPECIAL_ACTIONS:
         raise IllegalActionError(SPECIAL_RULE, f"unknown Special Action {action.action!r} "
                                  f"(known: {', '.join(sorted(A.SPECIAL_ACTIONS))})")
-    if action.action in ("flank_speed", "hard_about") and (ship.sd.speed is None or dead_in_space(ship)):
-        raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use "
-                                 f"{action.action.replace('_', ' ')}")
+    name = action.action.replace("_", " ")
+    if action.action == "maximum_warp":
+        if state.nominated != ship.id or ship.special != "flank_speed":
+            raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", "only a ship that has this turn successfully "
+                                     "invoked Flank Speed can convert it to maximum warp")
+        if not has(ship.abilities, "Warp") or ship.crippled or ship.crit(MOTIVE):
+            raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", f"{ship.name} ({ship.id}) is not a warp capable "
+                                     "ship whose movement has not been reduced by combat")
+    else:
+        if state.nominated is not None:
+            raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move "
+                                     "now")
+        if ship.special_tried:
+            raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has attempted its Special Action this turn")
+    if ship.moved:
+        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
+    if (action.target is not None) != (action.action == "ramming"):
+        raise IllegalActionError(SPECIAL_RULE, "Ramming Speed! names the enemy vessel it rams; no other Special Action "
+                                 "takes a target")
+    if action.action in ("flank_speed", "hard_about", "ramming") and (ship.sd.speed is None or dead_in_space(ship)):
+        raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
+    if action.action == "attack_shields" and not has(ship.abilities, "Attack Shields"):
+        raise IllegalActionError("000 7.3 Klingon Attack Shields", f"{ship.name} ({ship.id}) has no Attack Shields")
+    if action.action == "point_defence" and not ship.sd.secondary:
+        raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id}) has no secondary weapons")
+    if action.action == "ramming":
+        target = state.ship(action.target) if isinstance(action.target, int) else None
+        if target is None or target.side == ship.side or not target.active:
+            raise IllegalActionError("000 7.2 Ramming Speed!", f"ship {action.target!r} is not an enemy vessel in the "
+                                     "battle")
+        if inches(ship.pos, target.pos) > RAM_RANGE:
+            raise IllegalActionError("000 7.2 Ramming Speed!", f"{target.name} ({target.id}) is "
+                                     f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
 
 
 def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
@@ -472,12 +502,55 @@ def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
 def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState:
     ship = state.ship(action.ship)
     need = A.SPECIAL_ACTIONS[action.action]
-    face = ctx.roll(1, f"{SPECIAL_RULE}: {action.action} command check ({ship.id})")[0]
-    ok = face + ship.sd.command >= need
-    ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{ship.sd.command} "
-            f"{'succeeds' if ok else 'fails'} (needs {need})", ship=ship.id, action=action.action, success=ok)
+    if need:
+        face = ctx.roll(1, f"{SPECIAL_RULE}: {action.action} command check ({ship.id})")[0]
+        ok = face + ship.sd.command >= need
+        ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{ship.sd.command} "
+                f"{'succeeds' if ok else 'fails'} (needs {need})", ship=ship.id, action=action.action, success=ok)
+    else:
+        ok = True
+        ctx.log("special", f"{ship.name} ({ship.id}) declares {action.action}", ship=ship.id, action=action.action,
+                success=True)
+    if action.action == "maximum_warp":
+        if not ok:
+            return state  # it still moves, at Flank Speed
+        ship = replace(ship, status=LEFT, moved=True)
+        ctx.log("move", f"{ship.name} ({ship.id}) goes to maximum warp and leaves the table ({LEAVE_RULE})",
+                ship=ship.id, left=True)
+        return _gone_this_turn(state, ship, ctx)
     ship = replace(ship, special=action.action if ok else "", special_tried=action.action)
-    return replace(with_ship(state, ship), nominated=ship.id)
+    state = replace(with_ship(state, ship), nominated=ship.id)
+    if ok and action.action == "self_destruct":
+        ship = replace(ship, status=DESTROYED, moved=True)
+        ctx.log("destroyed", f"{ship.name} ({ship.id}) self-destructs (000 7.2 Self-Destruct!)", ship=ship.id)
+        state = with_ship(state, ship)
+        state = explode(state, ship.id, ctx)
+        return _gone_this_turn(state, state.ship(ship.id), ctx)
+    if ok and action.action == "ramming":
+        return _ram(state, ship, state.ship(action.target), ctx)
+    return state
+
+
+def _gone_this_turn(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
+    state = replace(with_ship(state, ship), nominated=None)
+    state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
+    return _after_nomination(state, ship.side, ctx)
+
+
+def _ram(state: BattleState, ship: Ship, target: Ship, ctx: _Ctx) -> BattleState:
+    """7.2 Ramming Speed!: the rammer is destroyed, the ramee immediately crippled, its hull
+    reduced to its Crippled figure; neither explodes. Ruling BZ31: a ramee that can never be
+    crippled (Crippled figure 0) is destroyed; one already crippled suffers nothing more."""
+    ship = replace(ship, status=DESTROYED, moved=True)
+    ctx.log("destroyed", f"{ship.name} ({ship.id}) rams {target.name} ({target.id}) and is destroyed "
+            "(000 7.2 Ramming Speed!)", ship=ship.id, target=target.id)
+    state = with_ship(state, ship)
+    if target.sd.crippled_at == 0:
+        state = _lose_hull(state, target.id, target.hull, ctx)
+    elif not target.crippled:
+        state = with_ship(state, replace(target, hull=min(target.hull, target.sd.crippled_at)))
+        state = _cripple(state, target.id, ctx)
+    return _gone_this_turn(state, state.ship(ship.id), ctx)
 
 
 def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
@@ -518,7 +591,8 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
     for key, _target, _dice in action.shots:
         if one_shot(ship.abilities) or one_shot(ship.sd.special_abilities):
             spent.add(key)
-    state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent))))
+    state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent)),
+                                     fired_keys=tuple(dict.fromkeys(k for k, _t, _d in action.shots))))
     for key, target_id, dice in action.shots:
         system = by_key[key]
         shooter = state.ship(ship.id)
@@ -709,7 +783,7 @@ def _vital_system(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
     preference = state.orders_of(target.side).ability_loss or DEFAULT_LOSS
     pick = next((a for p in preference for a in losable if a.lower() == p.lower()), losable[-1])
     ctx.log("vital_system", f"Vital System hit: {target.name} ({target.id}) loses {pick}", ship=target.id, lost=pick)
-    return with_ship(state, replace(target, lost=target.lost + (pick,)))
+    return with_ship(state, replace(target, lost=target.lost + (pick,), vital_lost=target.vital_lost + (pick,)))
 
 
 def explode(state: BattleState, exploder_id: int, ctx: _Ctx) -> BattleState:
@@ -734,7 +808,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     ctx.log("phase", f"Turn {state.turn}: end phase", phase="end")
     state = _resolve_torpedoes(state, ctx)
     state = _damage_control(state, ctx)
-    ships = tuple(replace(s, moved=False, fired=False, moved_inches=0.0, special="", special_tried="",
+    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False) if s.active else s for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
     if state.cam is not None:
@@ -756,6 +830,8 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
             continue
         stoppable = [t for t in torps if t.kind in INTERCEPTABLE]
         points = close_defence(target)
+        if target.special == "point_defence" and "secondary" not in target.fired_keys:
+            points += halve(target.sd.secondary, int(target.crippled) + target.crit(ARMAMENT))  # 7.2 Point Defence!
         intercepted: set[int] = set()
         if stoppable and points:
             share = [points // len(stoppable) + (1 if i < points % len(stoppable) else 0) for i in range(len(stoppable))]
@@ -794,6 +870,26 @@ def torpedo_hits(faces: Iterable[int], kind: str, target_size: int) -> int:
     return sum(1 for f in faces if f != 1 and (f == 6 or f + guide - target_size >= TORP_TO_HIT))
 
 
+def _repair_vital(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
+    """7.2 Red Alert!: "A 'Vital' hit may be repaired instead but no modifier is given – except to
+    a 'Superior crew'" (ruling BZ22: only once no critical effect is left; the last ability lost
+    to a Vital hit comes back)."""
+    ability = ship.vital_lost[-1]
+    bonus = 1 if ship.sd.command >= 3 else 0
+    face = ctx.roll(1, f"{DC_RULE}: {ship.id} repairs the Vital hit on {ability} (Red Alert)")[0]
+    ok = face + ship.sd.command + bonus >= DAMAGE_CONTROL_TARGET
+    ctx.log("repair", f"{ship.name} ({ship.id}) damage control on the Vital hit ({ability}): "
+            f"{face}+{ship.sd.command + bonus} {'repaired' if ok else 'fails'}", ship=ship.id, effect=ability,
+            success=ok)
+    if not ok:
+        return state
+    lost = list(ship.lost)
+    lost.reverse()
+    lost.remove(ability)
+    lost.reverse()
+    return with_ship(state, replace(ship, lost=tuple(lost), vital_lost=ship.vital_lost[:-1]))
+
+
 def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
     """6.2: the Initiative holder's ships first; one critical effect per ship a turn (two with
     Research, 7.3); 1D6 + Command (+1 on Red Alert, 7.2) repairs it on 5+."""
@@ -803,6 +899,9 @@ def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
             tries = 2 if has(ship.abilities, "Research") else 1
             for _ in range(tries):
                 ship = state.ship(ship.id)
+                if ship.active and not any(ship.crits) and ship.vital_lost and ship.special == "red_alert":
+                    state = _repair_vital(state, ship, ctx)
+                    break
                 if not ship.active or not any(ship.crits):
                     break
                 kinds = [k for k in state.orders_of(side).repair_order if k in CRITS] + list(CRITS)
@@ -854,6 +953,21 @@ def move_options(ship: Ship) -> list[A.Move]:
     return out
 
 
+def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
+    """Every Special Action ``ship`` may attempt now (a ram names each enemy within reach)."""
+    out: list[A.Special] = []
+    for name in A.SPECIAL_ACTIONS:
+        cands = ([A.Special(ship.id, name, e.id) for e in state.active_ships(state.other(ship.side))]
+                 if name == "ramming" else [A.Special(ship.id, name)])
+        for a in cands:
+            try:
+                _check_special(state, a)
+            except IllegalActionError:
+                continue
+            out.append(a)
+    return out
+
+
 def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
     options = move_options(ship)
@@ -890,15 +1004,12 @@ def legal_actions(state: BattleState) -> list[A.Action]:
         return [A.Begin()]
     if state.phase == MOVEMENT:
         if state.nominated is not None:
-            return list(ship_moves(state, state.ship(state.nominated)))
+            ship = state.ship(state.nominated)
+            return list(ship_moves(state, ship)) + special_options(state, ship)
         out: list[A.Action] = []
         for ship in _pending(state, state.acting):
             out.extend(ship_moves(state, ship))
-            if ship.sd.speed is not None and not dead_in_space(ship):
-                out.extend(A.Special(ship.id, name) for name in A.SPECIAL_ACTIONS)
-            else:
-                out.extend(A.Special(ship.id, name) for name in A.SPECIAL_ACTIONS
-                           if name not in ("flank_speed", "hard_about"))
+            out.extend(special_options(state, ship))
         return out
     out = []
     for ship in _pending(state, state.acting):

@@ -59,11 +59,13 @@ class Ship:
     crippled: bool = False
     crits: tuple[int, int, int] = (0, 0, 0)  # armament, motive, shields (5.8; cumulative)
     lost: tuple[str, ...] = ()  # special abilities lost (5.7 (3), 5.8 (6))
+    vital_lost: tuple[str, ...] = ()  # those lost to Vital hits (Red Alert may restore them, 7.2)
     spent: tuple[str, ...] = ()  # one-shot weapon systems used (7.3 *One-Shot)
     flagship: bool = False
     # this turn
     moved: bool = False
     fired: bool = False
+    fired_keys: tuple[str, ...] = ()  # the weapon systems fired this turn (7.2 Point Defence)
     moved_inches: float = 0.0  # forward distance moved this turn (5.5 fast moving target)
     special: str = ""  # the Special Action that succeeded this turn (7.2)
     special_tried: str = ""  # the Special Action attempted this turn (pass or fail)
