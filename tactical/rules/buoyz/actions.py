@@ -20,6 +20,9 @@ SPECIAL_ACTIONS = {
     "point_defence": 3,
     "ramming": 7,
     "attack_shields": 0,  # 7.3 Klingon Attack Shields: declared, no Command Check printed (ruling BZ30)
+    "cloak_hunter": 3,
+    "cloak": 0,  # 10.2: "before a player moves his cloaked ships, he may choose to … cloak" (ruling BZ32)
+    "decloak": 0,
 }
 
 
@@ -66,4 +69,13 @@ class Fire:
     shots: tuple[tuple[str, int, int], ...] = ()
 
 
-Action = Begin | Special | Move | Fire
+@dataclass(frozen=True)
+class Detect:
+    """10.3: a ship that chose Cloak Hunter! and moved no more than 4\" rolls to detect cloaked
+    enemies within 2\" before it declares its attacks; its Fire follows (a failure ends its
+    attacks for the turn)."""
+
+    ship: int
+
+
+Action = Begin | Special | Move | Fire | Detect

@@ -94,6 +94,8 @@ def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
 
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
+    if ship.special == "cloak_hunter":  # 10.3: a hunter moves no more than 4"
+        options = [m for m in options if m.before + m.after <= 4] or options
     if breaking(state, ship.side):
         return max(options, key=lambda m: _retreat_score(state, ship, m))
     enemies = state.active_ships(state.other(ship.side))
@@ -125,12 +127,19 @@ def doctrine_action(state: BattleState) -> A.Action:
         mine = [s for s in state.active_ships(state.acting) if not s.moved]
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
+        special = _special_for(state, ship, enemies)
+        if special is not None:
+            return special
         if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
                 and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8):
             return A.Special(ship.id, "flank_speed")
         return choose_move(state, ship)
     if state.phase == ATTACK:
+        if state.nominated is not None:
+            return choose_fire(state, state.ship(state.nominated))
         ship = next(s for s in state.active_ships(state.acting) if s in _shooters(state))
+        if ship.special == "cloak_hunter" and not ship.searched and ship.moved_inches <= 4:
+            return A.Detect(ship.id)
         return choose_fire(state, ship)
     return legal_actions(state)[0]
 
@@ -139,6 +148,19 @@ def _shooters(state: BattleState) -> list[Ship]:
     from .engine import can_fire
 
     return [s for s in state.active_ships(state.acting) if can_fire(s)]
+
+
+def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:
+    """Cloaks (10.2): uncloak within 10\" of an enemy; hunt (7.2 Cloak Hunter!) a cloaked enemy
+    within 6\"."""
+    if ship.special_tried or breaking(state, ship.side):
+        return None
+    near = min((distance(ship.pos, e.pos) for e in enemies), default=1e9)
+    if ship.cloaked and near <= 10 and "Cloak" in ship.abilities:
+        return A.Special(ship.id, "decloak")
+    if not ship.cloaked and any(e.cloaked and distance(ship.pos, e.pos) <= 6 for e in enemies):
+        return A.Special(ship.id, "cloak_hunter")
+    return None
 
 
 def simulate(state: BattleState, dice: Dice, max_steps: int = MAX_STEPS) -> BattleState:

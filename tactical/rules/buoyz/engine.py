@@ -54,6 +54,9 @@ TURN_RULE = "000 2.2 Detailed Turn Sequence"
 INITIATIVE_RULE = "000 3.0 Initiative Phase"
 MOVE_RULE = "000 4.1 Ship Movement"
 SPECIAL_RULE = "000 7.2 Special Actions"
+CLOAK_RULE = "000 10.2 Cloaking Devices"
+DETECT_RULE = "000 10.3 Detecting Cloaked Ships"
+DETECT_TARGET, DETECT_RANGE, HUNTER_MOVE = 4, 2, 4.0
 FIRE_RULE = "000 5.3 Fire Procedure"
 SPLIT_RULE = "000 5.2 Splitting Fire"
 TARGET_RULE = "000 5.4 Eligible Targets"
@@ -123,10 +126,10 @@ def allowance(ship: Ship) -> float:
         return 0.0
     v = base_speed(ship)
     if ship.special == "flank_speed":
-        return v + max(1.0, v / 2)
-    if has(ship.abilities, "Impulse") and not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
-        return min(v, IMPULSE_LIMIT)  # ruling BZ16: an SD listing neither moves at its Speed
-    return v
+        v = v + max(1.0, v / 2)
+    elif has(ship.abilities, "Impulse") and not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        v = min(v, IMPULSE_LIMIT)  # ruling BZ16: an SD listing neither moves at its Speed
+    return v / 2 if ship.cloaked else v  # 10.2 a) "up to half their current maximum speed"
 
 
 def turning(ship: Ship) -> int:
@@ -148,7 +151,7 @@ def shields_facing(ship: Ship, from_pos, drained: bool = False) -> int:
     """The target's current shields toward ``from_pos`` (1.5, 5.6): the facing's value (the
     better one on an arc boundary, ruling BZ2), 0 while lowered, halved when Crippled (5.7 (4)),
     per Critical Shields (5.8 (3)) and by a Borg Shield Drain (7.3)."""
-    if ship.shields_lowered:
+    if ship.shields_lowered or ship.cloaked:  # 10.2 b) a cloaked vessel deploys no shields
         return 0
     facings = arcs_of(ship.pos, ship.heading, from_pos)
     shields = ship.sd.shields
@@ -174,17 +177,27 @@ def close_defence(ship: Ship) -> int:
     return halve(ship.sd.close_defence, int(ship.crippled) + ship.crit(ARMAMENT))
 
 
+def fires_cloaked(ship: Ship) -> bool:
+    """7.3 Klingon Cloaked Firing: 'Superior' Size Class 5 Birds of Prey with the ability."""
+    return has(ship.abilities, "Fire cloaked") and ship.sd.command >= 3 and ship.sd.target_size == 5
+
+
 def can_fire(ship: Ship) -> bool:
-    """Ruling BZ10: a ship with nothing it could fire (or under ECM, 7.2) is passed over."""
-    if not ship.active or ship.fired or ship.special == "ecm":
+    """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
+    or uncloaked this turn, 10.2) is passed over."""
+    if not ship.active or ship.fired or ship.special in ("ecm", "cloak", "decloak"):
+        return False
+    if ship.cloaked and not fires_cloaked(ship):
         return False
     return any(system_dice(ship, s) > 0 for s in systems(ship))
 
 
 def eligible(state: BattleState, ship: Ship, system: WeaponSystem, target: Ship) -> bool:
     """5.4: in the weapon's arc and within its range (rounded, ruling BZ1); every ship is located
-    (9.1: 40\" sensor range; no cloaks yet)."""
+    (9.1: 40\" sensor range) unless cloaked and not detected (10.2, 10.3)."""
     if not target.active or target.side == ship.side or target.special == "ecm":
+        return False
+    if target.cloaked and not target.detected:
         return False
     if inches(ship.pos, target.pos) > system.range:
         return False
@@ -346,6 +359,8 @@ def check(state: BattleState, action: A.Action) -> None:
         _check_move(state, action)
     elif isinstance(action, A.Fire):
         _check_fire(state, action)
+    elif isinstance(action, A.Detect):
+        _check_detect(state, action)
     else:
         raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
 
@@ -380,6 +395,14 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
     if action.action == "attack_shields" and not has(ship.abilities, "Attack Shields"):
         raise IllegalActionError("000 7.3 Klingon Attack Shields", f"{ship.name} ({ship.id}) has no Attack Shields")
+    if action.action in ("cloak", "decloak"):
+        if not has(ship.abilities, "Cloak"):
+            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) has no cloaking device")
+        if action.action == "cloak" and ship.cloaked or action.action == "decloak" and not ship.cloaked:
+            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is {'already' if ship.cloaked else 'not'} "
+                                     "cloaked")
+        if action.action == "cloak" and (ship.crippled or ship.crit(SHIELDS)):
+            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id})'s cloak is inoperative (5.7 (5), 5.8 (3))")
     if action.action == "point_defence" and not ship.sd.secondary:
         raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id}) has no secondary weapons")
     if action.action == "ramming":
@@ -390,6 +413,23 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         if inches(ship.pos, target.pos) > RAM_RANGE:
             raise IllegalActionError("000 7.2 Ramming Speed!", f"{target.name} ({target.id}) is "
                                      f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
+
+
+def _check_detect(state: BattleState, action: A.Detect) -> None:
+    if state.phase != ATTACK:
+        raise IllegalActionError(DETECT_RULE, "detection is rolled in the Attack Phase, before a ship declares attacks")
+    ship = _own_ship(state, action.ship, DETECT_RULE)
+    if state.nominated is not None:
+        raise IllegalActionError(DETECT_RULE, f"ship {state.nominated} has made its detection roll and fires now")
+    if not can_fire(ship):
+        raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has nothing left to attack with this turn")
+    if ship.special != "cloak_hunter":
+        raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) did not select Cloak Hunter! this turn")
+    if ship.moved_inches > HUNTER_MOVE + EPSILON:
+        raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) moved {ship.moved_inches:g}\"; a cloak hunter "
+                                 f"moves no more than {HUNTER_MOVE:g}\"")
+    if ship.searched:
+        raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) has already searched this turn")
 
 
 def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
@@ -453,6 +493,12 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has already been nominated to fire this turn")
     if ship.special == "ecm":
         raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"{ship.name} ({ship.id}) is under ECM and may not fire")
+    if state.nominated is not None and state.nominated != ship.id:
+        raise IllegalActionError(CLOAK_RULE, f"ship {state.nominated} has made its detection roll and fires now")
+    if ship.special in ("cloak", "decloak"):
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) {ship.special}ed this turn and may not attack")
+    if ship.cloaked and not fires_cloaked(ship):
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked and may not fire")
     by_key = {s.key: s for s in systems(ship)}
     used: dict[str, int] = {}
     for shot in action.shots:
@@ -480,6 +526,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         if target.special == "ecm":
             raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"no attacks may be made on {target.name} "
                                      f"({target.id}) this turn (ECM)")
+        if target.cloaked and not target.detected:
+            raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
 
 
 # --- resolving -------------------------------------------------------------------------------
@@ -494,9 +542,31 @@ def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
         state = _do_special(state, action, ctx)
     elif isinstance(action, A.Move):
         state = _do_move(state, action, ctx)
+    elif isinstance(action, A.Detect):
+        state = _do_detect(state, action, ctx)
     else:
         state = _do_fire(state, action, ctx)
     return Resolution(state, tuple(ctx.events))
+
+
+def _do_detect(state: BattleState, action: A.Detect, ctx: _Ctx) -> BattleState:
+    """10.3: 4+ (Advanced Sensors +1, 9.2) detects every cloaked enemy within 2\"; a failure
+    leaves the ship too busy searching to attack this turn."""
+    ship = state.ship(action.ship)
+    bonus = 1 if has(ship.abilities, "Advanced Sensors") else 0
+    face = ctx.roll(1, f"{DETECT_RULE}: {ship.id} searches")[0]
+    ok = face + bonus >= DETECT_TARGET
+    found = [e for e in state.active_ships(state.other(ship.side))
+             if e.cloaked and inches(ship.pos, e.pos) <= DETECT_RANGE] if ok else []
+    ctx.log("detect", f"{ship.name} ({ship.id}) searches: {face}{'+1' if bonus else ''} "
+            + (f"detects {', '.join(f'{e.name} ({e.id})' for e in found) or 'nothing within 2'}" if ok
+               else "fails; too busy searching to attack"), ship=ship.id, success=ok, detected=[e.id for e in found])
+    for e in found:
+        state = with_ship(state, replace(e, detected=True))
+    if not ok:
+        state = with_ship(state, replace(ship, searched=True, fired=True))
+        return _after_nomination(state, ship.side, ctx)
+    return replace(with_ship(state, replace(ship, searched=True)), nominated=ship.id)
 
 
 def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState:
@@ -519,6 +589,8 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
                 ship=ship.id, left=True)
         return _gone_this_turn(state, ship, ctx)
     ship = replace(ship, special=action.action if ok else "", special_tried=action.action)
+    if action.action in ("cloak", "decloak"):
+        ship = replace(ship, cloaked=action.action == "cloak", detected=False)
     state = replace(with_ship(state, ship), nominated=ship.id)
     if ok and action.action == "self_destruct":
         ship = replace(ship, status=DESTROYED, moved=True)
@@ -591,8 +663,10 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
     for key, _target, _dice in action.shots:
         if one_shot(ship.abilities) or one_shot(ship.sd.special_abilities):
             spent.add(key)
-    state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent)),
+    reveal = ship.cloaked and bool(action.shots)  # 7.3 Klingon Cloaked Firing: "Doing this 'reveals' them"
+    state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent)), cloaked=ship.cloaked and not reveal,
                                      fired_keys=tuple(dict.fromkeys(k for k, _t, _d in action.shots))))
+    state = replace(state, nominated=None)
     for key, target_id, dice in action.shots:
         system = by_key[key]
         shooter = state.ship(ship.id)
@@ -629,6 +703,8 @@ def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
         mod -= 1
     if dead_in_space(target):
         mod += 1
+    if target.cloaked:
+        mod -= 1
     return mod
 
 
@@ -719,7 +795,9 @@ def _cripple(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
         lost = [a for a, f in zip(losable, faces) if f >= CRIPPLE_LOSS]
     ctx.log("crippled", f"{target.name} ({target.id}) is crippled" + (f"; loses {', '.join(lost)}" if lost else ""),
             ship=target.id, lost=lost)
-    return with_ship(state, replace(target, crippled=True, lost=target.lost + tuple(lost)))
+    if target.cloaked:
+        ctx.log("decloak", f"{target.name} ({target.id})'s cloak fails ({CRIPPLE_RULE} (5))", ship=target.id)
+    return with_ship(state, replace(target, crippled=True, lost=target.lost + tuple(lost), cloaked=False))
 
 
 _NEGATIVE = frozenset({"1 shot only", "one-shot", "swwobs"})
@@ -731,7 +809,8 @@ def _add_crit(state: BattleState, target_id: int, kind: str, ctx: _Ctx) -> Battl
     crits = tuple(c + 1 if j == i else c for j, c in enumerate(target.crits))
     ctx.log("critical", f"{target.name} ({target.id}): Critical {kind.title()} ({CRIT_RULE})", ship=target.id,
             effect=kind)
-    return with_ship(state, replace(target, crits=crits))
+    cloaked = target.cloaked and kind != SHIELDS  # 5.8 (3) "Cloaked ships can also no longer cloak"
+    return with_ship(state, replace(target, crits=crits, cloaked=cloaked))
 
 
 def _critical(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
@@ -809,7 +888,8 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _resolve_torpedoes(state, ctx)
     state = _damage_control(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), moved_inches=0.0, special="", special_tried="",
-                          shields_lowered=False) if s.active else s for s in state.ships)
+                          shields_lowered=False, detected=False, searched=False) if s.active else s
+                  for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
     if state.cam is not None:
         state = C.end_phase(state, ctx)
@@ -1011,9 +1091,13 @@ def legal_actions(state: BattleState) -> list[A.Action]:
             out.extend(ship_moves(state, ship))
             out.extend(special_options(state, ship))
         return out
+    if state.nominated is not None:
+        return list(fire_options(state, state.ship(state.nominated)))
     out = []
     for ship in _pending(state, state.acting):
         out.extend(fire_options(state, ship))
+        if ship.special == "cloak_hunter" and not ship.searched and ship.moved_inches <= HUNTER_MOVE + EPSILON:
+            out.append(A.Detect(ship.id))
     return out
 
 

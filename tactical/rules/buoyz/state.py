@@ -62,6 +62,8 @@ class Ship:
     vital_lost: tuple[str, ...] = ()  # those lost to Vital hits (Red Alert may restore them, 7.2)
     spent: tuple[str, ...] = ()  # one-shot weapon systems used (7.3 *One-Shot)
     flagship: bool = False
+    cloaked: bool = False  # 10.2
+    detected: bool = False  # 10.3 'Detected' marker (removed in the End Phase)
     # this turn
     moved: bool = False
     fired: bool = False
@@ -70,6 +72,7 @@ class Ship:
     special: str = ""  # the Special Action that succeeded this turn (7.2)
     special_tried: str = ""  # the Special Action attempted this turn (pass or fail)
     shields_lowered: bool = False  # 2.2 Movement Phase 2): "It may then lower shields"
+    searched: bool = False  # made its 10.3 detection roll this turn
 
     @property
     def active(self) -> bool:

@@ -85,7 +85,7 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
 def load_action(raw: Mapping[str, Any]) -> A.Action:
     raw = dict(raw)
     kind = raw.pop("type")
-    cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire}.get(kind)
+    cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire, "Detect": A.Detect}.get(kind)
     if cls is None:
         raise CaseError(f"unknown action type {kind!r}")
     return cls(**{k: _tuplify(v) for k, v in raw.items()})
