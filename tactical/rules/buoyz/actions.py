@@ -57,6 +57,8 @@ class Move:
     after: float = 0.0
     turn_end: int = 0
     lower_shields: bool = False
+    lay_mine: bool = False  # 5.10: lay one notional mine behind it as it moves (or a Pursuit Mine, 7.3)
+    sweep: bool = False  # 5.10: a Minesweeper moving 2" or less sweeps the minefields it passes through
 
 
 @dataclass(frozen=True)

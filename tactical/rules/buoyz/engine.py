@@ -27,6 +27,7 @@ from .geometry import (
     inches,
     norm,
     on_table,
+    segment_crosses_rect,
     turn_degrees,
 )
 from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
@@ -45,6 +46,7 @@ from .state import (
     BattleState,
     Event,
     IllegalActionError,
+    Minefield,
     Ship,
     Torpedo,
     with_ship,
@@ -68,6 +70,10 @@ TORP_RULE = "000 5.9 Torpedoes"
 DC_RULE = "000 6.2 Damage Control"
 EXPLOSION_RULE = "000 11.6 Terminal Explosions"
 LEAVE_RULE = "000 11.7 Leaving The Table"
+MINE_RULE = "000 5.10 Mines"
+MINE_HIT = 4  # 5.10 "On a resultant score of 4 or above the ship has hit a mine"
+SWEEP_SPEED = 2.0  # 5.10 "if they are moving at 2\" or less per turn"
+MINE_FAST = 3.0  # 5.10 "+1 if moving more than 3\" that turn"
 
 DAMAGE_CONTROL_TARGET = 5  # 6.2 "1D6, adding the ship's Command score. On a roll of 5+"
 CRIT_CHECK = 4  # 5.6 "If a 4+ is rolled … it also scores a critical hit"
@@ -185,7 +191,7 @@ def fires_cloaked(ship: Ship) -> bool:
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.special in ("ecm", "cloak", "decloak"):
+    if not ship.active or ship.fired or ship.sweeping or ship.special in ("ecm", "cloak", "decloak"):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False
@@ -432,6 +438,18 @@ def _check_detect(state: BattleState, action: A.Detect) -> None:
         raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) has already searched this turn")
 
 
+def mine_layer_problem(ship: Ship) -> str | None:
+    """5.10: Size 3 and smaller capable vessels, 1 mine a turn from the 6 they carry; 7.3 Romulan
+    Pursuit Mines: one, free, for a ship with the ability (ruling BZ33)."""
+    if has(ship.abilities, "Pursuit Mine") and "pursuit_mine" not in ship.spent:
+        return None
+    if ship.mines <= 0:
+        return f"{ship.name} ({ship.id}) carries no mines"
+    if ship.sd.target_size < 3:
+        return f"only Size 3 and smaller vessels lay mines; {ship.name} is Size {ship.sd.target_size}"
+    return None
+
+
 def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
     """Why ``action`` is not a legal move for ``ship`` (4.1, 7.3 Agile), or None."""
     for what in ("before", "after"):
@@ -479,6 +497,15 @@ def _check_move(state: BattleState, action: A.Move) -> None:
     why = move_cost_ok(ship, action)
     if why:
         raise IllegalActionError(MOVE_RULE, why)
+    if action.lay_mine:
+        why = mine_layer_problem(ship)
+        if why:
+            raise IllegalActionError(MINE_RULE, why)
+    if action.sweep:
+        if not has(ship.abilities, "Minesweeper"):
+            raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) is not a Minesweeper (7.3)")
+        if action.before + action.after > SWEEP_SPEED + EPSILON:
+            raise IllegalActionError(MINE_RULE, "a Minesweeper sweeps only while moving 2\" or less")
     if C.breaking(state, ship.side):
         why = C.retreat_problem(state, ship, action)
         if why:
@@ -497,6 +524,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         raise IllegalActionError(CLOAK_RULE, f"ship {state.nominated} has made its detection roll and fires now")
     if ship.special in ("cloak", "decloak"):
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) {ship.special}ed this turn and may not attack")
+    if ship.sweeping:
+        raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) swept mines this turn and may not shoot")
     if ship.cloaked and not fires_cloaked(ship):
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked and may not fire")
     by_key = {s.key: s for s in systems(ship)}
@@ -628,18 +657,26 @@ def _ram(state: BattleState, ship: Ship, target: Ship, ctx: _Ctx) -> BattleState
 def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     ship = state.ship(action.ship)
     w, h = state.table
-    pos, heading = ship.pos, ship.heading
+    start = pos = ship.pos
+    heading = ship.heading
+    legs = []
     left = False
     if action.before:
         pos = advance(pos, heading, action.before)
+        legs.append((start, pos))
         left = left or not on_table(pos, w, h)
     heading = norm(heading + turn_degrees(action.turn))
     if action.after:
-        pos = advance(pos, heading, action.after)
+        end = advance(pos, heading, action.after)
+        legs.append((pos, end))
+        pos = end
         left = left or not on_table(pos, w, h)
     heading = norm(heading + turn_degrees(action.turn_end))
     moved = action.before + action.after
-    ship = replace(ship, pos=pos, heading=heading, moved=True, moved_inches=moved,
+    if action.lay_mine:
+        state = _lay_mine(state, ship, ctx)
+        ship = state.ship(ship.id)
+    ship = replace(ship, pos=pos, heading=heading, moved=True, moved_inches=moved, sweeping=action.sweep,
                    shields_lowered=ship.shields_lowered or action.lower_shields)
     text = (f"{ship.name} ({ship.id}) moves {moved:g}\" (turning {action.turn:+d}"
             + (f", {action.turn_end:+d}" if action.turn_end else "") + f") to ({pos[0]:g}, {pos[1]:g}) heading "
@@ -651,7 +688,58 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     state = replace(with_ship(state, ship), nominated=None)
     if left:
         state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
+    crossed = [f for f in state.minefields if f.id not in ship_new_fields(state, ship)
+               and any(segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs)]
+    if crossed:
+        state = _through_mines(state, ship.id, crossed, moved, action.sweep, ctx)
     return _after_nomination(state, ship.side, ctx)
+
+
+def ship_new_fields(state: BattleState, ship: Ship) -> frozenset[int]:
+    """The mine the ship laid in this very move is behind it (ruling BZ33)."""
+    return frozenset(f.id for f in state.minefields if f.id == -ship.id * 1000 - state.turn)
+
+
+def _lay_mine(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
+    """A 1\" by ½\" notional mine, its long side across the ship's heading, just astern of it."""
+    pursuit = has(ship.abilities, "Pursuit Mine") and "pursuit_mine" not in ship.spent
+    centre = advance(ship.pos, ship.heading, -0.5)
+    field = Minefield(-ship.id * 1000 - state.turn, ship.side, centre, ship.heading)
+    if pursuit:
+        ship = replace(ship, spent=ship.spent + ("pursuit_mine",))
+    else:
+        ship = replace(ship, mines=ship.mines - 1)
+    ctx.log("mine_laid", f"{ship.name} ({ship.id}) lays {'a Pursuit Mine' if pursuit else 'a mine'} at "
+            f"({centre[0]:g}, {centre[1]:g}) ({MINE_RULE})", ship=ship.id, field=field.id, pursuit=pursuit)
+    return replace(with_ship(state, ship), minefields=state.minefields + (field,))
+
+
+def _through_mines(state: BattleState, ship_id: int, fields, moved: float, sweep: bool, ctx: _Ctx) -> BattleState:
+    """5.10: sweep them (a Minesweeper at 2\" or less), or a D6 for each field passed through,
+    +1 per row, +1 if moving more than 3\": 4+ hits a mine, three torpedo dice (5.9)."""
+    if sweep:
+        ids = {f.id for f in fields}
+        ctx.log("mines_swept", f"Ship {ship_id} sweeps {len(ids)} minefield(s) ({MINE_RULE})", ship=ship_id,
+                fields=sorted(ids))
+        return replace(state, minefields=tuple(f for f in state.minefields if f.id not in ids))
+    for f in fields:
+        ship = state.ship(ship_id)
+        if not ship.active:
+            break
+        face = ctx.roll(1, f"{MINE_RULE}: ship {ship_id} through minefield {f.id}")[0]
+        score = face + f.rows + (1 if moved > MINE_FAST + EPSILON else 0)
+        hit = score >= MINE_HIT
+        ctx.log("minefield", f"{ship.name} ({ship_id}) moves through a minefield: {face}+{score - face} = {score}"
+                f"{': it hits a mine' if hit else ''}", ship=ship_id, field=f.id, score=score, hit=hit)
+        if not hit:
+            continue
+        faces = ctx.roll(3, f"{MINE_RULE}: mine hit on {ship_id}")
+        hits = torpedo_hits(faces, "mine", ship.sd.target_size)
+        ctx.log("mine_attack", f"Mine attack dice {list(faces)} against Size {ship.sd.target_size}: {hits} hit(s)",
+                ship=ship_id, faces=list(faces), hits=hits)
+        ahead = advance(ship.pos, ship.heading, 1.0)  # ruling BZ33: its fore shields meet the mine
+        state = damage(state, ship_id, hits, ahead, ctx)
+    return state
 
 
 def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
@@ -887,7 +975,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     ctx.log("phase", f"Turn {state.turn}: end phase", phase="end")
     state = _resolve_torpedoes(state, ctx)
     state = _damage_control(state, ctx)
-    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), moved_inches=0.0, special="", special_tried="",
+    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())

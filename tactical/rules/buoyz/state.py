@@ -61,6 +61,7 @@ class Ship:
     lost: tuple[str, ...] = ()  # special abilities lost (5.7 (3), 5.8 (6))
     vital_lost: tuple[str, ...] = ()  # those lost to Vital hits (Red Alert may restore them, 7.2)
     spent: tuple[str, ...] = ()  # one-shot weapon systems used (7.3 *One-Shot)
+    mines: int = 0  # notional mines carried (5.10: up to 6; then no torpedoes)
     flagship: bool = False
     cloaked: bool = False  # 10.2
     detected: bool = False  # 10.3 'Detected' marker (removed in the End Phase)
@@ -72,6 +73,7 @@ class Ship:
     special: str = ""  # the Special Action that succeeded this turn (7.2)
     special_tried: str = ""  # the Special Action attempted this turn (pass or fail)
     shields_lowered: bool = False  # 2.2 Movement Phase 2): "It may then lower shields"
+    sweeping: bool = False  # swept mines this turn (5.10): it may not shoot
     searched: bool = False  # made its 10.3 detection roll this turn
 
     @property
@@ -111,6 +113,21 @@ class Torpedo:
 
 
 @dataclass(frozen=True)
+class Minefield:
+    """A minefield (5.10): ``length`` across ``heading``, ``width`` along it, centred on ``centre``;
+    ``rows`` counts toward the roll of every ship moving through it. A laid 'notional mine' is
+    1" by ½" and one row (ruling BZ33)."""
+
+    id: int
+    side: int | None
+    centre: Point
+    heading: float
+    length: float = 1.0
+    width: float = 0.5
+    rows: int = 1
+
+
+@dataclass(frozen=True)
 class Orders:
     """A side's standing orders (``RULINGS.md`` "Live decisions become standing orders").
 
@@ -140,6 +157,7 @@ class BattleState:
     acting: int | None = None  # the side to nominate now
     nominated: int | None = None  # a ship that attempted a Special Action and must now move
     torpedoes: tuple[Torpedo, ...] = ()
+    minefields: tuple[Minefield, ...] = ()
     orders: tuple[Orders, Orders] = (Orders(), Orders())
     turn_cap: int = DEFAULT_TURN_CAP
     winner: int | None = None
@@ -203,5 +221,5 @@ def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | No
 
 
 __all__ = ["ACTIVE", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Orders", "Ship", "Torpedo", "new_battle",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
            "new_ship", "with_ship"]

@@ -14,13 +14,21 @@ from campaign.rules.dice import DiceError, FixedDice, Roll
 from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz.engine import apply, legal_actions
 from tactical.rules.buoyz.sds import CATALOGUE
-from tactical.rules.buoyz.state import BattleState, Event, IllegalActionError, Orders, new_battle, new_ship
+from tactical.rules.buoyz.state import (
+    BattleState,
+    Event,
+    IllegalActionError,
+    Minefield,
+    Orders,
+    new_battle,
+    new_ship,
+)
 from tests.rules.case_loader import CaseError, read_case_files
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap"}
+               "turn_cap", "minefields"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
 EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal"}
@@ -73,6 +81,10 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
                        orders=tuple(Orders(**{k: _tuplify(v) for k, v in orders.get(str(side), {}).items()})
                                     for side in sides),
                        turn_cap=spec.get("turn_cap", 40))
+    if "minefields" in spec:
+        state = replace(state, minefields=tuple(
+            Minefield(m["id"], m.get("side"), tuple(m["centre"]), m.get("heading", 0.0), m.get("length", 1.0),
+                      m.get("width", 0.5), m.get("rows", 1)) for m in spec["minefields"]))
     phase = spec.get("phase", "initiative")
     if phase != "initiative":
         init = spec.get("initiative", sides[0])
@@ -158,7 +170,7 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
             errors.append(f"rolls: expected {want!r}, got {got!r}")
     view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
             "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
-            "torpedoes": len(state.torpedoes)}
+            "torpedoes": len(state.torpedoes), "minefields": [m.id for m in state.minefields]}
     for k, v in expect.get("state", {}).items():
         if k not in view:
             raise CaseError(f"expect.state: unknown key {k!r}")
