@@ -1139,6 +1139,12 @@ def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
 def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
     options = move_options(ship)
+    extra = []
+    if mine_layer_problem(ship) is None:
+        extra += [replace(m, lay_mine=True) for m in options if m.turn == 0 and not m.turn_end]
+    if has(ship.abilities, "Minesweeper"):
+        extra += [replace(m, sweep=True) for m in options if m.before + m.after <= SWEEP_SPEED + EPSILON]
+    options = options + extra
     if C.breaking(state, ship.side):
         options = [m for m in options if C.retreat_problem(state, ship, m) is None]
     return options
