@@ -80,4 +80,15 @@ class Detect:
     ship: int
 
 
-Action = Begin | Special | Move | Fire | Detect
+@dataclass(frozen=True)
+class FlyAC:
+    """Move AC counter ``flight`` (4.2) in any direction to ``to`` (at most 5\", 8\" or 10\" by
+    its dogfight value), declaring ``attack``: an enemy ship for a bomber's or shuttle's
+    torpedo run, an enemy flight for a fighter's dogfight (8.4, 8.6; ruling BZ35)."""
+
+    flight: int
+    to: tuple[float, float]
+    attack: int | None = None
+
+
+Action = Begin | Special | Move | Fire | Detect | FlyAC

@@ -24,7 +24,7 @@ from .engine import (
     systems,
 )
 from .geometry import advance, arcs_of, distance, norm, on_table, round_half_up, turn_degrees
-from .state import ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
+from .state import AC_MOVEMENT, ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
 
 MAX_STEPS = 20_000
 
@@ -134,6 +134,10 @@ def doctrine_action(state: BattleState) -> A.Action:
                 and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8):
             return A.Special(ship.id, "flank_speed")
         return choose_move(state, ship)
+    if state.phase == AC_MOVEMENT:
+        pending = [a for a in legal_actions(state)]
+        flight = state.flight(pending[0].flight)
+        return choose_fly(state, flight, [a for a in pending if a.flight == flight.id])
     if state.phase == ATTACK:
         if state.nominated is not None:
             return choose_fire(state, state.ship(state.nominated))
@@ -148,6 +152,32 @@ def _shooters(state: BattleState) -> list[Ship]:
     from .engine import can_fire
 
     return [s for s in state.active_ships(state.acting) if can_fire(s)]
+
+
+def choose_fly(state: BattleState, f, options) -> A.FlyAC:
+    """AC (8.x): a spent flight flies home to its carrier; an armed bomber or shuttle makes a run
+    on the weakest enemy ship it can reach, else closes on the nearest; an armed fighter
+    engages the nearest enemy bomber or shuttle in reach, else any enemy flight, else keeps
+    station with its carrier."""
+    home = next((s for s in state.ships if s.id == f.carrier and s.active), None)
+    enemies = state.active_ships(state.other(f.side))
+    if not f.armed:
+        if home is None:
+            return options[0]
+        return min(options, key=lambda a: (distance(a.to, home.pos), a.attack is not None))
+    if f.kind != "fighter":
+        runs = [a for a in options if a.attack is not None]
+        if runs:
+            return min(runs, key=lambda a: (state.ship(a.attack).hull, a.attack))
+        if not enemies:
+            return options[0]
+        return min(options, key=lambda a: min(distance(a.to, e.pos) for e in enemies))
+    fights = [a for a in options if a.attack is not None]
+    if fights:
+        return min(fights, key=lambda a: (state.flight(a.attack).kind == "fighter", distance(f.pos, a.to), a.attack))
+    if home is not None:
+        return min(options, key=lambda a: abs(distance(a.to, home.pos) - 3))
+    return options[0]
 
 
 def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:

@@ -27,24 +27,33 @@ from .geometry import (
     inches,
     norm,
     on_table,
+    round_half_up,
     segment_crosses_rect,
     turn_degrees,
 )
 from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
 from .state import (
+    ABOARD,
+    AC_MOVEMENT,
+    AC_TYPES,
     ACTIVE,
     ARMAMENT,
     ATTACK,
     CRITS,
     DESTROYED,
+    FIGHTER,
+    FLYING,
     INITIATIVE,
     LEFT,
+    LOST,
     MOTIVE,
     MOVEMENT,
     OVER,
     SHIELDS,
+    SHUTTLE,
     BattleState,
     Event,
+    Flight,
     IllegalActionError,
     Minefield,
     Ship,
@@ -277,8 +286,13 @@ def _start_phase(state: BattleState, phase: str, ctx: _Ctx) -> BattleState:
 def _advance(state: BattleState, ctx: _Ctx) -> BattleState:
     """The current phase has nothing left to nominate: go on to the next."""
     if state.phase == MOVEMENT:
-        return _start_phase(state, ATTACK, ctx)  # 4.2 AC movement: no AC yet
+        return _start_ac_movement(state, ctx)
+    if state.phase == AC_MOVEMENT:
+        state = _anti_ac(replace(state, acting=None), ctx)  # 2.2 Attack Phase 1)
+        return _start_phase(state, ATTACK, ctx)
     if state.phase == ATTACK:
+        state = _dogfights(state, ctx)  # 2.2 Attack Phase 3)
+        state = _ac_attacks(state, ctx)  # 2.2 Attack Phase 4)
         state = _end_phase(state, ctx)
         if state.phase == OVER:
             return state
@@ -367,6 +381,8 @@ def check(state: BattleState, action: A.Action) -> None:
         _check_fire(state, action)
     elif isinstance(action, A.Detect):
         _check_detect(state, action)
+    elif isinstance(action, A.FlyAC):
+        _check_fly(state, action)
     else:
         raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
 
@@ -573,6 +589,8 @@ def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
         state = _do_move(state, action, ctx)
     elif isinstance(action, A.Detect):
         state = _do_detect(state, action, ctx)
+    elif isinstance(action, A.FlyAC):
+        state = _do_fly(state, action, ctx)
     else:
         state = _do_fire(state, action, ctx)
     return Resolution(state, tuple(ctx.events))
@@ -975,6 +993,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     ctx.log("phase", f"Turn {state.turn}: end phase", phase="end")
     state = _resolve_torpedoes(state, ctx)
     state = _damage_control(state, ctx)
+    state = _carrier_ops(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)
@@ -1015,13 +1034,14 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
         target = state.ship(t.target)
         if not target.active:
             continue
-        shooter = state.ship(t.shooter)
+        evading = target.special == "evasive" or (not t.from_ac and state.ship(t.shooter).special == "evasive")
         mod = (1 if t.kind in GUIDED else 0) - target.sd.target_size
         faces = ctx.roll(2 if t.from_ac else 3, f"{TORP_RULE}: {t.kind} torpedo at {t.target}")
         hits = torpedo_hits(faces, t.kind, target.sd.target_size)
         ctx.log("torpedo_attack", f"{t.kind.title()} torpedo at {target.name} ({target.id}): {list(faces)} modifier "
-                f"{mod:+d}: {hits} hit(s)", ship=t.shooter, target=t.target, faces=list(faces), hits=hits)
-        if hits and (target.special == "evasive" or shooter.special == "evasive"):
+                f"{mod:+d}: {hits} hit(s)", ship=None if t.from_ac else t.shooter, flight=t.shooter if t.from_ac else None,
+                target=t.target, faces=list(faces), hits=hits)
+        if hits and evading:
             again = ctx.roll(hits, f"000 7.2 Evasive!: re-roll torpedo hits on {t.target}")
             hits = torpedo_hits(again, t.kind, target.sd.target_size)
             ctx.log("evasive", f"Evasive: torpedo hits re-rolled, {hits} stand", hits=hits)
@@ -1176,6 +1196,11 @@ def legal_actions(state: BattleState) -> list[A.Action]:
         return []
     if state.phase == INITIATIVE:
         return [A.Begin()]
+    if state.phase == AC_MOVEMENT:
+        out_ac: list[A.Action] = []
+        for f in _ac_pending(state):
+            out_ac.extend(fly_options(state, f))
+        return out_ac
     if state.phase == MOVEMENT:
         if state.nominated is not None:
             ship = state.ship(state.nominated)
@@ -1229,3 +1254,306 @@ __all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "
            "legal_actions", "move_cost_ok", "move_options", "outcome", "shields_facing", "system_dice", "systems",
            "turning"]
 _ = (ACTIVE,)
+
+
+# --- attack craft (4.2, 8.x) -----------------------------------------------------------------
+
+AC_RULE = "000 4.2 Attack Craft Movement"
+AC_ATTACK_RULE = "000 8.4 Attacking with ACs"
+ANTI_AC_RULE = "000 8.5 Anti-AC / Close Defence Fire"
+DOGFIGHT_RULE = "000 8.6 Dogfighting And CAP"
+CARRIER_RULE = "000 8.3 Carrier Operations"
+AC_TORP_RANGE = 2  # 5.9 "All AC Torpedoes also have a reduced range of 2\""
+CD_RANGE = 2  # 8.5
+CD_HIT, DODGE = 5, 5  # 8.5 "CD weapons need to roll a 5+"; "dodge … scoring a 5+"
+DOGFIGHT_REACH = 1  # ruling BZ35: a fighter engages an enemy flight it ends within 1" of
+MAX_AC_PER_TARGET = 3  # 8.4 "a maximum of three counters (of any type) may attack a single ship"
+LAUNCH_SHARE = 0.2  # 8.3 "launch and/or recover up 20% of their flights each turn"
+
+
+def _ac_slots(state: BattleState) -> list[tuple[str, int]]:
+    init = state.initiative
+    first = init if state.orders_of(init).ac_first else state.other(init)
+    return [(t, side) for t in AC_TYPES for side in (first, state.other(first))]
+
+
+def _ac_pending(state: BattleState, slot: int | None = None) -> list[Flight]:
+    slots = _ac_slots(state)
+    i = state.ac_slot if slot is None else slot
+    if i >= len(slots):
+        return []
+    kind, side = slots[i]
+    return [f for f in state.flights if f.flying and f.side == side and f.kind == kind and not f.moved and not f.locked]
+
+
+def _next_ac_slot(state: BattleState, ctx: _Ctx, start: int) -> BattleState:
+    for i in range(start, len(_ac_slots(state))):
+        if _ac_pending(state, i):
+            _kind, side = _ac_slots(state)[i]
+            return replace(state, phase=AC_MOVEMENT, ac_slot=i, acting=side, nominated=None)
+    return _advance(replace(state, phase=AC_MOVEMENT, ac_slot=len(_ac_slots(state))), ctx)
+
+
+def _start_ac_movement(state: BattleState, ctx: _Ctx) -> BattleState:
+    """2.2 Movement Phase 4): all AC counters move, by type, alternating in initiative order."""
+    return _next_ac_slot(replace(state, acting=None), ctx, 0)
+
+
+def _check_fly(state: BattleState, action: A.FlyAC) -> None:
+    if state.phase != AC_MOVEMENT:
+        raise IllegalActionError(AC_RULE, "AC counters move after every ship has moved")
+    f = state.flight(action.flight)
+    if f not in _ac_pending(state):
+        kind, side = _ac_slots(state)[state.ac_slot]
+        raise IllegalActionError(AC_RULE, f"side {side}'s {kind}s move now; flight {f.id} ({f.kind}, side {f.side}) "
+                                 "cannot move now" + (" (locked in a dogfight, 8.6)" if f.locked else ""))
+    to = action.to
+    if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                         and math.isfinite(v) for v in to)):
+        raise IllegalActionError(AC_RULE, f"'to' must be a point (x, y) in inches, not {to!r}")
+    if not on_table(to, *state.table):
+        raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35)")
+    if distance(f.pos, to) > f.speed + 1e-3:
+        raise IllegalActionError(AC_RULE, f"a {f.kind} with dogfight value {f.dogfight} moves up to {f.speed:g}\", "
+                                 f"not {distance(f.pos, to):.2f}\"")
+    if action.attack is None:
+        return
+    if not f.armed:
+        raise IllegalActionError(AC_ATTACK_RULE, f"flight {f.id} has discharged its warload or dogfought and must "
+                                 "return to rearm (8.1)")
+    if f.kind == FIGHTER:
+        enemy = next((x for x in state.flights if x.id == action.attack), None)
+        if enemy is None or enemy.side == f.side or not enemy.flying:
+            raise IllegalActionError(DOGFIGHT_RULE, f"a fighter attacks an enemy AC flight, not {action.attack!r}")
+    else:
+        target = next((x for x in state.ships if x.id == action.attack), None)
+        if target is None or target.side == f.side or not target.active:
+            raise IllegalActionError(AC_ATTACK_RULE, f"ship {action.attack!r} is not an enemy ship in the battle")
+        if target.cloaked and not target.detected:
+            raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked")
+
+
+def _do_fly(state: BattleState, action: A.FlyAC, ctx: _Ctx) -> BattleState:
+    f = state.flight(action.flight)
+    to = (round(float(action.to[0]), 4), round(float(action.to[1]), 4))
+    nf = replace(f, pos=to, moved=True, attack=action.attack)
+    state = _set_flight(state, nf)
+    ctx.log("ac_move", f"Side {f.side}'s {f.kind} flight {f.id} moves to ({to[0]:g}, {to[1]:g})"
+            + (f", attacking {action.attack}" if action.attack is not None else ""), flight=f.id, to=list(to),
+            attack=action.attack)
+    if _ac_pending(state):
+        return state
+    return _next_ac_slot(state, ctx, state.ac_slot + 1)
+
+
+def _toward(a, b, dist: float):
+    d = distance(a, b)
+    if d <= dist or d < 1e-9:
+        return (round(b[0], 4), round(b[1], 4))
+    k = dist / d
+    return (round(a[0] + (b[0] - a[0]) * k, 4), round(a[1] + (b[1] - a[1]) * k, 4))
+
+
+def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
+    """Stay; close on each enemy ship (declaring a run when it ends within 1.5\"); onto each
+    enemy flight in reach (a fighter's dogfight); back toward its carrier (a representative
+    list; ``apply`` accepts any legal FlyAC)."""
+    out = [A.FlyAC(f.id, f.pos)]
+    for e in state.active_ships(state.other(f.side)):
+        d = distance(f.pos, e.pos)
+        to = _toward(f.pos, e.pos, min(f.speed, d - 1.5)) if d > 1.5 else f.pos
+        can_run = (f.armed and f.kind != FIGHTER and distance(to, e.pos) <= 1.5 + 1e-6
+                   and not (e.cloaked and not e.detected))
+        out.append(A.FlyAC(f.id, to, e.id if can_run else None))
+    if f.kind == FIGHTER and f.armed:
+        for g in state.flights:
+            if g.flying and g.side != f.side and distance(f.pos, g.pos) <= f.speed:
+                out.append(A.FlyAC(f.id, g.pos, g.id))
+    home = next((s for s in state.active_ships(f.side) if s.id == f.carrier), None)
+    if home is not None:
+        out.append(A.FlyAC(f.id, _toward(f.pos, home.pos, f.speed)))
+    seen, uniq = set(), []
+    for a in out:
+        if (a.to, a.attack) not in seen and on_table(a.to, *state.table):
+            seen.add((a.to, a.attack))
+            uniq.append(a)
+    return uniq
+
+
+def _set_flight(state: BattleState, f: Flight) -> BattleState:
+    return replace(state, flights=tuple(f if x.id == f.id else x for x in state.flights))
+
+
+def _on_attack_run(f: Flight) -> bool:
+    return f.flying and f.armed and f.kind != FIGHTER and f.attack is not None and not f.locked
+
+
+def _anti_ac(state: BattleState, ctx: _Ctx) -> BattleState:
+    """8.5 (ruling BZ36): each ship's Close Defence, initiative holder's first, fires at enemy AC
+    on attack runs within 2\" of it - those attacking it first, then those attacking friendly
+    ships - its points shared among them as evenly as possible; 5+ hits (+1 against a shuttle);
+    a hit AC dodges on 5+ (its attack aborted, it returns to rearm) or is destroyed. Never into
+    a dogfight."""
+    in_dogfight = _dogfight_members(state)
+    for side in (state.initiative, state.other(state.initiative)):
+        for ship in state.active_ships(side):
+            points = close_defence(ship)
+            if not points or ship.cloaked:
+                continue
+            runs = [f for f in state.flights if f.side != side and _on_attack_run(f) and f.id not in in_dogfight
+                    and inches(ship.pos, f.pos) <= CD_RANGE]
+            runs.sort(key=lambda f: (f.attack != ship.id, f.id))
+            if not runs:
+                continue
+            share = {f.id: points // len(runs) + (1 if i < points % len(runs) else 0) for i, f in enumerate(runs)}
+            for f in runs:
+                f = state.flight(f.id)
+                n = share[f.id]
+                if not n or not _on_attack_run(f):
+                    continue
+                faces = ctx.roll(n, f"{ANTI_AC_RULE}: {ship.id} at flight {f.id}")
+                bonus = 1 if f.kind == SHUTTLE else 0
+                hits = sum(1 for x in faces if x + bonus >= CD_HIT)
+                ctx.log("anti_ac", f"{ship.name} ({ship.id}) Close Defence at flight {f.id}: {list(faces)}: "
+                        f"{hits} hit(s)", ship=ship.id, flight=f.id, faces=list(faces), hits=hits)
+                if not hits:
+                    continue
+                dodge = ctx.roll(1, f"{ANTI_AC_RULE}: flight {f.id} dodges")[0]
+                if dodge >= DODGE:
+                    ctx.log("ac_abort", f"Flight {f.id} dodges ({dodge}): its attack is aborted, it returns to rearm",
+                            flight=f.id)
+                    state = _set_flight(state, replace(f, armed=False, attack=None))
+                else:
+                    ctx.log("ac_lost", f"Flight {f.id} fails to dodge ({dodge}) and is destroyed", flight=f.id)
+                    state = _set_flight(state, replace(f, status=LOST, pos=None, attack=None))
+    return state
+
+
+def _dogfight_members(state: BattleState) -> set[int]:
+    out = set()
+    for f in state.flights:
+        if f.flying and f.kind == FIGHTER and f.attack is not None and (f.armed or f.locked):
+            g = next((x for x in state.flights if x.id == f.attack), None)
+            if g is not None and g.flying and g.side != f.side and inches(f.pos, g.pos) <= DOGFIGHT_REACH:
+                out |= {f.id, g.id}
+    return out
+
+
+def _dogfights(state: BattleState, ctx: _Ctx) -> BattleState:
+    """8.6: fighters engaging enemy flights; each group (joined by who attacks whom) rolls 1D6 a
+    side + its best dogfight value + 1 per extra counter; the winners shoot the losers down and
+    return to rearm; a draw leaves them locked in place, the dogfight continuing next turn."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    members = _dogfight_members(state)
+    for f in state.flights:
+        if f.id in members and f.kind == FIGHTER and f.attack in members:
+            parent[find(f.id)] = find(f.attack)
+    groups: dict[int, list[Flight]] = {}
+    for fid in sorted(members):
+        groups.setdefault(find(fid), []).append(state.flight(fid))
+    for group in groups.values():
+        sides = sorted({f.side for f in group}, key=lambda s: s != state.initiative)
+        if len(sides) < 2:
+            continue
+        totals = {}
+        for side in sides:
+            mine = [f for f in group if f.side == side]
+            face = ctx.roll(1, f"{DOGFIGHT_RULE}: side {side}'s dogfight")[0]
+            totals[side] = face + max(f.dogfight for f in mine) + len(mine) - 1
+        a, b = sides
+        ids = [f.id for f in group]
+        if totals[a] == totals[b]:
+            ctx.log("dogfight", f"Dogfight {ids}: {totals[a]} all: they stay locked in place", flights=ids,
+                    totals={str(k): v for k, v in totals.items()}, winner=None)
+            for f in group:
+                state = _set_flight(state, replace(state.flight(f.id), locked=True))
+            continue
+        win = a if totals[a] > totals[b] else b
+        ctx.log("dogfight", f"Dogfight {ids}: side {win} wins {totals[win]} to {totals[b if win == a else a]}",
+                flights=ids, totals={str(k): v for k, v in totals.items()}, winner=win)
+        for f in group:
+            f = state.flight(f.id)
+            if f.side == win:
+                state = _set_flight(state, replace(f, armed=False, attack=None, locked=False))
+            else:
+                state = _set_flight(state, replace(f, status=LOST, pos=None, attack=None, locked=False))
+    return state
+
+
+def _ac_attacks(state: BattleState, ctx: _Ctx) -> BattleState:
+    """8.4, 5.9: surviving armed shuttles, then bombers, within 2\" of the ship they declared
+    launch one torpedo counter each (two attack dice in the End Phase); at most three counters
+    attack one ship a turn; the flight is then spent (one-shot) and returns to rearm."""
+    per_target: dict[int, int] = {}
+    busy = _dogfight_members(state)
+    for kind in AC_TYPES:
+        for side in (state.initiative, state.other(state.initiative)):
+            for f in [x for x in state.flights if x.side == side and x.kind == kind]:
+                f = state.flight(f.id)
+                if not _on_attack_run(f) or f.id in busy:
+                    continue
+                target = state.ship(f.attack)
+                rng = inches(f.pos, target.pos)
+                if not target.active or rng > AC_TORP_RANGE or (target.cloaked and not target.detected):
+                    ctx.log("ac_attack", f"Flight {f.id}'s run on {target.id} comes to nothing", flight=f.id,
+                            target=target.id, launched=False)
+                    state = _set_flight(state, replace(f, attack=None))
+                    continue
+                if per_target.get(target.id, 0) >= MAX_AC_PER_TARGET:
+                    ctx.log("ac_attack", f"Flight {f.id} cannot get at {target.id}: three counters already attack it",
+                            flight=f.id, target=target.id, launched=False)
+                    state = _set_flight(state, replace(f, attack=None))
+                    continue
+                per_target[target.id] = per_target.get(target.id, 0) + 1
+                torp = Torpedo(f.id, f.side, target.id, f.torpedo, f.pos, rng, from_ac=True)
+                state = replace(state, torpedoes=state.torpedoes + (torp,))
+                state = _set_flight(state, replace(f, armed=False, attack=None))
+                ctx.log("ac_attack", f"Flight {f.id} ({f.kind}) launches a {f.torpedo} torpedo at {target.name} "
+                        f"({target.id})", flight=f.id, target=target.id, launched=True)
+    return state
+
+
+def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
+    """8.3 in the End Phase (2.2 End Phase 6): flights aboard finish rearming (a complete turn
+    aboard); a Carrier that is not Crippled, not cloaked and used no Special Action this turn
+    recovers spent flights within 1\" of it, then launches armed ones (its side's standing
+    order), up to 20% of its flights in all, rounded, at least one (ruling BZ37). Flights aboard
+    a lost carrier are lost with it."""
+    flights = []
+    for f in state.flights:
+        carrier = state.ship(f.carrier)
+        if f.status == ABOARD and not carrier.active:
+            f = replace(f, status=LOST)
+        elif f.status == ABOARD and f.rearm > 0:
+            f = replace(f, rearm=f.rearm - 1, armed=f.rearm - 1 == 0)
+        flights.append(replace(f, moved=False, attack=f.attack if f.locked else None))
+    state = replace(state, flights=tuple(flights))
+    for ship in state.ships:
+        mine = [f for f in state.flights if f.carrier == ship.id]
+        if not mine or not ship.active or ship.crippled or ship.cloaked or ship.special:
+            continue
+        if not has(ship.abilities, "Carrier"):
+            continue
+        room = max(1, round_half_up(len(mine) * LAUNCH_SHARE))
+        for f in mine:
+            if room and f.flying and not f.armed and not f.locked and inches(f.pos, ship.pos) <= 1:
+                state = _set_flight(state, replace(f, status=ABOARD, pos=None, rearm=1, armed=False))
+                ctx.log("ac_recovered", f"{ship.name} ({ship.id}) recovers flight {f.id} ({CARRIER_RULE})",
+                        ship=ship.id, flight=f.id)
+                room -= 1
+        if not state.orders_of(ship.side).launch:
+            continue
+        for f in [state.flight(x.id) for x in mine]:
+            if room and f.status == ABOARD and f.armed and f.rearm == 0:
+                pos = advance(ship.pos, ship.heading, 0.5)
+                state = _set_flight(state, replace(f, status=FLYING, pos=pos))
+                ctx.log("ac_launched", f"{ship.name} ({ship.id}) launches {f.kind} flight {f.id} ({CARRIER_RULE})",
+                        ship=ship.id, flight=f.id)
+                room -= 1
+    return state

@@ -22,6 +22,12 @@ ACTIVE, DESTROYED, LEFT = "active", "destroyed", "left"  # LEFT: left the table 
 
 # Phases of a turn (2.1, 2.2); OVER once the battle has ended.
 INITIATIVE, MOVEMENT, ATTACK, END, OVER = "initiative", "movement", "attack", "end", "over"
+AC_MOVEMENT = "ac_movement"  # 2.2 Movement Phase 4): AC counters move by type after the ships
+
+# Attack craft (8.2) and where a flight is.
+FIGHTER, BOMBER, SHUTTLE = "fighter", "bomber", "shuttle"
+AC_TYPES = (SHUTTLE, BOMBER, FIGHTER)  # 4.2 "The order is always Shuttles, Bombers, then finally Fighters"
+ABOARD, FLYING, LOST = "aboard", "flying", "lost"
 
 # Critical effects that Damage Control can repair (5.8 1-3; 6.2).
 ARMAMENT, MOTIVE, SHIELDS = "armament", "motive", "shields"
@@ -113,6 +119,38 @@ class Torpedo:
 
 
 @dataclass(frozen=True)
+class Flight:
+    """One AC counter (1.6, 8.x). ``carrier`` is the ship it flies from; ``attack`` the ship (a
+    bomber's or shuttle's run) or enemy flight (a fighter's dogfight) it declared this turn;
+    ``armed`` False once it has discharged its warload or dogfought (8.1: one-shot until
+    rearmed, 8.3); ``rearm`` complete turns aboard still needed; ``locked`` in a drawn dogfight
+    (8.6: it may not move, the dogfight continues)."""
+
+    id: int
+    side: int
+    carrier: int
+    kind: str
+    dogfight: int
+    torpedo: str = "photon"
+    status: str = ABOARD
+    pos: Point | None = None
+    armed: bool = True
+    rearm: int = 0
+    moved: bool = False
+    attack: int | None = None
+    locked: bool = False
+
+    @property
+    def flying(self) -> bool:
+        return self.status == FLYING
+
+    @property
+    def speed(self) -> float:
+        """4.2: 5\" with dogfight value 0, 8\" with 1, 10\" with 2."""
+        return {0: 5.0, 1: 8.0}.get(self.dogfight, 10.0)
+
+
+@dataclass(frozen=True)
 class Minefield:
     """A minefield (5.10): ``length`` across ``heading``, ``width`` along it, centred on ``centre``;
     ``rows`` counts toward the roll of every ship moving through it. A laid 'notional mine' is
@@ -143,6 +181,8 @@ class Orders:
     vital_fire: int = 0
     ability_loss: tuple[str, ...] = ()
     repair_order: tuple[str, ...] = (ARMAMENT, MOTIVE, SHIELDS)
+    ac_first: bool = False  # 4.2: holding initiative, move its AC counters first
+    launch: bool = True  # 8.3: carriers launch their armed flights in the End Phase
 
 
 @dataclass(frozen=True)
@@ -158,6 +198,8 @@ class BattleState:
     nominated: int | None = None  # a ship that attempted a Special Action and must now move
     torpedoes: tuple[Torpedo, ...] = ()
     minefields: tuple[Minefield, ...] = ()
+    flights: tuple[Flight, ...] = ()
+    ac_slot: int = 0  # which (type, side) of the AC movement (4.2) is moving
     orders: tuple[Orders, Orders] = (Orders(), Orders())
     turn_cap: int = DEFAULT_TURN_CAP
     winner: int | None = None
@@ -168,6 +210,12 @@ class BattleState:
             if s.id == ship_id:
                 return s
         raise IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
+
+    def flight(self, flight_id: int) -> Flight:
+        for f in self.flights:
+            if f.id == flight_id:
+                return f
+        raise IllegalActionError("000 8.0", f"there is no AC flight {flight_id} in this battle")
 
     def orders_of(self, side: int) -> Orders:
         return self.orders[self.sides.index(side)]
@@ -217,9 +265,24 @@ def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | No
         raise IllegalActionError("000 2.1", f"ship(s) {stray} belong to no side of this battle")
     out.sort(key=lambda s: ids.index(s.id))
     return BattleState(sides=tuple(sides), ships=tuple(out), table=table,  # type: ignore[arg-type]
-                       orders=orders or (Orders(), Orders()), turn_cap=turn_cap)
+                       orders=orders or (Orders(), Orders()), turn_cap=turn_cap, flights=carried_flights(out))
+
+
+def carried_flights(ships) -> tuple[Flight, ...]:
+    """Ruling BZ34: an SD's AC flights start aboard, half fighters (rounded up) and half bombers
+    with photon torpedoes; fighters of an SD first available in Period 5 or later have dogfight
+    value 2 (24th century), earlier ones 1 (8.2)."""
+    out = []
+    for ship in ships:
+        n = ship.sd.ac
+        fighters = (n + 1) // 2
+        for i in range(n):
+            kind = FIGHTER if i < fighters else BOMBER
+            value = (2 if ship.sd.periods[0] >= 5 else 1) if kind == FIGHTER else 0
+            out.append(Flight(len(out) + 1, ship.side, ship.id, kind, value))
+    return tuple(out)
 
 
 __all__ = ["ACTIVE", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
            "new_ship", "with_ship"]

@@ -17,6 +17,7 @@ from tactical.rules.buoyz.sds import CATALOGUE
 from tactical.rules.buoyz.state import (
     BattleState,
     Event,
+    Flight,
     IllegalActionError,
     Minefield,
     Orders,
@@ -28,10 +29,10 @@ from tests.rules.case_loader import CaseError, read_case_files
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap", "minefields"}
+               "turn_cap", "minefields", "flights", "ac_slot"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
-EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal"}
+EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights"}
 SHIP_FIELDS = {f.name for f in fields(__import__("tactical.rules.buoyz.state", fromlist=["Ship"]).Ship)}
 
 
@@ -85,19 +86,24 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
         state = replace(state, minefields=tuple(
             Minefield(m["id"], m.get("side"), tuple(m["centre"]), m.get("heading", 0.0), m.get("length", 1.0),
                       m.get("width", 0.5), m.get("rows", 1)) for m in spec["minefields"]))
+    if "flights" in spec:
+        state = replace(state, flights=tuple(
+            Flight(**{k: (tuple(v) if k == "pos" and v is not None else v) for k, v in f.items()})
+            for f in spec["flights"]))
     phase = spec.get("phase", "initiative")
     if phase != "initiative":
         init = spec.get("initiative", sides[0])
         state = replace(state, phase=phase, turn=spec.get("turn", 1), initiative=init,
                         first=spec.get("first", init), acting=spec.get("acting", init),
-                        nominated=spec.get("nominated"))
+                        nominated=spec.get("nominated"), ac_slot=spec.get("ac_slot", 0))
     return state
 
 
 def load_action(raw: Mapping[str, Any]) -> A.Action:
     raw = dict(raw)
     kind = raw.pop("type")
-    cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire, "Detect": A.Detect}.get(kind)
+    cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire, "Detect": A.Detect,
+           "FlyAC": A.FlyAC}.get(kind)
     if cls is None:
         raise CaseError(f"unknown action type {kind!r}")
     return cls(**{k: _tuplify(v) for k, v in raw.items()})
@@ -170,12 +176,19 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
             errors.append(f"rolls: expected {want!r}, got {got!r}")
     view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
             "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
-            "torpedoes": len(state.torpedoes), "minefields": [m.id for m in state.minefields]}
+            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "minefields": [m.id for m in state.minefields]}
     for k, v in expect.get("state", {}).items():
         if k not in view:
             raise CaseError(f"expect.state: unknown key {k!r}")
         if not _matches(v, view[k]):
             errors.append(f"state {k}: expected {v!r}, got {view[k]!r}")
+    for fid, want in expect.get("flights", {}).items():
+        fview = {k: _jsonish(v) for k, v in state.flight(int(fid)).__dict__.items()}
+        for k, v in want.items():
+            if k not in fview:
+                raise CaseError(f"expect.flights.{fid}: unknown attribute {k!r}")
+            if not _matches(v, fview[k]):
+                errors.append(f"flight {fid} {k}: expected {v!r}, got {fview[k]!r}")
     actions = [_action_json(a) for a in legal_actions(state)]
     for key, present in (("legal", True), ("not_legal", False)):
         for want in expect.get(key, []):
