@@ -65,10 +65,13 @@ class Move:
 class Fire:
     """Nominate ``ship`` to fire (5.3): ``shots`` are ``(weapon key, target id, dice)``; a main
     weapon system or torpedo fires whole at one target, the secondary battery may split its dice
-    (5.2). Empty ``shots``: nominated and does nothing (2.1: it waives its fire)."""
+    (5.2). Empty ``shots``: nominated and does nothing (2.1: it waives its fire). ``board``
+    names an enemy ship within ½" to board by transporter (7.3 Transporters, 11.4), resolved in
+    the End Phase (ruling BZ38)."""
 
     ship: int
     shots: tuple[tuple[str, int, int], ...] = ()
+    board: int | None = None
 
 
 @dataclass(frozen=True)

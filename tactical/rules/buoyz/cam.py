@@ -21,7 +21,18 @@ from campaign.rules.cam.scoring import ScenarioScore, score_scenario
 from campaign.rules.cam.state import CamCampaign
 
 from .geometry import EPSILON, norm, turn_degrees
-from .state import ACTIVE, DEFAULT_TABLE, DESTROYED, LEFT, BattleState, Orders, Ship, new_battle, new_ship
+from .state import (
+    ACTIVE,
+    CAPTURED,
+    DEFAULT_TABLE,
+    DESTROYED,
+    LEFT,
+    BattleState,
+    Orders,
+    Ship,
+    new_battle,
+    new_ship,
+)
 
 RETREAT_RULE = "000 CAM 3.1 'Break Contact' (a) retreat"
 # The compass heading that points at each table edge (0 = up the table, "north").
@@ -151,10 +162,10 @@ def sync(state: BattleState) -> BattleState:
     for ship_id, seat, uid in link.units:
         ship = state.ship(ship_id)
         facts = []
-        if ship.crippled and ship.status != DESTROYED and (ship_id, "crippled") not in recorded \
+        if ship.crippled and ship.status not in (DESTROYED, CAPTURED) and (ship_id, "crippled") not in recorded \
                 and battle.force(seat).unit(uid).can_cripple:
             facts.append("crippled")
-        if ship.status == DESTROYED and (ship_id, "destroyed") not in recorded:
+        if ship.status in (DESTROYED, CAPTURED) and (ship_id, "destroyed") not in recorded:
             facts.append("destroyed")
         if ship.status == LEFT and (ship_id, "left") not in recorded:
             facts.append("left")

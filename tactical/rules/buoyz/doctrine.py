@@ -114,7 +114,14 @@ def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
         if cands:
             target = min(cands, key=lambda e: (e.hull, distance(ship.pos, e.pos), e.id))
             shots.append((s.key, target.id, n))
-    return A.Fire(ship.id, tuple(shots))
+    board = None
+    from .engine import boarding_score, fire_options
+
+    for option in fire_options(state, ship):
+        if option.board is not None and boarding_score(ship) >= boarding_score(state.ship(option.board)) + 2:
+            board = option.board  # 11.4: board only with a clear edge
+            break
+    return A.Fire(ship.id, tuple(shots), board=board)
 
 
 def doctrine_action(state: BattleState) -> A.Action:

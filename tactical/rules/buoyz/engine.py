@@ -39,6 +39,7 @@ from .state import (
     ACTIVE,
     ARMAMENT,
     ATTACK,
+    CAPTURED,
     CRITS,
     DESTROYED,
     FIGHTER,
@@ -437,6 +438,67 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                      f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
 
 
+BOARD_RULE = "000 11.4 Boarding Actions"
+TRANSPORTER_RANGE = 0.5  # 7.3 Transporters "if within 1/2\""
+SIZE_BONUS = {5: -1, 4: 0, 3: 1, 2: 3, 1: 5, 0: 6}  # 11.4 'size dice bonus'
+
+
+def _check_board(state: BattleState, ship: Ship, target_id: object) -> None:
+    if not (has(ship.abilities, "Trans") or has(ship.abilities, "Transporters")):
+        raise IllegalActionError("000 7.3 Transporters", f"{ship.name} ({ship.id}) has no transporters")
+    target = next((s for s in state.ships if s.id == target_id), None) if isinstance(target_id, int) else None
+    if target is None or target.side == ship.side or not target.active:
+        raise IllegalActionError(BOARD_RULE, f"ship {target_id!r} is not an enemy ship in the battle")
+    if distance(ship.pos, target.pos) > TRANSPORTER_RANGE + 1e-6:
+        raise IllegalActionError("000 7.3 Transporters", f"{target.name} ({target.id}) is "
+                                 f"{distance(ship.pos, target.pos):.2f}\" away; transporters reach ½\"")
+    if not target.crippled and shields_facing(target, ship.pos) > 0:
+        raise IllegalActionError("000 7.3 Transporters", f"{target.name} ({target.id}) is neither Crippled nor has "
+                                 "its shields down")
+    if target.cloaked and not target.detected:
+        raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
+    if ship.cloaked:
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked")
+
+
+def boarding_score(ship: Ship) -> int:
+    """11.4: Command + the size dice bonus, +1 Marines (Jem'Hadar Marines +2, 7.3), −1 Inferior
+    crew, +1 Superior (ruling BZ38: on top of the Command score, as the text lists them)."""
+    score = ship.sd.command + SIZE_BONUS[ship.sd.target_size]
+    if has(ship.abilities, "Jem'Hadar Marines"):
+        score += 2
+    elif has(ship.abilities, "Marines"):
+        score += 1
+    if ship.sd.command <= 1:
+        score -= 1
+    elif ship.sd.command >= 3:
+        score += 1
+    return score
+
+
+def _resolve_boardings(state: BattleState, ctx: _Ctx) -> BattleState:
+    """2.2 End Phase 2), 11.4: each side a D6 + its score; the winner captures the loser; a draw
+    changes nothing (boarding may be tried again next turn)."""
+    for boarder_id, target_id in state.boardings:
+        a, b = state.ship(boarder_id), state.ship(target_id)
+        if not (a.active and b.active):
+            continue
+        fa = ctx.roll(1, f"{BOARD_RULE}: {a.id} boards {b.id}")[0]
+        fb = ctx.roll(1, f"{BOARD_RULE}: {b.id} repels {a.id}")[0]
+        ta, tb = fa + boarding_score(a), fb + boarding_score(b)
+        if ta == tb:
+            ctx.log("boarding", f"{a.name} ({a.id}) boards {b.name} ({b.id}): {ta} all, no change", boarder=a.id,
+                    target=b.id, totals=[ta, tb], captured=None)
+            continue
+        loser = b if ta > tb else a
+        ctx.log("boarding", f"{a.name} ({a.id}) boards {b.name} ({b.id}): {ta} to {tb}; {loser.name} ({loser.id}) "
+                "is captured", boarder=a.id, target=b.id, totals=[ta, tb], captured=loser.id)
+        state = with_ship(state, replace(loser, status=CAPTURED))
+        state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != loser.id),
+                        boardings=tuple(x for x in state.boardings if loser.id not in x))
+    return replace(state, boardings=())
+
+
 def _check_detect(state: BattleState, action: A.Detect) -> None:
     if state.phase != ATTACK:
         raise IllegalActionError(DETECT_RULE, "detection is rolled in the Attack Phase, before a ship declares attacks")
@@ -544,6 +606,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) swept mines this turn and may not shoot")
     if ship.cloaked and not fires_cloaked(ship):
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked and may not fire")
+    if action.board is not None:
+        _check_board(state, ship, action.board)
     by_key = {s.key: s for s in systems(ship)}
     used: dict[str, int] = {}
     for shot in action.shots:
@@ -773,6 +837,11 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
     state = with_ship(state, replace(ship, fired=True, spent=tuple(sorted(spent)), cloaked=ship.cloaked and not reveal,
                                      fired_keys=tuple(dict.fromkeys(k for k, _t, _d in action.shots))))
     state = replace(state, nominated=None)
+    if action.board is not None:
+        state = replace(state, boardings=state.boardings + ((ship.id, action.board),))
+        target = state.ship(action.board)
+        ctx.log("board", f"{ship.name} ({ship.id}) beams a boarding party across to {target.name} ({target.id})",
+                ship=ship.id, target=target.id)
     for key, target_id, dice in action.shots:
         system = by_key[key]
         shooter = state.ship(ship.id)
@@ -992,6 +1061,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = replace(state, phase="end", acting=None)
     ctx.log("phase", f"Turn {state.turn}: end phase", phase="end")
     state = _resolve_torpedoes(state, ctx)
+    state = _resolve_boardings(state, ctx)
     state = _damage_control(state, ctx)
     state = _carrier_ops(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, moved_inches=0.0, special="", special_tried="",
@@ -1188,6 +1258,12 @@ def fire_options(state: BattleState, ship: Ship) -> list[A.Fire]:
             spread.append((s.key, e.id, system_dice(ship, s)))
     if spread and A.Fire(ship.id, tuple(spread)) not in out:
         out.append(A.Fire(ship.id, tuple(spread)))
+    for e in enemies:
+        try:
+            _check_board(state, ship, e.id)
+        except IllegalActionError:
+            continue
+        out.append(A.Fire(ship.id, (), board=e.id))
     return out
 
 
@@ -1243,7 +1319,8 @@ class Outcome:
 
 def outcome(state: BattleState) -> Outcome:
     fates = tuple(ShipFate(s.id, s.side, s.status, s.sd.points, s.hull, s.crippled) for s in state.ships)
-    lost = {side: sum(f.points for f in fates if f.side == side and f.fate == DESTROYED) for side in state.sides}
+    lost = {side: sum(f.points for f in fates if f.side == side and f.fate in (DESTROYED, CAPTURED))
+            for side in state.sides}
     link = state.cam
     return Outcome(state.over, state.winner, state.turn, fates, lost, link.score if link else None,
                    link.battle if link else None)

@@ -19,6 +19,7 @@ from .geometry import Point
 
 # Ship status.
 ACTIVE, DESTROYED, LEFT = "active", "destroyed", "left"  # LEFT: left the table (11.7)
+CAPTURED = "captured"  # 11.4: taken in a boarding action
 
 # Phases of a turn (2.1, 2.2); OVER once the battle has ended.
 INITIATIVE, MOVEMENT, ATTACK, END, OVER = "initiative", "movement", "attack", "end", "over"
@@ -199,6 +200,7 @@ class BattleState:
     torpedoes: tuple[Torpedo, ...] = ()
     minefields: tuple[Minefield, ...] = ()
     flights: tuple[Flight, ...] = ()
+    boardings: tuple[tuple[int, int], ...] = ()  # (boarder, target) declared this turn (11.4)
     ac_slot: int = 0  # which (type, side) of the AC movement (4.2) is moving
     orders: tuple[Orders, Orders] = (Orders(), Orders())
     turn_cap: int = DEFAULT_TURN_CAP
@@ -283,6 +285,6 @@ def carried_flights(ships) -> tuple[Flight, ...]:
     return tuple(out)
 
 
-__all__ = ["ACTIVE", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
+__all__ = ["ACTIVE", "CAPTURED", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
            "SHIELDS", "BattleState", "Event", "IllegalActionError", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
            "new_ship", "with_ship"]
