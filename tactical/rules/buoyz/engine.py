@@ -439,6 +439,7 @@ def _check_special(state: BattleState, action: A.Special) -> None:
 
 
 BOARD_RULE = "000 11.4 Boarding Actions"
+BASE_RULE = "000 11.2 'Shore' Batteries And Bases"
 TRANSPORTER_RANGE = 0.5  # 7.3 Transporters "if within 1/2\""
 SIZE_BONUS = {5: -1, 4: 0, 3: 1, 2: 3, 1: 5, 0: 6}  # 11.4 'size dice bonus'
 
@@ -880,6 +881,8 @@ def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
         mod += 1
     if target.cloaked:
         mod -= 1
+    if shooter.sd.speed is None:
+        mod += 1  # 11.2: bases are stable fire platforms, +1 to all accuracy scores at 5.5
     return mod
 
 
@@ -997,6 +1000,10 @@ def _critical(state: BattleState, target_id: int, ctx: _Ctx) -> BattleState:
             ctx.log("critical", "Critical Fire: lucky break, the safety back-ups kick in", ship=target_id, effect=None)
             return state
         face = again
+    if face == 2 and state.ship(target_id).sd.speed is None:
+        ctx.log("critical", f"Critical Motive on a base counts as a hull hit ({BASE_RULE})", ship=target_id,
+                effect="hull")
+        return _lose_hull(state, target_id, 1, ctx)
     if face in (1, 2, 3):
         return _add_crit(state, target_id, CRITS[face - 1], ctx)
     if face == 5:
