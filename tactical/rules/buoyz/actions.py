@@ -92,6 +92,7 @@ class FlyAC:
     flight: int
     to: tuple[float, float]
     attack: int | None = None
+    cap: bool = False  # a fighter flies Combat Air Patrol from ``to`` (4.2, 8.6)
 
 
 Action = Begin | Special | Move | Fire | Detect | FlyAC

@@ -182,8 +182,12 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
     fights = [a for a in options if a.attack is not None]
     if fights:
         return min(fights, key=lambda a: (state.flight(a.attack).kind == "fighter", distance(f.pos, a.to), a.attack))
-    if home is not None:
-        return min(options, key=lambda a: abs(distance(a.to, home.pos) - 3))
+    if home is not None:  # no prey in reach: fly CAP near the carrier (8.6)
+        caps = [a for a in options if a.cap]
+        station = min(options, key=lambda a: abs(distance(a.to, home.pos) - 3))
+        if caps and distance(f.pos, home.pos) <= 6:
+            return caps[0]
+        return station
     return options[0]
 
 

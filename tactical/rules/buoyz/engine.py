@@ -289,7 +289,8 @@ def _advance(state: BattleState, ctx: _Ctx) -> BattleState:
     if state.phase == MOVEMENT:
         return _start_ac_movement(state, ctx)
     if state.phase == AC_MOVEMENT:
-        state = _anti_ac(replace(state, acting=None), ctx)  # 2.2 Attack Phase 1)
+        state = _cap_intercepts(replace(state, acting=None), ctx)  # 2.2 Movement Phase 5)
+        state = _anti_ac(state, ctx)  # 2.2 Attack Phase 1)
         return _start_phase(state, ATTACK, ctx)
     if state.phase == ATTACK:
         state = _dogfights(state, ctx)  # 2.2 Attack Phase 3)
@@ -1400,6 +1401,11 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
     if distance(f.pos, to) > f.speed + 1e-3:
         raise IllegalActionError(AC_RULE, f"a {f.kind} with dogfight value {f.dogfight} moves up to {f.speed:g}\", "
                                  f"not {distance(f.pos, to):.2f}\"")
+    if action.cap:
+        if f.kind != FIGHTER or not f.armed:
+            raise IllegalActionError(DOGFIGHT_RULE, "only armed Fighter ACs can fly CAP (8.1)")
+        if action.attack is not None:
+            raise IllegalActionError(DOGFIGHT_RULE, "a CAP intercepts what comes within 6\"; it declares no attack")
     if action.attack is None:
         return
     if not f.armed:
@@ -1420,7 +1426,7 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
 def _do_fly(state: BattleState, action: A.FlyAC, ctx: _Ctx) -> BattleState:
     f = state.flight(action.flight)
     to = (round(float(action.to[0]), 4), round(float(action.to[1]), 4))
-    nf = replace(f, pos=to, moved=True, attack=action.attack)
+    nf = replace(f, pos=to, moved=True, attack=action.attack, cap=action.cap)
     state = _set_flight(state, nf)
     ctx.log("ac_move", f"Side {f.side}'s {f.kind} flight {f.id} moves to ({to[0]:g}, {to[1]:g})"
             + (f", attacking {action.attack}" if action.attack is not None else ""), flight=f.id, to=list(to),
@@ -1450,6 +1456,7 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
                    and not (e.cloaked and not e.detected))
         out.append(A.FlyAC(f.id, to, e.id if can_run else None))
     if f.kind == FIGHTER and f.armed:
+        out.append(A.FlyAC(f.id, f.pos, cap=True))
         for g in state.flights:
             if g.flying and g.side != f.side and distance(f.pos, g.pos) <= f.speed:
                 out.append(A.FlyAC(f.id, g.pos, g.id))
@@ -1458,8 +1465,8 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
         out.append(A.FlyAC(f.id, _toward(f.pos, home.pos, f.speed)))
     seen, uniq = set(), []
     for a in out:
-        if (a.to, a.attack) not in seen and on_table(a.to, *state.table):
-            seen.add((a.to, a.attack))
+        if (a.to, a.attack, a.cap) not in seen and on_table(a.to, *state.table):
+            seen.add((a.to, a.attack, a.cap))
             uniq.append(a)
     return uniq
 
@@ -1510,6 +1517,32 @@ def _anti_ac(state: BattleState, ctx: _Ctx) -> BattleState:
                 else:
                     ctx.log("ac_lost", f"Flight {f.id} fails to dodge ({dodge}) and is destroyed", flight=f.id)
                     state = _set_flight(state, replace(f, status=LOST, pos=None, attack=None))
+    return state
+
+
+CAP_RADIUS = 6  # 8.6 "enemy ACs coming within 6\" of them"
+
+
+def _cap_intercepts(state: BattleState, ctx: _Ctx) -> BattleState:
+    """8.6 (ruling BZ40): each CAP fighter, initiative holder's first, flies to engage the nearest
+    enemy flight within 6\" that no CAP has engaged yet (1:1); 'extras' join the engaged one with
+    the fewest CAP fighters on it. The dogfights are fought in the Attack Phase (2.2 Attack 3)."""
+    engaged: dict[int, int] = {}
+    for side in (state.initiative, state.other(state.initiative)):
+        for f in [x for x in state.flights if x.side == side and x.cap]:
+            f = state.flight(f.id)
+            if not (f.flying and f.armed and not f.locked):
+                continue
+            near = [g for g in state.flights if g.flying and g.side != side and inches(f.pos, g.pos) <= CAP_RADIUS]
+            if not near:
+                continue
+            free = [g for g in near if g.id not in engaged]
+            pool = free or sorted(near, key=lambda g: engaged.get(g.id, 0))[:1]
+            g = min(pool, key=lambda g: (engaged.get(g.id, 0), distance(f.pos, g.pos), g.id))
+            engaged[g.id] = engaged.get(g.id, 0) + 1
+            state = _set_flight(state, replace(f, pos=g.pos, attack=g.id))
+            ctx.log("cap_intercept", f"CAP fighter {f.id} intercepts flight {g.id} ({DOGFIGHT_RULE})", flight=f.id,
+                    target=g.id)
     return state
 
 
@@ -1616,7 +1649,7 @@ def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
             f = replace(f, status=LOST)
         elif f.status == ABOARD and f.rearm > 0:
             f = replace(f, rearm=f.rearm - 1, armed=f.rearm - 1 == 0)
-        flights.append(replace(f, moved=False, attack=f.attack if f.locked else None))
+        flights.append(replace(f, moved=False, attack=f.attack if f.locked else None, cap=False))
     state = replace(state, flights=tuple(flights))
     for ship in state.ships:
         mine = [f for f in state.flights if f.carrier == ship.id]

@@ -140,6 +140,7 @@ class Flight:
     moved: bool = False
     attack: int | None = None
     locked: bool = False
+    cap: bool = False  # 4.2, 8.6: flying Combat Air Patrol this turn
 
     @property
     def flying(self) -> bool:
