@@ -100,6 +100,9 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
         return max(options, key=lambda m: _retreat_score(state, ship, m))
     enemies = state.active_ships(state.other(ship.side))
     weapons = _bearing_dice(ship, enemies)
+    if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
+        options = [m for m in options if (m.before + m.after) % 2 == 0 or m.before == m.after
+                   or m.before + m.after == max(o.before + o.after for o in options if o.turn == m.turn)] or options
     return max(options, key=lambda m: (_score_move(state, ship, m, weapons, enemies), -m.before - m.after))
 
 

@@ -1186,6 +1186,11 @@ def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
 
 # --- legal actions ---------------------------------------------------------------------------
 
+def _down(x: float) -> float:
+    """``x`` to 4 places, never above it (so a listed move never exceeds the allowance)."""
+    return math.floor(x * 10000 + 1e-7) / 10000
+
+
 def move_options(ship: Ship) -> list[A.Move]:
     """A finite, representative list of legal moves (whole inches, and the full remaining
     move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
@@ -1195,19 +1200,20 @@ def move_options(ship: Ship) -> list[A.Move]:
     out: list[A.Move] = []
     seen = set()
 
-    def add(m: A.Move) -> None:
+    def add(m: A.Move) -> None:  # legal by construction (the property tests check every one)
         key = (m.before, m.turn, m.after, m.turn_end)
-        if key not in seen and move_cost_ok(ship, m) is None:
+        if key not in seen:
             seen.add(key)
             out.append(m)
 
-    ends = (-t, 0, t) if agile(ship) else (0,)
+    is_agile = agile(ship)
+    ends = (-t, 0, t) if is_agile else (0,)
     for turn in range(-t, t + 1):
         for end in ends:
             room = max(0.0, allow - abs(turn) - abs(end))
-            dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {round(room, 4)})
+            dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {_down(room)})
             for d in dists:
-                if agile(ship):
+                if is_agile:
                     add(A.Move(ship.id, 0.0, turn, d, end))
                 elif turn == 0:
                     add(A.Move(ship.id, 0.0, 0, d))
@@ -1215,7 +1221,7 @@ def move_options(ship: Ship) -> list[A.Move]:
                     add(A.Move(ship.id, 0.0, turn, d))
                     add(A.Move(ship.id, d, turn, 0.0))
                     if d:
-                        add(A.Move(ship.id, round(d / 2, 4), turn, round(d / 2, 4)))
+                        add(A.Move(ship.id, _down(d / 2), turn, _down(d / 2)))
     return out
 
 
