@@ -29,6 +29,7 @@ from .geometry import (
     on_table,
     round_half_up,
     segment_crosses_rect,
+    segment_meets_circle,
     turn_degrees,
 )
 from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
@@ -217,7 +218,42 @@ def eligible(state: BattleState, ship: Ship, system: WeaponSystem, target: Ship)
         return False
     if inches(ship.pos, target.pos) > system.range:
         return False
+    if not located(state, ship, target):
+        return False
     return bool(arcs_of(ship.pos, ship.heading, target.pos) & system.arcs)
+
+
+SENSOR_RANGE, SENSOR_RANGE_INHIBITED, ADVANCED_SENSOR_RANGE = 40, 30, 50  # 9.1, 9.2
+MASSES = ("planet", "moon")
+INHIBITORS = ("asteroids", "nebula")
+
+
+def _through(state: BattleState, a, b, kinds) -> bool:
+    return any(o.kind in kinds and segment_meets_circle(a, b, o.centre, o.radius) for o in state.objects)
+
+
+def located(state: BattleState, ship: Ship, target: Ship) -> bool:
+    """9.1, 9.2: within sensor range (40\"; 30\" into or through asteroids or nebulae; 50\" with
+    Advanced Sensors, which ignore asteroids and nebulae; a quarter when either ship is cloaked)
+    and no planet or moon in the way (ruling BZ41)."""
+    if not state.objects:
+        return inches(ship.pos, target.pos) <= (ADVANCED_SENSOR_RANGE if has(ship.abilities, "Advanced Sensors")
+                                                else SENSOR_RANGE) / (4 if ship.cloaked or target.cloaked else 1)
+    if _through(state, ship.pos, target.pos, MASSES):
+        return False
+    advanced = has(ship.abilities, "Advanced Sensors")
+    rng = ADVANCED_SENSOR_RANGE if advanced else (
+        SENSOR_RANGE_INHIBITED if _through(state, ship.pos, target.pos, INHIBITORS) else SENSOR_RANGE)
+    if ship.cloaked or target.cloaked:
+        rng /= 4
+    return inches(ship.pos, target.pos) <= rng
+
+
+def inhibited(state: BattleState, ship: Ship, other_pos=None) -> bool:
+    """9.1: ``ship`` is inside (or, with ``other_pos``, its line to it passes through) an asteroid
+    field or nebula."""
+    end = ship.pos if other_pos is None else other_pos
+    return bool(state.objects) and _through(state, ship.pos, end, INHIBITORS)
 
 
 def flagship(state: BattleState, side: int) -> Ship | None:
@@ -417,6 +453,9 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                  "takes a target")
     if action.action in ("flank_speed", "hard_about", "ramming") and (ship.sd.speed is None or dead_in_space(ship)):
         raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
+    if action.action == "ecm" and any(o.kind in ("nebula", "planet") and distance(ship.pos, o.centre) <= o.radius
+                                      for o in state.objects):
+        raise IllegalActionError("000 7.2 ECM! / Go Dark!", "ECM cannot be performed within an atmosphere or nebula")
     if action.action == "attack_shields" and not has(ship.abilities, "Attack Shields"):
         raise IllegalActionError("000 7.3 Klingon Attack Shields", f"{ship.name} ({ship.id}) has no Attack Shields")
     if action.action in ("cloak", "decloak"):
@@ -687,8 +726,9 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
     need = A.SPECIAL_ACTIONS[action.action]
     if need:
         face = ctx.roll(1, f"{SPECIAL_RULE}: {action.action} command check ({ship.id})")[0]
-        ok = face + ship.sd.command >= need
-        ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{ship.sd.command} "
+        command = ship.sd.command - (1 if inhibited(state, ship) else 0)  # 9.1: -1 in asteroids and nebulae
+        ok = face + command >= need
+        ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{command} "
                 f"{'succeeds' if ok else 'fails'} (needs {need})", ship=ship.id, action=action.action, success=ok)
     else:
         ok = True
@@ -884,6 +924,8 @@ def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
         mod -= 1
     if shooter.sd.speed is None:
         mod += 1  # 11.2: bases are stable fire platforms, +1 to all accuracy scores at 5.5
+    if inhibited(state, shooter, target.pos) and not has(shooter.abilities, "Advanced Sensors"):
+        mod -= 1  # 9.1 attacks inside or through asteroid fields and nebulae; 9.2 Advanced Sensors ignore it
     return mod
 
 

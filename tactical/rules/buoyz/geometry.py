@@ -134,5 +134,16 @@ def segment_crosses_rect(a: Point, b: Point, centre: Point, heading: float, leng
     return True
 
 
-__all__ = ["segment_crosses_rect", "ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
+def segment_meets_circle(a: Point, b: Point, centre: Point, radius: float) -> bool:
+    """Whether the segment a→b comes within ``radius`` of ``centre`` (passes into or through a
+    planet, asteroid field or nebula, 9.0)."""
+    ax, ay = a[0] - centre[0], a[1] - centre[1]
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 < 1e-12 else max(0.0, min(1.0, -(ax * dx + ay * dy) / length2))
+    px, py = ax + t * dx, ay + t * dy
+    return px * px + py * py <= radius * radius + 1e-9
+
+
+__all__ = ["segment_crosses_rect", "segment_meets_circle", "ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
            "halve", "inches", "norm", "on_table", "relative_bearing", "round_half_up", "turn_degrees"]

@@ -152,6 +152,20 @@ class Flight:
         return {0: 5.0, 1: 8.0}.get(self.dogfight, 10.0)
 
 
+PLANET, MOON, ASTEROIDS, NEBULA = "planet", "moon", "asteroids", "nebula"
+
+
+@dataclass(frozen=True)
+class Celestial:
+    """A celestial object on the table (9.0): a planet or moon (mass: blocks sensors), an asteroid
+    field or a nebula (inhibits them), as a disc (ruling BZ41)."""
+
+    id: int
+    kind: str
+    centre: Point
+    radius: float
+
+
 @dataclass(frozen=True)
 class Minefield:
     """A minefield (5.10): ``length`` across ``heading``, ``width`` along it, centred on ``centre``;
@@ -200,6 +214,7 @@ class BattleState:
     nominated: int | None = None  # a ship that attempted a Special Action and must now move
     torpedoes: tuple[Torpedo, ...] = ()
     minefields: tuple[Minefield, ...] = ()
+    objects: tuple[Celestial, ...] = ()
     flights: tuple[Flight, ...] = ()
     boardings: tuple[tuple[int, int], ...] = ()  # (boarder, target) declared this turn (11.4)
     ac_slot: int = 0  # which (type, side) of the AC movement (4.2) is moving
@@ -287,5 +302,5 @@ def carried_flights(ships) -> tuple[Flight, ...]:
 
 
 __all__ = ["ACTIVE", "CAPTURED", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
            "new_ship", "with_ship"]

@@ -16,6 +16,7 @@ from tactical.rules.buoyz.engine import apply, legal_actions
 from tactical.rules.buoyz.sds import CATALOGUE
 from tactical.rules.buoyz.state import (
     BattleState,
+    Celestial,
     Event,
     Flight,
     IllegalActionError,
@@ -29,7 +30,7 @@ from tests.rules.case_loader import CaseError, read_case_files
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap", "minefields", "flights", "ac_slot"}
+               "turn_cap", "minefields", "flights", "ac_slot", "objects"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
 EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights"}
@@ -86,6 +87,9 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
         state = replace(state, minefields=tuple(
             Minefield(m["id"], m.get("side"), tuple(m["centre"]), m.get("heading", 0.0), m.get("length", 1.0),
                       m.get("width", 0.5), m.get("rows", 1)) for m in spec["minefields"]))
+    if "objects" in spec:
+        state = replace(state, objects=tuple(Celestial(o["id"], o["kind"], tuple(o["centre"]), o["radius"])
+                                             for o in spec["objects"]))
     if "flights" in spec:
         state = replace(state, flights=tuple(
             Flight(**{k: (tuple(v) if k == "pos" and v is not None else v) for k, v in f.items()})
