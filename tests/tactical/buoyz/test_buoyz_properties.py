@@ -24,7 +24,7 @@ from tactical.rules.buoyz.state import MOVEMENT, IllegalActionError
 from tactical.rules.replay import LoggedDie, ReplayDice
 
 KEYS = sorted(CATALOGUE)
-fleets = st.lists(st.sampled_from(KEYS), min_size=1, max_size=3)
+fleets = st.lists(st.sampled_from(KEYS), min_size=1, max_size=3)  # the Valkyrie brings 8 AC flights
 
 
 def _invariants(state) -> None:
@@ -84,6 +84,9 @@ def test_random_play_keeps_every_property_and_replays(a, b, seed, rng, doctrine_
             old, new = before.ship(action.ship), state.ship(action.ship)
             assert distance(old.pos, new.pos) <= allowance(old) + 1e-3
             assert new.status != "active" or new.moved_inches <= allowance(old) + 1e-6
+        if isinstance(action, A.FlyAC):
+            old_f = before.flight(action.flight)
+            assert distance(old_f.pos, action.to) <= old_f.speed + 1e-3  # a CAP may then intercept (BZ40)
         steps.append(action)
         _invariants(state)
     # replay the history over the logged dice
