@@ -21,6 +21,7 @@ SPECIAL_ACTIONS = {
     "ramming": 7,
     "attack_shields": 0,  # 7.3 Klingon Attack Shields: declared, no Command Check printed (ruling BZ30)
     "cloak_hunter": 3,
+    "no_win": 6,  # 'I Don't Believe In The No Win Scenario…'
     "cloak": 0,  # 10.2: "before a player moves his cloaked ships, he may choose to … cloak" (ruling BZ32)
     "decloak": 0,
 }

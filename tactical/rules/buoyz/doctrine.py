@@ -59,7 +59,7 @@ def _score_pose(state: BattleState, pos, heading: float, weapons, enemies) -> fl
     for e in enemies:
         d = distance(pos, e.pos)
         nearest = min(nearest, d)
-        if e.special == "ecm":
+        if e.uses("ecm"):
             continue
         rounded = round_half_up(round(d, 4))
         arcs = None
@@ -94,7 +94,7 @@ def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
 
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
-    if ship.special == "cloak_hunter":  # 10.3: a hunter moves no more than 4"
+    if ship.uses("cloak_hunter"):  # 10.3: a hunter moves no more than 4"
         options = [m for m in options if m.before + m.after <= 4] or options
     if breaking(state, ship.side):
         return max(options, key=lambda m: _retreat_score(state, ship, m))
@@ -152,7 +152,7 @@ def doctrine_action(state: BattleState) -> A.Action:
         if state.nominated is not None:
             return choose_fire(state, state.ship(state.nominated))
         ship = next(s for s in state.active_ships(state.acting) if s in _shooters(state))
-        if ship.special == "cloak_hunter" and not ship.searched and ship.moved_inches <= 4:
+        if ship.uses("cloak_hunter") and not ship.searched and ship.moved_inches <= 4:
             return A.Detect(ship.id)
         return choose_fire(state, ship)
     return legal_actions(state)[0]

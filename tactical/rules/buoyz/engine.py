@@ -142,7 +142,7 @@ def allowance(ship: Ship) -> float:
     if ship.sd.speed is None or dead_in_space(ship):
         return 0.0
     v = base_speed(ship)
-    if ship.special == "flank_speed":
+    if ship.uses("flank_speed"):
         v = v + max(1.0, v / 2)
     elif has(ship.abilities, "Impulse") and not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
         v = min(v, IMPULSE_LIMIT)  # ruling BZ16: an SD listing neither moves at its Speed
@@ -153,7 +153,7 @@ def turning(ship: Ship) -> int:
     """Turning points (4.1): +2 for Hard About (7.2); a Crippled ship turns one point at most
     (5.7 (1); ruling BZ11: the cap applies after Hard About)."""
     t = ship.sd.turning or 0
-    if ship.special == "hard_about":
+    if ship.uses("hard_about"):
         t += 2
     if ship.crippled:
         t = min(t, 1)
@@ -172,7 +172,7 @@ def shields_facing(ship: Ship, from_pos, drained: bool = False) -> int:
         return 0
     facings = arcs_of(ship.pos, ship.heading, from_pos)
     shields = ship.sd.shields
-    if ship.special == "attack_shields":  # 7.3: +1 fore, port, starboard; -2 aft, this turn
+    if ship.uses("attack_shields"):  # 7.3: +1 fore, port, starboard; -2 aft, this turn
         shields = (shields[0] + 1, shields[1] + 1, shields[2] + 1, max(0, shields[3] - 2))
     value = max(shields[ARCS.index(a)] for a in facings)
     return halve(value, int(ship.crippled) + ship.crit(SHIELDS) + int(drained))
@@ -202,7 +202,7 @@ def fires_cloaked(ship: Ship) -> bool:
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.sweeping or ship.special in ("ecm", "cloak", "decloak"):
+    if not ship.active or ship.fired or ship.sweeping or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False
@@ -212,7 +212,7 @@ def can_fire(ship: Ship) -> bool:
 def eligible(state: BattleState, ship: Ship, system: WeaponSystem, target: Ship) -> bool:
     """5.4: in the weapon's arc and within its range (rounded, ruling BZ1); every ship is located
     (9.1: 40\" sensor range) unless cloaked and not detected (10.2, 10.3)."""
-    if not target.active or target.side == ship.side or target.special == "ecm":
+    if not target.active or target.side == ship.side or target.uses("ecm"):
         return False
     if target.cloaked and not target.detected:
         return False
@@ -434,12 +434,15 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                  f"(known: {', '.join(sorted(A.SPECIAL_ACTIONS))})")
     name = action.action.replace("_", " ")
     if action.action == "maximum_warp":
-        if state.nominated != ship.id or ship.special != "flank_speed":
+        if state.nominated != ship.id or not ship.uses("flank_speed"):
             raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", "only a ship that has this turn successfully "
                                      "invoked Flank Speed can convert it to maximum warp")
         if not has(ship.abilities, "Warp") or ship.crippled or ship.crit(MOTIVE):
             raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", f"{ship.name} ({ship.id}) is not a warp capable "
                                      "ship whose movement has not been reduced by combat")
+    elif ship.extra_tries:  # after a successful No Win Scenario: two more, each a different one
+        if action.action == "no_win" or action.action == ship.special_tried or ship.uses(action.action):
+            raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has already tried {action.action} this turn")
     else:
         if state.nominated is not None:
             raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move "
@@ -548,7 +551,7 @@ def _check_detect(state: BattleState, action: A.Detect) -> None:
         raise IllegalActionError(DETECT_RULE, f"ship {state.nominated} has made its detection roll and fires now")
     if not can_fire(ship):
         raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has nothing left to attack with this turn")
-    if ship.special != "cloak_hunter":
+    if not ship.uses("cloak_hunter"):
         raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) did not select Cloak Hunter! this turn")
     if ship.moved_inches > HUNTER_MOVE + EPSILON:
         raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) moved {ship.moved_inches:g}\"; a cloak hunter "
@@ -637,12 +640,13 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
     ship = _own_ship(state, action.ship, FIRE_RULE)
     if ship.fired:
         raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has already been nominated to fire this turn")
-    if ship.special == "ecm":
+    if ship.uses("ecm"):
         raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"{ship.name} ({ship.id}) is under ECM and may not fire")
     if state.nominated is not None and state.nominated != ship.id:
         raise IllegalActionError(CLOAK_RULE, f"ship {state.nominated} has made its detection roll and fires now")
-    if ship.special in ("cloak", "decloak"):
-        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) {ship.special}ed this turn and may not attack")
+    if ship.uses("cloak") or ship.uses("decloak"):
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) cloaked or uncloaked this turn and may not "
+                                 "attack")
     if ship.sweeping:
         raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) swept mines this turn and may not shoot")
     if ship.cloaked and not fires_cloaked(ship):
@@ -673,7 +677,7 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
             raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
         if not target.active:
             raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
-        if target.special == "ecm":
+        if target.uses("ecm"):
             raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"no attacks may be made on {target.name} "
                                      f"({target.id}) this turn (ECM)")
         if target.cloaked and not target.detected:
@@ -741,7 +745,12 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
         ctx.log("move", f"{ship.name} ({ship.id}) goes to maximum warp and leaves the table ({LEAVE_RULE})",
                 ship=ship.id, left=True)
         return _gone_this_turn(state, ship, ctx)
-    ship = replace(ship, special=action.action if ok else "", special_tried=action.action)
+    if ship.extra_tries:
+        ship = replace(ship, extra_tries=ship.extra_tries - 1,
+                       extra_specials=ship.extra_specials + ((action.action,) if ok else ()))
+    else:
+        ship = replace(ship, special=action.action if ok else "", special_tried=action.action,
+                       extra_tries=2 if ok and action.action == "no_win" else 0)
     if action.action in ("cloak", "decloak"):
         ship = replace(ship, cloaked=action.action == "cloak", detected=False)
     state = replace(with_ship(state, ship), nominated=ship.id)
@@ -936,7 +945,7 @@ def _hits(faces: Iterable[int], need: int, mod: int) -> int:
 
 def _evasive_rerolls(ctx: _Ctx, shooter: Ship, target: Ship, hits: int, need: int, mod: int, what: str) -> int:
     """7.2 Evasive!: hits on an evading ship, and hits an evading ship makes, are re-rolled."""
-    if hits and (target.special == "evasive" or shooter.special == "evasive"):
+    if hits and (target.uses("evasive") or shooter.uses("evasive")):
         faces = ctx.roll(hits, f"{'000 7.2 Evasive!'}: re-roll {what} hits")
         new = _hits(faces, need, mod)
         ctx.log("evasive", f"Evasive: {hits} hit(s) re-rolled, {new} stand", hits=new)
@@ -1114,7 +1123,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _resolve_boardings(state, ctx)
     state = _damage_control(state, ctx)
     state = _carrier_ops(state, ctx)
-    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, moved_inches=0.0, special="", special_tried="",
+    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0, moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
@@ -1137,7 +1146,7 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
             continue
         stoppable = [t for t in torps if t.kind in INTERCEPTABLE]
         points = close_defence(target)
-        if target.special == "point_defence" and "secondary" not in target.fired_keys:
+        if target.uses("point_defence") and "secondary" not in target.fired_keys:
             points += halve(target.sd.secondary, int(target.crippled) + target.crit(ARMAMENT))  # 7.2 Point Defence!
         intercepted: set[int] = set()
         if stoppable and points:
@@ -1154,7 +1163,7 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
         target = state.ship(t.target)
         if not target.active:
             continue
-        evading = target.special == "evasive" or (not t.from_ac and state.ship(t.shooter).special == "evasive")
+        evading = target.uses("evasive") or (not t.from_ac and state.ship(t.shooter).uses("evasive"))
         mod = (1 if t.kind in GUIDED else 0) - target.sd.target_size
         faces = ctx.roll(2 if t.from_ac else 3, f"{TORP_RULE}: {t.kind} torpedo at {t.target}")
         hits = torpedo_hits(faces, t.kind, target.sd.target_size)
@@ -1207,14 +1216,14 @@ def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
             tries = 2 if has(ship.abilities, "Research") else 1
             for _ in range(tries):
                 ship = state.ship(ship.id)
-                if ship.active and not any(ship.crits) and ship.vital_lost and ship.special == "red_alert":
+                if ship.active and not any(ship.crits) and ship.vital_lost and ship.uses("red_alert"):
                     state = _repair_vital(state, ship, ctx)
                     break
                 if not ship.active or not any(ship.crits):
                     break
                 kinds = [k for k in state.orders_of(side).repair_order if k in CRITS] + list(CRITS)
                 kind = next(k for k in kinds if ship.crit(k) > 0)
-                bonus = 1 if ship.special == "red_alert" else 0
+                bonus = 1 if ship.uses("red_alert") else 0
                 face = ctx.roll(1, f"{DC_RULE}: {ship.id} repairs {kind}")[0]
                 ok = face + ship.sd.command + bonus >= DAMAGE_CONTROL_TARGET
                 ctx.log("repair", f"{ship.name} ({ship.id}) damage control on {kind}: {face}+{ship.sd.command + bonus} "
@@ -1347,7 +1356,7 @@ def legal_actions(state: BattleState) -> list[A.Action]:
     out = []
     for ship in _pending(state, state.acting):
         out.extend(fire_options(state, ship))
-        if ship.special == "cloak_hunter" and not ship.searched and ship.moved_inches <= HUNTER_MOVE + EPSILON:
+        if ship.uses("cloak_hunter") and not ship.searched and ship.moved_inches <= HUNTER_MOVE + EPSILON:
             out.append(A.Detect(ship.id))
     return out
 

@@ -79,6 +79,8 @@ class Ship:
     moved_inches: float = 0.0  # forward distance moved this turn (5.5 fast moving target)
     special: str = ""  # the Special Action that succeeded this turn (7.2)
     special_tried: str = ""  # the Special Action attempted this turn (pass or fail)
+    extra_specials: tuple[str, ...] = ()  # 7.2 "I Don't Believe In The No Win Scenario…": two more
+    extra_tries: int = 0  # Special Actions still to roll for after a successful No Win Scenario
     shields_lowered: bool = False  # 2.2 Movement Phase 2): "It may then lower shields"
     sweeping: bool = False  # swept mines this turn (5.10): it may not shoot
     searched: bool = False  # made its 10.3 detection roll this turn
@@ -86,6 +88,10 @@ class Ship:
     @property
     def active(self) -> bool:
         return self.status == ACTIVE
+
+    def uses(self, special: str) -> bool:
+        """Whether ``special`` succeeded for this ship this turn (7.2)."""
+        return self.special == special or special in self.extra_specials
 
     @property
     def abilities(self) -> tuple[str, ...]:
