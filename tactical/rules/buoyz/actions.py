@@ -21,7 +21,10 @@ SPECIAL_ACTIONS = {
     "ramming": 7,
     "attack_shields": 0,  # 7.3 Klingon Attack Shields: declared, no Command Check printed (ruling BZ30)
     "cloak_hunter": 3,
-    "no_win": 6,  # 'I Don't Believe In The No Win Scenario…'
+    "no_win": 6,
+    "tractor_hold": 3,  # Tractor!: hold in place,
+    "tractor_tow": 3,  # tow,
+    "tractor_pull": 3,  # or pull ½" toward it, a smaller ship within 1"  # 'I Don't Believe In The No Win Scenario…'
     "cloak": 0,  # 10.2: "before a player moves his cloaked ships, he may choose to … cloak" (ruling BZ32)
     "decloak": 0,
 }
@@ -42,7 +45,7 @@ class Special:
 
     ship: int
     action: str
-    target: int | None = None  # Ramming Speed!'s enemy vessel
+    target: int | None = None  # Ramming Speed!'s enemy vessel, a Tractor!'s ship
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .geometry import (
     EPSILON,
     advance,
     arcs_of,
+    bearing,
     distance,
     halve,
     inches,
@@ -202,7 +203,7 @@ def fires_cloaked(ship: Ship) -> bool:
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.sweeping or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
+    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False
@@ -451,9 +452,11 @@ def _check_special(state: BattleState, action: A.Special) -> None:
             raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has attempted its Special Action this turn")
     if ship.moved:
         raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
-    if (action.target is not None) != (action.action == "ramming"):
-        raise IllegalActionError(SPECIAL_RULE, "Ramming Speed! names the enemy vessel it rams; no other Special Action "
-                                 "takes a target")
+    if (action.target is not None) != (action.action == "ramming" or action.action in TRACTORS):
+        raise IllegalActionError(SPECIAL_RULE, "Ramming Speed! and Tractor! name the ship they act on; no other "
+                                 "Special Action takes a target")
+    if action.action in TRACTORS:
+        _check_tractor(state, ship, action.target)
     if action.action in ("flank_speed", "hard_about", "ramming") and (ship.sd.speed is None or dead_in_space(ship)):
         raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
     if action.action == "ecm" and any(o.kind in ("nebula", "planet") and distance(ship.pos, o.centre) <= o.radius
@@ -485,6 +488,65 @@ BOARD_RULE = "000 11.4 Boarding Actions"
 BASE_RULE = "000 11.2 'Shore' Batteries And Bases"
 TRANSPORTER_RANGE = 0.5  # 7.3 Transporters "if within 1/2\""
 SIZE_BONUS = {5: -1, 4: 0, 3: 1, 2: 3, 1: 5, 0: 6}  # 11.4 'size dice bonus'
+
+
+TRACTORS = {"tractor_hold": "hold", "tractor_tow": "tow", "tractor_pull": "pull"}
+TRACTOR_RULE = "000 7.2 Tractor!"
+TRACTOR_RANGE, PULL = 1, 0.5
+
+
+def _check_tractor(state: BattleState, ship: Ship, target_id: object) -> None:
+    if not has(ship.abilities, "Trac"):
+        raise IllegalActionError(TRACTOR_RULE, f"{ship.name} ({ship.id}) has no tractor beam")
+    if ship.tractor is not None:
+        raise IllegalActionError(TRACTOR_RULE, f"{ship.name} ({ship.id})'s beam already holds ship {ship.tractor[0]}")
+    target = next((x for x in state.ships if x.id == target_id), None) if isinstance(target_id, int) else None
+    if target is None or target.id == ship.id or not target.active:
+        raise IllegalActionError(TRACTOR_RULE, f"ship {target_id!r} is not a ship in the battle")
+    if target.sd.target_size <= ship.sd.target_size:
+        raise IllegalActionError(TRACTOR_RULE, f"a tractor beam holds a smaller ship; {target.name} is Size "
+                                 f"{target.sd.target_size}, {ship.name} Size {ship.sd.target_size}")
+    if inches(ship.pos, target.pos) > TRACTOR_RANGE:
+        raise IllegalActionError(TRACTOR_RULE, f"{target.name} ({target.id}) is {inches(ship.pos, target.pos)}\" away; "
+                                 "a tractor beam reaches 1\"")
+    if target.cloaked and not target.detected and target.side != ship.side:
+        raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked")
+
+
+def _tractor(state: BattleState, ship: Ship, target: Ship, mode: str, ctx: _Ctx) -> BattleState:
+    """7.2 Tractor!: the ship may not fire; it tows, holds in place, or pulls ½\" toward it a
+    smaller ship; the beam holds until the tractored ship rolls a 6 in the End Phase (ruling BZ43)."""
+    ship = replace(ship, tractor=(target.id, mode))
+    state = with_ship(state, ship)
+    if mode == "hold":
+        state = with_ship(state, replace(target, held=True))
+    elif mode == "pull":
+        d = min(PULL, distance(target.pos, ship.pos))
+        pos = advance(target.pos, bearing(target.pos, ship.pos), d) if d > 0 else target.pos
+        state = with_ship(state, replace(target, pos=pos))
+    ctx.log("tractor", f"{ship.name} ({ship.id}) locks its tractor beam on {target.name} ({target.id}) ({mode})",
+            ship=ship.id, target=target.id, mode=mode)
+    return state
+
+
+def _break_tractors(state: BattleState, ctx: _Ctx) -> BattleState:
+    """2.2 End Phase 4) "Break Tractors": the tractored ship breaks the beam on a 6; a beam whose
+    ships are more than 1\" apart, or one of them gone, is broken anyway."""
+    for ship in state.ships:
+        ship = state.ship(ship.id)
+        if ship.tractor is None:
+            continue
+        target = state.ship(ship.tractor[0])
+        broken = not (ship.active and target.active) or inches(ship.pos, target.pos) > TRACTOR_RANGE
+        if not broken:
+            face = ctx.roll(1, f"{TRACTOR_RULE}: {target.id} tries to break the beam")[0]
+            broken = face == 6
+        if broken:
+            ctx.log("tractor_broken", f"The tractor beam of ship {ship.id} on ship {target.id} is broken", ship=ship.id,
+                    target=target.id)
+            state = with_ship(state, replace(ship, tractor=None))
+            state = with_ship(state, replace(state.ship(target.id), held=False))
+    return state
 
 
 def _check_board(state: BattleState, ship: Ship, target_id: object) -> None:
@@ -586,9 +648,10 @@ def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
         if action.before or action.after or action.turn or action.turn_end:
             return f"{ship.name} ({ship.id}) is a station or base and does not move"
         return None
-    if dead_in_space(ship):
+    if dead_in_space(ship) or ship.held:
         if action.before or action.after or action.turn or action.turn_end:
-            return f"{ship.name} ({ship.id}) is dead in space (its move is below 1\")"
+            return (f"{ship.name} ({ship.id}) is held in place by a tractor beam" if ship.held
+                    else f"{ship.name} ({ship.id}) is dead in space (its move is below 1\")")
         return None
     t = turning(ship)
     if agile(ship):
@@ -649,6 +712,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
                                  "attack")
     if ship.sweeping:
         raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) swept mines this turn and may not shoot")
+    if ship.tractor is not None:
+        raise IllegalActionError(TRACTOR_RULE, f"{ship.name} ({ship.id}) holds a tractor beam and may not fire")
     if ship.cloaked and not fires_cloaked(ship):
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked and may not fire")
     if action.board is not None:
@@ -762,6 +827,8 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
         return _gone_this_turn(state, state.ship(ship.id), ctx)
     if ok and action.action == "ramming":
         return _ram(state, ship, state.ship(action.target), ctx)
+    if ok and action.action in TRACTORS:
+        return _tractor(state, state.ship(ship.id), state.ship(action.target), TRACTORS[action.action], ctx)
     return state
 
 
@@ -819,6 +886,14 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
         text += f"; it leaves the table and the battle ({LEAVE_RULE})"
     ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left)
     state = replace(with_ship(state, ship), nominated=None)
+    if ship.tractor is not None and ship.tractor[1] == "tow":
+        towed = state.ship(ship.tractor[0])
+        if towed.active:
+            dx, dy = pos[0] - start[0], pos[1] - start[1]
+            tpos = (round(towed.pos[0] + dx, 4), round(towed.pos[1] + dy, 4))
+            towed = replace(towed, pos=tpos, status=towed.status if on_table(tpos, w, h) else LEFT)
+            state = with_ship(state, towed)
+            ctx.log("towed", f"{towed.name} ({towed.id}) is towed to ({tpos[0]:g}, {tpos[1]:g})", ship=towed.id)
     if left:
         state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
     crossed = [f for f in state.minefields if f.id not in ship_new_fields(state, ship)
@@ -1122,6 +1197,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _resolve_torpedoes(state, ctx)
     state = _resolve_boardings(state, ctx)
     state = _damage_control(state, ctx)
+    state = _break_tractors(state, ctx)
     state = _carrier_ops(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0, moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
@@ -1245,7 +1321,7 @@ def _down(x: float) -> float:
 def move_options(ship: Ship) -> list[A.Move]:
     """A finite, representative list of legal moves (whole inches, and the full remaining
     move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
-    if ship.sd.speed is None or dead_in_space(ship):
+    if ship.sd.speed is None or dead_in_space(ship) or ship.held:
         return [A.Move(ship.id)]
     allow, t = allowance(ship), turning(ship)
     out: list[A.Move] = []
@@ -1280,8 +1356,13 @@ def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
     """Every Special Action ``ship`` may attempt now (a ram names each enemy within reach)."""
     out: list[A.Special] = []
     for name in A.SPECIAL_ACTIONS:
-        cands = ([A.Special(ship.id, name, e.id) for e in state.active_ships(state.other(ship.side))]
-                 if name == "ramming" else [A.Special(ship.id, name)])
+        if name == "ramming":
+            cands = [A.Special(ship.id, name, e.id) for e in state.active_ships(state.other(ship.side))]
+        elif name in TRACTORS:
+            cands = [A.Special(ship.id, name, e.id) for e in state.ships if e.active and e.id != ship.id
+                     and inches(ship.pos, e.pos) <= TRACTOR_RANGE]
+        else:
+            cands = [A.Special(ship.id, name)]
         for a in cands:
             try:
                 _check_special(state, a)

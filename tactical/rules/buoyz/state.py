@@ -71,6 +71,8 @@ class Ship:
     mines: int = 0  # notional mines carried (5.10: up to 6; then no torpedoes)
     flagship: bool = False
     cloaked: bool = False  # 10.2
+    tractor: tuple[int, str] | None = None  # (ship held, "hold" / "tow" / "pull") by this ship's beam (7.2)
+    held: bool = False  # held in place by a tractor beam (7.2)
     detected: bool = False  # 10.3 'Detected' marker (removed in the End Phase)
     # this turn
     moved: bool = False
