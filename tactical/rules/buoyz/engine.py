@@ -91,6 +91,7 @@ DAMAGE_CONTROL_TARGET = 5  # 6.2 "1D6, adding the ship's Command score. On a rol
 CRIT_CHECK = 4  # 5.6 "If a 4+ is rolled … it also scores a critical hit"
 CRIPPLE_LOSS = 4  # 5.7 (3) "On a 4+ this is destroyed or removed"
 AEGIS_TARGET = 5  # 5.9 "on a 5+ they have intercepted the torpedo"
+CD_SUPPORT_RANGE = 2  # 8.5 "CD / Secondary weapons can also be fired in support of friendly ships within range"
 TORP_TO_HIT = 3  # 5.9 "they hit on a 3+"
 FAST_TARGET = 6.0  # 5.5 "target moved more than 6\" this current turn"
 IMPULSE_LIMIT = 2.0
@@ -1208,33 +1209,50 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     return _check_over(state, ctx)
 
 
+def _aegis_points(ship: Ship) -> int:
+    points = 0 if ship.cloaked else close_defence(ship)
+    if ship.uses("point_defence") and "secondary" not in ship.fired_keys:
+        points += halve(ship.sd.secondary, int(ship.crippled) + ship.crit(ARMAMENT))  # 7.2 Point Defence!
+    return points
+
+
+def _intercept(state: BattleState, defender: Ship, torps: list[Torpedo], intercepted: set[int], ctx: _Ctx) -> None:
+    stoppable = [t for t in torps if t.kind in INTERCEPTABLE and id(t) not in intercepted]
+    points = _aegis_points(defender)
+    if not stoppable or not points:
+        return
+    share = [points // len(stoppable) + (1 if i < points % len(stoppable) else 0) for i in range(len(stoppable))]
+    for t, n in zip(stoppable, share):
+        if n == 0:
+            continue
+        faces = ctx.roll(n, f"000 5.9 'Aegis' Point Defence: {defender.id} against a {t.kind} at {t.target}")
+        if any(f >= AEGIS_TARGET for f in faces):
+            intercepted.add(id(t))
+            ctx.log("aegis", f"{defender.name} ({defender.id}) intercepts a {t.kind} torpedo aimed at {t.target}",
+                    ship=defender.id, target=t.target, kind=t.kind)
+
+
 def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
-    """5.9: Aegis intercepts first (the target's own Close Defence, ruling BZ14), then 3 attack
-    dice per torpedo (2 from AC) hitting on 3+ less the target size, +1 plasma and drones."""
+    """5.9: Aegis intercepts first — each target with its own Close Defence, then friendly ships
+    within 2\" that have not fired theirs in support of another (8.5; ruling BZ14) — then 3
+    attack dice per torpedo (2 from AC) hitting on 3+ less the target size, +1 plasma and drones."""
     if not state.torpedoes:
         return state
-    survivors: list[Torpedo] = []
-    targets = list(dict.fromkeys(t.target for t in state.torpedoes))
-    for tid in targets:
-        target = state.ship(tid)
-        torps = [t for t in state.torpedoes if t.target == tid]
-        if not target.active:
-            continue
-        stoppable = [t for t in torps if t.kind in INTERCEPTABLE]
-        points = close_defence(target)
-        if target.uses("point_defence") and "secondary" not in target.fired_keys:
-            points += halve(target.sd.secondary, int(target.crippled) + target.crit(ARMAMENT))  # 7.2 Point Defence!
-        intercepted: set[int] = set()
-        if stoppable and points:
-            share = [points // len(stoppable) + (1 if i < points % len(stoppable) else 0) for i in range(len(stoppable))]
-            for t, n in zip(stoppable, share):
-                if n == 0:
-                    continue
-                faces = ctx.roll(n, f"000 5.9 'Aegis' Point Defence: {tid} against a {t.kind}")
-                if any(f >= AEGIS_TARGET for f in faces):
-                    intercepted.add(id(t))
-                    ctx.log("aegis", f"{target.name} ({tid}) intercepts a {t.kind} torpedo", ship=tid, kind=t.kind)
-        survivors.extend(t for t in torps if id(t) not in intercepted)
+    intercepted: set[int] = set()
+    targets = [state.ship(tid) for tid in dict.fromkeys(t.target for t in state.torpedoes)]
+    targets = [t for t in targets if t.active]
+    for target in targets:
+        _intercept(state, target, [t for t in state.torpedoes if t.target == target.id], intercepted, ctx)
+    supported: set[int] = {t.id for t in targets}
+    for target in targets:
+        for friend in state.active_ships(target.side):
+            if friend.id in supported or inches(friend.pos, target.pos) > CD_SUPPORT_RANGE:
+                continue
+            torps = [t for t in state.torpedoes if t.target == target.id]
+            if any(t.kind in INTERCEPTABLE and id(t) not in intercepted for t in torps):
+                supported.add(friend.id)
+                _intercept(state, friend, torps, intercepted, ctx)
+    survivors = [t for t in state.torpedoes if id(t) not in intercepted and state.ship(t.target).active]
     for t in survivors:
         target = state.ship(t.target)
         if not target.active:
