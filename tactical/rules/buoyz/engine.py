@@ -1038,6 +1038,15 @@ def _beam_attack(state: BattleState, shooter: Ship, system: WeaponSystem, target
             f"({target.id}): {list(faces)} modifier {mod:+d} needing {target.sd.target_size}: {hits} hit(s)",
             ship=shooter.id, target=target.id, weapon=system.key, faces=list(faces), modifier=mod, hits=hits)
     hits = _evasive_rerolls(ctx, shooter, target, hits, target.sd.target_size, mod, "beam")
+    if hits and has(target.abilities, "Adaption") and shooter.id in target.exchanged:
+        again = ctx.roll(hits, f"000 7.3 Borg Adaption: {target.id} re-rolls {shooter.id}'s hits")
+        new = _hits(again, target.sd.target_size, mod)
+        ctx.log("adaption", f"{target.name} ({target.id}) adapts: {hits} hit(s) re-rolled, {new} stand", ship=target.id,
+                hits=new)
+        hits = new
+    state = with_ship(state, replace(shooter, engaged=tuple(dict.fromkeys(shooter.engaged + (target.id,)))))
+    target = state.ship(target.id)
+    state = with_ship(state, replace(target, engaged=tuple(dict.fromkeys(target.engaged + (shooter.id,)))))
     drained = has(shooter.abilities, "Shield Drain")
     return damage(state, target.id, hits, shooter.pos, ctx, secondary=system.group == SECONDARY, drained=drained)
 
@@ -1200,7 +1209,8 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _damage_control(state, ctx)
     state = _break_tractors(state, ctx)
     state = _carrier_ops(state, ctx)
-    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0, moved_inches=0.0, special="", special_tried="",
+    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
+                          exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())

@@ -73,6 +73,8 @@ class Ship:
     cloaked: bool = False  # 10.2
     tractor: tuple[int, str] | None = None  # (ship held, "hold" / "tow" / "pull") by this ship's beam (7.2)
     held: bool = False  # held in place by a tractor beam (7.2)
+    exchanged: tuple[int, ...] = ()  # ships it exchanged fire with in earlier turns (7.3 Borg Adaption)
+    engaged: tuple[int, ...] = ()  # ships it exchanged fire with this turn
     detected: bool = False  # 10.3 'Detected' marker (removed in the End Phase)
     # this turn
     moved: bool = False
