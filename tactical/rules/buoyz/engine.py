@@ -473,6 +473,9 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                      "cloaked")
         if action.action == "cloak" and (ship.crippled or ship.crit(SHIELDS)):
             raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id})'s cloak is inoperative (5.7 (5), 5.8 (3))")
+    if action.action == "use_the_force" and ship.sd.command < 3:
+        raise IllegalActionError(FORCE_RULE, f"only Superior crews go into overwatch; {ship.name} ({ship.id}) has "
+                                 f"Command {ship.sd.command}")
     if action.action == "point_defence" and not ship.sd.secondary:
         raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id}) has no secondary weapons")
     if action.action == "ramming":
@@ -804,6 +807,9 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
         ok = True
         ctx.log("special", f"{ship.name} ({ship.id}) declares {action.action}", ship=ship.id, action=action.action,
                 success=True)
+    if ok and need:
+        state, ok = _overwatch(state, ship, action.action, ctx)
+        ship = state.ship(ship.id)
     if action.action == "maximum_warp":
         if not ok:
             return state  # it still moves, at Flank Speed
@@ -816,7 +822,8 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
                        extra_specials=ship.extra_specials + ((action.action,) if ok else ()))
     else:
         ship = replace(ship, special=action.action if ok else "", special_tried=action.action,
-                       extra_tries=2 if ok and action.action == "no_win" else 0)
+                       extra_tries=2 if ok and action.action == "no_win" else 0,
+                       overwatch=ok and action.action == "use_the_force")
     if action.action in ("cloak", "decloak"):
         ship = replace(ship, cloaked=action.action == "cloak", detected=False)
     state = replace(with_ship(state, ship), nominated=ship.id)
@@ -831,6 +838,23 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
     if ok and action.action in TRACTORS:
         return _tractor(state, state.ship(ship.id), state.ship(action.target), TRACTORS[action.action], ctx)
     return state
+
+
+FORCE_RULE = "000 7.2 'Use The Force, Luke!'"
+
+
+def _overwatch(state: BattleState, ship: Ship, action: str, ctx: _Ctx) -> tuple[BattleState, bool]:
+    """7.2 'Use The Force, Luke!': an enemy ship in overwatch negates one successful Special
+    Action later that turn — the first on its side's standing list (ruling BZ45)."""
+    if action not in state.orders_of(state.other(ship.side)).negate:
+        return state, True
+    for mystic in state.active_ships(state.other(ship.side)):
+        if mystic.overwatch:
+            state = with_ship(state, replace(mystic, overwatch=False))
+            ctx.log("negated", f"{mystic.name} ({mystic.id}) uses the Force: {ship.name} ({ship.id})'s {action} is "
+                    f"negated ({FORCE_RULE})", ship=mystic.id, target=ship.id, action=action)
+            return state, False
+    return state, True
 
 
 def _gone_this_turn(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
@@ -1210,6 +1234,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _break_tractors(state, ctx)
     state = _carrier_ops(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
+                          overwatch=False,
                           exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)

@@ -73,6 +73,7 @@ class Ship:
     cloaked: bool = False  # 10.2
     tractor: tuple[int, str] | None = None  # (ship held, "hold" / "tow" / "pull") by this ship's beam (7.2)
     held: bool = False  # held in place by a tractor beam (7.2)
+    overwatch: bool = False  # 7.2 'Use The Force, Luke!': may still negate an enemy Special Action this turn
     exchanged: tuple[int, ...] = ()  # ships it exchanged fire with in earlier turns (7.3 Borg Adaption)
     engaged: tuple[int, ...] = ()  # ships it exchanged fire with this turn
     detected: bool = False  # 10.3 'Detected' marker (removed in the End Phase)
@@ -209,6 +210,8 @@ class Orders:
     repair_order: tuple[str, ...] = (ARMAMENT, MOTIVE, SHIELDS)
     ac_first: bool = False  # 4.2: holding initiative, move its AC counters first
     launch: bool = True  # 8.3: carriers launch their armed flights in the End Phase
+    negate: tuple[str, ...] = ("ramming", "self_destruct", "maximum_warp", "ecm", "evasive", "tractor_hold",
+                               "tractor_tow", "tractor_pull", "cloak_hunter", "no_win")  # 7.2 overwatch targets
 
 
 @dataclass(frozen=True)
