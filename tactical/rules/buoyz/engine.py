@@ -131,7 +131,7 @@ def base_speed(ship: Ship) -> float:
     """The SD's Speed, halved when Crippled (5.7 (1)) and once per Critical Motive (5.8 (2));
     kept in exact inches (ruling BZ5). A station or base (Speed N/A) has none."""
     v = float(ship.sd.speed or 0)
-    return v / (2 ** (int(ship.crippled) + ship.crit(MOTIVE)))
+    return v / (2 ** (int(ship.crippled) + ship.crit(MOTIVE) + int(ship.burnt)))
 
 
 def dead_in_space(ship: Ship) -> bool:
@@ -148,6 +148,8 @@ def allowance(ship: Ship) -> float:
         v = v + max(1.0, v / 2)
     elif has(ship.abilities, "Impulse") and not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
         v = min(v, IMPULSE_LIMIT)  # ruling BZ16: an SD listing neither moves at its Speed
+    if ship.uses("engine_doubling"):
+        v *= 2  # 7.3 Orion engine doubling: double the move for a turn
     return v / 2 if ship.cloaked else v  # 10.2 a) "up to half their current maximum speed"
 
 
@@ -189,7 +191,8 @@ def system_dice(ship: Ship, system: WeaponSystem) -> int:
     0 once a one-shot weapon is spent (7.3)."""
     if system.key in ship.spent:
         return 0
-    return halve(system.dice, int(ship.crippled) + ship.crit(ARMAMENT))
+    dice = halve(system.dice, int(ship.crippled) + ship.crit(ARMAMENT))
+    return dice * 2 if ship.uses("engine_doubling") else dice  # 7.3: and fire dice, for a turn
 
 
 def close_defence(ship: Ship) -> int:
@@ -473,6 +476,9 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                      "cloaked")
         if action.action == "cloak" and (ship.crippled or ship.crit(SHIELDS)):
             raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id})'s cloak is inoperative (5.7 (5), 5.8 (3))")
+    if action.action == "engine_doubling" and not (has(ship.abilities, "Engine Doubling") or ship.extra_tries):
+        raise IllegalActionError("000 7.3 Orion / Pirate Engine Doubling", f"{ship.name} ({ship.id}) cannot double its "
+                                 "engines (an Orion ability, or one of a No Win Scenario's actions)")
     if action.action == "use_the_force" and ship.sd.command < 3:
         raise IllegalActionError(FORCE_RULE, f"only Superior crews go into overwatch; {ship.name} ({ship.id}) has "
                                  f"Command {ship.sd.command}")
@@ -1234,7 +1240,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _break_tractors(state, ctx)
     state = _carrier_ops(state, ctx)
     ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
-                          overwatch=False,
+                          overwatch=False, burnt=s.burnt or s.uses("engine_doubling"),
                           exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
                           shields_lowered=False, detected=False, searched=False) if s.active else s
                   for s in state.ships)
