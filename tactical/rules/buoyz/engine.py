@@ -479,6 +479,11 @@ def _check_special(state: BattleState, action: A.Special) -> None:
     if action.action == "engine_doubling" and not (has(ship.abilities, "Engine Doubling") or ship.extra_tries):
         raise IllegalActionError("000 7.3 Orion / Pirate Engine Doubling", f"{ship.name} ({ship.id}) cannot double its "
                                  "engines (an Orion ability, or one of a No Win Scenario's actions)")
+    if action.action == "saucer_separation":
+        if not has(ship.abilities, "Saucer"):
+            raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has no separable saucer")
+        if ship.hull < 2:
+            raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has too little hull left to separate")
     if action.action == "use_the_force" and ship.sd.command < 3:
         raise IllegalActionError(FORCE_RULE, f"only Superior crews go into overwatch; {ship.name} ({ship.id}) has "
                                  f"Command {ship.sd.command}")
@@ -841,12 +846,61 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
         return _gone_this_turn(state, state.ship(ship.id), ctx)
     if ok and action.action == "ramming":
         return _ram(state, ship, state.ship(action.target), ctx)
+    if ok and action.action == "saucer_separation":
+        state = separate_saucer(state, state.ship(ship.id), ctx)
     if ok and action.action in TRACTORS:
         return _tractor(state, state.ship(ship.id), state.ship(action.target), TRACTORS[action.action], ctx)
     return state
 
 
 FORCE_RULE = "000 7.2 'Use The Force, Luke!'"
+SAUCER_RULE = "000 7.3 Federation Saucer Separation"
+
+
+def _third(n: int) -> int:
+    return round_half_up(n / 3)
+
+
+def separate_saucer(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
+    """7.3 (ruling BZ47): the saucer takes a third (rounded) of every surviving weapon system, of
+    the hull (its hull and Crippled figure, and the hull left) and moves at most 2\" (a
+    dreadnought's still warps); it is one Size smaller, keeps the shields and Command, and has
+    Impulse, Trans and Landing. The drive section keeps the ship's id, the rest, its warp speed
+    and its other abilities, less Saucer."""
+    sd = ship.sd
+    lost_keys = set(ship.spent)
+    main_s, main_d = [], []
+    for i, w in enumerate(sd.main):
+        if f"main{i}" in lost_keys:
+            continue
+        a = _third(w.count)
+        if a:
+            main_s.append(replace(w, count=a))
+        if w.count - a:
+            main_d.append(replace(w, count=w.count - a))
+    hull_s, crip_s = max(1, _third(sd.hull)), _third(sd.crippled_at)
+    left_s = max(1, min(hull_s, _third(ship.hull)))
+    warp = sd.ship_class.value == "BB"
+    saucer_sd = replace(sd, key=f"{sd.key}_saucer", name=f"{sd.name} – saucer", speed=sd.speed if warp else
+                        min(sd.speed or 0, 2), target_size=min(5, sd.target_size + 1), hull=hull_s,
+                        crippled_at=min(crip_s, hull_s - 1), ac=0, ac_capacity=0,
+                        special_abilities=("Warp", "Impulse", "Trans", "Landing") if warp else ("Impulse", "Trans", "Landing"),
+                        main=tuple(main_s), secondary=_third(sd.secondary), close_defence=_third(sd.close_defence))
+    drive_sd = replace(sd, key=f"{sd.key}_drive", name=f"{sd.name} – drive section", hull=max(1, sd.hull - hull_s),
+                       crippled_at=max(0, min(sd.crippled_at - crip_s, sd.hull - hull_s - 1)),
+                       special_abilities=tuple(a for a in ship.abilities if a.lower() != "saucer"),
+                       main=tuple(main_d), secondary=sd.secondary - _third(sd.secondary),
+                       close_defence=sd.close_defence - _third(sd.close_defence))
+    new_id = max(s.id for s in state.ships) + 1
+    saucer = replace(ship, id=new_id, sd=saucer_sd, pos=advance(ship.pos, ship.heading, -1.0), hull=left_s,
+                     crits=(0, 0, 0), lost=(), vital_lost=(), spent=(), flagship=False, tractor=None, moved=True,
+                     special="", special_tried="", extra_specials=(), engaged=(), exchanged=ship.exchanged)
+    drive = replace(ship, sd=drive_sd, hull=max(1, ship.hull - left_s), lost=(), vital_lost=(), spent=())
+    state = with_ship(state, drive)
+    state = replace(state, ships=state.ships + (saucer,))
+    ctx.log("saucer", f"{sd.name} ({ship.id}) separates: the saucer is ship {new_id} (hull {left_s}), the drive "
+            f"section keeps hull {drive.hull} ({SAUCER_RULE})", ship=ship.id, saucer=new_id)
+    return state
 
 
 def _overwatch(state: BattleState, ship: Ship, action: str, ctx: _Ctx) -> tuple[BattleState, bool]:

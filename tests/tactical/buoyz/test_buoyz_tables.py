@@ -120,3 +120,24 @@ def test_tcorrs_limits_refuse_a_custom_sd():
         sds.validate_sd(replace(base, key="custom", hull=31, crippled_at=3))
     with pytest.raises(sds.SDError, match="Special Abilities"):
         sds.validate_sd(replace(base, key="custom", special_abilities=tuple(f"A{i}" for i in range(9))))
+
+
+def test_saucer_separation_splits_weapons_speed_and_hull():
+    """000 7.3 Federation Saucer Separation (ruling BZ47): a third of each surviving weapon
+    system to the saucer (1.1 rounding), the saucer at most 2", the drive section at warp."""
+    from campaign.rules.dice import FixedDice
+    from tactical.rules.buoyz import actions as A
+    from tactical.rules.buoyz.engine import allowance, apply
+    from tactical.rules.buoyz.state import new_battle, new_ship
+
+    c = sds.CATALOGUE
+    state = new_battle([new_ship(1, 1, c["galaxy"], (10, 10)), new_ship(2, 2, c["d7"], (40, 40), 180)])
+    state = replace(state, phase="movement", turn=1, initiative=1, first=1, acting=1)
+    state = apply(state, A.Special(1, "saucer_separation"), FixedDice([])).state
+    drive, saucer = state.ship(1), state.ship(3)
+    assert [(w.name, w.count) for w in saucer.sd.main] == [("Phaser", 2), ("Photon Torp", 1)]
+    assert [(w.name, w.count) for w in drive.sd.main] == [("Phaser", 4), ("Photon Torp", 1)]
+    assert (saucer.sd.secondary, drive.sd.secondary, saucer.sd.close_defence, drive.sd.close_defence) == (1, 2, 2, 3)
+    assert (saucer.sd.speed, drive.sd.speed, allowance(saucer), allowance(drive)) == (2, 8, 2.0, 8.0)
+    assert (saucer.sd.hull, saucer.hull, drive.sd.hull, drive.hull) == (4, 4, 8, 8)
+    assert saucer.sd.target_size == 2 and drive.sd.target_size == 1
