@@ -24,7 +24,9 @@ SPECIAL_ACTIONS = {
     "no_win": 6,
     "use_the_force": 6,
     "engine_doubling": 0,
-    "saucer_separation": 0,  # 7.3 Federation Saucer Separation (declared, ruling BZ47)  # 7.3 Orion / Pirate Engine Doubling (or one of a No Win Scenario's two)  # 'Use The Force, Luke!': Superior crews only
+    "saucer_separation": 0,
+    "land": 0,  # 7.3 Landing on a planet or moon within 1" (ruling BZ48)
+    "take_off": 0,  # 7.3 Federation Saucer Separation (declared, ruling BZ47)  # 7.3 Orion / Pirate Engine Doubling (or one of a No Win Scenario's two)  # 'Use The Force, Luke!': Superior crews only
     "tractor_hold": 3,  # Tractor!: hold in place,
     "tractor_tow": 3,  # tow,
     "tractor_pull": 3,  # or pull ½" toward it, a smaller ship within 1"  # 'I Don't Believe In The No Win Scenario…'

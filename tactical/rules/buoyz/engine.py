@@ -484,6 +484,15 @@ def _check_special(state: BattleState, action: A.Special) -> None:
             raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has no separable saucer")
         if ship.hull < 2:
             raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has too little hull left to separate")
+    if action.action == "land":
+        if not has(ship.abilities, "Landing"):
+            raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) cannot land")
+        if ship.landed or not any(o.kind in MASSES and distance(ship.pos, o.centre) <= o.radius + 1 + EPSILON
+                                  for o in state.objects):
+            raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) is not within 1\" of a planet or moon it "
+                                     "could land on")
+    if action.action == "take_off" and not ship.landed:
+        raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) has not landed")
     if action.action == "use_the_force" and ship.sd.command < 3:
         raise IllegalActionError(FORCE_RULE, f"only Superior crews go into overwatch; {ship.name} ({ship.id}) has "
                                  f"Command {ship.sd.command}")
@@ -663,9 +672,10 @@ def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
         if action.before or action.after or action.turn or action.turn_end:
             return f"{ship.name} ({ship.id}) is a station or base and does not move"
         return None
-    if dead_in_space(ship) or ship.held:
+    if dead_in_space(ship) or ship.held or ship.landed:
         if action.before or action.after or action.turn or action.turn_end:
             return (f"{ship.name} ({ship.id}) is held in place by a tractor beam" if ship.held
+                    else f"{ship.name} ({ship.id}) has landed; it takes off before it moves" if ship.landed
                     else f"{ship.name} ({ship.id}) is dead in space (its move is below 1\")")
         return None
     t = turning(ship)
@@ -846,6 +856,11 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
         return _gone_this_turn(state, state.ship(ship.id), ctx)
     if ok and action.action == "ramming":
         return _ram(state, ship, state.ship(action.target), ctx)
+    if action.action in ("land", "take_off"):
+        landed = action.action == "land"
+        state = with_ship(state, replace(state.ship(ship.id), landed=landed))
+        ctx.log("landing", f"{ship.name} ({ship.id}) {'lands' if landed else 'takes off'} ({LANDING_RULE})",
+                ship=ship.id, landed=landed)
     if ok and action.action == "saucer_separation":
         state = separate_saucer(state, state.ship(ship.id), ctx)
     if ok and action.action in TRACTORS:
@@ -855,6 +870,7 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
 
 FORCE_RULE = "000 7.2 'Use The Force, Luke!'"
 SAUCER_RULE = "000 7.3 Federation Saucer Separation"
+LANDING_RULE = "000 7.3 Landing"
 
 
 def _third(n: int) -> int:
@@ -1087,8 +1103,8 @@ def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
     mod = -((rng - 2 + 1) // 2) if rng > 2 else 0
     if target.moved_inches > FAST_TARGET + EPSILON:
         mod -= 1
-    if dead_in_space(target):
-        mod += 1
+    if dead_in_space(target) or target.landed:
+        mod += 1  # 5.5 "Target Dead in space or located upon celestial body +1"
     if target.cloaked:
         mod -= 1
     if shooter.sd.speed is None:
@@ -1434,7 +1450,7 @@ def _down(x: float) -> float:
 def move_options(ship: Ship) -> list[A.Move]:
     """A finite, representative list of legal moves (whole inches, and the full remaining
     move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
-    if ship.sd.speed is None or dead_in_space(ship) or ship.held:
+    if ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed:
         return [A.Move(ship.id)]
     allow, t = allowance(ship), turning(ship)
     out: list[A.Move] = []
