@@ -178,8 +178,10 @@ def sync(state: BattleState) -> BattleState:
             ac = [u.uid for u in battle.on_table(seat) if u.kind == "ac"]
             if ac:
                 by_seat.setdefault(seat, {"destroyed": [], "crippled": [], "left": []})["left"].extend(ac)
-    for seat, facts in by_seat.items():
-        battle = bc.record_damage(battle, seat, **facts)
+    # Sides not ordered to break contact first: the record refuses anything once all contact is
+    # broken, and the breaking side's last ship leaving is what breaks it.
+    for seat in sorted(by_seat, key=lambda s: (battle.ordered_to_break(s), s)):
+        battle = bc.record_damage(battle, seat, **by_seat[seat])
     return replace(state, cam=replace(link, battle=battle, recorded=frozenset(recorded)))
 
 

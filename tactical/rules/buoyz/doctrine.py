@@ -50,7 +50,9 @@ def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list
     return out
 
 
-def _score_pose(state: BattleState, pos, heading: float, weapons, enemies) -> float:
+def _score_pose(state: BattleState, pos, heading: float, weapons, enemies, far=()) -> float:
+    """Attack dice bearing on ``enemies`` (those that might be in reach) from this pose, then the
+    distance to the nearest enemy (``far`` ones count only for that), and a table edge penalty."""
     w, hgt = state.table
     if not on_table(pos, w, hgt):
         return -1e9
@@ -69,8 +71,10 @@ def _score_pose(state: BattleState, pos, heading: float, weapons, enemies) -> fl
                     arcs = arcs_of(pos, heading, e.pos)
                 if arcs & arc_set:
                     score += weight
+    for e in far:
+        nearest = min(nearest, distance(pos, e.pos))
     edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
-    return score * 10 - (nearest if enemies else 0.0) - (5.0 if edge < 3 else 0.0)
+    return score * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
 
 
 def _score_move(state: BattleState, ship: Ship, m: A.Move, weapons=None, enemies=None) -> float:
@@ -101,9 +105,21 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     enemies = state.active_ships(state.other(ship.side))
     weapons = _bearing_dice(ship, enemies)
     if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
+        longest: dict[int, float] = {}
+        for o in options:
+            longest[o.turn] = max(longest.get(o.turn, 0.0), o.before + o.after)
         options = [m for m in options if (m.before + m.after) % 2 == 0 or m.before == m.after
-                   or m.before + m.after == max(o.before + o.after for o in options if o.turn == m.turn)] or options
-    return max(options, key=lambda m: (_score_move(state, ship, m, weapons, enemies), -m.before - m.after))
+                   or m.before + m.after == longest[m.turn]] or options
+    reach = allowance(ship) + max((rng for _a, rng, _w in weapons), default=0) + 2
+    near = [e for e in enemies if distance(ship.pos, e.pos) <= reach]
+    # beyond reach only the nearest matters (to close on it), and only with nobody in reach
+    far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
+
+    def score(m: A.Move) -> tuple[float, float]:
+        pos, h = _pose(ship, m)
+        return _score_pose(state, pos, h, weapons, near, far), -m.before - m.after
+
+    return max(options, key=score)
 
 
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:

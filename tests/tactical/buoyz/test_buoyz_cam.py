@@ -126,3 +126,18 @@ def test_doctrine_cam_battles_end_and_hand_the_tabletop_result_to_the_campaign(s
     typed = replace(typed, broken=result.cam_battle.broken, turn=result.cam_battle.turn)
     assert score_scenario(typed, force_end=forced) == result.cam_score
     record_scenario(camp, result.cam_battle, result.cam_score)
+
+
+def test_last_retreat_and_other_losses_recorded_in_one_end_phase():
+    """Regression: the breaking side's last ship leaving breaks all contact (CAM 3.0), and the
+    CAM record refuses anything after that; the other side's losses of the same turn must be
+    recorded first (they were refused with a BattleError)."""
+    from tactical.rules.buoyz.cam import sync
+
+    camp, battle = _cam()
+    state = _ordered_to_break(deploy_cam(camp, battle), 1)
+    ships = tuple(replace(s, status="left") if s.side == 1 else
+                  replace(s, status="destroyed", hull=0) if s.id == 4 else s for s in state.ships)
+    state = sync(replace(state, ships=ships))
+    assert state.cam.battle.contact_broken
+    assert state.cam.battle.status[2]["ship:4"].state is UnitState.DESTROYED
