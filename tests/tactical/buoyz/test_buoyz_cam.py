@@ -141,3 +141,29 @@ def test_last_retreat_and_other_losses_recorded_in_one_end_phase():
     state = sync(replace(state, ships=ships))
     assert state.cam.battle.contact_broken
     assert state.cam.battle.status[2]["ship:4"].state is UnitState.DESTROYED
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_cam_scenarios_end_scored_and_recorded(seed):
+    """Random fleets of the book's SDs of a random period, as CAM scenarios on the engine: every
+    one ends (contact broken, or forced), raises nothing and hands the campaign its score."""
+    import random
+
+    from campaign.rules.cam.ships import STARTER_CATALOGUE
+
+    rng = random.Random(seed)
+    period = rng.randint(1, 6)
+    pool = [k for k, sd in STARTER_CATALOGUE.items() if sd.available_in(period)]
+    f1 = [rng.choice(pool) for _ in range(rng.randint(1, 4))]
+    f2 = [rng.choice(pool) for _ in range(rng.randint(1, 4))]
+    camp = campaign_of(f1, f2, period=period, points_level=200)
+    battle = battle_with(camp, {1: list(range(1, len(f1) + 1)), 2: list(range(len(f1) + 1, len(f1) + len(f2) + 1))})
+    state = deploy_cam(camp, battle)
+    dice = SeededDice(derive_seed(f"cam-random-{seed}"))
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    result = outcome(state)
+    assert result.cam_score == score_scenario(result.cam_battle, force_end=not result.cam_battle.contact_broken)
+    record_scenario(camp, result.cam_battle, result.cam_score)
