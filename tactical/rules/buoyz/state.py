@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.rules.cam.ships import SD
+from campaign.rules.cam.ships import SD, validate_sd
 
 from .geometry import Point
 
@@ -269,6 +269,8 @@ def with_ship(state: BattleState, ship: Ship) -> BattleState:
 
 
 def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, **kw: Any) -> Ship:
+    """A ship fresh from its SD; the SD must keep T'Corr's limits (1.5; ``SDError`` otherwise)."""
+    validate_sd(sd)
     return Ship(id=ship_id, side=side, sd=sd, pos=(float(pos[0]), float(pos[1])), heading=float(heading) % 360.0,
                 hull=sd.hull, **kw)
 

@@ -120,6 +120,10 @@ def test_tcorrs_limits_refuse_a_custom_sd():
         sds.validate_sd(replace(base, key="custom", hull=31, crippled_at=3))
     with pytest.raises(sds.SDError, match="Special Abilities"):
         sds.validate_sd(replace(base, key="custom", special_abilities=tuple(f"A{i}" for i in range(9))))
+    from tactical.rules.buoyz.state import new_ship
+
+    with pytest.raises(sds.SDError, match="Shields"):  # the engine takes no ship outside the limits
+        new_ship(1, 1, replace(base, key="custom", shields=(7, 7, 7, 7)), (0, 0))
 
 
 def test_saucer_separation_splits_weapons_speed_and_hull():
