@@ -17,10 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rules.cam import breakcontact as bc
+from campaign.rules.cam.scenario import TableNature
 from campaign.rules.cam.scoring import ScenarioScore, score_scenario
 from campaign.rules.cam.state import CamCampaign
+from campaign.rules.dice import Dice
 
-from .geometry import EPSILON, norm, turn_degrees
+from .geometry import EPSILON, advance, norm, turn_degrees
 from .state import (
     ACTIVE,
     CAPTURED,
@@ -28,6 +30,7 @@ from .state import (
     DESTROYED,
     LEFT,
     BattleState,
+    Celestial,
     Orders,
     Ship,
     new_battle,
@@ -79,8 +82,45 @@ def _line(edge: str, count: int, table: tuple[float, float]) -> list[tuple[tuple
     return out
 
 
+TABLE_RULE = "000 CAM 2.3 Establishing The General Nature Of The Gaming Table"
+# Ruling BZ49: the planet templates were lost; a terrestrial planet is a disc of 3" radius, a gas
+# giant 4", a moon 1"; a 12" square nebula cloud is a disc of 6" radius.
+PLANET_RADIUS, GIANT_RADIUS, MOON_RADIUS, NEBULA_RADIUS = 3.0, 4.0, 1.0, 6.0
+CLEAR_OF_EDGES = 12  # objects are placed at least 12" in from every edge, clear of the deployment lines
+
+
+def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[float, float]:
+    w, h = (int(v) for v in table)
+    x = CLEAR_OF_EDGES - 1 + dice.roll(1, w - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} x").faces[0]
+    y = CLEAR_OF_EDGES - 1 + dice.roll(1, h - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} y").faces[0]
+    return (float(x), float(y))
+
+
+def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE) -> tuple[Celestial, ...]:
+    """CAM 2.3's table nature placed "at random on the playing area" with the dice (ruling BZ49):
+    a terrestrial planet, a gas giant with its moons around it, or two nebula clouds."""
+    if not battle.scenario.tables:
+        return ()
+    nature = battle.scenario.tables[0].nature
+    out: list[Celestial] = []
+    if nature is TableNature.TERRESTRIAL_PLANET:
+        out.append(Celestial(1, "planet", _random_point(dice, table, "planet"), PLANET_RADIUS))
+    elif nature is TableNature.GAS_GIANT:
+        centre = _random_point(dice, table, "gas giant")
+        out.append(Celestial(1, "planet", centre, GIANT_RADIUS))
+        for i in range(battle.scenario.tables[0].moons or 0):
+            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing").faces[0]
+            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance").faces[0]
+            out.append(Celestial(2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
+    elif nature is TableNature.NEBULAE:
+        for i in range(2):
+            out.append(Celestial(1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}"), NEBULA_RADIUS))
+    return tuple(out)
+
+
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
-               orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None) -> BattleState:
+               orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
+               dice: Dice | None = None) -> BattleState:
     """The scenario's ships in line abreast along each seat's CAM 2.3 edge. Ruling BZ29: extra AC
     counters, bases and minefields are not on the engine's table yet (AC leave with their side's
     last ship; bases and minefields stay, CAM ruling CAM15)."""
@@ -104,7 +144,8 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
     state = new_battle(ships, sides=seats, table=table, orders=(o.get(seats[0], Orders()), o.get(seats[1], Orders())),
                        **kwargs)
-    return replace(state, cam=CamLink(battle, tuple(link_units)))
+    objects = table_objects(battle, dice, table) if dice is not None else ()
+    return replace(state, cam=CamLink(battle, tuple(link_units)), objects=objects)
 
 
 def breaking(state: BattleState, side: int) -> bool:

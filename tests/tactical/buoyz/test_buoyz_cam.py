@@ -167,3 +167,22 @@ def test_random_cam_scenarios_end_scored_and_recorded(seed):
     result = outcome(state)
     assert result.cam_score == score_scenario(result.cam_battle, force_end=not result.cam_battle.contact_broken)
     record_scenario(camp, result.cam_battle, result.cam_score)
+
+
+def test_cam_table_nature_placed_at_random():
+    """000 CAM 2.3: planets, moons and nebulae "placed at random on the playing area" - by the
+    dice (ruling BZ49: at least 12\" from every edge; a gas giant's moons around it)."""
+    from campaign.rules.cam.scenario import Table, TableNature
+
+    camp, battle = _cam()
+    assert deploy_cam(camp, battle, dice=FixedDice([])).objects == ()  # open space: nothing to place
+    giant = replace(battle, scenario=replace(battle.scenario, tables=(Table(5, 5, TableNature.GAS_GIANT, moons=3),)))
+    dice = FixedDice([25, 13, 3, 1, 6, 2, 12, 3])
+    objects = deploy_cam(camp, giant, dice=dice).objects
+    assert [(o.kind, o.centre, o.radius) for o in objects] == [
+        ("planet", (36.0, 24.0), 4.0), ("moon", (42.0, 24.0), 1.0), ("moon", (36.0, 17.0), 1.0),
+        ("moon", (36.0, 32.0), 1.0)]
+    assert [r.expression for r in dice.rolls] == ["1d49", "1d25", "1d12", "1d3", "1d12", "1d3", "1d12", "1d3"]
+    nebulae = replace(battle, scenario=replace(battle.scenario, tables=(Table(6, 6, TableNature.NEBULAE),)))
+    objects = deploy_cam(camp, nebulae, dice=FixedDice([1, 1, 49, 25])).objects
+    assert [(o.kind, o.centre) for o in objects] == [("nebula", (12.0, 12.0)), ("nebula", (60.0, 36.0))]
