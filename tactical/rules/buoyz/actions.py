@@ -25,6 +25,7 @@ SPECIAL_ACTIONS = {
     "use_the_force": 6,
     "engine_doubling": 0,
     "saucer_separation": 0,
+    "hyperspace": 0,  # 11.8: after a successful Flank Speed, with the Hyperspace ability
     "land": 0,  # 7.3 Landing on a planet or moon within 1" (ruling BZ48)
     "take_off": 0,  # 7.3 Federation Saucer Separation (declared, ruling BZ47)  # 7.3 Orion / Pirate Engine Doubling (or one of a No Win Scenario's two)  # 'Use The Force, Luke!': Superior crews only
     "tractor_hold": 3,  # Tractor!: hold in place,

@@ -143,6 +143,8 @@ def allowance(ship: Ship) -> float:
     """The most a ship may move this turn (4.1, 7.2 Flank Speed, 7.3 Impulse / Warp)."""
     if ship.sd.speed is None or dead_in_space(ship):
         return 0.0
+    if ship.hyperspace:
+        return HYPER_MOVE  # 11.8 "Ships in hyperspace may move up to 24\""
     v = base_speed(ship)
     if ship.uses("flank_speed"):
         v = v + max(1.0, v / 2)
@@ -207,7 +209,7 @@ def fires_cloaked(ship: Ship) -> bool:
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
+    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or ship.hyperspace or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False
@@ -220,6 +222,8 @@ def eligible(state: BattleState, ship: Ship, system: WeaponSystem, target: Ship)
     if not target.active or target.side == ship.side or target.uses("ecm"):
         return False
     if target.cloaked and not target.detected:
+        return False
+    if target.hyperspace:  # 11.8 "No combat is possible in hyperspace"
         return False
     if inches(ship.pos, target.pos) > system.range:
         return False
@@ -356,6 +360,10 @@ def _after_nomination(state: BattleState, side: int, ctx: _Ctx) -> BattleState:
 def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
     """3.0: each side 2D6 plus modifiers, ties re-rolled; the highest holds Initiative."""
     turn = state.turn + 1
+    state = _drop_out(state, ctx)  # 2.2 Initiative Phase 1) "Vessels in Hyperspace drop out"
+    state = _check_over(state, ctx, mid_turn=True)
+    if state.phase == OVER:
+        return state
     a, b = state.sides
     ma, mb = initiative_modifier(state, a), initiative_modifier(state, b)
     while True:
@@ -370,6 +378,19 @@ def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
             totals={a: ta, b: tb}, modifiers={a: ma, b: mb})
     state = replace(state, turn=turn, initiative=winner)
     return _start_phase(state, MOVEMENT, ctx)
+
+
+def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
+    """11.8: a ship in hyperspace drops out where it is; if that is off the table it has left
+    (11.7; ruling BZ50)."""
+    for ship in state.ships:
+        if ship.active and ship.hyperspace:
+            on = on_table(ship.pos, *state.table)
+            ship = replace(ship, hyperspace=False, status=ship.status if on else LEFT)
+            ctx.log("hyperspace", f"{ship.name} ({ship.id}) drops out of hyperspace"
+                    + ("" if on else f" off the table: it has left the battle ({LEAVE_RULE})"), ship=ship.id, left=not on)
+            state = with_ship(state, ship)
+    return state
 
 
 def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> BattleState:
@@ -438,7 +459,11 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         raise IllegalActionError(SPECIAL_RULE, f"unknown Special Action {action.action!r} "
                                  f"(known: {', '.join(sorted(A.SPECIAL_ACTIONS))})")
     name = action.action.replace("_", " ")
-    if action.action == "maximum_warp":
+    if action.action == "hyperspace":
+        if state.nominated != ship.id or not ship.uses("flank_speed") or not has(ship.abilities, "Hyperspace"):
+            raise IllegalActionError(HYPER_RULE, "a ship with the Hyperspace ability enters hyperspace after "
+                                     "successfully rolling for Flank Speed")
+    elif action.action == "maximum_warp":
         if state.nominated != ship.id or not ship.uses("flank_speed"):
             raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", "only a ship that has this turn successfully "
                                      "invoked Flank Speed can convert it to maximum warp")
@@ -772,6 +797,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
                                      f"({target.id}) this turn (ECM)")
         if target.cloaked and not target.detected:
             raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
+        if target.hyperspace:
+            raise IllegalActionError(HYPER_RULE, f"{target.name} ({target.id}) is in hyperspace: no combat is possible")
 
 
 # --- resolving -------------------------------------------------------------------------------
@@ -831,6 +858,10 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
     if ok and need:
         state, ok = _overwatch(state, ship, action.action, ctx)
         ship = state.ship(ship.id)
+    if action.action == "hyperspace":
+        ship = replace(ship, hyperspace=True)
+        ctx.log("hyperspace", f"{ship.name} ({ship.id}) enters hyperspace ({HYPER_RULE})", ship=ship.id)
+        return with_ship(state, ship)
     if action.action == "maximum_warp":
         if not ok:
             return state  # it still moves, at Flank Speed
@@ -870,6 +901,8 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
 
 FORCE_RULE = "000 7.2 'Use The Force, Luke!'"
 SAUCER_RULE = "000 7.3 Federation Saucer Separation"
+HYPER_RULE = "000 11.8 Hyperspace"
+HYPER_MOVE = 24.0
 LANDING_RULE = "000 7.3 Landing"
 
 
@@ -982,6 +1015,8 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     text = (f"{ship.name} ({ship.id}) moves {moved:g}\" (turning {action.turn:+d}"
             + (f", {action.turn_end:+d}" if action.turn_end else "") + f") to ({pos[0]:g}, {pos[1]:g}) heading "
             f"{heading:g}")
+    if left and ship.hyperspace:
+        left = False  # 11.8: it must drop out onto the table next turn, or it has left (checked then)
     if left:
         ship = replace(ship, status=LEFT)
         text += f"; it leaves the table and the battle ({LEAVE_RULE})"
@@ -999,7 +1034,7 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
         state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
     crossed = [f for f in state.minefields if f.id not in ship_new_fields(state, ship)
                and any(segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs)]
-    if crossed:
+    if crossed and not ship.hyperspace:
         state = _through_mines(state, ship.id, crossed, moved, action.sweep, ctx)
     return _after_nomination(state, ship.side, ctx)
 

@@ -73,6 +73,7 @@ class Ship:
     cloaked: bool = False  # 10.2
     tractor: tuple[int, str] | None = None  # (ship held, "hold" / "tow" / "pull") by this ship's beam (7.2)
     held: bool = False  # held in place by a tractor beam (7.2)
+    hyperspace: bool = False  # 11.8: in hyperspace until the next Initiative Phase
     landed: bool = False  # 7.3 Landing: on a planet or moon (9.0)
     burnt: bool = False  # 7.3 Orion engine doubling used: all moves halved for the rest of the game
     overwatch: bool = False  # 7.2 'Use The Force, Luke!': may still negate an enemy Special Action this turn
