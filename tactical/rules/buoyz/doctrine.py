@@ -137,7 +137,8 @@ def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
     from .engine import boarding_score, fire_options
 
     for option in fire_options(state, ship):
-        if option.board is not None and boarding_score(ship) >= boarding_score(state.ship(option.board)) + 2:
+        if option.board is not None and (boarding_score(ship, state)
+                                         >= boarding_score(state.ship(option.board), state) + 2):
             board = option.board  # 11.4: board only with a clear edge
             break
     return A.Fire(ship.id, tuple(shots), board=board)
@@ -150,7 +151,8 @@ def doctrine_action(state: BattleState) -> A.Action:
     if state.phase == MOVEMENT:
         if state.nominated is not None:
             return choose_move(state, state.ship(state.nominated))
-        mine = [s for s in state.active_ships(state.acting) if not s.moved]
+        mine = [s for s in state.active_ships(state.acting) if not s.moved
+                and (not state.squadron_next or s.id in state.squadron_next)]
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
         special = _special_for(state, ship, enemies)
@@ -167,7 +169,7 @@ def doctrine_action(state: BattleState) -> A.Action:
     if state.phase == ATTACK:
         if state.nominated is not None:
             return choose_fire(state, state.ship(state.nominated))
-        ship = next(s for s in state.active_ships(state.acting) if s in _shooters(state))
+        ship = next(s for s in _shooters(state) if not state.squadron_next or s.id in state.squadron_next)
         if ship.uses("cloak_hunter") and not ship.searched and ship.moved_inches <= 4:
             return A.Detect(ship.id)
         return choose_fire(state, ship)

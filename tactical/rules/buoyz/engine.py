@@ -201,6 +201,45 @@ def close_defence(ship: Ship) -> int:
     return halve(ship.sd.close_defence, int(ship.crippled) + ship.crit(ARMAMENT))
 
 
+SQUADRON_RULE = "000 11.1 Squadrons"
+FORMATION = 3  # 11.1 "within 3\" of at least one other ship in the squadron"
+
+
+def command_of(state: BattleState, ship: Ship) -> int:
+    return command(state, ship)
+
+
+def squadron(state: BattleState, ship: Ship) -> tuple[Ship, ...]:
+    """The ship's squadron as it stands (11.1): its active members that are not Crippled (a
+    Crippled ship drops out); empty if it is in none, or has dropped out."""
+    if not ship.active or ship.crippled:
+        return ()
+    for members in state.orders_of(ship.side).squadrons:
+        if ship.id in members:
+            return tuple(s for s in state.ships if s.id in members and s.active and not s.crippled)
+    return ()
+
+
+def command(state: BattleState, ship: Ship) -> int:
+    """11.1: ships use the highest Command score of all ships within the squadron."""
+    return max((s.sd.command for s in squadron(state, ship)), default=ship.sd.command)
+
+
+def formation_problem(state: BattleState, ship: Ship, end) -> str | None:
+    """11.1 (ruling BZ51): a member ends its move within 3\" of a member that has already moved
+    this turn, or at least no farther from the nearest of them than it started (the first to
+    move leads)."""
+    mates = [s for s in squadron(state, ship) if s.id != ship.id and s.moved]
+    if not mates:
+        return None
+    near_end = min(distance(end, m.pos) for m in mates)
+    if round_half_up(round(near_end, 4)) <= FORMATION:
+        return None
+    if near_end <= min(distance(ship.pos, m.pos) for m in mates) + 1e-6:
+        return None
+    return f"a squadron keeps within 3\" of each other: {ship.name} ({ship.id}) would end {near_end:.1f}\" from the nearest"
+
+
 def fires_cloaked(ship: Ship) -> bool:
     """7.3 Klingon Cloaked Firing: 'Superior' Size Class 5 Birds of Prey with the ability."""
     return has(ship.abilities, "Fire cloaked") and ship.sd.command >= 3 and ship.sd.target_size == 5
@@ -282,9 +321,9 @@ def initiative_modifier(state: BattleState, side: int) -> int:
     if any(s.sd.ship_class.value == "TP" for s in ships):
         mod -= 1  # "any civilian shipping –1"
     if flag is not None:
-        if flag.sd.command >= 3:
+        if command(state, flag) >= 3:  # 11.1: a squadron's highest Command for all purposes
             mod += 2
-        elif flag.sd.command <= 1:
+        elif command(state, flag) <= 1:
             mod -= 2
         if has(flag.abilities, "Advanced Sensors"):
             mod += 1
@@ -319,7 +358,7 @@ def _start_phase(state: BattleState, phase: str, ctx: _Ctx) -> BattleState:
     orders = state.orders_of(init)
     wants_first = orders.move_first if phase == MOVEMENT else orders.fire_first
     first = init if wants_first else state.other(init)
-    state = replace(state, phase=phase, first=first, acting=None, nominated=None)
+    state = replace(state, phase=phase, first=first, acting=None, nominated=None, squadron_next=())
     acting = _next_actor(state, None)
     state = replace(state, acting=acting)
     if acting is None:
@@ -347,10 +386,18 @@ def _advance(state: BattleState, ctx: _Ctx) -> BattleState:
     raise AssertionError(state.phase)
 
 
-def _after_nomination(state: BattleState, side: int, ctx: _Ctx) -> BattleState:
+def _after_nomination(state: BattleState, side: int, ctx: _Ctx, ship_id: int | None = None) -> BattleState:
     state = _check_over(state, ctx, mid_turn=True)
     if state.phase == OVER:
         return state
+    if ship_id is not None:  # 11.1: the rest of its squadron moves / fires before the other side acts
+        members = {s.id for s in squadron(state, state.ship(ship_id))} if state.ship(ship_id).active else set()
+        if not members:
+            members = set(state.squadron_next)
+        rest = tuple(s.id for s in _pending(state, side) if s.id in members and s.id != ship_id)
+        if rest:
+            return replace(state, acting=side, squadron_next=rest)
+    state = replace(state, squadron_next=())
     acting = _next_actor(state, side)
     if acting is None:
         return _advance(replace(state, acting=None), ctx)
@@ -424,6 +471,9 @@ def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
         raise IllegalActionError(rule, f"{ship.name} ({ship.id}) is no longer in the battle")
     if ship.side != state.acting:
         raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
+    if state.squadron_next and ship.id not in state.squadron_next:
+        raise IllegalActionError(SQUADRON_RULE, f"the rest of the squadron ({', '.join(map(str, state.squadron_next))}) "
+                                 "moves and fires first")
     return ship
 
 
@@ -616,17 +666,18 @@ def _check_board(state: BattleState, ship: Ship, target_id: object) -> None:
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked")
 
 
-def boarding_score(ship: Ship) -> int:
+def boarding_score(ship: Ship, state: BattleState | None = None) -> int:
     """11.4: Command + the size dice bonus, +1 Marines (Jem'Hadar Marines +2, 7.3), −1 Inferior
     crew, +1 Superior (ruling BZ38: on top of the Command score, as the text lists them)."""
-    score = ship.sd.command + SIZE_BONUS[ship.sd.target_size]
+    cmd = ship.sd.command if state is None else command(state, ship)
+    score = cmd + SIZE_BONUS[ship.sd.target_size]
     if has(ship.abilities, "Jem'Hadar Marines"):
         score += 2
     elif has(ship.abilities, "Marines"):
         score += 1
-    if ship.sd.command <= 1:
+    if cmd <= 1:
         score -= 1
-    elif ship.sd.command >= 3:
+    elif cmd >= 3:
         score += 1
     return score
 
@@ -640,7 +691,7 @@ def _resolve_boardings(state: BattleState, ctx: _Ctx) -> BattleState:
             continue
         fa = ctx.roll(1, f"{BOARD_RULE}: {a.id} boards {b.id}")[0]
         fb = ctx.roll(1, f"{BOARD_RULE}: {b.id} repels {a.id}")[0]
-        ta, tb = fa + boarding_score(a), fb + boarding_score(b)
+        ta, tb = fa + boarding_score(a, state), fb + boarding_score(b, state)
         if ta == tb:
             ctx.log("boarding", f"{a.name} ({a.id}) boards {b.name} ({b.id}): {ta} all, no change", boarder=a.id,
                     target=b.id, totals=[ta, tb], captured=None)
@@ -669,6 +720,13 @@ def _check_detect(state: BattleState, action: A.Detect) -> None:
                                  f"moves no more than {HUNTER_MOVE:g}\"")
     if ship.searched:
         raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) has already searched this turn")
+
+
+def _end_of(ship: Ship, m: A.Move):
+    pos = advance(ship.pos, ship.heading, m.before) if m.before else ship.pos
+    if m.after:
+        pos = advance(pos, norm(ship.heading + turn_degrees(m.turn)), m.after)
+    return pos
 
 
 def mine_layer_problem(ship: Ship) -> str | None:
@@ -745,6 +803,9 @@ def _check_move(state: BattleState, action: A.Move) -> None:
         why = C.retreat_problem(state, ship, action)
         if why:
             raise IllegalActionError(C.RETREAT_RULE, why)
+    why = formation_problem(state, ship, _end_of(ship, action))
+    if why:
+        raise IllegalActionError(SQUADRON_RULE, why)
 
 
 def _check_fire(state: BattleState, action: A.Fire) -> None:
@@ -847,7 +908,7 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
     need = A.SPECIAL_ACTIONS[action.action]
     if need:
         face = ctx.roll(1, f"{SPECIAL_RULE}: {action.action} command check ({ship.id})")[0]
-        command = ship.sd.command - (1 if inhibited(state, ship) else 0)  # 9.1: -1 in asteroids and nebulae
+        command = command_of(state, ship) - (1 if inhibited(state, ship) else 0)  # 9.1: -1 in asteroids, nebulae
         ok = face + command >= need
         ctx.log("special", f"{ship.name} ({ship.id}) attempts {action.action}: {face}+{command} "
                 f"{'succeeds' if ok else 'fails'} (needs {need})", ship=ship.id, action=action.action, success=ok)
@@ -1036,7 +1097,7 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
                and any(segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs)]
     if crossed and not ship.hyperspace:
         state = _through_mines(state, ship.id, crossed, moved, action.sweep, ctx)
-    return _after_nomination(state, ship.side, ctx)
+    return _after_nomination(state, ship.side, ctx, ship.id)
 
 
 def ship_new_fields(state: BattleState, ship: Ship) -> frozenset[int]:
@@ -1129,7 +1190,7 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
                     kind=system.torpedo)
             continue
         state = _beam_attack(state, shooter, system, target, dice, ctx)
-    return _after_nomination(state, ship.side, ctx)
+    return _after_nomination(state, ship.side, ctx, ship.id)
 
 
 def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
@@ -1465,8 +1526,9 @@ def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
                 kind = next(k for k in kinds if ship.crit(k) > 0)
                 bonus = 1 if ship.uses("red_alert") else 0
                 face = ctx.roll(1, f"{DC_RULE}: {ship.id} repairs {kind}")[0]
-                ok = face + ship.sd.command + bonus >= DAMAGE_CONTROL_TARGET
-                ctx.log("repair", f"{ship.name} ({ship.id}) damage control on {kind}: {face}+{ship.sd.command + bonus} "
+                cmd = command(state, ship)
+                ok = face + cmd + bonus >= DAMAGE_CONTROL_TARGET
+                ctx.log("repair", f"{ship.name} ({ship.id}) damage control on {kind}: {face}+{cmd + bonus} "
                         f"{'repaired' if ok else 'fails'}", ship=ship.id, effect=kind, success=ok)
                 if ok:
                     i = CRITS.index(kind)
@@ -1547,6 +1609,8 @@ def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     options = options + extra
     if C.breaking(state, ship.side):
         options = [m for m in options if C.retreat_problem(state, ship, m) is None]
+    if len(squadron(state, ship)) > 1:
+        options = [m for m in options if formation_problem(state, ship, _end_of(ship, m)) is None]
     return options
 
 
@@ -1593,6 +1657,8 @@ def legal_actions(state: BattleState) -> list[A.Action]:
             return list(ship_moves(state, ship)) + special_options(state, ship)
         out: list[A.Action] = []
         for ship in _pending(state, state.acting):
+            if state.squadron_next and ship.id not in state.squadron_next:
+                continue
             out.extend(ship_moves(state, ship))
             out.extend(special_options(state, ship))
         return out
@@ -1600,6 +1666,8 @@ def legal_actions(state: BattleState) -> list[A.Action]:
         return list(fire_options(state, state.ship(state.nominated)))
     out = []
     for ship in _pending(state, state.acting):
+        if state.squadron_next and ship.id not in state.squadron_next:
+            continue
         out.extend(fire_options(state, ship))
         if ship.uses("cloak_hunter") and not ship.searched and ship.moved_inches <= HUNTER_MOVE + EPSILON:
             out.append(A.Detect(ship.id))

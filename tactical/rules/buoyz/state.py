@@ -213,6 +213,7 @@ class Orders:
     repair_order: tuple[str, ...] = (ARMAMENT, MOTIVE, SHIELDS)
     ac_first: bool = False  # 4.2: holding initiative, move its AC counters first
     launch: bool = True  # 8.3: carriers launch their armed flights in the End Phase
+    squadrons: tuple[tuple[int, ...], ...] = ()  # 11.1: organised before the game, up to six ships each
     negate: tuple[str, ...] = ("ramming", "self_destruct", "maximum_warp", "ecm", "evasive", "tractor_hold",
                                "tractor_tow", "tractor_pull", "cloak_hunter", "no_win")  # 7.2 overwatch targets
 
@@ -228,6 +229,7 @@ class BattleState:
     first: int | None = None  # the side nominating first in this phase
     acting: int | None = None  # the side to nominate now
     nominated: int | None = None  # a ship that attempted a Special Action and must now move
+    squadron_next: tuple[int, ...] = ()  # 11.1: the rest of a squadron still to move or fire now
     torpedoes: tuple[Torpedo, ...] = ()
     minefields: tuple[Minefield, ...] = ()
     objects: tuple[Celestial, ...] = ()
@@ -296,6 +298,17 @@ def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | No
             best = max(mine, key=lambda s: (s.sd.points, -ships.index(s)))
             mine = [replace(s, flagship=True) if s is best else s for s in mine]
         out.extend(mine)
+    for side, side_orders in zip(sides, orders or (Orders(), Orders())):
+        seen: set[int] = set()
+        for squadron in side_orders.squadrons:
+            if not 2 <= len(squadron) <= 6:
+                raise IllegalActionError("000 11.1 Squadrons", f"a squadron has two to six ships, not {len(squadron)}")
+            for sid in squadron:
+                owner = next((s.side for s in ships if s.id == sid), None)
+                if owner != side or sid in seen:
+                    raise IllegalActionError("000 11.1 Squadrons", f"ship {sid} cannot be in side {side}'s squadron "
+                                             f"{list(squadron)}")
+                seen.add(sid)
     stray = [s.id for s in ships if s.side not in sides]
     if stray:
         raise IllegalActionError("000 2.1", f"ship(s) {stray} belong to no side of this battle")

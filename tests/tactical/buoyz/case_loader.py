@@ -180,7 +180,7 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
             errors.append(f"rolls: expected {want!r}, got {got!r}")
     view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
             "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
-            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "minefields": [m.id for m in state.minefields]}
+            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "squadron_next": list(state.squadron_next), "minefields": [m.id for m in state.minefields]}
     for k, v in expect.get("state", {}).items():
         if k not in view:
             raise CaseError(f"expect.state: unknown key {k!r}")

@@ -89,3 +89,20 @@ def test_registered_as_buoyz_and_resolves_a_battle():
     assert result.over
     end = simulate(state, SeededDice(derive_seed("registry")))
     assert outcome(end) == result
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_doctrine_plays_squadrons_legally(seed):
+    """11.1: squadrons nominated together and kept in formation; the battle still ends."""
+    from tactical.rules.buoyz.state import Orders
+
+    c = CATALOGUE
+    fleet = [c["constitution"], c["constitution"], c["firecat"], c["kobayashi_maru"]]
+    state = deploy({1: fleet, 2: [c["d7"], c["d7"], c["war_talon"]]},
+                   orders={1: Orders(squadrons=((1, 2, 3),)), 2: Orders(squadrons=((5, 6),))})
+    dice = SeededDice(derive_seed(f"squadron-{seed}"))
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    assert state.over
