@@ -191,8 +191,8 @@ def systems(ship: Ship) -> tuple[WeaponSystem, ...]:
 def system_dice(ship: Ship, system: WeaponSystem) -> int:
     """Attack dice now (5.5): halved when Crippled (5.7 (2)) and per Critical Armament (5.8 (1));
     0 once a one-shot weapon is spent (7.3)."""
-    if system.key in ship.spent:
-        return 0
+    if system.key in ship.spent or (system.group == SECONDARY and ship.uses("point_defence")):
+        return 0  # spent one-shot (7.3), or secondaries on Point Defence (7.2: "don't otherwise fire")
     dice = halve(system.dice, int(ship.crippled) + ship.crit(ARMAMENT))
     return dice * 2 if ship.uses("engine_doubling") else dice  # 7.3: and fire dice, for a turn
 
@@ -841,6 +841,9 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
                                      f"(it has: {', '.join(by_key) or 'none'})")
         if not isinstance(dice, int) or isinstance(dice, bool) or dice < 1:
             raise IllegalActionError(FIRE_RULE, f"{key}: fire 1 or more dice, not {dice!r}")
+        if system.group == SECONDARY and ship.uses("point_defence"):
+            raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id})'s secondary weapons are on "
+                                     "Point Defence this turn (they do not otherwise fire)")
         if key in used and system.group == MAIN:
             raise IllegalActionError(SPLIT_RULE, f"only Secondary and Close Defence weapons may split their fire; "
                                      f"{system.name} ({key}) fires at one target")
@@ -1858,7 +1861,7 @@ def _anti_ac(state: BattleState, ctx: _Ctx) -> BattleState:
     in_dogfight = _dogfight_members(state)
     for side in (state.initiative, state.other(state.initiative)):
         for ship in state.active_ships(side):
-            points = close_defence(ship)
+            points = _aegis_points(ship)  # Close Defence, and Point Defence secondaries (7.2, 8.5)
             if not points or ship.cloaked:
                 continue
             runs = [f for f in state.flights if f.side != side and _on_attack_run(f) and f.id not in in_dogfight
