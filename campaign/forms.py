@@ -1,5 +1,5 @@
 """Forms of the lobby pages. They check the shape of the input; the actions in
-``campaign/actions.py`` check the rest and change state."""
+``campaign/actions/`` check the rest and change state."""
 
 from __future__ import annotations
 

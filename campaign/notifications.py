@@ -1,6 +1,6 @@
 """Email notifications: who receives what, and what it says.
 
-Nothing here changes state. The actions in ``campaign/actions.py`` (section "Notifications")
+Nothing here changes state. The actions in ``campaign/actions/notifications.py``
 decide, inside one transaction, which emails are due, record each one in ``SentNotification``
 (unique per campaign, user, kind and turn) and hand the messages to ``deliver`` on commit — so a
 task delivered twice, or ten times at once, sends one set.

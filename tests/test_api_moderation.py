@@ -6,6 +6,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.actions import turns as turn_actions
 from campaign.models import AuditEntry, Campaign, Turn
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +179,7 @@ def test_a_failure_to_send_the_turn_emails_does_not_fail_the_processed_turn(
     def down(campaign_id, turn_number):
         raise ConnectionError("broker unreachable")
 
-    monkeypatch.setattr(actions, "enqueue_turn_notifications", down)
+    monkeypatch.setattr(turn_actions, "enqueue_turn_notifications", down)
     with django_capture_on_commit_callbacks(execute=True):
         response = call(alice, "post", "process/", processed, {"turn": 2})
     assert response.status_code == 200, response.content

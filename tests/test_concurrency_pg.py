@@ -15,6 +15,7 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from campaign import actions, tasks
+from campaign.actions import turns as turn_actions
 from campaign.models import Campaign, SentNotification, Turn, TurnOrders
 from campaign.rules.eventhorizon import turn as turn_engine
 from campaign.rules.eventhorizon.orders import parse_orders
@@ -130,7 +131,7 @@ def test_a_turn_task_triggered_ten_times_at_once_processes_one_turn_and_sends_on
 
 
 def test_the_turn_email_task_delivered_ten_times_at_once_sends_one_set(small_campaign, monkeypatch):
-    monkeypatch.setattr(actions, "enqueue_turn_notifications", lambda *args: None)  # process without emails
+    monkeypatch.setattr(turn_actions, "enqueue_turn_notifications", lambda *args: None)  # process without emails
     mail.outbox.clear()  # the set-up round's emails (the fixture closed it)
     for empire in small_campaign.empires.all():
         actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))

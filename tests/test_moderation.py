@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from campaign import actions
 from campaign.access import role_of
+from campaign.actions import orders as order_actions
 from campaign.models import AuditEntry, Campaign, Membership, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -206,7 +207,7 @@ def test_the_panel_form_posted_twice_processes_one_turn(small_campaign, alice):
 
 
 def test_the_panel_processes_without_asking_when_everyone_is_ready(small_campaign, alice, monkeypatch):
-    monkeypatch.setattr(actions, "_enqueue_if_all_ready", lambda turn: False)  # keep the turn open
+    monkeypatch.setattr(order_actions, "_enqueue_if_all_ready", lambda turn: False)  # keep the turn open
     for empire in small_campaign.empires.all():
         actions.mark_ready(empire.pk, True)
     client = client_for(alice)

@@ -1,0 +1,92 @@
+"""Every change of campaign state goes through a function in this package.
+
+Each action is atomic; views, API viewsets, tasks and management commands only validate their
+input, call one action and render the result. Actions raise ``ActionError`` (or a subclass)
+with a message for people; nothing is written when they do.
+
+One module per domain (as Zulip's ``zerver/actions/``): ``errors`` (the refusals), ``campaigns``
+(create, designs, import), ``accounts``, ``lobby``, ``orders`` (preview, submit, ready, take
+back), ``turns`` (process, finish, due turns, deadlines), ``moderation`` and ``notifications``.
+This module re-exports every public name, so ``from campaign import actions; actions.x`` works;
+a test that replaces a function must replace it in the module that calls it.
+"""
+
+from .accounts import (  # noqa: F401
+    activate_account,
+    create_account,
+    revoke_api_token,
+    rotate_api_token,
+    sign_up,
+)
+from .campaigns import (  # noqa: F401
+    DEFAULT_OPTIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SWITCHABLE_OPTIONS,
+    create_campaign,
+    import_campaign,
+    save_design,
+)
+from .errors import (  # noqa: F401
+    ActionError,
+    NotAllowed,
+    NotFound,
+    OrdersRefused,
+    StaleTurn,
+    TurnClosed,
+)
+from .lobby import (  # noqa: F401
+    BATTLE_REQUESTS,
+    LOBBY_LIMITS,
+    SEED_MAX_LENGTH,
+    add_moderator,
+    create_lobby,
+    invitation_refusal,
+    invitation_url,
+    invite_by_email,
+    join_campaign,
+    remove_member,
+    set_invite_link,
+    set_listing,
+    start_campaign,
+)
+from .moderation import (  # noqa: F401
+    AUDIT_SKIPPED_FIELDS,
+    MAX_EXTENSION_HOURS,
+    admin_edit,
+    audit_fields,
+    extend_deadline,
+    pause_campaign,
+    process_now,
+    resume_campaign,
+    roll_back_turn,
+    set_campaign_option,
+    substitute_player,
+)
+from .notifications import (  # noqa: F401
+    NOTIFICATION_FIELDS,
+    enqueue_turn_notifications,
+    notify_battle_decision,
+    notify_moderators,
+    send_deadline_reminders,
+    send_turn_notifications,
+    set_notification_preferences,
+    unsubscribe,
+)
+from .orders import (  # noqa: F401
+    mark_ready,
+    preview_orders,
+    submit_orders,
+    take_back_seat,
+)
+from .turns import (  # noqa: F401
+    due_turns,
+    enqueue_due_turns,
+    event_json,
+    finish_turn,
+    position_summary,
+    process_turn,
+    setup_deadline,
+    turn_deadline,
+    write_bot_orders,
+)

@@ -1,0 +1,376 @@
+"""The lobby: creating a campaign there, invitations by link or email, joining, co-moderators,
+the open-campaigns listing and starting.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import locks
+from ..models import COLOUR_PALETTE, Campaign, Membership
+from ..rules.dice import seed_hash
+from ..rules.eventhorizon import mapgen
+from ..rules.grid import GridError, make_grid
+from .campaigns import DEFAULT_OPTIONS, _check_setup, _generate_campaign, _seed_bytes
+from .errors import ActionError, NotAllowed, NotFound
+from .turns import setup_deadline
+
+LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
+                "battle_hours": (0, 24 * 90), "activation_hours": (0, 24 * 30)}
+BATTLE_REQUESTS = ("nobody", "either", "both")
+SEED_MAX_LENGTH = 200
+
+
+def _new_token() -> str:
+    import secrets
+
+    # 32 random bytes are 43 URL-safe characters: the width of the token fields.
+    return secrets.token_urlsafe(32)
+
+
+def _whole(value, label: str, limits: tuple[int, int]) -> int:
+    low, high = limits
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ActionError(f"{label} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
+    """The campaign row, locked. An outsider gets NotFound; with ``doing`` set, a member who is
+    not a moderator gets NotAllowed naming what they tried."""
+    from ..access import is_moderator, role_of
+
+    # Event Horizon only: a CAM campaign (layer "cam") has its own actions (campaign/cam/actions.py).
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
+    if campaign is None or role_of(user, campaign) is None:
+        raise NotFound("no such campaign")
+    if doing is not None and not is_moderator(user, campaign):
+        raise NotAllowed(f"only the campaign's moderators can {doing}")
+    return campaign
+
+
+@transaction.atomic
+def create_lobby(
+    *,
+    moderator,
+    name: str,
+    grid: str = "hex",
+    width: int,
+    height: int,
+    seats: int,
+    options: dict | None = None,
+    turn_hours: int = 72,
+    setup_hours: int = 72,
+    battle_mode: str = Campaign.BattleMode.AUTO,
+    battle_requests: str = "either",
+    battle_hours: int = 48,
+    activation_hours: int = 24,
+    deployment: str = Campaign.Deployment.AUTOMATIC,
+    fog_of_war: bool = True,
+    detection_range: int = 2,
+    missed_turn_limit: int = 3,
+    seed: str | None = None,
+    listed: bool = False,
+    show_ready: bool = True,
+) -> Campaign:
+    """Open a campaign in the lobby (status SETUP, no map yet); its creator is its moderator.
+
+    The map is rolled when the moderator starts the campaign. It is rolled once here as well,
+    from the same seed and stream position but without logging, so a map with too few reachable
+    planets for its seats is refused now rather than at the start (the start rolls the same map)."""
+    from ..rules.dice import SeededDice
+
+    if moderator is None or not moderator.is_authenticated:
+        raise NotAllowed("log in to create a campaign")
+    name, board, opts = _check_setup(name=name, grid=grid, width=width, height=height, players=seats,
+                                     options=options)
+    for key, value in opts.items():
+        if type(value) is not type(DEFAULT_OPTIONS[key]):
+            raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
+    turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
+    setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
+    detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
+    missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
+    if battle_mode not in Campaign.BattleMode.values:
+        raise ActionError(f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}")
+    if battle_requests not in BATTLE_REQUESTS:
+        raise ActionError(f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}")
+    battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
+    activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
+    if deployment not in Campaign.Deployment.values:
+        raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {deployment!r}")
+    for label, flag in (("fog of war", fog_of_war), ("listing among the open campaigns", listed),
+                        ("showing who is ready", show_ready)):
+        if not isinstance(flag, bool):
+            raise ActionError(f"{label} must be on or off (true or false), not {flag!r}")
+    if seed is not None and not isinstance(seed, str):
+        raise ActionError("the dice seed must be text")
+    seed = (seed or "").strip() or None
+    if seed is not None and len(seed) > SEED_MAX_LENGTH:
+        raise ActionError(f"the dice seed has at most {SEED_MAX_LENGTH} characters")
+
+    seed_raw = _seed_bytes(seed)
+    try:
+        mapgen.generate_map(board, seats, SeededDice(seed=seed_raw, offset=0),
+                            economy_types=bool(opts["economy_types"]))
+    except mapgen.MapError as exc:
+        raise ActionError(f"{exc}") from None
+    campaign = Campaign.objects.create(
+        name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
+        dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
+        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, setup_hours=setup_hours,
+        battle_mode=battle_mode,
+        battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
+        deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
+        invite_token=_new_token(), listed=listed, show_ready=show_ready,
+    )
+    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
+    return campaign
+
+
+@transaction.atomic
+def set_invite_link(*, campaign_id: int, user, enabled: bool, regenerate: bool = False) -> Campaign:
+    """Switch the campaign's invitation link on or off, or give it a new secret (the old link
+    stops working)."""
+    campaign = _lobby_campaign(campaign_id, user, doing="change the invitation link")
+    if not isinstance(enabled, bool) or not isinstance(regenerate, bool):
+        raise ActionError("enabled and regenerate must be true or false")
+    if not enabled:
+        # A listed campaign is joined through its link: no link, no listing.
+        campaign.invite_token = ""
+        campaign.listed = False
+    elif regenerate or not campaign.invite_token:
+        campaign.invite_token = _new_token()
+    campaign.save(update_fields=["invite_token", "listed"])
+    return campaign
+
+
+@transaction.atomic
+def set_listing(*, campaign_id: int, user, listed: bool) -> Campaign:
+    """List the campaign among the open campaigns every user's home page shows (or take it off).
+    A listed campaign is joined through its invitation link, which listing switches on."""
+    campaign = _lobby_campaign(campaign_id, user, doing="list the campaign")
+    if not isinstance(listed, bool):
+        raise ActionError("listed must be true or false")
+    campaign.listed = listed
+    if listed and not campaign.invite_token:
+        campaign.invite_token = _new_token()
+    campaign.save(update_fields=["listed", "invite_token"])
+    return campaign
+
+
+def invitation_url(token: str) -> str:
+    from django.conf import settings
+    from django.urls import reverse
+
+    return settings.SITE_URL.rstrip("/") + reverse("lobby-join", args=[token])
+
+
+def _send_invitation(invitation_id: int) -> None:
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+
+    from ..models import Invitation
+
+    invitation = Invitation.objects.select_related("campaign", "invited_by").get(pk=invitation_id)
+    context = {"invitation": invitation, "campaign": invitation.campaign, "url": invitation_url(invitation.token)}
+    send_mail(
+        subject=f"Invitation to the campaign {invitation.campaign.name}",
+        message=render_to_string("lobby/invitation_email.txt", context),
+        from_email=None, recipient_list=[invitation.email],
+    )
+
+
+@transaction.atomic
+def invite_by_email(*, campaign_id: int, user, email: str):
+    """Invite someone by email to the lobby. The email (sent once the invitation is stored) holds
+    a link with the invitation's own token, good for one join. Inviting a pending address again
+    sends the same link again."""
+    from django.contrib.auth.base_user import BaseUserManager
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    from ..models import Invitation
+
+    campaign = _lobby_campaign(campaign_id, user, doing="invite players")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has started: invitations are for the lobby")
+    email = BaseUserManager.normalize_email((email or "").strip()) if isinstance(email, str) else ""
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ActionError(f"{email!r} is not an email address") from None
+    if campaign.memberships.filter(user__email__iexact=email).exists():
+        raise ActionError(f"{email} already belongs to a member of this campaign")
+    invitation = campaign.invitations.filter(email__iexact=email, accepted_at__isnull=True).first()
+    if invitation is None:
+        invitation = Invitation.objects.create(campaign=campaign, email=email, token=_new_token(), invited_by=user)
+    # robust: a mail server that is down is logged; the invitation stays and can be sent again.
+    transaction.on_commit(lambda pk=invitation.pk: _send_invitation(pk), robust=True)
+    return invitation
+
+
+def _masked(email: str) -> str:
+    local, _, domain = email.partition("@")
+    return f"{local[:1]}…@{domain}"
+
+
+def invitation_refusal(invitation, user) -> str | None:
+    """Why ``user`` may not accept this emailed invitation, or None. An emailed invitation is for
+    the account with the address it was sent to (ignoring case): the link in someone's mailbox
+    does not let whoever it is forwarded to — or whoever reads it over a shoulder — take the
+    seat. The campaign's shareable link stays open to anyone logged in who has it."""
+    if invitation is None:
+        return None
+    if (user.email or "").strip().casefold() == invitation.email.strip().casefold():
+        return None
+    return (f"this invitation was emailed to {_masked(invitation.email)} and is for the account with that "
+            "address: log in to that account (or sign up with that address), or ask the moderator for "
+            "an invitation to your own address or for the campaign's invitation link")
+
+
+@transaction.atomic
+def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empire_name: str = "",
+                  faction: str = "", colour: str = "") -> Membership:
+    """Join a campaign in the lobby with its invitation link or an emailed invitation: as a player
+    (empire name, faction and a colour no other player has; refused when every seat is taken) or
+    as an observer. An emailed invitation is only for the account with its address
+    (``invitation_refusal``); the campaign's link is for anyone who has it."""
+    from ..models import Invitation
+
+    if not user.is_authenticated:
+        raise NotAllowed("log in to join a campaign")
+    token = token.strip() if isinstance(token, str) else ""
+    invalid = NotFound("no such invitation: the link is wrong, switched off or already used")
+    if not token:
+        raise invalid
+    # Lock the campaign first on both paths, so joins (and the start) are serialised per campaign.
+    campaign = Campaign.objects.select_for_update().filter(invite_token=token).first()
+    invitation = None
+    if campaign is None:
+        found = Invitation.objects.filter(token=token, accepted_at__isnull=True).values_list("campaign_id", flat=True).first()
+        if found is None:
+            raise invalid
+        campaign = Campaign.objects.select_for_update().get(pk=found)
+        invitation = locks.rows(Invitation.objects.filter(token=token, accepted_at__isnull=True)).first()
+        if invitation is None:
+            raise invalid
+        refusal = invitation_refusal(invitation, user)
+        if refusal is not None:
+            raise NotAllowed(refusal)
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("this campaign has already started: ask its moderator about a seat")
+    existing = campaign.memberships.filter(user=user).first()
+    if existing is not None or campaign.moderator_id == user.pk:
+        role_name = existing.get_role_display().lower() if existing else "moderator"
+        raise ActionError(f"you are already in this campaign, as {role_name}")
+
+    if role == Membership.Role.PLAYER:
+        empire_name = empire_name.strip() if isinstance(empire_name, str) else ""
+        faction = faction.strip() if isinstance(faction, str) else ""
+        colour = colour.strip().lower() if isinstance(colour, str) else ""
+        if not empire_name:
+            raise ActionError("choose a name for your empire")
+        if len(empire_name) > 80 or len(faction) > 80:
+            raise ActionError("an empire name and a faction have at most 80 characters")
+        if colour not in COLOUR_PALETTE:
+            raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
+        players = campaign.memberships.filter(role=Membership.Role.PLAYER)
+        if players.count() >= campaign.seats:
+            raise ActionError(f"the campaign is full: all {campaign.seats} seats are taken (you can join as an observer)")
+        if players.filter(colour=colour).exists():
+            raise ActionError(f"another player has the colour {colour}: choose another")
+        if players.filter(empire_name__iexact=empire_name).exists():
+            raise ActionError(f"another player's empire is called {empire_name}: choose another name")
+    elif role == Membership.Role.OBSERVER:
+        empire_name = faction = colour = ""
+    else:
+        raise ActionError(f"join as 'player' or 'observer', not {role!r}")
+    membership = Membership.objects.create(campaign=campaign, user=user, role=role, empire_name=empire_name,
+                                           faction=faction, colour=colour)
+    if invitation is not None:
+        invitation.accepted_by = user
+        invitation.accepted_at = timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return membership
+
+
+@transaction.atomic
+def add_moderator(*, campaign_id: int, user, username: str) -> Membership:
+    """A moderator makes another user a co-moderator (an observer is promoted; a player cannot
+    also moderate)."""
+    from django.contrib.auth import get_user_model
+
+    campaign = _lobby_campaign(campaign_id, user, doing="add moderators")
+    username = username.strip() if isinstance(username, str) else ""
+    target = get_user_model()._default_manager.filter(username=username).first() if username else None
+    if target is None:
+        raise ActionError(f"there is no user called {username!r}")
+    membership = campaign.memberships.filter(user=target).first()
+    if membership is None and campaign.empires.filter(user=target).exists():
+        # A seat holder of a campaign made on the command line has no membership row (ruling L4).
+        raise ActionError(f"{username} plays in this campaign: a player cannot also moderate it")
+    if membership is None:
+        return Membership.objects.create(campaign=campaign, user=target, role=Membership.Role.MODERATOR)
+    if membership.role == Membership.Role.MODERATOR:
+        raise ActionError(f"{username} is already a moderator of this campaign")
+    if membership.role == Membership.Role.PLAYER or campaign.empires.filter(user=target).exists():
+        raise ActionError(f"{username} plays in this campaign: a player cannot also moderate it")
+    membership.role = Membership.Role.MODERATOR
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
+    """Before the start a moderator removes a member (or a member leaves). The campaign's creator
+    stays."""
+    from ..access import is_moderator
+
+    campaign = _lobby_campaign(campaign_id, user, doing=None)
+    membership = campaign.memberships.filter(pk=membership_id).select_related("user").first()
+    if membership is None:
+        raise NotFound("no such member")
+    if membership.user_id != user.pk and not is_moderator(user, campaign):
+        raise NotAllowed("only the campaign's moderators can remove members")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has started: members can no longer be removed (a moderator can substitute a player)")
+    if membership.user_id == campaign.moderator_id:
+        raise ActionError("the campaign's creator cannot be removed")
+    membership.delete()
+
+
+@transaction.atomic
+def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
+    """The moderator starts the campaign: the map is rolled for every seat ("003 Creating a Map",
+    "Set Up"); joined players take seats 1, 2, … in the order they joined, with the name, faction
+    and colour they chose; seats nobody took are computer players. The set-up round opens with
+    its deadline ``setup_hours`` from now (none when 0); turn 1 follows when it closes."""
+    campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
+    if campaign.status != Campaign.Status.SETUP:
+        raise ActionError("the campaign has already started")
+    players = list(campaign.memberships.filter(role=Membership.Role.PLAYER).order_by("joined_at", "id"))
+    if not players:
+        raise ActionError("nobody has joined as a player yet: a campaign needs at least one human player")
+    if len(players) > campaign.seats:
+        raise ActionError(f"{len(players)} players have joined but the campaign has {campaign.seats} seats")
+    try:
+        board = make_grid(campaign.grid, campaign.width, campaign.height)
+    except GridError as exc:
+        raise ActionError(str(exc)) from None
+    free_colours = [c for c in COLOUR_PALETTE if c not in {m.colour for m in players}]
+    seats = [
+        {"name": m.empire_name, "faction": m.faction, "colour": m.colour, "user_id": m.user_id, "is_bot": False}
+        for m in players
+    ]
+    taken_names = {m.empire_name.casefold() for m in players}
+    for seat in range(len(players) + 1, campaign.seats + 1):
+        name = f"Empire {seat}" if f"empire {seat}" not in taken_names else f"Computer empire {seat}"
+        seats.append({"name": name, "colour": free_colours.pop(0), "is_bot": True})
+    empires = _generate_campaign(campaign, board, seats, deadline=setup_deadline(campaign, now))
+    for membership, empire in zip(players, empires, strict=False):
+        membership.empire = empire
+        membership.save(update_fields=["empire"])
+    campaign.status = Campaign.Status.ACTIVE
+    campaign.save(update_fields=["status"])
+    return campaign
