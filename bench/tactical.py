@@ -5,7 +5,7 @@ Times one 25-vs-25 battle on the rule book's 4ft table (16 × 16 squares) and 1,
 battles, each deployed from the rule book's four sample designs (San Marco, Sword, Sultan,
 Galiot, in turn) with its own seed, the invader deploying first (an AEWA) every other battle.
 Every roll goes through the HMAC dice stream, as in a campaign. Then 1,000 five-vs-five what-if
-battles as a what-if run fights them (tactical/whatif_pool.py: one worker process per core, at most
+battles as a what-if run fights them (tactical/whatif/pool.py: one worker process per core, at most
 4). Goals: one 25-vs-25 battle ≤ 2 s; 1,000 what-if battles ≤ 20 s. A host-speed reference loop
 is printed first, so runs on different hosts can be compared.
 
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from campaign.rules.dice import SeededDice, derive_seed  # noqa: E402
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS  # noqa: E402
-from tactical import whatif_pool  # noqa: E402
 from tactical.rules.eventhorizon import CampaignShip, deploy, outcome, simulate  # noqa: E402
+from tactical.whatif import pool as whatif_pool  # noqa: E402
 
 BIG_GOAL_S = 2.0
 SMALL_GOAL_S = 20.0
@@ -98,7 +98,7 @@ def main() -> None:
           f"{cards / max(args.small, 1):.0f} cards on average); field held by side 1: {holders[1]}, "
           f"side 2: {holders[2]}, nobody: {holders[None]} ({capped} reached the card cap); "
           f"CPU {cpu:.2f} s")
-    # The same number of battles as a what-if run fights them (tactical/whatif_pool.py): one
+    # The same number of battles as a what-if run fights them (tactical/whatif/pool.py): one
     # worker process per core (at most 4, the site's default), each battle with its own seed.
     processes = args.processes or min(os.cpu_count() or 1, 4)
     sides = [{"key": key, "ships": [{"design": SAMPLE_DESIGNS[(i + k * 2) % 4].to_dict()} for i in range(1, 6)]}

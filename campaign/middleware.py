@@ -44,8 +44,8 @@ class ProcessDueTurnsMiddleware:
                 except Exception:  # a failing turn must not take the page the player asked for
                     log.exception("processing due turns on a request failed")
                 try:  # battles past their deadlines (and embedded activations), as beat would
-                    from tactical import actions as battle_actions
-                    from tactical import play
+                    from tactical.battles import actions as battle_actions
+                    from tactical.play import actions as play
 
                     battle_actions.settle_due_battles()
                     play.play_due_activations()

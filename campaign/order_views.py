@@ -165,8 +165,8 @@ def waiting_battles(user, campaign: Campaign, turn: Turn | None, empire: Empire)
     see, theirs first, each with its page, sides and what it waits for."""
     if turn is None or turn.status != Turn.Status.BATTLES:
         return []
-    from tactical.actions import visible_battles
-    from tactical.battle_forms import seat_name
+    from tactical.battles.actions import visible_battles
+    from tactical.battles.forms import seat_name
 
     rows = []
     for b in visible_battles(user).filter(campaign=campaign, turn=turn.number).order_by("index"):

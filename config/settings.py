@@ -157,11 +157,11 @@ CELERY_BEAT_SCHEDULE = {
     "deadline-reminders": {
         "task": "campaign.tasks.send_deadline_reminders", "schedule": envint("REMINDER_SWEEP_SECONDS", 300),
     },
-    # Embedded battles: the computer doctrine plays sides past their activation deadline (tactical/play.py).
+    # Embedded battles: the computer doctrine plays sides past their activation deadline (tactical/play/actions.py).
     "battle-activation-deadlines": {
         "task": "tactical.tasks.play_due_activations", "schedule": envint("ACTIVATION_SWEEP_SECONDS", 60),
     },
-    # Battles past their battle deadline are settled without the players (tactical/actions.py).
+    # Battles past their battle deadline are settled without the players (tactical/battles/actions.py).
     "battle-deadlines": {
         "task": "tactical.tasks.settle_due_battles", "schedule": envint("BATTLE_SWEEP_SECONDS", 60),
     },
@@ -308,7 +308,7 @@ MIDDLEWARE.insert(MIDDLEWARE.index(_DUE) if _DUE in MIDDLEWARE else len(MIDDLEWA
 REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
     "campaign.sanitise.JSONParser", "campaign.sanitise.FormParser", "campaign.sanitise.MultiPartParser",
 ]
-# What-if runs per user (tactical/whatif.py; 0: no limit): runs queued or running at once, and
+# What-if runs per user (tactical/whatif/runs.py; 0: no limit): runs queued or running at once, and
 # battles (the sum of K) started in any 24 hours.
 WHATIF_RUNS_AT_ONCE = envint("WHATIF_RUNS_AT_ONCE", 2)
 WHATIF_BATTLES_PER_DAY = envint("WHATIF_BATTLES_PER_DAY", 5000)

@@ -150,7 +150,7 @@ class WhatIfRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Who is playing it (a random token per runner, set by the conditional UPDATE that claims the
     # run) and when it last showed progress: a run is "still running" while its heartbeat is
-    # fresh, so a restart or a second delivery never plays it twice (tactical/whatif.py).
+    # fresh, so a restart or a second delivery never plays it twice (tactical/whatif/runs.py).
     claim = models.CharField(max_length=32, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
 

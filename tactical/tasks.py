@@ -5,12 +5,12 @@ idempotent)."""
 from celery import shared_task
 from django.db import OperationalError
 
-from . import whatif
+from tactical.whatif import runs as whatif
 
 
 @shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=3)
 def run_what_if(self, run_id: int) -> str | None:
-    """Play a what-if run's battles (tactical/whatif.py). Safe to deliver twice: a run already
+    """Play a what-if run's battles (tactical/whatif/runs.py). Safe to deliver twice: a run already
     done is not run again, and one another runner is playing (its heartbeat fresh) is not played
     a second time. That can be a redelivery after the worker playing it died a moment ago: look
     again once its heartbeat could have gone stale, and claim it then if nobody is playing it."""
@@ -24,9 +24,9 @@ def run_what_if(self, run_id: int) -> str | None:
              retry_backoff_max=300, max_retries=5)
 def play_due_activations() -> int:
     """Beat's periodic sweep (embedded battles): the computer doctrine plays every side whose
-    activation deadline has passed (tactical/play.py). Safe to deliver twice: a battle no longer
+    activation deadline has passed (tactical/play/actions.py). Safe to deliver twice: a battle no longer
     late is left alone."""
-    from . import play
+    from tactical.play import actions as play
 
     return play.play_due_activations()
 
@@ -35,8 +35,8 @@ def play_due_activations() -> int:
              retry_backoff_max=300, max_retries=5)
 def settle_due_battles() -> int:
     """Beat's periodic sweep (battle lifecycle): every battle past its battle deadline is settled
-    without the players (tactical/actions.py, ruling C19), which completes its turn when it was
+    without the players (tactical/battles/actions.py, ruling C19), which completes its turn when it was
     the last. Safe to deliver twice: a settled battle is left alone."""
-    from . import actions
+    from tactical.battles import actions
 
     return actions.settle_due_battles()

@@ -4,7 +4,7 @@ replay) and what-if runs. Each area keeps its own URL module."""
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("tactical.battle_urls")),
-    path("", include("tactical.play_urls")),
-    path("", include("tactical.whatif_urls")),
+    path("", include("tactical.battles.urls")),
+    path("", include("tactical.play.urls")),
+    path("", include("tactical.whatif.urls")),
 ]

@@ -1,7 +1,7 @@
 """Issue 13 item 12: the OpenAPI schema documents the real body of ``PUT campaigns/{id}/orders/``
 (docs/orders.md, with an example) instead of ``{"additionalProp1": "string"}``, and the
 battle-preference endpoint docs/battles.md promises exists (thin over
-``tactical.actions.set_battle_preference``; ruling C17): your own empire only, an outsider or a
+``tactical.battles.actions.set_battle_preference``; ruling C17): your own empire only, an outsider or a
 moderator without an empire gets 404, bad input is a 400 naming it and changes nothing.
 """
 

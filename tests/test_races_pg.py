@@ -165,7 +165,7 @@ def test_no_locking_query_joins_another_table(small_campaign, alice, bob):
     the turn flow either reads one table or names it (FOR UPDATE OF)."""
     from django.test.utils import CaptureQueriesContext
 
-    from tactical.actions import set_battle_preference
+    from tactical.battles.actions import set_battle_preference
 
     seat1 = small_campaign.empires.get(seat=1)
     with CaptureQueriesContext(connection) as queries:

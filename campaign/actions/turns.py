@@ -53,7 +53,9 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
             dice.commit()
             turn.events = [event_json(e) for e in resolution.events]
             return _turn_done(campaign, turn, resolution.state)
-        from tactical import lifecycle  # battles (issue 5): a turn may wait for battles fought as games
+        from tactical.battles import (
+            lifecycle,  # battles (issue 5): a turn may wait for battles fought as games
+        )
 
         resolution = turn_engine.resolve_turn(state, orders, dice, names,
                                               fought_as_game=lifecycle.game_chooser(campaign))
@@ -73,12 +75,12 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
 
 
 def finish_turn(campaign: Campaign, turn: Turn) -> Turn:
-    """The rest of a turn that waited for its battles, once all are settled (tactical/lifecycle.py):
+    """The rest of a turn that waited for its battles, once all are settled (tactical/battles/lifecycle.py):
     the battles' results in order (auto-resolve for the others), builds, trade, victory, income.
     The caller holds the campaign row lock."""
     from dataclasses import replace as _replace
 
-    from tactical import lifecycle
+    from tactical.battles import lifecycle
 
     state = adapters.load_state(campaign)
     pending = turn.pending or {}

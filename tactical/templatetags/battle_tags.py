@@ -8,10 +8,9 @@ from django import template
 
 from campaign.access import empire_of
 from campaign.models import Turn
-
-from ..actions import visible_battles
-from ..battle_forms import seat_name
-from ..models import Battle
+from tactical.battles.actions import visible_battles
+from tactical.battles.forms import seat_name
+from tactical.models import Battle
 
 register = template.Library()
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from campaign.models import Campaign
-from tactical import embedded
 from tactical.models import Battle
+from tactical.play import embedded
 from tests.tactical.battle_support import contact_turn
 
 

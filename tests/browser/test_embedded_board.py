@@ -13,8 +13,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tactical import play
 from tactical.models import Battle
+from tactical.play import actions as play
 from tests.browser.conftest import DESKTOP, PHONE, sideways_overflow
 from tests.tactical.battle_support import contact_turn
 
@@ -33,7 +33,7 @@ def _fits(page, selector: str, viewport: dict) -> bool:
 
 
 def _acting_side(battle) -> int:
-    from tactical import embedded
+    from tactical.play import embedded
 
     return embedded.current_state(battle).acting_side
 

@@ -1,13 +1,11 @@
 """Shared set-up for the embedded-battle tests (tests/tactical/test_play*.py, tests/browser/
 test_embedded_battle.py): a small battle between bob (seat 1) and carol (seat 2) of the
-``small_campaign`` fixture, and a stand-in for ``tactical.lifecycle.record_result`` when the
+``small_campaign`` fixture, and a stand-in for ``tactical.battles.lifecycle.record_result`` when the
 lead's lifecycle module does not provide it."""
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 from campaign.rules.eventhorizon.designs import GALIOT, SULTAN, SWORD
 from tactical.models import Battle
@@ -40,7 +38,7 @@ def make_battle(campaign, *, index: int = 1, setup: dict | None = None, start: b
         attacker=setup["attacker"], defender=setup["defender"], aewa=setup["aewa"], mode=Battle.Mode.TACTICAL,
         status=Battle.Status.WAITING, setup=setup)
     if start:
-        from tactical import play
+        from tactical.play import actions as play
 
         play.start_embedded(battle)
         battle.refresh_from_db()
@@ -65,16 +63,8 @@ class Recorder:
 
 
 def patch_record_result(monkeypatch) -> Recorder:
-    """Replace ``tactical.lifecycle.record_result`` (creating a stand-in module when the lead's
-    lifecycle is not there yet) with a Recorder."""
+    """Replace ``tactical.battles.lifecycle.record_result`` with a Recorder."""
     recorder = Recorder()
-    try:
-        module = importlib.import_module("tactical.lifecycle")
-    except ImportError:
-        module = types.ModuleType("tactical.lifecycle")
-        monkeypatch.setitem(sys.modules, "tactical.lifecycle", module)
-        import tactical
-
-        monkeypatch.setattr(tactical, "lifecycle", module, raising=False)
-    monkeypatch.setattr(module, "record_result", recorder, raising=False)
+    module = importlib.import_module("tactical.battles.lifecycle")
+    monkeypatch.setattr(module, "record_result", recorder)
     return recorder

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tactical import boardsvg, embedded
+from tactical.play import boardsvg, embedded
 from tactical.rules.eventhorizon.state import SHUTTLE_HULL, SHUTTLE_MOVE, evolve
 from tests.tactical.play_support import make_battle
 

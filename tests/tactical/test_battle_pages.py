@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Membership, Ship, Turn
-from tactical.battle_forms import ResultForm
+from tactical.battles.forms import ResultForm
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn
 

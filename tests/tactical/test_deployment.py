@@ -12,9 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, DiceRoll
-from tactical import embedded, play
-from tactical.actions import settle_due_battle
+from tactical.battles.actions import settle_due_battle
 from tactical.models import Battle, BattleLogEntry
+from tactical.play import actions as play
+from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
 from tests.tactical.play_support import make_battle, patch_record_result
 

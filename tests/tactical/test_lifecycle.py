@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaign import actions as campaign_actions
 from campaign.models import Campaign, DiceRoll, Ship, Turn
-from tactical import actions, lifecycle
+from tactical.battles import actions, lifecycle
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn
 

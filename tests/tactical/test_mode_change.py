@@ -1,6 +1,6 @@
 """Issue 13 item 10: "Change mode" offered "Embedded tactical battle" to the moderator and always
 refused it. The moderator is offered only the modes a battle can be switched to
-(``tactical.actions.modes_open_to``): a tabletop battle can be auto-resolved or played online
+(``tactical.battles.actions.modes_open_to``): a tabletop battle can be auto-resolved or played online
 instead (its deck is then dealt and play begins); an embedded battle, once dealt, only
 auto-resolved. Rulings C17–C20 (docs/rulings.md, "Battle modes").
 """

@@ -1,4 +1,4 @@
-"""Embedded battles played online (tactical/play.py, tactical/embedded.py; issue 5 "Playing it
+"""Embedded battles played online (tactical/play/actions.py, tactical/play/embedded.py; issue 5 "Playing it
 online"): the engine validates every action, resolves it with the campaign's logged dice, and an
 illegal action is refused with the rule and the reason and changes nothing. Rule book 003
 "The Turn Sequence", "Movement", "Ranges", "Lock On", "Spatial Anomalies"; rulings TP1–TP7."""
@@ -12,8 +12,9 @@ import pytest
 from django.utils import timezone
 
 from campaign.models import DiceRoll
-from tactical import embedded, play
 from tactical.models import Battle, BattleLogEntry, BattleStep
+from tactical.play import actions as play
+from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
 from tactical.rules.eventhorizon import codec
 from tactical.rules.eventhorizon.state import Battlefield

@@ -1,4 +1,4 @@
-"""The embedded-battle API and pages (tactical/play_api.py, tactical/play_views.py): who may
+"""The embedded-battle API and pages (tactical/play/api.py, tactical/play/views.py): who may
 see and act (the two sides' players act; the moderator looks; anyone else gets 404), 400 with
 the rule for an illegal action, 409 out of turn, a whole battle played through the API to its
 end, and the replay page with its fog (rulings TP5, TP6). Rule book 003 "The Turn Sequence"."""
@@ -12,8 +12,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaign.models import DiceRoll, Membership
-from tactical import embedded, play
 from tactical.models import Battle, BattleStep
+from tactical.play import actions as play
+from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
 from tactical.rules.eventhorizon import codec
 from tests.tactical.play_support import make_battle, patch_record_result

@@ -21,7 +21,7 @@ from campaign import reports
 from campaign.models import Turn
 from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage
-from tactical import actions
+from tactical.battles import actions
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn
 from tests.tactical.test_battle_pages import client_for, destroy_defender, entry, ship_ids, text

@@ -11,8 +11,8 @@ from campaign.adapters import load_state
 from campaign.models import Design, Fleet, Ship
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.autoresolve import Side, odds
-from tactical import whatif
 from tactical.models import WhatIfRun
+from tactical.whatif import runs as whatif
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.db import connection
 from django.utils import timezone
 
 from campaign.models import Design
-from tactical import whatif
 from tactical.models import WhatIfRun
+from tactical.whatif import runs as whatif
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **opts):
-        from tactical import actions as battle_actions
-        from tactical import play
+        from tactical.battles import actions as battle_actions
+        from tactical.play import actions as play
 
         count = actions.enqueue_due_turns()
         settled = battle_actions.settle_due_battles()

@@ -5,7 +5,7 @@
    as games (embedded tactical or tabletop) rather than auto-resolved. If any, the turn stops
    before its battles step (``Turn.status`` "battles"), the state so far is stored, and
    ``open_battles`` creates a ``Battle`` row for each game with its setup and deadline.
-2. A battle is settled by ``record_result`` — from the embedded engine (tactical/play.py), a
+2. A battle is settled by ``record_result`` — from the embedded engine (tactical/play/actions.py), a
    confirmed tabletop entry, a moderator's settlement — or is left to auto-resolve
    (``settle_due_battles`` at the battle deadline, or a moderator).
 3. When the turn's last battle is settled, ``finish_turn_if_ready`` applies the results in
@@ -28,9 +28,8 @@ from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage, Resource
 from campaign.rules.eventhorizon.mapgen import Terrain
 from campaign.rules.eventhorizon.state import CampaignState
-
-from .battle_forms import seat_name
-from .models import Battle, BattleLogEntry
+from tactical.battles.forms import seat_name
+from tactical.models import Battle, BattleLogEntry
 
 GAME_MODES = (Battle.Mode.TACTICAL, Battle.Mode.TABLETOP)
 
@@ -160,7 +159,7 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
         notify_sides(row, f"A battle at {tuple(b.hex)} is to be {Battle.Mode(mode).label.lower()}.")
     for row in rows:
         if row.mode == Battle.Mode.TACTICAL:
-            from . import play
+            from tactical.play import actions as play
 
             play.begin(row)  # deployment by hand first, or straight to the first card
     return rows

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import whatif_api, whatif_views
+from tactical.whatif import api as whatif_api
+from tactical.whatif import views as whatif_views
 
 urlpatterns = [
     path("what-if/", whatif_views.whatif_list, name="whatif-list"),

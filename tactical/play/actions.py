@@ -3,7 +3,7 @@ computer, and the activation-deadline sweep (issue 5, "Playing it online").
 
 Every function here is one atomic action: it locks the campaign row (the campaign's dice stream
 is shared, so two battles of one campaign cannot interleave their rolls), rebuilds the battle by
-replaying its steps (tactical/embedded.py), validates, resolves with the campaign's dice, stores
+replaying its steps (tactical/play/embedded.py), validates, resolves with the campaign's dice, stores
 the new steps, commits the rolls to the hash-chained dice log (phase ``battle <id>``) and then
 advances the battle: cards are drawn and computer (doctrine) sides play until a human side must
 act or the battle is over. A refused action stores nothing and rolls nothing. Emails go out only
@@ -19,13 +19,12 @@ from django.utils import timezone
 
 from campaign.dice import CampaignDice
 from campaign.models import Campaign, Empire
-
-from . import embedded
-from .models import Battle, BattleLogEntry, BattleStep
-from .rules import eventhorizon as eh
-from .rules.eventhorizon import actions as A
-from .rules.eventhorizon import codec
-from .rules.eventhorizon.deploy import DEPLOY_RULE
+from tactical.models import Battle, BattleLogEntry, BattleStep
+from tactical.play import embedded
+from tactical.rules import eventhorizon as eh
+from tactical.rules.eventhorizon import actions as A
+from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon.deploy import DEPLOY_RULE
 
 TURN_RULE = "003 The Turn Sequence"
 PLAYING = Battle.Status.PLAYING
@@ -196,7 +195,7 @@ def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
 
 
 def _finish(battle: Battle, campaign: Campaign, state: eh.BattleState, *, user=None) -> None:
-    from . import lifecycle
+    from tactical.battles import lifecycle
 
     result = embedded.outcome_to_result(eh.outcome(state))
     battle.activation_deadline = None
@@ -214,7 +213,7 @@ def _finish(battle: Battle, campaign: Campaign, state: eh.BattleState, *, user=N
 # --- the actions ---------------------------------------------------------------------------
 
 def start_embedded(battle: Battle) -> Battle:
-    """Begin a battle in tactical mode (called by tactical/lifecycle.py inside its transaction,
+    """Begin a battle in tactical mode (called by tactical/battles/lifecycle.py inside its transaction,
     campaign row locked): deploy the fleets, shuffle with the campaign dice, and play on until a
     human side must act. Seats played by the computer (bots, or nobody) start with the doctrine."""
     with transaction.atomic():
@@ -254,7 +253,7 @@ def _computer_sides(battle: Battle, campaign: Campaign) -> set[int]:
 
 
 def begin(battle: Battle) -> Battle:
-    """Begin an embedded battle (tactical/lifecycle.py, inside its transaction). With deployment
+    """Begin an embedded battle (tactical/battles/lifecycle.py, inside its transaction). With deployment
     by hand and a person on either side, the fleets are deployed first (``deploy_fleet``); else
     the battle starts at once with the fleets lined up automatically (``start_embedded``)."""
     campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
@@ -454,7 +453,7 @@ def play_due_activations(now=None) -> int:
 def finish_with_doctrine(battle: Battle) -> None:
     """Ruling C19: at the battle deadline the computer doctrine plays both sides to the end and
     the result goes to the campaign as any embedded battle's would. The caller
-    (tactical/actions.py ``settle_due_battle``) holds the campaign row lock; ``battle.campaign``
+    (tactical/battles/actions.py ``settle_due_battle``) holds the campaign row lock; ``battle.campaign``
     is that locked row."""
     campaign = battle.campaign
     battle.doctrine_sides = sorted(set(battle.seats))

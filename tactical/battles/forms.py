@@ -3,7 +3,7 @@
 ``ResultForm`` is the ship-by-ship entry of a tabletop battle's outcome: per ship a fate and the
 damage it carries after the battle (pre-filled with the damage it carried in), and who holds the
 field. It only reads the form; whether the result fits the battle (every ship once, damage within
-the design, a holder with a ship left…) is checked by the action (tactical/actions.py) against the
+the design, a holder with a ship left…) is checked by the action (tactical/battles/actions.py) against the
 campaign, and its message is shown as the form's error.
 """
 
@@ -14,8 +14,7 @@ from django import forms
 from campaign.rules.eventhorizon.conflict import CAPTURED, DESTROYED, FATE_LABELS, FATES
 from campaign.rules.eventhorizon.designs import WEAPONS
 from campaign.rules.eventhorizon.economy import FORCE_FIELD_ARCS
-
-from .models import Battle
+from tactical.models import Battle
 
 HOLDER_CHOICES = [("", "— choose —"), ("attacker", "The attacker"), ("defender", "The defender"),
                   ("neither", "Neither side (the invasion failed, nobody holds the hex)")]
@@ -123,8 +122,7 @@ def settled_text(battle: Battle) -> str:
     """How a resolved battle was settled, as the turn report says it: 'fought on the tabletop,
     settled by the moderator', 'auto-resolved at the battle deadline'… ('' while open)."""
     from campaign.rules.eventhorizon.conflict import settled_text as text
-
-    from .lifecycle import settled_key
+    from tactical.battles.lifecycle import settled_key
 
     if not battle.resolved:
         return ""
@@ -264,7 +262,7 @@ class ModeForm(forms.Form):
     def __init__(self, *args, battle: Battle | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if battle is not None:
-            from .actions import modes_open_to
+            from tactical.battles.actions import modes_open_to
 
             allowed = modes_open_to(battle)
             self.fields["mode"].choices = [(v, label) for v, label in Battle.Mode.choices if v in allowed]

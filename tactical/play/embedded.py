@@ -1,6 +1,6 @@
 """Embedded (online) tactical battles: from a ``Battle`` row to the engine's state and back.
 
-A battle's ``setup`` (written by tactical/lifecycle.py) gives the fleets, the hex's terrain and
+A battle's ``setup`` (written by tactical/battles/lifecycle.py) gives the fleets, the hex's terrain and
 its world; ``initial_state`` deploys them with the campaign's dice. Every card drawn and every
 action taken is a ``BattleStep`` row; every die rolled is in the campaign's dice log under the
 phase ``battle <id>``. ``current_state`` rebuilds the battle by replaying the steps with those
@@ -18,13 +18,12 @@ from typing import Any
 from campaign.adapters import design_from_spec
 from campaign.rules.dice import Dice
 from campaign.rules.eventhorizon.economy import Damage
-
-from .rules import eventhorizon as eh
-from .rules.eventhorizon import codec
-from .rules.eventhorizon.deploy import DEPLOY_RULE, zone
-from .rules.eventhorizon.geometry import FACING_NAMES
-from .rules.eventhorizon.state import BLACK_HOLE, PLANET, SUN, WORMHOLE
-from .rules.replay import LoggedDie, ReplayDice
+from tactical.rules import eventhorizon as eh
+from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon.deploy import DEPLOY_RULE, zone
+from tactical.rules.eventhorizon.geometry import FACING_NAMES
+from tactical.rules.eventhorizon.state import BLACK_HOLE, PLANET, SUN, WORMHOLE
+from tactical.rules.replay import LoggedDie, ReplayDice
 
 DRAW = {"type": "draw"}
 CLOUD_TERRAIN = "particle_cloud"
@@ -163,7 +162,7 @@ def check_placements(setup: Mapping[str, Any], seat: int, placements) -> None:
 
 
 def outcome_to_result(outcome: eh.BattleOutcome) -> dict[str, Any]:
-    """The campaign-level result JSON handed to ``tactical.lifecycle.record_result``."""
+    """The campaign-level result JSON handed to ``tactical.battles.lifecycle.record_result``."""
     ships = []
     for s in outcome.ships:
         ships.append({

@@ -3,7 +3,8 @@ entry, the moderator's settlement, and their API under /api/."""
 
 from django.urls import path
 
-from . import battle_api, battle_views
+from tactical.battles import api as battle_api
+from tactical.battles import views as battle_views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", battle_views.battle_list, name="battle-list"),

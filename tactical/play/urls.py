@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import play_api, play_views
+from tactical.play import api as play_api
+from tactical.play import views as play_views
 
 urlpatterns = [
     path("battles/<int:battle_id>/play/", play_views.play_page, name="battle-play"),

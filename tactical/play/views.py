@@ -1,7 +1,7 @@
 """Pages of embedded battles: play (``battles/<id>/play/``) and replay (``battles/<id>/replay/``).
 
 Thin: find the battle the user may see (its two sides' players and the campaign's moderator;
-anyone else gets 404), call one action from tactical/play.py, render. What a side sees follows
+anyone else gets 404), call one action from tactical/play/actions.py, render. What a side sees follows
 the fog rules in ``BattleView`` (rulings TP5–TP6 in docs/rulings.md).
 """
 
@@ -20,15 +20,15 @@ from django.views.decorators.http import require_http_methods
 from campaign import sanitise
 from campaign.access import role_of
 from campaign.models import Membership
-
-from . import boardsvg, embedded, play
-from .models import Battle
-from .rules import eventhorizon as eh
-from .rules.eventhorizon import actions as A
-from .rules.eventhorizon import codec
-from .rules.eventhorizon.deploy import DEPLOY_RULE
-from .rules.eventhorizon.engine import trace_path
-from .rules.eventhorizon.geometry import FACING_NAMES
+from tactical.models import Battle
+from tactical.play import actions as play
+from tactical.play import boardsvg, embedded
+from tactical.rules import eventhorizon as eh
+from tactical.rules.eventhorizon import actions as A
+from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon.deploy import DEPLOY_RULE
+from tactical.rules.eventhorizon.engine import trace_path
+from tactical.rules.eventhorizon.geometry import FACING_NAMES
 
 LOG_LIMIT = 60
 

@@ -1,5 +1,5 @@
 """Fighting a what-if run's battles, in this process or spread over worker processes
-(tactical/whatif_worker.py), one per core. No Django here: ``bench/tactical.py`` uses it too.
+(tactical/whatif/worker.py), one per core. No Django here: ``bench/tactical.py`` uses it too.
 Every battle rolls from its own seed, so the tally is the same however the battles are spread.
 """
 
@@ -19,7 +19,7 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
                 fleets_from_sides: Callable = trials_mod.fleets_from_sides,
                 play_trial: Callable = trials_mod.play_trial) -> trials_mod.Tally:
     """Fight battles 0 … trials-1 of a run and add them up in index order, spread over
-    ``processes`` worker processes (tactical/whatif_worker.py) when there are enough battles;
+    ``processes`` worker processes (tactical/whatif/worker.py) when there are enough battles;
     ``progress(done)`` is called as battles end. The tally is the same however they are spread."""
     fleets = fleets_from_sides(sides)
     results: dict[int, trials_mod.TrialResult] = {}
@@ -42,7 +42,7 @@ def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callabl
     import sys
     from pathlib import Path
 
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the project: tactical/whatif/pool.py
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     chunks = [list(range(k, trials, processes)) for k in range(processes)]
     workers = []
@@ -50,7 +50,7 @@ def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callabl
     results: dict[int, trials_mod.TrialResult] = {}
     try:
         for indices in chunks:
-            proc = subprocess.Popen([sys.executable, "-m", "tactical.whatif_worker"], cwd=root, env=env,
+            proc = subprocess.Popen([sys.executable, "-m", "tactical.whatif.worker"], cwd=root, env=env,
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             proc.stdin.write(json.dumps({"sides": list(sides), "seed": seed, "indices": indices}))
             proc.stdin.close()

@@ -1,8 +1,8 @@
-"""A what-if worker process: ``python -m tactical.whatif_worker`` reads one job as JSON on stdin,
+"""A what-if worker process: ``python -m tactical.whatif.worker`` reads one job as JSON on stdin,
 ``{"sides": [...], "seed": "...", "indices": [...]}``, fights those battles (pure engine, no Django,
 no database) and writes one line per battle, ``[index, result]``, as each ends.
 
-``tactical/whatif.py`` starts one per core so a run uses the whole machine: a plain subprocess
+``tactical/whatif/runs.py`` starts one per core so a run uses the whole machine: a plain subprocess
 works inside a Celery prefork child, where ``multiprocessing`` may not start children, and in a
 web request on the embedded default. Every battle rolls from its own seed, so which process fights
 it does not change the result.

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from html import escape
 
-from .rules.eventhorizon.geometry import ARC_NAMES, FACING_NAMES, FACING_VECTORS
-from .rules.eventhorizon.state import (
+from tactical.rules.eventhorizon.geometry import ARC_NAMES, FACING_NAMES, FACING_VECTORS
+from tactical.rules.eventhorizon.state import (
     ACTIVE,
     BLACK_HOLE,
     CLOUD,

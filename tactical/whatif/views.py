@@ -20,9 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign import visibility
 from campaign.access import visible_campaigns
-
-from . import whatif
-from .models import WhatIfRun
+from tactical.models import WhatIfRun
+from tactical.whatif import runs as whatif
 
 FREE_ROWS = 4  # design rows per free fleet on the page (the API takes any number)
 

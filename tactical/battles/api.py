@@ -19,7 +19,7 @@
 Errors: 400 {"detail": message naming the problem}; 403 when the action is not yours to take
 (e.g. a side settling, the moderator entering); 404 for a battle or campaign you cannot see;
 403 when not logged in (as the rest of the API). Thin: each POST calls one action in
-tactical/actions.py.
+tactical/battles/actions.py.
 """
 
 from __future__ import annotations
@@ -37,11 +37,10 @@ from rest_framework.views import APIView
 from campaign.access import empire_of, is_moderator
 from campaign.api import campaign_for
 from campaign.models import Empire
-
-from . import actions
-from .actions import BattleError, NotAllowed, NotFound
-from .battle_forms import settled_text
-from .models import Battle
+from tactical.battles import actions
+from tactical.battles.actions import BattleError, NotAllowed, NotFound
+from tactical.battles.forms import settled_text
+from tactical.models import Battle
 
 
 def battle_json(battle: Battle, *, user=None, full: bool = True) -> dict[str, Any]:

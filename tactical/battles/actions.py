@@ -3,8 +3,8 @@
 Each is atomic, locks the campaign row first (the campaign's dice stream and its turn are
 shared by every battle of the turn), checks who is asking, and leaves the battle's log entry.
 Views, the API and the Celery tasks only call them. The embedded battle's own actions (taking an
-activation, handing a fleet to the doctrine) are in ``tactical/play.py``; what-if runs in
-``tactical/whatif.py``. Rulings C15–C20 (docs/rulings.md); flow in docs/battles.md.
+activation, handing a fleet to the doctrine) are in ``tactical/play/actions.py``; what-if runs in
+``tactical/whatif/runs.py``. Rulings C15–C20 (docs/rulings.md); flow in docs/battles.md.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from django.utils import timezone
 from campaign import access, locks
 from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
-
-from . import lifecycle
-from .battle_forms import seat_name
-from .lifecycle import BattleError
-from .models import Battle
+from tactical.battles import lifecycle
+from tactical.battles.forms import seat_name
+from tactical.battles.lifecycle import BattleError
+from tactical.models import Battle
 
 
 class NotAllowed(BattleError):
@@ -201,7 +200,7 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
     battle.save(update_fields=["proposal", "proposed_by", "status"])
     lifecycle.log(battle, "mode", f"The moderator changed the battle from {before} to {mode}"
                   + (" (the entered result is dropped)." if dropped else "."), user=user)
-    from . import play
+    from tactical.play import actions as play
 
     play.begin(battle)  # deployment by hand first, or straight to the first card
     lifecycle.notify_sides(battle, f"The battle at {battle.hex} is now to be played online: "
@@ -240,7 +239,7 @@ def settle_due_battle(battle_id: int, now=None) -> bool:
         except ResultError:
             pass
     if battle.mode == Battle.Mode.TACTICAL and battle.status in (Battle.Status.PLAYING, Battle.Status.DEPLOYING):
-        from . import play
+        from tactical.play import actions as play
 
         if battle.status == Battle.Status.DEPLOYING:  # sides not deployed yet line up automatically
             play.finish_deployment(battle)

@@ -1,6 +1,6 @@
 """The REST API of embedded battles (DRF). Thin: find the battle the caller may see (404 for
 anyone who is neither one of its sides nor the campaign's moderator), call one action from
-tactical/play.py, render.
+tactical/play/actions.py, render.
 
     GET  api/battles/{id}/state/      the board from your side, whose card it is, and — when it
                                       is your card — the legal actions of your ships
@@ -25,12 +25,13 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import embedded, play
-from .models import Battle
-from .play_views import BattleView, battle_view, event_rows, ship_rows, started
-from .rules import eventhorizon as eh
-from .rules.eventhorizon import codec
-from .rules.eventhorizon.geometry import FACING_NAMES
+from tactical.models import Battle
+from tactical.play import actions as play
+from tactical.play import embedded
+from tactical.play.views import BattleView, battle_view, event_rows, ship_rows, started
+from tactical.rules import eventhorizon as eh
+from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon.geometry import FACING_NAMES
 
 EVENTS_IN_STATE = 30
 

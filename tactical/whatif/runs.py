@@ -43,7 +43,6 @@ from campaign.rules.eventhorizon.autoresolve import Side, odds
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.designs import DesignError, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
-from tactical import whatif_pool
 from tactical.models import WhatIfRun
 from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for callers and tests
     FATES,
@@ -59,6 +58,7 @@ from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for
     play_trial,
     trial_from_json,
 )
+from tactical.whatif import pool as whatif_pool
 
 logger = logging.getLogger(__name__)
 

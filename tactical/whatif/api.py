@@ -22,8 +22,8 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import whatif
-from .models import WhatIfRun
+from tactical.models import WhatIfRun
+from tactical.whatif import runs as whatif
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:

@@ -8,7 +8,7 @@
     campaigns/<id>/battle-preference/                  POST: how the player asks for his battles
 
 Thin: find the battle the user may see (``visible_battles``: its two sides' players and the
-campaign's moderator; anyone else gets 404), call one action from tactical/actions.py, redirect;
+campaign's moderator; anyone else gets 404), call one action from tactical/battles/actions.py, redirect;
 an action's refusal is shown on the page as the form's error (status 400) and changes nothing.
 """
 
@@ -24,10 +24,9 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import empire_of, is_moderator, visible_campaigns
 from campaign.models import Turn
-
-from . import actions
-from .actions import BattleError, NotFound
-from .battle_forms import (
+from tactical.battles import actions
+from tactical.battles.actions import BattleError, NotFound
+from tactical.battles.forms import (
     DisputeForm,
     ModeForm,
     PreferenceForm,
@@ -39,7 +38,7 @@ from .battle_forms import (
     settled_text,
     side_rows,
 )
-from .models import Battle
+from tactical.models import Battle
 
 
 def _battle_for(request, battle_id: int) -> Battle:
