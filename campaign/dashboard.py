@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db.models import Count, F, Q
 
+from . import battles
 from .access import visible_campaigns
 from .models import Campaign, Empire, Membership, Turn, TurnOrders
 
@@ -63,8 +64,6 @@ def _url(campaign: Campaign) -> str:
 
 def my_campaigns(user) -> list[CampaignRow]:
     """Every campaign the user moderates, plays or observes, newest first."""
-    from tactical.models import Battle
-
     campaigns = list(
         visible_campaigns(user).select_related("moderator", "cam", "winner")
         .annotate(players=Count("empires", distinct=True), cam_players=Count("cam__players", distinct=True))
@@ -106,23 +105,16 @@ def my_campaigns(user) -> list[CampaignRow]:
                              for e in seats.get(campaign.pk, []) if not e.eliminated]
         rows.append(row)
 
-    _attach_battles(user, rows, Battle)
+    _attach_battles(rows)
     return rows
 
 
-def _attach_battles(user, rows: list[CampaignRow], Battle) -> None:
+def _attach_battles(rows: list[CampaignRow]) -> None:
     """Battles that wait for the user: his side's battles not yet resolved (to fight, deploy,
-    enter or confirm), and for a moderator the disputed ones."""
-    q = Q(pk__in=[])
-    for row in rows:
-        if row.empire is not None:
-            seat = row.empire.seat
-            q |= Q(campaign_id=row.campaign.pk) & (Q(attacker=seat) | Q(defender=seat))
-        if row.role == Membership.Role.MODERATOR:
-            q |= Q(campaign_id=row.campaign.pk, status=Battle.Status.DISPUTED)
-    by_campaign: dict[int, list] = {}
-    for battle in Battle.objects.filter(q).exclude(status=Battle.Status.RESOLVED).order_by("turn", "index"):
-        by_campaign.setdefault(battle.campaign_id, []).append(battle)
+    enter or confirm), and for a moderator the disputed ones (one query, campaign/battles.py)."""
+    seats = {row.campaign.pk: row.empire.seat for row in rows if row.empire is not None}
+    moderated = [row.campaign.pk for row in rows if row.role == Membership.Role.MODERATOR]
+    by_campaign = battles.handler().unresolved_battles(seats, moderated)
     for row in rows:
         row.battles = by_campaign.get(row.campaign.pk, [])
 

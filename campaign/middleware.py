@@ -18,7 +18,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
-from . import actions
+from . import actions, battles
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,7 @@ class ProcessDueTurnsMiddleware:
                 except Exception:  # a failing turn must not take the page the player asked for
                     log.exception("processing due turns on a request failed")
                 try:  # battles past their deadlines (and embedded activations), as beat would
-                    from tactical.battles import actions as battle_actions
-                    from tactical.play import actions as play
-
-                    battle_actions.settle_due_battles()
-                    play.play_due_activations()
+                    battles.handler().sweep_due()
                 except Exception:
                     log.exception("settling due battles on a request failed")
         return self.get_response(request)

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import actions, adapters, sanitise
+from . import actions, adapters, battles, sanitise
 from .access import empire_of, visible_campaigns
 from .models import Campaign, Design, Empire, Turn, TurnOrders
 from .rules.eventhorizon import economy as eh
@@ -165,11 +165,10 @@ def waiting_battles(user, campaign: Campaign, turn: Turn | None, empire: Empire)
     see, theirs first, each with its page, sides and what it waits for."""
     if turn is None or turn.status != Turn.Status.BATTLES:
         return []
-    from tactical.battles.actions import visible_battles
-    from tactical.battles.forms import seat_name
-
+    hand = battles.handler()
+    seat_name = hand.seat_name
     rows = []
-    for b in visible_battles(user).filter(campaign=campaign, turn=turn.number).order_by("index"):
+    for b in hand.waiting_battles(user, campaign, turn.number):
         rows.append({
             "pk": b.pk, "x": b.x, "y": b.y, "url": reverse("battle-detail", args=[b.pk]),
             "attacker": seat_name(b, b.attacker), "defender": seat_name(b, b.defender),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .. import locks, versioning
+from .. import battles, locks, versioning
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 from ..rules.eventhorizon.setup import SETUP_TURN
 from .campaigns import DEFAULT_OPTIONS, SWITCHABLE_OPTIONS
@@ -212,11 +212,7 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
         raise ActionError(f"turn {last.number} was processed before turns were snapshotted, so it cannot be rolled back")
     before = {"turn": campaign.turn, "status": campaign.status, "winner": campaign.winner_id,
               "dice_offset": campaign.dice_offset, "processed_at": last.processed_at}
-    from tactical.models import Battle
-
-    battles = list(Battle.objects.filter(campaign=campaign, turn__gte=last.number).values_list("pk", flat=True))
-    Battle.objects.filter(pk__in=battles).delete()  # their steps and logs go with them
-    before["battles"] = battles
+    before["battles"] = battles.handler().discard_battles(campaign, last.number)  # their steps and logs too
     try:
         undone = snapshots.restore(campaign, last.snapshot)
     except snapshots.SnapshotError as exc:

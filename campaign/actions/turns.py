@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .. import adapters
+from .. import adapters, battles
 from ..dice import CampaignDice
 from ..models import Campaign, Turn, TurnOrders
 from ..rules.eventhorizon import turn as turn_engine
@@ -53,10 +53,7 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
             dice.commit()
             turn.events = [event_json(e) for e in resolution.events]
             return _turn_done(campaign, turn, resolution.state)
-        from tactical.battles import (
-            lifecycle,  # battles (issue 5): a turn may wait for battles fought as games
-        )
-
+        lifecycle = battles.handler()  # battles (issue 5): a turn may wait for battles fought as games
         resolution = turn_engine.resolve_turn(state, orders, dice, names,
                                               fought_as_game=lifecycle.game_chooser(campaign))
         adapters.save_state(campaign, state, resolution.state)
@@ -75,19 +72,18 @@ def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | 
 
 
 def finish_turn(campaign: Campaign, turn: Turn) -> Turn:
-    """The rest of a turn that waited for its battles, once all are settled (tactical/battles/lifecycle.py):
+    """The rest of a turn that waited for its battles, once all are settled (campaign/battles.py):
     the battles' results in order (auto-resolve for the others), builds, trade, victory, income.
     The caller holds the campaign row lock."""
     from dataclasses import replace as _replace
 
-    from tactical.battles import lifecycle
-
+    lifecycle = battles.handler()
     state = adapters.load_state(campaign)
     pending = turn.pending or {}
     state = _replace(state, repairs=tuple(tuple(r) for r in pending.get("repairs", [])))
-    battles = tuple(lifecycle.battle_from_json(b) for b in pending.get("battles", []))
+    waited = tuple(lifecycle.battle_from_json(b) for b in pending.get("battles", []))
     dice = CampaignDice(campaign, phase="turn", turn=turn.number)
-    rest = turn_engine.complete_turn(state, battles, lifecycle.results_for(campaign, turn), dice,
+    rest = turn_engine.complete_turn(state, waited, lifecycle.results_for(campaign, turn), dice,
                                      lifecycle.auto_settled_for(campaign, turn))
     adapters.save_state(campaign, state, rest.state)
     dice.commit()

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from campaign import actions
+from campaign import actions, battles
 
 
 class Command(BaseCommand):
@@ -13,11 +13,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **opts):
-        from tactical.battles import actions as battle_actions
-        from tactical.play import actions as play
-
         count = actions.enqueue_due_turns()
-        settled = battle_actions.settle_due_battles()
-        played = play.play_due_activations()
+        settled, played = battles.handler().sweep_due()
         self.stdout.write(f"{count} turn(s) due; {settled} battle(s) settled at their deadline; "
                           f"{played} late activation(s) played by the doctrine.")
