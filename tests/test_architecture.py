@@ -1,0 +1,152 @@
+"""The import rules of the layout (docs/architecture.md, issue 15), read from the source with
+``ast``: no module is imported, so a broken rule fails here even where no other test runs it.
+
+(a) the pure engines (campaign/rules/, tactical/rules/) import no Django, Celery, DRF or any
+    module of the Django layers — only the standard library and each other;
+(b) the platform (campaign/, except the CAM layer in campaign/cam/) never imports ``tactical``:
+    it reaches battles through campaign/battles.py, which tactical/apps.py fills in;
+(c) no import cycle at module level runs through both apps.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("campaign", "tactical")
+FRAMEWORKS = {"django", "celery", "rest_framework", "drf_spectacular", "config"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def sources() -> dict[str, Path]:
+    return {module_name(p): p for app in APPS for p in sorted((ROOT / app).rglob("*.py"))}
+
+
+def imports(path: Path, *, top_level_only: bool = False) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in the file; ``from x import y`` counts as
+    ``x.y`` (y may be a module). ``top_level_only``: those run when the module is imported
+    (not inside a function or class body)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(), str(path))
+    nodes = list(run_at_import(tree)) if top_level_only else list(ast.walk(tree))
+    found = []
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            found += [(node.lineno, f"{base}.{alias.name}" if alias.name != "*" else base) for alias in node.names]
+    return found
+
+
+def run_at_import(node: ast.AST):
+    """The nodes executed when the module is imported: everything but function bodies."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        yield child
+        yield from run_at_import(child)
+
+
+def under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_pure_engines_import_no_django_and_no_app_module():
+    wrong = []
+    for name, path in sources().items():
+        if not (under(name, "campaign.rules") or under(name, "tactical.rules")):
+            continue
+        for line, target in imports(path):
+            top = target.split(".")[0]
+            app_module = top in APPS and not (under(target, "campaign.rules") or under(target, "tactical.rules"))
+            if top in FRAMEWORKS or app_module:
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    assert not wrong, "the pure engines must stay free of Django and the apps:\n" + "\n".join(wrong)
+
+
+def test_the_platform_never_imports_tactical():
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {target}"
+             for name, path in sources().items()
+             if under(name, "campaign") and not under(name, "campaign.cam")
+             for line, target in imports(path) if under(target, "tactical")]
+    assert not wrong, "campaign/ reaches battles through campaign/battles.py only:\n" + "\n".join(wrong)
+
+
+def test_no_import_cycle_at_module_level_runs_through_both_apps():
+    mods = sources()
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        edges = set()
+        for _line, target in imports(path, top_level_only=True):
+            # ``from pkg import mod`` names a module; ``from mod import function`` its module.
+            while target and target not in mods:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                edges.add(target)
+        graph[name] = edges
+    mixed = [sorted(c) for c in strongly_connected(graph)
+             if len(c) > 1 and {m.split(".")[0] for m in c} >= set(APPS)]
+    assert not mixed, f"module-level import cycles across campaign and tactical: {mixed}"
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's algorithm, iterative (the graph has a few hundred modules)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[set[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                out.append(component)
+    return out
+
+
+def test_the_cycle_finder_finds_a_cycle_across_the_apps():
+    # The check above must be able to fail: a two-module loop across the apps is one component.
+    graph = {"campaign.a": {"tactical.b"}, "tactical.b": {"campaign.a"}, "campaign.c": set()}
+    assert {"campaign.a", "tactical.b"} in strongly_connected(graph)
