@@ -5,7 +5,8 @@
     module of the Django layers — only the standard library and each other;
 (b) the platform (campaign/, except the CAM layer in campaign/cam/) never imports ``tactical``:
     it reaches battles through campaign/battles.py, which tactical/apps.py fills in;
-(c) no import cycle at module level runs through both apps.
+(c) no import cycle at module level runs through both apps;
+(d) the platform imports no campaign layer (campaign/cam/).
 """
 
 from __future__ import annotations
@@ -83,6 +84,14 @@ def test_the_platform_never_imports_tactical():
              if under(name, "campaign") and not under(name, "campaign.cam")
              for line, target in imports(path) if under(target, "tactical")]
     assert not wrong, "campaign/ reaches battles through campaign/battles.py only:\n" + "\n".join(wrong)
+
+
+def test_the_platform_imports_no_campaign_layer():
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {target}"
+             for name, path in sources().items()
+             if under(name, "campaign") and not under(name, "campaign.cam")
+             for line, target in imports(path) if under(target, "campaign.cam")]
+    assert not wrong, "the platform must not import a campaign layer:\n" + "\n".join(wrong)
 
 
 def test_no_import_cycle_at_module_level_runs_through_both_apps():
