@@ -1,7 +1,8 @@
 """The battle lifecycle: how the campaign turn hands a battle off and takes its result back
 (issue 5, "Battles"; docs/battles.md; rulings C15–C20 in docs/rulings.md).
 
-1. ``process_turn`` (campaign/actions.py) asks ``game_chooser`` which battles are to be fought
+1. ``process_turn`` (campaign/actions/turns.py, through the handler of campaign/battles.py that
+   tactical/battles/hooks.py registers) asks ``game_chooser`` which battles are to be fought
    as games (embedded tactical or tabletop) rather than auto-resolved. If any, the turn stops
    before its battles step (``Turn.status`` "battles"), the state so far is stored, and
    ``open_battles`` creates a ``Battle`` row for each game with its setup and deadline.

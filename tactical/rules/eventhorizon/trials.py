@@ -1,5 +1,5 @@
 """What-if battles, pure (no Django): one doctrine-against-doctrine battle between two fleets,
-and its result as JSON, so battles can be fought in worker processes (tactical/whatif_worker.py)
+and its result as JSON, so battles can be fought in worker processes (tactical/whatif/worker.py)
 and added up in the same order whatever process fought them. Rulings WI1–WI4 in docs/rulings.md.
 """
 
