@@ -406,14 +406,9 @@ class NotificationPreferences(APIView):
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(
-        request=OrdersPutSerializer, examples=[ORDERS_EXAMPLE],
-        responses={200: OrdersPutResponseSerializer, 400: OpenApiTypes.OBJECT, 404: ErrorSerializer,
-                   409: ErrorSerializer},
-        description="Store your orders for the open turn (the format of docs/orders.md; `{}` holds) and get "
-                    "the preview. 400 names the place and the rule of what is wrong, e.g. "
-                    '`{"orders": "moves[0].path[2]: 003 Creating a Map: Black Hole: …"}`, and changes nothing; '
-                    "409 when the turn is not taking orders.")
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+                   description=f"Change which emails this campaign sends you, e.g. {NOTIFICATION_EXAMPLE}; "
+                               "400 names a bad field or value.")
     def put(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         if not isinstance(request.data, dict):

@@ -55,6 +55,17 @@ def test_orders_put_body_is_documented(schema):
     assert set(ok["properties"]) == {"turn", "setup", "revision", "ready", "preview", "warnings", "bp_left"}
 
 
+def test_only_the_orders_endpoints_are_documented_as_orders(schema):
+    """The orders body is documented where orders are taken, and nowhere else (the notification
+    preferences' PUT once carried it by a copy of the decorator)."""
+    carrying = sorted(
+        f"{method.upper()} {path}" for path, ops in schema["paths"].items() for method, op in ops.items()
+        if "docs/orders.md" in op.get("description", ""))
+    assert all("/orders/" in where for where in carrying), carrying
+    put = schema["paths"]["/api/campaigns/{campaign_id}/notifications/"]["put"]
+    assert "notify_turn" in put["description"]
+
+
 def test_the_documented_shapes_are_accepted(schema, small_campaign, bob):
     """The schema's shapes are the engine's: the example's standing orders are taken as they are."""
     example = next(iter(schema["paths"]["/api/campaigns/{campaign_id}/orders/"]["put"]["requestBody"]
