@@ -29,20 +29,7 @@ from campaign.rules.dice import SeededDice, derive_seed  # noqa: E402
 from tactical.rules.buoyz.deploy import deploy  # noqa: E402
 from tactical.rules.buoyz.doctrine import doctrine_action  # noqa: E402
 from tactical.rules.buoyz.engine import apply, outcome  # noqa: E402
-from tactical.rules.buoyz.sds import CATALOGUE  # noqa: E402
-
-
-def fleet(rng: random.Random, period: int, points: int) -> list:
-    """A random CAM-legal fleet of the period's SDs costing at most ``points`` (CAM 2.2)."""
-    pool = [sd for sd in CATALOGUE.values() if sd.available_in(period)]
-    out, total = [], 0
-    while True:
-        fits = [sd for sd in pool if total + sd.points <= points]
-        if not fits:
-            return out
-        sd = rng.choice(fits)
-        out.append(sd)
-        total += sd.points
+from tactical.rules.buoyz.sds import random_fleet as fleet  # noqa: E402
 
 
 def battle(args: tuple[str, int]) -> tuple[str, int, int]:

@@ -102,5 +102,20 @@ def one_shot(abilities: tuple[str, ...]) -> bool:
 
 CATALOGUE = STARTER_CATALOGUE
 
+
+def random_fleet(rng, period: int, points: int) -> list[SD]:
+    """A random CAM-legal fleet (CAM 2.2): SDs of the Period picked by ``rng`` (a
+    ``random.Random`` the caller seeds: tests and benchmarks, never a game's dice) until no further
+    SD fits within ``points``."""
+    pool = [sd for sd in CATALOGUE.values() if sd.available_in(period)]
+    out, total = [], 0
+    while True:
+        fits = [sd for sd in pool if total + sd.points <= points]
+        if not fits:
+            return out
+        sd = rng.choice(fits)
+        out.append(sd)
+        total += sd.points
+
 __all__ = ["CATALOGUE", "CLOSE_DEFENCE", "MAIN", "SECONDARY", "SD", "SDError", "ShipClass", "Weapon",
-           "WeaponSystem", "make_catalogue", "validate_sd", "weapon_systems", "torpedo_kind"]
+           "WeaponSystem", "make_catalogue", "random_fleet", "validate_sd", "weapon_systems", "torpedo_kind"]

@@ -12,21 +12,8 @@ from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz.deploy import deploy
 from tactical.rules.buoyz.doctrine import choose_fire, doctrine_action, simulate
 from tactical.rules.buoyz.engine import apply, check, outcome
-from tactical.rules.buoyz.sds import CATALOGUE
+from tactical.rules.buoyz.sds import CATALOGUE, random_fleet
 from tactical.rules.buoyz.state import new_battle, new_ship
-
-
-def cam_fleet(rng: random.Random, period: int, points: int) -> list:
-    """A random CAM-legal fleet of the period's SDs, costing at most ``points`` (CAM 2.2)."""
-    pool = [sd for sd in CATALOGUE.values() if sd.available_in(period)]
-    out, total = [], 0
-    while True:
-        fits = [sd for sd in pool if total + sd.points <= points]
-        if not fits:
-            return out
-        sd = rng.choice(fits)
-        out.append(sd)
-        total += sd.points
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -34,7 +21,7 @@ def test_doctrine_battles_end_with_a_result(seed):
     """Random CAM-legal 60-point fleets of a random period (CAM 2.2), doctrine against doctrine."""
     rng = random.Random(seed)
     period = rng.randint(1, 6)
-    state = deploy({1: cam_fleet(rng, period, 60), 2: cam_fleet(rng, period, 60)})
+    state = deploy({1: random_fleet(rng, period, 60), 2: random_fleet(rng, period, 60)})
     dice = SeededDice(derive_seed(f"buoyz-doctrine-{seed}"))
     steps = 0
     while not state.over:
