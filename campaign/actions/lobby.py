@@ -40,7 +40,7 @@ def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
     not a moderator gets NotAllowed naming what they tried."""
     from ..access import is_moderator, role_of
 
-    # Event Horizon only: a CAM campaign (layer "cam") has its own actions (campaign/cam/actions.py).
+    # Event Horizon only: a CAM campaign (layer "cam") has its own actions (campaign/cam/actions/).
     campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
     if campaign is None or role_of(user, campaign) is None:
         raise NotFound("no such campaign")

@@ -1,0 +1,38 @@
+"""Every change to a CAM campaign is one of these actions.
+
+Each action is atomic, locks the campaign row (``select_for_update``) before reading state,
+adapts rows to the pure engine (``campaign.rules.cam``) through ``adapters``, lets the engine
+decide, writes the result back, commits its dice to the campaign's hash-chained log
+(``CampaignDice``) in the same transaction and sends emails only on commit. A refused action
+raises ``CamActionError`` (``NotAllowed``: 403, ``NotFound``: 404) naming the problem, and changes
+nothing — not even the dice stream.
+
+Flow of one scenario (``CamScenario.stage``): ``generate_scenario`` (CAM 2.1) → each player's
+``select_forces`` (CAM 2.2) → ``roll_table`` (CAM 2.3) → ``enter_turn`` after every game turn
+(CAM 3.0/3.1 break-contact checks) until contact is broken, a side is gone or a player
+``propose_end``s → ``confirm_result`` by the other player (CAM 3.1, 4.3) — or ``autoresolve``
+(ruling CAM26) → ``submit_replacements`` from both players runs CAM 4.2 → the next scenario.
+
+One module per domain (as ``campaign/actions/``): ``errors`` (the refusals and the engine errors
+they wrap), ``common`` (the locked campaign row, the acting seat, the audit entry: shared by the
+rest), ``setup`` (create, starting fleets, custom SDs, start), ``scenarios`` (CAM 2.1 – 2.3),
+``battle`` (CAM 3.0 / 3.1: game turns, the end, confirmation, auto-resolve), ``between`` (CAM 4.2)
+and ``reading`` (standings, break-contact conditions). This module re-exports every public name,
+so ``from campaign.cam import actions; actions.x`` works; a test that replaces a function with
+``monkeypatch`` must replace it in the module that calls it (e.g. ``campaign.cam.actions.battle.notify``
+for the emails of ``enter_turn``, ``campaign.cam.actions.between._between`` for ``submit_replacements``).
+"""
+
+from .battle import (  # noqa: F401
+    autoresolve,
+    confirm_result,
+    enter_turn,
+    propose_end,
+    reject_result,
+    score_preview,
+)
+from .between import run_between, submit_replacements  # noqa: F401
+from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound  # noqa: F401
+from .reading import checks_now, standings  # noqa: F401
+from .scenarios import generate_scenario, roll_table, select_forces  # noqa: F401
+from .setup import SD_FIELDS, add_custom_sd, create_cam_campaign, set_starting_fleet, start  # noqa: F401

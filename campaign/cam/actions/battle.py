@@ -1,0 +1,189 @@
+"""CAM 3.0 / 3.1: the game — each game turn's losses and the break-contact checks, the end of
+the game, the result confirmed or disputed, or auto-resolved (ruling CAM26)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.dice import CampaignDice
+from campaign.models import Campaign, Membership
+from campaign.rules.cam import autoresolve as ar
+from campaign.rules.cam import breakcontact as bc
+from campaign.rules.cam import scoring as scoring_rules
+
+from .. import adapters, notify
+from ..models import CamCampaign, CamScenario
+from .common import _acting_seat, _active, _add_events, _locked, _scenario
+from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
+
+# --- CAM 3.0 / 3.1: the game ---------------------------------------------------------------------
+
+
+def _uids(value, label: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise CamActionError(f"{label} lists unit ids such as 'ship:3' or 'ac:1'")
+    return list(value)
+
+
+def _side_gone(battle: bc.BattleState) -> bool:
+    return any(not [u for u in battle.on_table(s) if u.kind in ("ship", "ac")] for s in battle.scenario.seats)
+
+
+@transaction.atomic
+def enter_turn(*, campaign_id: int, user, destroyed=(), crippled=(), left=(), seat: int | None = None) -> CamScenario:
+    """After a game turn each player enters what happened to their own units (destroyed,
+    crippled, left the table). When both have entered, the site makes the End Phase: CAM 3.0
+    step 1 and every CAM 3.1 break-contact check (rolled with the faction modifier). The game
+    is over once contact is broken or a side has no ships left on the table; the player who
+    completed the turn has then entered the result, and the other confirms it."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _scenario(cam, CamScenario.Stage.FIGHTING, "enter a game turn")
+    player = _acting_seat(cam, user, role, seat, "enter losses")
+    entry = {"destroyed": _uids(destroyed, "destroyed"), "crippled": _uids(crippled, "crippled"),
+             "left": _uids(left, "left")}
+    state = adapters.campaign_state(cam)
+    battle = adapters.battle_state(row, state)
+    try:
+        bc.record_damage(battle, player.seat, **entry)  # the engine checks the entry now
+    except ENGINE_ERRORS as exc:
+        raise _refuse(exc) from None
+    entries = {**row.turn_entries, str(player.seat): entry}
+    row.turn_entries = entries
+    if all(str(s) in entries for s in battle.scenario.seats):
+        # A side ordered to break contact is entered last: its ships leaving may end all contact.
+        for s in sorted(battle.scenario.seats, key=battle.ordered_to_break):
+            try:
+                battle = bc.record_damage(battle, s, **entries[str(s)])
+            except ENGINE_ERRORS as exc:
+                raise _refuse(exc) from None
+        dice = CampaignDice(campaign, phase="cam-break-contact", turn=row.number)
+        # CAM 3.0: step 1 (the checks) comes before step 2 (the tally), the last turn's too (CAM27).
+        resolution = bc.end_of_turn(battle, dice)
+        battle = resolution.battle
+        _add_events(row, resolution.events)
+        row.battle = adapters.battle_json(battle)
+        row.turn_entries = {}
+        if battle.contact_broken or _side_gone(battle):
+            row.stage = CamScenario.Stage.CONFIRMING
+            row.proposed_by = player.seat if player.user == user else 0
+            row.force_end = not battle.contact_broken
+            row.events = row.events + [{"step": "scoring", "kind": "ended", "seats": [], "data": {},
+                                        "text": f"The game is over after turn {battle.turn - 1} "
+                                                f"({'all table contact broken' if battle.contact_broken else 'a side has no ships left on the table'}; 000 CAM 3.0)."}]
+            notify.result_needs_confirmation(campaign, row)
+        row.save()
+        dice.commit()
+    else:
+        row.save(update_fields=["turn_entries"])
+    return row
+
+
+@transaction.atomic
+def propose_end(*, campaign_id: int, user, seat: int | None = None) -> CamScenario:
+    """A player enters the end of the game (the players agree to stop: ruling CAM15); the
+    other player confirms the result. Losses of the turn not yet complete are not counted."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _scenario(cam, CamScenario.Stage.FIGHTING, "end the game")
+    player = _acting_seat(cam, user, role, seat, "end the game")
+    row.stage = CamScenario.Stage.CONFIRMING
+    row.proposed_by = player.seat if player.user == user else 0
+    row.force_end = True
+    row.turn_entries = {}
+    row.save()
+    notify.result_needs_confirmation(campaign, row)
+    return row
+
+
+def score_preview(row: CamScenario) -> scoring_rules.ScenarioScore | None:
+    """The score the entered result gives (for the confirmation page); None while fighting."""
+    if row.stage != CamScenario.Stage.CONFIRMING:
+        return None
+    state = adapters.campaign_state(row.cam)
+    return scoring_rules.score_scenario(adapters.battle_state(row, state), force_end=row.force_end)
+
+
+def _record(campaign: Campaign, cam: CamCampaign, row: CamScenario, battle: bc.BattleState, force_end: bool) -> None:
+    state = adapters.campaign_state(cam)
+    score = scoring_rules.score_scenario(battle, force_end=force_end)
+    resolution = scoring_rules.record_scenario(state, battle, score)
+    adapters.store_campaign(cam, resolution.campaign)
+    row.battle = adapters.battle_json(battle)
+    row.score = adapters.score_json(score)
+    row.stage = CamScenario.Stage.SCORED
+    before = len(row.events)
+    _add_events(row, resolution.events)
+    row.save()
+    cam.players.update(requests=[], between_ready=False)
+    notify.scenario_scored(campaign, row, row.events[before:])
+    if resolution.campaign.finished:
+        campaign.status = Campaign.Status.FINISHED
+        campaign.save(update_fields=["status"])
+        notify.rubber_ended(campaign, scoring_rules.standings(resolution.campaign))
+
+
+@transaction.atomic
+def confirm_result(*, campaign_id: int, user) -> CamScenario:
+    """The other player (or the moderator) confirms the entered result: CAM 3.1 points left, +50
+    if not forced to break, the victory scale; CAM 4.3 campaign points; roster ships destroyed or
+    crippled."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _scenario(cam, CamScenario.Stage.CONFIRMING, "confirm the result")
+    mine = cam.players.filter(user=user).first()
+    if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
+        raise NotAllowed("the result is confirmed by the other player (or the moderator), not by the one who entered it")
+    state = adapters.campaign_state(cam)
+    try:
+        _record(campaign, cam, row, adapters.battle_state(row, state), row.force_end)
+    except ENGINE_ERRORS as exc:
+        raise _refuse(exc) from None
+    return row
+
+
+@transaction.atomic
+def reject_result(*, campaign_id: int, user) -> CamScenario:
+    """The other player disputes an entered end: the game goes on. A result the break-contact
+    dice decided cannot be disputed (the moderator can still confirm it)."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _scenario(cam, CamScenario.Stage.CONFIRMING, "dispute the result")
+    mine = cam.players.filter(user=user).first()
+    if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
+        raise NotAllowed("only the other player (or the moderator) can dispute the result")
+    battle = adapters.battle_state(row, adapters.campaign_state(cam))
+    if battle.contact_broken:
+        raise CamActionError("000 CAM 3.0: all table contact has been broken; the game cannot go on")
+    row.stage = CamScenario.Stage.FIGHTING
+    row.proposed_by = None
+    row.force_end = False
+    row.save()
+    return row
+
+
+@transaction.atomic
+def autoresolve(*, campaign_id: int, user) -> CamScenario:
+    """The rest of the battle by the Event Horizon odds system on CAM points (ruling CAM26),
+    then scored at once (the dice decide; no confirmation). The moderator may always; players
+    only in a campaign whose battle mode allows it."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    if role != Membership.Role.MODERATOR and cam.battle_mode != CamCampaign.BattleMode.AUTO:
+        raise NotAllowed("in a tabletop campaign only the moderator can auto-resolve a battle")
+    if role == Membership.Role.OBSERVER:
+        raise NotAllowed("observers cannot auto-resolve a battle")
+    row = _scenario(cam, CamScenario.Stage.FIGHTING, "auto-resolve")
+    state = adapters.campaign_state(cam)
+    dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
+    try:
+        resolution = ar.autoresolve_battle(adapters.battle_state(row, state), dice)
+        _add_events(row, resolution.events)
+        row.turn_entries = {}
+        _record(campaign, cam, row, resolution.battle, force_end=False)
+    except ENGINE_ERRORS as exc:
+        raise _refuse(exc) from None
+    dice.commit()
+    return row

@@ -1,0 +1,36 @@
+"""The refusals of the CAM actions: ``CamActionError`` (400), ``NotAllowed`` (403), ``NotFound``
+(404), and the engine errors an action turns into a refusal."""
+
+from __future__ import annotations
+
+from campaign.rules.cam import breakcontact as bc
+from campaign.rules.cam import factions as fx
+from campaign.rules.cam import replacements as rp
+from campaign.rules.cam import scenario as sc
+from campaign.rules.cam import scoring as scoring_rules
+from campaign.rules.cam import ships as sh
+from campaign.rules.cam import state as st
+
+ENGINE_ERRORS = (st.CampaignSetupError, sh.SDError, fx.FactionError, sc.ScenarioError, sc.ForceSelectionError,
+                 bc.BattleError, scoring_rules.ScoringError, rp.ReplacementError)
+
+
+class CamActionError(ValueError):
+    """A refused action; the message names the problem (and the rule). Nothing was changed.
+    ``reason`` is the engine's short code where it gives one (e.g. ``over_points``)."""
+
+    def __init__(self, message: str, reason: str = ""):
+        self.reason = reason
+        super().__init__(message)
+
+
+class NotAllowed(CamActionError):
+    pass
+
+
+class NotFound(CamActionError):
+    pass
+
+
+def _refuse(exc: Exception) -> CamActionError:
+    return CamActionError(str(exc), getattr(exc, "reason", ""))
