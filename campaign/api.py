@@ -29,7 +29,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import actions, lookups, visibility
+from . import actions, layers, lookups, visibility
 from .access import empire_of, is_moderator, visible_campaigns
 from .charts import history_series
 from .dice import log_reader, shown_rows
@@ -49,8 +49,8 @@ from .rules.eventhorizon.victory import PURPOSES
 
 
 def campaign_for(request, campaign_id: int) -> Campaign:
-    # CAM campaigns (layer "cam") have their own API under /api/cam/.
-    campaign = visible_campaigns(request.user).exclude(layer="cam").filter(pk=campaign_id).first()
+    # The Event Horizon campaign API: other layers (campaign/layers.py) have their own.
+    campaign = visible_campaigns(request.user).filter(layer__in=layers.having("orders"), pk=campaign_id).first()
     if campaign is None:
         raise NotFound("no such campaign")
     return campaign
@@ -81,7 +81,7 @@ class CampaignList(ListAPIView):
     serializer_class = CampaignSerializer
 
     def get_queryset(self):
-        return visible_campaigns(self.request.user).exclude(layer="cam").order_by("-created_at", "-id")
+        return visible_campaigns(self.request.user).filter(layer__in=layers.having("orders")).order_by("-created_at", "-id")
 
 
 class CampaignDetail(APIView):
@@ -145,7 +145,7 @@ class OrdersView(APIView):
     def _empire(self, request, campaign_id):
         # The campaign, the caller's standing and empire in one query (campaign/lookups.py).
         found = lookups.campaign_access(request.user, campaign_id)
-        if found is None or found.campaign.layer == "cam":
+        if found is None or found.campaign.layer not in layers.having("orders"):
             raise NotFound("no such campaign")
         if found.empire is None:
             raise NotFound("you have no empire in this campaign")

@@ -5,6 +5,8 @@ gets 403.
 
 Endpoints (all under /api/):
     lobby/                                 GET campaigns in the lobby you belong to; POST create one
+                                           ({"layer": key} picks a campaign layer other than the first
+                                           registered; its lobby form checks the body)
     lobby/{id}/                            a campaign's lobby: settings, members (moderators: the link)
     lobby/join/                            POST {token, role, empire_name, faction, colour}: join
     campaigns/{id}/players/                the members: moderators, players (seat once started), observers
@@ -24,13 +26,13 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import actions
+from . import actions, layers
 from .access import is_moderator, visible_campaigns
 from .models import GRID_CHOICES, Campaign, Invitation, Membership
 
 
 def _campaign(request, campaign_id: int) -> Campaign:
-    campaign = visible_campaigns(request.user).exclude(layer="cam").filter(pk=campaign_id).first()
+    campaign = visible_campaigns(request.user).filter(layer__in=layers.having("lobby"), pk=campaign_id).first()
     if campaign is None:
         raise NotFound("no such campaign")
     return campaign
@@ -87,7 +89,7 @@ class LobbySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "status", "grid", "width", "height", "seats", "players", "turn_hours", "setup_hours", "battle_mode",
+        fields = ["id", "name", "layer", "status", "grid", "width", "height", "seats", "players", "turn_hours", "setup_hours", "battle_mode",
                   "battle_requests", "battle_hours", "activation_hours", "deployment", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
                   "listed", "show_ready", "created_at"]
 
@@ -138,10 +140,25 @@ class LobbyList(ListAPIView):
 
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer})
     def post(self, request):
+        key = request.data.get("layer") if isinstance(request.data, dict) else None
+        if key is not None and key != layers.default().key:
+            return self._create_other(request, key)
         serializer = LobbyCreateSerializer(data=request.data)
         if not serializer.is_valid():
             return _bad_input(serializer)
         campaign = _call(actions.create_lobby, moderator=request.user, **serializer.validated_data)
+        return Response(_lobby_data(request, campaign), status=status.HTTP_201_CREATED)
+
+    def _create_other(self, request, key):
+        """Another layer's campaign: its lobby form (the create page's) checks the body."""
+        if key not in layers.having("lobby"):
+            return Response({"layer": [f"one of {', '.join(layers.having('lobby'))}, not {key!r}"]},
+                            status=status.HTTP_400_BAD_REQUEST)
+        layer = layers.get(key)
+        form = layer.lobby_form(data={k: v for k, v in request.data.items() if k != "layer"})
+        if not form.is_valid():
+            return Response(form.errors.get_json_data(), status=status.HTTP_400_BAD_REQUEST)
+        campaign = _call(layer.create_lobby, moderator=request.user, **form.action_kwargs())
         return Response(_lobby_data(request, campaign), status=status.HTTP_201_CREATED)
 
 

@@ -10,3 +10,8 @@ class CampaignConfig(AppConfig):
         from . import versioning
 
         versioning.connect()  # caches of a campaign's state follow its state_version
+
+        from . import eventhorizon_layer, layers
+
+        # Event Horizon's layer record lives in the platform while its models do (issue 15).
+        layers.register(eventhorizon_layer.record())

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.db.models import Count, F, Q
 
-from . import battles
+from . import battles, layers
 from .access import visible_campaigns
 from .models import Campaign, Empire, Membership, Turn, TurnOrders
 
@@ -27,7 +27,7 @@ class CampaignRow:
     campaign: Campaign
     role: str                      # moderator / player / observer
     url: str
-    layer: str                     # "Event Horizon" or "CAM rubber"
+    layer: str                     # the layer's title: "Event Horizon", "CAM rubber"
     turn: Turn | None = None
     deadline: datetime | None = None
     empire: Empire | None = None
@@ -35,6 +35,10 @@ class CampaignRow:
     battles: list = field(default_factory=list)   # battles waiting for this user
     ready: list[ReadyMark] | None = None            # None: hidden by the campaign's settings
     winner: str = ""
+    players: int = 0
+    summary: str = ""              # the layer's line: "30×24 hex", "Period 2 · 5 scenarios"
+    status: str | None = None      # the layer's status, when it says more than the campaign's ("Setting up")
+    step: str = ""                 # what a campaign without turns waits for now
 
     @property
     def taking_orders(self) -> bool:
@@ -55,18 +59,16 @@ def _role(user, campaign: Campaign, memberships: dict, empires: dict) -> str:
 def _url(campaign: Campaign) -> str:
     from django.urls import reverse
 
-    if campaign.layer == "cam":
-        return reverse("cam-detail", args=[campaign.pk])
     if campaign.status == Campaign.Status.SETUP:
         return reverse("lobby-detail", args=[campaign.pk])
-    return reverse("campaign-detail", args=[campaign.pk])
+    return reverse(layers.of(campaign).detail_url, args=[campaign.pk])
 
 
 def my_campaigns(user) -> list[CampaignRow]:
     """Every campaign the user moderates, plays or observes, newest first."""
     campaigns = list(
-        visible_campaigns(user).select_related("moderator", "cam", "winner")
-        .annotate(players=Count("empires", distinct=True), cam_players=Count("cam__players", distinct=True))
+        visible_campaigns(user).select_related("moderator", "winner")
+        .annotate(players=Count("empires", distinct=True))
         .order_by("-created_at", "-id")
     )
     if not campaigns:
@@ -83,15 +85,19 @@ def my_campaigns(user) -> list[CampaignRow]:
     for empire in Empire.objects.filter(campaign_id__in=ids).order_by("seat"):
         seats.setdefault(empire.campaign_id, []).append(empire)
 
+    facts = layers.home_facts(campaigns)
     rows = []
     for campaign in campaigns:
         role = _role(user, campaign, memberships, mine)
-        row = CampaignRow(campaign=campaign, role=role, url=_url(campaign),
-                          layer="CAM rubber" if campaign.layer == "cam" else "Event Horizon")
+        layer = layers.of(campaign)
+        fact = facts[campaign.pk]
+        row = CampaignRow(campaign=campaign, role=role, url=_url(campaign), layer=layer.title,
+                          players=fact.players, summary=fact.summary, status=fact.status, step=fact.step,
+                          deadline=fact.deadline)
         if campaign.winner_id:
             row.winner = campaign.winner.name
         turn = turns.get(campaign.pk)
-        if campaign.layer != "cam" and turn is not None and campaign.status == Campaign.Status.ACTIVE:
+        if layer.has("orders") and turn is not None and campaign.status == Campaign.Status.ACTIVE:
             row.turn = turn
             row.deadline = None if campaign.paused else turn.deadline
             empire = mine.get(campaign.pk)

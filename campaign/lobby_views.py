@@ -3,6 +3,10 @@
 Thin: find the campaign among those the user may see (an outsider gets 404), validate the form,
 call one action, redirect; a refused action comes back as a form error on the same page, a
 member without the right role gets 403.
+
+Every campaign layer with the "lobby" feature (``campaign/layers.py``) is served here: the create
+page offers each (``?layer=<key>``) with the layer's own form and create action, and the lobby
+page shows the layer's settings (its ``lobby_template``).
 """
 
 from __future__ import annotations
@@ -16,14 +20,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import actions
+from . import actions, layers
 from .access import is_moderator, role_of, visible_campaigns
-from .forms import AddModeratorForm, InviteEmailForm, JoinForm, LobbyCreateForm
+from .forms import AddModeratorForm, InviteEmailForm, JoinForm
 from .models import Campaign, Invitation, Membership
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
-    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
+    return get_object_or_404(visible_campaigns(request.user).filter(layer__in=layers.having("lobby")), pk=campaign_id)
 
 
 def _call(action, **kwargs):
@@ -41,11 +45,14 @@ def _call(action, **kwargs):
 
 @login_required
 def lobby_list(request):
-    lobbies = (
+    lobbies = list(
         visible_campaigns(request.user).filter(status=Campaign.Status.SETUP)
         .annotate(players=Count("memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True))
         .select_related("moderator").order_by("-created_at", "-id")
     )
+    facts = layers.home_facts(lobbies)
+    for c in lobbies:
+        c.summary, c.layer_title = facts[c.pk].summary, layers.of(c).title
     invitations = Invitation.objects.none()
     if request.user.email:
         invitations = (
@@ -57,20 +64,35 @@ def lobby_list(request):
     return render(request, "lobby/list.html", {"lobbies": lobbies, "invitations": invitations})
 
 
+def _lobby_layer(request) -> layers.CampaignLayer:
+    """The layer the create page is for: ``?layer=<key>`` (a layer with the lobby feature; 404
+    otherwise), or the first registered."""
+    key = request.GET.get("layer")
+    if not key:
+        return layers.default()
+    if key not in layers.having("lobby"):
+        raise Http404("no such kind of campaign")
+    return layers.get(key)
+
+
 @login_required
 def lobby_create(request):
-    form = LobbyCreateForm(request.POST or None)
+    layer = _lobby_layer(request)
+    form = layer.lobby_form(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        campaign, error = _call(actions.create_lobby, moderator=request.user, **form.action_kwargs())
+        campaign, error = _call(layer.create_lobby, moderator=request.user, **form.action_kwargs())
         if error is None:
             messages.success(request, f"{campaign.name} is open in the lobby: invite players, then start it.")
             return redirect("lobby-detail", campaign.pk)
         form.add_error(None, error)
-    return render(request, "lobby/create.html", {"form": form})
+    choices = [{"key": lay.key, "title": lay.title, "description": lay.description, "current": lay.key == layer.key}
+               for lay in layers.all_layers() if lay.has("lobby")]
+    return render(request, "lobby/create.html", {"form": form, "layer": layer, "layers": choices})
 
 
 def _render_lobby(request, campaign: Campaign, **forms):
     moderator = is_moderator(request.user, campaign)
+    layer = layers.of(campaign)
     members = list(campaign.memberships.select_related("user", "empire").order_by("joined_at", "id"))
     players = [m for m in members if m.role == Membership.Role.PLAYER]
     seats = [{"seat": n, "member": players[n - 1] if n <= len(players) else None}
@@ -83,7 +105,11 @@ def _render_lobby(request, campaign: Campaign, **forms):
         "players": players,
         "seats": seats,
         "in_setup": campaign.status == Campaign.Status.SETUP,
-        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()],
+        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()]
+        if layer.has("options") else [],
+        "layer": layer,
+        "campaign_url": reverse(layer.detail_url, args=[campaign.pk]),
+        "start_points": layer.start_points(campaign, len(players)),
         "my_membership": next((m for m in members if m.user_id == request.user.pk), None),
     }
     if moderator:
@@ -194,12 +220,7 @@ def lobby_start(request, campaign_id: int):
         from .moderation_views import confirm_page
 
         players = campaign.memberships.filter(role=Membership.Role.PLAYER).count()
-        open_seats = max(0, campaign.seats - players)
-        points = [f"The map is rolled for {campaign.seats} seats; {players} taken by players"
-                  + (f", {open_seats} played by the computer" if open_seats else "") + ".",
-                  "Nobody can join as a player afterwards.",
-                  "The first round of orders opens at once" + (
-                      f", with its deadline {campaign.turn_hours} hours later." if campaign.turn_hours else ", with no deadline.")]
+        points = layers.of(campaign).start_points(campaign, players)
         return confirm_page(request, campaign, title="Start the campaign", question=f"Start {campaign.name} now?",
                             points=points, confirm_label="Yes, start it now",
                             action_url=reverse("lobby-start", args=[campaign.pk]),
@@ -208,17 +229,20 @@ def lobby_start(request, campaign_id: int):
     if error:
         messages.error(request, f"The campaign was not started: {error}.")
         return redirect("lobby-detail", campaign.pk)
-    messages.success(request, f"{started.name} has started: turn 1 is open for orders.")
-    return redirect("campaign-detail", started.pk)
+    layer = layers.of(started)
+    messages.success(request, f"{started.name} has started: turn 1 is open for orders." if layer.has("orders")
+                     else f"{started.name} has started.")
+    return redirect(layer.detail_url, started.pk)
 
 
 def _invited_campaign(token: str) -> tuple[Campaign, Invitation | None]:
     """The campaign a token invites to (the link's or an unused emailed invitation's); 404 otherwise."""
-    campaign = Campaign.objects.filter(invite_token=token).exclude(layer="cam").first() if token else None
+    lobby = layers.having("lobby")
+    campaign = Campaign.objects.filter(invite_token=token, layer__in=lobby).first() if token else None
     if campaign is not None:
         return campaign, None
-    invitation = (Invitation.objects.filter(token=token, accepted_at__isnull=True).select_related("campaign").first()
-                  if token else None)
+    invitation = (Invitation.objects.filter(token=token, accepted_at__isnull=True, campaign__layer__in=lobby)
+                  .select_related("campaign").first() if token else None)
     if invitation is None:
         raise Http404("no such invitation: the link is wrong, switched off or already used")
     return invitation.campaign, invitation
@@ -236,16 +260,21 @@ def join(request, token: str):
     error = None
     refusal = actions.invitation_refusal(invitation, request.user)
     if refusal is not None:  # an emailed invitation opened by another account: say so, no form
+        layer = layers.of(campaign)
         return render(request, "lobby/join.html", {"campaign": campaign, "invitation": invitation,
-                                                   "refusal": refusal, "players": players.count()}, status=403)
+                                                   "refusal": refusal, "players": players.count(), "layer": layer,
+                                                   "summary": layer.home_facts([campaign])[campaign.pk].summary},
+                      status=403)
     if request.method == "POST" and form.is_valid():
         _, error = _call(actions.join_campaign, user=request.user, token=token, **form.cleaned_data)
         if error is None:
             messages.success(request, f"You have joined {campaign.name}.")
             return redirect("lobby-detail", campaign.pk)
         form.add_error(None, error)
+    layer = layers.of(campaign)
     context = {
         "campaign": campaign, "invitation": invitation, "form": form, "players": players.count(),
+        "layer": layer, "summary": layer.home_facts([campaign])[campaign.pk].summary,
         "started": campaign.status != Campaign.Status.SETUP, "full": players.count() >= campaign.seats,
     }
     return render(request, "lobby/join.html", context)

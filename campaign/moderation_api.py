@@ -3,11 +3,16 @@ campaigns the caller may see (outsiders 404), refuse non-moderators (403), check
 shape (400 naming the field), call one action and render; a refused action is 400 with its
 reason, or 409 when the turn is in the wrong state for it.
 
+Pause, resume, extend, roll back and the audit log serve every campaign layer with the
+"moderation" feature (``campaign/layers.py``); the state they answer carries the layer's open
+step (``step``, ``step_label``). Substitute and the options are for layers with those features.
+
     campaigns/{id}/pause/        POST                          stop the clock
     campaigns/{id}/resume/       POST                          restart it (deadline moved on by the pause)
     campaigns/{id}/extend/       POST {"hours": 24}            a later deadline
     campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now (api.ProcessNow)
-    campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one
+    campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one (a layer
+                                                               without turns, e.g. CAM: N is its last step)
     campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}
     campaigns/{id}/audit/        GET                           the audit log, newest first, paginated
     campaigns/{id}/options/      GET; PATCH {"steered_drift": true}   rule options (switchable ones)
@@ -24,14 +29,21 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import actions
-from .access import is_moderator, role_of
-from .api import campaign_for, named_turn
-from .models import AuditEntry, Campaign, Turn
+from . import actions, layers
+from .access import is_moderator, role_of, visible_campaigns
+from .api import named_turn
+from .models import AuditEntry, Campaign
 
 
-def _moderated(request, campaign_id: int) -> Campaign:
-    campaign = campaign_for(request, campaign_id)
+def campaign_for(request, campaign_id: int, feature: str = "moderation") -> Campaign:
+    campaign = visible_campaigns(request.user).filter(pk=campaign_id, layer__in=layers.having(feature)).first()
+    if campaign is None:
+        raise NotFound("no such campaign")
+    return campaign
+
+
+def _moderated(request, campaign_id: int, feature: str = "moderation") -> Campaign:
+    campaign = campaign_for(request, campaign_id, feature)
     if not is_moderator(request.user, campaign):
         raise PermissionDenied("only the campaign's moderators can do this")
     return campaign
@@ -57,13 +69,16 @@ class Conflict(APIException):
 
 def _state(campaign: Campaign) -> dict:
     campaign.refresh_from_db()
-    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    layer = layers.of(campaign)
+    step = layer.current_step(campaign)
+    turn = step.row if layer.has("orders") else None
     return {
         "status": campaign.status, "turn": campaign.turn, "turn_status": turn.status if turn else None,
         "paused": campaign.paused,
         "seconds_left_when_resumed": int(campaign.paused_remaining.total_seconds())
         if campaign.paused and campaign.paused_remaining is not None else None,
-        "deadline": turn.deadline if turn else None,
+        "deadline": step.deadline,
+        "step": step.number, "step_label": step.label,
     }
 
 
@@ -71,6 +86,7 @@ STATE = inline_serializer("ModerationState", {
     "status": serializers.CharField(), "turn": serializers.IntegerField(), "turn_status": serializers.CharField(),
     "paused": serializers.BooleanField(), "seconds_left_when_resumed": serializers.IntegerField(allow_null=True),
     "deadline": serializers.DateTimeField(allow_null=True),
+    "step": serializers.IntegerField(), "step_label": serializers.CharField(),
 })
 
 
@@ -95,14 +111,14 @@ class Options(_ModerationView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, campaign_id: int):
-        campaign = campaign_for(request, campaign_id)
+        campaign = campaign_for(request, campaign_id, "options")
         return Response({"options": {**actions.DEFAULT_OPTIONS, **campaign.options},
                          "switchable": sorted(actions.SWITCHABLE_OPTIONS)})
 
     @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False)}),
                    responses=OpenApiTypes.OBJECT)
     def patch(self, request, campaign_id: int):
-        campaign = _moderated(request, campaign_id)
+        campaign = _moderated(request, campaign_id, "options")
         body = self._body(request)
         if not body:
             raise ValidationError({"detail": "send the options to change, e.g. {\"steered_drift\": true}"})
@@ -137,8 +153,8 @@ class RollBack(_ModerationView):
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         self._body(request)
-        turn = named_turn(request, "to roll back (the last processed one)")
-        rolled = _call(actions.roll_back_turn, campaign_id=campaign.pk, user=request.user, turn_number=turn)
+        turn = named_turn(request, "to roll back (the last processed one; for a layer without turns, its last step)")
+        rolled = _call(actions.roll_back_step, campaign_id=campaign.pk, user=request.user, number=turn)
         return Response({"rolled_back": rolled.number, **_state(campaign)})
 
 
@@ -150,7 +166,7 @@ class Substitute(_ModerationView):
         responses=OpenApiTypes.OBJECT,
     )
     def post(self, request, campaign_id: int):
-        campaign = _moderated(request, campaign_id)
+        campaign = _moderated(request, campaign_id, "substitute")
         body = self._body(request)
         seat, username = body.get("seat"), body.get("username")
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -178,7 +194,7 @@ class AuditLog(ListAPIView):
     serializer_class = AuditEntrySerializer
 
     def get_queryset(self):
-        campaign = campaign_for(self.request, self.kwargs["campaign_id"])
+        campaign = campaign_for(self.request, self.kwargs["campaign_id"], "audit")
         if not is_moderator(self.request.user, campaign) and campaign.status != Campaign.Status.FINISHED:
             if role_of(self.request.user, campaign) is None:
                 raise NotFound("no such campaign")

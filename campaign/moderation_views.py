@@ -4,6 +4,11 @@ process now, roll back the last turn, substitute a player, add a co-moderator) a
 Thin, like every view: find the campaign among those the user may see (an outsider gets 404),
 refuse non-moderators (403), validate the form, call one action, redirect with a message; a
 refused action comes back on the panel as an error (400), never half done.
+
+The same pages serve every campaign layer with the "moderation" feature (``campaign/layers.py``):
+the layer gives its open step (deadline), its roll-back preview and its part of the panel
+(``panel_template``). Process now, substitute and the rule options answer 404 for a layer
+without those features.
 """
 
 from __future__ import annotations
@@ -17,13 +22,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from . import actions
+from . import actions, layers
 from .access import is_moderator, role_of, visible_campaigns
 from .forms import OPTION_FIELDS, AddModeratorForm
-from .models import AuditEntry, Campaign, DiceRoll, Membership, Turn, TurnOrders
+from .models import AuditEntry, Campaign, Membership, Turn, TurnOrders
 
 ACTION_LABELS = {
     "pause": "Paused", "resume": "Resumed", "extend": "Deadline extended", "process_now": "Turn processed now",
@@ -80,8 +86,9 @@ def _not_ready(campaign: Campaign, turn: Turn | None) -> list:
     return [e for e in campaign.empires.filter(is_bot=False, eliminated=False).order_by("seat") if e.pk not in ready]
 
 
-def _moderated(request, campaign_id: int) -> Campaign:
-    campaign = get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
+def _moderated(request, campaign_id: int, feature: str = "moderation") -> Campaign:
+    campaign = get_object_or_404(visible_campaigns(request.user).filter(layer__in=layers.having(feature)),
+                                 pk=campaign_id)
     if not is_moderator(request.user, campaign):
         raise PermissionDenied("only the campaign's moderators can use the moderation panel")
     return campaign
@@ -98,43 +105,40 @@ def _duration(delta) -> str:
     return " ".join(parts)
 
 
-def _last_processed(campaign: Campaign) -> Turn | None:
-    return Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
-
-
 def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", **forms_):
     campaign.refresh_from_db()
-    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
-    orders = {}
-    if turn is not None:
-        orders = {o.empire_id: o for o in TurnOrders.objects.filter(turn=turn).only("empire_id", "ready", "updated_at")}
-    seats = [
-        {"empire": e, "submitted": e.pk in orders, "ready": e.pk in orders and orders[e.pk].ready,
-         "updated_at": orders[e.pk].updated_at if e.pk in orders else None}
-        for e in campaign.empires.select_related("user").order_by("seat")
-    ]
+    layer = layers.of(campaign)
+    step = layer.current_step(campaign)
+    turn = step.row if layer.has("orders") else None
     moderators = list(
         Membership.objects.filter(campaign=campaign, role=Membership.Role.MODERATOR).select_related("user")
     )
     context = {
         "campaign": campaign,
+        "layer": layer,
+        "orders": layer.has("orders"),
+        "campaign_url": reverse(layer.detail_url, args=[campaign.pk]),
+        "step": step,
         "turn": turn,
         "now": timezone.now(),
         "paused_left": _duration(campaign.paused_remaining) if campaign.paused_remaining is not None else None,
-        "seats": seats,
         "moderators": moderators,
-        "last_processed": _last_processed(campaign),
-        "not_ready": _not_ready(campaign, turn),
+        "rollback": layer.roll_back_preview(campaign),
         "error": error,
         "extend_form": forms_.get("extend_form") or ExtendForm(),
-        "substitute_form": forms_.get("substitute_form") or SubstituteForm(campaign=campaign),
         "moderator_form": forms_.get("moderator_form") or AddModeratorForm(),
         "audit_count": AuditEntry.objects.filter(campaign=campaign).count(),
-        "switchable_options": [
+        **layer.panel(campaign),
+    }
+    if layer.has("process_now"):
+        context["not_ready"] = _not_ready(campaign, turn)
+    if layer.has("substitute"):
+        context["substitute_form"] = forms_.get("substitute_form") or SubstituteForm(campaign=campaign)
+    if layer.has("options"):
+        context["switchable_options"] = [
             {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]),
              "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1]}
-            for key in sorted(actions.SWITCHABLE_OPTIONS)],
-    }
+            for key in sorted(actions.SWITCHABLE_OPTIONS)]
     return render(request, "moderation/panel.html", context, status=status)
 
 
@@ -203,7 +207,7 @@ def confirm_page(request, campaign: Campaign, *, title: str, question: str, poin
 @require_POST
 def set_options(request, campaign_id: int):
     """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
-    campaign = _moderated(request, campaign_id)
+    campaign = _moderated(request, campaign_id, "options")
     for key in sorted(actions.SWITCHABLE_OPTIONS):
         response = _run(request, campaign, "Rule options saved.", actions.set_campaign_option,
                         key=key, value=bool(request.POST.get(key)))
@@ -215,7 +219,7 @@ def set_options(request, campaign_id: int):
 @login_required
 @require_POST
 def process(request, campaign_id: int):
-    campaign = _moderated(request, campaign_id)
+    campaign = _moderated(request, campaign_id, "process_now")
     form = ProcessNowForm(request.POST)
     if not form.is_valid():
         return _panel(request, campaign, status=400, error="the process-now form did not say which turn: "
@@ -231,39 +235,33 @@ def process(request, campaign_id: int):
 
 @login_required
 def roll_back(request, campaign_id: int):
-    """GET: what a roll-back would undo, and a button; POST: roll back."""
+    """GET: what a roll-back would undo (the layer's ``roll_back_preview``), and a button; POST:
+    roll back the last turn or step (``actions.roll_back_step``, through the layer)."""
     campaign = _moderated(request, campaign_id)
-    last = _last_processed(campaign)
+    layer = layers.of(campaign)
     if request.method == "POST":
         form = RollBackForm(request.POST)
         if not form.is_valid():
             return _panel(request, campaign, status=400, error="the roll-back form was incomplete: start again")
-        return _run(request, campaign, "Turn {result.number} has been rolled back. The campaign is paused: "
-                    "resume it or process the turn now.", actions.roll_back_turn, turn_number=form.cleaned_data["turn"])
-    if last is None:
-        return _panel(request, campaign, status=400, error="no turn has been processed yet: there is nothing to roll back")
-    snapshot = last.snapshot or {}
-    later = Turn.objects.filter(campaign=campaign, number__gt=last.number)
-    context = {
-        "campaign": campaign,
-        "last": last,
-        "form": RollBackForm(initial={"turn": last.number}),
-        "can_roll_back": bool(snapshot),
-        "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=snapshot.get("dice", {}).get("seq", 0)).count(),
-        "dice_seq": snapshot.get("dice", {}).get("seq"),
-        "later_orders": TurnOrders.objects.filter(turn__in=later).count(),
-        "finished": campaign.status == Campaign.Status.FINISHED,
-        "edits_since": AuditEntry.objects.filter(
-            campaign=campaign, at__gt=last.processed_at, action__startswith="admin_"
-        ).count() if last.processed_at else 0,
-    }
-    return render(request, "moderation/rollback.html", context)
+        done = ("Turn {result.number} has been rolled back. The campaign is paused: resume it or process the turn now."
+                if layer.has("process_now") else
+                "Step {result.number} ({result.label}) has been rolled back. The campaign is paused: resume it to give "
+                "the step its full time.")
+        return _run(request, campaign, done, actions.roll_back_step, number=form.cleaned_data["turn"])
+    preview = layer.roll_back_preview(campaign)
+    if preview is None:
+        nothing = ("no turn has been processed yet: there is nothing to roll back" if layer.has("process_now")
+                   else "no step has been made yet: there is nothing to roll back")
+        return _panel(request, campaign, status=400, error=nothing)
+    context = {"campaign": campaign, "layer": layer, "form": RollBackForm(initial={"turn": preview["number"]}),
+               **preview}
+    return render(request, preview.get("template", "moderation/rollback_step.html"), context)
 
 
 @login_required
 @require_POST
 def substitute(request, campaign_id: int):
-    campaign = _moderated(request, campaign_id)
+    campaign = _moderated(request, campaign_id, "substitute")
     form = SubstituteForm(request.POST, campaign=campaign)
     if not form.is_valid():
         return _panel(request, campaign, status=400, substitute_form=form)
@@ -289,15 +287,17 @@ def add_moderator(request, campaign_id: int):
 def audit_log(request, campaign_id: int):
     """Moderators always; players and observers once the campaign has ended (403 with the reason
     before that); outsiders 404."""
-    campaign = get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
+    campaign = get_object_or_404(visible_campaigns(request.user).filter(layer__in=layers.having("audit")),
+                                 pk=campaign_id)
     if not is_moderator(request.user, campaign) and campaign.status != Campaign.Status.FINISHED:
         if role_of(request.user, campaign) is None:
             raise Http404("no such campaign")
         return render(request, "moderation/audit_closed.html", {"campaign": campaign}, status=403)
     entries = AuditEntry.objects.filter(campaign=campaign).select_related("user").order_by("-at", "-id")
+    turns = layers.of(campaign).has("process_now")
     page = Paginator(entries, 50).get_page(request.GET.get("page"))
     rows = [
-        {"entry": e, "label": ACTION_LABELS.get(e.action, e.action),
+        {"entry": e, "label": "Step rolled back" if e.action == "roll_back" and not turns else ACTION_LABELS.get(e.action, e.action),
          "before": json.dumps(e.before, indent=1, sort_keys=True) if e.before is not None else "",
          "after": json.dumps(e.after, indent=1, sort_keys=True) if e.after is not None else ""}
         for e in page

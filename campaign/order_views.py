@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import actions, adapters, battles, sanitise
+from . import actions, adapters, battles, layers, sanitise
 from .access import empire_of, visible_campaigns
 from .models import Campaign, Design, Empire, Turn, TurnOrders
 from .rules.eventhorizon import economy as eh
@@ -40,7 +40,7 @@ SCOPE_HELP = {
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
     # An outsider gets 404, never a hint that the campaign exists.
-    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
+    return get_object_or_404(visible_campaigns(request.user).filter(layer__in=layers.having("orders")), pk=campaign_id)
 
 
 def _player(request, campaign: Campaign) -> Empire:

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from . import adapters, charts, dashboard, lookups, mapsvg, visibility
+from . import adapters, charts, dashboard, layers, lookups, mapsvg, visibility
 from .access import visible_campaigns
 from .dice import log_reader, shown_rows
 from .memo import Memo
@@ -32,7 +32,7 @@ from .rules.grid import make_grid
 def _campaign_for(request, campaign_id: int) -> Campaign:
     # An outsider gets 404, never a hint that the campaign exists. A CAM campaign has no map,
     # turns or reports of this kind: its pages are campaign/cam (the dice log is shared).
-    return get_object_or_404(visible_campaigns(request.user).exclude(layer="cam"), pk=campaign_id)
+    return get_object_or_404(visible_campaigns(request.user).filter(layer__in=layers.having("orders")), pk=campaign_id)
 
 
 def _int_param(request, name: str) -> int | None:
@@ -60,13 +60,15 @@ def home(request):
     return render(request, "campaign/home.html", {
         "rows": dashboard.my_campaigns(request.user),
         "open_campaigns": dashboard.open_campaigns(request.user),
+        "layers": [lay for lay in layers.all_layers() if lay.has("lobby")],
     })
 
 
 @login_required
 def campaign_detail(request, campaign_id: int):
-    if visible_campaigns(request.user).filter(pk=campaign_id, layer="cam").exists():
-        return redirect("cam-detail", campaign_id)
+    other = visible_campaigns(request.user).exclude(layer__in=layers.having("orders")).filter(pk=campaign_id).first()
+    if other is not None:  # a campaign of another layer: its own page (campaign/layers.py)
+        return redirect(layers.of(other).detail_url, campaign_id)
     campaign = _campaign_for(request, campaign_id)
     if campaign.status == Campaign.Status.SETUP:
         # No map before the start: a campaign in the lobby is shown by its lobby page.
@@ -108,7 +110,7 @@ def _rolled_back(campaign: Campaign):
 def _access(request, campaign_id: int) -> lookups.CampaignAccess:
     """The campaign, the caller's role and empire in one query; 404 as ``_campaign_for``."""
     found = lookups.campaign_access(request.user, campaign_id)
-    if found is None or found.campaign.layer == "cam":
+    if found is None or found.campaign.layer not in layers.having("orders"):
         raise Http404("No campaign matches the given query.")
     return found
 

@@ -6,7 +6,10 @@
 (b) the platform (campaign/, except the CAM layer in campaign/cam/) never imports ``tactical``:
     it reaches battles through campaign/battles.py, which tactical/apps.py fills in;
 (c) no import cycle at module level runs through both apps;
-(d) the platform imports no campaign layer (campaign/cam/).
+(d) the platform imports no campaign layer (campaign/cam/);
+(e) the platform names no campaign layer either: no string "cam" (a ``Campaign.layer`` value), no
+    "cam-…" URL name, "cam__…" lookup or "cam/…" path, no ``.cam`` attribute (the layer's
+    relation). It reaches a layer through its record in ``campaign/layers.py`` (CAMPAIGN_LAYERS).
 """
 
 from __future__ import annotations
@@ -92,6 +95,56 @@ def test_the_platform_imports_no_campaign_layer():
              if under(name, "campaign") and not under(name, "campaign.cam")
              for line, target in imports(path) if under(target, "campaign.cam")]
     assert not wrong, "the platform must not import a campaign layer:\n" + "\n".join(wrong)
+
+
+LAYER_KEYS = ("cam",)  # every layer but Event Horizon, whose models still live in the platform
+
+
+def platform_modules() -> dict[str, Path]:
+    """campaign/ without its layers (campaign/cam/) and its pure engines (campaign/rules/)."""
+    return {name: path for name, path in sources().items()
+            if under(name, "campaign") and not under(name, "campaign.cam") and not under(name, "campaign.rules")}
+
+
+def names_a_layer(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
+    """(line, what) for every place ``source`` names a layer of LAYER_KEYS by a string or an
+    attribute (rule (e))."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            for key in LAYER_KEYS:
+                if node.value == key or node.value.startswith((f"{key}-", f"{key}__", f"{key}/")):
+                    found.append((node.lineno, f"the string {node.value!r}"))
+        elif isinstance(node, ast.Attribute) and node.attr in LAYER_KEYS:
+            found.append((node.lineno, f"the attribute .{node.attr}"))
+    return found
+
+
+def test_the_platform_names_no_campaign_layer():
+    wrong = [f"{path.relative_to(ROOT)}:{line} names {what}"
+             for name, path in platform_modules().items()
+             for line, what in names_a_layer(path.read_text(), str(path))]
+    assert not wrong, ("the platform reaches a campaign layer through campaign/layers.py only, never by its "
+                       "name:\n" + "\n".join(wrong))
+
+
+def test_the_layer_name_check_can_fail():
+    # Rule (e) must be able to fail: each way the platform used to name CAM is caught.
+    source = (
+        'qs = Campaign.objects.exclude(layer="cam")\n'
+        'if campaign.layer == "cam": pass\n'
+        'url = reverse("cam-detail", args=[1])\n'
+        'qs = qs.select_related("cam").annotate(n=Count("cam__players"))\n'
+        'started = campaign.cam.started\n'
+        'ok = "camera"  # not a layer name\n'
+    )
+    assert sorted(line for line, _ in names_a_layer(source)) == [1, 2, 3, 4, 4, 5]
+
+
+def test_every_platform_module_is_checked():
+    names = platform_modules()
+    assert "campaign.lobby_views" in names and "campaign.actions.moderation" in names
+    assert not any(under(n, "campaign.cam") or under(n, "campaign.rules") for n in names)
 
 
 def test_no_import_cycle_at_module_level_runs_through_both_apps():

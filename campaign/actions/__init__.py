@@ -49,6 +49,7 @@ from .lobby import (  # noqa: F401
     set_invite_link,
     set_listing,
     start_campaign,
+    start_eventhorizon,
 )
 from .moderation import (  # noqa: F401
     AUDIT_SKIPPED_FIELDS,
@@ -59,6 +60,7 @@ from .moderation import (  # noqa: F401
     pause_campaign,
     process_now,
     resume_campaign,
+    roll_back_step,
     roll_back_turn,
     set_campaign_option,
     substitute_player,

@@ -1,12 +1,17 @@
 """The lobby: creating a campaign there, invitations by link or email, joining, co-moderators,
 the open-campaigns listing and starting.
+
+Every campaign layer whose record (``campaign/layers.py``) has the "lobby" feature uses these
+actions: the layer's record creates its campaigns in the lobby (Event Horizon's is
+``create_lobby`` below), refuses a join it cannot seat (``check_join``) and sets the campaign up
+when the moderator starts it (``start``; Event Horizon's is ``start_eventhorizon`` below).
 """
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
-from .. import locks
+from .. import layers, locks
 from ..models import COLOUR_PALETTE, Campaign, Membership
 from ..rules.dice import seed_hash
 from ..rules.eventhorizon import mapgen
@@ -40,8 +45,7 @@ def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
     not a moderator gets NotAllowed naming what they tried."""
     from ..access import is_moderator, role_of
 
-    # Event Horizon only: a CAM campaign (layer "cam") has its own actions (campaign/cam/actions/).
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id, layer__in=layers.having("lobby")).first()
     if campaign is None or role_of(user, campaign) is None:
         raise NotFound("no such campaign")
     if doing is not None and not is_moderator(user, campaign):
@@ -245,13 +249,15 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
     if not token:
         raise invalid
     # Lock the campaign first on both paths, so joins (and the start) are serialised per campaign.
-    campaign = Campaign.objects.select_for_update().filter(invite_token=token).first()
+    campaign = Campaign.objects.select_for_update().filter(invite_token=token, layer__in=layers.having("lobby")).first()
     invitation = None
     if campaign is None:
         found = Invitation.objects.filter(token=token, accepted_at__isnull=True).values_list("campaign_id", flat=True).first()
         if found is None:
             raise invalid
-        campaign = Campaign.objects.select_for_update().get(pk=found)
+        campaign = Campaign.objects.select_for_update().filter(pk=found, layer__in=layers.having("lobby")).first()
+        if campaign is None:
+            raise invalid
         invitation = locks.rows(Invitation.objects.filter(token=token, accepted_at__isnull=True)).first()
         if invitation is None:
             raise invalid
@@ -286,6 +292,7 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
         empire_name = faction = colour = ""
     else:
         raise ActionError(f"join as 'player' or 'observer', not {role!r}")
+    layers.of(campaign).check_join(campaign, role=role, empire_name=empire_name, faction=faction)
     membership = Membership.objects.create(campaign=campaign, user=user, role=role, empire_name=empire_name,
                                            faction=faction, colour=colour)
     if invitation is not None:
@@ -342,10 +349,9 @@ def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
 
 @transaction.atomic
 def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
-    """The moderator starts the campaign: the map is rolled for every seat ("003 Creating a Map",
-    "Set Up"); joined players take seats 1, 2, … in the order they joined, with the name, faction
-    and colour they chose; seats nobody took are computer players. The set-up round opens with
-    its deadline ``setup_hours`` from now (none when 0); turn 1 follows when it closes."""
+    """The moderator starts the campaign: the joined players (in the order they joined) are
+    handed to the campaign's layer, which sets it up (``CampaignLayer.start``; Event Horizon:
+    ``start_eventhorizon``), and the campaign runs."""
     campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
     if campaign.status != Campaign.Status.SETUP:
         raise ActionError("the campaign has already started")
@@ -354,6 +360,18 @@ def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
         raise ActionError("nobody has joined as a player yet: a campaign needs at least one human player")
     if len(players) > campaign.seats:
         raise ActionError(f"{len(players)} players have joined but the campaign has {campaign.seats} seats")
+    layers.of(campaign).start(campaign, players, now=now)
+    campaign.status = Campaign.Status.ACTIVE
+    campaign.save(update_fields=["status"])
+    return campaign
+
+
+def start_eventhorizon(campaign: Campaign, players: list[Membership], *, now=None) -> None:
+    """Event Horizon's start (its layer record's ``start``): the map is rolled for every seat
+    ("003 Creating a Map", "Set Up"); joined players take seats 1, 2, … in the order they joined,
+    with the name, faction and colour they chose; seats nobody took are computer players. The
+    set-up round opens with its deadline ``setup_hours`` from now (none when 0); turn 1 follows
+    when it closes. The caller (``start_campaign``) holds the campaign row lock."""
     try:
         board = make_grid(campaign.grid, campaign.width, campaign.height)
     except GridError as exc:
@@ -371,6 +389,3 @@ def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     for membership, empire in zip(players, empires, strict=False):
         membership.empire = empire
         membership.save(update_fields=["empire"])
-    campaign.status = Campaign.Status.ACTIVE
-    campaign.save(update_fields=["status"])
-    return campaign

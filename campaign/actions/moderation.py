@@ -4,19 +4,25 @@ the audit log and the options a moderator may switch.
 A moderator's actions are refused to everyone else (NotAllowed: 403; outsiders NotFound: 404),
 take the campaign row lock (so they wait for a turn being processed, and it for them) and are
 each recorded in the audit log (AuditEntry: who, when, what, before, after).
+
+Pause, resume, extend and roll back serve every campaign layer whose record has the "moderation"
+feature (``campaign/layers.py``): the layer says which step is open and where its deadline is
+(``current_step``, ``set_deadline``) and rolls back its own last turn or step (``roll_back``).
+Process now, substitute and the rule options need the layer's "process_now", "substitute" and
+"options" features (Event Horizon's); another layer's campaign is refused with NotFound.
 """
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
-from .. import battles, locks, versioning
+from .. import battles, layers, locks, versioning
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 from ..rules.eventhorizon.setup import SETUP_TURN
 from .campaigns import DEFAULT_OPTIONS, SWITCHABLE_OPTIONS
 from .errors import ActionError, NotAllowed, NotFound, StaleTurn, TurnClosed, _stale_turn
 from .notifications import _send_once
-from .orders import _enqueue_if_all_ready, _open_turn
+from .orders import _open_turn
 from .turns import process_turn
 
 MAX_EXTENSION_HOURS = 24 * 30
@@ -25,12 +31,12 @@ MAX_EXTENSION_HOURS = 24 * 30
 AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "token", "snapshot"}  # secrets and snapshots
 
 
-def _moderated_campaign(campaign_id: int, user, *, doing: str) -> Campaign:
-    """The campaign row, locked; outsiders get NotFound, other members NotAllowed. ``user``
-    None is the site itself (a management command)."""
+def _moderated_campaign(campaign_id: int, user, *, doing: str, feature: str = "moderation") -> Campaign:
+    """The campaign row, locked; outsiders, and campaigns whose layer lacks ``feature``, get
+    NotFound, other members NotAllowed. ``user`` None is the site itself (a management command)."""
     from ..access import is_moderator, role_of
 
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).exclude(layer="cam").first()
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id, layer__in=layers.having(feature)).first()
     if campaign is None or (user is not None and role_of(user, campaign) is None):
         raise NotFound("no such campaign")
     if user is not None and not is_moderator(user, campaign):
@@ -68,12 +74,6 @@ def _seconds(delta) -> int | None:
     return None if delta is None else int(delta.total_seconds())
 
 
-def _current_turn(campaign: Campaign, *, lock: bool = False) -> Turn | None:
-    if lock:  # the caller holds the campaign row (locking order, campaign/locks.py)
-        return locks.turn(campaign.pk, campaign.turn)
-    return Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
-
-
 @transaction.atomic
 def pause_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     """Stop the clock: no turn is processed while paused (orders are still taken). The time left
@@ -86,12 +86,12 @@ def pause_campaign(*, campaign_id: int, user, now=None) -> Campaign:
         raise ActionError(f"only a running campaign can be paused; this one is {campaign.get_status_display().lower()}")
     if campaign.paused:
         raise ActionError("the campaign is already paused")
-    turn = _current_turn(campaign)
-    deadline = turn.deadline if turn is not None else None
+    step = layers.of(campaign).current_step(campaign)
+    deadline = step.deadline
     campaign.paused = True
     campaign.paused_remaining = max(deadline - now, timedelta(0)) if deadline is not None else None
     campaign.save(update_fields=["paused", "paused_remaining"])
-    _audit(campaign, user, "pause", f"turn {campaign.turn}", {"paused": False, "deadline": deadline},
+    _audit(campaign, user, "pause", step.label, {"paused": False, "deadline": deadline},
            {"paused": True, "seconds_left": _seconds(campaign.paused_remaining)})
     return campaign
 
@@ -105,18 +105,18 @@ def resume_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     campaign = _moderated_campaign(campaign_id, user, doing="resume the campaign")
     if not campaign.paused:
         raise ActionError("the campaign is not paused")
-    turn = _current_turn(campaign, lock=True)
-    before = {"paused": True, "seconds_left": _seconds(campaign.paused_remaining),
-              "deadline": turn.deadline if turn is not None else None}
-    if turn is not None and turn.status == Turn.Status.OPEN:
-        turn.deadline = now + campaign.paused_remaining if campaign.paused_remaining is not None else None
-        turn.save(update_fields=["deadline"])
+    layer = layers.of(campaign)
+    step = layer.current_step(campaign, lock=True)
+    before = {"paused": True, "seconds_left": _seconds(campaign.paused_remaining), "deadline": step.deadline}
+    deadline = step.deadline
+    if step.open:
+        deadline = now + campaign.paused_remaining if campaign.paused_remaining is not None else None
+        layer.set_deadline(campaign, step, deadline)
     campaign.paused, campaign.paused_remaining = False, None
     campaign.save(update_fields=["paused", "paused_remaining"])
-    _audit(campaign, user, "resume", f"turn {campaign.turn}", before,
-           {"paused": False, "deadline": turn.deadline if turn is not None else None})
-    if turn is not None and turn.status == Turn.Status.OPEN and campaign.status == Campaign.Status.ACTIVE:
-        _enqueue_if_all_ready(turn)
+    _audit(campaign, user, "resume", step.label, before, {"paused": False, "deadline": deadline})
+    if step.open and campaign.status == Campaign.Status.ACTIVE and layer.after_resume is not None:
+        layer.after_resume(campaign, step)
     return campaign
 
 
@@ -130,8 +130,9 @@ def extend_deadline(*, campaign_id: int, user, hours, now=None) -> Turn:
     campaign = _moderated_campaign(campaign_id, user, doing="extend the deadline")
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
         raise ActionError(f"extend by a whole number of hours from 1 to {MAX_EXTENSION_HOURS}, not {hours!r}")
-    turn = _current_turn(campaign, lock=True)
-    if campaign.status != Campaign.Status.ACTIVE or turn is None or turn.status != Turn.Status.OPEN:
+    layer = layers.of(campaign)
+    step = layer.current_step(campaign, lock=True)
+    if campaign.status != Campaign.Status.ACTIVE or not step.open:
         raise ActionError("no turn is open for orders, so there is no deadline to extend")
     extra = timedelta(hours=hours)
     if campaign.paused:
@@ -140,12 +141,12 @@ def extend_deadline(*, campaign_id: int, user, hours, now=None) -> Turn:
         campaign.save(update_fields=["paused_remaining"])
         after = {"seconds_left": _seconds(campaign.paused_remaining), "paused": True}
     else:
-        before = {"deadline": turn.deadline}
-        turn.deadline = max(turn.deadline, now) + extra if turn.deadline is not None else now + extra
-        turn.save(update_fields=["deadline"])
-        after = {"deadline": turn.deadline}
-    _audit(campaign, user, "extend", f"turn {turn.number}", before, after, note=f"+{hours} h")
-    return turn
+        before = {"deadline": step.deadline}
+        deadline = max(step.deadline, now) + extra if step.deadline is not None else now + extra
+        layer.set_deadline(campaign, step, deadline)
+        after = {"deadline": deadline}
+    _audit(campaign, user, "extend", step.label, before, after, note=f"+{hours} h")
+    return layer.current_step(campaign)
 
 
 @transaction.atomic
@@ -157,7 +158,7 @@ def process_now(*, campaign_id: int, user, turn_number: int | None = None) -> Tu
     ``turn_number`` names the turn to process: the panel and the API always send it, so a double
     click or a retried request processes it once; the repeat is refused (StaleTurn, 409, naming
     the current turn) and changes nothing. None processes whatever turn is open (scripts, tests)."""
-    campaign = _moderated_campaign(campaign_id, user, doing="process a turn")
+    campaign = _moderated_campaign(campaign_id, user, doing="process a turn", feature="process_now")
     if turn_number is not None and turn_number != campaign.turn:
         raise _stale_turn(campaign, turn_number, "process")
     try:
@@ -194,7 +195,7 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
 
     from .. import snapshots
 
-    campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn")
+    campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn", feature="process_now")
     last = locks.rows(Turn.objects.filter(
         campaign=campaign, status__in=[Turn.Status.DONE, Turn.Status.BATTLES])).order_by("-number").first()
     if last is None:
@@ -235,6 +236,17 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     return Turn.objects.get(pk=last.pk)
 
 
+def roll_back_step(*, campaign_id: int, user, number: int | None = None):
+    """Undo the campaign's last processed turn or step, whatever its layer: the layer's own
+    roll-back (``CampaignLayer.roll_back``; Event Horizon: ``roll_back_turn``), which locks the
+    campaign row first, checks the moderator, restores its snapshot, cuts the dice log back,
+    leaves the campaign paused and writes the audit entry. Returns the ``layers.Step`` undone."""
+    campaign = Campaign.objects.filter(pk=campaign_id, layer__in=layers.having("moderation")).first()
+    if campaign is None:
+        raise NotFound("no such campaign")
+    return layers.of(campaign).roll_back(campaign_id=campaign_id, user=user, number=number)
+
+
 def _notify_roll_back(campaign: Campaign, turn_number: int, user, *, later_orders: int) -> int:
     """Tell everyone in the campaign but the moderator who did it that a turn was rolled back
     (issue 13 item 17): once per roll-back, on commit. The caller holds the campaign row lock."""
@@ -260,7 +272,7 @@ def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_p
 
     from ..access import is_moderator
 
-    campaign = _moderated_campaign(campaign_id, user, doing="substitute players")
+    campaign = _moderated_campaign(campaign_id, user, doing="substitute players", feature="substitute")
     if campaign.status != Campaign.Status.ACTIVE:
         raise ActionError("players can be substituted only while the campaign runs (in the lobby they join and leave)")
     if old_player not in ("observer", "remove"):
@@ -364,7 +376,7 @@ def admin_edit(*, user, instance, save=None, delete: bool = False):
 def set_campaign_option(*, campaign_id: int, user, key: str, value) -> Campaign:
     """A moderator switches a rule option of a running campaign (RULINGS "(option)"); the next
     turn processed uses it. Audited."""
-    campaign = _moderated_campaign(campaign_id, user, doing="change the campaign's rule options")
+    campaign = _moderated_campaign(campaign_id, user, doing="change the campaign's rule options", feature="options")
     if campaign.status == Campaign.Status.FINISHED:
         raise ActionError("the campaign has finished; its options can no longer change")
     if key not in SWITCHABLE_OPTIONS:

@@ -6,3 +6,10 @@ class CamConfig(AppConfig):
     name = "campaign.cam"
     label = "cam"
     verbose_name = "CAM campaigns"
+
+    def ready(self) -> None:
+        from campaign import layers
+
+        from .layer import LAYER_RECORD
+
+        layers.register(LAYER_RECORD)  # the platform reaches CAM only through this record

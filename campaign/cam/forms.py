@@ -1,5 +1,7 @@
 """Forms of the CAM pages. They only parse input; the rules are checked by the actions."""
 
+import copy
+
 from django import forms
 
 from campaign.rules.cam import factions as fx
@@ -126,3 +128,29 @@ class SDForm(forms.Form):
 
 class EdgeForm(forms.Form):
     edge_choice = forms.ChoiceField(choices=EDGE_CHOICES)
+
+
+class LobbyForm(forms.Form):
+    """The lobby's create page for a CAM rubber (``actions.create_cam_lobby``): the settings of
+    ``CreateForm`` without the players, who join by invitation; and the time each step gets."""
+
+    name = forms.CharField(max_length=120, help_text="What the players will see, e.g. \"Rubber at Organia\".")
+    step_hours = forms.IntegerField(
+        label="Hours per step", min_value=0, max_value=24 * 365, initial=72,
+        help_text="The deadline of each step of the rubber (fleets, force selection, each game turn, the result, "
+        "replacements); 0: no deadline. The moderator can pause, extend and roll back steps.")
+    listed = forms.BooleanField(required=False, label="List among the open campaigns",
+                                help_text="Every signed-in user sees it on the home page, with its invitation link.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, field in CreateForm.base_fields.items():
+            if key != "name" and not key.startswith("p1_") and not key.startswith("p2_"):
+                self.fields[key] = copy.deepcopy(field)
+
+    def action_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["seed"] = data.get("seed") or None
+        data["tables"] = data.get("tables") or 1
+        return data
+

@@ -51,6 +51,13 @@ class CamCampaign(models.Model):
     next_ship_id = models.PositiveIntegerField(default=1, editable=False)
     replacements_done = models.PositiveSmallIntegerField(
         default=0, editable=False, help_text="The last scenario whose CAM 4.2 step has been made.")
+    step = models.PositiveIntegerField(
+        default=0, editable=False,
+        help_text="Steps of the rubber opened so far (the start, each scenario stage, each game turn, "
+                  "between scenarios); a roll-back returns to the one before.")
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the open step is due (Campaign.turn_hours after it opened; none "
+                                         "while paused or when turn_hours is 0).")
 
     def __str__(self) -> str:
         return f"CAM settings of {self.campaign}"
@@ -188,3 +195,22 @@ class CamScenario(models.Model):
     @property
     def table_list(self) -> list[dict]:
         return [{**t, "label": t["nature"].replace("_", " ")} for t in self.tables]
+
+
+class CamSnapshot(models.Model):
+    """The CAM rows of one campaign as they were just before step ``step`` was closed (the
+    state a roll-back returns to; campaign/cam/snapshots.py). Like ``Turn.snapshot`` for Event
+    Horizon: taken inside the action that opens the next step, in its transaction."""
+
+    cam = models.ForeignKey(CamCampaign, on_delete=models.CASCADE, related_name="snapshots")
+    step = models.PositiveIntegerField()
+    label = models.CharField(max_length=120, help_text="What opening the next step did, e.g. 'scenario 1: table rolled'.")
+    taken_at = models.DateTimeField(auto_now_add=True)
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["cam", "step"]
+        constraints = [models.UniqueConstraint(fields=["cam", "step"], name="camsnapshot_unique_step")]
+
+    def __str__(self) -> str:
+        return f"CAM snapshot of {self.cam_id} before step {self.step} closed"

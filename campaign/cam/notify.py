@@ -21,7 +21,9 @@ SCENARIO = "cam_scenario"
 CONFIRM = "cam_confirm"
 ENDED = "cam_ended"
 SCORED = "cam_scored"
-PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn", SCORED: "notify_turn"}
+ROLLBACK = "cam_rollback"
+PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn", SCORED: "notify_turn",
+              ROLLBACK: "notify_turn"}
 
 
 def _recipients(campaign, only_users=None):
@@ -35,8 +37,10 @@ def _recipients(campaign, only_users=None):
     return users
 
 
-def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only_users=None) -> int:
+def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only_users=None, key: str = "") -> int:
+    """``key``: the stored kind when one kind can happen more than once per number (a roll-back)."""
     pref = PREFERENCE[kind]
+    kind = key or kind
     members = [m for m in _recipients(campaign, only_users) if getattr(m, pref) and m.user.email]
     done = set(SentNotification.objects.filter(campaign=campaign, kind=kind, turn=number)
                .values_list("user_id", flat=True))
@@ -93,3 +97,18 @@ def rubber_ended(campaign, standings) -> int:
         f"  {s.name}: {s.campaign_points} CPs, {s.scenario_wins} scenario wins" for s in standings.table]
     lines.append(f"Winner: {names[standings.winner]}." if standings.winner else "A drawn campaign (ruling CAM20).")
     return _send(campaign, ENDED, 0, "the rubber is over", lines)
+
+
+def step_rolled_back(campaign, step: int, label: str, user) -> int:
+    """Everyone but the moderator who did it: the moderator rolled back a step (once per
+    roll-back, on commit). The rubber is paused until the moderator resumes it."""
+    from django.utils import timezone
+
+    from campaign.notifications import kind_key, stamp
+
+    others = set(campaign.memberships.exclude(user=user).values_list("user_id", flat=True))
+    lines = [f"The moderator has rolled back step {step} of the rubber: “{label}” is undone, and the rubber "
+             "stands exactly where it stood before it (dice included: making the step again rolls the same dice).",
+             "The rubber is paused until the moderator resumes it; the step then gets its full time."]
+    return _send(campaign, ROLLBACK, step, f"step {step} rolled back", lines, only_users=others,
+                 key=kind_key(ROLLBACK, stamp(timezone.now())))

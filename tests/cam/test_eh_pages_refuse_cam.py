@@ -1,4 +1,7 @@
-"""The Event Horizon pages and actions do not open a CAM campaign (issue 6: same site, own flow)."""
+"""The Event Horizon pages, API and actions do not open a CAM campaign: they ask the layer
+registry (campaign/layers.py) which layers have the "orders", "process_now", "substitute" and
+"options" features, and CAM has none of them. (Since issue 15 the lobby, moderation and audit
+pages serve CAM too: tests/cam/test_platform_lobby.py and test_platform_moderation.py.)"""
 
 import pytest
 from django.urls import reverse
@@ -7,27 +10,52 @@ from campaign import actions
 
 pytestmark = pytest.mark.django_db
 
+EH_ONLY = ["campaign-orders", "campaign-map", "campaign-reports", "campaign-map-svg",
+           "campaign-design-new"]
 
-@pytest.mark.parametrize("name", ["lobby-detail", "moderation-panel", "campaign-orders", "moderation-audit"])
+
+@pytest.mark.parametrize("name", EH_ONLY)
 def test_eh_pages_answer_404_for_a_cam_campaign(client, cam_campaign, alice, name):
     client.force_login(alice)
     response = client.get(reverse(name, args=[cam_campaign.pk]))
     assert response.status_code == 404
 
 
-def test_starting_it_from_the_eh_lobby_answers_404(client, cam_campaign, alice):
+def test_the_eh_campaign_page_sends_a_cam_campaign_to_its_own_page(client, cam_campaign, alice, mallory):
     client.force_login(alice)
-    assert client.post(reverse("lobby-start", args=[cam_campaign.pk])).status_code == 404
+    response = client.get(reverse("campaign-detail", args=[cam_campaign.pk]))
+    assert response.status_code == 302 and response.url == reverse("cam-detail", args=[cam_campaign.pk])
+    client.force_login(mallory)
+    assert client.get(reverse("campaign-detail", args=[cam_campaign.pk])).status_code == 404
 
 
-def test_eh_moderation_actions_refuse_a_cam_campaign(cam_campaign, alice):
+@pytest.mark.parametrize("name", ["moderation-process", "moderation-substitute", "moderation-options"])
+def test_eh_only_moderation_posts_answer_404_for_a_cam_campaign(client, cam_campaign, alice, name):
+    client.force_login(alice)
+    assert client.post(reverse(name, args=[cam_campaign.pk]), {"turn": 1}).status_code == 404
+
+
+@pytest.mark.parametrize("action, kwargs", [
+    (actions.process_now, {}),
+    (actions.substitute_player, {"seat": 1, "username": ""}),
+    (actions.set_campaign_option, {"key": "steered_drift", "value": True}),
+    (actions.roll_back_turn, {}),
+])
+def test_eh_only_moderation_actions_refuse_a_cam_campaign(cam_campaign, alice, action, kwargs):
     with pytest.raises(actions.NotFound):
-        actions.pause_campaign(campaign_id=cam_campaign.pk, user=alice)
+        action(campaign_id=cam_campaign.pk, user=alice, **kwargs)
 
 
-def test_eh_lobby_api_answers_404_for_a_cam_campaign(client, cam_campaign, alice):
+@pytest.mark.parametrize("path", ["/api/campaigns/{}/", "/api/campaigns/{}/orders/", "/api/campaigns/{}/options/"])
+def test_the_eh_campaign_api_answers_404_for_a_cam_campaign(client, cam_campaign, alice, path):
     client.force_login(alice)
-    assert client.get(f"/api/lobby/{cam_campaign.pk}/").status_code == 404
+    assert client.get(path.format(cam_campaign.pk)).status_code == 404
+
+
+def test_the_eh_campaign_list_api_leaves_cam_campaigns_out(client, cam_campaign, alice):
+    client.force_login(alice)
+    ids = [c["id"] for c in client.get("/api/campaigns/").json()["results"]]
+    assert cam_campaign.pk not in ids
 
 
 def test_home_page_shows_a_cam_campaign_in_set_up_with_its_players(client, alice, bob, carol):

@@ -17,7 +17,9 @@ One module per domain (as ``campaign/actions/``): ``errors`` (the refusals and t
 they wrap), ``common`` (the locked campaign row, the acting seat, the audit entry: shared by the
 rest), ``setup`` (create, starting fleets, custom SDs, start), ``scenarios`` (CAM 2.1 – 2.3),
 ``battle`` (CAM 3.0 / 3.1: game turns, the end, confirmation, auto-resolve), ``between`` (CAM 4.2)
-and ``reading`` (standings, break-contact conditions). This module re-exports every public name,
+``reading`` (standings, break-contact conditions), ``lobby`` (a rubber created in the platform's
+lobby, joined by invitation and started from it) and ``moderation`` (the step the rubber is at,
+its deadline, and the roll-back of the last step; pause, resume and extend are the platform's). This module re-exports every public name,
 so ``from campaign.cam import actions; actions.x`` works; a test that replaces a function with
 ``monkeypatch`` must replace it in the module that calls it (e.g. ``campaign.cam.actions.battle.notify``
 for the emails of ``enter_turn``, ``campaign.cam.actions.between._between`` for ``submit_replacements``).
@@ -32,7 +34,10 @@ from .battle import (  # noqa: F401
     score_preview,
 )
 from .between import run_between, submit_replacements  # noqa: F401
+from .common import set_step_deadline, step_label  # noqa: F401
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound  # noqa: F401
+from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
+from .moderation import current_step, roll_back_preview, roll_back_step  # noqa: F401
 from .reading import checks_now, standings  # noqa: F401
 from .scenarios import generate_scenario, roll_table, select_forces  # noqa: F401
 from .setup import SD_FIELDS, add_custom_sd, create_cam_campaign, set_starting_fleet, start  # noqa: F401

@@ -13,7 +13,7 @@ from campaign.rules.cam import scoring as scoring_rules
 
 from .. import adapters, notify
 from ..models import CamCampaign, CamScenario
-from .common import _acting_seat, _active, _add_events, _locked, _scenario
+from .common import _acting_seat, _active, _add_events, _locked, _next_step, _scenario
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 # --- CAM 3.0 / 3.1: the game ---------------------------------------------------------------------
@@ -53,6 +53,7 @@ def enter_turn(*, campaign_id: int, user, destroyed=(), crippled=(), left=(), se
     entries = {**row.turn_entries, str(player.seat): entry}
     row.turn_entries = entries
     if all(str(s) in entries for s in battle.scenario.seats):
+        _next_step(campaign, cam, f"scenario {row.number}: game turn {battle.turn} entered (CAM 3.0)")
         # A side ordered to break contact is entered last: its ships leaving may end all contact.
         for s in sorted(battle.scenario.seats, key=battle.ordered_to_break):
             try:
@@ -89,6 +90,7 @@ def propose_end(*, campaign_id: int, user, seat: int | None = None) -> CamScenar
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "end the game")
     player = _acting_seat(cam, user, role, seat, "end the game")
+    _next_step(campaign, cam, f"scenario {row.number}: end of the game entered")
     row.stage = CamScenario.Stage.CONFIRMING
     row.proposed_by = player.seat if player.user == user else 0
     row.force_end = True
@@ -122,6 +124,8 @@ def _record(campaign: Campaign, cam: CamCampaign, row: CamScenario, battle: bc.B
     if resolution.campaign.finished:
         campaign.status = Campaign.Status.FINISHED
         campaign.save(update_fields=["status"])
+        cam.deadline = None
+        cam.save(update_fields=["deadline"])
         notify.rubber_ended(campaign, scoring_rules.standings(resolution.campaign))
 
 
@@ -137,6 +141,7 @@ def confirm_result(*, campaign_id: int, user) -> CamScenario:
     if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
         raise NotAllowed("the result is confirmed by the other player (or the moderator), not by the one who entered it")
     state = adapters.campaign_state(cam)
+    _next_step(campaign, cam, f"scenario {row.number}: result confirmed and scored (CAM 3.1, 4.3)")
     try:
         _record(campaign, cam, row, adapters.battle_state(row, state), row.force_end)
     except ENGINE_ERRORS as exc:
@@ -157,6 +162,7 @@ def reject_result(*, campaign_id: int, user) -> CamScenario:
     battle = adapters.battle_state(row, adapters.campaign_state(cam))
     if battle.contact_broken:
         raise CamActionError("000 CAM 3.0: all table contact has been broken; the game cannot go on")
+    _next_step(campaign, cam, f"scenario {row.number}: result disputed, the game goes on")
     row.stage = CamScenario.Stage.FIGHTING
     row.proposed_by = None
     row.force_end = False
@@ -176,6 +182,7 @@ def autoresolve(*, campaign_id: int, user) -> CamScenario:
     if role == Membership.Role.OBSERVER:
         raise NotAllowed("observers cannot auto-resolve a battle")
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "auto-resolve")
+    _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
     try:

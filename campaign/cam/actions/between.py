@@ -11,7 +11,7 @@ from campaign.rules.cam import state as st
 
 from .. import adapters
 from ..models import CamCampaign, CamPlayer
-from .common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only
+from .common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only, _next_step
 from .errors import ENGINE_ERRORS, CamActionError, _refuse
 
 # --- CAM 4.2 -------------------------------------------------------------------------------------
@@ -57,6 +57,9 @@ def submit_replacements(*, campaign_id: int, user, requests=(), ready: bool = Tr
         pass
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
+    if ready and all(p.between_ready for p in cam.players.exclude(pk=player.pk)):
+        # This makes the CAM 4.2 step: snapshot before this player's requests are stored.
+        _next_step(campaign, cam, f"between scenarios after scenario {state.scenarios_played} (CAM 4.2)")
     player.requests = [{"replaces": r.replaces, "sd": r.sd, "name": r.name} for r in reqs]
     player.between_ready = bool(ready)
     player.save(update_fields=["requests", "between_ready"])
@@ -74,6 +77,7 @@ def run_between(*, campaign_id: int, user) -> CamCampaign:
     state = adapters.campaign_state(cam)
     if not state.awaiting_replacements:
         raise CamActionError(f"{rp.RULE}: there is no between-scenarios step to make now")
+    _next_step(campaign, cam, f"between scenarios after scenario {state.scenarios_played} (CAM 4.2)")
     _between(campaign, cam, state)
     _audit(campaign, user, "cam_between", f"after scenario {state.scenarios_played}")
     return cam

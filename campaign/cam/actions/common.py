@@ -1,12 +1,17 @@
 """What every CAM action shares: the campaign row locked first, the acting seat, the
-moderator-only and started checks, the scenario in progress and the platform audit entry."""
+moderator-only and started checks, the scenario in progress, the platform audit entry, and the
+steps of the rubber (``_next_step``: a snapshot for the roll-back and the next step's deadline)."""
 
 from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
 
 from campaign.access import role_of
 from campaign.models import AuditEntry, Campaign, Membership
 
-from .. import adapters
+from .. import adapters, snapshots
 from ..models import LAYER, CamCampaign, CamPlayer, CamScenario
 from .errors import CamActionError, NotAllowed, NotFound
 
@@ -19,6 +24,9 @@ def _locked(campaign_id: int, user) -> tuple[Campaign, CamCampaign, str]:
     role = role_of(user, campaign) if campaign is not None else None
     if campaign is None or role is None:
         raise NotFound("no such CAM campaign")
+    if campaign.status == Campaign.Status.SETUP:
+        raise CamActionError("the campaign is still in the lobby: its moderator starts it there once both "
+                             "players have joined")
     return campaign, campaign.cam, role
 
 
@@ -50,9 +58,66 @@ def _active(campaign: Campaign) -> None:
         raise CamActionError("000 CAM 4.1: the rubber is over")
 
 
-def _audit(campaign, user, action: str, target: str, after=None, note: str = "") -> None:
+def _jsonable(value):
+    import json
+
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    return None if value is None else json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def _audit(campaign, user, action: str, target: str, after=None, note: str = "", before=None) -> None:
     AuditEntry.objects.create(campaign=campaign, user=user if user.is_authenticated else None, action=action,
-                              target=target[:120], after=after, note=note)
+                              target=target[:120], before=_jsonable(before), after=_jsonable(after), note=note)
+
+
+# --- steps: deadlines and snapshots --------------------------------------------------------------
+
+
+def set_step_deadline(campaign: Campaign, cam: CamCampaign, now=None) -> None:
+    """The open step's deadline: ``Campaign.turn_hours`` from now (none when 0). While the
+    campaign is paused the clock is stopped: the step gets its full time when it resumes
+    (the platform's ``resume_campaign``). Saved on ``cam`` (and on ``campaign`` when paused)."""
+    hours = campaign.turn_hours
+    if campaign.status != Campaign.Status.ACTIVE:
+        cam.deadline = None
+    elif campaign.paused:
+        cam.deadline = None
+        campaign.paused_remaining = timedelta(hours=hours) if hours else None
+        campaign.save(update_fields=["paused_remaining"])
+    else:
+        cam.deadline = (now or timezone.now()) + timedelta(hours=hours) if hours else None
+    cam.save(update_fields=["deadline"])
+
+
+def _next_step(campaign: Campaign, cam: CamCampaign, label: str) -> None:
+    """Close the open step and open the next: snapshot the CAM rows as they are now (what the
+    moderator's roll-back returns to), count the step and give it its deadline. Called by an
+    action before it changes anything, in its transaction: a refused action leaves no trace."""
+    snapshots.take(campaign, cam, label)
+    cam.step += 1
+    cam.save(update_fields=["step"])
+    set_step_deadline(campaign, cam)
+
+
+def step_label(campaign: Campaign, cam: CamCampaign) -> str:
+    """What the rubber waits for now, as the moderation panel and the home page say it."""
+    if campaign.status == Campaign.Status.FINISHED:
+        return "the rubber is over"
+    if not cam.started:
+        return "set-up: the starting fleets (CAM 4.0)"
+    row = _current(cam)
+    if row is None:
+        played = cam.scenario_rows.filter(stage=CamScenario.Stage.SCORED).count()
+        if cam.replacements_done < played:
+            return f"between scenarios {played} and {played + 1}: replacements (CAM 4.2)"
+        return f"scenario {played + 1}: to be generated (CAM 2.1)"
+    if row.stage == CamScenario.Stage.FORCES:
+        return f"scenario {row.number}: force selection (CAM 2.2)"
+    if row.stage == CamScenario.Stage.FIGHTING:
+        turn = (row.battle or {}).get("turn")
+        return f"scenario {row.number}: game turn {turn}" if turn else f"scenario {row.number}: the game"
+    return f"scenario {row.number}: the result waits for confirmation"
 
 
 def _current(cam: CamCampaign) -> CamScenario | None:

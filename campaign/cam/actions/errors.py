@@ -1,8 +1,13 @@
 """The refusals of the CAM actions: ``CamActionError`` (400), ``NotAllowed`` (403), ``NotFound``
-(404), and the engine errors an action turns into a refusal."""
+(404), and the engine errors an action turns into a refusal.
+
+They are kinds of the platform's refusals (``campaign.actions.ActionError``, ``NotAllowed``,
+``NotFound``), so the platform's pages and API answer a CAM action the platform calls through the
+layer registry (lobby start, roll-back) as they answer their own: 400, 403, 404."""
 
 from __future__ import annotations
 
+from campaign.actions import errors as platform
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam import factions as fx
 from campaign.rules.cam import replacements as rp
@@ -15,7 +20,7 @@ ENGINE_ERRORS = (st.CampaignSetupError, sh.SDError, fx.FactionError, sc.Scenario
                  bc.BattleError, scoring_rules.ScoringError, rp.ReplacementError)
 
 
-class CamActionError(ValueError):
+class CamActionError(platform.ActionError):
     """A refused action; the message names the problem (and the rule). Nothing was changed.
     ``reason`` is the engine's short code where it gives one (e.g. ``over_points``)."""
 
@@ -24,11 +29,11 @@ class CamActionError(ValueError):
         super().__init__(message)
 
 
-class NotAllowed(CamActionError):
+class NotAllowed(CamActionError, platform.NotAllowed):
     pass
 
 
-class NotFound(CamActionError):
+class NotFound(CamActionError, platform.NotFound):
     pass
 
 

@@ -11,7 +11,7 @@ from campaign.rules.cam import scenario as sc
 
 from .. import adapters, notify
 from ..models import CamScenario
-from .common import _acting_seat, _active, _add_events, _current, _locked, _scenario
+from .common import _acting_seat, _active, _add_events, _current, _locked, _next_step, _scenario
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 # --- CAM 2.1 – 2.3 ------------------------------------------------------------------------------
@@ -28,6 +28,7 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
     if _current(cam) is not None:
         raise CamActionError(f"scenario {_current(cam).number} is still in progress")
     state = adapters.campaign_state(cam)
+    _next_step(campaign, cam, f"scenario {state.scenarios_played + 1} generated (CAM 2.1)")
     dice = CampaignDice(campaign, phase="cam-scenario", turn=state.scenarios_played + 1)
     try:
         result = sc.generate_scenario(state, dice, nature=nature or None, defender=defender)
@@ -98,6 +99,7 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FORCES, "roll the table")
+    _next_step(campaign, cam, f"scenario {row.number}: table rolled (CAM 2.3)")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-table", turn=row.number)
     choice = {p.seat: p.edge_choice for p in cam.players.all()}

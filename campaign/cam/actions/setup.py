@@ -15,7 +15,7 @@ from campaign.rules.dice import derive_seed, new_seed, seed_hash
 
 from .. import adapters
 from ..models import LAYER, CamCampaign, CamPlayer, CamSD
-from .common import _acting_seat, _audit, _locked, _moderator_only
+from .common import _acting_seat, _audit, _locked, _moderator_only, _next_step, set_step_deadline
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 SD_FIELDS = {"key", "ship_class", "name", "speed", "turning", "target_size", "shields", "hull", "crippled_at",
@@ -117,6 +117,7 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
                                       empire_name=fleet_name, faction=fields["faction"])
         CamPlayer.objects.create(cam=cam, user=player_user, seat=seat, name=fleet_name, starting_fleet=fleet,
                                  edge_choice=edge, **fields)
+    set_step_deadline(campaign, cam)  # the set-up step
     return campaign
 
 
@@ -171,6 +172,7 @@ def start(*, campaign_id: int, user) -> Campaign:
         state = st.new_campaign(adapters.settings_of(cam), starting, adapters.catalogue(cam))
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
+    _next_step(campaign, cam, "the rubber started (CAM 4.0)")
     adapters.store_campaign(cam, state)
     cam.started = True
     cam.save(update_fields=["started"])

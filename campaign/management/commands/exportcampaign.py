@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.exchange import export_campaign
+from campaign import layers
 
 from ._common import get_campaign
 
@@ -20,7 +20,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         campaign = get_campaign(opts["campaign"])
-        text = json.dumps(export_campaign(campaign), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        layer = layers.of(campaign)  # each layer's record names its export (campaign/layers.py)
+        if layer.export is None:
+            raise CommandError(f"campaign {campaign.pk} is a {layer.title}, which has no export yet")
+        text = json.dumps(layer.export(campaign), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         if opts["output"]:
             try:
                 with open(opts["output"], "w", encoding="utf-8") as fh:

@@ -1,0 +1,116 @@
+"""A CAM rubber in the platform's lobby: created there (status SETUP, no players yet), joined
+by invitation like any campaign (``campaign.actions.join_campaign``), and started from the lobby
+page (``campaign.actions.start_campaign``), which calls ``start_from_lobby`` through the layer
+registry once the two players have joined. The fleets are then set on the CAM page and the
+moderator starts the rubber (``setup.start``, CAM 4.0) as for a campaign made with
+``create_cam_campaign``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from campaign.models import Campaign, Membership
+from campaign.rules.cam import factions as fx
+from campaign.rules.cam import state as st
+from campaign.rules.dice import derive_seed, new_seed, seed_hash
+
+from .. import adapters
+from ..models import LAYER, CamCampaign, CamPlayer
+from .common import set_step_deadline
+from .errors import CamActionError, NotAllowed, _refuse
+
+MAX_STEP_HOURS = 24 * 365
+
+
+def _checked_settings(*, period, starting_points, scenarios, points_level, break_percent, replacement_percent,
+                      survival_roll, tables, replacement_house_rule, battle_mode) -> dict:
+    """The CAM settings (CAM 4.0, 4.1, 2.2, 2.3, 4.2), checked by the engine; the CamCampaign fields."""
+    settings = st.CamSettings(period=period, starting_points=starting_points, scenarios=scenarios,
+                              points_level=points_level, break_percent=break_percent,
+                              replacement_percent=replacement_percent, survival_roll=survival_roll,
+                              tables=tables, replacement_house_rule=replacement_house_rule)
+    try:
+        settings.check()
+    except st.CampaignSetupError as exc:
+        raise _refuse(exc) from None
+    if battle_mode not in CamCampaign.BattleMode.values:
+        raise CamActionError(f"battle mode is one of {CamCampaign.BattleMode.values}, not {battle_mode!r}")
+    return {"period": period, "starting_points": starting_points, "scenarios": scenarios,
+            "points_level": points_level, "break_percent": break_percent, "replacement_percent": replacement_percent,
+            "survival_roll": survival_roll, "battle_mode": battle_mode, "tables": tables,
+            "replacement_house_rule": replacement_house_rule}
+
+
+@transaction.atomic
+def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
+                     scenarios: int = st.DEFAULT_SCENARIOS, points_level: int = st.DEFAULT_POINTS_LEVEL,
+                     break_percent: int = st.DEFAULT_BREAK_PERCENT,
+                     replacement_percent: int = st.DEFAULT_REPLACEMENT_PERCENT, survival_roll: bool = False,
+                     battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None, tables: int = 1,
+                     replacement_house_rule: bool = False, step_hours: int = 72, listed: bool = False) -> Campaign:
+    """A CAM rubber waiting in the lobby (status SETUP) with ``moderator`` as its moderator, its
+    invitation link on and two seats (ruling CAM5). ``step_hours``: the time each step of the
+    rubber gets (``Campaign.turn_hours``; 0: no deadline)."""
+    if moderator is None or not moderator.is_authenticated:
+        raise NotAllowed("log in to create a campaign")
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise CamActionError("the campaign needs a name")
+    if isinstance(step_hours, bool) or not isinstance(step_hours, int) or not 0 <= step_hours <= MAX_STEP_HOURS:
+        raise CamActionError(f"the hours per step must be a whole number from 0 to {MAX_STEP_HOURS}, not {step_hours!r}")
+    if not isinstance(listed, bool):
+        raise CamActionError(f"listing among the open campaigns must be on or off, not {listed!r}")
+    fields = _checked_settings(period=period, starting_points=starting_points, scenarios=scenarios,
+                               points_level=points_level, break_percent=break_percent,
+                               replacement_percent=replacement_percent, survival_roll=survival_roll, tables=tables,
+                               replacement_house_rule=replacement_house_rule, battle_mode=battle_mode)
+    seed_raw = derive_seed(seed) if seed else new_seed()
+    campaign = Campaign.objects.create(
+        name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.SETUP, turn=1, seats=2,
+        dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator, battle_mode="tabletop",
+        turn_hours=step_hours, invite_token=secrets.token_urlsafe(32), listed=listed)
+    CamCampaign.objects.create(campaign=campaign, **fields)
+    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
+    return campaign
+
+
+def check_join(campaign: Campaign, *, role: str, empire_name: str, faction: str) -> None:
+    """A player joining from the lobby names their fleet and a power the rule book classes (its
+    CAM 4.2 wealth class and CAM 3.1 temper come from the book). Another power needs the
+    moderator's "best fit" wealth class: the moderator sets such a rubber up on the CAM page."""
+    if role != Membership.Role.PLAYER:
+        return
+    try:
+        adapters.faction_fields(faction, None, None)
+    except fx.FactionError as exc:
+        raise CamActionError(f"{exc}; through the lobby, choose one of {', '.join(fx.PRESETS)}") from None
+
+
+def start_from_lobby(campaign: Campaign, players: list[Membership], *, now=None) -> None:
+    """Called by the platform's ``start_campaign`` under the campaign row lock: the two players
+    who joined take seats 1 and 2 in the order they joined, with the fleet name and power they
+    chose; the set-up step (the starting fleets, CAM 4.0) opens with its deadline."""
+    if len(players) != 2:
+        raise CamActionError(f"{st.CAMPAIGN_RULE}: a CAM rubber is fought between two players (ruling CAM5); "
+                             f"{len(players)} ha{'s' if len(players) == 1 else 've'} joined")
+    cam = campaign.cam
+    for seat, member in enumerate(players, start=1):
+        try:
+            fields = adapters.faction_fields(member.faction, None, None)
+        except fx.FactionError as exc:
+            raise CamActionError(f"player {seat} ({member.user.username}): {exc}") from None
+        CamPlayer.objects.create(cam=cam, user=member.user, seat=seat,
+                                 name=member.empire_name[:80] or f"{fields['faction']} fleet", **fields)
+    campaign.status = Campaign.Status.ACTIVE
+    set_step_deadline(campaign, cam, now)
+
+
+def start_points(campaign: Campaign, players: int) -> list[str]:
+    return [f"The two players who joined take seats 1 and 2 ({players} of 2 have joined; ruling CAM5).",
+            "Nobody can join as a player afterwards.",
+            "Each player then enters a starting fleet on the CAM page, and you start the rubber there (CAM 4.0)"
+            + (f"; each step of the rubber has {campaign.turn_hours} hours." if campaign.turn_hours
+               else "; the steps have no deadline.")]

@@ -1,0 +1,93 @@
+"""The CAM side of the platform's moderation: the step a rubber is at (its deadline, which the
+platform's pause, resume and extend move) and the roll-back of the last step.
+
+Pause, resume and extend are the platform's actions (``campaign.actions.moderation``); they reach
+a CAM rubber through the layer registry (``campaign/cam/layer.py``: ``current_step``,
+``set_deadline``). The roll-back is here, called through the registry by the platform's
+``roll_back_step``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+
+from campaign.actions.errors import StaleTurn
+from campaign.layers import Step
+from campaign.models import Campaign
+
+from .. import notify, snapshots
+from ..models import CamCampaign
+from .common import _audit, _locked, _moderator_only, step_label
+from .errors import CamActionError
+
+
+def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
+    """The step the rubber is at: its number (``CamCampaign.step``), what it waits for and its
+    deadline. It takes a deadline while the campaign runs. (The caller holds the campaign row
+    lock when it will change the deadline; the CAM row is a row under it.)"""
+    cam = CamCampaign.objects.get(pk=campaign.pk)
+    return Step(number=cam.step, label=f"step {cam.step} ({step_label(campaign, cam)})", deadline=cam.deadline,
+                open=campaign.status == Campaign.Status.ACTIVE, row=cam)
+
+
+def set_deadline(campaign: Campaign, step: Step, deadline) -> None:
+    CamCampaign.objects.filter(pk=campaign.pk).update(deadline=deadline)
+
+
+def roll_back_preview(campaign: Campaign) -> dict | None:
+    """What rolling back the last step would undo (the confirmation page), or None."""
+    from campaign.models import DiceRoll
+
+    snap = campaign.cam.snapshots.order_by("-step").first()
+    if snap is None:
+        return None
+    seq = snap.data.get("dice", {}).get("seq", 0)
+    return {"number": snap.step, "label": snap.label, "taken_at": snap.taken_at, "can_roll_back": True,
+            "dice_seq": seq, "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=seq).count(),
+            "finished": campaign.status == Campaign.Status.FINISHED,
+            "points": [f"the rubber returns exactly to where it stood before “{snap.label}”: the rosters, "
+                       "scenarios, entries and points as they were then",
+                       f"step {snap.step} is open again"]}
+
+
+@transaction.atomic
+def roll_back_step(*, campaign_id: int, user, number: int | None = None) -> Step:
+    """Undo the last step of the rubber: its CAM rows return to the snapshot taken just before
+    that step was closed, the dice log is cut back to where it stood then (re-doing the step rolls
+    the same dice), and the campaign is left paused (the step gets its full time on resuming).
+    ``number``, when given, must be that step (the confirmation page and the API send it, so a
+    step made meanwhile is not undone by mistake). A finished rubber's last step can be rolled
+    back: the rubber reopens. Audited; the players are told by email."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _moderator_only(role, "roll back a step")
+    snap = cam.snapshots.order_by("-step").first()
+    if snap is None:
+        raise CamActionError("no step of the rubber has been made yet: there is nothing to roll back")
+    if number is not None and number != snap.step:
+        raise StaleTurn(f"only the last step ({snap.step}: {snap.label}) can be rolled back, not step {number}; "
+                        f"the rubber is at {step_label(campaign, cam)}")
+    before = {"step": cam.step, "at": step_label(campaign, cam), "status": campaign.status,
+              "dice_offset": campaign.dice_offset}
+    try:
+        undone = snapshots.restore(campaign, snap)
+    except snapshots.SnapshotError as exc:
+        raise CamActionError(f"step {snap.step} cannot be rolled back: {exc}") from None
+    cam = CamCampaign.objects.get(pk=campaign.pk)
+    campaign.paused = True
+    campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
+    campaign.save(update_fields=["paused", "paused_remaining"])
+    cam.deadline = None
+    cam.save(update_fields=["deadline"])
+    dice = undone.pop("dice")
+    before["dice_rolls"] = dice.pop("rows")
+    _audit(campaign, user, "roll_back", f"step {snap.step}",
+           after={"step": cam.step, "at": step_label(campaign, cam), "status": campaign.status,
+                  "dice_offset": campaign.dice_offset, "paused": True, "undone": snap.label, **undone},
+           before=before,
+           note=(f"Undid “{snap.label}”. Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} "
+                 f"roll(s) deleted" + (f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})"
+                                       if dice["deleted"] else "") + "; making the step again re-rolls the same dice."))
+    notify.step_rolled_back(campaign, snap.step, snap.label, user)
+    return Step(number=snap.step, label=snap.label, deadline=None, open=True, row=cam)

@@ -1,0 +1,74 @@
+"""CAM's record in the platform's layer registry (``campaign/layers.py``), registered by
+``CamConfig.ready()`` (``campaign/cam/apps.py``).
+
+Through it the platform's lobby creates a CAM rubber (``LobbyForm``, ``create_cam_lobby``), lets
+players join it by invitation (``check_join``) and starts it (``start_from_lobby``); the
+platform's moderation pauses, resumes and extends the open step's deadline (``current_step``,
+``set_deadline``) and rolls back the last step (``roll_back_step``); the home page shows a line per
+rubber (``home_facts``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count
+
+from campaign.layers import CampaignLayer, HomeFacts
+from campaign.models import Campaign, Membership
+
+from .actions import lobby, moderation
+from .actions.common import step_label
+from .forms import LobbyForm
+from .models import LAYER, CamCampaign
+
+PAGES = ("cam-detail", "cam-fleet", "cam-start", "cam-sds", "cam-generate", "cam-between", "cam-between-run",
+         "cam-standings", "cam-scenario")
+
+
+def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
+    ids = [c.pk for c in campaigns]
+    cams = {c.pk: c for c in CamCampaign.objects.filter(pk__in=ids).annotate(seated=Count("players"))}
+    joined = dict(Membership.objects.filter(campaign_id__in=ids, role=Membership.Role.PLAYER)
+                  .values("campaign_id").annotate(n=Count("id")).values_list("campaign_id", "n"))
+    facts = {}
+    for c in campaigns:
+        cam = cams.get(c.pk)
+        if cam is None:
+            continue
+        facts[c.pk] = HomeFacts(
+            players=cam.seated or joined.get(c.pk, 0),
+            summary=f"Period {cam.period} · {cam.scenarios} scenario{'s' if cam.scenarios != 1 else ''}",
+            status="Setting up" if c.status == Campaign.Status.ACTIVE and not cam.started else None,
+            deadline=None if c.paused or c.status != Campaign.Status.ACTIVE else cam.deadline,
+            step=step_label(c, cam) if c.status == Campaign.Status.ACTIVE else "")
+    return facts
+
+
+def panel(campaign: Campaign) -> dict:
+    cam = campaign.cam
+    return {"cam": cam, "cam_players": list(cam.players.select_related("user").order_by("seat")),
+            "cam_snapshots": list(cam.snapshots.order_by("-step").values("step", "label", "taken_at")[:10])}
+
+
+LAYER_RECORD = CampaignLayer(
+    key=LAYER,
+    title="CAM rubber",
+    description="Star Fleet Battles' Campaign Supplement (CAM): a rubber of scenarios between two fleets, "
+                "fought on the tabletop or auto-resolved.",
+    detail_url="cam-detail",
+    pages=PAGES,
+    features=frozenset({"lobby", "moderation", "audit"}),
+    lobby_form=LobbyForm,
+    create_lobby=lobby.create_cam_lobby,
+    check_join=lobby.check_join,
+    start=lobby.start_from_lobby,
+    start_points=lobby.start_points,
+    current_step=moderation.current_step,
+    set_deadline=moderation.set_deadline,
+    roll_back=moderation.roll_back_step,
+    roll_back_preview=moderation.roll_back_preview,
+    home_facts=home_facts,
+    panel=panel,
+    panel_template="cam/_moderation.html",
+    lobby_template="cam/_lobby_settings.html",
+    export=None,
+)

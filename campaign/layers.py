@@ -1,0 +1,159 @@
+"""The campaign layers the platform knows (issue 15): ``CAMPAIGN_LAYERS``, one record per layer.
+
+The platform (accounts, lobby, membership, deadlines, moderation, audit, dice, notifications)
+reaches a campaign layer only through its ``CampaignLayer`` record here: it never imports a layer
+and never names one. A layer registers its record from its app's ``AppConfig.ready()``
+(``campaign/cam/apps.py``); Event Horizon's is registered by the platform app
+(``campaign/apps.py``, from ``campaign/eventhorizon_layer.py``) while its models still live in
+``campaign/``. A ``Campaign`` row names its layer by ``Campaign.layer`` (the record's ``key``).
+
+What a record says (docs/architecture.md, "How to add a campaign layer"):
+
+- ``key``, ``title``: the stored ``Campaign.layer`` value and what people read ("CAM rubber").
+- set-up: ``lobby_form`` (the lobby's create form; ``action_kwargs()`` gives the keyword
+  arguments of) ``create_lobby`` (an action: ``moderator=``, …; a campaign in the lobby, status
+  SETUP); ``check_join`` (refuses a player's join the layer cannot seat); ``start`` (called by
+  ``start_campaign`` under the campaign row lock with the joined players) and ``start_points``
+  (what starting does, for the confirmation page).
+- a turn or step: ``current_step`` (the ``Step`` open now: its number, label and deadline) and
+  ``set_deadline``; ``after_resume`` (a resumed step that is due at once, e.g. every player ready);
+  ``roll_back`` (an action undoing the last processed turn or step) and ``roll_back_preview``
+  (what it would undo, for the confirmation page).
+- what a player may see: ``detail_url`` (the URL name of a running campaign's page; its one
+  argument is the campaign id), ``pages`` (its other URL names), ``home_facts`` (the home page's
+  line per campaign: players, status, summary), ``panel`` / ``panel_template`` (the layer's part
+  of the moderation panel).
+- ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, or None (no export yet).
+- ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
+  a feature the layer lacks answers 404 (pages) or refuses (actions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+# Platform features a layer may take part in. Pages and actions of a feature ask the registry.
+FEATURES = frozenset({
+    "lobby",        # created in the lobby, joined by invitation (link or email), started from it
+    "moderation",   # the moderation panel: pause, resume, extend the deadline, roll back, co-moderators
+    "audit",        # the audit log page and API
+    "process_now",  # the moderator processes the open turn now (turn-based layers)
+    "substitute",   # the moderator hands a seat to another player or the computer
+    "options",      # switchable rule options (Campaign.options)
+    "orders",       # Event Horizon's orders, map, reports and the campaign API (/api/campaigns/…)
+})
+
+
+class LayerError(LookupError):
+    """No layer is registered under that key."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The turn or step a campaign is at: what its deadline belongs to. ``open``: it takes a
+    deadline now (a turn open for orders, a scenario step waiting for the players). ``row`` is
+    the layer's own row for it (Event Horizon: the ``Turn``), for the layer's hooks only."""
+
+    number: int
+    label: str
+    deadline: datetime | None
+    open: bool
+    row: object = None
+
+
+@dataclass(frozen=True)
+class HomeFacts:
+    """A campaign's line on the home page."""
+
+    players: int
+    summary: str = ""            # e.g. "30×24 hex"; "Period 2 · 5 scenarios"
+    status: str | None = None    # overrides the campaign's status ("Setting up")
+    deadline: datetime | None = None  # the open step's deadline (the turn-based layers set their own row's)
+    step: str = ""               # what the campaign waits for now ("scenario 2: force selection")
+
+
+@dataclass(frozen=True)
+class CampaignLayer:
+    key: str
+    title: str
+    detail_url: str
+    pages: tuple[str, ...]
+    features: frozenset[str]
+    lobby_form: type
+    create_lobby: Callable
+    check_join: Callable          # (campaign, *, role, empire_name, faction) -> None, raises ActionError
+    start: Callable               # (campaign, players: list[Membership], *, now) -> None
+    start_points: Callable        # (campaign, players: int) -> list[str]
+    current_step: Callable        # (campaign, *, lock=False) -> Step
+    set_deadline: Callable        # (campaign, step, deadline) -> None
+    roll_back: Callable           # action(*, campaign_id, user, number) -> Step (the step rolled back)
+    roll_back_preview: Callable   # (campaign) -> dict | None (None: nothing to roll back)
+    home_facts: Callable          # (campaigns: list[Campaign]) -> dict[campaign id, HomeFacts]
+    panel: Callable               # (campaign) -> dict (extra context of panel_template)
+    panel_template: str
+    lobby_template: str = ""      # the layer's part of the lobby page (its settings), may be ""
+    after_resume: Callable | None = None  # (campaign, step) -> None
+    export: Callable | None = None
+    description: str = ""
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def __post_init__(self):
+        unknown = set(self.features) - FEATURES
+        if unknown:
+            raise ValueError(f"layer {self.key}: unknown features {sorted(unknown)}")
+
+
+CAMPAIGN_LAYERS: dict[str, CampaignLayer] = {}
+_order: list[str] = []  # registration order (the lobby's picker lists layers so)
+
+
+def register(layer: CampaignLayer) -> None:
+    """Called once per layer from an ``AppConfig.ready()``; registering a key twice replaces it
+    (Django may call ``ready()`` again in tests)."""
+    if layer.key not in CAMPAIGN_LAYERS:
+        _order.append(layer.key)
+    CAMPAIGN_LAYERS[layer.key] = layer
+
+
+def get(key: str) -> CampaignLayer:
+    try:
+        return CAMPAIGN_LAYERS[key]
+    except KeyError:
+        raise LayerError(f"no campaign layer {key!r} (known: {', '.join(_order)})") from None
+
+
+def of(campaign) -> CampaignLayer:
+    """The layer of a ``Campaign`` row."""
+    return get(campaign.layer)
+
+
+def all_layers() -> list[CampaignLayer]:
+    return [CAMPAIGN_LAYERS[k] for k in _order]
+
+
+def having(feature: str) -> list[str]:
+    """The keys of the layers taking part in ``feature``: filter querysets with
+    ``.filter(layer__in=layers.having("orders"))``."""
+    if feature not in FEATURES:
+        raise ValueError(f"unknown feature {feature!r}")
+    return [k for k in _order if feature in CAMPAIGN_LAYERS[k].features]
+
+
+def home_facts(campaigns) -> dict[int, HomeFacts]:
+    """Each campaign's ``HomeFacts``, asked of its layer (one call per layer present)."""
+    by_layer: dict[str, list] = {}
+    for c in campaigns:
+        by_layer.setdefault(c.layer, []).append(c)
+    facts: dict[int, HomeFacts] = {}
+    for key, group in by_layer.items():
+        facts.update(get(key).home_facts(group))
+    return facts
+
+
+def default() -> CampaignLayer:
+    """The layer the lobby offers first (the first registered)."""
+    return CAMPAIGN_LAYERS[_order[0]]
