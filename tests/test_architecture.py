@@ -6,7 +6,9 @@
 (b) the platform (campaign/, except the CAM layer in campaign/cam/) never imports ``tactical``:
     it reaches battles through campaign/battles.py, which tactical/apps.py fills in;
 (c) no import cycle at module level runs through both apps;
-(d) the platform imports no campaign layer (campaign/cam/).
+(d) the platform imports no campaign layer (campaign/cam/);
+(e) online play (tactical/play/) imports no engine package (``tactical.rules.<book>``): it
+    reaches a rule book through the registry's ``PlayRules`` only.
 """
 
 from __future__ import annotations
@@ -92,6 +94,26 @@ def test_the_platform_imports_no_campaign_layer():
              if under(name, "campaign") and not under(name, "campaign.cam")
              for line, target in imports(path) if under(target, "campaign.cam")]
     assert not wrong, "the platform must not import a campaign layer:\n" + "\n".join(wrong)
+
+
+def engine_packages() -> list[str]:
+    """Every rule book's package: a directory with an ``__init__.py`` under tactical/rules/."""
+    rules = ROOT / "tactical" / "rules"
+    return sorted(f"tactical.rules.{d.name}" for d in rules.iterdir() if (d / "__init__.py").is_file())
+
+
+def play_imports_of_engines(mods: dict[str, Path]) -> list[str]:
+    engines = engine_packages()
+    return [f"{path.relative_to(ROOT)}:{line} imports {target}"
+            for name, path in mods.items() if under(name, "tactical.play")
+            for line, target in imports(path) if any(under(target, e) for e in engines)]
+
+
+def test_online_play_imports_no_engine():
+    assert {"tactical.rules.eventhorizon", "tactical.rules.buoyz"} <= set(engine_packages())
+    wrong = play_imports_of_engines(sources())
+    assert not wrong, ("tactical/play/ reaches a rule book through tactical.rules.registry's PlayRules only:\n"
+                       + "\n".join(wrong))
 
 
 def test_no_import_cycle_at_module_level_runs_through_both_apps():
