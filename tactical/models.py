@@ -47,6 +47,10 @@ class Battle(models.Model):
     defender = models.PositiveSmallIntegerField(help_text="The defending empire's seat.")
     aewa = models.BooleanField(default=False, help_text="The defender has an AEWA in the hex (003 AEWA).")
     mode = models.CharField(max_length=10, choices=Mode.choices)
+    ruleset = models.CharField(
+        max_length=32, default="eventhorizon",
+        help_text="The tactical rule book it is fought under (a name in tactical/rules/registry.py).",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     deadline = models.DateTimeField(null=True, blank=True, help_text="After this the battle is settled without the players.")
     activation_deadline = models.DateTimeField(
@@ -89,8 +93,9 @@ class Battle(models.Model):
 
 
 class BattleStep(models.Model):
-    """One step of an embedded battle: a card drawn (``action`` {"type": "draw"}) or an action
-    taken by a side (tactical/rules/eventhorizon/actions.py, as JSON)."""
+    """One step of an embedded battle: an automatic step (Event Horizon: a card drawn, ``action``
+    {"type": "draw"}) or an action taken by a side, as its rule book's codec writes it
+    (``PlayRules.action_json``)."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="steps")
     seq = models.PositiveIntegerField()

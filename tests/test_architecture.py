@@ -10,6 +10,8 @@
 (e) the platform names no campaign layer either: no string "cam" (a ``Campaign.layer`` value), no
     "cam-…" URL name, "cam__…" lookup or "cam/…" path, no ``.cam`` attribute (the layer's
     relation). It reaches a layer through its record in ``campaign/layers.py`` (CAMPAIGN_LAYERS).
+(f) online play (tactical/play/) imports no engine package (``tactical.rules.<book>``): it
+    reaches a rule book through the registry's ``PlayRules`` only.
 """
 
 from __future__ import annotations
@@ -145,6 +147,26 @@ def test_every_platform_module_is_checked():
     names = platform_modules()
     assert "campaign.lobby_views" in names and "campaign.actions.moderation" in names
     assert not any(under(n, "campaign.cam") or under(n, "campaign.rules") for n in names)
+
+
+def engine_packages() -> list[str]:
+    """Every rule book's package: a directory with an ``__init__.py`` under tactical/rules/."""
+    rules = ROOT / "tactical" / "rules"
+    return sorted(f"tactical.rules.{d.name}" for d in rules.iterdir() if (d / "__init__.py").is_file())
+
+
+def play_imports_of_engines(mods: dict[str, Path]) -> list[str]:
+    engines = engine_packages()
+    return [f"{path.relative_to(ROOT)}:{line} imports {target}"
+            for name, path in mods.items() if under(name, "tactical.play")
+            for line, target in imports(path) if any(under(target, e) for e in engines)]
+
+
+def test_online_play_imports_no_engine():
+    assert {"tactical.rules.eventhorizon", "tactical.rules.buoyz"} <= set(engine_packages())
+    wrong = play_imports_of_engines(sources())
+    assert not wrong, ("tactical/play/ reaches a rule book through tactical.rules.registry's PlayRules only:\n"
+                       + "\n".join(wrong))
 
 
 def test_no_import_cycle_at_module_level_runs_through_both_apps():

@@ -1,4 +1,6 @@
-"""Online play of an embedded battle: the engine state of a ``Battle`` row (``embedded``), the
-play actions (``actions``: start, act, hand a fleet to the computer, the activation sweep), the
-board as SVG (``boardsvg``), the play and replay pages and their API. Written for the Event
-Horizon engine today (issue 15: to become generic over rule books)."""
+"""Online play of an embedded battle, for any registered rule book: ``embedded`` (a ``Battle`` row
+↔ its engine's state, replayed from its steps), ``actions`` (start, act, hand a side to the
+computer, the deadline sweep), the play and replay pages and their API. Everything
+engine-specific comes from the battle's ruleset (``tactical.rules.play.PlayRules``, found in
+``tactical/rules/registry.py``): this package imports no engine (tests/test_architecture.py).
+"""

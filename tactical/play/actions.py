@@ -1,12 +1,14 @@
 """Actions of embedded (online) tactical battles: start, take an action, hand a fleet to the
-computer, and the activation-deadline sweep (issue 5, "Playing it online").
+computer, and the activation-deadline sweep (issue 5, "Playing it online"), for any rule book:
+everything engine-specific is asked of the battle's ruleset (``embedded.rules_for``, a
+``tactical.rules.play.PlayRules``).
 
 Every function here is one atomic action: it locks the campaign row (the campaign's dice stream
 is shared, so two battles of one campaign cannot interleave their rolls), rebuilds the battle by
 replaying its steps (tactical/play/embedded.py), validates, resolves with the campaign's dice, stores
 the new steps, commits the rolls to the hash-chained dice log (phase ``battle <id>``) and then
-advances the battle: cards are drawn and computer (doctrine) sides play until a human side must
-act or the battle is over. A refused action stores nothing and rolls nothing. Emails go out only
+advances the battle: automatic steps are taken (Event Horizon draws cards) and computer
+(doctrine) sides play until a human side must act or the battle is over. A refused action stores nothing and rolls nothing. Emails go out only
 after the transaction commits. Rulings TP1… in docs/rulings.md.
 """
 
@@ -21,12 +23,8 @@ from campaign.dice import CampaignDice
 from campaign.models import Campaign, Empire
 from tactical.models import Battle, BattleLogEntry, BattleStep
 from tactical.play import embedded
-from tactical.rules import eventhorizon as eh
-from tactical.rules.eventhorizon import actions as A
-from tactical.rules.eventhorizon import codec
-from tactical.rules.eventhorizon.deploy import DEPLOY_RULE
+from tactical.rules.play import PlayRules
 
-TURN_RULE = "003 The Turn Sequence"
 PLAYING = Battle.Status.PLAYING
 
 
@@ -48,7 +46,7 @@ class NotYourTurn(PlayError):
 
 
 class Refused(PlayError):
-    """The rules do not allow the action: ``rule`` names the 003 section broken (HTTP 400)."""
+    """The rules do not allow the action: ``rule`` names the rule book's section broken (HTTP 400)."""
 
     def __init__(self, rule: str, message: str):
         self.rule = rule
@@ -120,40 +118,35 @@ class _Steps:
         return BattleStep.objects.bulk_create(self.rows)
 
 
-def doctrine_choice(state: eh.BattleState, side: int) -> A.Action:
-    """The doctrine's action for ``side``, with doctrine.simulate's fallback: a move the engine
-    would refuse ends the activation (or passes) instead, so a computer side never stalls."""
-    action = eh.doctrine_action(state, side) or A.Pass(side)
-    try:
-        eh.check(state, action)
-    except eh.IllegalActionError:
-        action = A.EndActivation(state.activation.ship) if state.activation else A.Pass(side)
-    return action
+def doctrine_choice(rules: PlayRules, state, side: int):
+    """The doctrine's action for ``side`` (the ruleset's hook never offers one its engine
+    refuses, so a computer side never stalls)."""
+    return rules.doctrine_action(state, side)
 
 
-def _advance(battle: Battle, state: eh.BattleState, dice, steps: _Steps, *, late_side: int | None = None
-             ) -> eh.BattleState:
-    """Draw cards and let computer sides play until a human side must act or the battle is over.
-    ``late_side`` (the deadline sweep): the doctrine also plays that side's activations for the
-    card in play."""
+def _advance(battle: Battle, rules: PlayRules, state, dice, steps: _Steps, *, late_side: int | None = None):
+    """Take automatic steps and let computer sides play until a human side must act or the
+    battle is over. ``late_side`` (the deadline sweep): the doctrine also plays that side's
+    decisions until the rules next take a step by themselves (Event Horizon: the card in play)."""
     doctrine = set(battle.doctrine_sides or [])
-    while not eh.is_over(state):
-        side = state.acting_side
+    while not rules.is_over(state):
+        side = rules.acting_side(state)
         if side is None:
-            late_side = None  # the late side's card is done; a new card starts afresh
-            state = eh.draw_card(state, dice).state
-            steps.add(None, dict(embedded.DRAW))
+            late_side = None  # the late side's decision is done; the next starts afresh
+            res, step_json = rules.automatic_step(state, dice)
+            state = res.state
+            steps.add(None, step_json)
             continue
         if side in doctrine or side == late_side:
-            action = doctrine_choice(state, side)
-            state = eh.apply(state, action, dice).state
-            steps.add(side, codec.to_json(action), by_doctrine=True)
+            action = doctrine_choice(rules, state, side)
+            state = rules.apply(state, action, dice).state
+            steps.add(side, rules.action_json(action), by_doctrine=True)
             continue
         break
     return state
 
 
-def _settle(battle: Battle, campaign: Campaign, state: eh.BattleState, dice: CampaignDice, steps: _Steps, *,
+def _settle(battle: Battle, campaign: Campaign, rules: PlayRules, state, dice: CampaignDice, steps: _Steps, *,
             user=None, acted_side: int | None = None) -> None:
     """Store the steps, commit the dice, restart the activation clock or record the result."""
     saved = steps.save()
@@ -161,26 +154,25 @@ def _settle(battle: Battle, campaign: Campaign, state: eh.BattleState, dice: Cam
     if saved and saved[-1].pk is not None:
         # Safe before the commit: a rolled-back step's key can never match a stored one.
         embedded.remember(embedded.cache_key_after(battle, saved[-1], saved[-1].seq), state)
-    if eh.is_over(state):
-        _finish(battle, campaign, state, user=user)
+    if rules.is_over(state):
+        _finish(battle, campaign, rules, state, user=user)
         return
-    # Ruling TP4: the clock restarts whenever a side is to choose its next ship to activate
-    # (a card drawn, an activation ended); it keeps running through an activation.
+    # The ruleset says when the clock restarts (Event Horizon, ruling TP4: whenever a side is to
+    # choose its next ship to activate; it keeps running through an activation).
     hours = campaign.activation_hours or 0
-    if (saved and state.activation is None) or (battle.activation_deadline is None) != (not hours):
+    if (saved and rules.clock_restarts(state)) or (battle.activation_deadline is None) != (not hours):
         battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours else None
         battle.save(update_fields=["activation_deadline"])
-    _notify(battle, campaign, state, acted_side)
+    _notify(battle, campaign, rules, state, acted_side)
 
 
-def _notify(battle: Battle, campaign: Campaign, state: eh.BattleState, acted_side: int | None) -> None:
-    """Email the player whose card it now is, when the card has passed to them from someone else."""
-    side = state.acting_side
+def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_side: int | None) -> None:
+    """Email the player whose decision it now is, when it has passed to them from someone else."""
+    side = rules.acting_side(state)
     if side is None or side == acted_side or side in (battle.doctrine_sides or []):
         return
-    card = state.card.label if state.card else ""
-    _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): card {state.cards_drawn} "
-                                  f"({card}) is yours. Play it at /battles/{battle.pk}/play/")
+    _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): {rules.your_turn_label(state)} "
+                                  f"is yours. Play it at /battles/{battle.pk}/play/")
 
 
 def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
@@ -194,17 +186,13 @@ def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
     transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
 
 
-def _finish(battle: Battle, campaign: Campaign, state: eh.BattleState, *, user=None) -> None:
+def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user=None) -> None:
     from tactical.battles import lifecycle
 
-    result = embedded.outcome_to_result(eh.outcome(state))
+    result = rules.result(state)
     battle.activation_deadline = None
     battle.save(update_fields=["activation_deadline"])
-    holder = result["holder"]
-    names = side_names(battle)
-    text = (f"The battle is over after {result['cards_drawn']} cards: "
-            + (f"{names.get(holder, holder)} holds the field." if holder is not None else "neither side holds the field.")
-            + (" (card cap reached)" if result["capped"] else ""))
+    text = rules.summary(result, side_names(battle))
     BattleLogEntry.objects.create(battle=battle, kind="tactical_over", text=text, data=result)
     battle.campaign = campaign
     lifecycle.record_result(battle=battle, result=result, how="tactical", user=user)
@@ -228,7 +216,8 @@ def start_embedded(battle: Battle) -> Battle:
         battle.mode = Battle.Mode.TACTICAL
         battle.save(update_fields=["doctrine_sides", "status", "mode"])
         dice = _dice(battle, campaign)
-        state = embedded.initial_state(battle.setup, dice)
+        rules = embedded.rules_for(battle)
+        state = embedded.initial_state(battle.setup, dice, rules)
         names = side_names(battle)
         BattleLogEntry.objects.create(
             battle=battle, kind="tactical_start",
@@ -236,8 +225,8 @@ def start_embedded(battle: Battle) -> Battle:
                  + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else "."),
         )
         steps = _Steps(battle)
-        state = _advance(battle, state, dice, steps)
-        _settle(battle, campaign, state, dice, steps)
+        state = _advance(battle, rules, state, dice, steps)
+        _settle(battle, campaign, rules, state, dice, steps)
     return battle
 
 
@@ -258,13 +247,14 @@ def begin(battle: Battle) -> Battle:
     the battle starts at once with the fleets lined up automatically (``start_embedded``)."""
     campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
     battle.campaign = campaign
-    if campaign.deployment != Campaign.Deployment.HAND or _computer_sides(battle, campaign) >= set(battle.seats):
+    if (campaign.deployment != Campaign.Deployment.HAND or not embedded.rules_for(battle).hand_deployment
+            or _computer_sides(battle, campaign) >= set(battle.seats)):
         return start_embedded(battle)
     battle.status = DEPLOYING
     battle.setup = {**battle.setup, "placements": {}}
     battle.save(update_fields=["status", "setup"])
     names = side_names(battle)
-    first = embedded.deploy_order(battle.setup)
+    first = embedded.rules_for(battle).deploy_order(battle.setup)
     BattleLogEntry.objects.create(
         battle=battle, kind="deployment",
         text=f"The fleets deploy by hand: {names[first[0]]} first, then {names[first[1]]}"
@@ -290,10 +280,11 @@ def _deploy_on(battle: Battle, campaign: Campaign) -> None:
     """Computer sides line up at once; when every side has deployed the battle starts, else the
     next side's deployment clock starts and its player is told."""
     computer = _computer_sides(battle, campaign)
-    seat = embedded.next_to_deploy(battle.setup)
+    rules = embedded.rules_for(battle)
+    seat = rules.next_to_deploy(battle.setup)
     while seat is not None and seat in computer:
         _record_deployment(battle, seat, embedded.AUTOMATIC)
-        seat = embedded.next_to_deploy(battle.setup)
+        seat = rules.next_to_deploy(battle.setup)
     if seat is None:
         battle.activation_deadline = None
         battle.save(update_fields=["setup", "activation_deadline"])
@@ -313,18 +304,16 @@ def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:
     other side deploys first, Refused with the rule for a placement the table does not allow."""
     with transaction.atomic():
         battle, campaign, seats = _lock_for(battle_id, user, DEPLOYING, "fleets are not being deployed")
-        seat = embedded.next_to_deploy(battle.setup)
+        rules = embedded.rules_for(battle)
+        seat = rules.next_to_deploy(battle.setup)
         if seat not in seats:
-            raise NotYourTurn(f"{DEPLOY_RULE}: {side_names(battle).get(seat, 'the other side')} deploys first")
+            raise NotYourTurn(f"{rules.deploy_rule}: {side_names(battle).get(seat, 'the other side')} deploys first")
         if placements is None:
             given = embedded.AUTOMATIC
         else:
             try:
-                given = embedded.placement_json(placements)
-                embedded.check_placements(battle.setup, seat, given)
-            except embedded.SetupError as exc:
-                raise Refused(DEPLOY_RULE, str(exc)) from None
-            except eh.IllegalActionError as exc:
+                given = rules.placements(battle.setup, seat, placements)
+            except rules.illegal as exc:
                 raise Refused(exc.rule, exc.message) from None
         _record_deployment(battle, seat, given, user=user)
         _deploy_on(battle, campaign)
@@ -334,7 +323,8 @@ def deploy_fleet(*, battle_id: int, user, placements=None) -> Battle:
 def finish_deployment(battle: Battle) -> None:
     """Every side that has not deployed lines up automatically, and the battle starts (the
     battle deadline; the caller holds the campaign row lock)."""
-    while (seat := embedded.next_to_deploy(battle.setup)) is not None:
+    rules = embedded.rules_for(battle)
+    while (seat := rules.next_to_deploy(battle.setup)) is not None:
         _record_deployment(battle, seat, embedded.AUTOMATIC, late=True)
     _deploy_on(battle, battle.campaign)
 
@@ -345,48 +335,37 @@ def models_q_bot():
     return Q(is_bot=True) | Q(user__isnull=True)
 
 
-def take_action(*, battle_id: int, user, action_json) -> eh.BattleState:
+def take_action(*, battle_id: int, user, action_json):
     """The acting player's action. Refused (nothing stored, no die rolled): NotAllowed for a
     user without a fleet here, NotYourTurn out of turn, Refused with the rule and the reason
-    for an illegal action."""
+    for an illegal action. Returns the state after it (and after the steps that follow)."""
     with transaction.atomic():
         battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
+        rules = embedded.rules_for(battle)
         try:
-            action = codec.from_json(action_json)
-        except eh.IllegalActionError as exc:
+            action = rules.parse_action(action_json)
+        except rules.illegal as exc:
             raise Refused(exc.rule, exc.message) from None
         state = embedded.current_state(battle)
         names = side_names(battle)
-        if state.acting_side not in seats:
-            whose = names.get(state.acting_side, "nobody's") if state.acting_side is not None else "nobody's"
-            raise NotYourTurn(f"{TURN_RULE}: acting out of turn: the card in play "
-                              f"({state.card.label if state.card else '-'}) is {whose}")
-        seat = state.acting_side
+        acting = rules.acting_side(state)
+        if acting not in seats:
+            whose = names.get(acting, "nobody's") if acting is not None else "nobody's"
+            raise NotYourTurn(f"{rules.turn_rule}: acting out of turn: {rules.turn_label(state)} is {whose}")
+        seat = acting
         if seat in (battle.doctrine_sides or []):
             raise NotYourTurn("your fleet is in the computer doctrine's hands: take it back first")
-        _check_yours(state, action, seat)
         dice = _dice(battle, campaign)
         try:
-            state = eh.apply(state, action, dice).state
-        except eh.IllegalActionError as exc:
+            rules.check_owner(state, action, seat)
+            state = rules.apply(state, action, dice).state
+        except rules.illegal as exc:
             raise Refused(exc.rule, exc.message) from None
         steps = _Steps(battle)
-        steps.add(seat, codec.to_json(action), user=user)
-        state = _advance(battle, state, dice, steps)
-        _settle(battle, campaign, state, dice, steps, user=user, acted_side=seat)
+        steps.add(seat, rules.action_json(action), user=user)
+        state = _advance(battle, rules, state, dice, steps)
+        _settle(battle, campaign, rules, state, dice, steps, user=user, acted_side=seat)
     return state
-
-
-def _check_yours(state: eh.BattleState, action: A.Action, seat: int) -> None:
-    if isinstance(action, A.Pass):
-        if action.side != seat:
-            raise Refused(TURN_RULE, f"side {action.side} is not yours: you command side {seat}")
-        return
-    ship = state.find(action.ship)
-    if ship is None:
-        raise Refused(TURN_RULE, f"there is no ship {action.ship} in this battle")
-    if ship.side != seat:
-        raise Refused(TURN_RULE, f"ship {ship.id} is not yours (it is side {ship.side}'s)")
 
 
 def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
@@ -407,18 +386,19 @@ def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
                 text=f"{names[seat]} {'hands its fleet to the computer doctrine' if on else 'takes its fleet back from the computer'}.",
             )
         if on:
+            rules = embedded.rules_for(battle)
             state = embedded.current_state(battle)
             dice = _dice(battle, campaign)
             steps = _Steps(battle)
-            state = _advance(battle, state, dice, steps)
-            _settle(battle, campaign, state, dice, steps, user=user, acted_side=seats[0])
+            state = _advance(battle, rules, state, dice, steps)
+            _settle(battle, campaign, rules, state, dice, steps, user=user, acted_side=seats[0])
     return battle
 
 
 def play_due_activations(now=None) -> int:
     """The deadline sweep: in every battle being played whose activation deadline has passed,
-    the doctrine plays the late side's activation(s) for the card in play; then the battle goes
-    on as usual. Returns the number of battles advanced."""
+    the doctrine plays the late side's decisions (Event Horizon: its activations for the card in
+    play); then the battle goes on as usual. Returns the number of battles advanced."""
     now = now or timezone.now()
     due = list(Battle.objects.filter(status__in=[PLAYING, DEPLOYING], activation_deadline__lte=now)
                .values_list("pk", flat=True))
@@ -429,23 +409,23 @@ def play_due_activations(now=None) -> int:
             if battle.status not in (PLAYING, DEPLOYING) or battle.activation_deadline is None \
                     or battle.activation_deadline > now:
                 continue  # someone acted (or it ended) meanwhile
+            rules = embedded.rules_for(battle)
             if battle.status == DEPLOYING:  # the late side's fleet lines up automatically
-                _record_deployment(battle, embedded.next_to_deploy(battle.setup), embedded.AUTOMATIC, late=True)
+                _record_deployment(battle, rules.next_to_deploy(battle.setup), embedded.AUTOMATIC, late=True)
                 _deploy_on(battle, campaign)
                 done += 1
                 continue
             state = embedded.current_state(battle)
-            late = state.acting_side
+            late = rules.acting_side(state)
             if late is not None:
                 BattleLogEntry.objects.create(
                     battle=battle, kind="activation_late", seat=late,
-                    text=f"{side_names(battle).get(late, late)} missed the activation deadline: the computer "
-                         "doctrine plays its ships for this card.",
+                    text=f"{side_names(battle).get(late, late)} missed the activation deadline: {rules.late_text}",
                 )
             dice = _dice(battle, campaign)
             steps = _Steps(battle)
-            state = _advance(battle, state, dice, steps, late_side=late)
-            _settle(battle, campaign, state, dice, steps, acted_side=late)
+            state = _advance(battle, rules, state, dice, steps, late_side=late)
+            _settle(battle, campaign, rules, state, dice, steps, acted_side=late)
             done += 1
     return done
 
@@ -461,11 +441,12 @@ def finish_with_doctrine(battle: Battle) -> None:
     BattleLogEntry.objects.create(
         battle=battle, kind="doctrine",
         text="The battle deadline passed: the computer doctrine plays both fleets to the end.")
+    rules = embedded.rules_for(battle)
     state = embedded.current_state(battle)
     dice = _dice(battle, campaign)
     steps = _Steps(battle)
-    state = _advance(battle, state, dice, steps)
-    _settle(battle, campaign, state, dice, steps)
+    state = _advance(battle, rules, state, dice, steps)
+    _settle(battle, campaign, rules, state, dice, steps)
 
 
 __all__ = ["NotAllowed", "NotYourTurn", "PlayError", "Refused", "doctrine_choice", "finish_with_doctrine",

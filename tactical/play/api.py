@@ -2,13 +2,15 @@
 anyone who is neither one of its sides nor the campaign's moderator), call one action from
 tactical/play/actions.py, render.
 
-    GET  api/battles/{id}/state/      the board from your side, whose card it is, and — when it
-                                      is your card — the legal actions of your ships
-    POST api/battles/{id}/action/     one action as JSON (tactical/rules/eventhorizon/codec.py),
-                                      e.g. {"type": "move", "ship": 3, "path": ["F", "FL"]};
+    GET  api/battles/{id}/state/      the board from your side (the ruleset's ``state_json``),
+                                      whose decision it is, and — when it is yours — the legal
+                                      actions of your ships
+    POST api/battles/{id}/action/     one action as JSON, in the battle's ruleset's codec (Event
+                                      Horizon: tactical/rules/eventhorizon/codec.py, e.g.
+                                      {"type": "move", "ship": 3, "path": ["F", "FL"]});
                                       400 {"rule", "detail"} when the rules refuse it, 409 when it
                                       is not your card, 403 for the moderator (who may only look)
-    POST api/battles/{id}/deploy/     while the fleets are deployed by hand, your side's
+    POST api/battles/{id}/deploy/     while the fleets are deployed by hand (Event Horizon), your side's
                                       {"placements": [{"ship", "x", "y", "facing"}, …]} (every
                                       ship, inside your zone) or {"automatic": true}
     POST api/battles/{id}/doctrine/   {"on": true|false}: hand your fleet to the computer, or
@@ -28,10 +30,7 @@ from rest_framework.views import APIView
 from tactical.models import Battle
 from tactical.play import actions as play
 from tactical.play import embedded
-from tactical.play.views import BattleView, battle_view, event_rows, ship_rows, started
-from tactical.rules import eventhorizon as eh
-from tactical.rules.eventhorizon import codec
-from tactical.rules.eventhorizon.geometry import FACING_NAMES
+from tactical.play.views import BattleView, battle_view, event_rows, started
 
 EVENTS_IN_STATE = 30
 
@@ -45,9 +44,10 @@ def _view(request, battle_id: int) -> BattleView:
 
 def state_json(view: BattleView) -> dict:
     battle = view.battle
+    rules = view.rules
     out = {
-        "battle": battle.pk, "campaign": battle.campaign_id, "status": battle.status, "turn": battle.turn,
-        "hex": [battle.x, battle.y], "you": view.seat, "moderator": view.moderator,
+        "battle": battle.pk, "campaign": battle.campaign_id, "ruleset": battle.ruleset, "status": battle.status,
+        "turn": battle.turn, "hex": [battle.x, battle.y], "you": view.seat, "moderator": view.moderator,
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s), "role":
                    "attacker" if s == battle.attacker else "defender", "computer": s in (battle.doctrine_sides or [])}
                   for s in battle.seats],
@@ -57,50 +57,20 @@ def state_json(view: BattleView) -> dict:
     }
     if not started(view):
         out.update({"started": False, "your_turn": False})
-        if battle.status == Battle.Status.DEPLOYING:
-            setup = battle.setup
-            seat = embedded.next_to_deploy(setup)
-            yours = view.seat is not None and view.seat == seat
-            table = embedded.preview(setup)
-            out["deployment"] = {
-                "seat": seat, "yours": yours, "order": embedded.deploy_order(setup),
-                "done": {str(s): ("automatic" if v == embedded.AUTOMATIC else "hand")
-                         for s, v in embedded.deployed(setup).items()},
-                # The fleets already on the table: the side deploying later sees them (003 AEWA).
-                "placed": [{"ship": s.id, "side": s.side, "pos": list(s.pos), "facing": FACING_NAMES[s.facing]}
-                           for s in table.ships],
-                "zone": [list(c) for c in embedded.zone_of(setup, seat, table)] if yours else [],
-                "ships": [int(d["id"]) for d in ((setup.get("sides") or {}).get(str(seat)) or {}).get("ships", [])]
-                         if yours else [],
-                "facings": list(FACING_NAMES),
-            }
+        if battle.status == Battle.Status.DEPLOYING and rules.hand_deployment:
+            out["deployment"] = rules.deployment_json(battle.setup, view.viewer)
         return out
     state = embedded.current_state(battle)
-    your_turn = (view.running and view.seat is not None and state.acting_side == view.seat
-                 and view.seat not in (battle.doctrine_sides or []))
-    legal = {}
-    if your_turn:
-        ids = [state.activation.ship] if state.activation else [s.id for s in state.ships_of(view.seat)]
-        for ship_id in ids:
-            legal[str(ship_id)] = [codec.to_json(a) for a in eh.legal_actions(state, ship_id)]
-    ships = ship_rows(state, view)
-    for row in ships:
-        row["pos"] = list(row["pos"])
-    events = event_rows(state.log, view)
+    viewer = view.viewer
+    over = rules.is_over(state)
+    your_turn = viewer.can_act and rules.acting_side(state) == view.seat and not over
+    events = event_rows(rules, rules.events(state), view)
     out.update({
-        "started": True, "over": eh.is_over(state), "cards_drawn": state.cards_drawn,
-        "card": state.card.label if state.card else None, "storm": state.storm,
-        "acting_side": state.acting_side, "activations_left": state.activations_left,
-        "activation": None if state.activation is None else {"ship": state.activation.ship,
-                                                             "actions": list(state.activation.actions)},
-        "your_turn": your_turn, "legal": legal,
-        "board": {"width": state.field.width, "height": state.field.height,
-                  "terrain": [{"x": c[0], "y": c[1], "kind": k} for c, k in sorted(state.field.terrain.items())],
-                  "planets": [{"id": p.id, "squares": [list(c) for c in p.squares], "owner": p.owner,
-                               "defences": p.defences, "status": p.status} for p in state.planets]},
-        "ships": ships, "facings": list(FACING_NAMES),
-        "events": events[-EVENTS_IN_STATE:],
+        "started": True, "over": over, "acting_side": rules.acting_side(state),
+        "your_turn": your_turn, "legal": rules.legal_json(state, view.seat) if your_turn else {},
     })
+    out.update(rules.state_json(state, viewer))
+    out["events"] = events[-EVENTS_IN_STATE:]
     return out
 
 

@@ -7,6 +7,11 @@ Buoyz 'N Da 'Hood engine (``tactical.rules.buoyz``, issue 16) as ``"buoyz"``; it
 imported at the bottom of this module, so looking it up never depends on import order. Its
 ``resolve(state, dice, max_cards=None)`` plays a deployed battle out with the computer doctrine
 and returns the outcome. The auto-resolve odds system is not a tactical resolver.
+
+A record's ``play`` (a ``tactical.rules.play.PlayRules``) is what online play needs of the rule
+book — the state from a stored setup, the state codec, legal actions, whose decision it is, the
+doctrine, the result, fog of war and the board; ``tactical/play/`` reaches an engine only through
+it (``find_play(name)``). None: the rule book resolves battles but has no online play.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ class ResolverRecord:
     title: str
     rule_book: str
     resolve: Callable[..., Any]
+    play: Any = None  # a tactical.rules.play.PlayRules, or None
 
 
 RESOLVERS: dict[str, ResolverRecord] = {}
@@ -40,6 +46,19 @@ def find_resolver(name: str) -> ResolverRecord:
     except KeyError:
         known = ", ".join(sorted(RESOLVERS)) or "none yet"
         raise ValueError(f"no tactical resolver named '{name}' (registered: {known})") from None
+
+
+def find_play(name: str):
+    """The online-play hooks of the ruleset ``name``; ValueError if it has none."""
+    record = find_resolver(name)
+    if record.play is None:
+        raise ValueError(f"the tactical ruleset '{name}' cannot be played online")
+    return record.play
+
+
+def playable() -> list[ResolverRecord]:
+    """The rulesets that can be played online, by name."""
+    return [RESOLVERS[n] for n in sorted(RESOLVERS) if RESOLVERS[n].play is not None]
 
 
 # Built-in resolvers register themselves when imported (last: they import this module).

@@ -12,6 +12,7 @@ from django.urls import reverse
 from campaign.models import Campaign
 from tactical.models import Battle
 from tactical.play import embedded
+from tactical.rules.eventhorizon import play as ehplay
 from tests.tactical.battle_support import contact_turn
 
 
@@ -21,7 +22,7 @@ def test_both_sides_deploy_by_hand(eager_tasks, small_campaign, new_page, login,
     turn = contact_turn(small_campaign, "tactical")
     battle = Battle.objects.get(campaign=small_campaign, turn=turn.number)
     assert battle.status == Battle.Status.DEPLOYING
-    assert embedded.next_to_deploy(battle.setup) == battle.defender == 2
+    assert ehplay.next_to_deploy(battle.setup) == battle.defender == 2
 
     pages = {1: new_page(), 2: new_page()}
     login(pages[1], "bob", "pw-bob")
@@ -35,7 +36,7 @@ def test_both_sides_deploy_by_hand(eager_tasks, small_campaign, new_page, login,
     carol_page.goto(url)
     carol_page.wait_for_selector("#your-deployment")
     ships = [int(s["id"]) for s in battle.setup["sides"]["2"]["ships"]]
-    zone = embedded.zone_of(battle.setup, 2)
+    zone = ehplay.zone_of(battle.setup, 2)
     target = next(c for c in zone if c[1] == 14 and c[0] <= 3)  # her zone's front row, near the left
     carol_page.click(f'tr[data-deploy-ship="{ships[0]}"]')
     carol_page.click(f'#deploy-board rect[data-x="{target[0]}"][data-y="{target[1]}"]')
@@ -48,7 +49,7 @@ def test_both_sides_deploy_by_hand(eager_tasks, small_campaign, new_page, login,
     with carol_page.expect_navigation():
         carol_page.click("#deploy-placed")
     battle.refresh_from_db()
-    assert embedded.next_to_deploy(battle.setup) == 1
+    assert ehplay.next_to_deploy(battle.setup) == 1
     placed = {p["ship"]: p for p in battle.setup["placements"]["2"]}
     assert (placed[ships[0]]["x"], placed[ships[0]]["y"], placed[ships[0]]["facing"]) == (target[0], target[1], "E")
 

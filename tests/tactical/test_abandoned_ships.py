@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tactical.play import boardsvg, embedded
+from tactical.play import embedded
+from tactical.rules.eventhorizon import board as boardsvg
 from tactical.rules.eventhorizon.state import SHUTTLE_HULL, SHUTTLE_MOVE, evolve
 from tests.tactical.play_support import make_battle
 

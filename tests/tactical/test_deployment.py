@@ -17,6 +17,7 @@ from tactical.models import Battle, BattleLogEntry
 from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
+from tactical.rules.eventhorizon import play as ehplay
 from tests.tactical.play_support import make_battle, patch_record_result
 
 pytestmark = pytest.mark.django_db
@@ -57,14 +58,14 @@ def test_by_hand_the_defender_deploys_first_then_the_invader_having_seen_it(by_h
     battle = begin(by_hand)
     assert battle.status == Battle.Status.DEPLOYING and not battle.steps.exists()
     assert not DiceRoll.objects.filter(campaign=by_hand, phase=battle.dice_phase).exists()  # nothing dealt yet
-    assert embedded.next_to_deploy(battle.setup) == 2 and battle.activation_deadline is not None
+    assert ehplay.next_to_deploy(battle.setup) == 2 and battle.activation_deadline is not None
     with pytest.raises(play.NotYourTurn, match="deploys first"):
         play.deploy_fleet(battle_id=battle.pk, user=bob, placements=line(1, [11, 12], 0, "S"))
     # carol (defender, seat 2, zone along the bottom edge) places her two ships by hand.
     play.deploy_fleet(battle_id=battle.pk, user=carol, placements=line(2, [21, 22], 14, "N"))
     battle.refresh_from_db()
-    assert battle.status == Battle.Status.DEPLOYING and embedded.next_to_deploy(battle.setup) == 1
-    seen = {s.id: s.pos for s in embedded.preview(battle.setup).ships}
+    assert battle.status == Battle.Status.DEPLOYING and ehplay.next_to_deploy(battle.setup) == 1
+    seen = {s.id: s.pos for s in ehplay.preview(battle.setup).ships}
     assert seen == {21: (5, 14), 22: (6, 14)}  # bob sees carol's fleet before he deploys
     play.deploy_fleet(battle_id=battle.pk, user=bob, placements=line(1, [11, 12], 1, "S", x0=9))
     battle.refresh_from_db()
@@ -79,7 +80,7 @@ def test_by_hand_the_defender_deploys_first_then_the_invader_having_seen_it(by_h
 
 def test_with_an_aewa_the_invader_deploys_first(by_hand, record, bob, carol):  # 003 AEWA
     battle = begin(by_hand, aewa=True)
-    assert embedded.next_to_deploy(battle.setup) == 1
+    assert ehplay.next_to_deploy(battle.setup) == 1
     with pytest.raises(play.NotYourTurn):
         play.deploy_fleet(battle_id=battle.pk, user=carol)
     play.deploy_fleet(battle_id=battle.pk, user=bob)  # lines up automatically
@@ -109,8 +110,8 @@ def test_a_refused_placement_names_the_rule_and_changes_nothing(by_hand, record,
 def test_a_computer_side_lines_up_at_once(by_hand, record, bob):
     by_hand.empires.filter(seat=2).update(is_bot=True)
     battle = begin(by_hand)
-    assert battle.status == Battle.Status.DEPLOYING and embedded.next_to_deploy(battle.setup) == 1
-    assert embedded.deployed(battle.setup) == {2: embedded.AUTOMATIC}
+    assert battle.status == Battle.Status.DEPLOYING and ehplay.next_to_deploy(battle.setup) == 1
+    assert ehplay.deployed(battle.setup) == {2: embedded.AUTOMATIC}
     play.deploy_fleet(battle_id=battle.pk, user=bob, placements=line(1, [11, 12], 0, "S"))
     battle.refresh_from_db()
     assert battle.status == Battle.Status.PLAYING
@@ -121,7 +122,7 @@ def test_a_late_side_lines_up_automatically_at_the_activation_deadline(by_hand, 
     later = timezone.now() + timedelta(hours=by_hand.activation_hours, minutes=1)
     assert play.play_due_activations(now=later) == 1
     battle.refresh_from_db()
-    assert embedded.deployed(battle.setup) == {2: embedded.AUTOMATIC} and battle.status == Battle.Status.DEPLOYING
+    assert ehplay.deployed(battle.setup) == {2: embedded.AUTOMATIC} and battle.status == Battle.Status.DEPLOYING
     assert BattleLogEntry.objects.filter(battle=battle, kind="deployed", data__late=True).count() == 1
     assert play.play_due_activations(now=later + timedelta(hours=by_hand.activation_hours, minutes=1)) == 1
     battle.refresh_from_db()
@@ -147,9 +148,9 @@ def test_deployment_through_the_page_and_the_api(by_hand, record, client, bob, c
     response = client.post(url, {"deploy": "placed", "square_21": "5,8", "facing_21": "N",
                                  "square_22": "6,14", "facing_22": "N"}, follow=True)
     assert "outside side 2" in response.content.decode()
-    assert embedded.next_to_deploy(Battle.objects.get(pk=battle.pk).setup) == 2
+    assert ehplay.next_to_deploy(Battle.objects.get(pk=battle.pk).setup) == 2
     client.post(url, {"deploy": "placed", "square_21": "5,14", "facing_21": "N", "square_22": "6,15", "facing_22": "E"})
-    assert embedded.next_to_deploy(Battle.objects.get(pk=battle.pk).setup) == 1
+    assert ehplay.next_to_deploy(Battle.objects.get(pk=battle.pk).setup) == 1
     api = APIClient()
     api.force_authenticate(bob)
     state = api.get(f"/api/battles/{battle.pk}/state/").json()

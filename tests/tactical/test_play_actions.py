@@ -17,6 +17,7 @@ from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
 from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon import play as ehplay
 from tactical.rules.eventhorizon.state import Battlefield
 from tests.tactical.play_support import make_battle, patch_record_result
 
@@ -63,7 +64,7 @@ def test_replay_reproduces_the_live_state_exactly(small_campaign, record, users)
         if eh.is_over(state):
             break
         side = state.acting_side
-        action = play.doctrine_choice(state, side)
+        action = ehplay.RULES.doctrine_action(state, side)
         live = play.take_action(battle_id=battle.pk, user=users[side], action_json=codec.to_json(action))
     assert live is not None and BattleStep.objects.filter(battle=battle, side__isnull=False).count() >= 10
     replayed = _fresh_state(battle)
@@ -73,7 +74,7 @@ def test_replay_reproduces_the_live_state_exactly(small_campaign, record, users)
     from tactical.rules.replay import ReplayDice
 
     dice = ReplayDice(embedded.logged_dice(battle))
-    direct = embedded.initial_state(battle.setup, dice)
+    direct = embedded.initial_state(battle.setup, dice, ehplay.RULES)
     for step in battle.steps.order_by("seq"):
         if step.action["type"] == "draw":
             direct = eh.draw_card(direct, dice).state
@@ -94,8 +95,8 @@ def _arranged(monkeypatch):
     sensors destroyed; suns beside them; ships 12 and 22 far away in the corners."""
     original = embedded.initial_state
 
-    def arranged(setup, dice):
-        state = original(setup, dice)
+    def arranged(setup, dice, rules):
+        state = original(setup, dice, rules)
         where = {11: ((7, 10), 2), 21: ((7, 12), 0), 12: ((14, 1), 2), 22: ((1, 14), 0)}
         ships = tuple(replace(s, pos=where[s.id][0], facing=where[s.id][1], sensors=s.id not in (11, 21))
                       for s in state.ships)
@@ -204,7 +205,7 @@ def test_both_sides_to_the_doctrine_end_the_battle_and_report_the_result(small_c
     result = call["result"]
     assert {s["ship"] for s in result["ships"]} == {11, 12, 21, 22}
     state = embedded.current_state(Battle.objects.get(pk=battle.pk))
-    assert result == embedded.outcome_to_result(eh.outcome(state))
+    assert result == ehplay.outcome_to_result(eh.outcome(state))
     assert eh.is_over(state) and result["cards_drawn"] == state.cards_drawn
     for s in result["ships"]:
         assert s["fate"] in ("survived", "destroyed", "captured", "warped_out")

@@ -17,6 +17,7 @@ from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
 from tactical.rules.eventhorizon import codec
+from tactical.rules.eventhorizon import play as ehplay
 from tests.tactical.play_support import make_battle, patch_record_result
 
 
@@ -127,7 +128,7 @@ def test_whole_battle_played_through_the_api_reports_the_result(small_campaign, 
             mine = clients[side].get(url_state).json()
             assert mine["your_turn"] and mine["legal"]
         # the player picks what the doctrine would (every pick must be in the legal list or a split fire)
-        action = play.doctrine_choice(embedded.current_state(Battle.objects.get(pk=battle.pk)), side)
+        action = ehplay.RULES.doctrine_action(embedded.current_state(Battle.objects.get(pk=battle.pk)), side)
         resp = clients[side].post(url_action, codec.to_json(action), format="json")
         assert resp.status_code == 200, resp.content
         data = resp.json()
@@ -210,8 +211,8 @@ def test_replay_fog_hides_the_other_sides_private_events_while_running(client, s
 
     original = embedded.initial_state
 
-    def close(setup, dice):  # ships 11 and 21 two squares apart
-        state = original(setup, dice)
+    def close(setup, dice, rules):  # ships 11 and 21 two squares apart
+        state = original(setup, dice, rules)
         where = {11: (7, 10), 21: (7, 12), 12: (14, 1), 22: (1, 14)}
         return replace(state, ships=tuple(replace(s, pos=where[s.id]) for s in state.ships))
 

@@ -57,10 +57,13 @@ def resolve_battle(state: BattleState, dice, max_cards: int | None = None) -> Ba
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
 
+from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
+
 if "eventhorizon" not in _registry.RESOLVERS:
     _registry.register(_registry.ResolverRecord(
         name="eventhorizon",
         title="Event Horizon Quick Play (embedded tactical engine)",
         rule_book="003 Event Horizon - Quick Play Star Ship Combat Rules",
         resolve=resolve_battle,
+        play=_PLAY,
     ))

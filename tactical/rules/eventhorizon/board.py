@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from html import escape
 
-from tactical.rules.eventhorizon.geometry import ARC_NAMES, FACING_NAMES, FACING_VECTORS
-from tactical.rules.eventhorizon.state import (
+from .geometry import ARC_NAMES, FACING_NAMES, FACING_VECTORS
+from .state import (
     ACTIVE,
     BLACK_HOLE,
     CLOUD,
