@@ -105,6 +105,15 @@ class ParsedText:
         return found
 
 
+    def lines_for(self, where: str) -> list[int]:
+        """``line_for``, or, for a refusal of a whole list (``moves``: the set-up round takes no
+        moves), every line of that list."""
+        found = self.line_for(where)
+        if found is not None:
+            return [found]
+        return sorted({n for place, n in self.places.items() if where and place.startswith(where + "[")})
+
+
 # --- tokens ---------------------------------------------------------------------------------------
 
 _QUOTED = re.compile(r'("(?:[^"\\]|\\.)*")')
