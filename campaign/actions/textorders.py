@@ -19,8 +19,6 @@ What the checker guarantees (issue 18, as PlanetsCentral and GalaxyNG do it):
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,17 +27,16 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from .. import battles, locks
 from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
+from ..order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
 from ..rules.eventhorizon.textorders import (
     TEXT_RULE,
     Header,
     LineResult,
     ParsedText,
     format_header,
-    format_orders,
     parse_text,
 )
 from ..sanitise import text_problem
@@ -49,40 +46,9 @@ from .orders import _enqueue_if_all_ready, preview_orders
 
 VIAS = ("mail", "web", "api")
 MAX_TEXT_CHARS = 200_000
-TURN_KEY_SALT = "campaign.textorders.turn-key"
-SECRET_PREFIX = "sha256$"
 
 
 # --- the order secret -------------------------------------------------------------------------------
-
-def _hash_secret(secret: str) -> str:
-    return SECRET_PREFIX + hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _secret_row(empire: Empire) -> OrderSecret | None:
-    row = OrderSecret.objects.filter(empire=empire).first()
-    # Bound to the player it was made for: a seat handed to someone else needs a new secret.
-    return row if row is not None and row.user_id == empire.user_id and empire.user_id is not None else None
-
-
-def turn_key(empire: Empire, turn_number: int, row: OrderSecret | None = None) -> str:
-    """The key a turn report's orders template carries in place of the secret: valid for this
-    seat, this player and this turn only, and no longer once the secret is rotated (docs/orders.md
-    says why the site does not keep the secret itself)."""
-    row = _secret_row(empire) if row is None else row
-    message = f"{empire.campaign_id}:{empire.seat}:{turn_number}:{empire.user_id}:{row.secret_hash if row else ''}"
-    return f"T{turn_number}-" + salted_hmac(TURN_KEY_SALT, message, algorithm="sha256").hexdigest()[:24]
-
-
-def secret_matches(empire: Empire, given: str, turn_number: int) -> bool:
-    """Constant-time: the seat's secret, or its turn key for ``turn_number``."""
-    if empire.user_id is None or empire.is_bot:
-        return False
-    row = _secret_row(empire)
-    by_key = hmac.compare_digest(turn_key(empire, turn_number, row).encode(), given.encode("utf-8", "surrogatepass"))
-    by_secret = row is not None and hmac.compare_digest(row.secret_hash.encode(), _hash_secret(given).encode())
-    return by_key or by_secret
-
 
 @transaction.atomic
 def rotate_order_secret(*, empire_id: int, user) -> str:
@@ -94,14 +60,14 @@ def rotate_order_secret(*, empire_id: int, user) -> str:
         raise NotFound("that is not your seat")
     secret = secrets.token_urlsafe(16)
     OrderSecret.objects.update_or_create(
-        empire=empire, defaults={"user": user, "secret_hash": _hash_secret(secret), "created_at": timezone.now()})
+        empire=empire, defaults={"user": user, "secret_hash": hash_secret(secret), "created_at": timezone.now()})
     AuditEntry.objects.create(campaign_id=empire.campaign_id, user=user, action="order_secret",
                               target=f"seat {empire.seat} ({empire.name})"[:120], note="order secret made anew")
     return secret
 
 
 def order_secret_made(empire: Empire) -> datetime | None:
-    row = _secret_row(empire)
+    row = secret_row(empire)
     return row.created_at if row else None
 
 
@@ -115,6 +81,10 @@ class TextOrdersResult:
     accepted: bool
     lines: list[LineResult]
     error: str | None = None  # the header, the secret, the turn, the block as a whole
+    # Why it was refused, for callers that answer differently (the API: 409 for "turn", "closed"
+    # and "earlier"): "" (accepted), "text", "header", "secret", "turn", "closed", "seat",
+    # "earlier" or "lines".
+    reason: str = ""
     empire: Empire | None = None  # the seat the header named (with a right secret, or a wrong one)
     problems: tuple[str, ...] = ()  # refusals that name no line (e.g. the purchase list as a whole)
     warnings: tuple[str, ...] = ()
@@ -145,15 +115,9 @@ def _when(moment: datetime | None) -> str:
 
 
 def _stored_text(empire: Empire, turn_number: int, row: TurnOrders | None) -> str:
-    header = Header(campaign=empire.campaign_id, seat=empire.seat, secret=turn_key(empire, turn_number),
-                    turn=turn_number)
-    orders = row.orders if row is not None else {}
-    try:
-        return format_orders(orders, header=header, ready=bool(row and row.ready))
-    except ValueError:  # stored by an older client in a shape the text cannot say: show it as it is
-        import json
-
-        return format_orders({}, header=header, comments=["stored as JSON: " + json.dumps(orders)])
+    """The stored set as text, with the standing orders in force written out when it changes
+    none: sent back as it is, it changes nothing."""
+    return orders_template(empire, turn_number, row=row, position=False)
 
 
 def _stored_bp_left(empire: Empire, row: TurnOrders | None) -> int | None:
@@ -238,16 +202,16 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
     base = {"received_at": received_at, "via": via}
     if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
         return _finish(None, campaign=None, membership=None, turn_number=None, accepted=False,
-                       error=f"the orders must be text of at most {MAX_TEXT_CHARS} characters", **base)
+                       error=f"the orders must be text of at most {MAX_TEXT_CHARS} characters", reason="text", **base)
     problem = text_problem(text)
     if problem:
         return _finish(None, campaign=None, membership=None, turn_number=None, accepted=False,
-                       error=f"the text {problem}", **base)
+                       error=f"the text {problem}", reason="text", **base)
     parsed = parse_text(text)
     header = parsed.header
     if header is None:
         return _finish(parsed, campaign=None, membership=None, turn_number=None, accepted=False,
-                       error=parsed.error, **base)
+                       error=parsed.error, reason="header", **base)
     campaign = Campaign.objects.exclude(layer="cam").filter(pk=header.campaign).first()
     empire = (Empire.objects.filter(campaign=campaign, seat=header.seat).select_related("user").first()
               if campaign is not None else None)
@@ -258,7 +222,7 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
         return _finish(parsed, campaign=campaign if known else None, empire=empire if known else None,
                        membership=_membership(empire) if known else None, turn_number=header.turn, accepted=False,
                        error=f"campaign {header.campaign} has no seat {header.seat} with that order secret: "
-                             "check the header line (your secret is on your orders page)", **base)
+                             "check the header line (your secret is on your orders page)", reason="secret", **base)
     empire.campaign = campaign
     ctx = {"campaign": campaign, "empire": empire, "membership": _membership(empire), "turn_number": header.turn,
            "secret_ok": True, **base}
@@ -275,14 +239,14 @@ def _membership(empire: Empire | None) -> Membership | None:
     return Membership.objects.filter(empire=empire).first() if empire is not None else None
 
 
-def _refused(parsed: ParsedText, ctx: dict, *, error: str | None = None, lines=None, problems=(),
-             turn: Turn | None = None) -> TextOrdersResult:
+def _refused(parsed: ParsedText, ctx: dict, *, error: str | None = None, reason: str = "", lines=None,
+             problems=(), turn: Turn | None = None) -> TextOrdersResult:
     """A refusal once the seat is known: the set stored before (if any) is echoed."""
     empire = ctx["empire"]
     number = ctx["campaign"].turn
     row = TurnOrders.objects.filter(empire=empire, turn__campaign=ctx["campaign"], turn__number=number).first()
     turn = turn or Turn.objects.filter(campaign=ctx["campaign"], number=number).first()
-    return _finish(parsed, accepted=False, error=error, lines=lines, problems=tuple(problems),
+    return _finish(parsed, accepted=False, error=error, reason=reason, lines=lines, problems=tuple(problems),
                    stored_text=_stored_text(empire, number, row), revision=row.revision if row else None,
                    bp_left=_stored_bp_left(empire, row), deadline=turn.deadline if turn else None, **ctx)
 
@@ -295,17 +259,17 @@ def _whole_set_refused(bad: int) -> str:
 def _check_and_store(parsed: ParsedText, campaign: Campaign, empire: Empire, number: int, received_at: datetime,
                      via: str, ctx: dict) -> TextOrdersResult:
     if parsed.error:
-        raise _Refuse(error=parsed.error)
+        raise _Refuse(error=parsed.error, reason="header")
     if number != campaign.turn:
         from .errors import _stale_turn
 
-        raise _Refuse(error=f"{_stale_turn(campaign, number, 'store orders for')}: these orders were not stored")
+        raise _Refuse(error=f"{_stale_turn(campaign, number, 'store orders for')}: these orders were not stored", reason="turn")
     if campaign.status != Campaign.Status.ACTIVE:
-        raise _Refuse(error=f"the campaign is {campaign.get_status_display().lower()}: it takes no orders")
+        raise _Refuse(error=f"the campaign is {campaign.get_status_display().lower()}: it takes no orders", reason="closed")
     if empire.eliminated:
-        raise _Refuse(error="your empire has been eliminated")
+        raise _Refuse(error="your empire has been eliminated", reason="seat")
     if empire.is_bot:
-        raise _Refuse(error="your seat is played by the computer: take it back first (on the orders page)")
+        raise _Refuse(error="your seat is played by the computer: take it back first (on the orders page)", reason="seat")
     if parsed.designs or parsed.battle is not None:
         # Designs and the battle preference move the campaign's state version (campaign/versioning.py),
         # an UPDATE of the campaign row: take that row first, as the locking order says.
@@ -313,14 +277,14 @@ def _check_and_store(parsed: ParsedText, campaign: Campaign, empire: Empire, num
     turn = locks.turn(campaign.pk, number)
     if turn is None or turn.status != Turn.Status.OPEN:
         raise _Refuse(error=f"turn {number} is not taking orders (it is being processed): these orders were not "
-                            "stored")
+                            "stored", reason="closed")
     turn._state.fields_cache["campaign"] = campaign
     row = locks.rows(TurnOrders.objects.filter(turn=turn, empire=empire)).first()
     stored_at = (row.received_at or row.updated_at) if row is not None else None
     if stored_at is not None and stored_at > received_at:
         raise _Refuse(error=f"a set received later ({_when(stored_at)}) is already stored: this one, received "
                             f"{_when(received_at)}, does not replace it (sets count by the time the site received "
-                            "them, not by their Date:)", turn=turn)
+                            "them, not by their Date:)", reason="earlier", turn=turn)
     # Lines that did not parse are refused; the rest are still checked (and the transaction rolled
     # back), so that the player gets every problem in one reply.
     marks: dict[int, tuple[str, str]] = {line.number: (line.message, line.rule) for line in parsed.lines if not line.ok}
@@ -353,7 +317,7 @@ def _check_and_store(parsed: ParsedText, campaign: Campaign, empire: Empire, num
         lines = [LineResult(ln.number, ln.text, False, *marks[ln.number]) if ln.number in marks else ln
                  for ln in parsed.lines]
         raise _Refuse(error=_whole_set_refused(len(marks)) if marks else "the set is refused as a whole: "
-                      "nothing was stored", lines=lines, problems=problems, turn=turn)
+                      "nothing was stored", reason="lines", lines=lines, problems=problems, turn=turn)
     if row is None:
         row = TurnOrders.objects.create(turn=turn, empire=empire, orders=parsed.orders, ready=bool(parsed.ready),
                                         received_at=received_at)
