@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import api, api_lobby, moderation_api, token_api
+from . import api, api_lobby, moderation_api, text_order_api, token_api
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -31,6 +31,10 @@ urlpatterns = [
     # turn workflow (orders)
     path("campaigns/<int:campaign_id>/orders/preview/", api.OrdersPreview.as_view(), name="api-orders-preview"),
     path("campaigns/<int:campaign_id>/ready/", api.ReadyView.as_view(), name="api-ready"),
+    # orders as text (campaign/text_order_api.py)
+    path("campaigns/<int:campaign_id>/orders/text/", text_order_api.TextOrdersView.as_view(), name="api-orders-text"),
+    path("campaigns/<int:campaign_id>/order-secret/", text_order_api.OrderSecretView.as_view(),
+         name="api-order-secret"),
     path("campaigns/<int:campaign_id>/fleets/", api.FleetsView.as_view(), name="api-fleets"),
     path("campaigns/<int:campaign_id>/take-back/", api.TakeBackSeat.as_view(), name="api-take-back"),
     # moderation

@@ -49,6 +49,11 @@ class BattleHandler(Protocol):
         """Settle battles past their deadline, let the doctrine play late activations:
         (battles settled, activations played)."""
 
+    # -- orders as text (campaign/actions/textorders.py) --
+    def set_battle_preference(self, *, empire_id: int, user, preference: str) -> None:
+        """The player's battle preference (``""``: the campaign's mode); raises ValueError with
+        the reason when it cannot be set (the campaign does not let players ask)."""
+
     # -- pages (campaign/order_views.py, campaign/dashboard.py) --
     def waiting_battles(self, user, campaign, turn_number: int) -> list:
         """The turn's battles ``user`` may see, in order."""

@@ -417,6 +417,11 @@ class TurnOrders(models.Model):
     ready = models.BooleanField(default=False)
     revision = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
+    received_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the site received the stored set (a mail's receipt, not its Date:); a set received "
+                  "earlier never replaces it (docs/orders.md, orders as text).",
+    )
 
     class Meta:
         constraints = [
@@ -425,6 +430,22 @@ class TurnOrders(models.Model):
 
     def __str__(self) -> str:
         return f"Orders of {self.empire} for turn {self.turn.number}"
+
+
+class OrderSecret(models.Model):
+    """A seat's order secret, which the header of orders sent as text names (docs/orders.md,
+    "Orders as text"). Separate from the password; made and rotated by the player
+    (``actions.rotate_order_secret``), shown once, stored only as a SHA-256 hash (the secret is
+    random, 128 bits: a slow password hash adds nothing and would cost every mail ~0.3 s). Bound to
+    the user it was made for: when the seat changes hands the old secret stops working."""
+
+    empire = models.OneToOneField(Empire, on_delete=models.CASCADE, related_name="order_secret")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    secret_hash = models.CharField(max_length=80)
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Order secret of {self.empire} (made {self.created_at:%Y-%m-%d %H:%M})"
 
 
 class DiceRollQuerySet(models.QuerySet):

@@ -178,6 +178,29 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(f"JSON parse error - {exc}") from None
 
 
+class PlainTextParser(parsers.BaseParser):
+    """``text/plain`` bodies (orders as text, docs/orders.md): bounded, UTF-8, no NUL and no lone
+    surrogate; the view receives the text as a ``str``."""
+
+    media_type = "text/plain"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        if stream is None:
+            return ""
+        limit = max_body_bytes()
+        raw = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is not None and len(raw) > limit:
+            raise ParseError(f"body: is larger than {limit} bytes")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ParseError("body: is not valid UTF-8 text") from None
+        problem = text_problem(text)
+        if problem:
+            raise ParseError(f"body: {problem}")
+        return text
+
+
 class FormParser(parsers.FormParser):
     def parse(self, stream, media_type=None, parser_context=None):
         data = super().parse(stream, media_type, parser_context)
@@ -216,6 +239,16 @@ def check_request(request) -> None:
     content_type = request.content_type or ""
     if content_type in _FORM_TYPES and request.method == "POST":
         check_fields(request.POST, "form")
+    elif content_type == "text/plain":
+        try:
+            text = request.body.decode("utf-8")
+        except RequestDataTooBig:
+            raise HostileInput("body", f"is larger than {max_body_bytes()} bytes") from None
+        except UnicodeDecodeError:
+            raise HostileInput("body", "is not valid UTF-8 text") from None
+        problem = text_problem(text)
+        if problem:
+            raise HostileInput("body", problem)
     elif _is_json(content_type):
         try:
             body = request.body

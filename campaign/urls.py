@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lobby_views, moderation_views, notification_views, order_views, views
+from . import lobby_views, moderation_views, notification_views, order_views, text_order_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +22,8 @@ urlpatterns = [
     path("join/<str:token>/", lobby_views.join, name="lobby-join"),
     # turn workflow (orders)
     path("campaigns/<int:campaign_id>/orders/", order_views.order_page, name="campaign-orders"),
+    path("campaigns/<int:campaign_id>/orders/text/", text_order_views.paste_orders, name="campaign-orders-text"),
+    path("campaigns/<int:campaign_id>/orders/secret/", text_order_views.order_secret, name="campaign-order-secret"),
     path("campaigns/<int:campaign_id>/orders/ready/", order_views.ready_toggle, name="campaign-ready"),
     path("campaigns/<int:campaign_id>/take-back/", order_views.take_back, name="campaign-take-back"),
     path("campaigns/<int:campaign_id>/designs/new/", order_views.design_ship, name="campaign-design-new"),

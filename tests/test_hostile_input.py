@@ -59,6 +59,8 @@ ENDPOINTS = [
     ("api-invitations", "post", "alice", "lobby", {"email": TEXT, "seat": NUMBER}),
     ("api-invite-link", "put", "alice", "lobby", {"enabled": True, "note": TEXT, "n": NUMBER}),
     ("api-start", "post", "alice", "lobby", {"seed": TEXT, "seats": NUMBER}),
+    ("api-orders-text", "post", "bob", "eh", {"text": TEXT, "n": NUMBER}),
+    ("api-order-secret", "post", "bob", "eh", {"note": TEXT, "n": NUMBER}),
     ("api-ready", "post", "bob", "eh", {"ready": True, "note": TEXT, "turn": NUMBER}),
     ("api-take-back", "post", "bob", "eh", {"note": TEXT, "seat": NUMBER}),
     ("api-pause", "post", "alice", "eh", {"note": TEXT, "hours": NUMBER}),
@@ -248,6 +250,7 @@ def _form_cases(small_campaign):
     return [
         ("bob", reverse("whatif-new"), {"seed": "s\x00", "trials": "5"}),
         ("bob", reverse("campaign-orders", args=[eh]), {"orders": "{}", "ready": "x\x00"}),
+        ("bob", reverse("campaign-orders-text", args=[eh]), {"text": "#SECTOR 1 1 x\x00 TURN 1\n#END"}),
         ("alice", reverse("moderation-substitute", args=[eh]), {"seat": "1", "username": "carol\x00"}),
         ("alice", reverse("lobby-create"), {"name": "Lobby\x00", "width": "12", "height": "12", "seats": "2"}),
         ("alice", reverse("cam-create"), {"name": "Rubber\x00", "period": "2", "starting_points": "100"}),

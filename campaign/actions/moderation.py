@@ -28,7 +28,7 @@ from .turns import process_turn
 MAX_EXTENSION_HOURS = 24 * 30
 # Fields never copied into the audit log: secrets (the log opens to players at the end, and
 # moderators must not learn the dice seed early) and bulky internals.
-AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "token", "snapshot"}  # secrets and snapshots
+AUDIT_SKIPPED_FIELDS = {"dice_seed", "invite_token", "token", "snapshot", "secret_hash"}  # secrets and snapshots
 
 
 def _moderated_campaign(campaign_id: int, user, *, doing: str, feature: str = "moderation") -> Campaign:

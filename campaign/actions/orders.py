@@ -87,8 +87,11 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
     conn = connections[router.db_for_write(TurnOrders)]
     lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
     table, field = TurnOrders._meta.db_table, TurnOrders._meta.get_field
-    sets = ["orders = %s", "revision = revision + 1", "updated_at = %s"]
-    params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(timezone.now(), conn)]
+    # received_at: a set sent by mail and received before this one never replaces it (actions/textorders.py).
+    now = timezone.now()
+    sets = ["orders = %s", "revision = revision + 1", "updated_at = %s", "received_at = %s"]
+    params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(now, conn),
+              field("received_at").get_db_prep_save(now, conn)]
     if ready is not None:
         sets.append("ready = %s")
         params.append(bool(ready))
@@ -129,7 +132,8 @@ def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple
     # Under the turn lock nobody else writes this row: its revision is ours to count.
     row = _revise_orders(empire, number, raw, ready)
     if row is None:  # the empire's first orders this turn
-        row = TurnOrders.objects.create(turn=turn, empire=empire, orders=raw, ready=bool(ready))
+        row = TurnOrders.objects.create(turn=turn, empire=empire, orders=raw, ready=bool(ready),
+                                        received_at=timezone.now())
     row._state.fields_cache.update(turn=turn, empire=empire)
     return row, turn
 

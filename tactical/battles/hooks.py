@@ -31,6 +31,10 @@ class TacticalBattles:
         return battles
 
     @staticmethod
+    def set_battle_preference(*, empire_id: int, user, preference: str) -> None:
+        actions.set_battle_preference(empire_id=empire_id, user=user, preference=preference)
+
+    @staticmethod
     def sweep_due(now=None) -> tuple[int, int]:
         from tactical.play import actions as play
 
