@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -234,7 +234,7 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
     from django.contrib.auth import get_user_model
 
     if timezone.is_naive(received_at):
-        received_at = timezone.make_aware(received_at, dt_timezone.utc)
+        received_at = timezone.make_aware(received_at, UTC)
     try:
         conversation_id, seat_number = replies.read_reply_address(to_address)
     except replies.BadAddress as exc:

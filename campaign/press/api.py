@@ -42,12 +42,12 @@ def _call(action, **kwargs):
         raise ValidationError({"detail": str(exc)}) from None
 
 
-class SeatSerializer(serializers.Serializer):
+class PressSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class MessageSerializer(serializers.Serializer):
+class PressMessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     conversation = serializers.IntegerField(source="conversation_id")
     sender_seat = serializers.IntegerField(allow_null=True, help_text="Empty for the moderator's announcements.")
@@ -59,7 +59,7 @@ class MessageSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ConversationSerializer(serializers.Serializer):
+class PressConversationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=Conversation.Kind.choices)
     title = serializers.CharField()
@@ -73,27 +73,27 @@ class PressListSerializer(serializers.Serializer):
     press = serializers.BooleanField(help_text="Press is on (players may write).")
     moderator_reads = serializers.BooleanField(help_text="Moderators read private press written while this is on.")
     you = serializers.DictField(help_text="Your seat (null if you play none), whether you may write and announce.")
-    seats = SeatSerializer(many=True)
-    conversations = ConversationSerializer(many=True)
+    seats = PressSeatSerializer(many=True)
+    conversations = PressConversationSerializer(many=True)
 
 
-class ConversationDetailSerializer(ConversationSerializer):
+class PressConversationDetailSerializer(PressConversationSerializer):
     may_write = serializers.BooleanField()
-    messages = MessageSerializer(many=True)
+    messages = PressMessageSerializer(many=True)
 
 
-class PostSerializer(serializers.Serializer):
+class PressPostSerializer(serializers.Serializer):
     to = serializers.JSONField(required=False, help_text='"all", or a list of seat numbers (yours is added).')
     text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=False)
     announcement = serializers.BooleanField(required=False, default=False,
                                             help_text="Moderators: an announcement to every seat (no 'to').")
 
 
-class ReplySerializer(serializers.Serializer):
+class PressReplySerializer(serializers.Serializer):
     text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=False)
 
 
-class OptionsSerializer(serializers.Serializer):
+class PressOptionsSerializer(serializers.Serializer):
     press = serializers.BooleanField(required=False)
     moderator_reads = serializers.BooleanField(required=False)
 
@@ -105,7 +105,7 @@ def _conversation_json(reader, conversation, unread: int) -> dict:
 
 
 def _message_json(message) -> dict:
-    return MessageSerializer(message).data
+    return PressMessageSerializer(message).data
 
 
 def _valid(serializer_class, request):
@@ -119,11 +119,19 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
+POST_EXAMPLES = [
+    OpenApiExample("to two seats", value={"to": [2, 3], "text": "Shall we split the Rim?"}, request_only=True),
+    OpenApiExample("to everyone", value={"to": "all", "text": "Peace in our time."}, request_only=True),
+    OpenApiExample("announcement", value={"announcement": True, "text": "Turn 4 is extended by a day."},
+                   request_only=True),
+]
+
+
 class PressList(APIView):
     """Your press in one campaign: the conversations you may read, newest first, with unread
     counts; POST writes a new message."""
 
-    @extend_schema(responses=PressListSerializer)
+    @extend_schema(operation_id="press_list", responses=PressListSerializer)
     def get(self, request, campaign_id: int):
         reader = _reader(request, campaign_id)
         unread = visibility.unread_counts(reader)
@@ -137,14 +145,11 @@ class PressList(APIView):
             "conversations": [_conversation_json(reader, c, unread.get(c.pk, 0)) for c in rows],
         })
 
-    @extend_schema(request=PostSerializer, responses={201: MessageSerializer}, examples=[
-        OpenApiExample("to two seats", value={"to": [2, 3], "text": "Shall we split the Rim?"}, request_only=True),
-        OpenApiExample("to everyone", value={"to": "all", "text": "Peace in our time."}, request_only=True),
-        OpenApiExample("announcement", value={"announcement": True, "text": "Turn 4 is extended by a day."},
-                       request_only=True)])
+    @extend_schema(operation_id="press_post", request=PressPostSerializer, responses={201: PressMessageSerializer},
+                   examples=POST_EXAMPLES)
     def post(self, request, campaign_id: int):
         reader = _reader(request, campaign_id)
-        data = _valid(PostSerializer, request)
+        data = _valid(PressPostSerializer, request)
         if data.get("announcement") and "to" in data:
             raise ValidationError({"to": "an announcement goes to every seat: leave out 'to'"})
         if not data.get("announcement") and "to" not in data:
@@ -164,7 +169,7 @@ class PressConversation(APIView):
             raise NotFound("no such conversation")
         return found
 
-    @extend_schema(responses=ConversationDetailSerializer)
+    @extend_schema(operation_id="press_conversation_read", responses=PressConversationDetailSerializer)
     def get(self, request, campaign_id: int, conversation_id: int):
         reader = _reader(request, campaign_id)
         found = self._found(reader, conversation_id)
@@ -175,12 +180,13 @@ class PressConversation(APIView):
         return Response({**_conversation_json(reader, found, 0), "may_write": actions._may_write(reader, found),
                          "messages": [_message_json(m) for m in shown]})
 
-    @extend_schema(request=ReplySerializer, responses={201: MessageSerializer},
+    @extend_schema(operation_id="press_conversation_reply", request=PressReplySerializer,
+                   responses={201: PressMessageSerializer},
                    examples=[OpenApiExample("reply", value={"text": "Agreed: you take the north."}, request_only=True)])
     def post(self, request, campaign_id: int, conversation_id: int):
         reader = _reader(request, campaign_id)
         found = self._found(reader, conversation_id)
-        data = _valid(ReplySerializer, request)
+        data = _valid(PressReplySerializer, request)
         message = _call(actions.reply, campaign_id=reader.campaign.pk, conversation_id=found.pk, user=request.user,
                         text=data["text"], via=PressMessage.Via.API)
         return Response(_message_json(message), status=status.HTTP_201_CREATED)
@@ -192,15 +198,16 @@ class PressOptions(APIView):
     def _state(self, campaign) -> dict:
         return {"press": visibility.press_on(campaign), "moderator_reads": visibility.moderator_reads(campaign)}
 
-    @extend_schema(responses=OptionsSerializer)
+    @extend_schema(operation_id="press_options_read", responses=PressOptionsSerializer)
     def get(self, request, campaign_id: int):
         return Response(self._state(_reader(request, campaign_id).campaign))
 
-    @extend_schema(request=OptionsSerializer, responses=OptionsSerializer,
+    @extend_schema(operation_id="press_options_update", request=PressOptionsSerializer,
+                   responses=PressOptionsSerializer,
                    examples=[OpenApiExample("switch", value={"press": True, "moderator_reads": False},
                                             request_only=True)])
     def patch(self, request, campaign_id: int):
         reader = _reader(request, campaign_id)
-        data = _valid(OptionsSerializer, request)
+        data = _valid(PressOptionsSerializer, request)
         campaign = _call(actions.set_press_options, campaign_id=reader.campaign.pk, user=request.user, **data)
         return Response(self._state(campaign))

@@ -1,7 +1,7 @@
 """Press by mail: the signed reply address, and ``receive_mail_reply`` (the function the inbound
 mail pipeline calls for a mail to a press address)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -12,7 +12,7 @@ from campaign.press.models import PressMessage
 
 pytestmark = pytest.mark.django_db
 
-NOW = datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
