@@ -1,6 +1,8 @@
 """Press actions (campaign/press/actions.py): posting, replying, announcements, options, read
 marks, and what is refused."""
 
+from urllib.parse import urlsplit
+
 import pytest
 from django.core import mail
 
@@ -152,3 +154,20 @@ def test_cam_campaigns_have_press_between_their_fleets(db, alice, bob, carol, dj
     assert (message.sender_seat, message.sender_name) == (2, "Carol's Raiders")
     assert [m.to for m in mail.outbox] == [[bob.email]]
     assert "Carol's Raiders" in mail.outbox[0].subject
+
+
+def test_a_press_emails_unsubscribe_link_switches_press_off(client, press_campaign, bob, carol,
+                                                            django_capture_on_commit_callbacks):
+    from campaign.models import Membership
+
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="one")
+    (email,) = mail.outbox
+    link = email.extra_headers["List-Unsubscribe"].strip("<>")
+    assert "press" in email.body.split("Stop emails about")[1].split(":")[0]
+    assert client.post(urlsplit(link).path).status_code == 200
+    assert Membership.objects.get(campaign=press_campaign, user=carol).notify_press is False
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="two")
+    assert mail.outbox == []
