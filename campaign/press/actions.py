@@ -134,7 +134,8 @@ def post(*, campaign_id: int, user, to, text, announcement: bool = False, via: s
     return _store(campaign, conversation, reader, text, announcement=False, via=via)
 
 
-def _may_write(reader: visibility.Reader, conversation: Conversation) -> bool:
+def may_write(reader: visibility.Reader, conversation: Conversation) -> bool:
+    """Whether ``reader`` writes in ``conversation`` (reading it is ``visibility``'s question)."""
     if conversation.kind == Conversation.Kind.ANNOUNCEMENTS:
         return reader.can_announce()
     if conversation.kind == Conversation.Kind.ALL:
@@ -150,7 +151,7 @@ def reply(*, campaign_id: int, conversation_id: int, user, text, via: str = Pres
     if conversation is None:
         raise NotFound("no such conversation")
     text = _clean_text(text)
-    if not _may_write(reader, conversation):
+    if not may_write(reader, conversation):
         raise NotAllowed("only the moderators write announcements" if conversation.kind == Conversation.Kind.ANNOUNCEMENTS
                          else "you are not one of this conversation's seats")
     announcement = conversation.kind == Conversation.Kind.ANNOUNCEMENTS

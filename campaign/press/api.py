@@ -177,7 +177,7 @@ class PressConversation(APIView):
         if shown:
             actions.mark_read(campaign_id=reader.campaign.pk, conversation_id=found.pk, user=request.user,
                               up_to=max(m.pk for m in shown))
-        return Response({**_conversation_json(reader, found, 0), "may_write": actions._may_write(reader, found),
+        return Response({**_conversation_json(reader, found, 0), "may_write": actions.may_write(reader, found),
                          "messages": [_message_json(m) for m in shown]})
 
     @extend_schema(operation_id="press_conversation_reply", request=PressReplySerializer,

@@ -26,7 +26,8 @@ class Conversation(models.Model):
     last_message_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["campaign", "-last_message_at", "-id"]
+        # By ids, not by the foreign keys (which would join their tables' own orderings).
+        ordering = ["campaign_id", "-last_message_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["campaign", "key"], name="press_conversation_unique_key")]
 
     def __str__(self) -> str:
@@ -44,7 +45,7 @@ class Participant(models.Model):
     seat = models.PositiveSmallIntegerField()
 
     class Meta:
-        ordering = ["conversation", "seat"]
+        ordering = ["conversation_id", "seat"]
         constraints = [models.UniqueConstraint(fields=["conversation", "seat"], name="press_participant_unique_seat")]
 
     def __str__(self) -> str:
@@ -75,7 +76,7 @@ class PressMessage(models.Model):
                                 help_text="A mailed reply's digest: the same mail processed twice posts once.")
 
     class Meta:
-        ordering = ["conversation", "created_at", "id"]
+        ordering = ["conversation_id", "created_at", "id"]
         indexes = [models.Index(fields=["conversation", "id"], name="press_message_conv_id")]
 
     def __str__(self) -> str:

@@ -48,8 +48,17 @@ def read_reply_address(address: str) -> tuple[int, int]:
     return conversation_id, seat
 
 
-_ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:|.*\b(wrote|schrieb|a écrit|escribió)\s*:)\s*$", re.IGNORECASE)
+# The line a mail client puts before the quote ("On …, Bob wrote:", "Am … schrieb Bob:", …).
+_ATTRIBUTION = re.compile(r"^(.*\bwrote\s*:|.*\bschrieb\b.*:|.*\ba écrit\s*:|.*\bescribió\s*:)\s*$", re.IGNORECASE)
 _FORWARD_MARKERS = ("-----original message-----", "________________________________")
+
+
+def is_press_address(address: str) -> bool:
+    """Whether ``address`` is meant as a press reply address of this site (``press+…@MAIL_DOMAIN``),
+    signed or not: what the mail pipeline hands to ``actions.receive_mail_reply``, which checks it."""
+    _, addr = parseaddr(address or "")
+    local, at, domain = addr.strip().lower().rpartition("@")
+    return bool(at) and domain == settings.MAIL_DOMAIN.lower() and local.startswith(PREFIX + "+")
 
 
 def clean_reply(text: str) -> str:
@@ -66,7 +75,10 @@ def clean_reply(text: str) -> str:
             while kept and not kept[-1].strip():
                 kept.pop()
             if kept and _ATTRIBUTION.match(kept[-1].strip()):
-                kept.pop()
+                attribution = kept.pop().strip()
+                # Gmail wraps a long one: "On Tue, … Sector Command <" / "noreply@…> wrote:".
+                if not attribution.lower().startswith("on ") and kept and kept[-1].strip().lower().startswith("on "):
+                    kept.pop()
             continue
         kept.append(line.rstrip())
     while kept and not kept[-1].strip():

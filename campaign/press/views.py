@@ -12,6 +12,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -35,7 +36,8 @@ class ComposeForm(forms.Form):
     def __init__(self, *args, reader: visibility.Reader, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["to"].choices = [(EVERYONE, "Everyone (every seat; observers and the moderator read it too)")] + [
-            (str(s.number), s.label) for s in reader.all_seats if s.number not in reader.seat_numbers]
+            (str(s.number), s.label + (" — a computer player" if s.bot else ""))
+            for s in reader.all_seats if s.number not in reader.seat_numbers]
 
     def clean_to(self):
         to = self.cleaned_data["to"]
@@ -104,7 +106,7 @@ def conversations(request, campaign_id: int):
         form = (AnnounceForm(request.POST) if announcing and announce is not None
                 else ComposeForm(request.POST, reader=reader) if compose is not None else None)
         if form is None:
-            raise Http404("you cannot write press in this campaign")
+            raise PermissionDenied("you do not write press in this campaign: players write, moderators announce")
         if form.is_valid():
             try:
                 message = actions.post(campaign_id=reader.campaign.pk, user=request.user,
@@ -136,11 +138,11 @@ def conversation(request, campaign_id: int, conversation_id: int):
     found = visibility.conversations(reader).filter(pk=conversation_id).first()
     if found is None:
         raise Http404("no such conversation")
-    may_write = actions._may_write(reader, found)
+    may_write = actions.may_write(reader, found)
     form = ReplyForm() if may_write else None
     if request.method == "POST":
         if not may_write:
-            raise Http404("you cannot write in this conversation")
+            raise PermissionDenied("you do not write in this conversation")
         form = ReplyForm(request.POST)
         if form.is_valid():
             try:
@@ -166,7 +168,7 @@ def conversation(request, campaign_id: int, conversation_id: int):
 def options(request, campaign_id: int):
     reader = _reader(request, campaign_id)
     if not reader.is_moderator:
-        raise Http404("no such page")
+        raise PermissionDenied("only the campaign's moderators change the press options")
     form = OptionsForm(request.POST)
     if form.is_valid():
         try:

@@ -123,7 +123,18 @@ def test_a_seat_outside_a_private_conversation_cannot_use_a_signed_address_for_i
     ("Top\n--\nsig", "Top"),
     ("Top\n-----Original Message-----\nFrom: x\n", "Top"),
     ("  \n\nHello  \n\n", "Hello"),
+    ("Fine.\n\nOn Tue, 25 Nov 2026 at 13:00, Sector Command <\nnoreply@localhost> wrote:\n\n> q\n", "Fine."),
+    ("Fine.\nAm Dienstag schrieb Bob:\n> q\n", "Fine."),
     ("a -- b\n--not a sig", "a -- b\n--not a sig"),
 ])
 def test_clean_reply(raw, clean):
     assert replies.clean_reply(raw) == clean
+
+
+def test_is_press_address(settings):
+    settings.MAIL_DOMAIN = "mail.example.org"
+    assert replies.is_press_address("Sector <PRESS+1.2.abc@Mail.Example.org>")
+    assert not replies.is_press_address("press+1.2.abc@elsewhere.org")
+    assert not replies.is_press_address("orders@mail.example.org")
+    address = replies.reply_address(5, 1)
+    assert address.endswith("@mail.example.org") and replies.read_reply_address(address) == (5, 1)

@@ -75,7 +75,7 @@ def test_the_moderator_announces_and_switches_the_options(client, press_campaign
     page_ = client.get(reverse("press", args=[press_campaign.pk])).content.decode()
     assert 'id="press-off"' in page_ and "The moderators can read private press" in page_
     assert 'id="press-options"' not in page_
-    assert client.post(reverse("press-options", args=[press_campaign.pk]), {"press": "on"}).status_code == 404
+    assert client.post(reverse("press-options", args=[press_campaign.pk]), {"press": "on"}).status_code == 403
 
 
 def test_the_observer_reads_public_press_and_cannot_write(client, press_campaign, bob, erin):
@@ -83,7 +83,7 @@ def test_the_observer_reads_public_press_and_cannot_write(client, press_campaign
     client.force_login(erin)
     page_ = client.get(reverse("press", args=[press_campaign.pk])).content.decode()
     assert "Everyone" in page_ and 'id="compose"' not in page_
-    assert client.post(reverse("press", args=[press_campaign.pk]), {"to": ["all"], "text": "hi"}).status_code == 404
+    assert client.post(reverse("press", args=[press_campaign.pk]), {"to": ["all"], "text": "hi"}).status_code == 403
     conversation = Conversation.objects.get()
     thread = client.get(reverse("press-conversation", args=[press_campaign.pk, conversation.pk])).content.decode()
     assert "Hear ye" in thread and 'id="reply"' not in thread
