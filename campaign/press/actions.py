@@ -251,6 +251,9 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
     try:
         with transaction.atomic():
             campaign = locks.campaign(conversation.campaign_id)
+            done = PressMessage.objects.filter(mail_key=key).first()  # posted while we waited for the lock
+            if done is not None:
+                return PressReplyResult(True, None, done)
             conversation = Conversation.objects.get(pk=conversation_id)
             from . import seats as seat_registry
 
@@ -274,7 +277,8 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
     except ActionError as exc:
         return PressReplyResult(False, str(exc), None)
     except IntegrityError:
-        # The same mail processed at the same moment by another worker: its message stands.
+        # The same mail posted by another worker between our check and our insert (the campaign
+        # lock makes that rare): its message stands.
         done = PressMessage.objects.filter(mail_key=key).first()
         if done is None:
             raise

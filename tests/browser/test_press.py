@@ -39,6 +39,7 @@ def test_two_players_exchange_press_and_the_announcement_reaches_both(new_page, 
     alice = new_page()
     login(alice, "alice", "pw-alice")
     alice.goto(reverse("press", args=[campaign.pk]))
+    shot(alice, "desktop-moderator")
     alice.fill("#announce textarea", "Turn 1 is extended by a day.")
     with alice.expect_navigation():
         alice.click("#announce button[type=submit]")
