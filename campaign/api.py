@@ -384,14 +384,15 @@ class TakeBackSeat(APIView):
         return Response({"seat": empire.seat, "is_bot": empire.is_bot, "missed_turns": empire.missed_turns})
 
 
-NOTIFICATION_EXAMPLE = {"notify_turn": True, "notify_reminders": True, "notify_battles": False}
+NOTIFICATION_EXAMPLE = {"notify_turn": True, "notify_reminders": True, "notify_battles": False, "notify_press": True}
 
 
 class NotificationPreferences(APIView):
     """GET/PUT which emails this campaign sends you: ``notify_turn`` (turn reports),
     ``notify_reminders`` (24 h and 1 h before the deadline), ``notify_battles`` (battles that need
-    your decision). PUT any of them as true or false; the others keep their value. Every member
-    (moderator, player, observer) manages only their own."""
+    your decision), ``notify_press`` (press to your seat, announcements). PUT any of them as true
+    or false; the others keep their value. Every member (moderator, player, observer) manages only
+    their own."""
 
     def _state(self, campaign, membership=None):
         from .models import Membership

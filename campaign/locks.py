@@ -4,7 +4,7 @@ A transaction that locks more than one of these rows takes them from the top dow
 
     1. the campaign row                          ``campaign(pk)``
     2. the turn row                              ``turn(campaign_id, number)``
-    3. rows under them: a turn's orders, empires, battles, memberships, invitations
+    3. rows under them: a turn's orders, empires, battles, memberships, invitations, press
                                                  ``rows(queryset)``
 
 Levels may be skipped (storing orders takes only the turn row, so one campaign's players do not

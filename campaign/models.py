@@ -524,6 +524,8 @@ class Membership(models.Model):
     notify_turn = models.BooleanField(default=True, help_text="Email me when a turn has been processed.")
     notify_reminders = models.BooleanField(default=True, help_text="Email me 24 h and 1 h before the deadline.")
     notify_battles = models.BooleanField(default=True, help_text="Email me when a battle needs my decision.")
+    notify_press = models.BooleanField(
+        default=True, help_text="Email me press sent to my seat and the moderator's announcements.")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -25,6 +25,11 @@ class NotificationPreferencesForm(forms.Form):
     notify_battles = forms.BooleanField(
         required=False, label="Battle decisions", help_text="When a battle needs your decision.",
     )
+    notify_press = forms.BooleanField(
+        required=False, label="Press",
+        help_text="Messages other players send to your seat or to everyone, and the moderator's announcements; "
+                  "reply to the email to answer in the same conversation.",
+    )
 
 
 @login_required

@@ -13,6 +13,8 @@ Kinds of email and the preference (``Membership.notify_*``) that switches each o
     reminder_1h:<stamp>   orders due within the hour, to players not ready yet                 notify_reminders
     battle:<digest>       a battle needs the player's decision                                 notify_battles
     rollback:<stamp>      the moderator rolled a turn back (issue 13 item 17)                  notify_turn
+    press:<message id>    a press message or announcement to the recipient's seat
+                          (campaign/press/mail.py)                                             notify_press
 
 The part after the colon tells one processing of a turn (or one deadline, or one battle) from
 another: a turn rolled back and processed again is reported again, an extended deadline is
@@ -45,16 +47,19 @@ REMINDER_24H = "reminder_24h"
 REMINDER_1H = "reminder_1h"
 BATTLE = "battle"
 ROLLBACK = "rollback"
+PRESS = "press"
 REMINDER_WINDOWS = ((REMINDER_1H, timedelta(hours=1)), (REMINDER_24H, timedelta(hours=24)))
 
 # Preference name (as in unsubscribe links and the API) -> Membership field.
-PREFERENCES = {"turn": "notify_turn", "reminders": "notify_reminders", "battles": "notify_battles"}
+PREFERENCES = {"turn": "notify_turn", "reminders": "notify_reminders", "battles": "notify_battles",
+               "press": "notify_press"}
 PREFERENCE_OF_KIND = {TURN: "turn", REMINDER_24H: "reminders", REMINDER_1H: "reminders", BATTLE: "battles",
-                      ROLLBACK: "turn"}
+                      ROLLBACK: "turn", PRESS: "press"}
 PREFERENCE_LABELS = {
     "turn": "turn reports (a turn has been processed)",
     "reminders": "deadline reminders (24 hours and 1 hour before)",
     "battles": "battles that need your decision",
+    "press": "press (messages from other players and the moderator's announcements)",
 }
 UNSUBSCRIBE_SALT = "campaign.notifications.unsubscribe"
 

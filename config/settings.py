@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "campaign",
     "campaign.cam",
+    "campaign.press",
     "tactical",
 ]
 
@@ -181,6 +182,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sector Command <noreply@localhost>")
+# The domain of the site's own incoming addresses: press replies go to
+# press+<conversation>.<seat>.<signature>@MAIL_DOMAIN (docs/press.md). Default: DEFAULT_FROM_EMAIL's domain.
+MAIL_DOMAIN = (os.environ.get("MAIL_DOMAIN", "").strip()
+               or DEFAULT_FROM_EMAIL.rstrip(">").rpartition("@")[2].strip() or "localhost").lower()
 if os.environ.get("EMAIL_FILE_PATH"):
     # For django.core.mail.backends.filebased.EmailBackend (one file per connection).
     EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]

@@ -28,9 +28,11 @@ urlpatterns = [
          name="password_reset_complete"),
     path("api/token/", accounts.ObtainTokenView.as_view(), name="api-token"),
     path("api/cam/", include("campaign.cam.api_urls")),
+    path("api/", include("campaign.press.api_urls")),
     path("api/", include("campaign.api_urls")),
     path("", include("campaign.cam.urls")),
     path("", include("tactical.urls")),
+    path("", include("campaign.press.urls")),
     path("", include("campaign.urls")),
 ]
 

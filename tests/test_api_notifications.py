@@ -7,7 +7,7 @@ from campaign.models import Membership
 
 pytestmark = pytest.mark.django_db
 
-ALL_ON = {"notify_turn": True, "notify_reminders": True, "notify_battles": True}
+ALL_ON = {"notify_turn": True, "notify_reminders": True, "notify_battles": True, "notify_press": True}
 
 
 @pytest.fixture

@@ -70,6 +70,9 @@ ENDPOINTS = [
     ("api-rollback", "post", "alice", "eh", {"turn": NUMBER, "note": TEXT}),
     ("api-substitute", "post", "alice", "eh", {"seat": NUMBER, "username": TEXT}),
     ("api-notifications", "put", "bob", "eh", {"turn_processed": True, "email": TEXT, "n": NUMBER}),
+    ("api-press", "post", "bob", "eh", {"to": [2, NUMBER], "text": TEXT}),
+    ("api-press-conversation", "post", "bob", "press", {"text": TEXT, "n": NUMBER}),
+    ("api-press-options", "patch", "alice", "eh", {"press": TEXT, "n": NUMBER}),
     ("api-battle-preference", "put", "bob", "eh", {"mode": TEXT, "n": NUMBER}),
     ("api-battle-result", "post", "bob", "battle", {"result": {"winner": NUMBER, "note": TEXT}}),
     ("api-battle-confirm", "post", "carol", "battle", {"note": TEXT, "n": NUMBER}),
@@ -134,6 +137,11 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
                 return {"campaign_id": cam.pk}
             cam_actions.generate_scenario(campaign_id=cam.pk, user=alice, nature="open_battle")
             return {"campaign_id": cam.pk, "number": 1}
+        if kind == "press":
+            from campaign.press import actions as press
+
+            message = press.post(campaign_id=small_campaign.pk, user=bob, to=[2], text="hello")
+            return {"campaign_id": small_campaign.pk, "conversation_id": message.conversation_id}
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 

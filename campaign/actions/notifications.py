@@ -15,7 +15,7 @@ from .. import locks
 from ..models import Campaign, Membership, Turn, TurnOrders
 from .errors import ActionError
 
-NOTIFICATION_FIELDS = ("notify_turn", "notify_reminders", "notify_battles")
+NOTIFICATION_FIELDS = ("notify_turn", "notify_reminders", "notify_battles", "notify_press")
 
 
 def _membership_of(campaign: Campaign, user) -> Membership:
@@ -41,8 +41,8 @@ def _membership_of(campaign: Campaign, user) -> Membership:
 
 @transaction.atomic
 def set_notification_preferences(*, campaign_id: int, user, **changes) -> Membership:
-    """Switch a member's emails on or off: notify_turn, notify_reminders, notify_battles (any
-    subset; the others keep their value)."""
+    """Switch a member's emails on or off: notify_turn, notify_reminders, notify_battles,
+    notify_press (any subset; the others keep their value)."""
     unknown = sorted(set(changes) - set(NOTIFICATION_FIELDS))
     if unknown:
         raise ActionError(f"unknown notification preference(s): {', '.join(unknown)}; "
@@ -64,7 +64,7 @@ def set_notification_preferences(*, campaign_id: int, user, **changes) -> Member
 @transaction.atomic
 def unsubscribe(*, token: str) -> tuple[Membership, str]:
     """Follow an email's unsubscribe link (no login): switch that kind of email off. Returns the
-    membership and the preference name ('turn', 'reminders' or 'battles')."""
+    membership and the preference name ('turn', 'reminders', 'battles' or 'press')."""
     from django.contrib.auth import get_user_model
 
     from .. import notifications
