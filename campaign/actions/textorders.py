@@ -28,7 +28,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .. import battles, locks
+from .. import battles, layers, locks
 from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
 from ..order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
 from ..rules.eventhorizon.textorders import (
@@ -212,7 +212,7 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
     if header is None:
         return _finish(parsed, campaign=None, membership=None, turn_number=None, accepted=False,
                        error=parsed.error, reason="header", **base)
-    campaign = Campaign.objects.exclude(layer="cam").filter(pk=header.campaign).first()
+    campaign = Campaign.objects.filter(layer__in=layers.having("orders"), pk=header.campaign).first()
     empire = (Empire.objects.filter(campaign=campaign, seat=header.seat).select_related("user").first()
               if campaign is not None else None)
     if empire is None or not secret_matches(empire, header.secret, header.turn):

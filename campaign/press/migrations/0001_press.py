@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('campaign', '0010_membership_notify_press'),
+        ('campaign', '0011_membership_notify_press'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0009_campaign_setup_hours'),
+        ('campaign', '0010_order_secret'),
     ]
 
     operations = [
