@@ -21,7 +21,7 @@ from django.utils import timezone
 from .. import locks
 from ..actions.errors import ActionError, NotAllowed, NotFound
 from ..models import AuditEntry, Campaign
-from . import replies, visibility
+from . import mail, replies, visibility
 from .models import MAX_TEXT, Conversation, Participant, PressMessage, ReadMark
 from .visibility import MODERATOR_READS_OPTION, PRESS_OPTION
 
@@ -104,8 +104,6 @@ def _store(campaign: Campaign, conversation: Conversation, reader: visibility.Re
         created_at=at, mail_key=mail_key)
     if conversation.last_message_at is None or at > conversation.last_message_at:
         Conversation.objects.filter(pk=conversation.pk).update(last_message_at=at)
-    from . import mail
-
     mail.queue_emails(campaign, conversation, message, reader.all_seats)
     return message
 
@@ -117,10 +115,10 @@ def post(*, campaign_id: int, user, to, text, announcement: bool = False, via: s
     seat numbers (a private conversation of those seats and the sender's). ``announcement``: the
     moderator writes to everyone, marked as the moderator's."""
     campaign, reader = _locked_campaign(campaign_id, user)
-    text = _clean_text(text)
     if announcement:
         if not reader.can_announce():
             raise NotAllowed("only the campaign's moderators post announcements")
+        text = _clean_text(text)
         _check_open(campaign, announcement=True)
         conversation = Conversation.objects.filter(campaign=campaign, key=Conversation.Kind.ANNOUNCEMENTS).first()
         if conversation is None:
@@ -129,6 +127,7 @@ def post(*, campaign_id: int, user, to, text, announcement: bool = False, via: s
         return _store(campaign, conversation, reader, text, announcement=True, via=via)
     if not reader.can_write():
         raise NotAllowed("only players write press; a moderator posts announcements")
+    text = _clean_text(text)
     _check_open(campaign, announcement=False)
     conversation = _conversation_for(campaign, reader, to)
     return _store(campaign, conversation, reader, text, announcement=False, via=via)
@@ -150,10 +149,10 @@ def reply(*, campaign_id: int, conversation_id: int, user, text, via: str = Pres
     conversation = visibility.conversations(reader).filter(pk=conversation_id).first()
     if conversation is None:
         raise NotFound("no such conversation")
-    text = _clean_text(text)
     if not may_write(reader, conversation):
         raise NotAllowed("only the moderators write announcements" if conversation.kind == Conversation.Kind.ANNOUNCEMENTS
                          else "you are not one of this conversation's seats")
+    text = _clean_text(text)
     announcement = conversation.kind == Conversation.Kind.ANNOUNCEMENTS
     _check_open(campaign, announcement=announcement)
     seat = None
