@@ -9,11 +9,18 @@ features: a turn-based campaign whose turns the platform processes.
 
 from __future__ import annotations
 
-from .layers import CampaignLayer, HomeFacts, Step
+from .layers import CampaignLayer, HomeFacts, Seat, Step
 from .models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 
 KEY = "eventhorizon"
 PAGES = ("campaign-detail", "campaign-map", "campaign-orders", "campaign-reports")
+
+
+def seats(campaign: Campaign) -> list[Seat]:
+    """The empires, by the names the players know them by."""
+    return [Seat(seat, name, user_id, is_bot)
+            for seat, name, user_id, is_bot in campaign.empires.order_by("seat").values_list(
+                "seat", "name", "user_id", "is_bot")]
 
 
 def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
@@ -135,5 +142,6 @@ def record() -> CampaignLayer:
         panel_template="moderation/_eventhorizon.html",
         lobby_template="lobby/_eventhorizon_settings.html",
         export=exchange.export_campaign,
+        seats=seats,
     )
 

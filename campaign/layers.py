@@ -24,6 +24,8 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   line per campaign: players, status, summary), ``panel`` / ``panel_template`` (the layer's part
   of the moderation panel).
 - ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, or None (no export yet).
+- ``seats``: ``campaign -> [Seat]``, the campaign's seats in seat order (number, the name the
+  players know it by, who plays it): what press (``campaign/press/``) writes to and from.
 - ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
   a feature the layer lacks answers 404 (pages) or refuses (actions).
 """
@@ -64,6 +66,21 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One seat of a campaign: its number, the name the other players know it by (an empire's,
+    a fleet's), the account playing it (None: nobody) and whether the computer plays it."""
+
+    number: int
+    name: str
+    user_id: int | None
+    bot: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (seat {self.number})"
+
+
+@dataclass(frozen=True)
 class HomeFacts:
     """A campaign's line on the home page."""
 
@@ -96,6 +113,7 @@ class CampaignLayer:
     lobby_template: str = ""      # the layer's part of the lobby page (its settings), may be ""
     after_resume: Callable | None = None  # (campaign, step) -> None
     export: Callable | None = None
+    seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
     description: str = ""
 
     def has(self, feature: str) -> bool:

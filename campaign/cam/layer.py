@@ -5,20 +5,20 @@ Through it the platform's lobby creates a CAM rubber (``LobbyForm``, ``create_ca
 players join it by invitation (``check_join``) and starts it (``start_from_lobby``); the
 platform's moderation pauses, resumes and extends the open step's deadline (``current_step``,
 ``set_deadline``) and rolls back the last step (``roll_back_step``); the home page shows a line per
-rubber (``home_facts``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
+rubber (``home_facts``); press writes to and from its fleets (``seats``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
 """
 
 from __future__ import annotations
 
 from django.db.models import Count
 
-from campaign.layers import CampaignLayer, HomeFacts
+from campaign.layers import CampaignLayer, HomeFacts, Seat
 from campaign.models import Campaign, Membership
 
 from .actions import lobby, moderation
 from .actions.common import step_label
 from .forms import LobbyForm
-from .models import LAYER, CamCampaign
+from .models import LAYER, CamCampaign, CamPlayer
 
 PAGES = ("cam-detail", "cam-fleet", "cam-start", "cam-sds", "cam-generate", "cam-between", "cam-between-run",
          "cam-standings", "cam-scenario")
@@ -41,6 +41,13 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
             deadline=None if c.paused or c.status != Campaign.Status.ACTIVE else cam.deadline,
             step=step_label(c, cam) if c.status == Campaign.Status.ACTIVE else "")
     return facts
+
+
+def seats(campaign: Campaign) -> list[Seat]:
+    """The two fleets, by their fleet names (press writes to and from them)."""
+    return [Seat(seat, name, user_id)
+            for seat, name, user_id in CamPlayer.objects.filter(cam__campaign=campaign)
+            .order_by("seat").values_list("seat", "name", "user_id")]
 
 
 def panel(campaign: Campaign) -> dict:
@@ -71,4 +78,5 @@ LAYER_RECORD = CampaignLayer(
     panel_template="cam/_moderation.html",
     lobby_template="cam/_lobby_settings.html",
     export=None,
+    seats=seats,
 )

@@ -91,8 +91,9 @@ def _context(reader: visibility.Reader, **extra) -> dict:
 def campaign_page(campaign: Campaign) -> str:
     from django.urls import reverse
 
-    # The platform's campaign page sends a layer's campaign on to that layer's own page.
-    return reverse("campaign-detail", args=[campaign.pk])
+    from ..layers import of
+
+    return reverse(of(campaign).detail_url, args=[campaign.pk])
 
 
 @login_required

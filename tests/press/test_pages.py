@@ -97,4 +97,6 @@ def test_the_cam_campaign_page_links_to_press(client, db, alice, bob, carol):
     client.force_login(bob)
     detail = client.get(reverse("cam-detail", args=[campaign.pk])).content.decode()
     assert reverse("press", args=[campaign.pk]) in detail and "1 new" in detail
-    assert "Carol&#x27;s Raiders (seat 2) and you" in client.get(reverse("press", args=[campaign.pk])).content.decode()
+    press_page = client.get(reverse("press", args=[campaign.pk])).content.decode()
+    assert "Carol&#x27;s Raiders (seat 2) and you" in press_page
+    assert f'href="{reverse("cam-detail", args=[campaign.pk])}"' in press_page  # back to the layer's own page
