@@ -18,8 +18,6 @@ Who belongs to the campaign (memberships, the moderator) is not step state and i
 
 from __future__ import annotations
 
-import json
-
 from django.core import serializers
 
 from campaign.models import Campaign, DiceRoll
@@ -33,8 +31,19 @@ class SnapshotError(ValueError):
     pass
 
 
+def _jsonable(value):
+    # Full precision: Django's JSON serialiser would cut datetimes to milliseconds.
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
 def _rows(queryset) -> list[dict]:
-    return json.loads(serializers.serialize("json", queryset.order_by("pk")))
+    return _jsonable(serializers.serialize("python", queryset.order_by("pk")))
 
 
 def take(campaign: Campaign, cam: CamCampaign, label: str) -> CamSnapshot:
@@ -72,7 +81,7 @@ def restore(campaign: Campaign, snapshot: CamSnapshot) -> dict:
     CamPlayer.objects.filter(cam=cam).delete()  # their ships with them
     CamSD.objects.filter(cam=cam).delete()
     for key in ("cam", "sds", "players", "ships", "scenarios"):
-        for obj in serializers.deserialize("json", json.dumps(data[key])):
+        for obj in serializers.deserialize("python", data[key]):
             obj.save()
     c = data["campaign"]
     campaign.status, campaign.turn, campaign.dice_offset = c["status"], c["turn"], c["dice_offset"]

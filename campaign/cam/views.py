@@ -109,6 +109,8 @@ def _detail_context(request, campaign: Campaign) -> dict:
 @login_required
 def cam_detail(request, campaign_id: int, error: str | None = None, status: int = 200):
     campaign = _campaign(request, campaign_id)
+    if campaign.status == Campaign.Status.SETUP:  # still in the platform's lobby: no seats yet
+        return redirect("lobby-detail", campaign.pk)
     return render(request, "cam/detail.html", {**_detail_context(request, campaign), "error": error}, status=status)
 
 

@@ -84,9 +84,12 @@ def check_join(campaign: Campaign, *, role: str, empire_name: str, faction: str)
     if role != Membership.Role.PLAYER:
         return
     try:
-        adapters.faction_fields(faction, None, None)
-    except fx.FactionError as exc:
-        raise CamActionError(f"{exc}; through the lobby, choose one of {', '.join(fx.PRESETS)}") from None
+        fx.faction(faction)
+    except fx.FactionError:
+        raise CamActionError(
+            f"{fx.WEALTH_RULE}: {faction!r} is not a power the rule book classes; through the lobby, join as one "
+            f"of {', '.join(fx.PRESETS)} (for another power the moderator sets the rubber up on the CAM page, "
+            "choosing its wealth class)") from None
 
 
 def start_from_lobby(campaign: Campaign, players: list[Membership], *, now=None) -> None:
