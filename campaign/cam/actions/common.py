@@ -104,6 +104,8 @@ def step_label(campaign: Campaign, cam: CamCampaign) -> str:
     """What the rubber waits for now, as the moderation panel and the home page say it."""
     if campaign.status == Campaign.Status.FINISHED:
         return "the rubber is over"
+    if campaign.status == Campaign.Status.SETUP:
+        return "in the lobby: waiting for the two players"
     if not cam.started:
         return "set-up: the starting fleets (CAM 4.0)"
     row = _current(cam)
