@@ -299,8 +299,9 @@ def _restore_orders(turn: Turn, rows: list, pk: dict) -> None:
 
 def _truncate_dice_log(campaign: Campaign, after_seq: int) -> dict:
     """Delete the campaign's logged rolls after ``after_seq``: the ONE privileged path around the
-    dice log's append-only guard (``DiceRollQuerySet.delete`` raises), used by a turn roll-back
-    and nothing else (docs/dice.md, "Roll-back"). What remains is a prefix of the chain, so it
+    dice log's append-only guard (``DiceRollQuerySet.delete`` raises), used by the roll-backs
+    (a turn's here, a CAM step's in ``campaign/cam/snapshots.py``) and nothing else (docs/dice.md,
+    "Roll-back"). What remains is a prefix of the chain, so it
     still verifies from the published seed hash; with ``dice_offset`` restored, re-processing
     re-reads the same stream words and rolls the same dice. Returns the deleted rows whole, which
     ``roll_back_turn`` keeps in the audit log: anyone can check them against the chain later."""
