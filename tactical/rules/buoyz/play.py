@@ -124,7 +124,8 @@ def setup_for(fleets: Mapping[int, Sequence], *, names: Mapping[int, str] | None
         raise SetupError(f"a battle needs two fleets, not {len(seats)}")
     if attacker is not None:
         seats.sort(key=lambda s: s != attacker)
-    names, colours = dict(names or {}), dict(colours or {})
+    names = dict(names or {})
+    colours = {seat: board.DEFAULT_COLOURS[i] for i, seat in enumerate(seats)} | dict(colours or {})
     sides = {}
     for seat in seats:
         ships = [{"sd": sd if isinstance(sd, str) else sd.key} for sd in fleets[seat]]
@@ -287,7 +288,7 @@ def from_json(data: Any) -> A.Action:
 
 
 def _turn_words(points: int) -> str:
-    return f"turns {abs(points)} to {'starboard' if points > 0 else 'port'}"
+    return f"turn {abs(points)} to {'starboard' if points > 0 else 'port'}"
 
 
 def describe(data: Mapping) -> str:
@@ -301,16 +302,16 @@ def describe(data: Mapping) -> str:
     if isinstance(action, A.Move):
         parts = []
         if action.before:
-            parts.append(f'{action.before:g}"')
+            parts.append(f'{action.before:g}" ahead')
         if action.turn:
             parts.append(_turn_words(action.turn))
         if action.after:
-            parts.append(f'{action.after:g}"')
+            parts.append(f'{action.after:g}" ahead')
         if action.turn_end:
             parts.append(_turn_words(action.turn_end))
         extra = [w for w, on in (("shields lowered", action.lower_shields), ("laying a mine", action.lay_mine),
                                  ("sweeping", action.sweep)) if on]
-        return f"Ship {action.ship} moves " + (", ".join(parts) or "nowhere") + (f" ({', '.join(extra)})" if extra else "")
+        return f"Ship {action.ship}: " + (", then ".join(parts) or "stay put") + (f" ({', '.join(extra)})" if extra else "")
     if isinstance(action, A.Fire):
         if not action.shots and action.board is None:
             return f"Ship {action.ship} holds its fire"
@@ -419,7 +420,13 @@ def _selected(state: BattleState, viewer: Viewer) -> int | None:
 def _choice_groups(state: BattleState, seat: int) -> list[dict]:
     """The acting side's legal actions grouped by ship (or AC flight) for the page."""
     groups: dict[str, dict] = {}
-    for a in side_actions(state, seat):
+
+    def order(a) -> tuple:  # moves: straight ahead and farthest first
+        if isinstance(a, A.Move):
+            return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep)
+        return (1,)
+
+    for a in sorted(side_actions(state, seat), key=order):
         if isinstance(a, A.FlyAC):
             key, label = f"flight {a.flight}", f"AC {a.flight} ({state.flight(a.flight).kind})"
         elif isinstance(a, A.Begin):
