@@ -27,10 +27,13 @@ def resolve_battle(state: BattleState, dice, max_steps: int | None = None) -> Ou
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
 
+from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
+
 if "buoyz" not in _registry.RESOLVERS:
     _registry.register(_registry.ResolverRecord(
         name="buoyz",
         title="Buoyz 'N Da 'Hood – In Space! (embedded tactical engine)",
         rule_book="000 Buoyz 'N Da 'Hood – In Space!",
         resolve=resolve_battle,
+        play=_PLAY,
     ))

@@ -1,0 +1,587 @@
+"""Online play of Buoyz 'N Da 'Hood (pure Python): the ``PlayRules`` hooks ``tactical/play/``
+calls for a battle whose ruleset is ``"buoyz"`` (issue 17 item 2, first part).
+
+**The setup** (``Battle.setup``; ``setup_for`` writes one from two fleets of SDs)::
+
+    {"attacker": 1, "defender": 2, "table": [72, 48], "turn_cap": 40,
+     "sides": {"1": {"name": "…", "colour": "#cc3333", "ships": [{"sd": "constitution"}, …]},
+               "2": {…, "ships": [{"sd": "war_talon", "x": 30, "y": 40, "heading": 180, "cloaked": true}]}},
+     "objects": [{"kind": "planet", "x": 36, "y": 24, "radius": 3}]}
+
+Ships are SDs of the catalogue by key (``sds.CATALOGUE``), numbered 1, 2, … in order (the
+attacker's first) and lined up by ``deploy.deploy`` (ruling BZ4) unless a ship gives its own
+``x``, ``y``, ``heading`` (and ``cloaked``, for an SD with a cloaking device: it starts the
+battle cloaked, 10.2).
+
+**The state** is ``PlayState``: the engine's ``BattleState`` and the battle's log, each event
+tagged with the sides that may read it. **Fog of war** (10.2, 10.3): an enemy ship that is
+cloaked and not detected is left out of the board, the ship rows and the JSON a side receives,
+and every event naming it (its moves, its mines, …) is its own side's only, as is any legal
+action that would point at it. Declaring the cloak is seen by both sides (its counter leaves the
+table); where it goes then is not.
+
+**The action JSON** (``to_json`` / ``from_json``)::
+
+    {"type": "begin"}                                    (taken by itself: nobody decides it)
+    {"type": "special", "ship": 3, "action": "evasive", "target": null}
+    {"type": "move", "ship": 3, "before": 0, "turn": 1, "after": 4.5, "turn_end": 0,
+     "lower_shields": false, "lay_mine": false, "sweep": false}
+    {"type": "fire", "ship": 3, "shots": [["main0", 7, 4], ["secondary", 8, 2]], "board": null}
+    {"type": "detect", "ship": 3}
+    {"type": "fly", "flight": 2, "to": [30.5, 12], "attack": 7, "cap": false}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tactical.rules.play import PlayRules, Step, Viewer
+
+from . import actions as A
+from . import board
+from .deploy import deploy
+from .doctrine import doctrine_action
+from .engine import (
+    TURN_RULE,
+    allowance,
+    apply,
+    check,
+    legal_actions,
+    outcome,
+    system_dice,
+    systems,
+    turning,
+)
+from .geometry import ARCS
+from .sds import CATALOGUE
+from .state import (
+    AC_MOVEMENT,
+    ATTACK,
+    DEFAULT_TABLE,
+    DEFAULT_TURN_CAP,
+    INITIATIVE,
+    MOVEMENT,
+    BattleState,
+    Celestial,
+    IllegalActionError,
+    Ship,
+    new_battle,
+)
+
+FORMAT_RULE = "action format (tactical/rules/buoyz/play.py)"
+SETUP_RULE = "000 2.2 Pre-Game"
+MAX_SHOTS = 20
+MAX_INCHES = 200.0
+MAX_SHIPS = 60
+OBJECT_KINDS = ("planet", "moon", "asteroids", "nebula")
+PHASE_NAMES = {INITIATIVE: "initiative", MOVEMENT: "movement", AC_MOVEMENT: "AC movement", ATTACK: "attack"}
+
+
+class ActionFormatError(IllegalActionError):
+    def __init__(self, message: str):
+        super().__init__(FORMAT_RULE, message)
+
+
+class SetupError(IllegalActionError):
+    def __init__(self, message: str):
+        super().__init__(SETUP_RULE, message)
+
+
+@dataclass(frozen=True)
+class PlayEvent:
+    """An engine event with who may read it: ``sides`` None for both."""
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    sides: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.sides is None
+
+
+@dataclass(frozen=True)
+class PlayState:
+    battle: BattleState
+    log: tuple[PlayEvent, ...] = ()
+
+
+# --- the setup -------------------------------------------------------------------------------
+
+def setup_for(fleets: Mapping[int, Sequence], *, names: Mapping[int, str] | None = None,
+              colours: Mapping[int, str] | None = None, attacker: int | None = None,
+              table: tuple[float, float] = DEFAULT_TABLE, turn_cap: int = DEFAULT_TURN_CAP,
+              objects: Sequence[Mapping] = ()) -> dict:
+    """A battle setup from two fleets of SDs (``SD`` values or catalogue keys), the attacker
+    first unless ``attacker`` says."""
+    seats = list(fleets)
+    if len(seats) != 2:
+        raise SetupError(f"a battle needs two fleets, not {len(seats)}")
+    if attacker is not None:
+        seats.sort(key=lambda s: s != attacker)
+    names = dict(names or {})
+    colours = {seat: board.DEFAULT_COLOURS[i] for i, seat in enumerate(seats)} | dict(colours or {})
+    sides = {}
+    for seat in seats:
+        ships = [{"sd": sd if isinstance(sd, str) else sd.key} for sd in fleets[seat]]
+        sides[str(seat)] = {"name": names.get(seat, f"Side {seat}"), "ships": ships}
+        if seat in colours:
+            sides[str(seat)]["colour"] = colours[seat]
+    return {"attacker": seats[0], "defender": seats[1], "table": list(table), "turn_cap": turn_cap,
+            "sides": sides, "objects": [dict(o) for o in objects]}
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SetupError(f"{what} must be a number, not {value!r}")
+    return float(value)
+
+
+def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
+    """The battle before its first Initiative Phase (nothing is rolled)."""
+    try:
+        attacker, defender = int(setup["attacker"]), int(setup["defender"])
+        sides = setup.get("sides") or {}
+        table = tuple(_number(v, "the table size") for v in setup.get("table") or DEFAULT_TABLE)
+        turn_cap = int(setup.get("turn_cap") or DEFAULT_TURN_CAP)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"the setup cannot be read: {exc}") from None
+    if len(table) != 2 or min(table) <= 0 or max(table) > 1000:
+        raise SetupError("the table is [width, height] in inches")
+    entries, fleets = [], {}
+    for seat in (attacker, defender):
+        side = sides.get(str(seat)) or sides.get(seat)
+        if not isinstance(side, Mapping):
+            raise SetupError(f"the setup has no side for seat {seat}")
+        fleet = []
+        for data in side.get("ships") or []:
+            key = data.get("sd") if isinstance(data, Mapping) else data
+            if key not in CATALOGUE:
+                raise SetupError(f"no SD {key!r} in the catalogue")
+            fleet.append(CATALOGUE[key])
+            entries.append(data if isinstance(data, Mapping) else {})
+        if not fleet:
+            raise SetupError(f"side {seat} has no ships")
+        fleets[seat] = fleet
+    if len(entries) > MAX_SHIPS:
+        raise SetupError(f"at most {MAX_SHIPS} ships")
+    state = deploy(fleets, table=table, turn_cap=turn_cap)  # type: ignore[arg-type]
+    ships = []
+    for ship, data in zip(state.ships, entries):
+        if "x" in data or "y" in data:
+            pos = (_number(data.get("x"), f"ship {ship.id}'s x"), _number(data.get("y"), f"ship {ship.id}'s y"))
+            ship = replace(ship, pos=pos, heading=_number(data.get("heading", ship.heading), "a heading") % 360.0)
+        if data.get("cloaked"):
+            if not any(a.lower() == "cloak" for a in ship.abilities):
+                raise SetupError(f"ship {ship.id} ({ship.name}) has no cloaking device (10.2)")
+            ship = replace(ship, cloaked=True)
+        ships.append(ship)
+    objects = []
+    for i, o in enumerate(setup.get("objects") or [], 1):
+        if not isinstance(o, Mapping) or o.get("kind") not in OBJECT_KINDS:
+            raise SetupError(f"object {i} is one of {', '.join(OBJECT_KINDS)} with x, y and radius")
+        objects.append(Celestial(i, o["kind"], (_number(o.get("x"), "x"), _number(o.get("y"), "y")),
+                                 _number(o.get("radius"), "a radius")))
+    battle = new_battle(ships, sides=(attacker, defender), table=table, turn_cap=turn_cap)  # type: ignore[arg-type]
+    return PlayState(replace(battle, objects=tuple(objects)))
+
+
+# --- the codec -------------------------------------------------------------------------------
+
+_FIELDS = {
+    "begin": set(), "special": {"ship", "action", "target"}, "detect": {"ship"},
+    "move": {"ship", "before", "turn", "after", "turn_end", "lower_shields", "lay_mine", "sweep"},
+    "fire": {"ship", "shots", "board"}, "fly": {"flight", "to", "attack", "cap"},
+}
+ACTION_TYPES = tuple(sorted(_FIELDS))
+
+
+def to_json(action: A.Action) -> dict[str, Any]:
+    if isinstance(action, A.Begin):
+        return {"type": "begin"}
+    if isinstance(action, A.Special):
+        return {"type": "special", "ship": action.ship, "action": action.action, "target": action.target}
+    if isinstance(action, A.Move):
+        return {"type": "move", "ship": action.ship, "before": action.before, "turn": action.turn,
+                "after": action.after, "turn_end": action.turn_end, "lower_shields": action.lower_shields,
+                "lay_mine": action.lay_mine, "sweep": action.sweep}
+    if isinstance(action, A.Fire):
+        return {"type": "fire", "ship": action.ship, "shots": [list(s) for s in action.shots], "board": action.board}
+    if isinstance(action, A.Detect):
+        return {"type": "detect", "ship": action.ship}
+    if isinstance(action, A.FlyAC):
+        return {"type": "fly", "flight": action.flight, "to": list(action.to), "attack": action.attack,
+                "cap": action.cap}
+    raise ActionFormatError(f"{action!r} is not a Buoyz action")
+
+
+def _int(data: Mapping, name: str, kind: str, *, optional: bool = False) -> int | None:
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}")
+    return value
+
+
+def _inches(data: Mapping, name: str, kind: str) -> float:
+    value = data.get(name, 0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or abs(value) > MAX_INCHES:
+        raise ActionFormatError(f"{name!r} of a {kind} action must be inches (a number), not {value!r}")
+    return float(value)
+
+
+def _flag(data: Mapping, name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise ActionFormatError(f"{name!r} must be true or false, not {value!r}")
+    return value
+
+
+def from_json(data: Any) -> A.Action:
+    """Read one action; ``ActionFormatError`` (an ``IllegalActionError``) says what is wrong."""
+    if not isinstance(data, Mapping):
+        raise ActionFormatError(f"an action is a JSON object with a 'type', not {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ActionFormatError(f"unknown action type {kind!r}; one of: {', '.join(ACTION_TYPES)}")
+    unknown = set(data) - _FIELDS[kind] - {"type"}
+    if unknown:
+        raise ActionFormatError(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
+    if kind == "begin":
+        return A.Begin()
+    if kind == "fly":
+        to = data.get("to")
+        if not isinstance(to, (list, tuple)) or len(to) != 2:
+            raise ActionFormatError("'to' of a fly action is [x, y] in inches")
+        point = (_inches({"x": to[0]}, "x", kind), _inches({"y": to[1]}, "y", kind))
+        return A.FlyAC(_int(data, "flight", kind), point, _int(data, "attack", kind, optional=True), _flag(data, "cap"))
+    ship = _int(data, "ship", kind)
+    if kind == "detect":
+        return A.Detect(ship)
+    if kind == "special":
+        action = data.get("action")
+        if action not in A.SPECIAL_ACTIONS:
+            raise ActionFormatError(f"unknown Special Action {action!r}; one of: {', '.join(A.SPECIAL_ACTIONS)}")
+        return A.Special(ship, action, _int(data, "target", kind, optional=True))
+    if kind == "move":
+        return A.Move(ship, _inches(data, "before", kind), _int({"t": data.get("turn", 0)}, "t", kind),
+                      _inches(data, "after", kind), _int({"t": data.get("turn_end", 0)}, "t", kind),
+                      _flag(data, "lower_shields"), _flag(data, "lay_mine"), _flag(data, "sweep"))
+    shots = data.get("shots", [])
+    if not isinstance(shots, (list, tuple)) or len(shots) > MAX_SHOTS:
+        raise ActionFormatError(f"'shots' is a list of at most {MAX_SHOTS} [weapon, target, dice]")
+    out = []
+    for shot in shots:
+        if not isinstance(shot, (list, tuple)) or len(shot) != 3 or not isinstance(shot[0], str):
+            raise ActionFormatError(f"a shot is [weapon, target, dice], not {shot!r}")
+        out.append((shot[0], _int({"t": shot[1]}, "t", kind), _int({"d": shot[2]}, "d", kind)))
+    return A.Fire(ship, tuple(out), _int(data, "board", kind, optional=True))
+
+
+def _turn_words(points: int) -> str:
+    return f"turn {abs(points)} to {'starboard' if points > 0 else 'port'}"
+
+
+def describe(data: Mapping) -> str:
+    """A short English label of an action's JSON."""
+    action = from_json(data)
+    if isinstance(action, A.Begin):
+        return "The battle begins: initiative is rolled"
+    if isinstance(action, A.Special):
+        return f"Ship {action.ship} attempts {action.action.replace('_', ' ')}" + (
+            f" on ship {action.target}" if action.target is not None else "")
+    if isinstance(action, A.Move):
+        parts = []
+        if action.before:
+            parts.append(f'{action.before:g}" ahead')
+        if action.turn:
+            parts.append(_turn_words(action.turn))
+        if action.after:
+            parts.append(f'{action.after:g}" ahead')
+        if action.turn_end:
+            parts.append(_turn_words(action.turn_end))
+        extra = [w for w, on in (("shields lowered", action.lower_shields), ("laying a mine", action.lay_mine),
+                                 ("sweeping", action.sweep)) if on]
+        return f"Ship {action.ship}: " + (", then ".join(parts) or "stay put") + (f" ({', '.join(extra)})" if extra else "")
+    if isinstance(action, A.Fire):
+        if not action.shots and action.board is None:
+            return f"Ship {action.ship} holds its fire"
+        text = f"Ship {action.ship} fires " + ", ".join(f"{w} ({d} dice) at {t}" for w, t, d in action.shots)
+        return text + (f"; boards ship {action.board}" if action.board is not None else "")
+    if isinstance(action, A.Detect):
+        return f"Ship {action.ship} searches for cloaked ships"
+    return (f"AC {action.flight} flies to ({action.to[0]:g}, {action.to[1]:g})"
+            + (f", attacking {action.attack}" if action.attack is not None else "") + (" on CAP" if action.cap else ""))
+
+
+# --- fog of war ------------------------------------------------------------------------------
+
+def hidden_ships(state: BattleState, viewer_side: int | None) -> set[int]:
+    """The ships ``viewer_side`` may not see (None: none)."""
+    return {s.id for s in state.ships if board.hidden_from(s, viewer_side)}
+
+
+def _names_ship(event, ship: Ship) -> bool:
+    for key in ("ship", "shooter", "target", "boarder", "towed"):
+        if event.data.get(key) == ship.id:
+            return True
+    return f"({ship.id})" in event.text
+
+
+def tag_events(events, after: BattleState) -> tuple[PlayEvent, ...]:
+    """Each event with the sides that may read it: one naming a ship still cloaked and not
+    detected after the step is that ship's side's only (the declaration of the cloak itself is
+    seen by both)."""
+    cloaked = [s for s in after.ships if s.cloaked and not s.detected]
+    out = []
+    for e in events:
+        sides = None
+        if not (e.kind == "special" and e.data.get("action") == "cloak"):
+            owners = {s.side for s in cloaked if _names_ship(e, s)}
+            if owners:
+                sides = tuple(sorted(owners))
+        out.append(PlayEvent(e.kind, e.text, dict(e.data), sides))
+    return tuple(out)
+
+
+def _points_at(action, hidden: set[int], state: BattleState) -> bool:
+    """Whether a listed action would give a hidden ship away (its id, or a course toward it)."""
+    for name in ("target", "attack", "board"):
+        if getattr(action, name, None) in hidden:
+            return True
+    if isinstance(action, A.Fire) and any(t in hidden for _, t, _ in action.shots):
+        return True
+    if isinstance(action, A.FlyAC):
+        f = state.flight(action.flight)
+        if f.pos is None or action.to == f.pos:
+            return False
+        dx, dy = action.to[0] - f.pos[0], action.to[1] - f.pos[1]
+        for s in state.ships:
+            if s.id in hidden:
+                ex, ey = s.pos[0] - f.pos[0], s.pos[1] - f.pos[1]
+                if abs(dx * ey - dy * ex) < 1e-3 * max(1.0, math.hypot(ex, ey)) and dx * ex + dy * ey > 0:
+                    return True
+    return False
+
+
+def side_actions(state: BattleState, side: int) -> list[A.Action]:
+    """``side``'s legal actions now, less any that would point at a ship it cannot see."""
+    if state.acting != side:
+        return []
+    hidden = hidden_ships(state, side)
+    return [a for a in legal_actions(state) if not (hidden and _points_at(a, hidden, state))]
+
+
+# --- the rows the pages and the API show ------------------------------------------------------
+
+def ship_rows(state: BattleState, viewer: Viewer) -> list[dict]:
+    hidden = hidden_ships(state, viewer.fog_side)
+    rows = []
+    for s in state.ships:
+        if s.id in hidden:
+            continue
+        rows.append({
+            "id": s.id, "side": s.side, "side_name": viewer.names.get(s.side, s.side), "name": s.name,
+            "class": s.sd.ship_class.value, "sd": s.sd.key, "status": s.status,
+            "pos": [s.pos[0], s.pos[1]], "heading": s.heading, "hull": s.hull, "max_hull": s.sd.hull,
+            "crippled": s.crippled, "crits": dict(zip(("armament", "motive", "shields"), s.crits)),
+            "shields": dict(zip(ARCS, s.sd.shields)), "speed": s.sd.speed, "allowance": allowance(s),
+            "turning": turning(s), "cloaked": s.cloaked, "detected": s.detected, "flagship": s.flagship,
+            "moved": s.moved, "fired": s.fired, "special": s.special, "mine": s.side == viewer.seat,
+            "colour": viewer.colours.get(s.side, "#999"),
+            "weapons": [{"key": w.key, "name": w.name, "dice": system_dice(s, w), "arcs": sorted(w.arcs),
+                         "range": w.range, "torpedo": w.torpedo} for w in systems(s)],
+        })
+    return rows
+
+
+def _selected(state: BattleState, viewer: Viewer) -> int | None:
+    """The ship the board highlights: the one nominated now if the viewer may see it, else the
+    first of the viewer's ships still to act."""
+    hidden = hidden_ships(state, viewer.fog_side)
+    if state.nominated is not None and state.nominated not in hidden:
+        return state.nominated
+    if state.acting is not None and state.acting == viewer.seat:
+        for a in side_actions(state, viewer.seat):
+            if hasattr(a, "ship"):
+                return a.ship
+    return None
+
+
+def _choice_groups(state: BattleState, seat: int) -> list[dict]:
+    """The acting side's legal actions grouped by ship (or AC flight) for the page."""
+    groups: dict[str, dict] = {}
+
+    def order(a) -> tuple:  # moves: straight ahead and farthest first
+        if isinstance(a, A.Move):
+            return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep)
+        return (1,)
+
+    for a in sorted(side_actions(state, seat), key=order):
+        if isinstance(a, A.FlyAC):
+            key, label = f"flight {a.flight}", f"AC {a.flight} ({state.flight(a.flight).kind})"
+        elif isinstance(a, A.Begin):
+            continue
+        else:
+            ship = state.ship(a.ship)
+            key, label = f"ship {a.ship}", f"{ship.name} ({ship.id})"
+        g = groups.setdefault(key, {"key": key, "label": label, "moves": [], "buttons": []})
+        entry = {"label": describe(to_json(a)), "json": json.dumps(to_json(a))}
+        (g["moves"] if isinstance(a, (A.Move, A.FlyAC)) else g["buttons"]).append(entry)
+    return list(groups.values())
+
+
+# --- the hooks -------------------------------------------------------------------------------
+
+class BuoyzPlay(PlayRules):
+    name = "buoyz"
+    illegal = IllegalActionError
+    format_rule = FORMAT_RULE
+    turn_rule = TURN_RULE
+    play_template = "tactical/rulesets/buoyz/play.html"
+    replay_ships_template = "tactical/rulesets/buoyz/_replay_ships.html"
+    setup_label = "Set-up: the fleets line up on the table (2.2 Pre-Game)"
+    late_text = "the computer doctrine plays its nominations until the next phase."
+
+    def initial_state(self, setup, dice):
+        return initial_state(setup, dice)
+
+    def acting_side(self, state):
+        return None if state.battle.over else state.battle.acting
+
+    def is_over(self, state):
+        return state.battle.over
+
+    def automatic_step(self, state, dice):
+        if state.battle.phase != INITIATIVE:
+            raise IllegalActionError(TURN_RULE, "nobody is to nominate and the battle is not over")
+        return self.apply(state, A.Begin(), dice), {"type": "begin"}
+
+    def parse_action(self, data):
+        return from_json(data)
+
+    def action_json(self, action):
+        return to_json(action)
+
+    def describe(self, action_json, state=None):
+        return describe(action_json)
+
+    def check_owner(self, state, action, seat):
+        battle = state.battle
+        if isinstance(action, A.Begin):
+            raise IllegalActionError(TURN_RULE, "the battle begins by itself")
+        if isinstance(action, A.FlyAC):
+            owner = battle.flight(action.flight).side
+            what = f"AC flight {action.flight}"
+        else:
+            owner = battle.ship(action.ship).side
+            what = f"ship {action.ship}"
+        if owner != seat:
+            raise IllegalActionError(TURN_RULE, f"{what} is not yours (it is side {owner}'s)")
+        hidden = hidden_ships(battle, seat)
+        if hidden and _points_at(action, hidden, battle):
+            # Ruling BZP2: a ship a side cannot see cannot be named; the same refusal as a ship
+            # that is not there, so the answer gives nothing away.
+            raise IllegalActionError(TURN_RULE, "there is no such target in sight")
+
+    def apply(self, state, action, dice):
+        res = apply(state.battle, action, dice)
+        events = tag_events(res.events, res.state)
+        return Step(PlayState(res.state, state.log + events), events)
+
+    def doctrine_action(self, state, side):
+        battle = state.battle
+        action = doctrine_action(battle)
+        try:
+            check(battle, action)
+        except IllegalActionError:
+            action = legal_actions(battle)[0]
+        return action
+
+    def events(self, state):
+        return state.log
+
+    def visible_events(self, events, side):
+        return [e for e in events if side is None or e.sides is None or side in e.sides]
+
+    def result(self, state):
+        o = outcome(state.battle)
+        return {"winner": o.winner, "turns": o.turns, "over": o.over,
+                "ships": [{"ship": f.ship, "side": f.side, "fate": f.fate, "points": f.points, "hull": f.hull,
+                           "crippled": f.crippled} for f in o.ships],
+                "points_destroyed": {str(k): v for k, v in o.points_destroyed.items()}}
+
+    def summary(self, result, names):
+        winner = result["winner"]
+        return (f"The battle is over after {result['turns']} turn(s): "
+                + (f"{names.get(winner, winner)} holds the field." if winner is not None
+                   else "neither side holds the field."))
+
+    def turn_label(self, state):
+        b = state.battle
+        return f"turn {b.turn}'s {PHASE_NAMES.get(b.phase, b.phase)} phase nomination"
+
+    def your_turn_label(self, state):
+        return self.turn_label(state)
+
+    # --- pages and the API ---------------------------------------------------------------
+
+    def legal_json(self, state, side):
+        out: dict[str, list[dict]] = {}
+        for a in side_actions(state.battle, side):
+            key = f"flight:{a.flight}" if isinstance(a, A.FlyAC) else str(getattr(a, "ship", ""))
+            out.setdefault(key, []).append(to_json(a))
+        return out
+
+    def state_json(self, state, viewer):
+        b = state.battle
+        hidden = hidden_ships(b, viewer.fog_side)
+        own = viewer.fog_side is None or b.acting == viewer.fog_side
+        return {
+            "turn_number": b.turn, "phase": b.phase, "initiative": b.initiative, "turn_cap": b.turn_cap,
+            "nominated": b.nominated if (own or b.nominated not in hidden) else None,
+            "squadron_next": list(b.squadron_next) if own else [],
+            "table": {"width": b.table[0], "height": b.table[1], "units": "inches"},
+            "objects": [{"id": o.id, "kind": o.kind, "centre": list(o.centre), "radius": o.radius} for o in b.objects],
+            "minefields": [{"id": m.id, "side": m.side, "centre": list(m.centre), "heading": m.heading,
+                            "length": m.length, "width": m.width, "rows": m.rows} for m in b.minefields],
+            "flights": [{"id": f.id, "side": f.side, "carrier": f.carrier, "kind": f.kind, "status": f.status,
+                         "pos": list(f.pos) if f.pos is not None else None, "armed": f.armed, "dogfight": f.dogfight}
+                        for f in b.flights if f.carrier not in hidden or f.flying],
+            "torpedoes": [{"target": t.target, "kind": t.kind, "side": t.side} for t in b.torpedoes
+                          if t.target not in hidden],
+            "ships": ship_rows(b, viewer), "winner": b.winner,
+        }
+
+    def page_context(self, state, viewer):
+        b = state.battle
+        selected = _selected(b, viewer)
+        return {
+            "buoyz": b, "phase_name": PHASE_NAMES.get(b.phase, b.phase),
+            "svg": board.render(b, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names,
+                                selected=selected),
+            "ships": ship_rows(b, viewer), "selected": selected,
+            "groups": _choice_groups(b, viewer.seat) if viewer.can_act and b.acting == viewer.seat else [],
+            "outcome": outcome(b) if b.over else None,
+        }
+
+    def replay_context(self, state, action_json, viewer):
+        b = state.battle
+        return {"svg": board.render(b, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names),
+                "ships": ship_rows(b, viewer),
+                "note": f"Turn {b.turn}, {PHASE_NAMES.get(b.phase, b.phase)} phase" if not b.over else "Over"}
+
+
+RULES = BuoyzPlay()
+
+__all__ = ["ACTION_TYPES", "RULES", "BuoyzPlay", "PlayEvent", "PlayState", "SetupError", "describe", "from_json",
+           "hidden_ships", "initial_state", "setup_for", "ship_rows", "side_actions", "tag_events", "to_json"]
