@@ -215,3 +215,41 @@ def test_hostile_text_is_refused_without_a_crash(small_campaign, bob):
         result = send(text)
         assert not result.accepted and result.error
     assert stored(bob_seat) is None
+
+
+# --- the orders template in turn report emails ------------------------------------------------------
+
+def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
+        small_campaign, bob, carol, django_capture_on_commit_callbacks, eager_tasks):
+    import html
+
+    from django.core import mail
+
+    bob_seat = seat_of(small_campaign, bob)
+    actions.submit_orders(empire_id=bob_seat.pk, raw={"standing": {"loss_order": "costliest"}})
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_turn(campaign_id=small_campaign.pk)
+    small_campaign.refresh_from_db()
+    message = next(m for m in mail.outbox if m.to == ["bob@example.com"])
+    body = message.body
+    start = body.index("#SECTOR")
+    block = body[start:body.index("#END", start) + 4]
+    assert block.startswith(f"#SECTOR {small_campaign.pk} {bob_seat.seat} {actions.turn_key(bob_seat, 2)} TURN 2\n")
+    assert "LOSSES costliest" in block  # the standing orders in force, written out
+    assert block in html.unescape(message.alternatives[0][0])  # and in the HTML part
+    assert "#SECTOR" not in next(m for m in mail.outbox if m.to == ["alice@example.com"]).body  # plays no seat
+    # Reply, edit, send: the answer above, the whole mail quoted below it.
+    quoted = "\n".join("> " + line for line in body.splitlines())
+    move, fleet, to = a_legal_move(small_campaign, bob_seat)
+    reply = "My orders:\n\n" + block.replace("#END", move + "\n#END") + "\n\nOn Monday you wrote:\n" + quoted
+    result = send(reply)
+    assert result.accepted, result.reply_text()
+    row = stored(bob_seat)
+    assert row.turn.number == 2 and row.orders["moves"] == [{"fleet": fleet, "path": [to]}]
+    assert row.orders["standing"]["loss_order"] == "costliest"
+    # The same block, unchanged, a turn later is refused naming the turn.
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_turn(campaign_id=small_campaign.pk)
+    small_campaign.refresh_from_db()
+    late = send(reply)
+    assert not late.accepted and "turn 2: it has been processed already" in late.error
