@@ -72,7 +72,7 @@ def test_a_partly_refused_set_is_refused_whole_and_the_stored_set_stays(small_ca
     before = stored(bob_seat).orders
     move, fleet, _ = a_legal_move(small_campaign, bob_seat)
     result = send(f"{header(small_campaign, bob_seat, secret)}\n{move}\nMOVE 9999 TO 1,1\nFLY away\n#END\n")
-    assert not result.accepted
+    assert not result.accepted and result.reason == "lines"
     assert [(line.number, line.ok) for line in result.lines] == [(1, True), (2, True), (3, False), (4, False),
                                                                       (5, True)]
     assert "unknown order 'FLY'" in result.lines[3].message
@@ -102,8 +102,9 @@ def test_a_wrong_secret_changes_nothing(small_campaign, bob, carol):
     carols = actions.rotate_order_secret(empire_id=seat_of(small_campaign, carol).pk, user=carol)
     for secret in ("guessed", carols, ""):
         result = send(f"{header(small_campaign, bob_seat, secret or 'x')}\nLOSSES costliest\n#END\n")
-        assert not result.accepted and "with that order secret" in result.error
+        assert not result.accepted and "with that order secret" in result.error and result.reason == "secret"
         assert result.empire == bob_seat  # so mail can tell the seat's player of the attempt
+        assert "Your stored orders" not in result.reply_text()  # nothing of the seat's orders to a stranger
     unknown = send("#SECTOR 999999 1 x TURN 1\nLOSSES costliest\n#END\n")
     assert unknown.campaign is None and unknown.error.startswith("campaign 999999 has no seat 1 with that order secret")
     assert stored(bob_seat) is None
@@ -116,6 +117,7 @@ def test_orders_for_a_processed_turn_are_refused_naming_it(small_campaign, bob):
     result = send(f"{header(small_campaign, bob_seat, secret, turn=0)}\nLOSSES costliest\n#END\n")
     assert not result.accepted
     assert "turn 0: it has been processed already; the current turn is turn 1" in result.error
+    assert result.reason == "turn"
     later = send(f"{header(small_campaign, bob_seat, secret, turn=5)}\nLOSSES costliest\n#END\n")
     assert "turn 5: there is no such turn yet" in later.error
     assert stored(bob_seat) is None
@@ -131,7 +133,7 @@ def test_a_set_received_earlier_than_the_stored_one_never_replaces_it(small_camp
     assert later.accepted
     # A mail received before it, processed after it (a slow queue; its Date: says nothing).
     earlier = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now - timedelta(minutes=5))
-    assert not earlier.accepted and "a set received later" in earlier.error
+    assert not earlier.accepted and "a set received later" in earlier.error and earlier.reason == "earlier"
     assert stored(bob_seat).orders["standing"]["initiative"] == "last"
     newer = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now + timedelta(minutes=1))
     assert newer.accepted and stored(bob_seat).revision == 2
