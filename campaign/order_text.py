@@ -45,8 +45,8 @@ def turn_key(empire: Empire, turn_number: int, row=FETCH) -> str:
 
 def secret_matches(empire: Empire, given: str, turn_number: int, row=FETCH) -> bool:
     """Constant-time: the seat's secret, or its turn key for ``turn_number``."""
-    if empire.user_id is None or empire.is_bot:
-        return False
+    if empire.user_id is None:
+        return False  # a computer seat nobody plays (one the computer took over still has its player)
     row = secret_row(empire, row)
     given_bytes = given.encode("utf-8", "surrogatepass")
     by_key = hmac.compare_digest(turn_key(empire, turn_number, row).encode(), given_bytes)

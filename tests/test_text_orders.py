@@ -255,3 +255,12 @@ def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
     small_campaign.refresh_from_db()
     late = send(reply)
     assert not late.accepted and "turn 2: it has been processed already" in late.error
+
+
+def test_a_seat_the_computer_took_over_is_told_to_take_it_back(small_campaign, bob):
+    bob_seat = seat_of(small_campaign, bob)
+    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    Empire.objects.filter(pk=bob_seat.pk).update(is_bot=True, auto_bot=True)
+    result = send(f"{header(small_campaign, bob_seat, secret)}\nLOSSES costliest\n#END\n")
+    assert not result.accepted and result.reason == "seat" and "take it back first" in result.error
+    assert stored(bob_seat) is None
