@@ -75,7 +75,7 @@ def _position_comments(empire: Empire) -> list[str]:
     from .rules.eventhorizon import economy as eh
     from .rules.eventhorizon.orders import fleet_speed
 
-    state = adapters.load_state(empire.campaign)
+    state, _ = adapters.state_for_orders(empire.campaign)  # cached while the state is unchanged
     lines = [f"BP banked: {state.empire(empire.seat).bp}"]
     for fleet in state.fleets:
         if fleet.owner == empire.seat:
