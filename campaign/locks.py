@@ -8,7 +8,9 @@ A transaction that locks more than one of these rows takes them from the top dow
                                                  ``rows(queryset)``
 
 Levels may be skipped (storing orders takes only the turn row, so one campaign's players do not
-queue behind each other; setting a battle preference only the empire row), but a transaction
+queue behind each other; setting a battle preference only the empire row; orders sent as text the
+turn row, and the campaign row before it when they also save a design or a battle preference,
+which move the campaign's state version), but a transaction
 that holds a lower lock never asks for a higher one afterwards. Two transactions then always
 wait in the same direction and cannot deadlock: whoever holds the campaign row goes first.
 

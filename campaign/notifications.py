@@ -221,9 +221,25 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
         "report_html": _as_html(reports.render_report_html(campaign, turn.number, recipient.user)),
         "report_url": page_url("campaign-report", campaign.pk, turn.number),
         "orders_url": page_url("campaign-orders", campaign.pk),
+        "orders_template": _orders_template(campaign, next_turn, recipient),
+        "paste_url": page_url("campaign-orders-text", campaign.pk),
     }
     return _message(campaign=campaign, recipient=recipient, kind=TURN, template="turn_processed",
                     subject=f"{round_label(turn.number)} has been processed", context=context)
+
+
+def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Recipient) -> str:
+    """The recipient's orders for the next turn as text (docs/orders.md, "Orders as text"), the
+    header filled in with that turn's key: "reply, edit, send" is a valid turn. Empty for anyone
+    who plays no seat, a computer seat, or when no turn is open."""
+    from .order_text import orders_template
+
+    empire = recipient.empire
+    if (next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE
+            or empire is None or empire.is_bot or empire.eliminated):
+        return ""
+    empire.campaign = campaign
+    return orders_template(empire, next_turn.number)
 
 
 def reminder_email(campaign: Campaign, turn: Turn, recipient: Recipient, kind: str, now: datetime) -> EmailMultiAlternatives:

@@ -72,7 +72,7 @@ def test_a_partly_refused_set_is_refused_whole_and_the_stored_set_stays(small_ca
     before = stored(bob_seat).orders
     move, fleet, _ = a_legal_move(small_campaign, bob_seat)
     result = send(f"{header(small_campaign, bob_seat, secret)}\n{move}\nMOVE 9999 TO 1,1\nFLY away\n#END\n")
-    assert not result.accepted
+    assert not result.accepted and result.reason == "lines"
     assert [(line.number, line.ok) for line in result.lines] == [(1, True), (2, True), (3, False), (4, False),
                                                                       (5, True)]
     assert "unknown order 'FLY'" in result.lines[3].message
@@ -102,8 +102,9 @@ def test_a_wrong_secret_changes_nothing(small_campaign, bob, carol):
     carols = actions.rotate_order_secret(empire_id=seat_of(small_campaign, carol).pk, user=carol)
     for secret in ("guessed", carols, ""):
         result = send(f"{header(small_campaign, bob_seat, secret or 'x')}\nLOSSES costliest\n#END\n")
-        assert not result.accepted and "with that order secret" in result.error
+        assert not result.accepted and "with that order secret" in result.error and result.reason == "secret"
         assert result.empire == bob_seat  # so mail can tell the seat's player of the attempt
+        assert "Your stored orders" not in result.reply_text()  # nothing of the seat's orders to a stranger
     unknown = send("#SECTOR 999999 1 x TURN 1\nLOSSES costliest\n#END\n")
     assert unknown.campaign is None and unknown.error.startswith("campaign 999999 has no seat 1 with that order secret")
     assert stored(bob_seat) is None
@@ -116,6 +117,7 @@ def test_orders_for_a_processed_turn_are_refused_naming_it(small_campaign, bob):
     result = send(f"{header(small_campaign, bob_seat, secret, turn=0)}\nLOSSES costliest\n#END\n")
     assert not result.accepted
     assert "turn 0: it has been processed already; the current turn is turn 1" in result.error
+    assert result.reason == "turn"
     later = send(f"{header(small_campaign, bob_seat, secret, turn=5)}\nLOSSES costliest\n#END\n")
     assert "turn 5: there is no such turn yet" in later.error
     assert stored(bob_seat) is None
@@ -131,7 +133,7 @@ def test_a_set_received_earlier_than_the_stored_one_never_replaces_it(small_camp
     assert later.accepted
     # A mail received before it, processed after it (a slow queue; its Date: says nothing).
     earlier = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now - timedelta(minutes=5))
-    assert not earlier.accepted and "a set received later" in earlier.error
+    assert not earlier.accepted and "a set received later" in earlier.error and earlier.reason == "earlier"
     assert stored(bob_seat).orders["standing"]["initiative"] == "last"
     newer = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now + timedelta(minutes=1))
     assert newer.accepted and stored(bob_seat).revision == 2
@@ -214,4 +216,51 @@ def test_hostile_text_is_refused_without_a_crash(small_campaign, bob):
                  "x" * 300_000, "\n" * 5000):
         result = send(text)
         assert not result.accepted and result.error
+    assert stored(bob_seat) is None
+
+
+# --- the orders template in turn report emails ------------------------------------------------------
+
+def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
+        small_campaign, bob, carol, django_capture_on_commit_callbacks, eager_tasks):
+    import html
+
+    from django.core import mail
+
+    bob_seat = seat_of(small_campaign, bob)
+    actions.submit_orders(empire_id=bob_seat.pk, raw={"standing": {"loss_order": "costliest"}})
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_turn(campaign_id=small_campaign.pk)
+    small_campaign.refresh_from_db()
+    message = next(m for m in mail.outbox if m.to == ["bob@example.com"])
+    body = message.body
+    start = body.index("#SECTOR")
+    block = body[start:body.index("#END", start) + 4]
+    assert block.startswith(f"#SECTOR {small_campaign.pk} {bob_seat.seat} {actions.turn_key(bob_seat, 2)} TURN 2\n")
+    assert "LOSSES costliest" in block  # the standing orders in force, written out
+    assert block in html.unescape(message.alternatives[0][0])  # and in the HTML part
+    assert "#SECTOR" not in next(m for m in mail.outbox if m.to == ["alice@example.com"]).body  # plays no seat
+    # Reply, edit, send: the answer above, the whole mail quoted below it.
+    quoted = "\n".join("> " + line for line in body.splitlines())
+    move, fleet, to = a_legal_move(small_campaign, bob_seat)
+    reply = "My orders:\n\n" + block.replace("#END", move + "\n#END") + "\n\nOn Monday you wrote:\n" + quoted
+    result = send(reply)
+    assert result.accepted, result.reply_text()
+    row = stored(bob_seat)
+    assert row.turn.number == 2 and row.orders["moves"] == [{"fleet": fleet, "path": [to]}]
+    assert row.orders["standing"]["loss_order"] == "costliest"
+    # The same block, unchanged, a turn later is refused naming the turn.
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_turn(campaign_id=small_campaign.pk)
+    small_campaign.refresh_from_db()
+    late = send(reply)
+    assert not late.accepted and "turn 2: it has been processed already" in late.error
+
+
+def test_a_seat_the_computer_took_over_is_told_to_take_it_back(small_campaign, bob):
+    bob_seat = seat_of(small_campaign, bob)
+    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    Empire.objects.filter(pk=bob_seat.pk).update(is_bot=True, auto_bot=True)
+    result = send(f"{header(small_campaign, bob_seat, secret)}\nLOSSES costliest\n#END\n")
+    assert not result.accepted and result.reason == "seat" and "take it back first" in result.error
     assert stored(bob_seat) is None

@@ -117,7 +117,7 @@ def _when(moment: datetime | None) -> str:
 def _stored_text(empire: Empire, turn_number: int, row: TurnOrders | None) -> str:
     """The stored set as text, with the standing orders in force written out when it changes
     none: sent back as it is, it changes nothing."""
-    return orders_template(empire, turn_number, row=row, position=False)
+    return orders_template(empire, turn_number, row=row, position=False, secret=_cached_secret(empire))
 
 
 def _stored_bp_left(empire: Empire, row: TurnOrders | None) -> int | None:
@@ -212,10 +212,13 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
     if header is None:
         return _finish(parsed, campaign=None, membership=None, turn_number=None, accepted=False,
                        error=parsed.error, reason="header", **base)
-    campaign = Campaign.objects.filter(layer__in=layers.having("orders"), pk=header.campaign).first()
-    empire = (Empire.objects.filter(campaign=campaign, seat=header.seat).select_related("user").first()
-              if campaign is not None else None)
-    if empire is None or not secret_matches(empire, header.secret, header.turn):
+    # One query for the seat, its campaign, player, secret and membership (a mail a few ms).
+    empire = (Empire.objects.select_related("campaign", "user", "order_secret", "membership")
+              .filter(campaign__layer__in=layers.having("orders"), campaign_id=header.campaign, seat=header.seat)
+              .order_by().first())
+    campaign = empire.campaign if empire is not None else None
+    secret = _cached_secret(empire) if empire is not None else None
+    if empire is None or not secret_matches(empire, header.secret, header.turn, secret):
         # One answer whatever was wrong, so a stranger learns nothing about which campaigns exist.
         # The seat named (if any) is returned so that mail can tell its player of the attempt.
         known = empire is not None and empire.user_id is not None
@@ -229,14 +232,25 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
     try:
         with transaction.atomic():
             result = _check_and_store(parsed, campaign, empire, header.turn, received_at, via, ctx)
+            _audit(result, sender_email)  # with the orders, in one commit
     except _Refuse as refusal:
         result = _refused(parsed, ctx, **refusal.kw)
-    _audit(result, sender_email)
+        _audit(result, sender_email)
     return result
 
 
 def _membership(empire: Empire | None) -> Membership | None:
-    return Membership.objects.filter(empire=empire).first() if empire is not None else None
+    try:
+        return empire.membership if empire is not None else None  # read with the empire
+    except Membership.DoesNotExist:
+        return None
+
+
+def _cached_secret(empire: Empire) -> OrderSecret | None:
+    try:
+        return empire.order_secret  # read with the empire
+    except OrderSecret.DoesNotExist:
+        return None
 
 
 def _refused(parsed: ParsedText, ctx: dict, *, error: str | None = None, reason: str = "", lines=None,

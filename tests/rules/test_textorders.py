@@ -113,6 +113,15 @@ def test_text_before_the_header_quoted_lines_and_comments_are_ignored():
     assert [line.number for line in parsed.lines] == [4, 8, 10]
 
 
+def test_a_reply_quoted_without_marks_below_a_separator_is_ignored():
+    for separator in ("-----Original Message-----", "_" * 32):
+        parsed = parse_text(f"Thanks!\n\n{separator}\nFrom: Sector Command\n{HEAD}\nMOVE 3 TO 4,4\n#END\n")
+        assert parsed.header is None and parsed.error.startswith("no order block")
+    # Orders written above the separator count; the quoted copy below is not read.
+    parsed = parse_text(f"{HEAD}\nMOVE 3 TO 4,4\n#END\n-----Original Message-----\n{HEAD}\nMOVE 9 TO 1,1\n#END\n")
+    assert parsed.ok and parsed.orders == {"moves": [{"fleet": 3, "path": [[4, 4]]}]}
+
+
 def test_bad_lines_are_reported_with_their_numbers():
     parsed = parse_text("greetings\n" + block(
         "MOVE 3 TO 4,4",

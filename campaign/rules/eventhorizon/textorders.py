@@ -27,7 +27,8 @@ order set ``parse_text(format_orders(x)).orders == x`` (tests/rules/test_textord
 Keywords are case-insensitive; names with spaces are written in double quotes (``\\"`` and
 ``\\\\`` inside them). Lines before the header, after ``#END``, quoted reply lines (``> …``),
 blank lines and comment lines (``#`` or ``;`` first, other than the header and ``#END``) are
-ignored. Only the shape is checked here (every bad line is reported with its number); whether
+ignored, and so is everything after a mail client's "-----Original Message-----" line (or a
+line of underscores) when no header comes before it. Only the shape is checked here (every bad line is reported with its number); whether
 the orders are legal is the engine's business (``orders.check_orders``, ``setup``), whose
 ``where`` (``moves[1].path[2]``) ``ParsedText.line_for`` turns back into a line number.
 """
@@ -456,13 +457,23 @@ def _is_quoted_reply(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
+# Mail clients that quote without '>' put the message answered below a separator line; nothing
+# after one is the sender's own (so a reply that only says "thanks" never resends the template).
+_ORIGINAL_MESSAGE = re.compile(r"\s*(-{2,}\s*original message\s*-{2,}|_{20,})\s*", re.IGNORECASE)
+
+
 def parse_text(text: str) -> ParsedText:
     """Find the order block (from the first unquoted ``#SECTOR`` line to ``#END``) and read it."""
     raw_lines = text.splitlines()
     if len(raw_lines) > MAX_LINES:
         return ParsedText(header=None, orders={}, error=f"the message has more than {MAX_LINES} lines")
-    start = next((i for i, line in enumerate(raw_lines)
-                  if not _is_quoted_reply(line) and line.strip().upper().startswith(HEADER)), None)
+    start = None
+    for i, line in enumerate(raw_lines):
+        if _ORIGINAL_MESSAGE.fullmatch(line):
+            break
+        if not _is_quoted_reply(line) and line.strip().upper().startswith(HEADER):
+            start = i
+            break
     if start is None:
         return ParsedText(header=None, orders={},
                           error=f"no order block: the orders start with a line {HEADER} <campaign> <seat> "
