@@ -92,7 +92,7 @@ def test_leaving_by_its_own_edge_breaks_contact_and_cam_scores_it():
     assert result.winner == result.cam_score.winner
     for ship_id, seat, uid in state.cam.units:
         ship, status = state.ship(ship_id), cam_battle.status[seat][uid]
-        expect = {"active": UnitState.ON_TABLE, "left": UnitState.LEFT, "destroyed": UnitState.DESTROYED}[ship.status]
+        expect = {"active": UnitState.ON_TABLE, "left": UnitState.LEFT, "lurking": UnitState.LEFT, "destroyed": UnitState.DESTROYED}[ship.status]
         assert status.state is expect
     assert all(state.ship(sid).status != "active" for sid, seat, _ in state.cam.units if seat == 2)
 
@@ -118,7 +118,7 @@ def test_doctrine_cam_battles_end_and_hand_the_tabletop_result_to_the_campaign(s
                 continue
             if ship.status == "destroyed":
                 facts["destroyed"].append(uid)
-            elif ship.status == "left":
+            elif ship.status in ("left", "lurking"):  # CAM 3.1 (b), (c): a lurker has gone
                 facts["left"].append(uid)
             if ship.crippled and ship.status != "destroyed":
                 facts["crippled"].append(uid)

@@ -31,7 +31,7 @@ def _invariants(state) -> None:
     for s in state.ships:
         assert 0 <= s.hull <= s.sd.hull
         assert all(c >= 0 for c in s.crits)
-        assert s.status in ("active", "destroyed", "left", "captured")
+        assert s.status in ("active", "destroyed", "left", "captured", "lurking")
         assert s.hull > 0 or s.status == "destroyed"
         assert set(s.lost) <= set(s.sd.special_abilities)
     if state.phase == "over":
