@@ -482,6 +482,9 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
 
 def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
     ship = state.ship(ship_id)
+    if ship.status == LURKING:
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is lurking: no action may be taken with it "
+                                 "until it is revealed")
     if not ship.active:
         raise IllegalActionError(rule, f"{ship.name} ({ship.id}) is no longer in the battle")
     if ship.side != state.acting:
@@ -889,6 +892,8 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         target = state.ship(target_id) if isinstance(target_id, int) else None
         if target is None or target.side == ship.side:
             raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
+        if target.status == LURKING:
+            raise IllegalActionError(LURK_RULE, f"{target.name} ({target.id}) is lurking unseen, not on the table")
         if not target.active:
             raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
         if target.uses("ecm"):
