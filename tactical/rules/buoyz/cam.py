@@ -266,98 +266,6 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
                    flights=tuple(flights), minefields=tuple(minefields), rotation=rotation)
 
 
-def breaking(self, seat: int) -> bool:
-        return self.battle.ordered_to_break(seat)
-
-
-def _line(edge: str, count: int, table: tuple[float, float]) -> list[tuple[tuple[float, float], float]]:
-    """Positions and headings along ``edge``, bows toward the far edge (ruling BZ4)."""
-    w, h = table
-    length = w if edge in ("north", "south") else h
-    per_row = max(1, int((length - 2 * EDGE_GAP) // SPACING) + 1)
-    out = []
-    for i in range(count):
-        row, col = divmod(i, per_row)
-        n = min(per_row, count - row * per_row)
-        along = length / 2 + (col - (n - 1) / 2) * SPACING
-        depth = EDGE_GAP + row * SPACING
-        if edge == "south":
-            out.append(((along, depth), 0.0))
-        elif edge == "north":
-            out.append(((along, h - depth), 180.0))
-        elif edge == "west":
-            out.append(((depth, along), 90.0))
-        else:
-            out.append(((w - depth, along), 270.0))
-    return out
-
-
-TABLE_RULE = "000 CAM 2.3 Establishing The General Nature Of The Gaming Table"
-# Ruling BZ49: the planet templates were lost; a terrestrial planet is a disc of 3" radius, a gas
-# giant 4", a moon 1"; a 12" square nebula cloud is a disc of 6" radius.
-PLANET_RADIUS, GIANT_RADIUS, MOON_RADIUS, NEBULA_RADIUS = 3.0, 4.0, 1.0, 6.0
-CLEAR_OF_EDGES = 12  # objects are placed at least 12" in from every edge, clear of the deployment lines
-
-
-def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[float, float]:
-    w, h = (int(v) for v in table)
-    x = CLEAR_OF_EDGES - 1 + dice.roll(1, w - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} x").faces[0]
-    y = CLEAR_OF_EDGES - 1 + dice.roll(1, h - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} y").faces[0]
-    return (float(x), float(y))
-
-
-def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE) -> tuple[Celestial, ...]:
-    """CAM 2.3's table nature placed "at random on the playing area" with the dice (ruling BZ49):
-    a terrestrial planet, a gas giant with its moons around it, or two nebula clouds."""
-    if not battle.scenario.tables:
-        return ()
-    nature = battle.scenario.tables[0].nature
-    out: list[Celestial] = []
-    if nature is TableNature.TERRESTRIAL_PLANET:
-        out.append(Celestial(1, "planet", _random_point(dice, table, "planet"), PLANET_RADIUS))
-    elif nature is TableNature.GAS_GIANT:
-        centre = _random_point(dice, table, "gas giant")
-        out.append(Celestial(1, "planet", centre, GIANT_RADIUS))
-        for i in range(battle.scenario.tables[0].moons or 0):
-            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing").faces[0]
-            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance").faces[0]
-            out.append(Celestial(2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
-    elif nature is TableNature.NEBULAE:
-        for i in range(2):
-            out.append(Celestial(1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}"), NEBULA_RADIUS))
-    return tuple(out)
-
-
-def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
-               orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
-               dice: Dice | None = None) -> BattleState:
-    """The scenario's ships in line abreast along each seat's CAM 2.3 edge. Ruling BZ29: extra AC
-    counters, bases and minefields are not on the engine's table yet (AC leave with their side's
-    last ship; bases and minefields stay, CAM ruling CAM15)."""
-    seats = battle.scenario.seats
-    link_units: list[tuple[int, int, str]] = []
-    ships: list[Ship] = []
-    next_id = 1
-    probe = CamLink(battle, ())
-    for seat in seats:
-        units = [u for u in battle.force(seat).units if u.kind == "ship"]
-        places = _line(probe.edge(seat), len(units), table)
-        player = campaign.player(seat)
-        for unit, (pos, heading) in zip(units, places):
-            roster = player.ship(unit.ship_id)
-            if roster is None:
-                raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
-            ships.append(new_ship(next_id, seat, campaign.sd_of(roster), pos, heading))
-            link_units.append((next_id, seat, unit.uid))
-            next_id += 1
-    o = orders or {}
-    kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
-    state = new_battle(ships, sides=seats, table=table, orders=(o.get(seats[0], Orders()), o.get(seats[1], Orders())),
-                       **kwargs)
-    objects = table_objects(battle, dice, table) if dice is not None else ()
-    return replace(state, cam=CamLink(battle, tuple(link_units)), objects=objects)
-
-
 def breaking(state: BattleState, side: int) -> bool:
     return state.cam is not None and state.cam.breaking(side)
 
@@ -476,8 +384,8 @@ def ac_follow(state: BattleState, log) -> BattleState:
     ship has left the table, been destroyed or reverted to lurking; then its AC leave with it."""
     flights = list(state.flights)
     for seat in state.sides:
-        if not state.cam.breaking(seat) or state.active_ships(seat):
-            continue
+        if not state.cam.breaking(seat) or any(s.sd.speed is not None for s in state.active_ships(seat)):
+            continue  # a base (Speed N/A) never leaves: CAM ruling CAM15
         for i, f in enumerate(flights):
             if f.side == seat and f.status not in (LOST, FLIGHT_LEFT):
                 flights[i] = replace(f, status=FLIGHT_LEFT, pos=None, attack=None, locked=False, cap=False)

@@ -186,3 +186,99 @@ def test_cam_table_nature_placed_at_random():
     nebulae = replace(battle, scenario=replace(battle.scenario, tables=(Table(6, 6, TableNature.NEBULAE),)))
     objects = deploy_cam(camp, nebulae, dice=FixedDice([1, 1, 49, 25])).objects
     assert [(o.kind, o.centre) for o in objects] == [("nebula", (12.0, 12.0)), ("nebula", (60.0, 36.0))]
+
+
+def test_deploy_cam_places_bases_minefields_and_extra_ac():
+    """000 CAM 2.2 extras on the engine's table (ruling BZ84): a Planetary Battery / Base fights as
+    a ship of its own SD (11.2) linked to its CAM unit, a pre-set 12\" square minefield lies 20\"
+    in from its owner's edge, extra AC counters fly from an off-table base (8.1, 8.3)."""
+    from campaign.rules.cam.breakcontact import UnitState
+    from tactical.rules.buoyz.cam import sync
+
+    camp = campaign_of(FLEET_1, FLEET_2, period=2, points_level=60)
+    battle = battle_with(camp, {1: [1, 2, 3], 2: [4, 5, 6]},
+                         extras={1: {"extra_ac": 2, "bases": (8,), "minefields": (3,)}})
+    state = deploy_cam(camp, battle, extra_ac_kinds={1: ("shuttle",)})  # the second: the default (BZ84)
+    base_id = next(sid for sid, seat, uid in state.cam.units if uid == "base:1")
+    base = state.ship(base_id)
+    assert base.side == 1 and base.sd.speed is None and base.sd.hull == 8 and base.pos == (36.0, 12.0)
+    assert [(m.side, m.centre, m.length, m.width) for m in state.minefields] == [(1, (36.0, 20.0), 12.0, 12.0)]
+    extra = [f for f in state.flights if f.offtable]
+    assert [(f.side, f.kind, f.dogfight, f.status, f.pos) for f in extra] == [
+        (1, "shuttle", 0, "flying", (34.5, 2.0)), (1, "bomber", 0, "flying", (37.5, 2.0))]
+    assert [uid for _f, _s, uid in state.cam.flights] == ["ac:1", "ac:2"]
+    # a lost extra AC counter and a destroyed base are recorded in the CAM battle
+    lost = replace(extra[0], status="lost", pos=None)
+    state = replace(state, flights=tuple(lost if f.id == lost.id else f for f in state.flights),
+                    ships=tuple(replace(s, status="destroyed", hull=0) if s.id == base_id else s for s in state.ships))
+    state = sync(state)
+    assert state.cam.battle.status[1]["ac:1"].state is UnitState.DESTROYED
+    assert state.cam.battle.status[1]["base:1"].state is UnitState.DESTROYED
+    assert state.cam.battle.status[1]["ac:2"].state is UnitState.ON_TABLE
+
+
+def test_deploy_cam_base_by_the_planet_and_lurkers():
+    """Ruling BZ84: with a planet on the table, bases stand ½\" off it toward their own edge;
+    ``lurking`` starts cloak-capable ships lurking in a 2' square (10.2)."""
+    from campaign.rules.cam.scenario import Table, TableNature
+
+    camp = campaign_of(FLEET_1, FLEET_2, period=2, points_level=60)
+    battle = battle_with(camp, {1: [1, 2, 3], 2: [4, 5, 6]}, extras={1: {"bases": (8,)}})
+    planet = replace(battle, scenario=replace(battle.scenario, tables=(Table(3, 3, TableNature.TERRESTRIAL_PLANET),)))
+    state = deploy_cam(camp, planet, dice=FixedDice([25, 13]), lurking={"ship:6": (1, 1)}, rotation=True)
+    assert state.objects[0].centre == (36.0, 24.0) and state.rotation
+    base = next(state.ship(sid) for sid, _s, uid in state.cam.units if uid == "base:1")
+    assert base.pos == (36.0, 20.5)  # the planet's south side (radius 3, ½" off)
+    talon = next(state.ship(sid) for sid, _s, uid in state.cam.units if uid == "ship:6")
+    assert talon.status == "lurking" and talon.zone == (1, 1) and talon.cloaked
+    with pytest.raises(ValueError, match="no cloaking device"):
+        deploy_cam(camp, battle, lurking={"ship:4": (0, 0)})
+    with pytest.raises(ValueError, match="no 2' square"):
+        deploy_cam(camp, battle, lurking={"ship:6": (3, 0)})
+
+
+def test_break_contact_order_sends_cloak_capable_ships_lurking():
+    """000 CAM 3.1 (b) (ruling BZ80): when the order is issued, "all their cloak capable
+    start/re-start 'lurking'" - at once, in their 2' square; CAM (c) counts a ship "reverted to
+    'lurking'" as gone, so here (its other ships destroyed) all contact is broken."""
+    from tactical.rules.buoyz import engine as E
+    from tactical.rules.buoyz.cam import end_phase
+
+    camp, battle = _cam()
+    state = apply(deploy_cam(camp, battle), A.Begin(), FixedDice([1, 1, 6, 6])).state
+    state = replace(state, ships=tuple(replace(s, status="destroyed", hull=0) if s.id in (4, 5) else s
+                                       for s in state.ships))
+    ctx = E._Ctx(FixedDice([1]))  # seat 2 (both capital ships gone) rolls 1: ordered to break contact
+    state = end_phase(state, ctx)
+    talon = state.ship(6)
+    assert talon.status == "lurking" and talon.zone == (1, 1) and talon.cloaked
+    assert any(e.kind == "lurk" and e.data["ship"] == 6 for e in ctx.events)
+    assert state.cam.battle.status[2]["ship:6"].state is UnitState.LEFT
+    assert state.cam.battle.contact_broken
+    with pytest.raises(IllegalActionError):
+        check(state, A.Reveal(6, (36.0, 36.0)))
+
+
+def test_breaking_side_sorties_ac_until_its_last_ship_has_gone():
+    """000 CAM 3.1 (c), (e) (ruling BZ80): a side breaking contact still flies and attacks with its
+    AC while a ship of it is on the table; once the last has left, its AC leave with it."""
+    from tactical.rules.buoyz import engine as E
+    from tactical.rules.buoyz.cam import end_phase
+
+    camp = campaign_of(FLEET_1, FLEET_2, period=2, points_level=60)
+    battle = battle_with(camp, {1: [1, 2, 3], 2: [4, 5, 6]}, extras={2: {"extra_ac": 1, "bases": (6,)}})
+    state = apply(deploy_cam(camp, battle, extra_ac_kinds={2: ("bomber",)}), A.Begin(), FixedDice([1, 1, 6, 6])).state
+    state = _ordered_to_break(state, 2)
+    bomber = next(f for f in state.flights if f.offtable)
+    near = replace(bomber, pos=(36.0, 7.5))  # by seat 1's line
+    state = replace(state, flights=tuple(near if f.id == near.id else f for f in state.flights),
+                    phase="ac_movement", acting=2, ac_slot=3)
+    check(state, A.FlyAC(near.id, (36.0, 7.0), attack=1))  # (c): it may still attack
+    assert any(isinstance(a, A.FlyAC) and a.attack == 1 for a in legal_actions(state))
+    gone = replace(state, phase="attack", ships=tuple(replace(s, status="left") if s.side == 2 and s.sd.speed else s
+                                                      for s in state.ships))
+    ctx = E._Ctx(FixedDice([]))
+    gone = end_phase(gone, ctx)
+    assert gone.flight(near.id).status == "left"
+    assert gone.cam.battle.status[2]["ac:1"].state is UnitState.LEFT
+    assert gone.cam.battle.contact_broken  # the base stays (CAM15) and does not hold contact
