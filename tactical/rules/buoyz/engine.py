@@ -1175,8 +1175,9 @@ def orbit_problem(state: BattleState, ship: Ship, action: A.Move) -> str | None:
         return f"{action.orbit!r} is not a planet or moon on the table"
     if action.before or action.after or action.turn or action.turn_end or action.lay_mine or action.sweep:
         return "a ship in orbit moves ½\" around its planet or moon and makes no other move"
-    if ship.sd.speed is None or ship.held or ship.landed or ship.hyperspace:
-        return f"{ship.name} ({ship.id}) cannot move into orbit (a base, held by a tractor beam, or landed)"
+    if ship.sd.speed is None or ship.held or ship.landed or ship.hyperspace or allowance(ship) < ORBIT_STEP - EPSILON:
+        return f"{ship.name} ({ship.id}) cannot move into orbit (a base, dead in space, held by a tractor beam, " \
+               "landed or in hyperspace)"
     if distance(ship.pos, body.centre) - body.radius > ORBIT_REACH + EPSILON:
         return f"{ship.name} ({ship.id}) is not within 1\" of {body.kind} {body.id}"
     return None
