@@ -111,7 +111,7 @@ class FlyAC:
 
 @dataclass(frozen=True)
 class Reveal:
-    """10.2: reveal a lurking ship at the start of a Movement Phase (ruling BZ81: when its side
+    """10.2: reveal a lurking ship at the start of a Movement Phase (ruling BZ53: when its side
     nominates it to move), placing it anywhere in its 2' square zone, ``heading`` as given; it
     is cloaked, and must then move (its Special Action may come first)."""
 
@@ -123,7 +123,7 @@ class Reveal:
 @dataclass(frozen=True)
 class Lurk:
     """10.2 / 11.8: nominated to move, ``ship`` stays lurking unseen in its zone this turn, or,
-    in hyperspace, lurks stationary there instead of dropping out (ruling BZ81, BZ83)."""
+    in hyperspace, lurks stationary there instead of dropping out (ruling BZ53, BZ55)."""
 
     ship: int
 

@@ -137,12 +137,12 @@ def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float]
 
 BASE_RULE = "000 11.2 'Shore' Batteries And Bases"
 MINEFIELD_SIDE = 12.0  # CAM 2.2 "Each Minefield 12\" Square"
-MINEFIELD_DEPTH = 20.0  # ruling BZ84: a pre-set minefield is centred 20" in from its owner's edge
+MINEFIELD_DEPTH = 20.0  # ruling BZ56: a pre-set minefield is centred 20" in from its owner's edge
 BASE_DEPTH, AC_DEPTH, AC_SPACING = 12.0, 2.0, 3.0
 
 
 def base_sd(points: int) -> SD:
-    """Ruling BZ84: CAM 2.2's "Planetary Battery / Base" (1D6 + 5 points) fights as a ship of
+    """Ruling BZ56: CAM 2.2's "Planetary Battery / Base" (1D6 + 5 points) fights as a ship of
     its own SD (11.2): Speed and Turning N/A, Target Size 2, Shields 4 all round, Hull equal to
     its points and never Crippled, Command 2, Phaser Banks of a third of its points (at least
     2 dice, 360°), Secondary 2 and Close Defence 2; all periods."""
@@ -163,7 +163,7 @@ def _spread(count: int, length: float, spacing: float) -> list[float]:
 
 
 def _base_places(edge: str, count: int, table, objects) -> list[tuple[tuple[float, float], float]]:
-    """Ruling BZ84: bases stand ½\" off the planet (when the table has one) on the side facing
+    """Ruling BZ56: bases stand ½\" off the planet (when the table has one) on the side facing
     their own edge, 30 degrees apart; else 12" in from their own edge, 6" apart."""
     heading_in = (EDGE_HEADING[edge] + 180.0) % 360.0
     planet = next((o for o in objects if o.kind == "planet"), None)
@@ -181,7 +181,7 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
                dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
                lurking: Mapping[str, tuple[int, int]] | None = None, rotation: bool = False) -> BattleState:
-    """A CAM scenario on the engine's table (CAM 2.2, 2.3; rulings BZ4, BZ29, BZ49, BZ84).
+    """A CAM scenario on the engine's table (CAM 2.2, 2.3; rulings BZ4, BZ29, BZ49, BZ56).
 
     * Each seat's ships in line abreast along its CAM 2.3 edge, each linked to its CAM unit.
     * Its Planetary Batteries / Bases as ships of ``base_sd`` (linked to their ``base:`` units):
@@ -193,7 +193,7 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     * With ``dice``, the CAM 2.3 table nature placed at random (``table_objects``, BZ49).
     * ``lurking`` (unit uid → 2' square (column, row)): cloak-capable ships that start lurking
       (10.2) instead of on their edge.
-    * ``rotation``: 11.5 planetary / base rotation (an option, ruling BZ86).
+    * ``rotation``: 11.5 planetary / base rotation (an option, ruling BZ58).
 
     Backward compatible: everything after ``dice`` is keyword-only and optional. Every unit of
     the scenario is on the table; the CAM record follows it (``sync``)."""
@@ -333,7 +333,7 @@ def sync(state: BattleState) -> BattleState:
             by_seat.setdefault(seat, {"destroyed": [], "crippled": [], "left": []})[fact].append(uid)
             recorded.add((ship_id, fact))
     recorded_ac = set(link.recorded_ac)
-    for flight_id, seat, uid in link.flights:  # the extra AC counters (ruling BZ84)
+    for flight_id, seat, uid in link.flights:  # the extra AC counters (ruling BZ56)
         f = state.flight(flight_id)
         fact = "destroyed" if f.status == LOST else "left" if f.status == FLIGHT_LEFT else None
         if fact and uid not in recorded_ac:
@@ -361,7 +361,7 @@ def cloak_capable(ship: Ship) -> bool:
 
 
 def start_lurking(state: BattleState, seat: int, log) -> BattleState:
-    """CAM 3.1 (b) (ruling BZ80): when the break-contact order is issued, every cloak-capable ship
+    """CAM 3.1 (b) (ruling BZ52): when the break-contact order is issued, every cloak-capable ship
     of the side still on the table (and not in hyperspace) starts lurking at once, in the 2'
     square it is in; it has broken contact (the CAM record counts it as gone) and stays lurking
     for the rest of the scenario. A tractor beam it holds is released."""
@@ -380,7 +380,7 @@ def start_lurking(state: BattleState, seat: int, log) -> BattleState:
 
 
 def ac_follow(state: BattleState, log) -> BattleState:
-    """CAM 3.1 (c), (e) (ruling BZ80): a side breaking contact sorties AC normally until its last
+    """CAM 3.1 (c), (e) (ruling BZ52): a side breaking contact sorties AC normally until its last
     ship has left the table, been destroyed or reverted to lurking; then its AC leave with it."""
     flights = list(state.flights)
     for seat in state.sides:

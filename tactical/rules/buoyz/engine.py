@@ -334,10 +334,10 @@ def initiative_modifier(state: BattleState, side: int) -> int:
         if has(flag.abilities, "Advanced Sensors"):
             mod += 1
     if any(has(s.abilities, "Cloak") for s in ships + state.lurking(side)):
-        mod += 1  # ruling BZ81: a lurking ship is still in the fleet
+        mod += 1  # ruling BZ53: a lurking ship is still in the fleet
     if any(s.sd.ship_class.value == "RB" for s in ships) or any(
             f.patrol and f.flying and f.side == side for f in state.flights):
-        mod += 2  # "patrol counters available on the table +2" (8.2: loitering shuttles count, BZ87)
+        mod += 2  # "patrol counters available on the table +2" (8.2: loitering shuttles count, BZ59)
     return mod
 
 
@@ -346,7 +346,7 @@ def initiative_modifier(state: BattleState, side: int) -> int:
 def _pending(state: BattleState, side: int) -> list[Ship]:
     if state.phase == MOVEMENT:
         out = [s for s in state.active_ships(side) if not s.moved]
-        if not C.breaking(state, side):  # 10.2: lurkers are nominated to reveal or stay hidden (BZ81)
+        if not C.breaking(state, side):  # 10.2: lurkers are nominated to reveal or stay hidden (BZ53)
             out += [s for s in state.lurking(side) if not s.moved]
         return out
     if state.phase == ATTACK:
@@ -458,7 +458,7 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
     """BZ17; with a CAM link, CAM 3.0: over once all table contact is broken (after an End
     Phase), or forced when a side has no ship left or at the turn cap, and tallied by CAM."""
     alive = [side for side in state.sides if state.active_ships(side)
-             or (state.lurking(side) and not C.breaking(state, side))]  # BZ81: lurkers are in the battle
+             or (state.lurking(side) and not C.breaking(state, side))]  # BZ53: lurkers are in the battle
     if state.cam is not None:
         done = len(alive) < 2 or (not mid_turn and (state.cam.battle.contact_broken or state.turn >= state.turn_cap))
         if not done:
@@ -1156,8 +1156,8 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
 ORBIT_RULE = "000 9.0 Celestial Objects & Sensors (orbits)"
 ORBIT_REACH, ORBIT_STEP = 1.0, 0.5  # 9.0 "within 1\" of a moon or planet … moving ½\" around it each turn"
 WEB_RULE = "000 7.3 Tholian Web"
-WEB_LENGTH = 6.0  # ruling BZ82: a web spans at most 6" between its anchors
-WEB_HOLD = 0.5  # ruling BZ82: an anchoring ship that moves more than ½" from its end breaks the web
+WEB_LENGTH = 6.0  # ruling BZ54: a web spans at most 6" between its anchors
+WEB_HOLD = 0.5  # ruling BZ54: an anchoring ship that moves more than ½" from its end breaks the web
 LURK_RULE = "000 10.2 Deployment (lurking)"
 ROTATION_RULE = "000 11.5 Planetary / Base Rotation"
 ROTATION_STEP = 0.5  # 11.5 "We suggest ½\" a turn"
@@ -1168,7 +1168,7 @@ def _body(state: BattleState, body_id: object):
 
 
 def orbit_problem(state: BattleState, ship: Ship, action: A.Move) -> str | None:
-    """9.0 (ruling BZ85): a ship within 1\" of a planet's or moon's surface may be declared in
+    """9.0 (ruling BZ57): a ship within 1\" of a planet's or moon's surface may be declared in
     orbit: its whole move is ½\" counter-clockwise around the body's centre, at its distance."""
     body = _body(state, action.orbit)
     if body is None:
@@ -1203,7 +1203,7 @@ def _legs(ship: Ship, m: A.Move) -> list:
 
 
 def web_block(state: BattleState, legs) -> str | None:
-    """7.3 "Webs cannot be moved through" (ruling BZ82: by any ship or AC counter, either side's)."""
+    """7.3 "Webs cannot be moved through" (ruling BZ54: by any ship or AC counter, either side's)."""
     for web in state.webs:
         for a, b in legs:
             if segments_cross(a, b, web.a, web.b):
@@ -1220,7 +1220,7 @@ def _anchor(state: BattleState, ship: Ship) -> int:
 
 
 def _spin_web(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
-    """7.3 (ruling BZ82): "laid by at least two Tholian ships moving as if laying a minefield":
+    """7.3 (ruling BZ54): "laid by at least two Tholian ships moving as if laying a minefield":
     a ship that moves spinning a web, and ends within 6\" of a ship of its side that moved
     spinning one earlier this turn, completes a web between their two positions."""
     partners = [s for s in state.active_ships(ship.side) if s.id != ship.id and s.weaving
@@ -1238,7 +1238,7 @@ def _spin_web(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
 
 
 def _webs_hold(state: BattleState, ctx: _Ctx) -> BattleState:
-    """End Phase (ruling BZ82): a web holds while each end is anchored to an asteroid field, or to
+    """End Phase (ruling BZ54): a web holds while each end is anchored to an asteroid field, or to
     its ship, still in the battle and within ½\" of that end."""
     keep = []
     for web in state.webs:
@@ -1267,7 +1267,7 @@ def _do_orbit(state: BattleState, ship: Ship, action: A.Move, ctx: _Ctx) -> Batt
 
 
 def _rotate(state: BattleState, ctx: _Ctx) -> BattleState:
-    """11.5 (an option, ruling BZ86): in the End Phase every base (Speed N/A) and landed ship
+    """11.5 (an option, ruling BZ58): in the End Phase every base (Speed N/A) and landed ship
     within 1\" of a planet or moon turns ½\" around it, and every moon ½\" around its planet."""
     if not state.rotation:
         return state
@@ -1305,7 +1305,7 @@ def _check_reveal(state: BattleState, action: A.Reveal) -> None:
         raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
     if C.breaking(state, ship.side):
         raise IllegalActionError(C.LURK_RULE, f"{ship.name} ({ship.id}) lurks under a 'break contact' order: it has "
-                                 "broken contact (ruling BZ80)")
+                                 "broken contact (ruling BZ52)")
     if state.nominated is not None or (state.squadron_next and ship.id not in state.squadron_next):
         raise IllegalActionError(TURN_RULE, "another ship is being nominated now")
     if ship.moved:
@@ -1321,7 +1321,7 @@ def _check_reveal(state: BattleState, action: A.Reveal) -> None:
 
 
 def _do_reveal(state: BattleState, action: A.Reveal, ctx: _Ctx) -> BattleState:
-    """10.2 (ruling BZ81): placed where its player wishes in its square, cloaked; it has been
+    """10.2 (ruling BZ53): placed where its player wishes in its square, cloaked; it has been
     nominated to move and moves now (revealing is its Special Action for the turn)."""
     ship = state.ship(action.ship)
     at = (round(float(action.at[0]), 4), round(float(action.at[1]), 4))
@@ -1468,6 +1468,16 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
                     f"shot is lost ({TARGET_RULE}: 'Get it wrong \u2018buy\u2019 happens!')", ship=ship.id, weapon=key,
                     target=target.id, range=inches(shooter.pos, target.pos))
             continue
+        if system.banks:
+            bearing_banks, all_banks = system.bearing_share(arcs_of(shooter.pos, shooter.heading, target.pos))
+            if bearing_banks < all_banks:
+                share = round_half_up(dice * bearing_banks / all_banks)
+                ctx.log("banks", f"{system.name} ({key}): {bearing_banks} of its {all_banks} banks bear on "
+                        f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})", ship=ship.id,
+                        weapon=key, dice=share, declared=dice)
+                dice = share
+                if not dice:
+                    continue
         if system.torpedo:
             rng = inches(shooter.pos, target.pos)
             torps = tuple(Torpedo(shooter.id, shooter.side, target.id, system.torpedo, shooter.pos, rng)
@@ -2074,7 +2084,7 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
             raise IllegalActionError(CARRIER_RULE, "a flight leaving for its base declares nothing else")
         if distance(to, edge_point(state, f.side, to)) > EPSILON:
             raise IllegalActionError(CARRIER_RULE, f"flight {f.id} leaves by its side's own ({state.edge(f.side)}) edge "
-                                     "to reach its off-table base (ruling BZ88)")
+                                     "to reach its off-table base (ruling BZ80)")
     if not on_table(to, *state.table):
         raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35)")
     if state.webs and web_block(state, [(f.pos, to)]):

@@ -160,7 +160,7 @@ def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
 
 def around(pos: Point, centre: Point, arc_inches: float) -> tuple[Point, float]:
     """``pos`` carried ``arc_inches`` counter-clockwise (seen from above the table) around
-    ``centre`` at its distance from it (9.0 orbits, 11.5 rotation; ruling BZ85), and the degrees
+    ``centre`` at its distance from it (9.0 orbits, 11.5 rotation; ruling BZ57), and the degrees
     turned (negative: to port, as a heading change)."""
     r = distance(pos, centre)
     if r < 1e-9:

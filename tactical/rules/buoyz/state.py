@@ -206,7 +206,7 @@ class Minefield:
 class Web:
     """A Tholian web (7.3): a continuous energy field from ``a`` to ``b`` that cannot be moved
     through, anchored to the ships (ids) or objects (``-id`` of a ``Celestial``) in ``anchors``
-    (ruling BZ82)."""
+    (ruling BZ54)."""
 
     id: int
     side: int
@@ -261,7 +261,7 @@ class BattleState:
     winner: int | None = None
     cam: Any = None  # a cam.CamLink when a CAM scenario is fought on the engine (CAM 3.0, 3.1)
     webs: tuple[Web, ...] = ()  # 7.3 Tholian webs
-    rotation: bool = False  # 11.5: planets' bases and moons turn 1/2" a turn (an option, ruling BZ86)
+    rotation: bool = False  # 11.5: planets' bases and moons turn 1/2" a turn (an option, ruling BZ58)
     edges: tuple[str, ...] = ()  # each side's own table edge (default: the first side south, the other north)
 
     def ship(self, ship_id: int) -> Ship:

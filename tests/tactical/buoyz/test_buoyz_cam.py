@@ -189,7 +189,7 @@ def test_cam_table_nature_placed_at_random():
 
 
 def test_deploy_cam_places_bases_minefields_and_extra_ac():
-    """000 CAM 2.2 extras on the engine's table (ruling BZ84): a Planetary Battery / Base fights as
+    """000 CAM 2.2 extras on the engine's table (ruling BZ56): a Planetary Battery / Base fights as
     a ship of its own SD (11.2) linked to its CAM unit, a pre-set 12\" square minefield lies 20\"
     in from its owner's edge, extra AC counters fly from an off-table base (8.1, 8.3)."""
     from campaign.rules.cam.breakcontact import UnitState
@@ -198,7 +198,7 @@ def test_deploy_cam_places_bases_minefields_and_extra_ac():
     camp = campaign_of(FLEET_1, FLEET_2, period=2, points_level=60)
     battle = battle_with(camp, {1: [1, 2, 3], 2: [4, 5, 6]},
                          extras={1: {"extra_ac": 2, "bases": (8,), "minefields": (3,)}})
-    state = deploy_cam(camp, battle, extra_ac_kinds={1: ("shuttle",)})  # the second: the default (BZ84)
+    state = deploy_cam(camp, battle, extra_ac_kinds={1: ("shuttle",)})  # the second: the default (BZ56)
     base_id = next(sid for sid, seat, uid in state.cam.units if uid == "base:1")
     base = state.ship(base_id)
     assert base.side == 1 and base.sd.speed is None and base.sd.hull == 8 and base.pos == (36.0, 12.0)
@@ -218,7 +218,7 @@ def test_deploy_cam_places_bases_minefields_and_extra_ac():
 
 
 def test_deploy_cam_base_by_the_planet_and_lurkers():
-    """Ruling BZ84: with a planet on the table, bases stand ½\" off it toward their own edge;
+    """Ruling BZ56: with a planet on the table, bases stand ½\" off it toward their own edge;
     ``lurking`` starts cloak-capable ships lurking in a 2' square (10.2)."""
     from campaign.rules.cam.scenario import Table, TableNature
 
@@ -238,7 +238,7 @@ def test_deploy_cam_base_by_the_planet_and_lurkers():
 
 
 def test_break_contact_order_sends_cloak_capable_ships_lurking():
-    """000 CAM 3.1 (b) (ruling BZ80): when the order is issued, "all their cloak capable
+    """000 CAM 3.1 (b) (ruling BZ52): when the order is issued, "all their cloak capable
     start/re-start 'lurking'" - at once, in their 2' square; CAM (c) counts a ship "reverted to
     'lurking'" as gone, so here (its other ships destroyed) all contact is broken."""
     from tactical.rules.buoyz import engine as E
@@ -260,7 +260,7 @@ def test_break_contact_order_sends_cloak_capable_ships_lurking():
 
 
 def test_breaking_side_sorties_ac_until_its_last_ship_has_gone():
-    """000 CAM 3.1 (c), (e) (ruling BZ80): a side breaking contact still flies and attacks with its
+    """000 CAM 3.1 (c), (e) (ruling BZ52): a side breaking contact still flies and attacks with its
     AC while a ship of it is on the table; once the last has left, its AC leave with it."""
     from tactical.rules.buoyz import engine as E
     from tactical.rules.buoyz.cam import end_phase
