@@ -19,12 +19,12 @@ from typing import Any
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam.scenario import TableNature
 from campaign.rules.cam.scoring import ScenarioScore, score_scenario
+from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
 from campaign.rules.cam.state import CamCampaign
 from campaign.rules.dice import Dice
 
-from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
-
-from .geometry import EPSILON, advance, bearing, distance, norm, turn_degrees, zone_count, zone_of
+from .deploy import lurk
+from .geometry import EPSILON, advance, norm, turn_degrees
 from .sds import has
 from .state import (
     ACTIVE,
@@ -42,6 +42,7 @@ from .state import (
     BattleState,
     Celestial,
     Flight,
+    IllegalActionError,
     Minefield,
     Orders,
     Ship,
@@ -116,23 +117,30 @@ def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[fl
 def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE) -> tuple[Celestial, ...]:
     """CAM 2.3's table nature placed "at random on the playing area" with the dice (ruling BZ49):
     a terrestrial planet, a gas giant with its moons around it, or two nebula clouds."""
-    if not battle.scenario.tables:
-        return ()
-    nature = battle.scenario.tables[0].nature
+    out: list[Celestial] = []
+    pitch = replace(BattleState(sides=(1, 2), ships=(), table=table), tables=2).pitch
+    for k, spec in enumerate(battle.scenario.tables):  # 11.3: "roll for each table separately" (BZ82)
+        placed = _one_table(spec.nature, spec.moons, dice, table, len(out), f" (table {k + 1})" if k else "")
+        out.extend(replace(o, centre=(round(o.centre[0] + k * pitch, 4), o.centre[1])) for o in placed)
+    return tuple(out)
+
+
+def _one_table(nature, moons, dice: Dice, table, first: int, label: str) -> list[Celestial]:
     out: list[Celestial] = []
     if nature is TableNature.TERRESTRIAL_PLANET:
-        out.append(Celestial(1, "planet", _random_point(dice, table, "planet"), PLANET_RADIUS))
+        out.append(Celestial(first + 1, "planet", _random_point(dice, table, "planet" + label), PLANET_RADIUS))
     elif nature is TableNature.GAS_GIANT:
-        centre = _random_point(dice, table, "gas giant")
-        out.append(Celestial(1, "planet", centre, GIANT_RADIUS))
-        for i in range(battle.scenario.tables[0].moons or 0):
-            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing").faces[0]
-            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance").faces[0]
-            out.append(Celestial(2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
+        centre = _random_point(dice, table, "gas giant" + label)
+        out.append(Celestial(first + 1, "planet", centre, GIANT_RADIUS))
+        for i in range(moons or 0):
+            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing{label}").faces[0]
+            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance{label}").faces[0]
+            out.append(Celestial(first + 2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
     elif nature is TableNature.NEBULAE:
         for i in range(2):
-            out.append(Celestial(1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}"), NEBULA_RADIUS))
-    return tuple(out)
+            out.append(Celestial(first + 1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}{label}"),
+                                 NEBULA_RADIUS))
+    return out
 
 
 BASE_RULE = "000 11.2 'Shore' Batteries And Bases"
@@ -169,7 +177,7 @@ def _base_places(edge: str, count: int, table, objects) -> list[tuple[tuple[floa
     planet = next((o for o in objects if o.kind == "planet"), None)
     out = []
     if planet is not None:
-        for i, off in enumerate(_spread(count, 0.0, 30.0)):
+        for off in _spread(count, 0.0, 30.0):
             pos = advance(planet.centre, EDGE_HEADING[edge] + off, planet.radius + 0.5)
             out.append((pos, heading_in))
         return out
@@ -204,6 +212,7 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     probe = CamLink(battle, ())
     objects = table_objects(battle, dice, table) if dice is not None else ()
     lurking = dict(lurking or {})
+    lurk_ids: dict[int, tuple[int, int]] = {}
     for seat in seats:
         units = [u for u in battle.force(seat).units if u.kind == "ship"]
         places = _line(probe.edge(seat), len([u for u in units if u.uid not in lurking]), table)
@@ -215,14 +224,10 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
                 raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
             sd = campaign.sd_of(roster)
             if unit.uid in lurking:
-                zone = tuple(lurking.pop(unit.uid))
-                cols, rows = zone_count(*table)
                 if not has(sd.special_abilities, "Cloak"):
                     raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
-                if len(zone) != 2 or not (0 <= zone[0] < cols and 0 <= zone[1] < rows):
-                    raise ValueError(f"{unit.uid}: no 2' square {list(zone)} on a {table[0]:g}\" x {table[1]:g}\" table")
-                centre = (min(table[0], zone[0] * 24.0 + 12.0), min(table[1], zone[1] * 24.0 + 12.0))
-                ship = replace(new_ship(next_id, seat, sd, centre, 0.0), status=LURKING, zone=zone, cloaked=True)
+                lurk_ids[next_id] = tuple(lurking.pop(unit.uid))
+                ship = new_ship(next_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
             else:
                 pos, heading = next(placed)
                 ship = new_ship(next_id, seat, sd, pos, heading)
@@ -259,11 +264,16 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
                                   offtable=True))
             link_flights.append((fid, seat, unit.uid))
         fields = [u for u in battle.force(seat).units if u.kind == "minefield"]
-        for unit, along in zip(fields, _spread(len(fields), length, MINEFIELD_SIDE)):
+        for _unit, along in zip(fields, _spread(len(fields), length, MINEFIELD_SIDE)):
             minefields.append(Minefield(len(minefields) + 1, seat, _inward(edge, table, along, MINEFIELD_DEPTH),
                                         EDGE_HEADING[edge], MINEFIELD_SIDE, MINEFIELD_SIDE, 1))
-    return replace(state, cam=CamLink(battle, tuple(link_units), flights=tuple(link_flights)), objects=objects,
-                   flights=tuple(flights), minefields=tuple(minefields), rotation=rotation)
+    state = replace(state, cam=CamLink(battle, tuple(link_units), flights=tuple(link_flights)), objects=objects,
+                    flights=tuple(flights), minefields=tuple(minefields), rotation=rotation,
+                    tables=max(1, len(battle.scenario.tables)))
+    try:
+        return lurk(state, lurk_ids)
+    except IllegalActionError as exc:
+        raise ValueError(f"{exc} (no 2' square on a {table[0]:g}\" x {table[1]:g}\" table)") from exc
 
 
 def breaking(state: BattleState, side: int) -> bool:
@@ -371,7 +381,7 @@ def start_lurking(state: BattleState, seat: int, log) -> BattleState:
         if ship.tractor is not None:
             held = state.ship(ship.tractor[0])
             state = replace(state, ships=tuple(replace(x, held=False) if x.id == held.id else x for x in state.ships))
-        lurker = replace(ship, status=LURKING, zone=zone_of(ship.pos, *state.table), cloaked=True, detected=False,
+        lurker = replace(ship, status=LURKING, zone=state.zone_at(ship.pos), cloaked=True, detected=False,
                          tractor=None, landed=False)
         state = replace(state, ships=tuple(lurker if x.id == ship.id else x for x in state.ships))
         log.add("lurk", f"{ship.name} ({ship.id}) cloaks and lurks: it breaks contact ({LURK_RULE})",

@@ -22,20 +22,17 @@ from .geometry import (
     EPSILON,
     advance,
     arcs_of,
+    around,
     bearing,
     distance,
-    around,
     halve,
-    in_zone,
     inches,
     norm,
-    on_table,
     round_half_up,
     segment_crosses_rect,
     segment_meets_circle,
     segments_cross,
     turn_degrees,
-    zone_of,
 )
 from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
 from .state import (
@@ -59,6 +56,7 @@ from .state import (
     OVER,
     SHIELDS,
     SHUTTLE,
+    TRANSIT,
     BattleState,
     Event,
     Flight,
@@ -418,6 +416,7 @@ def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
     """3.0: each side 2D6 plus modifiers, ties re-rolled; the highest holds Initiative."""
     turn = state.turn + 1
     state = _drop_out(state, ctx)  # 2.2 Initiative Phase 1) "Vessels in Hyperspace drop out"
+    state = _emerge(state, turn, ctx) if state.tables > 1 else state
     state = _check_over(state, ctx, mid_turn=True)
     if state.phase == OVER:
         return state
@@ -446,7 +445,7 @@ def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
             ctx.log("hyperspace", f"{ship.name} ({ship.id}) lurks on in hyperspace", ship=ship.id, left=False)
             continue
         if ship.active and ship.hyperspace:
-            on = on_table(ship.pos, *state.table)
+            on = state.table_of(ship.pos) is not None
             ship = replace(ship, hyperspace=False, status=ship.status if on else LEFT)
             ctx.log("hyperspace", f"{ship.name} ({ship.id}) drops out of hyperspace"
                     + ("" if on else f" off the table: it has left the battle ({LEAVE_RULE})"), ship=ship.id, left=not on)
@@ -458,7 +457,8 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
     """BZ17; with a CAM link, CAM 3.0: over once all table contact is broken (after an End
     Phase), or forced when a side has no ship left or at the turn cap, and tallied by CAM."""
     alive = [side for side in state.sides if state.active_ships(side)
-             or (state.lurking(side) and not C.breaking(state, side))]  # BZ53: lurkers are in the battle
+             or (state.lurking(side) and not C.breaking(state, side))
+             or any(s.status == TRANSIT and s.side == side for s in state.ships)]  # BZ53: lurkers are in the battle
     if state.cam is not None:
         done = len(alive) < 2 or (not mid_turn and (state.cam.battle.contact_broken or state.turn >= state.turn_cap))
         if not done:
@@ -1105,16 +1105,17 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     left = False
     if action.orbit is not None:
         return _do_orbit(state, ship, action, ctx)
+    home_table = state.table_of(start)
     if action.before:
         pos = advance(pos, heading, action.before)
         legs.append((start, pos))
-        left = left or not on_table(pos, w, h)
+        left = left or state.table_of(pos) != home_table
     heading = norm(heading + turn_degrees(action.turn))
     if action.after:
         end = advance(pos, heading, action.after)
         legs.append((pos, end))
         pos = end
-        left = left or not on_table(pos, w, h)
+        left = left or state.table_of(pos) != home_table
     heading = norm(heading + turn_degrees(action.turn_end))
     moved = action.before + action.after
     if action.lay_mine:
@@ -1127,20 +1128,31 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
             f"{heading:g}")
     if left and ship.hyperspace:
         left = False  # 11.8: it must drop out onto the table next turn, or it has left (checked then)
+    to_table = _transit_to(state, ship, home_table, legs) if left else None
+    if to_table is not None:
+        entry = (to_table * state.pitch + (0.0 if to_table > home_table else w), min(max(pos[1], 0.0), float(h)))
+        entry = (round(entry[0], 4), round(entry[1], 4))
+        ship = replace(ship, status=TRANSIT, pos=entry, emerge=state.turn + TRANSIT_TURNS + 1)
+        text += f"; it leaves for table {to_table + 1}: in transit, it emerges on turn {ship.emerge} ({MULTI_RULE})"
+        left = False
+        transit = True
+    else:
+        transit = False
     if left:
         ship = replace(ship, status=LEFT)
         text += f"; it leaves the table and the battle ({LEAVE_RULE})"
-    ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left)
+    ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left, transit=transit)
     state = replace(with_ship(state, ship), nominated=None)
     if ship.tractor is not None and ship.tractor[1] == "tow":
         towed = state.ship(ship.tractor[0])
         if towed.active:
             dx, dy = pos[0] - start[0], pos[1] - start[1]
             tpos = (round(towed.pos[0] + dx, 4), round(towed.pos[1] + dy, 4))
-            towed = replace(towed, pos=tpos, status=towed.status if on_table(tpos, w, h) else LEFT)
+            towed = replace(towed, pos=tpos, status=towed.status if state.table_of(tpos) == state.table_of(towed.pos)
+                            else LEFT)
             state = with_ship(state, towed)
             ctx.log("towed", f"{towed.name} ({towed.id}) is towed to ({tpos[0]:g}, {tpos[1]:g})", ship=towed.id)
-    if left:
+    if left or transit:
         state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
     crossed = [f for f in state.minefields if f.id not in ship_new_fields(state, ship)
                and any(segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs)]
@@ -1161,6 +1173,40 @@ WEB_HOLD = 0.5  # ruling BZ54: an anchoring ship that moves more than ½" from i
 LURK_RULE = "000 10.2 Deployment (lurking)"
 ROTATION_RULE = "000 11.5 Planetary / Base Rotation"
 ROTATION_STEP = 0.5  # 11.5 "We suggest ½\" a turn"
+
+
+MULTI_RULE = "000 11.3 Using Multi-Tables"
+TRANSIT_TURNS = 2  # 11.3: "leaves it's table on turn 1 and spends turn 2 and 3 'in transit', then emerges upon turn 4"
+
+
+def _transit_to(state: BattleState, ship: Ship, home: int | None, legs) -> int | None:
+    """11.3 (ruling BZ82): a Warp (or Hyperspace) capable ship, not breaking contact, that leaves
+    its table by its east or west edge where a neighbouring table lies goes there in transit."""
+    if state.tables < 2 or home is None or ship.hyperspace or C.breaking(state, ship.side):
+        return None
+    if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        return None
+    w, h = state.table
+    x0 = home * state.pitch
+    for a, b in legs:
+        for p in (a, b):
+            if not -EPSILON <= p[1] <= h + EPSILON:
+                return None  # off the north or south edge first: it has left
+            if p[0] > x0 + w + EPSILON:
+                return home + 1 if home + 1 < state.tables else None
+            if p[0] < x0 - EPSILON:
+                return home - 1 if home >= 1 else None
+    return None
+
+
+def _emerge(state: BattleState, turn: int, ctx: _Ctx) -> BattleState:
+    """11.3: ships in transit emerge onto their new table at the start of the turn they arrive."""
+    for ship in state.ships:
+        if ship.status == TRANSIT and ship.emerge <= turn:
+            state = with_ship(state, replace(ship, status=ACTIVE, emerge=0))
+            ctx.log("transit", f"{ship.name} ({ship.id}) emerges on table {state.table_of(ship.pos) + 1} at "
+                    f"({ship.pos[0]:g}, {ship.pos[1]:g}) ({MULTI_RULE})", ship=ship.id, table=state.table_of(ship.pos))
+    return state
 
 
 def _body(state: BattleState, body_id: object):
@@ -1316,7 +1362,8 @@ def _check_reveal(state: BattleState, action: A.Reveal) -> None:
         raise IllegalActionError(LURK_RULE, f"'at' must be a point (x, y) in inches, not {at!r}")
     if not isinstance(heading, (int, float)) or isinstance(heading, bool) or not math.isfinite(heading):
         raise IllegalActionError(LURK_RULE, f"'heading' must be degrees, not {heading!r}")
-    if not on_table(at, *state.table) or not in_zone(at, ship.zone, *state.table):
+    rect = state.zone_rect(ship.zone) if ship.zone is not None else None
+    if rect is None or not (rect[0] - EPSILON <= at[0] <= rect[2] + EPSILON and rect[1] - EPSILON <= at[1] <= rect[3] + EPSILON):
         raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is revealed within its square {list(ship.zone)}")
 
 
@@ -1364,9 +1411,7 @@ def lurk_options(state: BattleState, ship: Ship) -> list[A.Action]:
     """Stay hidden; or reveal at the centre of its square, or at the point of the square nearest
     the nearest enemy, bow toward it (a representative list; ``apply`` takes any point in it)."""
     out: list[A.Action] = [A.Lurk(ship.id)]
-    zx, zy = ship.zone
-    w, h = state.table
-    x0, y0, x1, y1 = zx * 24.0, zy * 24.0, min(w, zx * 24.0 + 24.0), min(h, zy * 24.0 + 24.0)
+    x0, y0, x1, y1 = state.zone_rect(ship.zone)
     centre = (round((x0 + x1) / 2, 4), round((y0 + y1) / 2, 4))
     enemies = state.active_ships(state.other(ship.side))
     if enemies:
@@ -1708,7 +1753,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     ships = tuple(replace(s, moved=False, weaving=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
                           overwatch=False, burnt=s.burnt or s.uses("engine_doubling"),
                           exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
-                          shields_lowered=False, detected=False, searched=False) if s.active or s.status == LURKING
+                          shields_lowered=False, detected=False, searched=False) if s.active or s.status in (LURKING, TRANSIT)
                   else s for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
     if state.cam is not None:
@@ -2085,8 +2130,9 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
         if distance(to, edge_point(state, f.side, to)) > EPSILON:
             raise IllegalActionError(CARRIER_RULE, f"flight {f.id} leaves by its side's own ({state.edge(f.side)}) edge "
                                      "to reach its off-table base (ruling BZ80)")
-    if not on_table(to, *state.table):
-        raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35)")
+    if state.table_of(to) is None or state.table_of(to) != state.table_of(f.pos):
+        raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35; 11.3: only warp capable ships "
+                                 "move between tables)")
     if state.webs and web_block(state, [(f.pos, to)]):
         raise IllegalActionError(WEB_RULE, web_block(state, [(f.pos, to)]))
     if action.loiter:
@@ -2178,7 +2224,7 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
     seen, uniq = set(), []
     for a in out:
         key = (a.to, a.attack, a.cap, a.loiter, a.home)
-        if key not in seen and on_table(a.to, *state.table) and not (state.webs and web_block(state, [(f.pos, a.to)])):
+        if key not in seen and state.table_of(a.to) == state.table_of(f.pos) is not None and not (state.webs and web_block(state, [(f.pos, a.to)])):
             seen.add(key)
             uniq.append(a)
     return uniq

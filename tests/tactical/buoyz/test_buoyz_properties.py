@@ -13,12 +13,12 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
 from campaign.rules.dice import FixedDice, SeededDice, derive_seed
 from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz.deploy import deploy
 from tactical.rules.buoyz.doctrine import doctrine_action
 from tactical.rules.buoyz.engine import allowance, apply, check, legal_actions
-from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
 from tactical.rules.buoyz.geometry import distance, segments_cross, zone_of
 from tactical.rules.buoyz.sds import CATALOGUE
 from tactical.rules.buoyz.state import MOVEMENT, Celestial, Flight, IllegalActionError
