@@ -894,6 +894,9 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
             raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
         if target.status == LURKING:
             raise IllegalActionError(LURK_RULE, f"{target.name} ({target.id}) is lurking unseen, not on the table")
+        if target.status == TRANSIT:
+            raise IllegalActionError(MULTI_RULE, f"{target.name} ({target.id}) is in transit between tables and "
+                                     "cannot be attacked")
         if not target.active:
             raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
         if target.uses("ecm"):

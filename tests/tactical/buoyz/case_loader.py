@@ -31,7 +31,7 @@ from tests.rules.case_loader import CaseError, read_case_files
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges"}
+               "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges", "tables"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
 EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights", "objects"}
@@ -96,6 +96,8 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
                                           for w in spec["webs"]))
     if "rotation" in spec:
         state = replace(state, rotation=bool(spec["rotation"]))
+    if "tables" in spec:
+        state = replace(state, tables=int(spec["tables"]))
     if "edges" in spec:
         state = replace(state, edges=tuple(spec["edges"]))
     if "flights" in spec:
