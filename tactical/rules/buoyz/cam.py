@@ -77,6 +77,14 @@ class CamLink:
     def breaking(self, seat: int) -> bool:
         return self.battle.ordered_to_break(seat)
 
+    def break_level(self, seat: int) -> int:
+        """The seat's 'Break Contact' points level (CAM 2.3, CAM 3.1 condition 1)."""
+        return self.battle.scenario.break_levels[seat]
+
+    def losses(self, seat: int) -> int:
+        """Points of the seat's force destroyed so far (CAM 3.0 step 1)."""
+        return self.battle.losses(seat)
+
 
 def _line(edge: str, count: int, table: tuple[float, float]) -> list[tuple[tuple[float, float], float]]:
     """Positions and headings along ``edge``, bows toward the far edge (ruling BZ4)."""

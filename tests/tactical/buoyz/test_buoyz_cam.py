@@ -282,3 +282,51 @@ def test_breaking_side_sorties_ac_until_its_last_ship_has_gone():
     assert gone.flight(near.id).status == "left"
     assert gone.cam.battle.status[2]["ac:1"].state is UnitState.LEFT
     assert gone.cam.battle.contact_broken  # the base stays (CAM15) and does not hold contact
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_cam_scenarios_with_extras_end_scored_and_recorded(seed):
+    """CAM scenarios with bases, pre-set minefields, extra AC counters, a table nature, lurkers and
+    rotation (rulings BZ52-BZ58) fought by the doctrine: every one ends, raises nothing, and hands
+    the campaign a score that the tabletop entry's functions accept."""
+    import random
+
+    from campaign.rules.cam.scenario import Table, TableNature
+    from campaign.rules.cam.ships import STARTER_CATALOGUE
+
+    rng = random.Random(f"extras-{seed}")
+    period = rng.choice([2, 3, 5])
+    pool = [k for k, sd in STARTER_CATALOGUE.items() if sd.available_in(period)]
+    f1 = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
+    f2 = [rng.choice(pool) for _ in range(rng.randint(1, 3))] + (["b_rel"] if period >= 3 else ["war_talon"])
+    camp = campaign_of(f1, f2, period=period, points_level=200, starting_points=400)
+    extras = {1: {"bases": (rng.randint(6, 11),), "extra_ac": rng.randint(0, 2), "minefields": (rng.randint(1, 6),)},
+              2: {"bases": (rng.randint(6, 11),), "extra_ac": rng.randint(0, 2)}}
+    battle = battle_with(camp, {1: list(range(1, len(f1) + 1)), 2: list(range(len(f1) + 1, len(f1) + len(f2) + 1))},
+                         extras=extras)
+    nature = rng.choice([TableNature.TERRESTRIAL_PLANET, TableNature.GAS_GIANT, TableNature.NEBULAE])
+    battle = replace(battle, scenario=replace(battle.scenario, tables=(Table(5, 5, nature, moons=2),)))
+    cloaked = f"ship:{len(f1) + len(f2)}"
+    state = deploy_cam(camp, battle, dice=SeededDice(derive_seed(f"extras-table-{seed}")),
+                       lurking={cloaked: (rng.randint(0, 2), 1)} if rng.random() < 0.5 else None, rotation=True)
+    dice = SeededDice(derive_seed(f"cam-extras-{seed}"))
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    result = outcome(state)
+    assert result.cam_score == score_scenario(result.cam_battle, force_end=not result.cam_battle.contact_broken)
+    record_scenario(camp, result.cam_battle, result.cam_score)
+
+
+def test_deploy_cam_keeps_the_scenario_edges_and_break_levels():
+    """000 CAM 2.3: the edges each side advances from and the 'Break Contact' points levels are the
+    scenario's; the engine's own-edge view (retreats, off-table AC) follows them."""
+    camp, battle = _cam()
+    east = replace(battle, scenario=replace(battle.scenario, edges=MappingProxyType({1: "east", 2: "west"})))
+    state = deploy_cam(camp, east)
+    assert state.edge(1) == "east" and state.edge(2) == "west"
+    assert all(s.pos[0] == 66.0 and s.heading == 270.0 for s in state.active_ships(1))
+    for seat in (1, 2):
+        assert state.cam.break_level(seat) == battle.scenario.break_levels[seat] > 0
+        assert state.cam.losses(seat) == 0
