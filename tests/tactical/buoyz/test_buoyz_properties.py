@@ -54,6 +54,12 @@ def _refusals(state, rng) -> list:
         if not s.moved:
             out.append(A.Move(s.id, after=allowance(s) + 0.5))
             out.append(A.Move(s.id, turn=(s.sd.turning or 0) + 3))
+            if not s.hyperspace:
+                out.append(A.Lurk(s.id))  # 10.2: once on the table it never lurks again
+            out.append(A.Move(s.id, orbit=999))  # 9.0: no such planet or moon
+    lurkers = [s for s in state.ships if s.status == "lurking"]
+    if lurkers:
+        out.append(A.Reveal(lurkers[0].id, (-5.0, -5.0)))  # 10.2: only within its square (and on the table)
     return out
 
 
