@@ -330,3 +330,20 @@ def test_deploy_cam_keeps_the_scenario_edges_and_break_levels():
     for seat in (1, 2):
         assert state.cam.break_level(seat) == battle.scenario.break_levels[seat] > 0
         assert state.cam.losses(seat) == 0
+
+
+def test_deploy_cam_multi_tables_place_each_tables_nature():
+    """000 CAM 2.3 "If using multi-tables (see 11.3. of main rules) roll for each table separately":
+    each table's nature is placed on its own table, in table order (rulings BZ49, BZ82)."""
+    from campaign.rules.cam.scenario import Table, TableNature
+
+    camp, battle = _cam()
+    two = replace(battle, scenario=replace(battle.scenario, tables=(Table(3, 3, TableNature.TERRESTRIAL_PLANET),
+                                                                    Table(6, 6, TableNature.NEBULAE))))
+    dice = FixedDice([25, 13, 1, 1, 49, 25])
+    state = deploy_cam(camp, two, dice=dice)
+    assert state.tables == 2 and state.pitch == 1080.0
+    assert [(o.id, o.kind, o.centre, state.table_of(o.centre)) for o in state.objects] == [
+        (1, "planet", (36.0, 24.0), 0), (2, "nebula", (1092.0, 12.0), 1), (3, "nebula", (1140.0, 36.0), 1)]
+    assert "(table 2)" in dice.rolls[-1].purpose
+    assert all(state.table_of(s.pos) == 0 for s in state.ships)
