@@ -7,14 +7,14 @@ reports it.
 """
 
 from . import actions
-from .actions import Begin, Fire, Move, Special
+from .actions import Begin, Fire, Lurk, Move, Reveal, Special
 from .deploy import deploy
 from .doctrine import doctrine_action, simulate
 from .engine import Outcome, Resolution, apply, check, legal_actions, outcome
 from .sds import CATALOGUE
 from .state import BattleState, Event, IllegalActionError, Orders, Ship, new_battle, new_ship
 
-__all__ = ["actions", "Begin", "Fire", "Move", "Special", "doctrine_action", "simulate", "Outcome", "Resolution",
+__all__ = ["actions", "Begin", "Fire", "Lurk", "Move", "Reveal", "Special", "doctrine_action", "simulate", "Outcome", "Resolution",
            "apply", "check", "legal_actions", "outcome", "CATALOGUE", "BattleState", "Event", "IllegalActionError",
            "Orders", "Ship", "new_battle", "new_ship", "deploy", "resolve_battle"]
 

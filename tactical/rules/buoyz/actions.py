@@ -69,6 +69,8 @@ class Move:
     lower_shields: bool = False
     lay_mine: bool = False  # 5.10: lay one notional mine behind it as it moves (or a Pursuit Mine, 7.3)
     sweep: bool = False  # 5.10: a Minesweeper moving 2" or less sweeps the minefields it passes through
+    orbit: int | None = None  # 9.0: the planet or moon (Celestial id) within 1" it orbits: 1/2" around it, no other move
+    web: bool = False  # 7.3 Tholian Web: spin a web from this ship's end position to a web-laying ship of its side
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,27 @@ class FlyAC:
     to: tuple[float, float]
     attack: int | None = None
     cap: bool = False  # a fighter flies Combat Air Patrol from ``to`` (4.2, 8.6)
+    loiter: bool = False  # 8.2: a shuttle loiters over the table as a patrol counter (3.0); it never attacks again
+    home: bool = False  # 8.3: an off-table base's flight leaves by its side's edge to rearm (``to`` is where)
 
 
-Action = Begin | Special | Move | Fire | Detect | FlyAC
+@dataclass(frozen=True)
+class Reveal:
+    """10.2: reveal a lurking ship at the start of a Movement Phase (ruling BZ53: when its side
+    nominates it to move), placing it anywhere in its 2' square zone, ``heading`` as given; it
+    is cloaked, and must then move (its Special Action may come first)."""
+
+    ship: int
+    at: tuple[float, float]
+    heading: float = 0.0
+
+
+@dataclass(frozen=True)
+class Lurk:
+    """10.2 / 11.8: nominated to move, ``ship`` stays lurking unseen in its zone this turn, or,
+    in hyperspace, lurks stationary there instead of dropping out (ruling BZ53, BZ55)."""
+
+    ship: int
+
+
+Action = Begin | Special | Move | Fire | Detect | FlyAC | Reveal | Lurk

@@ -19,18 +19,31 @@ from typing import Any
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam.scenario import TableNature
 from campaign.rules.cam.scoring import ScenarioScore, score_scenario
+from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
 from campaign.rules.cam.state import CamCampaign
 from campaign.rules.dice import Dice
 
+from .deploy import lurk
 from .geometry import EPSILON, advance, norm, turn_degrees
+from .sds import has
 from .state import (
     ACTIVE,
+    BOMBER,
     CAPTURED,
     DEFAULT_TABLE,
     DESTROYED,
+    FIGHTER,
+    FLIGHT_LEFT,
+    FLYING,
     LEFT,
+    LOST,
+    LURKING,
+    SHUTTLE,
     BattleState,
     Celestial,
+    Flight,
+    IllegalActionError,
+    Minefield,
     Orders,
     Ship,
     new_battle,
@@ -38,6 +51,9 @@ from .state import (
 )
 
 RETREAT_RULE = "000 CAM 3.1 'Break Contact' (a) retreat"
+LURK_RULE = "000 CAM 3.1 'Break Contact' (b) cloak capable ships lurk"
+SORTIE_RULE = "000 CAM 3.1 'Break Contact' (c) AC sortie until the last ship has left"
+EXTRAS_RULE = "000 CAM 2.2 Scenario Point Level (extra AC counters, bases, minefields)"
 # The compass heading that points at each table edge (0 = up the table, "north").
 EDGE_HEADING = {"north": 0.0, "east": 90.0, "south": 180.0, "west": 270.0}
 RETREAT_CONE = 45.0  # ruling BZ28: "toward their side" is within 45 degrees of straight at it
@@ -52,12 +68,22 @@ class CamLink:
     units: tuple[tuple[int, int, str], ...]  # (ship id, seat, unit uid)
     recorded: frozenset[tuple[int, str]] = frozenset()  # (ship id, "destroyed"/"crippled"/"left")
     score: ScenarioScore | None = None
+    flights: tuple[tuple[int, int, str], ...] = ()  # (flight id, seat, unit uid) of the extra AC counters
+    recorded_ac: frozenset[str] = frozenset()  # extra AC counter uids recorded destroyed or left
 
     def edge(self, seat: int) -> str:
         return self.battle.scenario.edges.get(seat) or ("south" if seat == self.battle.scenario.seats[0] else "north")
 
     def breaking(self, seat: int) -> bool:
         return self.battle.ordered_to_break(seat)
+
+    def break_level(self, seat: int) -> int:
+        """The seat's 'Break Contact' points level (CAM 2.3, CAM 3.1 condition 1)."""
+        return self.battle.scenario.break_levels[seat]
+
+    def losses(self, seat: int) -> int:
+        """Points of the seat's force destroyed so far (CAM 3.0 step 1)."""
+        return self.battle.losses(seat)
 
 
 def _line(edge: str, count: int, table: tuple[float, float]) -> list[tuple[tuple[float, float], float]]:
@@ -99,53 +125,163 @@ def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[fl
 def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE) -> tuple[Celestial, ...]:
     """CAM 2.3's table nature placed "at random on the playing area" with the dice (ruling BZ49):
     a terrestrial planet, a gas giant with its moons around it, or two nebula clouds."""
-    if not battle.scenario.tables:
-        return ()
-    nature = battle.scenario.tables[0].nature
+    out: list[Celestial] = []
+    pitch = replace(BattleState(sides=(1, 2), ships=(), table=table), tables=2).pitch
+    for k, spec in enumerate(battle.scenario.tables):  # 11.3: "roll for each table separately" (BZ82)
+        placed = _one_table(spec.nature, spec.moons, dice, table, len(out), f" (table {k + 1})" if k else "")
+        out.extend(replace(o, centre=(round(o.centre[0] + k * pitch, 4), o.centre[1])) for o in placed)
+    return tuple(out)
+
+
+def _one_table(nature, moons, dice: Dice, table, first: int, label: str) -> list[Celestial]:
     out: list[Celestial] = []
     if nature is TableNature.TERRESTRIAL_PLANET:
-        out.append(Celestial(1, "planet", _random_point(dice, table, "planet"), PLANET_RADIUS))
+        out.append(Celestial(first + 1, "planet", _random_point(dice, table, "planet" + label), PLANET_RADIUS))
     elif nature is TableNature.GAS_GIANT:
-        centre = _random_point(dice, table, "gas giant")
-        out.append(Celestial(1, "planet", centre, GIANT_RADIUS))
-        for i in range(battle.scenario.tables[0].moons or 0):
-            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing").faces[0]
-            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance").faces[0]
-            out.append(Celestial(2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
+        centre = _random_point(dice, table, "gas giant" + label)
+        out.append(Celestial(first + 1, "planet", centre, GIANT_RADIUS))
+        for i in range(moons or 0):
+            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing{label}").faces[0]
+            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance{label}").faces[0]
+            out.append(Celestial(first + 2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
     elif nature is TableNature.NEBULAE:
         for i in range(2):
-            out.append(Celestial(1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}"), NEBULA_RADIUS))
-    return tuple(out)
+            out.append(Celestial(first + 1 + i, "nebula", _random_point(dice, table, f"nebula {i + 1}{label}"),
+                                 NEBULA_RADIUS))
+    return out
+
+
+BASE_RULE = "000 11.2 'Shore' Batteries And Bases"
+MINEFIELD_SIDE = 12.0  # CAM 2.2 "Each Minefield 12\" Square"
+MINEFIELD_DEPTH = 20.0  # ruling BZ56: a pre-set minefield is centred 20" in from its owner's edge
+BASE_DEPTH, AC_DEPTH, AC_SPACING = 12.0, 2.0, 3.0
+
+
+def base_sd(points: int) -> SD:
+    """Ruling BZ56: CAM 2.2's "Planetary Battery / Base" (1D6 + 5 points) fights as a ship of
+    its own SD (11.2): Speed and Turning N/A, Target Size 2, Shields 4 all round, Hull equal to
+    its points and never Crippled, Command 2, Phaser Banks of a third of its points (at least
+    2 dice, 360°), Secondary 2 and Close Defence 2; all periods."""
+    hull = max(2, min(30, int(points)))
+    return validate_sd(SD(key=f"cam_base_{hull}", ship_class=ShipClass.DE, name="Planetary Battery / Base",
+                          speed=None, turning=None, target_size=2, shields=(4, 4, 4, 4), hull=hull, crippled_at=0,
+                          command=2, main=(Weapon(max(2, hull // 3), "Phaser Banks"),), secondary=2, close_defence=2))
+
+
+def _inward(edge: str, table: tuple[float, float], along: float, depth: float) -> tuple[float, float]:
+    w, h = table
+    return {"south": (along, depth), "north": (along, h - depth), "west": (depth, along),
+            "east": (w - depth, along)}[edge]
+
+
+def _spread(count: int, length: float, spacing: float) -> list[float]:
+    return [length / 2 + (i - (count - 1) / 2) * spacing for i in range(count)]
+
+
+def _base_places(edge: str, count: int, table, objects) -> list[tuple[tuple[float, float], float]]:
+    """Ruling BZ56: bases stand ½\" off the planet (when the table has one) on the side facing
+    their own edge, 30 degrees apart; else 12" in from their own edge, 6" apart."""
+    heading_in = (EDGE_HEADING[edge] + 180.0) % 360.0
+    planet = next((o for o in objects if o.kind == "planet"), None)
+    out = []
+    if planet is not None:
+        for off in _spread(count, 0.0, 30.0):
+            pos = advance(planet.centre, EDGE_HEADING[edge] + off, planet.radius + 0.5)
+            out.append((pos, heading_in))
+        return out
+    length = table[0] if edge in ("north", "south") else table[1]
+    return [(_inward(edge, table, a, BASE_DEPTH), heading_in) for a in _spread(count, length, SPACING)]
 
 
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
-               dice: Dice | None = None) -> BattleState:
-    """The scenario's ships in line abreast along each seat's CAM 2.3 edge. Ruling BZ29: extra AC
-    counters, bases and minefields are not on the engine's table yet (AC leave with their side's
-    last ship; bases and minefields stay, CAM ruling CAM15)."""
+               dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
+               lurking: Mapping[str, tuple[int, int]] | None = None, rotation: bool = False) -> BattleState:
+    """A CAM scenario on the engine's table (CAM 2.2, 2.3; rulings BZ4, BZ29, BZ49, BZ56).
+
+    * Each seat's ships in line abreast along its CAM 2.3 edge, each linked to its CAM unit.
+    * Its Planetary Batteries / Bases as ships of ``base_sd`` (linked to their ``base:`` units):
+      by the table's planet if it has one, else 12" in from its edge.
+    * Its pre-set minefields, 12" square, centred 20" in from its edge, side by side.
+    * Its extra AC counters flying 2" in from its edge, from an off-table base (8.1, 8.3): of the
+      kinds ``extra_ac_kinds[seat]`` lists (``fighter``/``bomber``/``shuttle``), by default
+      fighter, bomber, fighter, …; fighters have dogfight value 2 from Period 5 on, else 1 (8.2).
+    * With ``dice``, the CAM 2.3 table nature placed at random (``table_objects``, BZ49).
+    * ``lurking`` (unit uid → 2' square (column, row)): cloak-capable ships that start lurking
+      (10.2) instead of on their edge.
+    * ``rotation``: 11.5 planetary / base rotation (an option, ruling BZ58).
+
+    Backward compatible: everything after ``dice`` is keyword-only and optional. Every unit of
+    the scenario is on the table; the CAM record follows it (``sync``)."""
     seats = battle.scenario.seats
     link_units: list[tuple[int, int, str]] = []
     ships: list[Ship] = []
     next_id = 1
     probe = CamLink(battle, ())
+    objects = table_objects(battle, dice, table) if dice is not None else ()
+    lurking = dict(lurking or {})
+    lurk_ids: dict[int, tuple[int, int]] = {}
     for seat in seats:
         units = [u for u in battle.force(seat).units if u.kind == "ship"]
-        places = _line(probe.edge(seat), len(units), table)
+        places = _line(probe.edge(seat), len([u for u in units if u.uid not in lurking]), table)
         player = campaign.player(seat)
-        for unit, (pos, heading) in zip(units, places):
+        placed = iter(places)
+        for unit in units:
             roster = player.ship(unit.ship_id)
             if roster is None:
                 raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
-            ships.append(new_ship(next_id, seat, campaign.sd_of(roster), pos, heading))
+            sd = campaign.sd_of(roster)
+            if unit.uid in lurking:
+                if not has(sd.special_abilities, "Cloak"):
+                    raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
+                lurk_ids[next_id] = tuple(lurking.pop(unit.uid))
+                ship = new_ship(next_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
+            else:
+                pos, heading = next(placed)
+                ship = new_ship(next_id, seat, sd, pos, heading)
+            ships.append(ship)
             link_units.append((next_id, seat, unit.uid))
             next_id += 1
+        bases = [u for u in battle.force(seat).units if u.kind == "base"]
+        for unit, (pos, heading) in zip(bases, _base_places(probe.edge(seat), len(bases), table, objects)):
+            ships.append(new_ship(next_id, seat, base_sd(unit.points), pos, heading))
+            link_units.append((next_id, seat, unit.uid))
+            next_id += 1
+    if lurking:
+        raise ValueError(f"no ship unit(s) {sorted(lurking)} to lurk")
     o = orders or {}
     kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
     state = new_battle(ships, sides=seats, table=table, orders=(o.get(seats[0], Orders()), o.get(seats[1], Orders())),
                        **kwargs)
-    objects = table_objects(battle, dice, table) if dice is not None else ()
-    return replace(state, cam=CamLink(battle, tuple(link_units)), objects=objects)
+    flights = list(state.flights)
+    link_flights: list[tuple[int, int, str]] = []
+    minefields: list[Minefield] = []
+    period = campaign.settings.period
+    for seat in seats:
+        edge = probe.edge(seat)
+        length = table[0] if edge in ("north", "south") else table[1]
+        extra = [u for u in battle.force(seat).units if u.kind == "ac"]
+        kinds = tuple((extra_ac_kinds or {}).get(seat, ()))
+        for i, (unit, along) in enumerate(zip(extra, _spread(len(extra), length, AC_SPACING))):
+            kind = kinds[i] if i < len(kinds) else (FIGHTER if i % 2 == 0 else BOMBER)
+            if kind not in (FIGHTER, BOMBER, SHUTTLE):
+                raise ValueError(f"an extra AC counter is a fighter, bomber or shuttle, not {kind!r} (000 8.2)")
+            value = (2 if period >= 5 else 1) if kind == FIGHTER else 0
+            fid = len(flights) + 1
+            flights.append(Flight(fid, seat, 0, kind, value, status=FLYING, pos=_inward(edge, table, along, AC_DEPTH),
+                                  offtable=True))
+            link_flights.append((fid, seat, unit.uid))
+        fields = [u for u in battle.force(seat).units if u.kind == "minefield"]
+        for _unit, along in zip(fields, _spread(len(fields), length, MINEFIELD_SIDE)):
+            minefields.append(Minefield(len(minefields) + 1, seat, _inward(edge, table, along, MINEFIELD_DEPTH),
+                                        EDGE_HEADING[edge], MINEFIELD_SIDE, MINEFIELD_SIDE, 1))
+    state = replace(state, cam=CamLink(battle, tuple(link_units), flights=tuple(link_flights)), objects=objects,
+                    flights=tuple(flights), minefields=tuple(minefields), rotation=rotation,
+                    tables=max(1, len(battle.scenario.tables)))
+    try:
+        return lurk(state, lurk_ids)
+    except IllegalActionError as exc:
+        raise ValueError(f"{exc} (no 2' square on a {table[0]:g}\" x {table[1]:g}\" table)") from exc
 
 
 def breaking(state: BattleState, side: int) -> bool:
@@ -208,34 +344,91 @@ def sync(state: BattleState) -> BattleState:
             facts.append("crippled")
         if ship.status in (DESTROYED, CAPTURED) and (ship_id, "destroyed") not in recorded:
             facts.append("destroyed")
-        if ship.status == LEFT and (ship_id, "left") not in recorded:
-            facts.append("left")
+        if (ship.status == LEFT or (ship.status == LURKING and link.breaking(seat))) \
+                and (ship_id, "left") not in recorded:
+            facts.append("left")  # CAM 3.1 (c): a ship "reverted to 'lurking'" has gone like one that left
         for fact in facts:
             by_seat.setdefault(seat, {"destroyed": [], "crippled": [], "left": []})[fact].append(uid)
             recorded.add((ship_id, fact))
-    # AC counters have no engine counterpart yet (ruling BZ29): they leave with the last ship.
+    recorded_ac = set(link.recorded_ac)
+    for flight_id, seat, uid in link.flights:  # the extra AC counters (ruling BZ56)
+        f = state.flight(flight_id)
+        fact = "destroyed" if f.status == LOST else "left" if f.status == FLIGHT_LEFT else None
+        if fact and uid not in recorded_ac:
+            by_seat.setdefault(seat, {"destroyed": [], "crippled": [], "left": []})[fact].append(uid)
+            recorded_ac.add(uid)
+    linked = {uid for _f, _s, uid in link.flights}
+    # AC counters with no engine counterpart (ruling BZ29) leave with the last ship.
     for seat in battle.scenario.seats:
         if not any(state.ship(sid).status == ACTIVE for sid, s, _ in link.units if s == seat):
-            ac = [u.uid for u in battle.on_table(seat) if u.kind == "ac"]
+            ac = [u.uid for u in battle.on_table(seat) if u.kind == "ac" and u.uid not in linked]
             if ac:
                 by_seat.setdefault(seat, {"destroyed": [], "crippled": [], "left": []})["left"].extend(ac)
     # Sides not ordered to break contact first: the record refuses anything once all contact is
     # broken, and the breaking side's last ship leaving is what breaks it.
     for seat in sorted(by_seat, key=lambda s: (battle.ordered_to_break(s), s)):
         battle = bc.record_damage(battle, seat, **by_seat[seat])
-    return replace(state, cam=replace(link, battle=battle, recorded=frozenset(recorded)))
+    return replace(state, cam=replace(link, battle=battle, recorded=frozenset(recorded),
+                                      recorded_ac=frozenset(recorded_ac)))
+
+
+def cloak_capable(ship: Ship) -> bool:
+    """CAM 3.1 (b) "cloak capable": a ship with the Cloak ability whose cloak works (not Crippled,
+    no Critical Shields: 5.7 (5), 5.8 (3))."""
+    return has(ship.abilities, "Cloak") and not ship.crippled and ship.crit("shields") == 0
+
+
+def start_lurking(state: BattleState, seat: int, log) -> BattleState:
+    """CAM 3.1 (b) (ruling BZ52): when the break-contact order is issued, every cloak-capable ship
+    of the side still on the table (and not in hyperspace) starts lurking at once, in the 2'
+    square it is in; it has broken contact (the CAM record counts it as gone) and stays lurking
+    for the rest of the scenario. A tractor beam it holds is released."""
+    for ship in state.ships:
+        if ship.side != seat or not ship.active or ship.hyperspace or not cloak_capable(ship):
+            continue
+        if ship.tractor is not None:
+            held = state.ship(ship.tractor[0])
+            state = replace(state, ships=tuple(replace(x, held=False) if x.id == held.id else x for x in state.ships))
+        lurker = replace(ship, status=LURKING, zone=state.zone_at(ship.pos), cloaked=True, detected=False,
+                         tractor=None, landed=False)
+        state = replace(state, ships=tuple(lurker if x.id == ship.id else x for x in state.ships))
+        log.add("lurk", f"{ship.name} ({ship.id}) cloaks and lurks: it breaks contact ({LURK_RULE})",
+                {"ship": ship.id, "zone": list(lurker.zone)})
+    return state
+
+
+def ac_follow(state: BattleState, log) -> BattleState:
+    """CAM 3.1 (c), (e) (ruling BZ52): a side breaking contact sorties AC normally until its last
+    ship has left the table, been destroyed or reverted to lurking; then its AC leave with it."""
+    flights = list(state.flights)
+    for seat in state.sides:
+        if not state.cam.breaking(seat) or any(s.sd.speed is not None for s in state.active_ships(seat)):
+            continue  # a base (Speed N/A) never leaves: CAM ruling CAM15
+        for i, f in enumerate(flights):
+            if f.side == seat and f.status not in (LOST, FLIGHT_LEFT):
+                flights[i] = replace(f, status=FLIGHT_LEFT, pos=None, attack=None, locked=False, cap=False)
+                log.add("ac_left", f"Side {seat}'s {f.kind} flight {f.id} leaves with its fleet ({SORTIE_RULE})",
+                        {"flight": f.id})
+    return replace(state, flights=tuple(flights))
 
 
 def end_phase(state: BattleState, log) -> BattleState:
     """CAM 3.0 step 1 after the engine's End Phase: record the turn and roll every check."""
-    state = sync(state)
+    state = sync(ac_follow(state, log))
     link = state.cam
     if link.battle.contact_broken:
         return state
+    before = {seat for seat in state.sides if link.breaking(seat)}
     res = bc.end_of_turn(link.battle, log.dice)
     for e in res.events:
         log.add("cam", e.text, dict(e.data))
-    return replace(state, cam=replace(link, battle=res.battle))
+    state = replace(state, cam=replace(link, battle=res.battle))
+    ordered = [seat for seat in state.sides if state.cam.breaking(seat) and seat not in before]
+    for seat in ordered:
+        state = start_lurking(state, seat, log)
+    if ordered:
+        state = sync(ac_follow(state, log))
+    return state
 
 
 def finish(state: BattleState, log) -> tuple[BattleState, int | None]:

@@ -153,6 +153,9 @@ def doctrine_action(state: BattleState) -> A.Action:
             return choose_move(state, state.ship(state.nominated))
         mine = [s for s in state.active_ships(state.acting) if not s.moved
                 and (not state.squadron_next or s.id in state.squadron_next)]
+        if not mine:  # only lurking ships (10.2) are left to nominate: reveal them
+            legal = legal_actions(state)
+            return next((a for a in legal if isinstance(a, A.Reveal)), legal[0])
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
         special = _special_for(state, ship, enemies)

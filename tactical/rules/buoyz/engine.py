@@ -22,15 +22,16 @@ from .geometry import (
     EPSILON,
     advance,
     arcs_of,
+    around,
     bearing,
     distance,
     halve,
     inches,
     norm,
-    on_table,
     round_half_up,
     segment_crosses_rect,
     segment_meets_circle,
+    segments_cross,
     turn_degrees,
 )
 from .sds import GUIDED, INTERCEPTABLE, MAIN, SECONDARY, WeaponSystem, has, one_shot, weapon_systems
@@ -49,11 +50,13 @@ from .state import (
     INITIATIVE,
     LEFT,
     LOST,
+    LURKING,
     MOTIVE,
     MOVEMENT,
     OVER,
     SHIELDS,
     SHUTTLE,
+    TRANSIT,
     BattleState,
     Event,
     Flight,
@@ -61,6 +64,7 @@ from .state import (
     Minefield,
     Ship,
     Torpedo,
+    Web,
     with_ship,
 )
 
@@ -327,10 +331,11 @@ def initiative_modifier(state: BattleState, side: int) -> int:
             mod -= 2
         if has(flag.abilities, "Advanced Sensors"):
             mod += 1
-    if any(has(s.abilities, "Cloak") for s in ships):
-        mod += 1
-    if any(s.sd.ship_class.value == "RB" for s in ships):
-        mod += 2  # "patrol counters available on the table +2"
+    if any(has(s.abilities, "Cloak") for s in ships + state.lurking(side)):
+        mod += 1  # ruling BZ53: a lurking ship is still in the fleet
+    if any(s.sd.ship_class.value == "RB" for s in ships) or any(
+            f.patrol and f.flying and f.side == side for f in state.flights):
+        mod += 2  # "patrol counters available on the table +2" (8.2: loitering shuttles count, BZ59)
     return mod
 
 
@@ -338,7 +343,10 @@ def initiative_modifier(state: BattleState, side: int) -> int:
 
 def _pending(state: BattleState, side: int) -> list[Ship]:
     if state.phase == MOVEMENT:
-        return [s for s in state.active_ships(side) if not s.moved]
+        out = [s for s in state.active_ships(side) if not s.moved]
+        if not C.breaking(state, side):  # 10.2: lurkers are nominated to reveal or stay hidden (BZ53)
+            out += [s for s in state.lurking(side) if not s.moved]
+        return out
     if state.phase == ATTACK:
         return [s for s in state.active_ships(side) if can_fire(s)]
     return []
@@ -408,6 +416,7 @@ def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
     """3.0: each side 2D6 plus modifiers, ties re-rolled; the highest holds Initiative."""
     turn = state.turn + 1
     state = _drop_out(state, ctx)  # 2.2 Initiative Phase 1) "Vessels in Hyperspace drop out"
+    state = _emerge(state, turn, ctx) if state.tables > 1 else state
     state = _check_over(state, ctx, mid_turn=True)
     if state.phase == OVER:
         return state
@@ -431,8 +440,12 @@ def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
     """11.8: a ship in hyperspace drops out where it is; if that is off the table it has left
     (11.7; ruling BZ50)."""
     for ship in state.ships:
+        if ship.active and ship.hyperspace and ship.hyper_lurk:  # 11.8 "They can 'lurk' stationary"
+            state = with_ship(state, replace(ship, hyper_lurk=False))
+            ctx.log("hyperspace", f"{ship.name} ({ship.id}) lurks on in hyperspace", ship=ship.id, left=False)
+            continue
         if ship.active and ship.hyperspace:
-            on = on_table(ship.pos, *state.table)
+            on = state.table_of(ship.pos) is not None
             ship = replace(ship, hyperspace=False, status=ship.status if on else LEFT)
             ctx.log("hyperspace", f"{ship.name} ({ship.id}) drops out of hyperspace"
                     + ("" if on else f" off the table: it has left the battle ({LEAVE_RULE})"), ship=ship.id, left=not on)
@@ -443,7 +456,9 @@ def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
 def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> BattleState:
     """BZ17; with a CAM link, CAM 3.0: over once all table contact is broken (after an End
     Phase), or forced when a side has no ship left or at the turn cap, and tallied by CAM."""
-    alive = [side for side in state.sides if state.active_ships(side)]
+    alive = [side for side in state.sides if state.active_ships(side)
+             or (state.lurking(side) and not C.breaking(state, side))
+             or any(s.status == TRANSIT and s.side == side for s in state.ships)]  # BZ53: lurkers are in the battle
     if state.cam is not None:
         done = len(alive) < 2 or (not mid_turn and (state.cam.battle.contact_broken or state.turn >= state.turn_cap))
         if not done:
@@ -467,6 +482,9 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
 
 def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
     ship = state.ship(ship_id)
+    if ship.status == LURKING:
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is lurking: no action may be taken with it "
+                                 "until it is revealed")
     if not ship.active:
         raise IllegalActionError(rule, f"{ship.name} ({ship.id}) is no longer in the battle")
     if ship.side != state.acting:
@@ -497,6 +515,10 @@ def check(state: BattleState, action: A.Action) -> None:
         _check_detect(state, action)
     elif isinstance(action, A.FlyAC):
         _check_fly(state, action)
+    elif isinstance(action, A.Reveal):
+        _check_reveal(state, action)
+    elif isinstance(action, A.Lurk):
+        _check_lurk(state, action)
     else:
         raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
 
@@ -722,7 +744,9 @@ def _check_detect(state: BattleState, action: A.Detect) -> None:
         raise IllegalActionError(DETECT_RULE, f"{ship.name} ({ship.id}) has already searched this turn")
 
 
-def _end_of(ship: Ship, m: A.Move):
+def _end_of(ship: Ship, m: A.Move, state: BattleState | None = None):
+    if m.orbit is not None and state is not None:
+        return _orbit_end(state, ship, m.orbit)[0]
     pos = advance(ship.pos, ship.heading, m.before) if m.before else ship.pos
     if m.after:
         pos = advance(pos, norm(ship.heading + turn_degrees(m.turn)), m.after)
@@ -799,11 +823,25 @@ def _check_move(state: BattleState, action: A.Move) -> None:
             raise IllegalActionError(MINE_RULE, f"{ship.name} ({ship.id}) is not a Minesweeper (7.3)")
         if action.before + action.after > SWEEP_SPEED + EPSILON:
             raise IllegalActionError(MINE_RULE, "a Minesweeper sweeps only while moving 2\" or less")
+    if action.orbit is not None:
+        why = orbit_problem(state, ship, action)
+        if why:
+            raise IllegalActionError(ORBIT_RULE, why)
+    if action.web:
+        if not has(ship.abilities, "Web"):
+            raise IllegalActionError(WEB_RULE, f"{ship.name} ({ship.id}) cannot spin a Tholian web")
+        if action.lay_mine or action.sweep or action.orbit is not None:
+            raise IllegalActionError(WEB_RULE, "a ship spinning a web moves as if laying a minefield: no mine, "
+                                     "sweep or orbit besides")
     if C.breaking(state, ship.side):
         why = C.retreat_problem(state, ship, action)
         if why:
             raise IllegalActionError(C.RETREAT_RULE, why)
-    why = formation_problem(state, ship, _end_of(ship, action))
+    why = web_block(state, [(ship.pos, _end_of(ship, action, state))] if action.orbit is not None
+                    else _legs(ship, action)) if state.webs else None
+    if why:
+        raise IllegalActionError(WEB_RULE, why)
+    why = formation_problem(state, ship, _end_of(ship, action, state))
     if why:
         raise IllegalActionError(SQUADRON_RULE, why)
 
@@ -854,6 +892,11 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         target = state.ship(target_id) if isinstance(target_id, int) else None
         if target is None or target.side == ship.side:
             raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
+        if target.status == LURKING:
+            raise IllegalActionError(LURK_RULE, f"{target.name} ({target.id}) is lurking unseen, not on the table")
+        if target.status == TRANSIT:
+            raise IllegalActionError(MULTI_RULE, f"{target.name} ({target.id}) is in transit between tables and "
+                                     "cannot be attacked")
         if not target.active:
             raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
         if target.uses("ecm"):
@@ -881,6 +924,10 @@ def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
         state = _do_detect(state, action, ctx)
     elif isinstance(action, A.FlyAC):
         state = _do_fly(state, action, ctx)
+    elif isinstance(action, A.Reveal):
+        state = _do_reveal(state, action, ctx)
+    elif isinstance(action, A.Lurk):
+        state = _do_lurk(state, action, ctx)
     else:
         state = _do_fire(state, action, ctx)
     return Resolution(state, tuple(ctx.events))
@@ -1059,48 +1106,334 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     heading = ship.heading
     legs = []
     left = False
+    if action.orbit is not None:
+        return _do_orbit(state, ship, action, ctx)
+    home_table = state.table_of(start)
     if action.before:
         pos = advance(pos, heading, action.before)
         legs.append((start, pos))
-        left = left or not on_table(pos, w, h)
+        left = left or state.table_of(pos) != home_table
     heading = norm(heading + turn_degrees(action.turn))
     if action.after:
         end = advance(pos, heading, action.after)
         legs.append((pos, end))
         pos = end
-        left = left or not on_table(pos, w, h)
+        left = left or state.table_of(pos) != home_table
     heading = norm(heading + turn_degrees(action.turn_end))
     moved = action.before + action.after
     if action.lay_mine:
         state = _lay_mine(state, ship, ctx)
         ship = state.ship(ship.id)
     ship = replace(ship, pos=pos, heading=heading, moved=True, moved_inches=moved, sweeping=action.sweep,
-                   shields_lowered=ship.shields_lowered or action.lower_shields)
+                   shields_lowered=ship.shields_lowered or action.lower_shields, weaving=action.web)
     text = (f"{ship.name} ({ship.id}) moves {moved:g}\" (turning {action.turn:+d}"
             + (f", {action.turn_end:+d}" if action.turn_end else "") + f") to ({pos[0]:g}, {pos[1]:g}) heading "
             f"{heading:g}")
     if left and ship.hyperspace:
         left = False  # 11.8: it must drop out onto the table next turn, or it has left (checked then)
+    to_table = _transit_to(state, ship, home_table, legs) if left else None
+    if to_table is not None:
+        entry = (to_table * state.pitch + (0.0 if to_table > home_table else w), min(max(pos[1], 0.0), float(h)))
+        entry = (round(entry[0], 4), round(entry[1], 4))
+        ship = replace(ship, status=TRANSIT, pos=entry, emerge=state.turn + TRANSIT_TURNS + 1)
+        text += f"; it leaves for table {to_table + 1}: in transit, it emerges on turn {ship.emerge} ({MULTI_RULE})"
+        left = False
+        transit = True
+    else:
+        transit = False
     if left:
         ship = replace(ship, status=LEFT)
         text += f"; it leaves the table and the battle ({LEAVE_RULE})"
-    ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left)
+    ctx.log("move", text, ship=ship.id, pos=list(pos), heading=heading, left=left, transit=transit)
     state = replace(with_ship(state, ship), nominated=None)
     if ship.tractor is not None and ship.tractor[1] == "tow":
         towed = state.ship(ship.tractor[0])
         if towed.active:
             dx, dy = pos[0] - start[0], pos[1] - start[1]
             tpos = (round(towed.pos[0] + dx, 4), round(towed.pos[1] + dy, 4))
-            towed = replace(towed, pos=tpos, status=towed.status if on_table(tpos, w, h) else LEFT)
+            towed = replace(towed, pos=tpos, status=towed.status if state.table_of(tpos) == state.table_of(towed.pos)
+                            else LEFT)
             state = with_ship(state, towed)
             ctx.log("towed", f"{towed.name} ({towed.id}) is towed to ({tpos[0]:g}, {tpos[1]:g})", ship=towed.id)
-    if left:
+    if left or transit:
         state = replace(state, torpedoes=tuple(t for t in state.torpedoes if t.target != ship.id))
     crossed = [f for f in state.minefields if f.id not in ship_new_fields(state, ship)
                and any(segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs)]
     if crossed and not ship.hyperspace:
         state = _through_mines(state, ship.id, crossed, moved, action.sweep, ctx)
+    if action.web and state.ship(ship.id).active:
+        state = _spin_web(state, state.ship(ship.id), ctx)
     return _after_nomination(state, ship.side, ctx, ship.id)
+
+
+# --- 9.0 orbits, 7.3 Tholian webs, 10.2 lurking, 11.5 rotation ---------------------------------
+
+ORBIT_RULE = "000 9.0 Celestial Objects & Sensors (orbits)"
+ORBIT_REACH, ORBIT_STEP = 1.0, 0.5  # 9.0 "within 1\" of a moon or planet … moving ½\" around it each turn"
+WEB_RULE = "000 7.3 Tholian Web"
+WEB_LENGTH = 6.0  # ruling BZ54: a web spans at most 6" between its anchors
+WEB_HOLD = 0.5  # ruling BZ54: an anchoring ship that moves more than ½" from its end breaks the web
+LURK_RULE = "000 10.2 Deployment (lurking)"
+ROTATION_RULE = "000 11.5 Planetary / Base Rotation"
+ROTATION_STEP = 0.5  # 11.5 "We suggest ½\" a turn"
+
+
+MULTI_RULE = "000 11.3 Using Multi-Tables"
+TRANSIT_TURNS = 2  # 11.3: "leaves it's table on turn 1 and spends turn 2 and 3 'in transit', then emerges upon turn 4"
+
+
+def _transit_to(state: BattleState, ship: Ship, home: int | None, legs) -> int | None:
+    """11.3 (ruling BZ82): a Warp (or Hyperspace) capable ship, not breaking contact, that leaves
+    its table by its east or west edge where a neighbouring table lies goes there in transit."""
+    if state.tables < 2 or home is None or ship.hyperspace or C.breaking(state, ship.side):
+        return None
+    if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        return None
+    w, h = state.table
+    x0 = home * state.pitch
+    for a, b in legs:
+        for p in (a, b):
+            if not -EPSILON <= p[1] <= h + EPSILON:
+                return None  # off the north or south edge first: it has left
+            if p[0] > x0 + w + EPSILON:
+                return home + 1 if home + 1 < state.tables else None
+            if p[0] < x0 - EPSILON:
+                return home - 1 if home >= 1 else None
+    return None
+
+
+def _emerge(state: BattleState, turn: int, ctx: _Ctx) -> BattleState:
+    """11.3: ships in transit emerge onto their new table at the start of the turn they arrive."""
+    for ship in state.ships:
+        if ship.status == TRANSIT and ship.emerge <= turn:
+            state = with_ship(state, replace(ship, status=ACTIVE, emerge=0))
+            ctx.log("transit", f"{ship.name} ({ship.id}) emerges on table {state.table_of(ship.pos) + 1} at "
+                    f"({ship.pos[0]:g}, {ship.pos[1]:g}) ({MULTI_RULE})", ship=ship.id, table=state.table_of(ship.pos))
+    return state
+
+
+def _body(state: BattleState, body_id: object):
+    return next((o for o in state.objects if o.id == body_id and o.kind in MASSES), None)
+
+
+def orbit_problem(state: BattleState, ship: Ship, action: A.Move) -> str | None:
+    """9.0 (ruling BZ57): a ship within 1\" of a planet's or moon's surface may be declared in
+    orbit: its whole move is ½\" counter-clockwise around the body's centre, at its distance."""
+    body = _body(state, action.orbit)
+    if body is None:
+        return f"{action.orbit!r} is not a planet or moon on the table"
+    if action.before or action.after or action.turn or action.turn_end or action.lay_mine or action.sweep:
+        return "a ship in orbit moves ½\" around its planet or moon and makes no other move"
+    if ship.sd.speed is None or ship.held or ship.landed or ship.hyperspace or allowance(ship) < ORBIT_STEP - EPSILON:
+        return f"{ship.name} ({ship.id}) cannot move into orbit (a base, dead in space, held by a tractor beam, " \
+               "landed or in hyperspace)"
+    if distance(ship.pos, body.centre) - body.radius > ORBIT_REACH + EPSILON:
+        return f"{ship.name} ({ship.id}) is not within 1\" of {body.kind} {body.id}"
+    return None
+
+
+def _orbit_end(state: BattleState, ship: Ship, body_id: int):
+    body = _body(state, body_id)
+    pos, turned = around(ship.pos, body.centre, ORBIT_STEP)
+    return pos, norm(ship.heading + turned)
+
+
+def _legs(ship: Ship, m: A.Move) -> list:
+    """The straight legs a move travels (an orbit's ½\" arc as its chord)."""
+    legs = []
+    pos = ship.pos
+    if m.before:
+        nxt = advance(pos, ship.heading, m.before)
+        legs.append((pos, nxt))
+        pos = nxt
+    if m.after:
+        legs.append((pos, advance(pos, norm(ship.heading + turn_degrees(m.turn)), m.after)))
+    return legs
+
+
+def web_block(state: BattleState, legs) -> str | None:
+    """7.3 "Webs cannot be moved through" (ruling BZ54: by any ship or AC counter, either side's)."""
+    for web in state.webs:
+        for a, b in legs:
+            if segments_cross(a, b, web.a, web.b):
+                return f"a Tholian web (web {web.id}) cannot be moved through"
+    return None
+
+
+def _anchor(state: BattleState, ship: Ship) -> int:
+    """A web's end anchors to an asteroid field the ship's end lies in, else to the ship (7.3)."""
+    for o in state.objects:
+        if o.kind == "asteroids" and distance(ship.pos, o.centre) <= o.radius + EPSILON:
+            return -o.id
+    return ship.id
+
+
+def _spin_web(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
+    """7.3 (ruling BZ54): "laid by at least two Tholian ships moving as if laying a minefield":
+    a ship that moves spinning a web, and ends within 6\" of a ship of its side that moved
+    spinning one earlier this turn, completes a web between their two positions."""
+    partners = [s for s in state.active_ships(ship.side) if s.id != ship.id and s.weaving
+                and distance(s.pos, ship.pos) <= WEB_LENGTH + EPSILON]
+    if not partners:
+        ctx.log("web", f"{ship.name} ({ship.id}) spins a web strand: a second web-layer within 6\" must join it "
+                f"this turn ({WEB_RULE})", ship=ship.id, web=None)
+        return state
+    partner = min(partners, key=lambda s: (distance(s.pos, ship.pos), s.id))
+    web = Web(max((w.id for w in state.webs), default=0) + 1, ship.side, partner.pos, ship.pos,
+              (_anchor(state, partner), _anchor(state, ship)))
+    ctx.log("web", f"{partner.name} ({partner.id}) and {ship.name} ({ship.id}) complete Tholian web {web.id} "
+            f"({WEB_RULE})", ship=ship.id, partner=partner.id, web=web.id, a=list(web.a), b=list(web.b))
+    return replace(state, webs=state.webs + (web,))
+
+
+def _webs_hold(state: BattleState, ctx: _Ctx) -> BattleState:
+    """End Phase (ruling BZ54): a web holds while each end is anchored to an asteroid field, or to
+    its ship, still in the battle and within ½\" of that end."""
+    keep = []
+    for web in state.webs:
+        ok = True
+        for anchor, end in zip(web.anchors, (web.a, web.b)):
+            if anchor < 0:
+                continue
+            s = state.ship(anchor)
+            if not s.active or distance(s.pos, end) > WEB_HOLD + EPSILON:
+                ok = False
+        if ok:
+            keep.append(web)
+        else:
+            ctx.log("web_gone", f"Tholian web {web.id} has lost an anchor and collapses ({WEB_RULE})", web=web.id)
+    return replace(state, webs=tuple(keep)) if len(keep) != len(state.webs) else state
+
+
+def _do_orbit(state: BattleState, ship: Ship, action: A.Move, ctx: _Ctx) -> BattleState:
+    pos, heading = _orbit_end(state, ship, action.orbit)
+    ship = replace(ship, pos=pos, heading=heading, moved=True, moved_inches=ORBIT_STEP,
+                   shields_lowered=ship.shields_lowered or action.lower_shields)
+    ctx.log("move", f"{ship.name} ({ship.id}) orbits body {action.orbit}: ½\" to ({pos[0]:g}, {pos[1]:g}) heading "
+            f"{heading:g} ({ORBIT_RULE})", ship=ship.id, pos=list(pos), heading=heading, orbit=action.orbit, left=False)
+    state = replace(with_ship(state, ship), nominated=None)
+    return _after_nomination(state, ship.side, ctx, ship.id)
+
+
+def _rotate(state: BattleState, ctx: _Ctx) -> BattleState:
+    """11.5 (an option, ruling BZ58): in the End Phase every base (Speed N/A) and landed ship
+    within 1\" of a planet or moon turns ½\" around it, and every moon ½\" around its planet."""
+    if not state.rotation:
+        return state
+    planets = [o for o in state.objects if o.kind == "planet"]
+    for ship in state.ships:
+        if not ship.active or not (ship.sd.speed is None or ship.landed):
+            continue
+        body = min((o for o in state.objects if o.kind in MASSES
+                    and distance(ship.pos, o.centre) - o.radius <= ORBIT_REACH + EPSILON),
+                   key=lambda o: (distance(ship.pos, o.centre) - o.radius, o.id), default=None)
+        if body is None:
+            continue
+        pos, turned = around(ship.pos, body.centre, ROTATION_STEP)
+        state = with_ship(state, replace(ship, pos=pos, heading=norm(ship.heading + turned)))
+        ctx.log("rotation", f"{ship.name} ({ship.id}) turns with {body.kind} {body.id} to ({pos[0]:g}, {pos[1]:g}) "
+                f"({ROTATION_RULE})", ship=ship.id, pos=list(pos))
+    if planets:
+        objects = []
+        for o in state.objects:
+            if o.kind == "moon":
+                planet = min(planets, key=lambda p: (distance(o.centre, p.centre), p.id))
+                o = replace(o, centre=around(o.centre, planet.centre, ROTATION_STEP)[0])
+            objects.append(o)
+        state = replace(state, objects=tuple(objects))
+    return state
+
+
+def _check_reveal(state: BattleState, action: A.Reveal) -> None:
+    if state.phase != MOVEMENT:
+        raise IllegalActionError(LURK_RULE, "lurking ships are revealed at the start of a Movement Phase")
+    ship = state.ship(action.ship)
+    if ship.status != LURKING:
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is not lurking")
+    if ship.side != state.acting:
+        raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
+    if C.breaking(state, ship.side):
+        raise IllegalActionError(C.LURK_RULE, f"{ship.name} ({ship.id}) lurks under a 'break contact' order: it has "
+                                 "broken contact (ruling BZ52)")
+    if state.nominated is not None or (state.squadron_next and ship.id not in state.squadron_next):
+        raise IllegalActionError(TURN_RULE, "another ship is being nominated now")
+    if ship.moved:
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) has been nominated this turn")
+    at, heading = action.at, action.heading
+    if not (isinstance(at, tuple) and len(at) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                          and math.isfinite(v) for v in at)):
+        raise IllegalActionError(LURK_RULE, f"'at' must be a point (x, y) in inches, not {at!r}")
+    if not isinstance(heading, (int, float)) or isinstance(heading, bool) or not math.isfinite(heading):
+        raise IllegalActionError(LURK_RULE, f"'heading' must be degrees, not {heading!r}")
+    rect = state.zone_rect(ship.zone) if ship.zone is not None else None
+    if rect is None or not (rect[0] - EPSILON <= at[0] <= rect[2] + EPSILON and rect[1] - EPSILON <= at[1] <= rect[3] + EPSILON):
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is revealed within its square {list(ship.zone)}")
+
+
+def _do_reveal(state: BattleState, action: A.Reveal, ctx: _Ctx) -> BattleState:
+    """10.2 (ruling BZ53): placed where its player wishes in its square, cloaked; it has been
+    nominated to move and moves now (revealing is its Special Action for the turn)."""
+    ship = state.ship(action.ship)
+    at = (round(float(action.at[0]), 4), round(float(action.at[1]), 4))
+    ship = replace(ship, status=ACTIVE, pos=at, heading=norm(float(action.heading)), zone=None, cloaked=True,
+                   detected=False, special_tried="reveal")
+    ctx.log("reveal", f"{ship.name} ({ship.id}) is revealed, cloaked, at ({at[0]:g}, {at[1]:g}) ({LURK_RULE})",
+            ship=ship.id, pos=list(at))
+    return replace(with_ship(state, ship), nominated=ship.id)
+
+
+def _check_lurk(state: BattleState, action: A.Lurk) -> None:
+    if state.phase != MOVEMENT:
+        raise IllegalActionError(LURK_RULE, "a ship is nominated to lurk in the Movement Phase")
+    ship = state.ship(action.ship)
+    if ship.status == LURKING:
+        _check_reveal(state, A.Reveal(ship.id, ship.pos))  # the same nomination checks
+        return
+    ship = _own_ship(state, action.ship, HYPER_RULE)
+    if not ship.hyperspace:
+        raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is on the table: once revealed a cloaked "
+                                 "vessel may not return to lurking (10.2)")
+    if state.nominated is not None and state.nominated != ship.id:
+        raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} must move now")
+    if ship.moved:
+        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) may only be nominated to move once each turn")
+
+
+def _do_lurk(state: BattleState, action: A.Lurk, ctx: _Ctx) -> BattleState:
+    ship = state.ship(action.ship)
+    if ship.status == LURKING:
+        ctx.log("lurk", f"Side {ship.side}'s lurking ship {ship.id} stays hidden ({LURK_RULE})", ship=ship.id)
+        state = with_ship(state, replace(ship, moved=True))
+    else:
+        ctx.log("lurk", f"{ship.name} ({ship.id}) lurks stationary in hyperspace ({HYPER_RULE})", ship=ship.id)
+        state = with_ship(state, replace(ship, moved=True, moved_inches=0.0, hyper_lurk=True))
+    return _after_nomination(replace(state, nominated=None), ship.side, ctx)
+
+
+def lurk_options(state: BattleState, ship: Ship) -> list[A.Action]:
+    """Stay hidden; or reveal at the centre of its square, or at the point of the square nearest
+    the nearest enemy, bow toward it (a representative list; ``apply`` takes any point in it)."""
+    out: list[A.Action] = [A.Lurk(ship.id)]
+    x0, y0, x1, y1 = state.zone_rect(ship.zone)
+    centre = (round((x0 + x1) / 2, 4), round((y0 + y1) / 2, 4))
+    enemies = state.active_ships(state.other(ship.side))
+    if enemies:
+        e = min(enemies, key=lambda e: (distance(centre, e.pos), e.id))
+        near = (min(max(e.pos[0], x0), x1), min(max(e.pos[1], y0), y1))
+        for at in (centre, near):
+            out.append(A.Reveal(ship.id, at, round(bearing(at, e.pos), 4) if distance(at, e.pos) > 1e-6 else 0.0))
+    else:
+        out.append(A.Reveal(ship.id, centre, 0.0))
+    return out
+
+
+def orbit_options(state: BattleState, ship: Ship) -> list[A.Move]:
+    out = []
+    for o in state.objects:
+        m = A.Move(ship.id, orbit=o.id)
+        if o.kind in MASSES and orbit_problem(state, ship, m) is None:
+            out.append(m)
+    return out
 
 
 def ship_new_fields(state: BattleState, ship: Ship) -> frozenset[int]:
@@ -1183,6 +1516,16 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
                     f"shot is lost ({TARGET_RULE}: 'Get it wrong \u2018buy\u2019 happens!')", ship=ship.id, weapon=key,
                     target=target.id, range=inches(shooter.pos, target.pos))
             continue
+        if system.banks:
+            bearing_banks, all_banks = system.bearing_share(arcs_of(shooter.pos, shooter.heading, target.pos))
+            if bearing_banks < all_banks:
+                share = round_half_up(dice * bearing_banks / all_banks)
+                ctx.log("banks", f"{system.name} ({key}): {bearing_banks} of its {all_banks} banks bear on "
+                        f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})", ship=ship.id,
+                        weapon=key, dice=share, declared=dice)
+                dice = share
+                if not dice:
+                    continue
         if system.torpedo:
             rng = inches(shooter.pos, target.pos)
             torps = tuple(Torpedo(shooter.id, shooter.side, target.id, system.torpedo, shooter.pos, rng)
@@ -1408,11 +1751,13 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _damage_control(state, ctx)
     state = _break_tractors(state, ctx)
     state = _carrier_ops(state, ctx)
-    ships = tuple(replace(s, moved=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
+    state = _webs_hold(state, ctx) if state.webs else state
+    state = _rotate(state, ctx)
+    ships = tuple(replace(s, moved=False, weaving=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
                           overwatch=False, burnt=s.burnt or s.uses("engine_doubling"),
                           exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
-                          shields_lowered=False, detected=False, searched=False) if s.active else s
-                  for s in state.ships)
+                          shields_lowered=False, detected=False, searched=False) if s.active or s.status in (LURKING, TRANSIT)
+                  else s for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
     if state.cam is not None:
         state = C.end_phase(state, ctx)
@@ -1609,11 +1954,16 @@ def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
         extra += [replace(m, lay_mine=True) for m in options if m.turn == 0 and not m.turn_end]
     if has(ship.abilities, "Minesweeper"):
         extra += [replace(m, sweep=True) for m in options if m.before + m.after <= SWEEP_SPEED + EPSILON]
-    options = options + extra
+    if has(ship.abilities, "Web"):
+        extra += [replace(m, web=True) for m in options if m.turn == 0 and not m.turn_end]
+    options = options + extra + (orbit_options(state, ship) if state.objects else [])
+    if state.webs:
+        options = [m for m in options if web_block(state, [(ship.pos, _end_of(ship, m, state))] if m.orbit is not None
+                                                   else _legs(ship, m)) is None]
     if C.breaking(state, ship.side):
         options = [m for m in options if C.retreat_problem(state, ship, m) is None]
     if len(squadron(state, ship)) > 1:
-        options = [m for m in options if formation_problem(state, ship, _end_of(ship, m)) is None]
+        options = [m for m in options if formation_problem(state, ship, _end_of(ship, m, state)) is None]
     return options
 
 
@@ -1657,13 +2007,19 @@ def legal_actions(state: BattleState) -> list[A.Action]:
     if state.phase == MOVEMENT:
         if state.nominated is not None:
             ship = state.ship(state.nominated)
-            return list(ship_moves(state, ship)) + special_options(state, ship)
+            hyper = [A.Lurk(ship.id)] if ship.hyperspace else []
+            return list(ship_moves(state, ship)) + special_options(state, ship) + hyper
         out: list[A.Action] = []
         for ship in _pending(state, state.acting):
             if state.squadron_next and ship.id not in state.squadron_next:
                 continue
+            if ship.status == LURKING:
+                out.extend(lurk_options(state, ship))
+                continue
             out.extend(ship_moves(state, ship))
             out.extend(special_options(state, ship))
+            if ship.hyperspace:
+                out.append(A.Lurk(ship.id))
         return out
     if state.nominated is not None:
         return list(fire_options(state, state.ship(state.nominated)))
@@ -1769,8 +2125,24 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
     if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                                                          and math.isfinite(v) for v in to)):
         raise IllegalActionError(AC_RULE, f"'to' must be a point (x, y) in inches, not {to!r}")
-    if not on_table(to, *state.table):
-        raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35)")
+    if action.home:
+        if not f.offtable:
+            raise IllegalActionError(CARRIER_RULE, f"flight {f.id} flies from a carrier on the table, not an off-table base")
+        if action.attack is not None or action.cap or action.loiter:
+            raise IllegalActionError(CARRIER_RULE, "a flight leaving for its base declares nothing else")
+        if distance(to, edge_point(state, f.side, to)) > EPSILON:
+            raise IllegalActionError(CARRIER_RULE, f"flight {f.id} leaves by its side's own ({state.edge(f.side)}) edge "
+                                     "to reach its off-table base (ruling BZ80)")
+    if state.table_of(to) is None or state.table_of(to) != state.table_of(f.pos):
+        raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35; 11.3: only warp capable ships "
+                                 "move between tables)")
+    if state.webs and web_block(state, [(f.pos, to)]):
+        raise IllegalActionError(WEB_RULE, web_block(state, [(f.pos, to)]))
+    if action.loiter:
+        if f.kind != SHUTTLE:
+            raise IllegalActionError(PATROL_RULE, "only shuttles loiter over the table as patrol counters")
+        if action.attack is not None or action.cap:
+            raise IllegalActionError(PATROL_RULE, "a shuttle loitering as a patrol counter may never initiate combat")
     if distance(f.pos, to) > f.speed + 1e-3:
         raise IllegalActionError(AC_RULE, f"a {f.kind} with dogfight value {f.dogfight} moves up to {f.speed:g}\", "
                                  f"not {distance(f.pos, to):.2f}\"")
@@ -1781,6 +2153,8 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
             raise IllegalActionError(DOGFIGHT_RULE, "a CAP intercepts what comes within 6\"; it declares no attack")
     if action.attack is None:
         return
+    if f.patrol:
+        raise IllegalActionError(PATROL_RULE, f"flight {f.id} loitered as a patrol counter and may never initiate combat")
     if not f.armed:
         raise IllegalActionError(AC_ATTACK_RULE, f"flight {f.id} has discharged its warload or dogfought and must "
                                  "return to rearm (8.1)")
@@ -1799,7 +2173,11 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
 def _do_fly(state: BattleState, action: A.FlyAC, ctx: _Ctx) -> BattleState:
     f = state.flight(action.flight)
     to = (round(float(action.to[0]), 4), round(float(action.to[1]), 4))
-    nf = replace(f, pos=to, moved=True, attack=action.attack, cap=action.cap)
+    nf = replace(f, pos=to, moved=True, attack=action.attack, cap=action.cap, patrol=f.patrol or action.loiter)
+    if action.home:  # 8.3 sidebar: a turn's flight back, a turn rearming, a turn flying back; enters the 4th
+        nf = replace(nf, status=ABOARD, armed=False, rearm=OFFTABLE_TURNS)
+        ctx.log("ac_home", f"Side {f.side}'s {f.kind} flight {f.id} leaves the table for its base ({CARRIER_RULE})",
+                flight=f.id)
     state = _set_flight(state, nf)
     ctx.log("ac_move", f"Side {f.side}'s {f.kind} flight {f.id} moves to ({to[0]:g}, {to[1]:g})"
             + (f", attacking {action.attack}" if action.attack is not None else ""), flight=f.id, to=list(to),
@@ -1836,12 +2214,34 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
     home = next((s for s in state.active_ships(f.side) if s.id == f.carrier), None)
     if home is not None:
         out.append(A.FlyAC(f.id, _toward(f.pos, home.pos, f.speed)))
+    if f.offtable:
+        exit_at = edge_point(state, f.side, f.pos)
+        if distance(f.pos, exit_at) <= f.speed:
+            out.append(A.FlyAC(f.id, exit_at, home=True))
+        elif not f.armed:
+            out.append(A.FlyAC(f.id, _toward(f.pos, exit_at, f.speed)))
+    if f.kind == SHUTTLE and not f.patrol:
+        out.append(A.FlyAC(f.id, f.pos, loiter=True))
+    if f.patrol:
+        out = [a for a in out if a.attack is None]
     seen, uniq = set(), []
     for a in out:
-        if (a.to, a.attack, a.cap) not in seen and on_table(a.to, *state.table):
-            seen.add((a.to, a.attack, a.cap))
+        key = (a.to, a.attack, a.cap, a.loiter, a.home)
+        if key not in seen and state.table_of(a.to) == state.table_of(f.pos) is not None and not (state.webs and web_block(state, [(f.pos, a.to)])):
+            seen.add(key)
             uniq.append(a)
     return uniq
+
+
+PATROL_RULE = "000 8.2 Attack Craft Types (Shuttles loitering as patrol counters)"
+OFFTABLE_TURNS = 4  # 8.3: "two turns flight away, in addition to the rearming time"; enters the 4th turn
+
+
+def edge_point(state: BattleState, side: int, pos) -> tuple[float, float]:
+    """The point of ``side``'s own table edge nearest ``pos``."""
+    w, h = state.table
+    x, y = min(max(pos[0], 0.0), w), min(max(pos[1], 0.0), h)
+    return {"south": (x, 0.0), "north": (x, float(h)), "west": (0.0, y), "east": (float(w), y)}[state.edge(side)]
 
 
 def _set_flight(state: BattleState, f: Flight) -> BattleState:
@@ -2017,15 +2417,22 @@ def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
     a lost carrier are lost with it."""
     flights = []
     for f in state.flights:
-        carrier = state.ship(f.carrier)
-        if f.status == ABOARD and not carrier.active:
-            f = replace(f, status=LOST)
+        carrier = None if f.offtable else state.ship(f.carrier)
+        if f.status == ABOARD and carrier is not None and carrier.status in (DESTROYED, CAPTURED):
+            f = replace(f, status=LOST)  # a carrier that left the table (11.7) or lurks keeps its flights
         elif f.status == ABOARD and f.rearm > 0:
             f = replace(f, rearm=f.rearm - 1, armed=f.rearm - 1 == 0)
         flights.append(replace(f, moved=False, attack=f.attack if f.locked else None, cap=False))
     state = replace(state, flights=tuple(flights))
+    for f in state.flights:  # 8.3: off-table bases launch rearmed flights back onto the table
+        if f.offtable and f.status == ABOARD and f.armed and f.rearm == 0 and state.orders_of(f.side).launch \
+                and not (C.breaking(state, f.side) or not state.active_ships(f.side)):
+            at = edge_point(state, f.side, f.pos or (state.table[0] / 2, state.table[1] / 2))
+            state = _set_flight(state, replace(f, status=FLYING, pos=(round(at[0], 4), round(at[1], 4))))
+            ctx.log("ac_launched", f"Side {f.side}'s {f.kind} flight {f.id} returns from its off-table base at "
+                    f"({at[0]:g}, {at[1]:g}) ({CARRIER_RULE})", flight=f.id)
     for ship in state.ships:
-        mine = [f for f in state.flights if f.carrier == ship.id]
+        mine = [f for f in state.flights if f.carrier == ship.id and not f.offtable]
         if not mine or not ship.active or ship.crippled or ship.cloaked or ship.special:
             continue
         if not has(ship.abilities, "Carrier"):

@@ -145,5 +145,51 @@ def segment_meets_circle(a: Point, b: Point, centre: Point, radius: float) -> bo
     return px * px + py * py <= radius * radius + 1e-9
 
 
-__all__ = ["segment_crosses_rect", "segment_meets_circle", "ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
+def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether the segments a→b and c→d meet (a path through a Tholian web, 7.3). A path that
+    only starts or ends on the web does not cross it."""
+    def orient(p: Point, q: Point, r: Point) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = orient(c, d, a), orient(c, d, b)
+    d3, d4 = orient(a, b, c), orient(a, b, d)
+    eps = 1e-9
+    return ((d1 > eps and d2 < -eps) or (d1 < -eps and d2 > eps)) and \
+        ((d3 > eps and d4 < -eps) or (d3 < -eps and d4 > eps) or abs(d3) <= eps or abs(d4) <= eps)
+
+
+def around(pos: Point, centre: Point, arc_inches: float) -> tuple[Point, float]:
+    """``pos`` carried ``arc_inches`` counter-clockwise (seen from above the table) around
+    ``centre`` at its distance from it (9.0 orbits, 11.5 rotation; ruling BZ57), and the degrees
+    turned (negative: to port, as a heading change)."""
+    r = distance(pos, centre)
+    if r < 1e-9:
+        return pos, 0.0
+    angle = arc_inches / r  # radians
+    dx, dy = pos[0] - centre[0], pos[1] - centre[1]
+    c, s = math.cos(angle), math.sin(angle)
+    new = (round(centre[0] + dx * c - dy * s, PLACES), round(centre[1] + dx * s + dy * c, PLACES))
+    return new, -math.degrees(angle)
+
+
+ZONE = 24.0  # 10.2 "divide the table up into zones of 2' square"
+
+
+def zone_of(pos: Point, width: float, height: float) -> tuple[int, int]:
+    """The 2' square (column, row from the south-west corner) holding ``pos`` (10.2)."""
+    cols, rows = zone_count(width, height)
+    return (min(cols - 1, max(0, int(pos[0] // ZONE))), min(rows - 1, max(0, int(pos[1] // ZONE))))
+
+
+def zone_count(width: float, height: float) -> tuple[int, int]:
+    return (max(1, math.ceil(width / ZONE - 1e-9)), max(1, math.ceil(height / ZONE - 1e-9)))
+
+
+def in_zone(pos: Point, zone: tuple[int, int], width: float, height: float) -> bool:
+    x0, y0 = zone[0] * ZONE, zone[1] * ZONE
+    return (x0 - EPSILON <= pos[0] <= min(width, x0 + ZONE) + EPSILON
+            and y0 - EPSILON <= pos[1] <= min(height, y0 + ZONE) + EPSILON)
+
+
+__all__ = ["ZONE", "around", "in_zone", "segments_cross", "zone_count", "zone_of", "segment_crosses_rect", "segment_meets_circle", "ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
            "halve", "inches", "norm", "on_table", "relative_bearing", "round_half_up", "turn_degrees"]

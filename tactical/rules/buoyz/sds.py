@@ -8,6 +8,7 @@ SD's weapon lines the way 1.2, 5.1 and 5.9 classify them (rulings BZ6, BZ7).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,7 +22,7 @@ from campaign.rules.cam.ships import (
     validate_sd,
 )
 
-from .geometry import AFT, ARCS, FORE
+from .geometry import AFT, ARCS, FORE, PORT, STARBOARD
 
 MAIN, SECONDARY, CLOSE_DEFENCE = "main", "secondary", "close_defence"
 
@@ -48,6 +49,13 @@ class WeaponSystem:
     group: str
     arcs: frozenset[str]
     torpedo: str = ""
+    banks: tuple[tuple[str, int], ...] = ()  # 5.4: banks per arc when the line splits them (ruling BZ81)
+
+    def bearing_share(self, target_arcs: frozenset[str]) -> tuple[int, int]:
+        """5.4: (banks bearing on a target in ``target_arcs``, all banks); (1, 1) unsplit."""
+        if not self.banks:
+            return (1, 1)
+        return (sum(n for arc, n in self.banks if arc in target_arcs), sum(n for _arc, n in self.banks))
 
     @property
     def range(self) -> int:
@@ -68,6 +76,21 @@ def torpedo_kind(name: str) -> str:
     return "photon"
 
 
+_BANK = re.compile(r"(\d+)\s*(fwd|fore|f|aft|a|port|p|starboard|stbd|s)\b", re.IGNORECASE)
+_BANK_ARC = {"fwd": FORE, "fore": FORE, "f": FORE, "aft": AFT, "a": AFT, "port": PORT, "p": PORT,
+             "starboard": STARBOARD, "stbd": STARBOARD, "s": STARBOARD}
+
+
+def weapon_banks(weapon: Weapon) -> tuple[tuple[str, int], ...]:
+    """Ruling BZ81 (5.4): a weapon line whose arc gives banks per arc ("2 Fwd, 2 Aft", "2F/1A")
+    splits its dice between those arcs; none of the book's SDs does."""
+    banks: dict[str, int] = {}
+    for count, arc in _BANK.findall(weapon.arc):
+        key = _BANK_ARC[arc.lower()]
+        banks[key] = banks.get(key, 0) + int(count)
+    return tuple((a, banks[a]) for a in ARCS if banks.get(a)) if len(banks) >= 1 and sum(banks.values()) else ()
+
+
 def weapon_arcs(weapon: Weapon, torpedo: str) -> frozenset[str]:
     """Ruling BZ7 (1.2): "Fwd"/"Fore" → the fore arc; "Aft" → the aft arc; no arc stated → 360°
     for a beam, fore and aft for a torpedo ("Torpedoes – Fore and/or Aft (generally)")."""
@@ -85,7 +108,9 @@ def weapon_systems(sd: SD) -> tuple[WeaponSystem, ...]:
     out = []
     for i, w in enumerate(sd.main):
         kind = torpedo_kind(w.name)
-        out.append(WeaponSystem(f"main{i}", w.name, w.count, MAIN, weapon_arcs(w, kind), kind))
+        banks = weapon_banks(w)
+        arcs = frozenset(a for a, _n in banks) if banks else weapon_arcs(w, kind)
+        out.append(WeaponSystem(f"main{i}", w.name, w.count, MAIN, arcs, kind, banks))
     if sd.secondary:
         out.append(WeaponSystem(SECONDARY, "Secondary", sd.secondary, SECONDARY, frozenset(ARCS)))
     return tuple(out)

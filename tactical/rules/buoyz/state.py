@@ -9,6 +9,7 @@ movement and fire. A ``BattleState`` holds the table, the ships, the torpedo cou
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -20,6 +21,8 @@ from .geometry import Point
 # Ship status.
 ACTIVE, DESTROYED, LEFT = "active", "destroyed", "left"  # LEFT: left the table (11.7)
 CAPTURED = "captured"  # 11.4: taken in a boarding action
+TRANSIT = "transit"  # 11.3: in transit between two tables (cannot be attacked; it emerges on ``emerge``)
+LURKING = "lurking"  # 10.2: a cloaked ship lurking unseen in a 2' square zone (not on the table)
 
 # Phases of a turn (2.1, 2.2); OVER once the battle has ended.
 INITIATIVE, MOVEMENT, ATTACK, END, OVER = "initiative", "movement", "attack", "end", "over"
@@ -29,6 +32,7 @@ AC_MOVEMENT = "ac_movement"  # 2.2 Movement Phase 4): AC counters move by type a
 FIGHTER, BOMBER, SHUTTLE = "fighter", "bomber", "shuttle"
 AC_TYPES = (SHUTTLE, BOMBER, FIGHTER)  # 4.2 "The order is always Shuttles, Bombers, then finally Fighters"
 ABOARD, FLYING, LOST = "aboard", "flying", "lost"
+FLIGHT_LEFT = "left"  # CAM 3.1 (c), (e): left the table with its side's last retreating ship
 
 # Critical effects that Damage Control can repair (5.8 1-3; 6.2).
 ARMAMENT, MOTIVE, SHIELDS = "armament", "motive", "shields"
@@ -92,6 +96,10 @@ class Ship:
     shields_lowered: bool = False  # 2.2 Movement Phase 2): "It may then lower shields"
     sweeping: bool = False  # swept mines this turn (5.10): it may not shoot
     searched: bool = False  # made its 10.3 detection roll this turn
+    zone: tuple[int, int] | None = None  # 10.2: the 2' square (column, row) a lurking ship lurks in
+    weaving: bool = False  # 7.3 Tholian Web: moved this turn spinning a web (a partner may join it)
+    hyper_lurk: bool = False
+    emerge: int = 0  # 11.3: the turn a ship in transit emerges on its new table  # 11.8: lurking stationary in hyperspace this turn (it does not drop out)
 
     @property
     def active(self) -> bool:
@@ -155,6 +163,8 @@ class Flight:
     attack: int | None = None
     locked: bool = False
     cap: bool = False  # 4.2, 8.6: flying Combat Air Patrol this turn
+    offtable: bool = False  # 8.1, 8.3: flies from an off-table base (``carrier`` is 0), two turns' flight away
+    patrol: bool = False  # 8.2: a shuttle loitering as a patrol counter (3.0); it never initiates combat
 
     @property
     def flying(self) -> bool:
@@ -193,6 +203,19 @@ class Minefield:
     length: float = 1.0
     width: float = 0.5
     rows: int = 1
+
+
+@dataclass(frozen=True)
+class Web:
+    """A Tholian web (7.3): a continuous energy field from ``a`` to ``b`` that cannot be moved
+    through, anchored to the ships (ids) or objects (``-id`` of a ``Celestial``) in ``anchors``
+    (ruling BZ54)."""
+
+    id: int
+    side: int
+    a: Point
+    b: Point
+    anchors: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -240,6 +263,10 @@ class BattleState:
     turn_cap: int = DEFAULT_TURN_CAP
     winner: int | None = None
     cam: Any = None  # a cam.CamLink when a CAM scenario is fought on the engine (CAM 3.0, 3.1)
+    webs: tuple[Web, ...] = ()  # 7.3 Tholian webs
+    rotation: bool = False  # 11.5: planets' bases and moons turn 1/2" a turn (an option, ruling BZ58)
+    edges: tuple[str, ...] = ()  # each side's own table edge (default: the first side south, the other north)
+    tables: int = 1  # 11.3: tables in a row, west to east, each ``table`` in size (ruling BZ82)
 
     def ship(self, ship_id: int) -> Ship:
         for s in self.ships:
@@ -261,6 +288,60 @@ class BattleState:
 
     def active_ships(self, side: int | None = None) -> tuple[Ship, ...]:
         return tuple(s for s in self.ships if s.active and (side is None or s.side == side))
+
+    @property
+    def pitch(self) -> float:
+        """11.3 (ruling BZ82): table k's west edge is at x = k × pitch; the gap between tables is
+        over 1,000" (no sensor, weapon or move reaches across it) and the pitch a whole number
+        of 2' squares (10.2)."""
+        return float(math.ceil((self.table[0] + 1000.0) / 24.0) * 24)
+
+    def table_of(self, pos: Point) -> int | None:
+        """The table ``pos`` lies on (11.3), or None when it is off every table."""
+        w, h = self.table
+        if not -1e-6 <= pos[1] <= h + 1e-6:
+            return None
+        k = int(math.floor((pos[0] + 1e-6) / self.pitch)) if self.tables > 1 else 0
+        if not 0 <= k < self.tables:
+            return None
+        x = pos[0] - k * self.pitch
+        return k if -1e-6 <= x <= w + 1e-6 else None
+
+    def zone_at(self, pos: Point) -> tuple[int, int]:
+        """10.2: the 2' square (column, row) holding ``pos``; columns count on across the tables
+        of 11.3 (each table's first column is its west edge)."""
+        k = self.table_of(pos) or 0
+        w, h = self.table
+        first = int(round(k * self.pitch / 24.0))
+        col = min(max(0, int((pos[0] - k * self.pitch) // 24.0)), max(1, math.ceil(w / 24.0 - 1e-9)) - 1)
+        row = min(max(0, int(pos[1] // 24.0)), max(1, math.ceil(h / 24.0 - 1e-9)) - 1)
+        return (first + col, row)
+
+    def zone_rect(self, zone: tuple[int, int]) -> tuple[float, float, float, float] | None:
+        """The square's (x0, y0, x1, y1) on the table (cut by the table's edges), or None."""
+        w, h = self.table
+        per = int(round(self.pitch / 24.0))
+        k, col = divmod(int(zone[0]), per)
+        row = int(zone[1])
+        x_origin = k * self.pitch
+        x0, y0 = x_origin + col * 24.0, row * 24.0
+        if not (0 <= k < self.tables and x0 < x_origin + w - 1e-9 and 0 <= row and y0 < h - 1e-9 and col >= 0):
+            return None
+        return (x0, y0, min(x_origin + w, x0 + 24.0), min(float(h), y0 + 24.0))
+
+    def lurking(self, side: int | None = None) -> tuple[Ship, ...]:
+        """10.2: ships lurking unseen (not on the table; neither attacked nor attacking)."""
+        return tuple(s for s in self.ships if s.status == LURKING and (side is None or s.side == side))
+
+    def edge(self, side: int) -> str:
+        """The side's own table edge: its CAM 2.3 edge, else ``edges``, else south for the first
+        side and north for the other (as ``deploy`` sets them up, ruling BZ4)."""
+        if self.cam is not None:
+            return self.cam.edge(side)
+        i = self.sides.index(side)
+        if len(self.edges) > i:
+            return self.edges[i]
+        return "south" if i == 0 else "north"
 
     @property
     def over(self) -> bool:
@@ -332,6 +413,6 @@ def carried_flights(ships) -> tuple[Flight, ...]:
     return tuple(out)
 
 
-__all__ = ["ACTIVE", "CAPTURED", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
+__all__ = ["ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
            "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
            "new_ship", "with_ship"]

@@ -22,6 +22,7 @@ from tactical.rules.buoyz.state import (
     IllegalActionError,
     Minefield,
     Orders,
+    Web,
     new_battle,
     new_ship,
 )
@@ -30,10 +31,10 @@ from tests.rules.case_loader import CaseError, read_case_files
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap", "minefields", "flights", "ac_slot", "objects"}
+               "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges", "tables"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
-EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights"}
+EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights", "objects"}
 SHIP_FIELDS = {f.name for f in fields(__import__("tactical.rules.buoyz.state", fromlist=["Ship"]).Ship)}
 
 
@@ -90,6 +91,15 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
     if "objects" in spec:
         state = replace(state, objects=tuple(Celestial(o["id"], o["kind"], tuple(o["centre"]), o["radius"])
                                              for o in spec["objects"]))
+    if "webs" in spec:
+        state = replace(state, webs=tuple(Web(w["id"], w["side"], tuple(w["a"]), tuple(w["b"]), tuple(w["anchors"]))
+                                          for w in spec["webs"]))
+    if "rotation" in spec:
+        state = replace(state, rotation=bool(spec["rotation"]))
+    if "tables" in spec:
+        state = replace(state, tables=int(spec["tables"]))
+    if "edges" in spec:
+        state = replace(state, edges=tuple(spec["edges"]))
     if "flights" in spec:
         state = replace(state, flights=tuple(
             Flight(**{k: (tuple(v) if k == "pos" and v is not None else v) for k, v in f.items()})
@@ -107,7 +117,7 @@ def load_action(raw: Mapping[str, Any]) -> A.Action:
     raw = dict(raw)
     kind = raw.pop("type")
     cls = {"Begin": A.Begin, "Special": A.Special, "Move": A.Move, "Fire": A.Fire, "Detect": A.Detect,
-           "FlyAC": A.FlyAC}.get(kind)
+           "FlyAC": A.FlyAC, "Reveal": A.Reveal, "Lurk": A.Lurk}.get(kind)
     if cls is None:
         raise CaseError(f"unknown action type {kind!r}")
     return cls(**{k: _tuplify(v) for k, v in raw.items()})
@@ -180,7 +190,8 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
             errors.append(f"rolls: expected {want!r}, got {got!r}")
     view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
             "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
-            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "squadron_next": list(state.squadron_next), "minefields": [m.id for m in state.minefields]}
+            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "squadron_next": list(state.squadron_next), "minefields": [m.id for m in state.minefields],
+            "webs": [[w.id, list(w.anchors)] for w in state.webs]}
     for k, v in expect.get("state", {}).items():
         if k not in view:
             raise CaseError(f"expect.state: unknown key {k!r}")
@@ -193,6 +204,14 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
                 raise CaseError(f"expect.flights.{fid}: unknown attribute {k!r}")
             if not _matches(v, fview[k]):
                 errors.append(f"flight {fid} {k}: expected {v!r}, got {fview[k]!r}")
+    for oid, want in expect.get("objects", {}).items():
+        obj = next((o for o in state.objects if o.id == int(oid)), None)
+        if obj is None:
+            raise CaseError(f"expect.objects: no object {oid}")
+        oview = {k: _jsonish(v) for k, v in obj.__dict__.items()}
+        for k, v in want.items():
+            if not _matches(v, oview.get(k)):
+                errors.append(f"object {oid} {k}: expected {v!r}, got {oview.get(k)!r}")
     actions = [_action_json(a) for a in legal_actions(state)]
     for key, present in (("legal", True), ("not_legal", False)):
         for want in expect.get(key, []):
