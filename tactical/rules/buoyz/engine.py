@@ -458,7 +458,8 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
             return replace(state, phase=OVER, acting=None, winner=None)
         return state
     winner = alive[0] if alive else None
-    text = f"Side {winner} holds the field" if winner is not None else "No ship is left on the table"
+    text = (f"Side {winner} holds the field" if winner is not None
+            else "Mutual destruction: no ship of either side is left on the table (ruling BZ61)")
     ctx.log("over", text, winner=winner)
     return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
 
@@ -1696,6 +1697,24 @@ class Outcome:
     points_destroyed: dict[int, int]  # by the side that lost them (CAM 3.1 condition 1)
     cam_score: object = None  # the CAM ScenarioScore (CAM 3.0 step 2) when a CAM scenario was fought
     cam_battle: object = None  # the CAM record (``breakcontact.BattleState``) for ``record_scenario``
+    ending: str | None = None  # how it ended (``ending``): None while it goes on
+
+
+FIELD_HELD, CONTACT_BROKEN, MUTUAL_DESTRUCTION, TURN_CAP = "field held", "contact broken", "mutual destruction", "turn cap"
+
+
+def ending(state: BattleState) -> str | None:
+    """How an ended battle ended (rulings BZ17, BZ61): all table contact broken (a CAM scenario,
+    CAM 3.0), one side holding the field, mutual destruction (no ship of either side left on the
+    table), or undecided at the turn cap."""
+    if not state.over:
+        return None
+    if state.cam is not None and state.cam.battle.contact_broken:
+        return CONTACT_BROKEN
+    alive = {s.side for s in state.ships if s.active}
+    if not alive:
+        return MUTUAL_DESTRUCTION
+    return FIELD_HELD if len(alive) == 1 else TURN_CAP
 
 
 def outcome(state: BattleState) -> Outcome:
@@ -1704,11 +1723,11 @@ def outcome(state: BattleState) -> Outcome:
             for side in state.sides}
     link = state.cam
     return Outcome(state.over, state.winner, state.turn, fates, lost, link.score if link else None,
-                   link.battle if link else None)
+                   link.battle if link else None, ending(state))
 
 
 __all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "base_speed", "check", "close_defence",
-           "damage", "dead_in_space", "eligible", "fire_options", "flagship", "hit_modifier", "initiative_modifier",
+           "damage", "dead_in_space", "eligible", "ending", "fire_options", "flagship", "hit_modifier", "initiative_modifier",
            "legal_actions", "move_cost_ok", "move_options", "outcome", "shields_facing", "system_dice", "systems",
            "turning"]
 _ = (ACTIVE,)
