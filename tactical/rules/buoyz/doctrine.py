@@ -23,8 +23,9 @@ from .engine import (
     system_dice,
     systems,
 )
-from .geometry import advance, arcs_of, distance, norm, on_table, round_half_up, turn_degrees
-from .state import AC_MOVEMENT, ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
+from .geometry import advance, arcs_of, distance, halve, norm, on_table, round_half_up, turn_degrees
+from .sds import has
+from .state import AC_MOVEMENT, ARMAMENT, ATTACK, FIGHTER, INITIATIVE, LOST, MOTIVE, MOVEMENT, BattleState, Ship
 
 MAX_STEPS = 20_000
 
@@ -96,12 +97,73 @@ def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
     return -{"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
 
 
+def _armed(ship: Ship) -> bool:
+    """Whether any of the ship's weapon systems still has attack dice (5.7, 5.8, 7.3 one-shot),
+    whatever this turn's Special Action does to them."""
+    cut = int(ship.crippled) + ship.crit(ARMAMENT)
+    return any(s.key not in ship.spent and halve(s.dice, cut) > 0 for s in systems(ship))
+
+
+def can_hurt(state: BattleState, side: int) -> bool:
+    """Whether ``side`` still has a way to damage an enemy ship: attack dice left in a weapon
+    system of a ship on the table, or a bomber or shuttle flight armed in the air or able to
+    rearm aboard a carrier that can still launch it (8.3) (ruling BZ60)."""
+    if any(_armed(s) for s in state.active_ships(side)):
+        return True
+    for f in state.flights:
+        if f.side != side or f.kind == FIGHTER or f.status == LOST:
+            continue
+        if f.flying and f.armed:
+            return True
+        carrier = state.ship(f.carrier)
+        if carrier.active and not carrier.crippled and has(carrier.abilities, "Carrier"):
+            return True
+    return False
+
+
+def withdrawing(state: BattleState, side: int) -> bool:
+    """Ruling BZ60: a side that can no longer hurt the enemy leaves the table (11.7) rather than
+    wait for the turn cap; when neither side can, the side with fewer points on the table goes
+    (both on equal points). A side under a CAM 'break contact' order retreats as CAM 3.1 says."""
+    if breaking(state, side) or can_hurt(state, side):
+        return False
+    other = state.other(side)
+    if can_hurt(state, other):
+        return True
+    mine = sum(s.sd.points for s in state.active_ships(side))
+    return mine <= sum(s.sd.points for s in state.active_ships(other))
+
+
+def _exit_edge(state: BattleState, ship: Ship) -> str:
+    """Its own CAM 2.3 edge in a CAM scenario; otherwise the table edge nearest to it."""
+    if state.cam is not None:
+        return state.cam.edge(ship.side)
+    w, hgt = state.table
+    x, y = ship.pos
+    return min((("south", y), ("west", x), ("north", hgt - y), ("east", w - x)), key=lambda e: e[1])[0]
+
+
+def _withdraw_score(state: BattleState, ship: Ship, m: A.Move, edge: str) -> tuple[float, float]:
+    """Off the table (11.7) is best; else the nearer the exit edge the better, then the farther
+    from the nearest enemy."""
+    pos, _h = _pose(ship, m)
+    w, hgt = state.table
+    if not on_table(pos, w, hgt):
+        return (1e9, 0.0)
+    gap = {"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
+    enemies = state.active_ships(state.other(ship.side))
+    return (-gap, min((distance(pos, e.pos) for e in enemies), default=0.0))
+
+
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
     if ship.uses("cloak_hunter"):  # 10.3: a hunter moves no more than 4"
         options = [m for m in options if m.before + m.after <= 4] or options
     if breaking(state, ship.side):
         return max(options, key=lambda m: _retreat_score(state, ship, m))
+    if withdrawing(state, ship.side):
+        edge = _exit_edge(state, ship)
+        return max(options, key=lambda m: _withdraw_score(state, ship, m, edge))
     enemies = state.active_ships(state.other(ship.side))
     weapons = _bearing_dice(ship, enemies)
     if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
@@ -150,11 +212,17 @@ def doctrine_action(state: BattleState) -> A.Action:
         return A.Begin()
     if state.phase == MOVEMENT:
         if state.nominated is not None:
-            return choose_move(state, state.ship(state.nominated))
+            ship = state.ship(state.nominated)
+            if (withdrawing(state, ship.side) and ship.uses("flank_speed") and has(ship.abilities, "Warp")
+                    and not ship.crippled and not ship.crit(MOTIVE) and not ship.cloaked):
+                return A.Special(ship.id, "maximum_warp")  # 7.2: leave the table this turn
+            return choose_move(state, ship)
         mine = [s for s in state.active_ships(state.acting) if not s.moved
                 and (not state.squadron_next or s.id in state.squadron_next)]
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
+        if withdrawing(state, ship.side):
+            return _withdraw_special(state, ship) or choose_move(state, ship)
         special = _special_for(state, ship, enemies)
         if special is not None:
             return special
@@ -210,6 +278,13 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
             return caps[0]
         return station
     return options[0]
+
+
+def _withdraw_special(state: BattleState, ship: Ship) -> A.Special | None:
+    """A withdrawing ship first tries Flank Speed (7.2), to go to Maximum Warp if it can."""
+    if ship.special_tried or not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed:
+        return None
+    return A.Special(ship.id, "flank_speed")
 
 
 def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:
