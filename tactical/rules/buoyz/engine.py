@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from campaign.rules.dice import Dice
 
@@ -63,6 +64,7 @@ from .state import (
     Torpedo,
     with_ship,
 )
+from .state import evolve as replace  # dataclasses.replace, faster for the engine's plain frozen values
 
 TURN_RULE = "000 2.2 Detailed Turn Sequence"
 INITIATIVE_RULE = "000 3.0 Initiative Phase"
@@ -1553,7 +1555,22 @@ def move_options(ship: Ship) -> list[A.Move]:
     move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
     if ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed:
         return [A.Move(ship.id)]
-    allow, t = allowance(ship), turning(ship)
+    return list(_move_table(ship.id, allowance(ship), turning(ship), agile(ship)))
+
+
+@lru_cache(maxsize=4096)
+def _move_table(ship_id: int, allow: float, t: int, is_agile: bool, extra: str = "") -> tuple[A.Move, ...]:
+    """``move_options`` for a ship that moves: they depend only on its allowance, Turning and
+    agility, so they are worked out once for each (frozen ``Move`` values, shared). ``extra``
+    adds the mine-laying ("lay") and sweeping ("sweep") variants ``ship_moves`` lists."""
+    if extra:
+        base = _move_table(ship_id, allow, t, is_agile)
+        more: list[A.Move] = []
+        if "lay" in extra:
+            more += [replace(m, lay_mine=True) for m in base if m.turn == 0 and not m.turn_end]
+        if "sweep" in extra:
+            more += [replace(m, sweep=True) for m in base if m.before + m.after <= SWEEP_SPEED + EPSILON]
+        return base + tuple(more)
     out: list[A.Move] = []
     seen = set()
 
@@ -1563,7 +1580,6 @@ def move_options(ship: Ship) -> list[A.Move]:
             seen.add(key)
             out.append(m)
 
-    is_agile = agile(ship)
     ends = (-t, 0, t) if is_agile else (0,)
     for turn in range(-t, t + 1):
         for end in ends:
@@ -1571,15 +1587,15 @@ def move_options(ship: Ship) -> list[A.Move]:
             dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {_down(room)})
             for d in dists:
                 if is_agile:
-                    add(A.Move(ship.id, 0.0, turn, d, end))
+                    add(A.Move(ship_id, 0.0, turn, d, end))
                 elif turn == 0:
-                    add(A.Move(ship.id, 0.0, 0, d))
+                    add(A.Move(ship_id, 0.0, 0, d))
                 else:
-                    add(A.Move(ship.id, 0.0, turn, d))
-                    add(A.Move(ship.id, d, turn, 0.0))
+                    add(A.Move(ship_id, 0.0, turn, d))
+                    add(A.Move(ship_id, d, turn, 0.0))
                     if d:
-                        add(A.Move(ship.id, _down(d / 2), turn, _down(d / 2)))
-    return out
+                        add(A.Move(ship_id, _down(d / 2), turn, _down(d / 2)))
+    return tuple(out)
 
 
 def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
@@ -1604,13 +1620,16 @@ def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
 
 def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
-    options = move_options(ship)
-    extra = []
-    if mine_layer_problem(ship) is None:
-        extra += [replace(m, lay_mine=True) for m in options if m.turn == 0 and not m.turn_end]
-    if has(ship.abilities, "Minesweeper"):
-        extra += [replace(m, sweep=True) for m in options if m.before + m.after <= SWEEP_SPEED + EPSILON]
-    options = options + extra
+    extra = ("lay" if mine_layer_problem(ship) is None else "") + ("sweep" if has(ship.abilities, "Minesweeper") else "")
+    if extra and not (ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed):
+        options = list(_move_table(ship.id, allowance(ship), turning(ship), agile(ship), extra))
+    else:
+        base = move_options(ship)
+        options = list(base)
+        if "lay" in extra:
+            options += [replace(m, lay_mine=True) for m in base if m.turn == 0 and not m.turn_end]
+        if "sweep" in extra:
+            options += [replace(m, sweep=True) for m in base if m.before + m.after <= SWEEP_SPEED + EPSILON]
     if C.breaking(state, ship.side):
         options = [m for m in options if C.retreat_problem(state, ship, m) is None]
     if len(squadron(state, ship)) > 1:

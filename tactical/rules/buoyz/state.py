@@ -10,7 +10,7 @@ movement and fire. A ``BattleState`` holds the table, the ships, the torpedo cou
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from campaign.rules.cam.ships import SD, validate_sd
@@ -267,8 +267,30 @@ class BattleState:
         return self.phase == OVER
 
 
+_PLAIN: dict[type, frozenset[str] | None] = {}
+
+
+def evolve(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the engine's frozen values, several times faster: a plain
+    dataclass (every field set by ``__init__``, no ``__post_init__``, no slots) is copied field
+    by field from its ``__dict__``; anything else, and an unknown field, goes through
+    ``dataclasses.replace`` itself (which raises ``TypeError`` for a field it does not have)."""
+    cls = type(obj)
+    names = _PLAIN.get(cls, False)
+    if names is False:
+        plain = (hasattr(obj, "__dict__") and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
+                 and all(f.init for f in fields(obj)))
+        names = _PLAIN[cls] = frozenset(f.name for f in fields(obj)) if plain else None
+    if names is None or not names.issuperset(changes) or len(obj.__dict__) != len(names):
+        return replace(obj, **changes)
+    new = object.__new__(cls)
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def with_ship(state: BattleState, ship: Ship) -> BattleState:
-    return replace(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
+    return evolve(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
 
 
 def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, **kw: Any) -> Ship:
@@ -333,5 +355,5 @@ def carried_flights(ships) -> tuple[Flight, ...]:
 
 
 __all__ = ["ACTIVE", "CAPTURED", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "evolve", "new_battle",
            "new_ship", "with_ship"]
