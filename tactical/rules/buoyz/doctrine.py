@@ -9,21 +9,40 @@ fires at the eligible enemy with the least hull left (focus fire), secondary dic
 
 from __future__ import annotations
 
+import math
+
 from campaign.rules.dice import Dice
 
 from . import actions as A
 from .cam import breaking
 from .engine import (
+    TRANSPORTER_RANGE,
     allowance,
+    boarding_score,
     apply,
     dead_in_space,
     eligible,
+    fire_options,
     legal_actions,
     ship_moves,
     system_dice,
     systems,
 )
-from .geometry import advance, arcs_of, distance, halve, norm, on_table, round_half_up, turn_degrees
+from .geometry import (
+    AFT,
+    ARCS,
+    EPSILON,
+    FORE,
+    PORT,
+    STARBOARD,
+    advance,
+    distance,
+    halve,
+    inches,
+    norm,
+    on_table,
+    turn_degrees,
+)
 from .sds import has
 from .state import AC_MOVEMENT, ARMAMENT, ATTACK, FIGHTER, INITIATIVE, LOST, MOTIVE, MOVEMENT, BattleState, Ship
 
@@ -41,8 +60,8 @@ def _pose(ship: Ship, m: A.Move):
     return pos, h
 
 
-def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list]]:
-    """(arcs, range, weight, enemies it may reach) for each system with dice left."""
+def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float]]:
+    """(arcs, range, weight) for each system with dice left."""
     out = []
     for s in systems(ship):
         n = system_dice(ship, s)
@@ -51,40 +70,110 @@ def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list
     return out
 
 
-def _score_pose(state: BattleState, pos, heading: float, weapons, enemies, far=()) -> float:
-    """Attack dice bearing on ``enemies`` (those that might be in reach) from this pose, then the
-    distance to the nearest enemy (``far`` ones count only for that), and a table edge penalty."""
+_E = EPSILON
+# geometry.arcs_of's Template 1 quadrants (ruling BZ2) for a relative bearing kept to 4 places:
+# (fore, starboard, aft, port) membership → the arc set.
+_ARC_SETS = {}
+for _bits in range(16):
+    _ARC_SETS[tuple(bool(_bits & (1 << i)) for i in range(4))] = frozenset(
+        arc for i, arc in enumerate((FORE, STARBOARD, AFT, PORT)) if _bits & (1 << i))
+ALL_ARCS = frozenset(ARCS)
+
+
+def _arcs_at(rel: float) -> frozenset:
+    """``geometry.arcs_of`` for a relative bearing already worked out (0 ≤ rel < 360, to 4
+    places, so the 1e-6 boundary tolerance decides exactly as there)."""
+    return _ARC_SETS[(rel <= 45.0 + _E or rel >= 315.0 - _E, 45.0 - _E <= rel <= 135.0 + _E,
+                      135.0 - _E <= rel <= 225.0 + _E, 225.0 - _E <= rel <= 315.0 + _E)]
+
+
+def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -> A.Move:
+    """The option whose end pose scores best, the shorter move on a tie (the first listed on a
+    full tie). A pose scores the attack dice bearing on the enemies in reach (``near``): each
+    system's dice (torpedoes 1.5 times) whose arc holds the enemy (Template 1, ruling BZ2) and
+    whose range reaches it (rounded, ruling BZ1), times 10; less the distance to the nearest
+    enemy (``far`` ones count only for that); less 5 within 3\" of a table edge; -1e9 off the
+    table. The end pose is the very one ``engine._do_move`` computes (``advance``, ``norm``), and
+    the arcs and ranges what ``arcs_of`` and ``inches`` give; the sines and cosines of the few
+    headings, and the turned headings, are worked out once for all the options."""
     w, hgt = state.table
-    if not on_table(pos, w, hgt):
-        return -1e9
-    score = 0.0
-    nearest = 1e9
-    for e in enemies:
-        d = distance(pos, e.pos)
-        nearest = min(nearest, d)
-        if e.uses("ecm"):
-            continue
-        rounded = round_half_up(round(d, 4))
-        arcs = None
-        for arc_set, rng, weight in weapons:
-            if rounded <= rng:
-                if arcs is None:
-                    arcs = arcs_of(pos, heading, e.pos)
-                if arcs & arc_set:
-                    score += weight
-    for e in far:
-        nearest = min(nearest, distance(pos, e.pos))
-    edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
-    return score * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
-
-
-def _score_move(state: BattleState, ship: Ship, m: A.Move, weapons=None, enemies=None) -> float:
-    if enemies is None:
-        enemies = state.active_ships(state.other(ship.side))
-    if weapons is None:
-        weapons = _bearing_dice(ship, enemies)
-    pos, h = _pose(ship, m)
-    return _score_pose(state, pos, h, weapons, enemies)
+    x0, y0 = ship.pos
+    h0 = ship.heading
+    reach = max((rng for _a, rng, _w in weapons), default=-1)
+    targets = [(e.pos[0], e.pos[1], e.uses("ecm")) for e in near]
+    others = [e.pos for e in far]
+    by_arcs: dict[frozenset, list[tuple[int, float]]] = {}
+    trig: dict[float, tuple[float, float]] = {}
+    turned: dict[tuple[float, int], float] = {}
+    hypot, atan2, degrees, floor, sin, cos, radians = (math.hypot, math.atan2, math.degrees, math.floor, math.sin,
+                                                       math.cos, math.radians)
+    lo, x_hi, y_hi = -EPSILON, w + EPSILON, hgt + EPSILON
+    best, best_key = None, None
+    for m in options:
+        if m.lay_mine or m.sweep:
+            continue  # the same pose as the plain move listed before it
+        x, y = x0, y0
+        if m.before:
+            sc = trig.get(h0)
+            if sc is None:
+                sc = trig[h0] = (sin(radians(h0)), cos(radians(h0)))
+            x, y = round(x + m.before * sc[0], 4), round(y + m.before * sc[1], 4)
+        key = (h0, m.turn)
+        h = turned.get(key)
+        if h is None:
+            h = turned[key] = norm(h0 + turn_degrees(m.turn))
+        if m.after:
+            sc = trig.get(h)
+            if sc is None:
+                sc = trig[h] = (sin(radians(h)), cos(radians(h)))
+            x, y = round(x + m.after * sc[0], 4), round(y + m.after * sc[1], 4)
+        if m.turn_end:
+            key = (h, m.turn_end)
+            hh = turned.get(key)
+            if hh is None:
+                hh = turned[key] = norm(h + turn_degrees(m.turn_end))
+            h = hh
+        if not (lo <= x <= x_hi and lo <= y <= y_hi):
+            score = -1e9
+        else:
+            dice = 0.0
+            nearest = 1e9
+            for ex, ey, ecm in targets:
+                dx, dy = ex - x, ey - y
+                d = hypot(dx, dy)
+                if d < nearest:
+                    nearest = d
+                if ecm:
+                    continue
+                rounded = floor(round(d, 4) + 0.5)  # geometry.inches (1.1, ruling BZ1)
+                if rounded > reach:
+                    continue
+                if d < EPSILON:
+                    arcs = ALL_ARCS
+                else:
+                    b = round(degrees(atan2(dx, dy)) % 360.0, 4)  # geometry.bearing
+                    if b >= 360.0:
+                        b = 0.0
+                    rel = round((b - h) % 360.0, 4)  # geometry.relative_bearing
+                    if rel >= 360.0:
+                        rel = 0.0
+                    arcs = _arcs_at(rel)
+                bearing_on = by_arcs.get(arcs)
+                if bearing_on is None:
+                    bearing_on = by_arcs[arcs] = [(rng, wt) for arc_set, rng, wt in weapons if arcs & arc_set]
+                for rng, wt in bearing_on:
+                    if rounded <= rng:
+                        dice += wt
+            for ex, ey in others:
+                d = hypot(ex - x, ey - y)
+                if d < nearest:
+                    nearest = d
+            edge = min(x, y, w - x, hgt - y)
+            score = dice * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
+        rank = (score, -m.before - m.after)
+        if best_key is None or rank > best_key:
+            best, best_key = m, rank
+    return best
 
 
 def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
@@ -177,32 +266,31 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     # beyond reach only the nearest matters (to close on it), and only with nobody in reach
     far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
 
-    def score(m: A.Move) -> tuple[float, float]:
-        pos, h = _pose(ship, m)
-        return _score_pose(state, pos, h, weapons, near, far), -m.before - m.after
-
-    return max(options, key=score)
+    return _best_move(state, ship, options, weapons, near, far)
 
 
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
+    """Every weapon system at the eligible enemy (5.4) with the least hull left, then the
+    nearest (focus fire); boards (11.4) an enemy within reach when its score is 2 better."""
     enemies = state.active_ships(state.other(ship.side))
+    ranges = {e.id: inches(ship.pos, e.pos) for e in enemies}  # 5.4's range test, worked out once
     shots = []
     for s in systems(ship):
         n = system_dice(ship, s)
         if not n:
             continue
-        cands = [e for e in enemies if eligible(state, ship, s, e)]
+        cands = [e for e in enemies if ranges[e.id] <= s.range and eligible(state, ship, s, e)]
         if cands:
             target = min(cands, key=lambda e: (e.hull, distance(ship.pos, e.pos), e.id))
             shots.append((s.key, target.id, n))
     board = None
-    from .engine import boarding_score, fire_options
-
-    for option in fire_options(state, ship):
-        if option.board is not None and (boarding_score(ship, state)
-                                         >= boarding_score(state.ship(option.board), state) + 2):
-            board = option.board  # 11.4: board only with a clear edge
-            break
+    if (has(ship.abilities, "Trans") or has(ship.abilities, "Transporters")) and any(
+            distance(ship.pos, e.pos) <= TRANSPORTER_RANGE + 1e-6 for e in enemies):
+        for option in fire_options(state, ship):
+            if option.board is not None and (boarding_score(ship, state)
+                                             >= boarding_score(state.ship(option.board), state) + 2):
+                board = option.board  # 11.4: board only with a clear edge
+                break
     return A.Fire(ship.id, tuple(shots), board=board)
 
 
