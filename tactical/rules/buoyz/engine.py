@@ -247,10 +247,15 @@ def fires_cloaked(ship: Ship) -> bool:
     return has(ship.abilities, "Fire cloaked") and ship.sd.command >= 3 and ship.sd.target_size == 5
 
 
+_SILENT = ("ecm", "cloak", "decloak")
+
+
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or ship.hyperspace or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
+    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or ship.hyperspace:
+        return False
+    if ship.special in _SILENT or (ship.extra_specials and any(ship.uses(x) for x in _SILENT)):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False

@@ -103,6 +103,8 @@ class Ship:
 
     @property
     def abilities(self) -> tuple[str, ...]:
+        if not self.lost:
+            return self.sd.special_abilities
         lost = list(self.lost)
         out = []
         for a in self.sd.special_abilities:
@@ -260,7 +262,9 @@ class BattleState:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def active_ships(self, side: int | None = None) -> tuple[Ship, ...]:
-        return tuple(s for s in self.ships if s.active and (side is None or s.side == side))
+        if side is None:
+            return tuple([s for s in self.ships if s.status == ACTIVE])
+        return tuple([s for s in self.ships if s.status == ACTIVE and s.side == side])
 
     @property
     def over(self) -> bool:
