@@ -78,6 +78,7 @@ for _bits in range(16):
     _ARC_SETS[tuple(bool(_bits & (1 << i)) for i in range(4))] = frozenset(
         arc for i, arc in enumerate((FORE, STARBOARD, AFT, PORT)) if _bits & (1 << i))
 ALL_ARCS = frozenset(ARCS)
+_QUADRANT = (frozenset({FORE}), frozenset({STARBOARD}), frozenset({AFT}), frozenset({PORT}))
 
 
 def _arcs_at(rel: float) -> frozenset:
@@ -108,6 +109,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -
     hypot, atan2, degrees, floor, sin, cos, radians = (math.hypot, math.atan2, math.degrees, math.floor, math.sin,
                                                        math.cos, math.radians)
     lo, x_hi, y_hi = -EPSILON, w + EPSILON, hgt + EPSILON
+    cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
     best, best_key = None, None
     for m in options:
         if m.lay_mine or m.sweep:
@@ -143,21 +145,28 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -
                 d = hypot(dx, dy)
                 if d < nearest:
                     nearest = d
-                if ecm:
+                if ecm or d > cut:
                     continue
-                rounded = floor(round(d, 4) + 0.5)  # geometry.inches (1.1, ruling BZ1)
+                # geometry.inches (1.1, ruling BZ1): rounding to 4 places first only matters
+                # within a hair of the half inch
+                frac = d - floor(d)
+                rounded = floor(round(d, 4) + 0.5) if 0.4999 < frac < 0.5001 else floor(d + 0.5)
                 if rounded > reach:
                     continue
                 if d < EPSILON:
                     arcs = ALL_ARCS
                 else:
-                    b = round(degrees(atan2(dx, dy)) % 360.0, 4)  # geometry.bearing
-                    if b >= 360.0:
-                        b = 0.0
-                    rel = round((b - h) % 360.0, 4)  # geometry.relative_bearing
-                    if rel >= 360.0:
-                        rel = 0.0
-                    arcs = _arcs_at(rel)
+                    raw = (degrees(atan2(dx, dy)) - h) % 360.0
+                    if 0.001 < (raw - 45.0) % 90.0 < 89.999:  # clear of every quadrant boundary
+                        arcs = _QUADRANT[int((raw + 45.0) % 360.0 // 90.0)]
+                    else:  # on or near one: exactly as geometry.bearing, relative_bearing, arcs_of
+                        b = round(degrees(atan2(dx, dy)) % 360.0, 4)
+                        if b >= 360.0:
+                            b = 0.0
+                        rel = round((b - h) % 360.0, 4)
+                        if rel >= 360.0:
+                            rel = 0.0
+                        arcs = _arcs_at(rel)
                 bearing_on = by_arcs.get(arcs)
                 if bearing_on is None:
                     bearing_on = by_arcs[arcs] = [(rng, wt) for arc_set, rng, wt in weapons if arcs & arc_set]
