@@ -10,20 +10,25 @@ fires at the eligible enemy with the least hull left (focus fire), secondary dic
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from campaign.rules.dice import Dice
 
 from . import actions as A
 from .cam import breaking
 from .engine import (
+    RAM_RANGE,
     TRANSPORTER_RANGE,
     allowance,
-    boarding_score,
     apply,
+    boarding_score,
+    check,
+    command,
     dead_in_space,
     eligible,
     fire_options,
     legal_actions,
+    mine_layer_problem,
     ship_moves,
     system_dice,
     systems,
@@ -36,15 +41,29 @@ from .geometry import (
     PORT,
     STARBOARD,
     advance,
+    arcs_of,
     distance,
     halve,
     inches,
     norm,
     on_table,
+    segment_crosses_rect,
     turn_degrees,
 )
 from .sds import has
-from .state import AC_MOVEMENT, ARMAMENT, ATTACK, FIGHTER, INITIATIVE, LOST, MOTIVE, MOVEMENT, BattleState, Ship
+from .state import (
+    AC_MOVEMENT,
+    ARMAMENT,
+    ATTACK,
+    FIGHTER,
+    INITIATIVE,
+    LOST,
+    MOTIVE,
+    MOVEMENT,
+    BattleState,
+    IllegalActionError,
+    Ship,
+)
 
 MAX_STEPS = 20_000
 
@@ -88,13 +107,17 @@ def _arcs_at(rel: float) -> frozenset:
                       135.0 - _E <= rel <= 225.0 + _E, 225.0 - _E <= rel <= 315.0 + _E)]
 
 
-def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -> A.Move:
+MINE_PENALTY = 10.0  # a path through a minefield (5.10) counts as much as an attack die less
+
+
+def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), fields=()) -> A.Move:
     """The option whose end pose scores best, the shorter move on a tie (the first listed on a
     full tie). A pose scores the attack dice bearing on the enemies in reach (``near``): each
     system's dice (torpedoes 1.5 times) whose arc holds the enemy (Template 1, ruling BZ2) and
     whose range reaches it (rounded, ruling BZ1), times 10; less the distance to the nearest
     enemy (``far`` ones count only for that); less 5 within 3\" of a table edge; -1e9 off the
-    table. The end pose is the very one ``engine._do_move`` computes (``advance``, ``norm``), and
+    table; less ``MINE_PENALTY`` for each of ``fields`` (minefields, 5.10) its path crosses, unless
+    it is a Minesweeper's sweeping move, which brings no dice to bear. The end pose is the very one ``engine._do_move`` computes (``advance``, ``norm``), and
     the arcs and ranges what ``arcs_of`` and ``inches`` give; the sines and cosines of the few
     headings, and the turned headings, are worked out once for all the options."""
     w, hgt = state.table
@@ -112,7 +135,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -
     cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
     best, best_key = None, None
     for m in options:
-        if m.lay_mine or m.sweep:
+        if m.lay_mine or (m.sweep and not fields):
             continue  # the same pose as the plain move listed before it
         x, y = x0, y0
         if m.before:
@@ -120,6 +143,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -
             if sc is None:
                 sc = trig[h0] = (sin(radians(h0)), cos(radians(h0)))
             x, y = round(x + m.before * sc[0], 4), round(y + m.before * sc[1], 4)
+        xb, yb = x, y
         key = (h0, m.turn)
         h = turned.get(key)
         if h is None:
@@ -178,7 +202,13 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=()) -
                 if d < nearest:
                     nearest = d
             edge = min(x, y, w - x, hgt - y)
+            if m.sweep:
+                dice = 0.0  # 5.10: a sweeping ship may not shoot, and its path is swept clear
             score = dice * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
+            if fields and not m.sweep:
+                legs = ((x0, y0), (xb, yb)), ((xb, yb), (x, y))
+                score -= MINE_PENALTY * sum(1 for f in fields if any(
+                    segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs if a != b))
         rank = (score, -m.before - m.after)
         if best_key is None or rank > best_key:
             best, best_key = m, rank
@@ -257,12 +287,14 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
     if ship.uses("cloak_hunter"):  # 10.3: a hunter moves no more than 4"
         options = [m for m in options if m.before + m.after <= 4] or options
+    enemies = state.active_ships(state.other(ship.side))
     if breaking(state, ship.side):
-        return max(options, key=lambda m: _retreat_score(state, ship, m))
+        best = max(options, key=lambda m: _retreat_score(state, ship, m))
+        return _with_mine(state, ship, best, options, enemies)
     if withdrawing(state, ship.side):
         edge = _exit_edge(state, ship)
-        return max(options, key=lambda m: _withdraw_score(state, ship, m, edge))
-    enemies = state.active_ships(state.other(ship.side))
+        best = max(options, key=lambda m: _withdraw_score(state, ship, m, edge))
+        return _with_mine(state, ship, best, options, enemies)
     weapons = _bearing_dice(ship, enemies)
     if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
         longest: dict[int, float] = {}
@@ -274,8 +306,20 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     near = [e for e in enemies if distance(ship.pos, e.pos) <= reach]
     # beyond reach only the nearest matters (to close on it), and only with nobody in reach
     far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
+    fields = [f for f in state.minefields if distance(ship.pos, f.centre) <= allowance(ship) + 2]
+    return _with_mine(state, ship, _best_move(state, ship, options, weapons, near, far, fields), options, enemies)
 
-    return _best_move(state, ship, options, weapons, near, far)
+
+def _with_mine(state: BattleState, ship: Ship, m: A.Move, options, enemies) -> A.Move:
+    """5.10, 7.3 Pursuit Mine: a ship that can lay a mine lays one astern of it as it goes when
+    an enemy within 10\" lies in its aft arc (the chosen move's mine-laying variant, when it has
+    one: a move without a turn)."""
+    if m.lay_mine or m.turn or m.turn_end or mine_layer_problem(ship) is not None:
+        return m
+    if not any(inches(ship.pos, e.pos) <= 10 and AFT in arcs_of(ship.pos, ship.heading, e.pos) for e in enemies):
+        return m
+    lay = replace(m, lay_mine=True)
+    return lay if lay in options else m
 
 
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
@@ -319,8 +363,8 @@ def doctrine_action(state: BattleState) -> A.Action:
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
         if withdrawing(state, ship.side):
-            return _withdraw_special(state, ship) or choose_move(state, ship)
-        special = _special_for(state, ship, enemies)
+            return _desperate(state, ship, enemies) or _withdraw_special(state, ship) or choose_move(state, ship)
+        special = _special_for(state, ship, enemies) or _desperate(state, ship, enemies) or _red_alert(state, ship)
         if special is not None:
             return special
         if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
@@ -382,6 +426,66 @@ def _withdraw_special(state: BattleState, ship: Ship) -> A.Special | None:
     if ship.special_tried or not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed:
         return None
     return A.Special(ship.id, "flank_speed")
+
+
+def _legal(state: BattleState, action: A.Action) -> A.Action | None:
+    try:
+        check(state, action)
+    except IllegalActionError:
+        return None
+    return action
+
+
+def _points_near(state: BattleState, pos, side: int, reach: int) -> int:
+    return sum(s.sd.points for s in state.active_ships(side) if inches(pos, s.pos) <= reach)
+
+
+def _desperate(state: BattleState, ship: Ship, enemies) -> A.Special | None:
+    """A ship that can do nothing more for its side trades itself dearly: Ramming Speed! (7.2)
+    on the dearest enemy within 2\" it would cripple (or destroy) when that is worth more points
+    than itself, else Self-Destruct! (7.2, 11.6) when more enemy than friendly points lie within
+    the explosion's 1\"; a Crippled ship under the guns of an uncrippled enemy goes dark (ECM!,
+    7.2) while its side still has an uncrippled armed ship to fight on. "Can do nothing more":
+    no attack dice left, or Crippled with 1 hull point left, or unable to move away."""
+    if ship.special_tried or breaking(state, ship.side):
+        return None
+    spent = not _armed(ship)
+    doomed = spent or (ship.crippled and ship.hull <= 1)
+    stuck = not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed
+    if doomed or (stuck and ship.crippled):
+        prey = [e for e in enemies if inches(ship.pos, e.pos) <= RAM_RANGE and (not e.crippled or not e.sd.crippled_at)
+                and e.sd.points > ship.sd.points]
+        for e in sorted(prey, key=lambda e: (-e.sd.points, e.id)):
+            if command(state, ship) + 6 >= A.SPECIAL_ACTIONS["ramming"]:
+                action = _legal(state, A.Special(ship.id, "ramming", e.id))
+                if action is not None:
+                    return action
+        if ship.sd.target_size <= 3:  # 11.6: a Size 4 or 5 ship's explosion hurts nobody
+            theirs = _points_near(state, ship.pos, state.other(ship.side), 1)
+            ours = _points_near(state, ship.pos, ship.side, 1) - ship.sd.points
+            if theirs > ours and theirs > ship.sd.points:
+                action = _legal(state, A.Special(ship.id, "self_destruct"))
+                if action is not None:
+                    return action
+    if ship.crippled and not spent and not withdrawing(state, ship.side):
+        fighting_on = any(s.id != ship.id and not s.crippled and _armed(s) for s in state.active_ships(ship.side))
+        threatened = any(not e.crippled and _armed(e) and distance(ship.pos, e.pos) <= _reach(e) for e in enemies)
+        if fighting_on and threatened:
+            return _legal(state, A.Special(ship.id, "ecm"))
+    return None
+
+
+def _reach(ship: Ship) -> float:
+    """How far away an enemy ship might be and still be shot at by ``ship`` this turn."""
+    return allowance(ship) + max((s.range for s in systems(ship)), default=0) + 1
+
+
+def _red_alert(state: BattleState, ship: Ship) -> A.Special | None:
+    """Red Alert! (7.2): +1 to this turn's Damage Control for a ship with critical effects to
+    repair, when it needs no other Special Action."""
+    if ship.special_tried or not any(ship.crits) or breaking(state, ship.side):
+        return None
+    return _legal(state, A.Special(ship.id, "red_alert"))
 
 
 def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:
