@@ -249,10 +249,25 @@ def can_hurt(state: BattleState, side: int) -> bool:
     return False
 
 
+_LAST: tuple = (None, {})  # the state last asked about, and its answers by side (replaced whole)
+
+
 def withdrawing(state: BattleState, side: int) -> bool:
     """Ruling BZ60: a side that can no longer hurt the enemy leaves the table (11.7) rather than
     wait for the turn cap; when neither side can, the side with fewer points on the table goes
-    (both on equal points). A side under a CAM 'break contact' order retreats as CAM 3.1 says."""
+    (both on equal points). A side under a CAM 'break contact' order retreats as CAM 3.1 says.
+    (Remembered for the state last asked about: one decision asks several times.)"""
+    global _LAST
+    last = _LAST
+    if last[0] is not state:
+        last = _LAST = (state, {})
+    known = last[1].get(side)
+    if known is None:
+        known = last[1][side] = _withdrawing(state, side)
+    return known
+
+
+def _withdrawing(state: BattleState, side: int) -> bool:
     if breaking(state, side) or can_hurt(state, side):
         return False
     other = state.other(side)
@@ -446,13 +461,15 @@ def _desperate(state: BattleState, ship: Ship, enemies) -> A.Special | None:
     than itself, else Self-Destruct! (7.2, 11.6) when more enemy than friendly points lie within
     the explosion's 1\"; a Crippled ship under the guns of an uncrippled enemy goes dark (ECM!,
     7.2) while its side still has an uncrippled armed ship to fight on. "Can do nothing more":
-    no attack dice left, or Crippled with 1 hull point left, or unable to move away."""
+    no attack dice left, or Crippled with 1 hull point left, or unable to move away; never its
+    side's last ship (that would give up the field)."""
     if ship.special_tried or breaking(state, ship.side):
         return None
     spent = not _armed(ship)
     doomed = spent or (ship.crippled and ship.hull <= 1)
     stuck = not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed
-    if doomed or (stuck and ship.crippled):
+    last = len(state.active_ships(ship.side)) == 1  # its side's last ship would give up the field
+    if (doomed or (stuck and ship.crippled)) and not last:
         prey = [e for e in enemies if inches(ship.pos, e.pos) <= RAM_RANGE and (not e.crippled or not e.sd.crippled_at)
                 and e.sd.points > ship.sd.points]
         for e in sorted(prey, key=lambda e: (-e.sd.points, e.id)):

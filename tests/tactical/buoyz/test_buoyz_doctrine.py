@@ -172,8 +172,8 @@ def test_both_sides_destroyed_is_mutual_destruction():
     c = CATALOGUE
     state = _moving([new_ship(1, 1, c["constitution"], (30, 30)), new_ship(2, 2, c["d7"], (30.8, 30), 180)])
     state = replace(state, ships=tuple(replace(s, hull=1, crippled=True) for s in state.ships))
-    action = doctrine_action(state)
-    assert action == A.Special(1, "self_destruct")  # doomed, and a dearer enemy within 1"
+    assert doctrine_action(state) != A.Special(1, "self_destruct")  # the doctrine keeps its last ship
+    action = A.Special(1, "self_destruct")
     # Command check 6; the explosion's 1D6: 1 hit; its damage die 6 goes through the shields
     res = apply(state, action, FixedDice([6, 1, 6]))
     end = res.state
@@ -210,10 +210,25 @@ def test_mutual_destruction_in_a_cam_scenario_is_scored_on_points_left():
 
 def test_a_spent_ship_rams_a_dearer_enemy_within_2_inches():
     c = CATALOGUE
-    state = _moving([new_ship(1, 1, c["runabouts"], (30, 30)), new_ship(2, 2, c["galaxy"], (30, 31.5), 180)])
-    state = replace(state, ships=(replace(state.ship(1), spent=("main0",)), state.ship(2)))
+    state = _moving([new_ship(1, 1, c["runabouts"], (30, 30)), new_ship(2, 2, c["galaxy"], (30, 31.5), 180),
+                     new_ship(3, 1, c["galaxy"], (10, 10))])
+    state = replace(state, ships=(replace(state.ship(1), spent=("main0",)),) + state.ships[1:])
     action = doctrine_action(state)
     assert action == A.Special(1, "ramming", 2)
+    check(state, action)
+    alone = replace(state, ships=state.ships[:2] + (replace(state.ship(3), status="destroyed", hull=0),))
+    assert doctrine_action(alone) != action  # never its side's last ship
+
+
+def test_a_doomed_ship_self_destructs_among_dearer_enemies():
+    """7.2 Self-Destruct!, 11.6: each ship within 1\" takes 1D6 hits."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 30)), new_ship(2, 2, c["d7"], (30.8, 30), 180),
+                     new_ship(3, 1, c["constitution"], (10, 10))])
+    state = replace(state, ships=(replace(state.ship(1), hull=1, crippled=True),
+                                  replace(state.ship(2), crippled=True, hull=2), state.ship(3)))
+    action = doctrine_action(state)
+    assert action == A.Special(1, "self_destruct")  # a crippled D7 cannot be rammed to more effect
     check(state, action)
 
 
