@@ -9,22 +9,61 @@ fires at the eligible enemy with the least hull left (focus fire), secondary dic
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from campaign.rules.dice import Dice
 
 from . import actions as A
 from .cam import breaking
 from .engine import (
+    RAM_RANGE,
+    TRANSPORTER_RANGE,
     allowance,
     apply,
+    boarding_score,
+    check,
+    command,
     dead_in_space,
     eligible,
+    fire_options,
     legal_actions,
+    mine_layer_problem,
     ship_moves,
     system_dice,
     systems,
 )
-from .geometry import advance, arcs_of, distance, norm, on_table, round_half_up, turn_degrees
-from .state import AC_MOVEMENT, ATTACK, INITIATIVE, MOVEMENT, BattleState, Ship
+from .geometry import (
+    AFT,
+    ARCS,
+    EPSILON,
+    FORE,
+    PORT,
+    STARBOARD,
+    advance,
+    arcs_of,
+    distance,
+    halve,
+    inches,
+    norm,
+    on_table,
+    segment_crosses_rect,
+    turn_degrees,
+)
+from .sds import has
+from .state import (
+    AC_MOVEMENT,
+    ARMAMENT,
+    ATTACK,
+    FIGHTER,
+    INITIATIVE,
+    LOST,
+    MOTIVE,
+    MOVEMENT,
+    BattleState,
+    IllegalActionError,
+    Ship,
+)
 
 MAX_STEPS = 20_000
 
@@ -40,8 +79,8 @@ def _pose(ship: Ship, m: A.Move):
     return pos, h
 
 
-def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list]]:
-    """(arcs, range, weight, enemies it may reach) for each system with dice left."""
+def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float]]:
+    """(arcs, range, weight) for each system with dice left."""
     out = []
     for s in systems(ship):
         n = system_dice(ship, s)
@@ -50,40 +89,130 @@ def _bearing_dice(ship: Ship, enemies) -> list[tuple[frozenset, int, float, list
     return out
 
 
-def _score_pose(state: BattleState, pos, heading: float, weapons, enemies, far=()) -> float:
-    """Attack dice bearing on ``enemies`` (those that might be in reach) from this pose, then the
-    distance to the nearest enemy (``far`` ones count only for that), and a table edge penalty."""
+_E = EPSILON
+# geometry.arcs_of's Template 1 quadrants (ruling BZ2) for a relative bearing kept to 4 places:
+# (fore, starboard, aft, port) membership → the arc set.
+_ARC_SETS = {}
+for _bits in range(16):
+    _ARC_SETS[tuple(bool(_bits & (1 << i)) for i in range(4))] = frozenset(
+        arc for i, arc in enumerate((FORE, STARBOARD, AFT, PORT)) if _bits & (1 << i))
+ALL_ARCS = frozenset(ARCS)
+_QUADRANT = (frozenset({FORE}), frozenset({STARBOARD}), frozenset({AFT}), frozenset({PORT}))
+
+
+def _arcs_at(rel: float) -> frozenset:
+    """``geometry.arcs_of`` for a relative bearing already worked out (0 ≤ rel < 360, to 4
+    places, so the 1e-6 boundary tolerance decides exactly as there)."""
+    return _ARC_SETS[(rel <= 45.0 + _E or rel >= 315.0 - _E, 45.0 - _E <= rel <= 135.0 + _E,
+                      135.0 - _E <= rel <= 225.0 + _E, 225.0 - _E <= rel <= 315.0 + _E)]
+
+
+MINE_PENALTY = 10.0  # a path through a minefield (5.10) counts as much as an attack die less
+
+
+def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), fields=()) -> A.Move:
+    """The option whose end pose scores best, the shorter move on a tie (the first listed on a
+    full tie). A pose scores the attack dice bearing on the enemies in reach (``near``): each
+    system's dice (torpedoes 1.5 times) whose arc holds the enemy (Template 1, ruling BZ2) and
+    whose range reaches it (rounded, ruling BZ1), times 10; less the distance to the nearest
+    enemy (``far`` ones count only for that); less 5 within 3\" of a table edge; -1e9 off the
+    table; less ``MINE_PENALTY`` for each of ``fields`` (minefields, 5.10) its path crosses, unless
+    it is a Minesweeper's sweeping move, which brings no dice to bear. The end pose is the very one ``engine._do_move`` computes (``advance``, ``norm``), and
+    the arcs and ranges what ``arcs_of`` and ``inches`` give; the sines and cosines of the few
+    headings, and the turned headings, are worked out once for all the options."""
     w, hgt = state.table
-    if not on_table(pos, w, hgt):
-        return -1e9
-    score = 0.0
-    nearest = 1e9
-    for e in enemies:
-        d = distance(pos, e.pos)
-        nearest = min(nearest, d)
-        if e.uses("ecm"):
-            continue
-        rounded = round_half_up(round(d, 4))
-        arcs = None
-        for arc_set, rng, weight in weapons:
-            if rounded <= rng:
-                if arcs is None:
-                    arcs = arcs_of(pos, heading, e.pos)
-                if arcs & arc_set:
-                    score += weight
-    for e in far:
-        nearest = min(nearest, distance(pos, e.pos))
-    edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
-    return score * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
-
-
-def _score_move(state: BattleState, ship: Ship, m: A.Move, weapons=None, enemies=None) -> float:
-    if enemies is None:
-        enemies = state.active_ships(state.other(ship.side))
-    if weapons is None:
-        weapons = _bearing_dice(ship, enemies)
-    pos, h = _pose(ship, m)
-    return _score_pose(state, pos, h, weapons, enemies)
+    x0, y0 = ship.pos
+    h0 = ship.heading
+    reach = max((rng for _a, rng, _w in weapons), default=-1)
+    targets = [(e.pos[0], e.pos[1], e.uses("ecm")) for e in near]
+    others = [e.pos for e in far]
+    by_arcs: dict[frozenset, list[tuple[int, float]]] = {}
+    trig: dict[float, tuple[float, float]] = {}
+    turned: dict[tuple[float, int], float] = {}
+    hypot, atan2, degrees, floor, sin, cos, radians = (math.hypot, math.atan2, math.degrees, math.floor, math.sin,
+                                                       math.cos, math.radians)
+    lo, x_hi, y_hi = -EPSILON, w + EPSILON, hgt + EPSILON
+    cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
+    best, best_key = None, None
+    for m in options:
+        if m.lay_mine or (m.sweep and not fields):
+            continue  # the same pose as the plain move listed before it
+        x, y = x0, y0
+        if m.before:
+            sc = trig.get(h0)
+            if sc is None:
+                sc = trig[h0] = (sin(radians(h0)), cos(radians(h0)))
+            x, y = round(x + m.before * sc[0], 4), round(y + m.before * sc[1], 4)
+        xb, yb = x, y
+        key = (h0, m.turn)
+        h = turned.get(key)
+        if h is None:
+            h = turned[key] = norm(h0 + turn_degrees(m.turn))
+        if m.after:
+            sc = trig.get(h)
+            if sc is None:
+                sc = trig[h] = (sin(radians(h)), cos(radians(h)))
+            x, y = round(x + m.after * sc[0], 4), round(y + m.after * sc[1], 4)
+        if m.turn_end:
+            key = (h, m.turn_end)
+            hh = turned.get(key)
+            if hh is None:
+                hh = turned[key] = norm(h + turn_degrees(m.turn_end))
+            h = hh
+        if not (lo <= x <= x_hi and lo <= y <= y_hi):
+            score = -1e9
+        else:
+            dice = 0.0
+            nearest = 1e9
+            for ex, ey, ecm in targets:
+                dx, dy = ex - x, ey - y
+                d = hypot(dx, dy)
+                if d < nearest:
+                    nearest = d
+                if ecm or d > cut:
+                    continue
+                # geometry.inches (1.1, ruling BZ1): rounding to 4 places first only matters
+                # within a hair of the half inch
+                frac = d - floor(d)
+                rounded = floor(round(d, 4) + 0.5) if 0.4999 < frac < 0.5001 else floor(d + 0.5)
+                if rounded > reach:
+                    continue
+                if d < EPSILON:
+                    arcs = ALL_ARCS
+                else:
+                    raw = (degrees(atan2(dx, dy)) - h) % 360.0
+                    if 0.001 < (raw - 45.0) % 90.0 < 89.999:  # clear of every quadrant boundary
+                        arcs = _QUADRANT[int((raw + 45.0) % 360.0 // 90.0)]
+                    else:  # on or near one: exactly as geometry.bearing, relative_bearing, arcs_of
+                        b = round(degrees(atan2(dx, dy)) % 360.0, 4)
+                        if b >= 360.0:
+                            b = 0.0
+                        rel = round((b - h) % 360.0, 4)
+                        if rel >= 360.0:
+                            rel = 0.0
+                        arcs = _arcs_at(rel)
+                bearing_on = by_arcs.get(arcs)
+                if bearing_on is None:
+                    bearing_on = by_arcs[arcs] = [(rng, wt) for arc_set, rng, wt in weapons if arcs & arc_set]
+                for rng, wt in bearing_on:
+                    if rounded <= rng:
+                        dice += wt
+            for ex, ey in others:
+                d = hypot(ex - x, ey - y)
+                if d < nearest:
+                    nearest = d
+            edge = min(x, y, w - x, hgt - y)
+            if m.sweep:
+                dice = 0.0  # 5.10: a sweeping ship may not shoot, and its path is swept clear
+            score = dice * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
+            if fields and not m.sweep:
+                legs = ((x0, y0), (xb, yb)), ((xb, yb), (x, y))
+                score -= MINE_PENALTY * sum(1 for f in fields if any(
+                    segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs if a != b))
+        rank = (score, -m.before - m.after)
+        if best_key is None or rank > best_key:
+            best, best_key = m, rank
+    return best
 
 
 def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
@@ -96,13 +225,91 @@ def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
     return -{"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
 
 
+def _armed(ship: Ship) -> bool:
+    """Whether any of the ship's weapon systems still has attack dice (5.7, 5.8, 7.3 one-shot),
+    whatever this turn's Special Action does to them."""
+    cut = int(ship.crippled) + ship.crit(ARMAMENT)
+    return any(s.key not in ship.spent and halve(s.dice, cut) > 0 for s in systems(ship))
+
+
+def can_hurt(state: BattleState, side: int) -> bool:
+    """Whether ``side`` still has a way to damage an enemy ship: attack dice left in a weapon
+    system of a ship on the table, or a bomber or shuttle flight armed in the air or able to
+    rearm aboard a carrier that can still launch it (8.3) (ruling BZ60)."""
+    if any(_armed(s) for s in state.active_ships(side)):
+        return True
+    for f in state.flights:
+        if f.side != side or f.kind == FIGHTER or f.status == LOST:
+            continue
+        if f.flying and f.armed:
+            return True
+        carrier = state.ship(f.carrier)
+        if carrier.active and not carrier.crippled and has(carrier.abilities, "Carrier"):
+            return True
+    return False
+
+
+_LAST: tuple = (None, {})  # the state last asked about, and its answers by side (replaced whole)
+
+
+def withdrawing(state: BattleState, side: int) -> bool:
+    """Ruling BZ60: a side that can no longer hurt the enemy leaves the table (11.7) rather than
+    wait for the turn cap; when neither side can, the side with fewer points on the table goes
+    (both on equal points). A side under a CAM 'break contact' order retreats as CAM 3.1 says.
+    (Remembered for the state last asked about: one decision asks several times.)"""
+    global _LAST
+    last = _LAST
+    if last[0] is not state:
+        last = _LAST = (state, {})
+    known = last[1].get(side)
+    if known is None:
+        known = last[1][side] = _withdrawing(state, side)
+    return known
+
+
+def _withdrawing(state: BattleState, side: int) -> bool:
+    if breaking(state, side) or can_hurt(state, side):
+        return False
+    other = state.other(side)
+    if can_hurt(state, other):
+        return True
+    mine = sum(s.sd.points for s in state.active_ships(side))
+    return mine <= sum(s.sd.points for s in state.active_ships(other))
+
+
+def _exit_edge(state: BattleState, ship: Ship) -> str:
+    """Its own CAM 2.3 edge in a CAM scenario; otherwise the table edge nearest to it."""
+    if state.cam is not None:
+        return state.cam.edge(ship.side)
+    w, hgt = state.table
+    x, y = ship.pos
+    return min((("south", y), ("west", x), ("north", hgt - y), ("east", w - x)), key=lambda e: e[1])[0]
+
+
+def _withdraw_score(state: BattleState, ship: Ship, m: A.Move, edge: str) -> tuple[float, float]:
+    """Off the table (11.7) is best; else the nearer the exit edge the better, then the farther
+    from the nearest enemy."""
+    pos, _h = _pose(ship, m)
+    w, hgt = state.table
+    if not on_table(pos, w, hgt):
+        return (1e9, 0.0)
+    gap = {"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
+    enemies = state.active_ships(state.other(ship.side))
+    return (-gap, min((distance(pos, e.pos) for e in enemies), default=0.0))
+
+
 def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
     if ship.uses("cloak_hunter"):  # 10.3: a hunter moves no more than 4"
         options = [m for m in options if m.before + m.after <= 4] or options
-    if breaking(state, ship.side):
-        return max(options, key=lambda m: _retreat_score(state, ship, m))
     enemies = state.active_ships(state.other(ship.side))
+    if breaking(state, ship.side):
+        best = max(options, key=lambda m: _retreat_score(state, ship, m))
+        return _with_mine(state, ship, best, options, enemies)
+    if withdrawing(state, ship.side):
+        edge = _exit_edge(state, ship)
+        best = max(options, key=lambda m: _withdraw_score(state, ship, m, edge))
+        return _with_mine(state, ship, best, options, enemies)
     weapons = _bearing_dice(ship, enemies)
     if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
         longest: dict[int, float] = {}
@@ -114,33 +321,44 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     near = [e for e in enemies if distance(ship.pos, e.pos) <= reach]
     # beyond reach only the nearest matters (to close on it), and only with nobody in reach
     far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
+    fields = [f for f in state.minefields if distance(ship.pos, f.centre) <= allowance(ship) + 2]
+    return _with_mine(state, ship, _best_move(state, ship, options, weapons, near, far, fields), options, enemies)
 
-    def score(m: A.Move) -> tuple[float, float]:
-        pos, h = _pose(ship, m)
-        return _score_pose(state, pos, h, weapons, near, far), -m.before - m.after
 
-    return max(options, key=score)
+def _with_mine(state: BattleState, ship: Ship, m: A.Move, options, enemies) -> A.Move:
+    """5.10, 7.3 Pursuit Mine: a ship that can lay a mine lays one astern of it as it goes when
+    an enemy within 10\" lies in its aft arc (the chosen move's mine-laying variant, when it has
+    one: a move without a turn)."""
+    if m.lay_mine or m.turn or m.turn_end or mine_layer_problem(ship) is not None:
+        return m
+    if not any(inches(ship.pos, e.pos) <= 10 and AFT in arcs_of(ship.pos, ship.heading, e.pos) for e in enemies):
+        return m
+    lay = replace(m, lay_mine=True)
+    return lay if lay in options else m
 
 
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
+    """Every weapon system at the eligible enemy (5.4) with the least hull left, then the
+    nearest (focus fire); boards (11.4) an enemy within reach when its score is 2 better."""
     enemies = state.active_ships(state.other(ship.side))
+    ranges = {e.id: inches(ship.pos, e.pos) for e in enemies}  # 5.4's range test, worked out once
     shots = []
     for s in systems(ship):
         n = system_dice(ship, s)
         if not n:
             continue
-        cands = [e for e in enemies if eligible(state, ship, s, e)]
+        cands = [e for e in enemies if ranges[e.id] <= s.range and eligible(state, ship, s, e)]
         if cands:
             target = min(cands, key=lambda e: (e.hull, distance(ship.pos, e.pos), e.id))
             shots.append((s.key, target.id, n))
     board = None
-    from .engine import boarding_score, fire_options
-
-    for option in fire_options(state, ship):
-        if option.board is not None and (boarding_score(ship, state)
-                                         >= boarding_score(state.ship(option.board), state) + 2):
-            board = option.board  # 11.4: board only with a clear edge
-            break
+    if (has(ship.abilities, "Trans") or has(ship.abilities, "Transporters")) and any(
+            distance(ship.pos, e.pos) <= TRANSPORTER_RANGE + 1e-6 for e in enemies):
+        for option in fire_options(state, ship):
+            if option.board is not None and (boarding_score(ship, state)
+                                             >= boarding_score(state.ship(option.board), state) + 2):
+                board = option.board  # 11.4: board only with a clear edge
+                break
     return A.Fire(ship.id, tuple(shots), board=board)
 
 
@@ -150,7 +368,11 @@ def doctrine_action(state: BattleState) -> A.Action:
         return A.Begin()
     if state.phase == MOVEMENT:
         if state.nominated is not None:
-            return choose_move(state, state.ship(state.nominated))
+            ship = state.ship(state.nominated)
+            if (withdrawing(state, ship.side) and ship.uses("flank_speed") and has(ship.abilities, "Warp")
+                    and not ship.crippled and not ship.crit(MOTIVE) and not ship.cloaked):
+                return A.Special(ship.id, "maximum_warp")  # 7.2: leave the table this turn
+            return choose_move(state, ship)
         mine = [s for s in state.active_ships(state.acting) if not s.moved
                 and (not state.squadron_next or s.id in state.squadron_next)]
         if not mine:  # only lurking ships (10.2) are left to nominate: reveal them
@@ -158,7 +380,9 @@ def doctrine_action(state: BattleState) -> A.Action:
             return next((a for a in legal if isinstance(a, A.Reveal)), legal[0])
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
-        special = _special_for(state, ship, enemies)
+        if withdrawing(state, ship.side):
+            return _desperate(state, ship, enemies) or _withdraw_special(state, ship) or choose_move(state, ship)
+        special = _special_for(state, ship, enemies) or _desperate(state, ship, enemies) or _red_alert(state, ship)
         if special is not None:
             return special
         if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
@@ -213,6 +437,75 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
             return caps[0]
         return station
     return options[0]
+
+
+def _withdraw_special(state: BattleState, ship: Ship) -> A.Special | None:
+    """A withdrawing ship first tries Flank Speed (7.2), to go to Maximum Warp if it can."""
+    if ship.special_tried or not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed:
+        return None
+    return A.Special(ship.id, "flank_speed")
+
+
+def _legal(state: BattleState, action: A.Action) -> A.Action | None:
+    try:
+        check(state, action)
+    except IllegalActionError:
+        return None
+    return action
+
+
+def _points_near(state: BattleState, pos, side: int, reach: int) -> int:
+    return sum(s.sd.points for s in state.active_ships(side) if inches(pos, s.pos) <= reach)
+
+
+def _desperate(state: BattleState, ship: Ship, enemies) -> A.Special | None:
+    """A ship that can do nothing more for its side trades itself dearly: Ramming Speed! (7.2)
+    on the dearest enemy within 2\" it would cripple (or destroy) when that is worth more points
+    than itself, else Self-Destruct! (7.2, 11.6) when more enemy than friendly points lie within
+    the explosion's 1\"; a Crippled ship under the guns of an uncrippled enemy goes dark (ECM!,
+    7.2) while its side still has an uncrippled armed ship to fight on. "Can do nothing more":
+    no attack dice left, or Crippled with 1 hull point left, or unable to move away; never its
+    side's last ship (that would give up the field)."""
+    if ship.special_tried or breaking(state, ship.side):
+        return None
+    spent = not _armed(ship)
+    doomed = spent or (ship.crippled and ship.hull <= 1)
+    stuck = not ship.sd.speed or dead_in_space(ship) or ship.held or ship.landed
+    last = len(state.active_ships(ship.side)) == 1  # its side's last ship would give up the field
+    if (doomed or (stuck and ship.crippled)) and not last:
+        prey = [e for e in enemies if inches(ship.pos, e.pos) <= RAM_RANGE and (not e.crippled or not e.sd.crippled_at)
+                and e.sd.points > ship.sd.points]
+        for e in sorted(prey, key=lambda e: (-e.sd.points, e.id)):
+            if command(state, ship) + 6 >= A.SPECIAL_ACTIONS["ramming"]:
+                action = _legal(state, A.Special(ship.id, "ramming", e.id))
+                if action is not None:
+                    return action
+        if ship.sd.target_size <= 3:  # 11.6: a Size 4 or 5 ship's explosion hurts nobody
+            theirs = _points_near(state, ship.pos, state.other(ship.side), 1)
+            ours = _points_near(state, ship.pos, ship.side, 1) - ship.sd.points
+            if theirs > ours and theirs > ship.sd.points:
+                action = _legal(state, A.Special(ship.id, "self_destruct"))
+                if action is not None:
+                    return action
+    if ship.crippled and not spent and not withdrawing(state, ship.side):
+        fighting_on = any(s.id != ship.id and not s.crippled and _armed(s) for s in state.active_ships(ship.side))
+        threatened = any(not e.crippled and _armed(e) and distance(ship.pos, e.pos) <= _reach(e) for e in enemies)
+        if fighting_on and threatened:
+            return _legal(state, A.Special(ship.id, "ecm"))
+    return None
+
+
+def _reach(ship: Ship) -> float:
+    """How far away an enemy ship might be and still be shot at by ``ship`` this turn."""
+    return allowance(ship) + max((s.range for s in systems(ship)), default=0) + 1
+
+
+def _red_alert(state: BattleState, ship: Ship) -> A.Special | None:
+    """Red Alert! (7.2): +1 to this turn's Damage Control for a ship with critical effects to
+    repair, when it needs no other Special Action."""
+    if ship.special_tried or not any(ship.crits) or breaking(state, ship.side):
+        return None
+    return _legal(state, A.Special(ship.id, "red_alert"))
 
 
 def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:

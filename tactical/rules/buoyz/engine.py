@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from campaign.rules.dice import Dice
 
@@ -67,6 +68,7 @@ from .state import (
     Web,
     with_ship,
 )
+from .state import evolve as replace  # dataclasses.replace, faster for the engine's plain frozen values
 
 TURN_RULE = "000 2.2 Detailed Turn Sequence"
 INITIATIVE_RULE = "000 3.0 Initiative Phase"
@@ -249,10 +251,15 @@ def fires_cloaked(ship: Ship) -> bool:
     return has(ship.abilities, "Fire cloaked") and ship.sd.command >= 3 and ship.sd.target_size == 5
 
 
+_SILENT = ("ecm", "cloak", "decloak")
+
+
 def can_fire(ship: Ship) -> bool:
     """Ruling BZ10: a ship with nothing it could fire (under ECM, 7.2; cloaked, or having cloaked
     or uncloaked this turn, 10.2) is passed over."""
-    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or ship.hyperspace or any(ship.uses(x) for x in ("ecm", "cloak", "decloak")):
+    if not ship.active or ship.fired or ship.sweeping or ship.tractor is not None or ship.hyperspace:
+        return False
+    if ship.special in _SILENT or (ship.extra_specials and any(ship.uses(x) for x in _SILENT)):
         return False
     if ship.cloaked and not fires_cloaked(ship):
         return False
@@ -473,7 +480,8 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
             return replace(state, phase=OVER, acting=None, winner=None)
         return state
     winner = alive[0] if alive else None
-    text = f"Side {winner} holds the field" if winner is not None else "No ship is left on the table"
+    text = (f"Side {winner} holds the field" if winner is not None
+            else "Mutual destruction: no ship of either side is left on the table (ruling BZ61)")
     ctx.log("over", text, winner=winner)
     return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
 
@@ -1897,7 +1905,22 @@ def move_options(ship: Ship) -> list[A.Move]:
     move; turning at the start, the middle or the end). ``apply`` accepts any legal move."""
     if ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed:
         return [A.Move(ship.id)]
-    allow, t = allowance(ship), turning(ship)
+    return list(_move_table(ship.id, allowance(ship), turning(ship), agile(ship)))
+
+
+@lru_cache(maxsize=4096)
+def _move_table(ship_id: int, allow: float, t: int, is_agile: bool, extra: str = "") -> tuple[A.Move, ...]:
+    """``move_options`` for a ship that moves: they depend only on its allowance, Turning and
+    agility, so they are worked out once for each (frozen ``Move`` values, shared). ``extra``
+    adds the mine-laying ("lay") and sweeping ("sweep") variants ``ship_moves`` lists."""
+    if extra:
+        base = _move_table(ship_id, allow, t, is_agile)
+        more: list[A.Move] = []
+        if "lay" in extra:
+            more += [replace(m, lay_mine=True) for m in base if m.turn == 0 and not m.turn_end]
+        if "sweep" in extra:
+            more += [replace(m, sweep=True) for m in base if m.before + m.after <= SWEEP_SPEED + EPSILON]
+        return base + tuple(more)
     out: list[A.Move] = []
     seen = set()
 
@@ -1907,7 +1930,6 @@ def move_options(ship: Ship) -> list[A.Move]:
             seen.add(key)
             out.append(m)
 
-    is_agile = agile(ship)
     ends = (-t, 0, t) if is_agile else (0,)
     for turn in range(-t, t + 1):
         for end in ends:
@@ -1915,15 +1937,15 @@ def move_options(ship: Ship) -> list[A.Move]:
             dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {_down(room)})
             for d in dists:
                 if is_agile:
-                    add(A.Move(ship.id, 0.0, turn, d, end))
+                    add(A.Move(ship_id, 0.0, turn, d, end))
                 elif turn == 0:
-                    add(A.Move(ship.id, 0.0, 0, d))
+                    add(A.Move(ship_id, 0.0, 0, d))
                 else:
-                    add(A.Move(ship.id, 0.0, turn, d))
-                    add(A.Move(ship.id, d, turn, 0.0))
+                    add(A.Move(ship_id, 0.0, turn, d))
+                    add(A.Move(ship_id, d, turn, 0.0))
                     if d:
-                        add(A.Move(ship.id, _down(d / 2), turn, _down(d / 2)))
-    return out
+                        add(A.Move(ship_id, _down(d / 2), turn, _down(d / 2)))
+    return tuple(out)
 
 
 def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
@@ -1948,15 +1970,20 @@ def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
 
 def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
-    options = move_options(ship)
-    extra = []
-    if mine_layer_problem(ship) is None:
-        extra += [replace(m, lay_mine=True) for m in options if m.turn == 0 and not m.turn_end]
-    if has(ship.abilities, "Minesweeper"):
-        extra += [replace(m, sweep=True) for m in options if m.before + m.after <= SWEEP_SPEED + EPSILON]
+    extra = ("lay" if mine_layer_problem(ship) is None else "") + ("sweep" if has(ship.abilities, "Minesweeper") else "")
+    if extra and not (ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed):
+        options = list(_move_table(ship.id, allowance(ship), turning(ship), agile(ship), extra))
+    else:
+        base = move_options(ship)
+        options = list(base)
+        if "lay" in extra:
+            options += [replace(m, lay_mine=True) for m in base if m.turn == 0 and not m.turn_end]
+        if "sweep" in extra:
+            options += [replace(m, sweep=True) for m in base if m.before + m.after <= SWEEP_SPEED + EPSILON]
     if has(ship.abilities, "Web"):
-        extra += [replace(m, web=True) for m in options if m.turn == 0 and not m.turn_end]
-    options = options + extra + (orbit_options(state, ship) if state.objects else [])
+        options += [replace(m, web=True) for m in move_options(ship) if m.turn == 0 and not m.turn_end]
+    if state.objects:
+        options += orbit_options(state, ship)
     if state.webs:
         options = [m for m in options if web_block(state, [(ship.pos, _end_of(ship, m, state))] if m.orbit is not None
                                                    else _legs(ship, m)) is None]
@@ -2052,6 +2079,24 @@ class Outcome:
     points_destroyed: dict[int, int]  # by the side that lost them (CAM 3.1 condition 1)
     cam_score: object = None  # the CAM ScenarioScore (CAM 3.0 step 2) when a CAM scenario was fought
     cam_battle: object = None  # the CAM record (``breakcontact.BattleState``) for ``record_scenario``
+    ending: str | None = None  # how it ended (``ending``): None while it goes on
+
+
+FIELD_HELD, CONTACT_BROKEN, MUTUAL_DESTRUCTION, TURN_CAP = "field held", "contact broken", "mutual destruction", "turn cap"
+
+
+def ending(state: BattleState) -> str | None:
+    """How an ended battle ended (rulings BZ17, BZ61): all table contact broken (a CAM scenario,
+    CAM 3.0), one side holding the field, mutual destruction (no ship of either side left on the
+    table), or undecided at the turn cap."""
+    if not state.over:
+        return None
+    if state.cam is not None and state.cam.battle.contact_broken:
+        return CONTACT_BROKEN
+    alive = {s.side for s in state.ships if s.active}
+    if not alive:
+        return MUTUAL_DESTRUCTION
+    return FIELD_HELD if len(alive) == 1 else TURN_CAP
 
 
 def outcome(state: BattleState) -> Outcome:
@@ -2060,11 +2105,11 @@ def outcome(state: BattleState) -> Outcome:
             for side in state.sides}
     link = state.cam
     return Outcome(state.over, state.winner, state.turn, fates, lost, link.score if link else None,
-                   link.battle if link else None)
+                   link.battle if link else None, ending(state))
 
 
 __all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "base_speed", "check", "close_defence",
-           "damage", "dead_in_space", "eligible", "fire_options", "flagship", "hit_modifier", "initiative_modifier",
+           "damage", "dead_in_space", "eligible", "ending", "fire_options", "flagship", "hit_modifier", "initiative_modifier",
            "legal_actions", "move_cost_ok", "move_options", "outcome", "shields_facing", "system_dice", "systems",
            "turning"]
 _ = (ACTIVE,)

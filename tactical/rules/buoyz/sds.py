@@ -102,9 +102,25 @@ def weapon_arcs(weapon: Weapon, torpedo: str) -> frozenset[str]:
     return frozenset({FORE, AFT}) if torpedo else frozenset(ARCS)
 
 
-@lru_cache(maxsize=1024)
+_SYSTEMS_BY_ID: dict[int, tuple[SD, tuple[WeaponSystem, ...]]] = {}
+
+
 def weapon_systems(sd: SD) -> tuple[WeaponSystem, ...]:
-    """The main weapon lines in SD order, then the secondary battery (360°, 5.1)."""
+    """The main weapon lines in SD order, then the secondary battery (360°, 5.1). Worked out
+    once for each SD value, found again by identity (hashing a whole SD costs more than the
+    lookup saves) and else by value."""
+    hit = _SYSTEMS_BY_ID.get(id(sd))
+    if hit is not None and hit[0] is sd:
+        return hit[1]
+    out = _weapon_systems(sd)
+    if len(_SYSTEMS_BY_ID) > 4096:
+        _SYSTEMS_BY_ID.clear()
+    _SYSTEMS_BY_ID[id(sd)] = (sd, out)  # the SD is kept alive with it, so its id is not reused
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _weapon_systems(sd: SD) -> tuple[WeaponSystem, ...]:
     out = []
     for i, w in enumerate(sd.main):
         kind = torpedo_kind(w.name)
@@ -117,6 +133,14 @@ def weapon_systems(sd: SD) -> tuple[WeaponSystem, ...]:
 
 
 def has(sd_abilities: tuple[str, ...], name: str) -> bool:
+    try:
+        return _has(sd_abilities, name)
+    except TypeError:  # a list of abilities rather than a tuple: not cached
+        return _has.__wrapped__(sd_abilities, name)
+
+
+@lru_cache(maxsize=4096)
+def _has(sd_abilities: tuple[str, ...], name: str) -> bool:
     low = name.lower()
     return any(a.lower() == low for a in sd_abilities)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from campaign.rules.cam.ships import SD, validate_sd
@@ -111,6 +111,8 @@ class Ship:
 
     @property
     def abilities(self) -> tuple[str, ...]:
+        if not self.lost:
+            return self.sd.special_abilities
         lost = list(self.lost)
         out = []
         for a in self.sd.special_abilities:
@@ -287,7 +289,9 @@ class BattleState:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def active_ships(self, side: int | None = None) -> tuple[Ship, ...]:
-        return tuple(s for s in self.ships if s.active and (side is None or s.side == side))
+        if side is None:
+            return tuple([s for s in self.ships if s.status == ACTIVE])
+        return tuple([s for s in self.ships if s.status == ACTIVE and s.side == side])
 
     @property
     def pitch(self) -> float:
@@ -348,8 +352,30 @@ class BattleState:
         return self.phase == OVER
 
 
+_PLAIN: dict[type, frozenset[str] | None] = {}
+
+
+def evolve(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the engine's frozen values, several times faster: a plain
+    dataclass (every field set by ``__init__``, no ``__post_init__``, no slots) is copied field
+    by field from its ``__dict__``; anything else, and an unknown field, goes through
+    ``dataclasses.replace`` itself (which raises ``TypeError`` for a field it does not have)."""
+    cls = type(obj)
+    names = _PLAIN.get(cls, False)
+    if names is False:
+        plain = (hasattr(obj, "__dict__") and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
+                 and all(f.init for f in fields(obj)))
+        names = _PLAIN[cls] = frozenset(f.name for f in fields(obj)) if plain else None
+    if names is None or not names.issuperset(changes) or len(obj.__dict__) != len(names):
+        return replace(obj, **changes)
+    new = object.__new__(cls)
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def with_ship(state: BattleState, ship: Ship) -> BattleState:
-    return replace(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
+    return evolve(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
 
 
 def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, **kw: Any) -> Ship:
@@ -414,5 +440,5 @@ def carried_flights(ships) -> tuple[Flight, ...]:
 
 
 __all__ = ["ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "new_battle",
+           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "evolve", "new_battle",
            "new_ship", "with_ship"]

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from campaign.rules.dice import SeededDice, derive_seed
+from campaign.rules.dice import FixedDice, SeededDice, derive_seed
 from tactical.rules import registry
 from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz.deploy import deploy
-from tactical.rules.buoyz.doctrine import choose_fire, doctrine_action, simulate
+from tactical.rules.buoyz.doctrine import choose_fire, choose_move, doctrine_action, simulate
 from tactical.rules.buoyz.engine import apply, check, outcome
 from tactical.rules.buoyz.sds import CATALOGUE, random_fleet
 from tactical.rules.buoyz.state import new_battle, new_ship
@@ -93,3 +94,252 @@ def test_doctrine_plays_squadrons_legally(seed):
         check(state, action)
         state = apply(state, action, dice).state
     assert state.over
+
+
+# --- how battles end (rulings BZ60, BZ61) ---------------------------------------------------------
+
+def _moving(ships, side=1):
+    state = new_battle(ships)
+    return replace(state, phase="movement", turn=1, initiative=side, first=side, acting=side)
+
+
+def _bench_battle(name: str, points: int = 60):
+    """The battle ``bench/buoyz.py`` plays for a named seed."""
+    rng = random.Random(name)
+    period = rng.randint(1, 6)
+    state = deploy({1: random_fleet(rng, period, points), 2: random_fleet(rng, period, points)})
+    return state, SeededDice(derive_seed(name))
+
+
+@pytest.mark.parametrize("name", ["bench-buoyz-60-639", "bench-buoyz-60-872", "bench-buoyz-60-999"])
+def test_battles_that_used_to_reach_the_turn_cap_now_end_with_a_winner(name):
+    """These three reached the 40-turn cap undecided: ships left with nothing to hurt the enemy
+    with (spent one-shot torpedoes, unarmed transports) closed on it and sat there. Now a side
+    that can no longer hurt the enemy leaves the table (11.7; ruling BZ60), and a ship with
+    nothing left to fight with rams or self-destructs when that costs the enemy more (7.2), so
+    one side holds the field."""
+    state, dice = _bench_battle(name)
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    result = outcome(state)
+    assert result.ending == "field held" and result.winner is not None
+    assert state.turn < state.turn_cap
+
+
+def test_a_side_that_cannot_hurt_the_enemy_withdraws_off_the_nearest_edge():
+    from tactical.rules.buoyz.doctrine import can_hurt, withdrawing
+
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["kobayashi_maru"], (36, 5), 180),  # an unarmed transport
+                     new_ship(2, 2, c["d7"], (36, 30), 180)])
+    assert not can_hurt(state, 1) and can_hurt(state, 2)
+    assert withdrawing(state, 1) and not withdrawing(state, 2)
+    assert doctrine_action(state) == A.Special(1, "flank_speed")  # to get away faster (then Maximum Warp)
+    state = apply(state, A.Special(1, "flank_speed"), FixedDice([1])).state  # fails: it still moves
+    move = doctrine_action(state)
+    state = apply(state, move, FixedDice([])).state
+    assert state.ship(1).pos == (36.0, 2.0)  # its whole move toward the south edge, the nearest
+    state = replace(state, ships=(replace(state.ship(1), moved=False),) + state.ships[1:], acting=1)
+    state = apply(state, choose_move(state, state.ship(1)), FixedDice([])).state
+    assert state.ship(1).status == "left"  # off the table: it has left the battle (11.7)
+
+
+def test_when_neither_side_can_hurt_the_other_the_weaker_leaves():
+    from tactical.rules.buoyz.doctrine import withdrawing
+
+    c = CATALOGUE
+    state = deploy({1: [c["kobayashi_maru"]], 2: [c["kobayashi_maru"], c["kobayashi_maru"]]})
+    assert withdrawing(state, 1) and not withdrawing(state, 2)
+
+
+def test_a_spent_one_shot_ship_can_no_longer_hurt_but_a_carrier_with_bombers_can():
+    from tactical.rules.buoyz.doctrine import can_hurt
+
+    c = CATALOGUE
+    state = deploy({1: [c["runabouts"]], 2: [c["valkyrie"]]})
+    assert can_hurt(state, 1)
+    spent = replace(state, ships=(replace(state.ship(1), spent=("main0",)),) + state.ships[1:])
+    assert not can_hurt(spent, 1)
+    assert can_hurt(state, 2)  # the Valkyrie's bombers rearm aboard it (8.3)
+
+
+def test_both_sides_destroyed_is_mutual_destruction():
+    """Ruling BZ61: no ship of either side left on the table is a defined end, mutual
+    destruction: nobody holds the field (no winner). Here side 1's last ship, crippled with one
+    hull point left, self-destructs beside side 2's last, also crippled (7.2, 11.6)."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 30)), new_ship(2, 2, c["d7"], (30.8, 30), 180)])
+    state = replace(state, ships=tuple(replace(s, hull=1, crippled=True) for s in state.ships))
+    assert doctrine_action(state) != A.Special(1, "self_destruct")  # the doctrine keeps its last ship
+    action = A.Special(1, "self_destruct")
+    # Command check 6; the explosion's 1D6: 1 hit; its damage die 6 goes through the shields
+    res = apply(state, action, FixedDice([6, 1, 6]))
+    end = res.state
+    assert end.over and not end.active_ships()
+    result = outcome(end)
+    assert result.ending == "mutual destruction" and result.winner is None
+    assert "Mutual destruction" in res.events[-1].text
+
+
+def test_mutual_destruction_in_a_cam_scenario_is_scored_on_points_left():
+    """Ruling BZ61: a CAM scenario ending in mutual destruction is a forced end (CAM15), scored
+    by CAM 3.1's own tally: each side's force less its points destroyed, +50 when not ordered to
+    break contact; here both lose everything, so it is a draw."""
+    from campaign.rules.cam.scoring import score_scenario
+    from tactical.rules.buoyz.cam import deploy_cam
+    from tests.rules.cam.builders import battle_with, campaign_of
+
+    camp = campaign_of(["constitution"], ["d7"], period=2, points_level=200)
+    battle = battle_with(camp, {1: [1], 2: [2]})
+    state = deploy_cam(camp, battle)
+    a, b = state.ships
+    state = replace(state, ships=(replace(a, pos=(30.0, 30.0), hull=1, crippled=True),
+                                  replace(b, pos=(30.8, 30.0), hull=1, crippled=True)),
+                    phase="movement", turn=1, initiative=a.side, first=a.side, acting=a.side)
+    end = apply(state, A.Special(a.id, "self_destruct"), FixedDice([6, 1, 6])).state
+    result = outcome(end)
+    assert result.ending == "mutual destruction"
+    assert result.cam_score == score_scenario(result.cam_battle, force_end=True)
+    assert all(side.points_left == 0 and side.total == 50 for side in result.cam_score.sides.values())
+    assert result.winner is None and result.cam_score.winner is None
+
+
+# --- the doctrine's other behaviours (issue 16 item 6) --------------------------------------------
+
+def test_a_spent_ship_rams_a_dearer_enemy_within_2_inches():
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["runabouts"], (30, 30)), new_ship(2, 2, c["galaxy"], (30, 31.5), 180),
+                     new_ship(3, 1, c["galaxy"], (10, 10))])
+    state = replace(state, ships=(replace(state.ship(1), spent=("main0",)),) + state.ships[1:])
+    action = doctrine_action(state)
+    assert action == A.Special(1, "ramming", 2)
+    check(state, action)
+    alone = replace(state, ships=state.ships[:2] + (replace(state.ship(3), status="destroyed", hull=0),))
+    assert doctrine_action(alone) != action  # never its side's last ship
+
+
+def test_a_doomed_ship_self_destructs_among_dearer_enemies():
+    """7.2 Self-Destruct!, 11.6: each ship within 1\" takes 1D6 hits."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 30)), new_ship(2, 2, c["d7"], (30.8, 30), 180),
+                     new_ship(3, 1, c["constitution"], (10, 10))])
+    state = replace(state, ships=(replace(state.ship(1), hull=1, crippled=True),
+                                  replace(state.ship(2), crippled=True, hull=2), state.ship(3)))
+    action = doctrine_action(state)
+    assert action == A.Special(1, "self_destruct")  # a crippled D7 cannot be rammed to more effect
+    check(state, action)
+
+
+def test_an_armed_healthy_ship_does_not_ram():
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["runabouts"], (30, 30)), new_ship(2, 2, c["galaxy"], (30, 31.5), 180)])
+    assert not (isinstance(doctrine_action(state), A.Special) and doctrine_action(state).action == "ramming")
+
+
+def test_a_crippled_ship_under_the_guns_goes_dark_while_its_side_fights_on():
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 10)), new_ship(2, 1, c["constitution"], (40, 10)),
+                     new_ship(3, 2, c["d7"], (30, 20), 180)])
+    state = replace(state, ships=(replace(state.ship(1), crippled=True, hull=3),) + state.ships[1:])
+    action = doctrine_action(state)
+    assert action == A.Special(1, "ecm")
+    check(state, action)
+    alone = replace(state, ships=(state.ship(1), replace(state.ship(2), status="destroyed", hull=0), state.ship(3)))
+    assert doctrine_action(alone) != A.Special(1, "ecm")  # its side's last fighter fights on
+
+
+def test_red_alert_for_a_ship_with_critical_effects_to_repair():
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 10)), new_ship(2, 2, c["d7"], (30, 22), 180)])
+    state = replace(state, ships=(replace(state.ship(1), crits=(1, 0, 0)), state.ship(2)))
+    assert doctrine_action(state) == A.Special(1, "red_alert")
+
+
+def test_a_war_talon_lays_its_pursuit_mine_with_an_enemy_astern():
+    """7.3 Romulan Pursuit Mine (5.10, ruling BZ33): laid behind it as it runs from a pursuer
+    (here it has nothing left to fight with and leaves the table)."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["war_talon"], (36, 8), 180, spent=("main0", "main1", "secondary")),
+                     new_ship(2, 2, c["d7"], (36, 14), 180)])
+    move = choose_move(state, state.ship(1))
+    assert move.lay_mine and move.turn == 0 and move.after == 2  # all of its Impulse move (BZ16)
+    after = apply(state, move, FixedDice([])).state
+    assert len(after.minefields) == 1 and "pursuit_mine" in after.ship(1).spent
+
+
+def test_the_doctrine_steers_round_a_minefield():
+    """5.10: a path through a minefield rolls for a mine hit; closing on a far enemy, the
+    doctrine goes round one rather than through it."""
+    from tactical.rules.buoyz.engine import _end_of
+    from tactical.rules.buoyz.geometry import advance, norm, segment_crosses_rect, turn_degrees
+    from tactical.rules.buoyz.state import Minefield
+
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["d7"], (30, 10)), new_ship(2, 2, c["constitution"], (30, 40), 180)])
+    plain = choose_move(state, state.ship(1))
+    assert plain.turn == 0 and plain.after == 6  # straight at the enemy
+    field = Minefield(1, 2, (30.0, 13.0), 0.0, length=3.0, width=1.0)
+    mined = replace(state, minefields=(field,))
+    move = choose_move(mined, mined.ship(1))
+    check(mined, move)
+    ship = mined.ship(1)
+    mid = advance(ship.pos, ship.heading, move.before)
+    legs = [(ship.pos, mid), (mid, _end_of(ship, move))]
+    assert norm(turn_degrees(move.turn)) != 0.0
+    assert not any(segment_crosses_rect(a, b, field.centre, field.heading, field.length, field.width)
+                   for a, b in legs if a != b)
+
+
+def test_a_minesweeper_sweeps_a_field_across_its_path():
+    from tactical.rules.buoyz.state import Minefield
+
+    c = CATALOGUE
+    sweeper = replace(c["kobayashi_maru"], key="sweeper", special_abilities=("Minesweeper",))
+    state = _moving([new_ship(1, 1, sweeper, (30, 10)), new_ship(2, 1, c["d7"], (40, 10)),
+                     new_ship(3, 2, c["constitution"], (30, 40), 180)])
+    walls = tuple(Minefield(i, 2, (30.0 + dx, 11.0), 0.0, length=1.0, width=0.5)
+                  for i, dx in enumerate((-3, -2, -1, 0, 1, 2, 3)))  # a wide field across its bow
+    mined = replace(state, minefields=walls)
+    move = choose_move(mined, mined.ship(1))
+    check(mined, move)
+    assert move.sweep and move.before + move.after == 2
+    after = apply(mined, move, FixedDice([])).state
+    assert len(after.minefields) < len(walls)
+
+
+def test_fast_pose_scoring_decides_as_the_plain_geometry():
+    """choose_move's inline scorer gives exactly what ``geometry`` gives (poses, ranges rounded
+    as 1.1, Template 1 arcs on and near the quadrant boundaries)."""
+    from tactical.rules.buoyz.doctrine import _best_move, _bearing_dice, _pose
+    from tactical.rules.buoyz.engine import ship_moves
+    from tactical.rules.buoyz.geometry import arcs_of, distance, inches
+
+    def plain(state, ship, options, weapons, near):
+        def score(m):
+            pos, h = _pose(ship, m)
+            w, hgt = state.table
+            if not (0 <= pos[0] <= w and 0 <= pos[1] <= hgt):
+                return (-1e9, -m.before - m.after)
+            dice = sum(weight for e in near for arcs, rng, weight in weapons
+                       if inches(pos, e.pos) <= rng and arcs_of(pos, h, e.pos) & arcs)
+            nearest = min((distance(pos, e.pos) for e in near), default=None)
+            edge = min(pos[0], pos[1], w - pos[0], hgt - pos[1])
+            return (dice * 10 - (nearest or 0.0) - (5.0 if edge < 3 else 0.0), -m.before - m.after)
+        return max((m for m in options if not m.lay_mine and not m.sweep), key=score)
+
+    rng = random.Random(16)
+    keys = sorted(CATALOGUE)
+    for _ in range(150):
+        me = new_ship(1, 1, CATALOGUE[rng.choice(keys)], (rng.uniform(5, 67), rng.uniform(5, 43)),
+                      rng.choice([0, 45, 90, 135, 180, 225, 270, 315, rng.uniform(0, 360)]))
+        enemies = []
+        for i in range(rng.randint(1, 4)):
+            d, b = rng.choice([rng.uniform(0.5, 14), 4.5, 6.5, 8.5]), rng.choice([45.0, 135.0, rng.uniform(0, 360)])
+            from tactical.rules.buoyz.geometry import advance
+            enemies.append(new_ship(2 + i, 2, CATALOGUE[rng.choice(keys)], advance(me.pos, me.heading + b, d)))
+        state = new_battle([me, *enemies])
+        options = ship_moves(state, me)
+        weapons = _bearing_dice(me, enemies)
+        assert _best_move(state, me, options, weapons, enemies) == plain(state, me, options, weapons, enemies)
