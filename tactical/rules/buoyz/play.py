@@ -195,8 +195,9 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
 
 _FIELDS = {
     "begin": set(), "special": {"ship", "action", "target"}, "detect": {"ship"},
-    "move": {"ship", "before", "turn", "after", "turn_end", "lower_shields", "lay_mine", "sweep"},
-    "fire": {"ship", "shots", "board"}, "fly": {"flight", "to", "attack", "cap"},
+    "move": {"ship", "before", "turn", "after", "turn_end", "lower_shields", "lay_mine", "sweep", "orbit", "web"},
+    "fire": {"ship", "shots", "board"}, "fly": {"flight", "to", "attack", "cap", "loiter", "home"},
+    "reveal": {"ship", "at", "heading"}, "lurk": {"ship"},  # 10.2, 11.8 (rulings BZ53, BZ55)
 }
 ACTION_TYPES = tuple(sorted(_FIELDS))
 
@@ -207,16 +208,27 @@ def to_json(action: A.Action) -> dict[str, Any]:
     if isinstance(action, A.Special):
         return {"type": "special", "ship": action.ship, "action": action.action, "target": action.target}
     if isinstance(action, A.Move):
-        return {"type": "move", "ship": action.ship, "before": action.before, "turn": action.turn,
-                "after": action.after, "turn_end": action.turn_end, "lower_shields": action.lower_shields,
-                "lay_mine": action.lay_mine, "sweep": action.sweep}
+        out = {"type": "move", "ship": action.ship, "before": action.before, "turn": action.turn,
+               "after": action.after, "turn_end": action.turn_end, "lower_shields": action.lower_shields,
+               "lay_mine": action.lay_mine, "sweep": action.sweep}
+        if action.orbit is not None:  # 9.0 (BZ57); written only when used, so older JSON stays as it was
+            out["orbit"] = action.orbit
+        if action.web:  # 7.3 Tholian Web (BZ54)
+            out["web"] = True
+        return out
+    if isinstance(action, A.Reveal):
+        return {"type": "reveal", "ship": action.ship, "at": list(action.at), "heading": action.heading}
+    if isinstance(action, A.Lurk):
+        return {"type": "lurk", "ship": action.ship}
     if isinstance(action, A.Fire):
         return {"type": "fire", "ship": action.ship, "shots": [list(s) for s in action.shots], "board": action.board}
     if isinstance(action, A.Detect):
         return {"type": "detect", "ship": action.ship}
     if isinstance(action, A.FlyAC):
-        return {"type": "fly", "flight": action.flight, "to": list(action.to), "attack": action.attack,
-                "cap": action.cap}
+        out = {"type": "fly", "flight": action.flight, "to": list(action.to), "attack": action.attack,
+               "cap": action.cap}
+        out.update({k: True for k in ("loiter", "home") if getattr(action, k)})  # 8.2, 8.3 (BZ59, BZ80)
+        return out
     raise ActionFormatError(f"{action!r} is not a Buoyz action")
 
 
@@ -263,8 +275,17 @@ def from_json(data: Any) -> A.Action:
         if not isinstance(to, (list, tuple)) or len(to) != 2:
             raise ActionFormatError("'to' of a fly action is [x, y] in inches")
         point = (_inches({"x": to[0]}, "x", kind), _inches({"y": to[1]}, "y", kind))
-        return A.FlyAC(_int(data, "flight", kind), point, _int(data, "attack", kind, optional=True), _flag(data, "cap"))
+        return A.FlyAC(_int(data, "flight", kind), point, _int(data, "attack", kind, optional=True), _flag(data, "cap"),
+                       _flag(data, "loiter"), _flag(data, "home"))
     ship = _int(data, "ship", kind)
+    if kind == "lurk":
+        return A.Lurk(ship)
+    if kind == "reveal":
+        at = data.get("at")
+        if not isinstance(at, (list, tuple)) or len(at) != 2:
+            raise ActionFormatError("'at' of a reveal action is [x, y] in inches")
+        return A.Reveal(ship, (_inches({"x": at[0]}, "x", kind), _inches({"y": at[1]}, "y", kind)),
+                        _inches({"h": data.get("heading", 0)}, "h", kind))
     if kind == "detect":
         return A.Detect(ship)
     if kind == "special":
@@ -275,7 +296,8 @@ def from_json(data: Any) -> A.Action:
     if kind == "move":
         return A.Move(ship, _inches(data, "before", kind), _int({"t": data.get("turn", 0)}, "t", kind),
                       _inches(data, "after", kind), _int({"t": data.get("turn_end", 0)}, "t", kind),
-                      _flag(data, "lower_shields"), _flag(data, "lay_mine"), _flag(data, "sweep"))
+                      _flag(data, "lower_shields"), _flag(data, "lay_mine"), _flag(data, "sweep"),
+                      _int(data, "orbit", kind, optional=True), _flag(data, "web"))
     shots = data.get("shots", [])
     if not isinstance(shots, (list, tuple)) or len(shots) > MAX_SHOTS:
         raise ActionFormatError(f"'shots' is a list of at most {MAX_SHOTS} [weapon, target, dice]")
@@ -299,6 +321,12 @@ def describe(data: Mapping) -> str:
     if isinstance(action, A.Special):
         return f"Ship {action.ship} attempts {action.action.replace('_', ' ')}" + (
             f" on ship {action.target}" if action.target is not None else "")
+    if isinstance(action, A.Reveal):
+        return f"Ship {action.ship} is revealed at ({action.at[0]:g}, {action.at[1]:g}), heading {action.heading:g}"
+    if isinstance(action, A.Lurk):
+        return f"Ship {action.ship} lurks"
+    if isinstance(action, A.Move) and action.orbit is not None:
+        return f"Ship {action.ship}: orbits body {action.orbit} (½\")"
     if isinstance(action, A.Move):
         parts = []
         if action.before:
@@ -310,7 +338,7 @@ def describe(data: Mapping) -> str:
         if action.turn_end:
             parts.append(_turn_words(action.turn_end))
         extra = [w for w, on in (("shields lowered", action.lower_shields), ("laying a mine", action.lay_mine),
-                                 ("sweeping", action.sweep)) if on]
+                                 ("sweeping", action.sweep), ("spinning a web", action.web)) if on]
         return f"Ship {action.ship}: " + (", then ".join(parts) or "stay put") + (f" ({', '.join(extra)})" if extra else "")
     if isinstance(action, A.Fire):
         if not action.shots and action.board is None:
@@ -320,7 +348,8 @@ def describe(data: Mapping) -> str:
     if isinstance(action, A.Detect):
         return f"Ship {action.ship} searches for cloaked ships"
     return (f"AC {action.flight} flies to ({action.to[0]:g}, {action.to[1]:g})"
-            + (f", attacking {action.attack}" if action.attack is not None else "") + (" on CAP" if action.cap else ""))
+            + (f", attacking {action.attack}" if action.attack is not None else "") + (" on CAP" if action.cap else "")
+            + (" to loiter as a patrol counter" if action.loiter else "") + (" and off the table to its base" if action.home else ""))
 
 
 # --- fog of war ------------------------------------------------------------------------------

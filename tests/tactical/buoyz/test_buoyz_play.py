@@ -317,3 +317,36 @@ def test_the_viewer_without_fog_sees_the_cloaked_ship_and_the_state_json_is_json
         data = json.loads(json.dumps(RULES.state_json(state, Viewer(seat=fog, fog_side=fog))))
         assert (talon in [s["id"] for s in data["ships"]]) is seen
         assert data["table"] == {"width": 72.0, "height": 48.0, "units": "inches"}
+
+
+def test_the_newer_actions_round_trip_through_the_json_codec():
+    """Lurking and revealing (10.2), lurking in hyperspace (11.8), orbits (9.0), webs (7.3),
+    loitering shuttles and off-table bases (8.2, 8.3): every listed action of random play with
+    them about survives the codec (rulings BZ53-BZ59, BZ80)."""
+    from dataclasses import replace
+
+    from tactical.rules.buoyz.deploy import deploy
+    from tactical.rules.buoyz.engine import apply
+    from tactical.rules.buoyz.sds import CATALOGUE
+    from tactical.rules.buoyz.state import Celestial, Flight
+    from tests.tactical.buoyz.test_buoyz_properties import RAIDER, THOLIAN
+
+    rng = random.Random(7)
+    start = deploy({1: [THOLIAN, THOLIAN, CATALOGUE["war_talon"]], 2: [RAIDER, CATALOGUE["d7"]]}, turn_cap=5,
+                   lurking={3: (0, 0)})
+    n = len(start.flights)
+    start = replace(start, objects=(Celestial(1, "planet", (36.0, 10.0), 3.0),), flights=start.flights + (
+        Flight(n + 1, 2, 0, "shuttle", 0, status="flying", pos=(40.0, 46.0), offtable=True),))
+    dice = SeededDice(b"buoyz newer codec")
+    state, seen = start, set()
+    for _ in range(300):
+        if state.over:
+            break
+        legal = legal_actions(state)
+        for action in legal:
+            data = json.loads(json.dumps(bp.to_json(action)))
+            assert bp.from_json(data) == action
+            assert bp.describe(data)
+            seen.add(data["type"] + "".join(f"+{k}" for k in ("orbit", "web", "loiter", "home") if k in data))
+        state = apply(state, rng.choice(legal), dice).state
+    assert {"reveal", "lurk", "move+orbit", "move+web", "fly+loiter", "fly+home"} <= seen
