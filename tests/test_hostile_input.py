@@ -262,6 +262,8 @@ def _form_cases(small_campaign):
         ("alice", reverse("moderation-substitute", args=[eh]), {"seat": "1", "username": "carol\x00"}),
         ("alice", reverse("lobby-create"), {"name": "Lobby\x00", "width": "12", "height": "12", "seats": "2"}),
         ("alice", reverse("cam-create"), {"name": "Rubber\x00", "period": "2", "starting_points": "100"}),
+        ("alice", reverse("lobby-create") + "?layer=cam", {"name": "Rubber\x00", "period": "2",
+                                                             "starting_points": "100", "step_hours": "48"}),
         (None, reverse("login"), {"username": "bob\x00", "password": "pw-bob"}),
         (None, reverse("signup"), {"username": "neo\x00", "email": "neo@example.com", "password1": "x",
                                    "password2": "x"}),

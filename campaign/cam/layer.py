@@ -32,7 +32,8 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
     facts = {}
     for c in campaigns:
         cam = cams.get(c.pk)
-        if cam is None:
+        if cam is None:  # not made by the CAM actions (which always make both rows)
+            facts[c.pk] = HomeFacts(players=joined.get(c.pk, 0))
             continue
         facts[c.pk] = HomeFacts(
             players=cam.seated or joined.get(c.pk, 0),

@@ -131,6 +131,18 @@ def test_rolling_back_a_scenario_step_restores_the_rows_and_the_dice(cam_campaig
     assert (again.tables, again.edges, again.break_levels, again.battle) == rolled
 
 
+def test_a_step_made_again_after_a_roll_back_emails_again(cam_campaign, alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        cam_actions.generate_scenario(campaign_id=cam_campaign.pk, user=alice)
+    first = [m.to[0] for m in mail.outbox if "has been generated" in m.subject]
+    assert first
+    actions.roll_back_step(campaign_id=cam_campaign.pk, user=alice)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cam_actions.generate_scenario(campaign_id=cam_campaign.pk, user=alice)
+    assert [m.to[0] for m in mail.outbox if "has been generated" in m.subject] == first
+
+
 def test_steps_roll_back_one_at_a_time_down_to_the_start(cam_campaign, alice):
     start = rows(cam_campaign)
     cam_actions.generate_scenario(campaign_id=cam_campaign.pk, user=alice)

@@ -18,7 +18,7 @@ from campaign.layers import Step
 from campaign.models import Campaign
 
 from .. import notify, snapshots
-from ..models import CamCampaign
+from ..models import CamCampaign, CamScenario
 from .common import _audit, _locked, _moderator_only, step_label
 from .errors import CamActionError
 
@@ -52,6 +52,24 @@ def roll_back_preview(campaign: Campaign) -> dict | None:
                        f"step {snap.step} is open again"]}
 
 
+def _forget_undone_emails(campaign: Campaign, cam: CamCampaign) -> int:
+    """The once-only records (``SentNotification``) of the emails about what the roll-back undid
+    go, so making the step again sends them again: a scenario's generation, its result waiting
+    for confirmation, its report, the end of the rubber."""
+    from campaign.models import SentNotification
+
+    stages = dict(cam.scenario_rows.values_list("number", "stage"))
+    confirming = (CamScenario.Stage.CONFIRMING, CamScenario.Stage.SCORED)
+    gone = [pk for pk, kind, number in SentNotification.objects.filter(
+                campaign=campaign, kind__in=[notify.SCENARIO, notify.CONFIRM, notify.SCORED, notify.ENDED])
+            .values_list("pk", "kind", "turn")
+            if (kind == notify.SCENARIO and number not in stages)
+            or (kind == notify.CONFIRM and stages.get(number) not in confirming)
+            or (kind == notify.SCORED and stages.get(number) != CamScenario.Stage.SCORED)
+            or (kind == notify.ENDED and campaign.status != Campaign.Status.FINISHED)]
+    return SentNotification.objects.filter(pk__in=gone).delete()[0] if gone else 0
+
+
 @transaction.atomic
 def roll_back_step(*, campaign_id: int, user, number: int | None = None) -> Step:
     """Undo the last step of the rubber: its CAM rows return to the snapshot taken just before
@@ -75,6 +93,7 @@ def roll_back_step(*, campaign_id: int, user, number: int | None = None) -> Step
     except snapshots.SnapshotError as exc:
         raise CamActionError(f"step {snap.step} cannot be rolled back: {exc}") from None
     cam = CamCampaign.objects.get(pk=campaign.pk)
+    _forget_undone_emails(campaign, cam)
     campaign.paused = True
     campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
     campaign.save(update_fields=["paused", "paused_remaining"])
