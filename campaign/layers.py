@@ -115,6 +115,7 @@ class CampaignLayer:
     export: Callable | None = None
     seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
     description: str = ""
+    menu: tuple[str, str] | None = None  # (label, URL name) of the layer's own list in the site menu
 
     def has(self, feature: str) -> bool:
         return feature in self.features
@@ -170,6 +171,14 @@ def home_facts(campaigns) -> dict[int, HomeFacts]:
     for key, group in by_layer.items():
         facts.update(get(key).home_facts(group))
     return facts
+
+
+def menu(request) -> dict:
+    """Template context processor (config/settings.py): ``layer_menu``, the site menu's links to
+    the layers' own lists (base.html), so the platform's template names no layer."""
+    from django.urls import reverse
+
+    return {"layer_menu": [(layer.menu[0], reverse(layer.menu[1])) for layer in all_layers() if layer.menu]}
 
 
 def default() -> CampaignLayer:

@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "campaign.middleware.csp_nonce",
+                "campaign.layers.menu",
             ],
         },
     },

@@ -79,5 +79,6 @@ LAYER_RECORD = CampaignLayer(
     panel_template="cam/_moderation.html",
     lobby_template="cam/_lobby_settings.html",
     export=None,
+    menu=("CAM campaigns", "cam-list"),
     seats=seats,
 )
