@@ -81,6 +81,9 @@ def campaign_json(campaign: Campaign) -> dict:
         "scenarios": [{"number": s.number, "stage": s.stage, "nature": s.nature}
                       for s in cam.scenario_rows.order_by("number")],
         "replacements_done": cam.replacements_done,
+        # The step the rubber is at and its deadline (the platform's moderation moves it).
+        "step": {"number": cam.step, "label": actions.step_label(campaign, cam), "deadline": cam.deadline,
+                 "paused": campaign.paused, "hours": campaign.turn_hours},
     }
 
 

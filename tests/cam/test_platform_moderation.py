@@ -256,3 +256,12 @@ def test_the_cam_page_shows_the_deadline_and_the_pause(client, cam_campaign, ali
     assert "paused" in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
     client.force_login(alice)
     assert f"/campaigns/{cam_campaign.pk}/moderate/" in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
+
+
+def test_the_cam_api_shows_the_step_and_its_deadline(client, cam_campaign, alice, bob):
+    client.force_login(bob)
+    step = client.get(f"/api/cam/campaigns/{cam_campaign.pk}/").json()["step"]
+    assert step["number"] == 1 and step["deadline"] and step["paused"] is False
+    assert step["label"] == "scenario 1: to be generated (CAM 2.1)" and step["hours"] == cam_campaign.turn_hours
+    actions.pause_campaign(campaign_id=cam_campaign.pk, user=alice)
+    assert client.get(f"/api/cam/campaigns/{cam_campaign.pk}/").json()["step"]["paused"] is True
