@@ -507,6 +507,11 @@ class BuoyzPlay(PlayRules):
             action = legal_actions(battle)[0]
         return action
 
+    def late_done(self, state):
+        # Ruling BZP3: the doctrine makes the late side's one nomination (a Special Action and
+        # the move that must follow it are one), then its player decides again.
+        return state.battle.nominated is None
+
     def events(self, state):
         return state.log
 

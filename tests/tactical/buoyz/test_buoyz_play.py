@@ -317,3 +317,25 @@ def test_the_viewer_without_fog_sees_the_cloaked_ship_and_the_state_json_is_json
         data = json.loads(json.dumps(RULES.state_json(state, Viewer(seat=fog, fog_side=fog))))
         assert (talon in [s["id"] for s in data["ships"]]) is seen
         assert data["table"] == {"width": 72.0, "height": 48.0, "units": "inches"}
+
+
+def test_a_side_past_its_deadline_has_one_nomination_made_by_the_doctrine(small_campaign, record):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    small_campaign.activation_hours = 24
+    small_campaign.save(update_fields=["activation_hours"])
+    battle = buoyz_battle(small_campaign, small_setup(5))
+    assert battle.activation_deadline is not None
+    late = RULES.acting_side(embedded.current_state(battle))
+    before = battle.steps.count()
+    Battle.objects.filter(pk=battle.pk).update(activation_deadline=timezone.now() - timedelta(minutes=1))
+    assert play.play_due_activations() == 1
+    battle.refresh_from_db()
+    made = list(battle.steps.filter(seq__gt=before).order_by("seq"))
+    assert made and all(s.side == late and s.by_doctrine for s in made)
+    # One nomination: a Special Action may precede the move, nothing more.
+    assert len(made) <= 2 and all(s.action["type"] == "special" for s in made[:-1])
+    assert battle.doctrine_sides == [] and battle.activation_deadline > timezone.now()
+    assert play.play_due_activations() == 0  # the next decision has a fresh deadline
