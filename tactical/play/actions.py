@@ -127,7 +127,8 @@ def doctrine_choice(rules: PlayRules, state, side: int):
 def _advance(battle: Battle, rules: PlayRules, state, dice, steps: _Steps, *, late_side: int | None = None):
     """Take automatic steps and let computer sides play until a human side must act or the
     battle is over. ``late_side`` (the deadline sweep): the doctrine also plays that side's
-    decisions until the rules next take a step by themselves (Event Horizon: the card in play)."""
+    decisions until the rules next take a step by themselves (Event Horizon: the card in play) or
+    the ruleset says the late decision is done (``PlayRules.late_done``)."""
     doctrine = set(battle.doctrine_sides or [])
     while not rules.is_over(state):
         side = rules.acting_side(state)
@@ -141,6 +142,8 @@ def _advance(battle: Battle, rules: PlayRules, state, dice, steps: _Steps, *, la
             action = doctrine_choice(rules, state, side)
             state = rules.apply(state, action, dice).state
             steps.add(side, rules.action_json(action), by_doctrine=True)
+            if side == late_side and side not in doctrine and rules.late_done(state):
+                late_side = None
             continue
         break
     return state

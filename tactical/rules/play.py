@@ -134,6 +134,12 @@ class PlayRules:
 
     # --- turns and clocks -----------------------------------------------------------------
 
+    def late_done(self, state) -> bool:
+        """After the doctrine played one action for a side past its deadline: whether that
+        side's late decision is complete (its player decides again from here). False: the
+        doctrine plays on until the rules next take a step by themselves."""
+        return False
+
     def clock_restarts(self, state) -> bool:
         """Whether a side's decision clock starts afresh after the steps just taken."""
         return True

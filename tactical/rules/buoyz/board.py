@@ -21,7 +21,7 @@ from html import escape
 
 from .engine import allowance, system_dice, systems, turning
 from .geometry import ARC_CENTRES, ARC_HALF_WIDTH, turn_degrees
-from .state import ACTIVE, ASTEROIDS, MOON, NEBULA, PLANET, BattleState, Ship
+from .state import ACTIVE, ASTEROIDS, LURKING, MOON, NEBULA, PLANET, BattleState, Ship
 
 SCALE = 10  # pixels an inch
 MARGIN = 22
@@ -36,24 +36,32 @@ def _attr(text: object) -> str:
 
 
 def hidden_from(ship: Ship, viewer_side: int | None) -> bool:
-    """Whether ``viewer_side`` may not see ``ship``: an enemy cloaked and not detected (10.2)."""
-    return viewer_side is not None and ship.side != viewer_side and ship.cloaked and not ship.detected
+    """Whether ``viewer_side`` may not see ``ship``: an enemy lurking, or cloaked and not
+    detected (10.2, 10.3)."""
+    return (viewer_side is not None and ship.side != viewer_side
+            and (ship.status == LURKING or (ship.cloaked and not ship.detected)))
 
 
 def visible_ships(state: BattleState, viewer_side: int | None) -> list[Ship]:
     return [s for s in state.ships if s.status == ACTIVE and not hidden_from(s, viewer_side)]
 
 
+TABLE_GAP = 30  # pixels between the tables of 11.3, drawn side by side
+
+
 class _Frame:
-    """Table inches → SVG pixels (y flipped: up the table is up the page)."""
+    """Table inches → SVG pixels (y flipped: up the table is up the page). The tables of 11.3
+    (ruling BZ82: table k's west edge at x = k × pitch) are drawn side by side."""
 
     def __init__(self, state: BattleState):
         self.w, self.h = state.table
-        self.width = round(self.w * SCALE + 2 * MARGIN)
+        self.tables, self.pitch = state.tables, state.pitch
+        self.width = round(self.tables * self.w * SCALE + (self.tables - 1) * TABLE_GAP + 2 * MARGIN)
         self.height = round(self.h * SCALE + 2 * MARGIN)
 
     def x(self, x: float) -> float:
-        return round(MARGIN + x * SCALE, 2)
+        k = min(max(int(math.floor((x + 1e-6) / self.pitch)), 0), self.tables - 1) if self.tables > 1 else 0
+        return round(MARGIN + k * (self.w * SCALE + TABLE_GAP) + (x - k * self.pitch) * SCALE, 2)
 
     def y(self, y: float) -> float:
         return round(MARGIN + (self.h - y) * SCALE, 2)
@@ -147,16 +155,20 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board buoyz" viewBox="0 0 {f.width} {f.height}" '
            f'width="{f.width}" height="{f.height}" data-scale="{SCALE}" data-margin="{MARGIN}" '
            f'data-table="{f.w:g}x{f.h:g}" role="img" aria-label="Buoyz table, {f.w:g} by {f.h:g} inches">',
-           f'<rect width="{f.width}" height="{f.height}" fill="#07101c"/>',
-           f'<rect class="table" x="{MARGIN}" y="{MARGIN}" width="{round(f.w * SCALE, 2)}" '
-           f'height="{round(f.h * SCALE, 2)}" fill="#0b1a2e" stroke="#5a6b80"/>']
-    for gx in range(6, int(f.w), 6):
-        out.append(f'<line class="grid" x1="{f.x(gx)}" y1="{f.y(0)}" x2="{f.x(gx)}" y2="{f.y(f.h)}" stroke="#1d3350"/>')
-    for gy in range(6, int(f.h), 6):
-        out.append(f'<line class="grid" x1="{f.x(0)}" y1="{f.y(gy)}" x2="{f.x(f.w)}" y2="{f.y(gy)}" stroke="#1d3350"/>')
-    for gx in range(0, int(f.w) + 1, 12):
-        out.append(f'<text class="lbl" x="{f.x(gx)}" y="{MARGIN - 6}" fill="#8da2bb" font-size="10" '
-                   f'text-anchor="middle">{gx}"</text>')
+           f'<rect width="{f.width}" height="{f.height}" fill="#07101c"/>']
+    for k in range(f.tables):
+        x0 = k * f.pitch
+        out.append(f'<rect class="table" x="{f.x(x0)}" y="{MARGIN}" width="{round(f.w * SCALE, 2)}" '
+                   f'height="{round(f.h * SCALE, 2)}" fill="#0b1a2e" stroke="#5a6b80"/>')
+        for gx in range(6, int(f.w), 6):
+            out.append(f'<line class="grid" x1="{f.x(x0 + gx)}" y1="{f.y(0)}" x2="{f.x(x0 + gx)}" y2="{f.y(f.h)}" '
+                       'stroke="#1d3350"/>')
+        for gy in range(6, int(f.h), 6):
+            out.append(f'<line class="grid" x1="{f.x(x0)}" y1="{f.y(gy)}" x2="{f.x(x0 + f.w)}" y2="{f.y(gy)}" '
+                       'stroke="#1d3350"/>')
+        for gx in range(0, int(f.w) + 1, 12):
+            out.append(f'<text class="lbl" x="{f.x(x0 + gx)}" y="{MARGIN - 6}" fill="#8da2bb" font-size="10" '
+                       f'text-anchor="middle">{gx}"</text>')
     for gy in range(0, int(f.h) + 1, 12):
         out.append(f'<text class="lbl" x="{MARGIN - 4}" y="{f.y(gy) + 3}" fill="#8da2bb" font-size="10" '
                    f'text-anchor="end">{gy}"</text>')
@@ -172,6 +184,13 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
                    f'transform="translate({f.x(m.centre[0])} {f.y(m.centre[1])}) rotate({m.heading:g})" '
                    f'fill="#ff5a5a" fill-opacity="0.35" stroke="#ff5a5a" stroke-dasharray="2 2">'
                    f'<title>minefield, {m.rows} row(s)</title></rect>')
+    unseen = {s.id for s in state.ships if hidden_from(s, viewer_side)}
+    for web in state.webs:
+        if unseen & set(web.anchors):
+            continue
+        out.append(f'<line class="web" x1="{f.x(web.a[0])}" y1="{f.y(web.a[1])}" x2="{f.x(web.b[0])}" '
+                   f'y2="{f.y(web.b[1])}" stroke="#b388ff" stroke-width="2" stroke-dasharray="6 3">'
+                   f'<title>Tholian web (7.3)</title></line>')
     shown = visible_ships(state, viewer_side)
     sel = next((s for s in shown if s.id == selected), None)
     if sel is not None:

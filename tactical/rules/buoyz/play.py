@@ -5,17 +5,18 @@ calls for a battle whose ruleset is ``"buoyz"`` (issue 17 item 2, first part).
 
     {"attacker": 1, "defender": 2, "table": [72, 48], "turn_cap": 40,
      "sides": {"1": {"name": "…", "colour": "#cc3333", "ships": [{"sd": "constitution"}, …]},
-               "2": {…, "ships": [{"sd": "war_talon", "x": 30, "y": 40, "heading": 180, "cloaked": true}]}},
+               "2": {…, "ships": [{"sd": "war_talon", "x": 30, "y": 40, "heading": 180, "cloaked": true},
+                                  {"sd": "b_rel", "lurking": [1, 1]}]}},
      "objects": [{"kind": "planet", "x": 36, "y": 24, "radius": 3}]}
 
 Ships are SDs of the catalogue by key (``sds.CATALOGUE``), numbered 1, 2, … in order (the
 attacker's first) and lined up by ``deploy.deploy`` (ruling BZ4) unless a ship gives its own
 ``x``, ``y``, ``heading`` (and ``cloaked``, for an SD with a cloaking device: it starts the
-battle cloaked, 10.2).
+battle cloaked; or ``lurking``, the 2' square [column, row] it lurks in unseen: 10.2, BZ53).
 
 **The state** is ``PlayState``: the engine's ``BattleState`` and the battle's log, each event
 tagged with the sides that may read it. **Fog of war** (10.2, 10.3): an enemy ship that is
-cloaked and not detected is left out of the board, the ship rows and the JSON a side receives,
+lurking, or cloaked and not detected, is left out of the board, the ship rows and the JSON a side receives,
 and every event naming it (its moves, its mines, …) is its own side's only, as is any legal
 action that would point at it. Declaring the cloak is seen by both sides (its counter leaves the
 table); where it goes then is not.
@@ -25,10 +26,11 @@ table); where it goes then is not.
     {"type": "begin"}                                    (taken by itself: nobody decides it)
     {"type": "special", "ship": 3, "action": "evasive", "target": null}
     {"type": "move", "ship": 3, "before": 0, "turn": 1, "after": 4.5, "turn_end": 0,
-     "lower_shields": false, "lay_mine": false, "sweep": false}
+     "lower_shields": false, "lay_mine": false, "sweep": false, "orbit": null, "web": false}
     {"type": "fire", "ship": 3, "shots": [["main0", 7, 4], ["secondary", 8, 2]], "board": null}
     {"type": "detect", "ship": 3}
-    {"type": "fly", "flight": 2, "to": [30.5, 12], "attack": 7, "cap": false}
+    {"type": "fly", "flight": 2, "to": [30.5, 12], "attack": 7, "cap": false, "loiter": false, "home": false}
+    {"type": "reveal", "ship": 3, "at": [20, 30], "heading": 90}     {"type": "lurk", "ship": 3}
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from tactical.rules.play import PlayRules, Step, Viewer
 
 from . import actions as A
 from . import board
-from .deploy import deploy
+from .deploy import deploy, lurk
 from .doctrine import doctrine_action
 from .engine import (
     TURN_RULE,
@@ -181,6 +183,14 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
                 raise SetupError(f"ship {ship.id} ({ship.name}) has no cloaking device (10.2)")
             ship = replace(ship, cloaked=True)
         ships.append(ship)
+    lurking = {}
+    for ship, data in zip(ships, entries):
+        zone = data.get("lurking")
+        if zone is not None:
+            if not isinstance(zone, (list, tuple)) or len(zone) != 2 or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in zone):
+                raise SetupError(f"ship {ship.id}: 'lurking' is the 2' square [column, row] it lurks in (10.2)")
+            lurking[ship.id] = tuple(zone)
     objects = []
     for i, o in enumerate(setup.get("objects") or [], 1):
         if not isinstance(o, Mapping) or o.get("kind") not in OBJECT_KINDS:
@@ -188,7 +198,12 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
         objects.append(Celestial(i, o["kind"], (_number(o.get("x"), "x"), _number(o.get("y"), "y")),
                                  _number(o.get("radius"), "a radius")))
     battle = new_battle(ships, sides=(attacker, defender), table=table, turn_cap=turn_cap)  # type: ignore[arg-type]
-    return PlayState(replace(battle, objects=tuple(objects)))
+    battle = replace(battle, objects=tuple(objects))
+    try:
+        battle = lurk(battle, lurking)
+    except IllegalActionError as exc:
+        raise SetupError(exc.message) from None
+    return PlayState(battle)
 
 
 # --- the codec -------------------------------------------------------------------------------
@@ -197,7 +212,7 @@ _FIELDS = {
     "begin": set(), "special": {"ship", "action", "target"}, "detect": {"ship"},
     "move": {"ship", "before", "turn", "after", "turn_end", "lower_shields", "lay_mine", "sweep", "orbit", "web"},
     "fire": {"ship", "shots", "board"}, "fly": {"flight", "to", "attack", "cap", "loiter", "home"},
-    "reveal": {"ship", "at", "heading"}, "lurk": {"ship"},  # 10.2, 11.8 (rulings BZ53, BZ55)
+    "reveal": {"ship", "at", "heading"}, "lurk": {"ship"},
 }
 ACTION_TYPES = tuple(sorted(_FIELDS))
 
@@ -208,27 +223,20 @@ def to_json(action: A.Action) -> dict[str, Any]:
     if isinstance(action, A.Special):
         return {"type": "special", "ship": action.ship, "action": action.action, "target": action.target}
     if isinstance(action, A.Move):
-        out = {"type": "move", "ship": action.ship, "before": action.before, "turn": action.turn,
-               "after": action.after, "turn_end": action.turn_end, "lower_shields": action.lower_shields,
-               "lay_mine": action.lay_mine, "sweep": action.sweep}
-        if action.orbit is not None:  # 9.0 (BZ57); written only when used, so older JSON stays as it was
-            out["orbit"] = action.orbit
-        if action.web:  # 7.3 Tholian Web (BZ54)
-            out["web"] = True
-        return out
-    if isinstance(action, A.Reveal):
-        return {"type": "reveal", "ship": action.ship, "at": list(action.at), "heading": action.heading}
-    if isinstance(action, A.Lurk):
-        return {"type": "lurk", "ship": action.ship}
+        return {"type": "move", "ship": action.ship, "before": action.before, "turn": action.turn,
+                "after": action.after, "turn_end": action.turn_end, "lower_shields": action.lower_shields,
+                "lay_mine": action.lay_mine, "sweep": action.sweep, "orbit": action.orbit, "web": action.web}
     if isinstance(action, A.Fire):
         return {"type": "fire", "ship": action.ship, "shots": [list(s) for s in action.shots], "board": action.board}
     if isinstance(action, A.Detect):
         return {"type": "detect", "ship": action.ship}
     if isinstance(action, A.FlyAC):
-        out = {"type": "fly", "flight": action.flight, "to": list(action.to), "attack": action.attack,
-               "cap": action.cap}
-        out.update({k: True for k in ("loiter", "home") if getattr(action, k)})  # 8.2, 8.3 (BZ59, BZ80)
-        return out
+        return {"type": "fly", "flight": action.flight, "to": list(action.to), "attack": action.attack,
+                "cap": action.cap, "loiter": action.loiter, "home": action.home}
+    if isinstance(action, A.Reveal):
+        return {"type": "reveal", "ship": action.ship, "at": list(action.at), "heading": action.heading}
+    if isinstance(action, A.Lurk):
+        return {"type": "lurk", "ship": action.ship}
     raise ActionFormatError(f"{action!r} is not a Buoyz action")
 
 
@@ -258,6 +266,13 @@ def _flag(data: Mapping, name: str) -> bool:
     return value
 
 
+def _point(data: Mapping, name: str, kind: str) -> tuple[float, float]:
+    value = data.get(name)
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ActionFormatError(f"{name!r} of a {kind} action is [x, y] in inches")
+    return (_inches({"x": value[0]}, "x", kind), _inches({"y": value[1]}, "y", kind))
+
+
 def from_json(data: Any) -> A.Action:
     """Read one action; ``ActionFormatError`` (an ``IllegalActionError``) says what is wrong."""
     if not isinstance(data, Mapping):
@@ -271,23 +286,15 @@ def from_json(data: Any) -> A.Action:
     if kind == "begin":
         return A.Begin()
     if kind == "fly":
-        to = data.get("to")
-        if not isinstance(to, (list, tuple)) or len(to) != 2:
-            raise ActionFormatError("'to' of a fly action is [x, y] in inches")
-        point = (_inches({"x": to[0]}, "x", kind), _inches({"y": to[1]}, "y", kind))
-        return A.FlyAC(_int(data, "flight", kind), point, _int(data, "attack", kind, optional=True), _flag(data, "cap"),
-                       _flag(data, "loiter"), _flag(data, "home"))
+        return A.FlyAC(_int(data, "flight", kind), _point(data, "to", kind), _int(data, "attack", kind, optional=True),
+                       _flag(data, "cap"), _flag(data, "loiter"), _flag(data, "home"))
     ship = _int(data, "ship", kind)
+    if kind == "detect":
+        return A.Detect(ship)
     if kind == "lurk":
         return A.Lurk(ship)
     if kind == "reveal":
-        at = data.get("at")
-        if not isinstance(at, (list, tuple)) or len(at) != 2:
-            raise ActionFormatError("'at' of a reveal action is [x, y] in inches")
-        return A.Reveal(ship, (_inches({"x": at[0]}, "x", kind), _inches({"y": at[1]}, "y", kind)),
-                        _inches({"h": data.get("heading", 0)}, "h", kind))
-    if kind == "detect":
-        return A.Detect(ship)
+        return A.Reveal(ship, _point(data, "at", kind), _inches(data, "heading", kind) % 360.0)
     if kind == "special":
         action = data.get("action")
         if action not in A.SPECIAL_ACTIONS:
@@ -321,12 +328,6 @@ def describe(data: Mapping) -> str:
     if isinstance(action, A.Special):
         return f"Ship {action.ship} attempts {action.action.replace('_', ' ')}" + (
             f" on ship {action.target}" if action.target is not None else "")
-    if isinstance(action, A.Reveal):
-        return f"Ship {action.ship} is revealed at ({action.at[0]:g}, {action.at[1]:g}), heading {action.heading:g}"
-    if isinstance(action, A.Lurk):
-        return f"Ship {action.ship} lurks"
-    if isinstance(action, A.Move) and action.orbit is not None:
-        return f"Ship {action.ship}: orbits body {action.orbit} (½\")"
     if isinstance(action, A.Move):
         parts = []
         if action.before:
@@ -337,6 +338,8 @@ def describe(data: Mapping) -> str:
             parts.append(f'{action.after:g}" ahead')
         if action.turn_end:
             parts.append(_turn_words(action.turn_end))
+        if action.orbit is not None:
+            parts.append(f"orbit object {action.orbit}")
         extra = [w for w, on in (("shields lowered", action.lower_shields), ("laying a mine", action.lay_mine),
                                  ("sweeping", action.sweep), ("spinning a web", action.web)) if on]
         return f"Ship {action.ship}: " + (", then ".join(parts) or "stay put") + (f" ({', '.join(extra)})" if extra else "")
@@ -347,9 +350,13 @@ def describe(data: Mapping) -> str:
         return text + (f"; boards ship {action.board}" if action.board is not None else "")
     if isinstance(action, A.Detect):
         return f"Ship {action.ship} searches for cloaked ships"
+    if isinstance(action, A.Lurk):
+        return f"Ship {action.ship} stays lurking"
+    if isinstance(action, A.Reveal):
+        return f"Ship {action.ship} is revealed at ({action.at[0]:g}, {action.at[1]:g}) heading {action.heading:g}"
     return (f"AC {action.flight} flies to ({action.to[0]:g}, {action.to[1]:g})"
             + (f", attacking {action.attack}" if action.attack is not None else "") + (" on CAP" if action.cap else "")
-            + (" to loiter as a patrol counter" if action.loiter else "") + (" and off the table to its base" if action.home else ""))
+            + (" to loiter" if action.loiter else "") + (" home" if action.home else ""))
 
 
 # --- fog of war ------------------------------------------------------------------------------
@@ -367,10 +374,10 @@ def _names_ship(event, ship: Ship) -> bool:
 
 
 def tag_events(events, after: BattleState) -> tuple[PlayEvent, ...]:
-    """Each event with the sides that may read it: one naming a ship still cloaked and not
-    detected after the step is that ship's side's only (the declaration of the cloak itself is
-    seen by both)."""
-    cloaked = [s for s in after.ships if s.cloaked and not s.detected]
+    """Each event with the sides that may read it: one naming a ship still lurking, or cloaked
+    and not detected, after the step is that ship's side's only (the declaration of the cloak
+    itself is seen by both)."""
+    cloaked = [s for s in after.ships if board.hidden_from(s, after.other(s.side))]
     out = []
     for e in events:
         sides = None
@@ -426,7 +433,7 @@ def ship_rows(state: BattleState, viewer: Viewer) -> list[dict]:
             "shields": dict(zip(ARCS, s.sd.shields)), "speed": s.sd.speed, "allowance": allowance(s),
             "turning": turning(s), "cloaked": s.cloaked, "detected": s.detected, "flagship": s.flagship,
             "moved": s.moved, "fired": s.fired, "special": s.special, "mine": s.side == viewer.seat,
-            "colour": viewer.colours.get(s.side, "#999"),
+            "colour": viewer.colours.get(s.side, "#999"), "zone": list(s.zone) if s.zone else None,
             "weapons": [{"key": w.key, "name": w.name, "dice": system_dice(s, w), "arcs": sorted(w.arcs),
                          "range": w.range, "torpedo": w.torpedo} for w in systems(s)],
         })
@@ -452,7 +459,7 @@ def _choice_groups(state: BattleState, seat: int) -> list[dict]:
 
     def order(a) -> tuple:  # moves: straight ahead and farthest first
         if isinstance(a, A.Move):
-            return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep)
+            return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep or a.web)
         return (1,)
 
     for a in sorted(side_actions(state, seat), key=order):
@@ -465,7 +472,7 @@ def _choice_groups(state: BattleState, seat: int) -> list[dict]:
             key, label = f"ship {a.ship}", f"{ship.name} ({ship.id})"
         g = groups.setdefault(key, {"key": key, "label": label, "moves": [], "buttons": []})
         entry = {"label": describe(to_json(a)), "json": json.dumps(to_json(a))}
-        (g["moves"] if isinstance(a, (A.Move, A.FlyAC)) else g["buttons"]).append(entry)
+        (g["moves"] if isinstance(a, (A.Move, A.FlyAC, A.Reveal)) else g["buttons"]).append(entry)
     return list(groups.values())
 
 
@@ -536,8 +543,18 @@ class BuoyzPlay(PlayRules):
             action = legal_actions(battle)[0]
         return action
 
+    def late_done(self, state):
+        # Ruling BZP3: the doctrine makes the late side's one nomination (a Special Action and
+        # the move that must follow it are one), then its player decides again.
+        return state.battle.nominated is None
+
     def events(self, state):
         return state.log
+
+    def hides_step(self, events, side):
+        # A step with any line the side may not read is "a hidden action" to it in the replay
+        # (ruling BZP1): its label would name the hidden ship.
+        return any(e.sides is not None and side not in e.sides for e in events) or not self.visible_events(events, side)
 
     def visible_events(self, events, side):
         return [e for e in events if side is None or e.sides is None or side in e.sides]
@@ -588,6 +605,8 @@ class BuoyzPlay(PlayRules):
                         for f in b.flights if f.carrier not in hidden or f.flying],
             "torpedoes": [{"target": t.target, "kind": t.kind, "side": t.side} for t in b.torpedoes
                           if t.target not in hidden],
+            "webs": [{"id": w.id, "side": w.side, "a": list(w.a), "b": list(w.b)} for w in b.webs
+                     if not hidden & set(w.anchors)],
             "ships": ship_rows(b, viewer), "winner": b.winner,
         }
 

@@ -62,11 +62,16 @@ def small_setup(seed: int, turn_cap: int = 4) -> dict:
 
 
 def cloak_setup() -> dict:
-    """Bob's Constitution against Carol's War Talon, which starts cloaked far from it."""
-    setup = bp.setup_for({1: ["constitution"], 2: ["war_talon"]}, names={1: "Bob's Realm", 2: "Carol's Combine"},
-                         turn_cap=3)
+    """Bob's Constitution against Carol's War Talon, which starts cloaked far from it, and her
+    B'Rel, lurking unseen in the 2' square [0, 1] (ship 3)."""
+    setup = bp.setup_for({1: ["constitution"], 2: ["war_talon", "b_rel"]},
+                         names={1: "Bob's Realm", 2: "Carol's Combine"}, turn_cap=3)
     setup["sides"]["2"]["ships"][0].update({"x": HIDDEN_AT[0], "y": HIDDEN_AT[1], "heading": 90, "cloaked": True})
+    setup["sides"]["2"]["ships"][1]["lurking"] = [0, 1]
     return setup
+
+
+LURKER = 3
 
 
 # --- pure: the codec, the setup, fog ------------------------------------------------------------
@@ -105,6 +110,9 @@ def test_bad_action_json_is_refused_with_the_format_rule(data, words):
 @pytest.mark.parametrize("change, words", [
     (lambda s: s["sides"]["1"]["ships"].append({"sd": "enterprise_z"}), "no SD"),
     (lambda s: s["sides"]["1"]["ships"][0].update({"cloaked": True}), "no cloaking device"),
+    (lambda s: s["sides"]["1"]["ships"][0].update({"lurking": [0, 0]}), "no cloaking device"),
+    (lambda s: s["sides"]["2"]["ships"][1].update({"lurking": [9, 9]}), "no 2' square"),
+    (lambda s: s["sides"]["2"]["ships"][1].update({"lurking": "north"}), "column, row"),
     (lambda s: s["sides"]["2"]["ships"][0].update({"x": "near"}), "number"),
     (lambda s: s["sides"].pop("2"), "no side"),
     (lambda s: s.update({"objects": [{"kind": "black_hole", "x": 1, "y": 1, "radius": 1}]}), "planet, moon"),
@@ -122,6 +130,8 @@ def test_the_setup_places_ships_objects_and_a_starting_cloak():
     battle = bp.initial_state(setup).battle
     talon = next(s for s in battle.ships if s.side == 2)
     assert talon.pos == HIDDEN_AT and talon.heading == 90 and talon.cloaked
+    lurker = battle.ship(LURKER)
+    assert lurker.status == "lurking" and lurker.zone == (0, 1) and lurker.cloaked
     assert [(o.kind, o.centre, o.radius) for o in battle.objects] == [("planet", (36.0, 24.0), 3.0)]
     assert battle.turn_cap == 3 and battle.table == (72.0, 48.0)
 
@@ -286,13 +296,15 @@ def test_a_cloaked_ships_position_is_absent_from_every_answer_to_the_other_side(
             if battle.status == Battle.Status.PLAYING:
                 answers.append((resp.content.decode(), _positions(battle)))
                 data = resp.json()
-                assert talon not in [s["id"] for s in data["ships"]]
+                assert {talon, LURKER}.isdisjoint(s["id"] for s in data["ships"])
                 assert all(f"({talon})" not in e["text"] for e in data["events"] if e["kind"] != "special")
-        else:  # carol keeps her ship cloaked: she moves it (2" at a time) and holds her fire
-            acts = RULES.legal_json(state, 2).get(str(talon), [])
+        else:  # carol keeps her ships hidden: the talon moves (2" at a time) and holds its fire; the B'Rel lurks
+            legal = RULES.legal_json(state, 2)
+            acts = legal.get(str(talon), [])
             move = next((a for a in acts if a["type"] == "move" and a["turn"] == 0 and not a["lay_mine"]
                          and 1 <= a["after"] <= 2), None)
-            choice = move or next(a for a in acts if a["type"] in ("fire", "move"))
+            lurks = [a for a in legal.get(str(LURKER), []) if a["type"] == "lurk"]
+            choice = move or next((a for a in acts if a["type"] in ("fire", "move")), None) or lurks[0]
             carol_moved = carol_moved or move is not None
             resp = client_for(carol).post(reverse("api-battle-action", args=[battle.pk]), choice, format="json")
             assert resp.status_code == 200, resp.content
@@ -300,10 +312,13 @@ def test_a_cloaked_ships_position_is_absent_from_every_answer_to_the_other_side(
             if battle.status == Battle.Status.PLAYING:
                 bob_looks()
     assert carol_moved and len(answers) > 10
+    assert battle.steps.filter(action__type="lurk", side=2).exists()  # the B'Rel was nominated, and stayed hidden
     for text, where in answers:
         leaked = [w for w in where if w in text]
         assert not leaked, f"the cloaked ship's position {leaked} is in an answer to the other side"
-        assert f'data-ship="{talon}"' not in text
+        for hidden in (talon, LURKER):
+            assert f'data-ship="{hidden}"' not in text and f"({hidden})" not in text
+        assert "lurk" not in text.lower()
     # Carol (and, once it is over, everyone) sees it.
     battle.refresh_from_db()
     mine = client_for(carol).get(reverse("api-battle-state", args=[battle.pk])).json()
@@ -347,6 +362,28 @@ def test_the_newer_actions_round_trip_through_the_json_codec():
             data = json.loads(json.dumps(bp.to_json(action)))
             assert bp.from_json(data) == action
             assert bp.describe(data)
-            seen.add(data["type"] + "".join(f"+{k}" for k in ("orbit", "web", "loiter", "home") if k in data))
+            seen.add(data["type"] + "".join(f"+{k}" for k in ("orbit", "web", "loiter", "home") if data.get(k) not in (None, False)))
         state = apply(state, rng.choice(legal), dice).state
     assert {"reveal", "lurk", "move+orbit", "move+web", "fly+loiter", "fly+home"} <= seen
+
+
+def test_a_side_past_its_deadline_has_one_nomination_made_by_the_doctrine(small_campaign, record):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    small_campaign.activation_hours = 24
+    small_campaign.save(update_fields=["activation_hours"])
+    battle = buoyz_battle(small_campaign, small_setup(5))
+    assert battle.activation_deadline is not None
+    late = RULES.acting_side(embedded.current_state(battle))
+    before = battle.steps.count()
+    Battle.objects.filter(pk=battle.pk).update(activation_deadline=timezone.now() - timedelta(minutes=1))
+    assert play.play_due_activations() == 1
+    battle.refresh_from_db()
+    made = list(battle.steps.filter(seq__gt=before).order_by("seq"))
+    assert made and all(s.side == late and s.by_doctrine for s in made)
+    # One nomination: a Special Action may precede the move, nothing more.
+    assert len(made) <= 2 and all(s.action["type"] == "special" for s in made[:-1])
+    assert battle.doctrine_sides == [] and battle.activation_deadline > timezone.now()
+    assert play.play_due_activations() == 0  # the next decision has a fresh deadline
