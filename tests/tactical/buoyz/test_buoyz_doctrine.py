@@ -343,3 +343,18 @@ def test_fast_pose_scoring_decides_as_the_plain_geometry():
         options = ship_moves(state, me)
         weapons = _bearing_dice(me, enemies)
         assert _best_move(state, me, options, weapons, enemies) == plain(state, me, options, weapons, enemies)
+
+
+def test_a_cloak_capable_ship_cloaks_to_leave_the_table_under_the_guns():
+    """10.2; CAM 3.1 (b): a ship leaving the table (ruling BZ60) cloaks when an armed enemy
+    could reach it, and moves on cloaked (at half speed) without uncloaking."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["war_talon"], (36, 8), 180, spent=("main0", "main1", "secondary")),
+                     new_ship(2, 2, c["d7"], (36, 14), 180)])
+    action = doctrine_action(state)
+    assert action == A.Special(1, "cloak")
+    state = apply(state, action, FixedDice([])).state
+    move = doctrine_action(state)
+    assert isinstance(move, A.Move)
+    state = apply(state, move, FixedDice([])).state
+    assert state.ship(1).cloaked and state.ship(1).pos[1] == 7.0  # half of its 2" Impulse move
