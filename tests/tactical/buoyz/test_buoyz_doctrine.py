@@ -312,9 +312,9 @@ def test_a_minesweeper_sweeps_a_field_across_its_path():
 def test_fast_pose_scoring_decides_as_the_plain_geometry():
     """choose_move's inline scorer gives exactly what ``geometry`` gives (poses, ranges rounded
     as 1.1, Template 1 arcs on and near the quadrant boundaries)."""
-    from tactical.rules.buoyz.doctrine import _best_move, _bearing_dice, _pose
+    from tactical.rules.buoyz.doctrine import _bearing_dice, _best_move, _pose
     from tactical.rules.buoyz.engine import ship_moves
-    from tactical.rules.buoyz.geometry import arcs_of, distance, inches
+    from tactical.rules.buoyz.geometry import advance, arcs_of, distance, inches
 
     def plain(state, ship, options, weapons, near):
         def score(m):
@@ -337,7 +337,6 @@ def test_fast_pose_scoring_decides_as_the_plain_geometry():
         enemies = []
         for i in range(rng.randint(1, 4)):
             d, b = rng.choice([rng.uniform(0.5, 14), 4.5, 6.5, 8.5]), rng.choice([45.0, 135.0, rng.uniform(0, 360)])
-            from tactical.rules.buoyz.geometry import advance
             enemies.append(new_ship(2 + i, 2, CATALOGUE[rng.choice(keys)], advance(me.pos, me.heading + b, d)))
         state = new_battle([me, *enemies])
         options = ship_moves(state, me)
