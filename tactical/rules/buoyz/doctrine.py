@@ -381,8 +381,10 @@ def doctrine_action(state: BattleState) -> A.Action:
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
         if withdrawing(state, ship.side):
-            return _desperate(state, ship, enemies) or _withdraw_special(state, ship) or choose_move(state, ship)
-        special = _special_for(state, ship, enemies) or _desperate(state, ship, enemies) or _red_alert(state, ship)
+            return (_desperate(state, ship, enemies) or _cloak_to_leave(state, ship, enemies)
+                    or _withdraw_special(state, ship) or choose_move(state, ship))
+        special = (_cloak_to_leave(state, ship, enemies) or _special_for(state, ship, enemies)
+                   or _desperate(state, ship, enemies) or _red_alert(state, ship))
         if special is not None:
             return special
         if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
@@ -437,6 +439,19 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
             return caps[0]
         return station
     return options[0]
+
+
+def _cloak_to_leave(state: BattleState, ship: Ship, enemies) -> A.Special | None:
+    """A cloak-capable ship leaving the table (ruling BZ60) cloaks (10.2) when an armed enemy
+    could reach it with its fire this turn: cloaked, it cannot be attacked until detected. (A
+    side ordered to break contact has its cloak-capable ships lurk instead: CAM 3.1 (b).)"""
+    if ship.special_tried or ship.cloaked or not has(ship.abilities, "Cloak"):
+        return None
+    if not withdrawing(state, ship.side):
+        return None
+    if not any(_armed(e) and distance(ship.pos, e.pos) <= _reach(e) for e in enemies):
+        return None
+    return _legal(state, A.Special(ship.id, "cloak"))
 
 
 def _withdraw_special(state: BattleState, ship: Ship) -> A.Special | None:

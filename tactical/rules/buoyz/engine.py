@@ -1921,14 +1921,21 @@ def _move_table(ship_id: int, allow: float, t: int, is_agile: bool, extra: str =
         if "sweep" in extra:
             more += [replace(m, sweep=True) for m in base if m.before + m.after <= SWEEP_SPEED + EPSILON]
         return base + tuple(more)
-    out: list[A.Move] = []
+    template = A.Move(ship_id)
+    # each a Move(ship_id, before, turn, after, turn_end), made as ``state.evolve`` makes a copy
+    return tuple(replace(template, before=b, turn=tn, after=a, turn_end=te) for b, tn, a, te in _move_shapes(allow, t, is_agile))
+
+
+@lru_cache(maxsize=1024)
+def _move_shapes(allow: float, t: int, is_agile: bool) -> tuple[tuple[float, int, float, int], ...]:
+    """(before, turn, after, turn_end) of each move in ``move_options``, whatever the ship."""
+    out: list[tuple[float, int, float, int]] = []
     seen = set()
 
-    def add(m: A.Move) -> None:  # legal by construction (the property tests check every one)
-        key = (m.before, m.turn, m.after, m.turn_end)
-        if key not in seen:
-            seen.add(key)
-            out.append(m)
+    def add(shape: tuple[float, int, float, int]) -> None:  # legal by construction (the property tests check every one)
+        if shape not in seen:
+            seen.add(shape)
+            out.append(shape)
 
     ends = (-t, 0, t) if is_agile else (0,)
     for turn in range(-t, t + 1):
@@ -1937,14 +1944,14 @@ def _move_table(ship_id: int, allow: float, t: int, is_agile: bool, extra: str =
             dists = sorted({float(d) for d in range(int(room + EPSILON) + 1)} | {_down(room)})
             for d in dists:
                 if is_agile:
-                    add(A.Move(ship_id, 0.0, turn, d, end))
+                    add((0.0, turn, d, end))
                 elif turn == 0:
-                    add(A.Move(ship_id, 0.0, 0, d))
+                    add((0.0, 0, d, 0))
                 else:
-                    add(A.Move(ship_id, 0.0, turn, d))
-                    add(A.Move(ship_id, d, turn, 0.0))
+                    add((0.0, turn, d, 0))
+                    add((d, turn, 0.0, 0))
                     if d:
-                        add(A.Move(ship_id, _down(d / 2), turn, _down(d / 2)))
+                        add((_down(d / 2), turn, _down(d / 2), 0))
     return tuple(out)
 
 

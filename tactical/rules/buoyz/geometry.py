@@ -60,7 +60,8 @@ def distance(a: Point, b: Point) -> float:
 def inches(a: Point, b: Point) -> int:
     """A measured distance in whole inches, rounded as 1.1 (ruling BZ1): ranges (5.3, 5.9) and the
     range modifier (5.5) are read from it, so 6.4" is in main weapon range and 2.5" is 3" away."""
-    return round_half_up(round(distance(a, b), PLACES))
+    # round_half_up of a distance (never negative) already kept to 4 places, inline
+    return math.floor(round(math.hypot(b[0] - a[0], b[1] - a[1]), PLACES) + 0.5)
 
 
 def bearing(a: Point, b: Point) -> float:

@@ -312,9 +312,9 @@ def test_a_minesweeper_sweeps_a_field_across_its_path():
 def test_fast_pose_scoring_decides_as_the_plain_geometry():
     """choose_move's inline scorer gives exactly what ``geometry`` gives (poses, ranges rounded
     as 1.1, Template 1 arcs on and near the quadrant boundaries)."""
-    from tactical.rules.buoyz.doctrine import _best_move, _bearing_dice, _pose
+    from tactical.rules.buoyz.doctrine import _bearing_dice, _best_move, _pose
     from tactical.rules.buoyz.engine import ship_moves
-    from tactical.rules.buoyz.geometry import arcs_of, distance, inches
+    from tactical.rules.buoyz.geometry import advance, arcs_of, distance, inches
 
     def plain(state, ship, options, weapons, near):
         def score(m):
@@ -337,9 +337,23 @@ def test_fast_pose_scoring_decides_as_the_plain_geometry():
         enemies = []
         for i in range(rng.randint(1, 4)):
             d, b = rng.choice([rng.uniform(0.5, 14), 4.5, 6.5, 8.5]), rng.choice([45.0, 135.0, rng.uniform(0, 360)])
-            from tactical.rules.buoyz.geometry import advance
             enemies.append(new_ship(2 + i, 2, CATALOGUE[rng.choice(keys)], advance(me.pos, me.heading + b, d)))
         state = new_battle([me, *enemies])
         options = ship_moves(state, me)
         weapons = _bearing_dice(me, enemies)
         assert _best_move(state, me, options, weapons, enemies) == plain(state, me, options, weapons, enemies)
+
+
+def test_a_cloak_capable_ship_cloaks_to_leave_the_table_under_the_guns():
+    """10.2; CAM 3.1 (b): a ship leaving the table (ruling BZ60) cloaks when an armed enemy
+    could reach it, and moves on cloaked (at half speed) without uncloaking."""
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, c["war_talon"], (36, 8), 180, spent=("main0", "main1", "secondary")),
+                     new_ship(2, 2, c["d7"], (36, 14), 180)])
+    action = doctrine_action(state)
+    assert action == A.Special(1, "cloak")
+    state = apply(state, action, FixedDice([])).state
+    move = doctrine_action(state)
+    assert isinstance(move, A.Move)
+    state = apply(state, move, FixedDice([])).state
+    assert state.ship(1).cloaked and state.ship(1).pos[1] == 7.0  # half of its 2" Impulse move
