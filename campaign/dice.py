@@ -90,7 +90,14 @@ def log_reader(campaign: Campaign, user) -> dicelog.LogReader:
     if campaign.revealed_seed is not None or is_moderator(user, campaign):
         return dicelog.LogReader(whole=True)
     empire = empire_of(user, campaign)
-    return dicelog.LogReader(whole=False, seat=empire.seat if empire else None)
+    seat = empire.seat if empire else None
+    if seat is None:
+        # A layer whose seats are not Empire rows (CAM: its battles fought online roll for both
+        # seats, docs/dice.md) registers them with the platform's seat registry.
+        from .press import seats
+
+        seat = next((s.number for s in seats.seats_of_user(campaign, user)), None)
+    return dicelog.LogReader(whole=False, seat=seat)
 
 
 def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict]:

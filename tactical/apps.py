@@ -9,7 +9,11 @@ class TacticalConfig(AppConfig):
     def ready(self):
         # The platform reaches battles only through this registered handler (campaign/battles.py).
         from campaign import battles
+        from campaign.cam import battles as cam_battles
 
+        from .battles.cam import CamOnlineBattles
         from .battles.hooks import TacticalBattles
 
         battles.register(TacticalBattles())
+        # CAM scenarios fought online reach the Buoyz engine through their layer's own door.
+        cam_battles.register(CamOnlineBattles())

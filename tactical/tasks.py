@@ -24,11 +24,13 @@ def run_what_if(self, run_id: int) -> str | None:
              retry_backoff_max=300, max_retries=5)
 def play_due_activations() -> int:
     """Beat's periodic sweep (embedded battles): the computer doctrine plays every side whose
-    activation deadline has passed (tactical/play/actions.py). Safe to deliver twice: a battle no longer
+    activation deadline has passed (tactical/play/actions.py), and every CAM scenario fought online
+    whose decision deadline has (tactical/battles/cam.py). Safe to deliver twice: a battle no longer
     late is left alone."""
+    from tactical.battles import cam
     from tactical.play import actions as play
 
-    return play.play_due_activations()
+    return play.play_due_activations() + cam.play_due()
 
 
 @shared_task(acks_late=True, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,

@@ -12,6 +12,8 @@
     relation). It reaches a layer through its record in ``campaign/layers.py`` (CAMPAIGN_LAYERS).
 (f) online play (tactical/play/) imports no engine package (``tactical.rules.<book>``): it
     reaches a rule book through the registry's ``PlayRules`` only.
+(g) the CAM layer (campaign/cam/) never imports ``tactical`` either: its scenarios fought online
+    go through campaign/cam/battles.py, which tactical/apps.py fills in (issue 17).
 """
 
 from __future__ import annotations
@@ -167,6 +169,13 @@ def test_online_play_imports_no_engine():
     wrong = play_imports_of_engines(sources())
     assert not wrong, ("tactical/play/ reaches a rule book through tactical.rules.registry's PlayRules only:\n"
                        + "\n".join(wrong))
+
+
+def test_the_cam_layer_reaches_tactical_only_through_its_door():
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {target}"
+             for name, path in sources().items() if under(name, "campaign.cam")
+             for line, target in imports(path) if under(target, "tactical")]
+    assert not wrong, "campaign/cam/ reaches battles through campaign/cam/battles.py only:\n" + "\n".join(wrong)
 
 
 def test_no_import_cycle_at_module_level_runs_through_both_apps():

@@ -32,7 +32,7 @@ from campaign.access import role_of
 from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
 
-from . import actions, adapters
+from . import actions, adapters, online
 from .models import CamScenario
 from .views import cam_campaigns
 
@@ -45,8 +45,8 @@ def _campaign(request, campaign_id: int) -> Campaign:
 
 
 def _refused(exc: actions.CamActionError) -> Response:
-    code = status.HTTP_403_FORBIDDEN if isinstance(exc, actions.NotAllowed) else (
-        status.HTTP_404_NOT_FOUND if isinstance(exc, actions.NotFound) else status.HTTP_400_BAD_REQUEST)
+    code = getattr(exc, "http_status", None) or (status.HTTP_403_FORBIDDEN if isinstance(exc, actions.NotAllowed) else (
+        status.HTTP_404_NOT_FOUND if isinstance(exc, actions.NotFound) else status.HTTP_400_BAD_REQUEST))
     return Response({"detail": str(exc), "reason": exc.reason}, status=code)
 
 
@@ -101,6 +101,7 @@ def scenario_json(row: CamScenario, user) -> dict:
         "forces": forces, "break_levels": row.break_levels if row.tables else {}, "tables": row.tables,
         "edges": row.edges, "battle": row.battle, "turn_entered": sorted(row.turn_entries),
         "proposed_by": row.proposed_by, "force_end": row.force_end, "score": row.score, "events": row.events,
+        "mode": row.mode, "online": online.battle_summary(row),
     }
 
 

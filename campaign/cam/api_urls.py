@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, api_online
 
 S = "campaigns/<int:campaign_id>/scenarios/<int:number>/"
 urlpatterns = [
@@ -20,6 +20,11 @@ urlpatterns = [
     path(S + "confirm/", api.Confirm.as_view(), name="api-cam-confirm"),
     path(S + "reject/", api.Reject.as_view(), name="api-cam-reject"),
     path(S + "autoresolve/", api.Autoresolve.as_view(), name="api-cam-autoresolve"),
+    path(S + "mode/", api_online.ScenarioMode.as_view(), name="api-cam-mode"),
+    path(S + "battle/", api_online.ScenarioBattle.as_view(), name="api-cam-battle"),
+    path(S + "act/", api_online.ScenarioAct.as_view(), name="api-cam-act"),
+    path(S + "doctrine/", api_online.ScenarioDoctrine.as_view(), name="api-cam-doctrine"),
+    path(S + "settle/", api_online.ScenarioSettle.as_view(), name="api-cam-settle"),
     path("campaigns/<int:campaign_id>/between/", api.Between.as_view(), name="api-cam-between"),
     path("campaigns/<int:campaign_id>/standings/", api.Standings.as_view(), name="api-cam-standings"),
 ]

@@ -157,8 +157,15 @@ class CamScenario(models.Model):
         CONFIRMING = "confirming", "Result waiting for confirmation"
         SCORED = "scored", "Scored (CAM 3.1, 4.3)"
 
+    class Mode(models.TextChoices):
+        TABLETOP = "tabletop", "Tabletop: the players enter each game turn"
+        AUTO = "auto", "Auto-resolved as soon as the table is set"
+        ONLINE = "online", "Fought online on the Buoyz engine"
+
     cam = models.ForeignKey(CamCampaign, on_delete=models.CASCADE, related_name="scenario_rows")
     number = models.PositiveSmallIntegerField()
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.TABLETOP,
+                            help_text="How the battle is fought; the moderator may switch it until the table is set.")
     stage = models.CharField(max_length=12, choices=Stage.choices, default=Stage.FORCES)
     nature = models.CharField(max_length=20)
     nature_roll = models.PositiveSmallIntegerField(null=True, blank=True)

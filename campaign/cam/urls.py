@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_online
 
 urlpatterns = [
     path("cam/", views.cam_list, name="cam-list"),
@@ -22,4 +22,8 @@ urlpatterns = [
     path("cam/<int:campaign_id>/scenarios/<int:number>/reject/", views.scenario_reject, name="cam-reject"),
     path("cam/<int:campaign_id>/scenarios/<int:number>/autoresolve/", views.scenario_autoresolve,
          name="cam-autoresolve"),
+    path("cam/<int:campaign_id>/scenarios/<int:number>/mode/", views_online.scenario_mode, name="cam-mode"),
+    path("cam/<int:campaign_id>/scenarios/<int:number>/doctrine/", views_online.scenario_doctrine,
+         name="cam-doctrine"),
+    path("cam/<int:campaign_id>/scenarios/<int:number>/settle/", views_online.scenario_settle, name="cam-settle"),
 ]

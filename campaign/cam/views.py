@@ -15,7 +15,7 @@ from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam import ships as sh
 
-from . import actions, adapters, charts
+from . import actions, adapters, charts, online
 from .forms import CreateForm, SDForm, fleet_text, parse_fleet, players_from
 from .models import EDGE_CHOICES, LAYER, CamScenario
 
@@ -29,7 +29,8 @@ def _campaign(request, campaign_id: int) -> Campaign:
 
 
 def _status(exc: actions.CamActionError) -> int:
-    return 403 if isinstance(exc, actions.NotAllowed) else 404 if isinstance(exc, actions.NotFound) else 400
+    return getattr(exc, "http_status", None) or (
+        403 if isinstance(exc, actions.NotAllowed) else 404 if isinstance(exc, actions.NotFound) else 400)
 
 
 def _ints(values) -> list[int]:
@@ -277,6 +278,7 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "my_units": units.get(mine.seat) if mine else None,
         "can_autoresolve": role == Membership.Role.MODERATOR or (mine is not None and cam.battle_mode == "auto"),
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
+        "online": online.battle_summary(row), "modes": CamScenario.Mode.choices,
     }
     return render(request, "cam/scenario.html", context, status=status)
 

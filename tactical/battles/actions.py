@@ -17,6 +17,7 @@ from campaign import access, locks
 from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
 from tactical.battles import lifecycle
+from tactical.battles.cam import cam_seats
 from tactical.battles.forms import seat_name
 from tactical.battles.lifecycle import BattleError
 from tactical.models import Battle
@@ -40,7 +41,7 @@ def visible_battles(user):
     # access.role_of's rules (creator or moderator membership), as one subquery, not per campaign.
     moderated = Campaign.objects.filter(
         Q(moderator=user) | Q(memberships__user=user, memberships__role=Membership.Role.MODERATOR)).values("pk")
-    seats = Empire.objects.filter(user=user).values_list("campaign_id", "seat")
+    seats = list(Empire.objects.filter(user=user).values_list("campaign_id", "seat")) + list(cam_seats(user))
     q = Q(campaign_id__in=moderated)
     for campaign_id, seat in seats:
         q |= Q(campaign_id=campaign_id, attacker=seat) | Q(campaign_id=campaign_id, defender=seat)
@@ -64,6 +65,8 @@ def _locked(battle_id: int, user, *, doing: str) -> tuple[Campaign, Battle]:
     battle.campaign = campaign
     if battle.resolved:
         raise BattleError(f"battle {battle.pk} is already resolved: you cannot {doing}")
+    if "cam" in (battle.setup or {}):  # a CAM scenario fought online (tactical/battles/cam.py)
+        raise BattleError(f"battle {battle.pk} is a CAM scenario fought online: settle it on the scenario's page")
     return campaign, battle
 
 
@@ -212,7 +215,8 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
 
 def due_battles(now=None):
     now = now or timezone.now()
-    return Battle.objects.filter(deadline__lte=now).exclude(
+    # A CAM scenario fought online has decision deadlines only (tactical/battles/cam.py).
+    return Battle.objects.filter(deadline__lte=now).exclude(setup__has_key="cam").exclude(
         status__in=[Battle.Status.RESOLVED, Battle.Status.DISPUTED]).values_list("pk", flat=True)
 
 

@@ -36,9 +36,10 @@ class TacticalBattles:
 
     @staticmethod
     def sweep_due(now=None) -> tuple[int, int]:
+        from tactical.battles import cam
         from tactical.play import actions as play
 
-        return actions.settle_due_battles(now), play.play_due_activations(now)
+        return actions.settle_due_battles(now), play.play_due_activations(now) + cam.play_due(now)
 
     @staticmethod
     def waiting_battles(user, campaign, turn_number: int) -> list:

@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaign.access import empire_of, is_moderator, visible_campaigns
@@ -76,6 +77,8 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
     can_answer = (open_ and battle.status == Battle.Status.ENTERED and seat is not None
                   and seat != battle.proposed_by)
     turn = Turn.objects.filter(campaign=campaign, number=battle.turn).first()
+    # A CAM scenario fought online (tactical/battles/cam.py) is played and settled from its scenario page.
+    cam = "cam" in (battle.setup or {})
     context = {
         "battle": battle, "campaign": campaign, "seat": seat, "moderator": moderator,
         "sides": side_rows(battle), "turn": turn,
@@ -87,14 +90,15 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
         "result_holder": holder_text(battle, battle.result),
         "settled_text": settled_text(battle),
         "can_enter": can_enter, "can_answer": can_answer,
-        "can_settle": open_ and moderator,
+        "can_settle": open_ and moderator and not cam,
         "show_entry_form": open_ and tabletop and (seat is not None or moderator),
         "entry_form": entry_form or ResultForm(battle),
         "dispute_form": dispute_form or DisputeForm(),
         "settle_form": settle_form or SettleForm(),
         "mode_form": mode_form or ModeForm(battle=battle),
         "error": error,
-        "play_url_ok": battle.mode == Battle.Mode.TACTICAL,
+        "play_url_ok": battle.mode == Battle.Mode.TACTICAL and not cam,
+        "cam_scenario_url": reverse("cam-scenario", args=[campaign.pk, battle.turn]) if cam else "",
     }
     return render(request, "tactical/battle_detail.html", context, status=status)
 

@@ -403,8 +403,9 @@ def play_due_activations(now=None) -> int:
     the doctrine plays the late side's decisions (Event Horizon: its activations for the card in
     play); then the battle goes on as usual. Returns the number of battles advanced."""
     now = now or timezone.now()
+    # A CAM scenario fought online has its own sweep (tactical/battles/cam.py ``play_due``).
     due = list(Battle.objects.filter(status__in=[PLAYING, DEPLOYING], activation_deadline__lte=now)
-               .values_list("pk", flat=True))
+               .exclude(setup__has_key="cam").values_list("pk", flat=True))
     done = 0
     for pk in due:
         with transaction.atomic():

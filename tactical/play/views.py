@@ -85,6 +85,10 @@ def battle_view(user, battle_id: int) -> BattleView:
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None or not user.is_authenticated or (battle.mode != Battle.Mode.TACTICAL and not battle.steps.exists()):
         raise Http404("no such battle")
+    if "cam" in (battle.setup or {}):
+        # A CAM scenario fought online (tactical/battles/cam.py) has no PlayRules of its own yet:
+        # it is followed and settled from its CAM scenario page.
+        raise Http404("no such battle")
     seats = play.seats_of(user, battle)
     moderator = role_of(user, battle.campaign) == Membership.Role.MODERATOR
     if not seats and not moderator:

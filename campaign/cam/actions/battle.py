@@ -19,6 +19,12 @@ from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 # --- CAM 3.0 / 3.1: the game ---------------------------------------------------------------------
 
 
+def _not_online(row: CamScenario, doing: str) -> None:
+    from .. import online  # (online imports this package)
+
+    online.refuse_if_online(row, doing)
+
+
 def _uids(value, label: str) -> list[str]:
     if value is None:
         return []
@@ -41,6 +47,7 @@ def enter_turn(*, campaign_id: int, user, destroyed=(), crippled=(), left=(), se
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "enter a game turn")
+    _not_online(row, "enter a game turn")
     player = _acting_seat(cam, user, role, seat, "enter losses")
     entry = {"destroyed": _uids(destroyed, "destroyed"), "crippled": _uids(crippled, "crippled"),
              "left": _uids(left, "left")}
@@ -89,6 +96,7 @@ def propose_end(*, campaign_id: int, user, seat: int | None = None) -> CamScenar
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "end the game")
+    _not_online(row, "end the game")
     player = _acting_seat(cam, user, role, seat, "end the game")
     _next_step(campaign, cam, f"scenario {row.number}: end of the game entered")
     row.stage = CamScenario.Stage.CONFIRMING
@@ -182,6 +190,7 @@ def autoresolve(*, campaign_id: int, user) -> CamScenario:
     if role == Membership.Role.OBSERVER:
         raise NotAllowed("observers cannot auto-resolve a battle")
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "auto-resolve")
+    _not_online(row, "auto-resolve")
     _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)

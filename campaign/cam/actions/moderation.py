@@ -94,6 +94,9 @@ def roll_back_step(*, campaign_id: int, user, number: int | None = None) -> Step
         raise CamActionError(f"step {snap.step} cannot be rolled back: {exc}") from None
     cam = CamCampaign.objects.get(pk=campaign.pk)
     _forget_undone_emails(campaign, cam)
+    from .. import online  # (online imports this package)
+
+    undone["battles"] = online.after_roll_back(campaign)
     campaign.paused = True
     campaign.paused_remaining = timedelta(hours=campaign.turn_hours) if campaign.turn_hours else None
     campaign.save(update_fields=["paused", "paused_remaining"])

@@ -115,4 +115,7 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     _add_events(row, result.events)
     row.save()
     dice.commit()
+    from .. import online  # (online imports this package)
+
+    online.after_table(campaign, cam, row)  # auto: resolved now; online: set up on the Buoyz engine
     return row

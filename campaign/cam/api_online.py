@@ -1,0 +1,123 @@
+"""The API of a scenario's mode and of scenarios fought online (issue 17), under /api/cam/:
+
+    campaigns/{id}/scenarios/{n}/mode/       PUT {"mode": "tabletop" | "auto" | "online"} (moderator, before the table)
+    campaigns/{id}/scenarios/{n}/battle/     GET the scenario's battle: whose decision, until when, doctrine sides
+    campaigns/{id}/scenarios/{n}/act/        POST {"action": {...}, "seat"?} one decision (tactical/rules/buoyz/play.py JSON)
+    campaigns/{id}/scenarios/{n}/doctrine/   POST {"on": true, "seat"?} hand your side to the computer doctrine (or back)
+    campaigns/{id}/scenarios/{n}/settle/     POST {"how": "doctrine" | "autoresolve"} (moderator) settle a stuck one
+
+Thin, as ``api.py``: outsiders 404, a player acting for the other seat 403, a moderator's action
+by a player 403, a mode switch after the table is set or a decision out of turn 409, anything
+else refused 400 with ``{"detail", "reason"}``; nothing changes on a refusal.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import online
+from .api import _data, _refused, _row, scenario_json
+from .models import CamScenario
+
+SUMMARY = inline_serializer("CamOnlineBattle", fields={
+    "id": serializers.IntegerField(), "ruleset": serializers.CharField(), "status": serializers.CharField(),
+    "status_label": serializers.CharField(), "resolved_how": serializers.CharField(),
+    "doctrine_sides": serializers.ListField(child=serializers.IntegerField()),
+    "deciding": serializers.IntegerField(allow_null=True, help_text="The seat whose decision it is now."),
+    "game_turn": serializers.IntegerField(allow_null=True), "phase": serializers.CharField(allow_null=True),
+    "decision_deadline": serializers.DateTimeField(allow_null=True,
+                                                   help_text="After it the doctrine decides for that side."),
+    "steps": serializers.IntegerField(), "url": serializers.CharField(help_text="The battle's page."),
+    "play_url": serializers.CharField(help_text="The battle's play page (tactical/play/)."),
+})
+REFUSED = inline_serializer("CamRefusal", fields={"detail": serializers.CharField(), "reason": serializers.CharField()})
+
+
+def _run(request, campaign_id: int, number: int, fn, render):
+    _row(request, campaign_id, number)  # outsiders: 404 before anything else
+    try:
+        result = fn()
+    except online.CamActionError as exc:
+        return _refused(exc)
+    return Response(render(result))
+
+
+def _scenario(request, row_or_pk):
+    pk = row_or_pk.pk if isinstance(row_or_pk, CamScenario) else row_or_pk
+    return scenario_json(CamScenario.objects.get(pk=pk), request.user)
+
+
+class ScenarioMode(APIView):
+    @extend_schema(
+        request=inline_serializer("CamScenarioMode", fields={
+            "mode": serializers.ChoiceField(choices=CamScenario.Mode.choices)}),
+        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        examples=[OpenApiExample("fight it online", value={"mode": "online"}, request_only=True)],
+        description="The moderator switches how the scenario is fought, until its table is set (then 409).")
+    def put(self, request, campaign_id: int, number: int):
+        d = _data(request)
+        return _run(request, campaign_id, number, lambda: online.set_mode(
+            campaign_id=campaign_id, user=request.user, number=number, mode=d.get("mode")),
+            lambda row: _scenario(request, row))
+
+
+class ScenarioBattle(APIView):
+    @extend_schema(responses={200: SUMMARY, 404: REFUSED},
+                   description="The scenario's battle on the Buoyz engine (404 unless it is fought online and begun).")
+    def get(self, request, campaign_id: int, number: int):
+        summary = online.battle_summary(_row(request, campaign_id, number))
+        if summary is None:
+            return Response({"detail": "this scenario has no battle fought online", "reason": "no_battle"}, status=404)
+        return Response(summary)
+
+
+class ScenarioAct(APIView):
+    @extend_schema(
+        request=inline_serializer("CamOnlineDecision", fields={
+            "action": serializers.JSONField(help_text="One Buoyz action, e.g. {\"type\": \"move\", \"ship\": 3, "
+                                                      "\"after\": 6} (tactical/rules/buoyz/play.py)."),
+            "seat": serializers.IntegerField(required=False, help_text="The moderator names the seat.")}),
+        responses={200: SUMMARY, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        examples=[OpenApiExample("move a ship", value={"action": {"type": "move", "ship": 3, "after": 6.0}},
+                                 request_only=True)],
+        description="The deciding player's decision; out of turn 409, against the rules 400 naming the section.")
+    def post(self, request, campaign_id: int, number: int):
+        d = _data(request)
+        return _run(request, campaign_id, number, lambda: online.act(
+            campaign_id=campaign_id, user=request.user, number=number, action=d.get("action"), seat=d.get("seat")),
+            lambda summary: summary)
+
+
+class ScenarioDoctrine(APIView):
+    @extend_schema(
+        request=inline_serializer("CamOnlineDoctrine", fields={
+            "on": serializers.BooleanField(default=True), "seat": serializers.IntegerField(required=False)}),
+        responses={200: SUMMARY, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        examples=[OpenApiExample("hand my side to the computer", value={"on": True}, request_only=True)],
+        description="Hand your side to the computer doctrine (it decides at once when it is your decision), or "
+                    "take it back with {\"on\": false}.")
+    def post(self, request, campaign_id: int, number: int):
+        d = _data(request)
+        return _run(request, campaign_id, number, lambda: online.hand_to_doctrine(
+            campaign_id=campaign_id, user=request.user, number=number, on=d.get("on", True), seat=d.get("seat")),
+            lambda summary: summary)
+
+
+class ScenarioSettle(APIView):
+    @extend_schema(
+        request=inline_serializer("CamOnlineSettle", fields={
+            "how": serializers.ChoiceField(choices=online.SETTLE_HOW, default="doctrine")}),
+        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        examples=[OpenApiExample("the doctrine plays it out", value={"how": "doctrine"}, request_only=True),
+                  OpenApiExample("auto-resolve the rest", value={"how": "autoresolve"}, request_only=True)],
+        description="The moderator settles a scenario fought online: the doctrine plays both sides to the end, or the "
+                    "rest is auto-resolved from the CAM record (ruling CAM26); scored at once.")
+    def post(self, request, campaign_id: int, number: int):
+        d = _data(request)
+        return _run(request, campaign_id, number, lambda: online.settle(
+            campaign_id=campaign_id, user=request.user, number=number, how=d.get("how", "doctrine")),
+            lambda row: _scenario(request, row))

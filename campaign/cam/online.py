@@ -1,0 +1,240 @@
+"""How a CAM scenario is fought: the scenario modes (issue 17) and the actions of the third one.
+
+``CamScenario.mode``: *tabletop* (the players enter each game turn, ``actions.enter_turn``),
+*auto* (auto-resolved with the Event Horizon odds on CAM points as soon as the table is set,
+ruling CAM26) or *online* (fought on the Buoyz 'N Da 'Hood engine as a battle row, through the
+registered door ``campaign/cam/battles.py``). The moderator switches a scenario's mode until its
+table is set (``set_mode``; after that 409). Once the table is rolled (``after_table``, called by
+``actions.roll_table``) an online scenario's forces, table nature, edges and break-contact levels
+set the engine's table up; the engine's End Phase makes the CAM 3.1 checks with CAM's own
+functions; the battle's end is scored by ``actions._record`` — the very function that scores a
+confirmed tabletop entry (CAM 3.1, 4.3) — and the CAM 4.2 step follows unchanged. A player may
+hand his side to the computer doctrine; a side past its decision deadline is played by it
+(rulings CAM40–CAM44). Every action here is atomic, locks the campaign row first, and changes
+nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.dice import CampaignDice
+from campaign.rules.cam import autoresolve as ar
+
+from . import adapters
+from .actions.battle import _record
+from .actions.common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only, _next_step
+from .actions.errors import ENGINE_ERRORS, CamActionError, NotFound, _refuse
+from .battles import BattleStuck, handler
+from .models import CamScenario
+
+MODE_RULE = "ruling CAM40"
+ONLINE = CamScenario.Mode.ONLINE
+AUTO = CamScenario.Mode.AUTO
+
+
+class Conflict(CamActionError):
+    """The request does not fit the scenario's state now (HTTP 409): a mode switch after the table
+    is set, a decision out of turn."""
+
+    http_status = 409
+
+
+def _row(cam, number) -> CamScenario:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise NotFound(f"no scenario {number!r}")
+    row = cam.scenario_rows.filter(number=number).first()
+    if row is None:
+        raise NotFound(f"this campaign has no scenario {number}")
+    return row
+
+
+def _online(cam, number, doing: str) -> CamScenario:
+    row = _row(cam, number)
+    if row.mode != ONLINE:
+        raise CamActionError(f"scenario {row.number} is not fought online ({row.get_mode_display().lower()}): "
+                             f"you cannot {doing}")
+    if row.stage != CamScenario.Stage.FIGHTING:
+        raise Conflict(f"scenario {row.number} is not being fought (it is at '{row.get_stage_display()}'): "
+                       f"you cannot {doing} now")
+    return row
+
+
+def refuse_if_online(row: CamScenario, doing: str) -> None:
+    """The tabletop entries (game turns, the end, a player's auto-resolve) are not taken for a
+    scenario fought online: the engine keeps the record (ruling CAM41)."""
+    if row.mode == ONLINE:
+        raise Conflict(f"scenario {row.number} is fought online on the Buoyz engine: you cannot {doing} "
+                       "(the moderator may settle it)")
+
+
+# --- switching the mode -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_mode(*, campaign_id: int, user, number: int, mode: str) -> CamScenario:
+    """The moderator switches how scenario ``number`` is fought, until its table is set."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _row(cam, number)
+    _moderator_only(role, "switch how a scenario is fought")
+    if mode not in CamScenario.Mode.values:
+        raise CamActionError(f"mode is one of {', '.join(CamScenario.Mode.values)}, not {mode!r}", "bad_mode")
+    if row.stage != CamScenario.Stage.FORCES:
+        raise Conflict(f"{MODE_RULE}: scenario {row.number} has begun (its table is set): its mode can no longer "
+                       "be switched", "started")
+    if mode == row.mode:
+        return row
+    before = row.mode
+    row.mode = mode
+    row.events = list(row.events) + [{
+        "step": "mode", "kind": "mode", "seats": [], "data": {"from": before, "to": mode},
+        "text": f"The moderator switched scenario {row.number} from {before} to {mode} "
+                f"({row.get_mode_display().lower()})."}]
+    row.save(update_fields=["mode", "events"])
+    _audit(campaign, user, "cam_scenario_mode", f"scenario {row.number}", after={"mode": mode},
+           note=f"from {before}")
+    return row
+
+
+def after_table(campaign, cam, row: CamScenario) -> None:
+    """Called by ``actions.roll_table`` once the table is set and the game begins (its
+    transaction, the campaign row locked): an auto scenario is auto-resolved and scored at once,
+    an online one is set up on the engine."""
+    if row.mode == AUTO:
+        _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
+        state = adapters.campaign_state(cam)
+        dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
+        try:
+            resolution = ar.autoresolve_battle(adapters.battle_state(row, state), dice)
+            _add_events(row, resolution.events)
+            row.turn_entries = {}
+            _record(campaign, cam, row, resolution.battle, force_end=False)
+        except ENGINE_ERRORS as exc:
+            raise _refuse(exc) from None
+        dice.commit()
+    elif row.mode == ONLINE:
+        handler().open_battle(campaign, cam, row)
+
+
+# --- what the engine reports back (called by tactical/battles/cam.py) ----------------------------
+
+
+def record_progress(row: CamScenario, cam_battle, events=()) -> None:
+    """The engine's CAM record after a decision: the units destroyed, crippled or gone and the
+    break-contact orders (CAM 3.1), and the checks it rolled, as the tabletop entries record them."""
+    row.battle = adapters.battle_json(cam_battle)
+    added = [_cam_event(cam_battle, e) for e in events if e.kind == "cam"]
+    if added:
+        row.events = list(row.events) + added
+    row.save(update_fields=["battle", "events"])
+
+
+def _cam_event(cam_battle, event) -> dict:
+    """An engine event relaying ``breakcontact.end_of_turn``'s (tactical/rules/buoyz/cam.py
+    ``end_phase``) as the tabletop path stores it: a check for one seat, or the turn's losses."""
+    data = adapters._plain(dict(event.data))
+    if "roll" in data and "seat" in data:
+        kind, seats = "check", [data["seat"]]
+    else:
+        kind, seats = "losses", list(cam_battle.scenario.seats)
+    return {"step": "break_contact", "kind": kind, "seats": seats, "text": event.text, "data": data}
+
+
+def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int) -> None:
+    """The battle is over: CAM 3.0 step 2, scored by ``actions._record`` exactly as a confirmed
+    tabletop entry is (forced when all contact was not broken: a side gone, the turn cap, or the
+    moderator's settlement; CAM15)."""
+    cam = campaign.cam
+    _next_step(campaign, cam, f"scenario {row.number}: fought online and scored (CAM 3.1, 4.3)")
+    row.force_end = not cam_battle.contact_broken
+    row.proposed_by = None
+    row.turn_entries = {}
+    row.events = list(row.events) + [{
+        "step": "scoring", "kind": "ended", "seats": [], "data": {"battle": battle_id},
+        "text": f"The game fought online (battle {battle_id}) is over after turn {cam_battle.turn - 1} "
+                f"({'all table contact broken' if cam_battle.contact_broken else 'ended without all contact broken'}; "
+                "000 CAM 3.0)."}]
+    try:
+        _record(campaign, cam, row, cam_battle, row.force_end)
+    except ENGINE_ERRORS as exc:
+        raise _refuse(exc) from None
+
+
+# --- the players' and the moderator's actions ------------------------------------------------
+
+
+@transaction.atomic
+def act(*, campaign_id: int, user, number: int, action, seat: int | None = None) -> dict:
+    """A player's decision in the battle (the engine's action as JSON). Out of turn: Conflict."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _online(cam, number, "act in its battle")
+    player = _acting_seat(cam, user, role, seat, "decide in the battle")
+    return handler().act(campaign, row, player.seat, action, user)
+
+
+@transaction.atomic
+def hand_to_doctrine(*, campaign_id: int, user, number: int, on: bool = True, seat: int | None = None) -> dict:
+    """A player hands his side to the computer doctrine (``on``) or takes it back; the moderator
+    may do it for a named seat."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _online(cam, number, "hand a side to the doctrine")
+    player = _acting_seat(cam, user, role, seat, "hand a side to the doctrine")
+    if not isinstance(on, bool):
+        raise CamActionError(f"on is true or false, not {on!r}", "bad_on")
+    return handler().hand_to_doctrine(campaign, row, player.seat, on, user)
+
+
+SETTLE_HOW = ("doctrine", "autoresolve")
+
+
+@transaction.atomic
+def settle(*, campaign_id: int, user, number: int, how: str = "doctrine") -> CamScenario:
+    """The moderator settles a scenario fought online that is stuck: ``doctrine`` plays both sides
+    to the end now; ``autoresolve`` resolves the rest of the battle from the CAM record as it
+    stands with the Event Horizon odds on CAM points (ruling CAM26), when the engine cannot go on.
+    Either way the scenario is scored at once (ruling CAM43)."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _row(cam, number)
+    _moderator_only(role, "settle a scenario")
+    if how not in SETTLE_HOW:
+        raise CamActionError(f"how is one of {', '.join(SETTLE_HOW)}, not {how!r}", "bad_how")
+    row = _online(cam, number, "settle it")
+    if how == "doctrine":
+        try:
+            handler().finish_by_doctrine(campaign, row, user)
+        except BattleStuck as exc:
+            raise CamActionError(f"the engine cannot finish this battle ({exc}): settle it by auto-resolve",
+                                 "stuck") from None
+        row.refresh_from_db()
+    else:
+        _next_step(campaign, cam, f"scenario {row.number}: settled by auto-resolve (ruling CAM43)")
+        state = adapters.campaign_state(cam)
+        dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
+        try:
+            resolution = ar.autoresolve_battle(adapters.battle_state(row, state), dice)
+            _add_events(row, resolution.events)
+            row.turn_entries = {}
+            _record(campaign, cam, row, resolution.battle, force_end=False)
+        except ENGINE_ERRORS as exc:
+            raise _refuse(exc) from None
+        dice.commit()
+        handler().close(campaign, row, user, "the moderator settled the scenario by auto-resolve")
+    _audit(campaign, user, "cam_settle", f"scenario {row.number}", after={"how": how})
+    return row
+
+
+def after_roll_back(campaign) -> list[int]:
+    """Called by ``actions.moderation.roll_back_step`` after the CAM rows are restored (ruling
+    CAM46): the battles the restored scenarios no longer have are deleted."""
+    return handler().after_roll_back(campaign)
+
+
+def battle_summary(row: CamScenario) -> dict | None:
+    """The scenario's battle for pages and the API (None unless it is or was fought online)."""
+    if row.mode != ONLINE or row.stage == CamScenario.Stage.FORCES:
+        return None
+    return handler().summary(row)
