@@ -42,7 +42,7 @@ class NotAllowed(PlayError):
 
 
 class NotYourTurn(PlayError):
-    """Not this side's card now (or the battle is not being played): HTTP 409."""
+    """Not this side's decision now (Event Horizon: its card) (or the battle is not being played): HTTP 409."""
 
 
 class Refused(PlayError):
@@ -372,8 +372,8 @@ def take_action(*, battle_id: int, user, action_json):
 
 
 def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
-    """Hand the user's fleet to the computer doctrine (``on``) or take it back. With the card the
-    user's, the doctrine plays it at once."""
+    """Hand the user's fleet to the computer doctrine (``on``) or take it back. With the decision
+    the user's, the doctrine makes it at once."""
     with transaction.atomic():
         battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
         current = set(battle.doctrine_sides or [])

@@ -9,7 +9,7 @@ tactical/play/actions.py, render.
                                       Horizon: tactical/rules/eventhorizon/codec.py, e.g.
                                       {"type": "move", "ship": 3, "path": ["F", "FL"]});
                                       400 {"rule", "detail"} when the rules refuse it, 409 when it
-                                      is not your card, 403 for the moderator (who may only look)
+                                      is not your decision, 403 for the moderator (who may only look)
     POST api/battles/{id}/deploy/     while the fleets are deployed by hand (Event Horizon), your side's
                                       {"placements": [{"ship", "x", "y", "facing"}, …]} (every
                                       ship, inside your zone) or {"automatic": true}
