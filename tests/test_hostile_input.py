@@ -85,6 +85,8 @@ ENDPOINTS = [
     ("api-whatif-list", "post", "bob", "", {"seed": TEXT, "trials": NUMBER,
                                             "a": {"ships": [{"design": 1, "count": 1}]},
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
+    ("api-whatif-cam", "post", "bob", "", {"seed": TEXT, "trials": NUMBER, "period": 2, "points": 60,
+                                           "a": {"sds": [TEXT]}, "b": {"sds": ["d7"]}}),
 ]
 
 

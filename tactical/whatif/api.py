@@ -27,6 +27,10 @@ from tactical.whatif import runs as whatif
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    if (run.params or {}).get("ruleset") == "buoyz":  # a CAM what-if (tactical/whatif/cam_api.py)
+        from tactical.whatif import cam_api
+
+        return cam_api.run_json(run, full=full)
     data: dict[str, Any] = {
         "id": run.pk, "status": run.status, "done": run.done, "trials": run.trials,
         "campaign": run.campaign_id, "created_at": run.created_at, "finished_at": run.finished_at,

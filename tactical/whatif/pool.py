@@ -28,14 +28,39 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
             results[i] = play_trial(fleets, seed, i)
             progress(i + 1)
     else:
-        results = _in_workers(sides, seed, trials, processes, progress)
+        results = _in_workers({"sides": list(sides), "seed": seed}, trials, processes, progress,
+                              trials_mod.trial_from_json)
     tally = trials_mod.Tally(ships={side: len(fleets[side]) for side in trials_mod.SIDES})
     for i in range(trials):
         tally.add(results[i])
     return tally
 
 
-def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callable[[int], None]) -> dict[int, trials_mod.TrialResult]:
+def play_cam_trials(job: Mapping[str, Any], seed: str, trials: int,
+                    progress: Callable[[int], None] = lambda done: None, processes: int = 1) -> Any:
+    """The same for a CAM what-if (``tactical/whatif/camtrials.py``, the Buoyz engine): battles
+    0 … trials-1 between the job's two CAM forces, added up in index order (a ``CamTally``)."""
+    from tactical.whatif import camtrials
+
+    results: dict[int, Any] = {}
+    if processes <= 1 or trials < PARALLEL_MIN_TRIALS:
+        for i in range(trials):
+            results[i] = camtrials.play_cam_trial(job, seed, i)
+            progress(i + 1)
+    else:
+        results = _in_workers({"job": dict(job), "seed": seed}, trials, processes, progress,
+                              camtrials.trial_from_json)
+    tally = camtrials.CamTally()
+    for i in range(trials):
+        tally.add(results[i])
+    return tally
+
+
+def _in_workers(payload: Mapping[str, Any], trials: int, processes: int, progress: Callable[[int], None],
+                decode: Callable[[Any], Any]) -> dict[int, Any]:
+    """Battles 0 … trials-1 over ``processes`` ``python -m tactical.whatif.worker`` processes; each
+    is sent ``payload`` plus its battle indices and answers ``[index, result]`` lines, which
+    ``decode`` turns back into results."""
     import json
     import selectors
     import subprocess
@@ -47,12 +72,12 @@ def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callabl
     chunks = [list(range(k, trials, processes)) for k in range(processes)]
     workers = []
     selector = selectors.DefaultSelector()
-    results: dict[int, trials_mod.TrialResult] = {}
+    results: dict[int, Any] = {}
     try:
         for indices in chunks:
             proc = subprocess.Popen([sys.executable, "-m", "tactical.whatif.worker"], cwd=root, env=env,
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            proc.stdin.write(json.dumps({"sides": list(sides), "seed": seed, "indices": indices}))
+            proc.stdin.write(json.dumps({**payload, "indices": indices}))
             proc.stdin.close()
             selector.register(proc.stdout, selectors.EVENT_READ, proc)
             workers.append(proc)
@@ -65,7 +90,7 @@ def _in_workers(sides, seed: str, trials: int, processes: int, progress: Callabl
                     open_streams -= 1
                     continue
                 index, raw = json.loads(line)
-                results[index] = trials_mod.trial_from_json(raw)
+                results[index] = decode(raw)
                 progress(len(results))
         for proc in workers:
             if proc.wait() != 0:

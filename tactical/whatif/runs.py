@@ -440,8 +440,8 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
     mine = WhatIfRun.objects.filter(pk=run_id, claim=token)
     started = clock()
     try:
-        fleets = fleets_from_params(run.params)
         seed = run.params["seed"]
+        fleets = fleets_from_params(run.params) if run.params.get("ruleset") != "buoyz" else None
         reported, last = 0, started
 
         def progress(done: int) -> None:
@@ -452,9 +452,14 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
                     raise _Superseded()
                 reported, last = done, now
 
-        tally = play_trials(run.params["sides"], seed, run.trials, progress)
-        result = tally.result()
-        result["odds"] = auto_resolve_odds(fleets)
+        if run.params.get("ruleset") == "buoyz":  # two CAM forces on the Buoyz engine (tactical/whatif/cam.py)
+            from tactical.whatif import cam as cam_whatif
+
+            result = cam_whatif.play(run.params, run.trials, progress, worker_count())
+        else:
+            tally = play_trials(run.params["sides"], seed, run.trials, progress)
+            result = tally.result()
+            result["odds"] = auto_resolve_odds(fleets)
         result["seconds"] = round(clock() - started, 3)
     except _Superseded:
         logger.warning("what-if run %s: another runner took it over; this one stops", run_id)

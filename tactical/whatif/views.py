@@ -252,6 +252,12 @@ def _run_for(request, run_id: int) -> WhatIfRun:
 @login_required
 def whatif_detail(request, run_id: int):
     run = _run_for(request, run_id)
+    if (run.params or {}).get("ruleset") == "buoyz":  # two CAM forces on the Buoyz engine
+        from tactical.whatif import cam_views
+
+        context = {"run": run, "finished": run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED),
+                   "stale_seconds": whatif.STALE_SECONDS, **cam_views.detail_context(run)}
+        return render(request, "tactical/whatif_cam_detail.html", context)
     context: dict[str, Any] = {"run": run, "sides": _sides(run), "finished": run.status in (
         WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED), "stale_seconds": whatif.STALE_SECONDS}
     if run.status == WhatIfRun.Status.DONE and run.result:
