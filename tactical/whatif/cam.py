@@ -35,9 +35,8 @@ from campaign.cam.models import LAYER, CamScenario
 from campaign.models import Campaign, Membership
 from campaign.rules.cam import ships as sh
 from tactical.models import WhatIfRun
-from tactical.whatif import camtrials
+from tactical.whatif import camtrials, runs
 from tactical.whatif import pool as whatif_pool
-from tactical.whatif import runs
 
 MAX_SHIPS = 30
 MIN_POINTS, MAX_POINTS, DEFAULT_POINTS = 1, 1000, 60

@@ -21,6 +21,7 @@ however it is spread over processes.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -178,14 +179,10 @@ def setup_from_job(job: Mapping[str, Any]) -> Setup:
 
 @lru_cache(maxsize=8)
 def _cached_setup(key: str) -> Setup:
-    import json
-
     return setup_from_job(json.loads(key))
 
 
 def _setup(job: Mapping[str, Any]) -> Setup:
-    import json
-
     return _cached_setup(json.dumps(job, sort_keys=True))
 
 

@@ -13,6 +13,7 @@ from tactical.models import WhatIfRun
 from tactical.whatif import cam, camtrials, pool
 from tactical.whatif import runs as whatif
 from tests.cam.conftest import make_cam, ship_numbers
+from tests.conftest import REQUIRE_SERVICES
 
 A_FLEET = ["constitution", "constitution", "firecat"]
 B_FLEET = ["d7", "d7", "war_talon"]
@@ -276,3 +277,29 @@ def test_the_schema_documents_the_cam_bodies(alice):
     answer = post["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     assert {"result", "forces", "status", "done"} <= set(schema["components"]["schemas"][answer]["properties"])
     assert "/api/what-if/cam/{run_id}/" in schema["paths"]
+
+
+# --- PostgreSQL + Redis: a real Celery worker plays a CAM run in its worker processes ----------------
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not REQUIRE_SERVICES, reason="only in the PostgreSQL + Redis CI pass")
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_real_celery_worker_plays_a_cam_run_over_worker_processes(bob, tmp_path):
+    from django.db import connection
+
+    from tests.test_tasks import start_worker, stop_worker, wait_for
+
+    assert connection.vendor == "postgresql"
+    trials = pool.PARALLEL_MIN_TRIALS + 1  # enough to be spread over the worker's subprocesses
+    worker = start_worker(tmp_path, "--pool", "prefork", "--concurrency", "1")
+    try:
+        run = cam.start_cam_what_if(user=bob, params=catalogue_request(trials=trials, seed="celery"))
+        assert wait_for(lambda: WhatIfRun.objects.get(pk=run.pk).status in ("done", "failed"), 180), worker.poll()
+    finally:
+        stop_worker(worker)
+    run.refresh_from_db()
+    assert run.status == WhatIfRun.Status.DONE, run.error
+    job = {k: v for k, v in run.params.items() if k not in ("seed", "trials")}
+    here = pool.play_cam_trials(job, "celery", trials, processes=1).result()
+    assert _without_time(run.result) == {**here, "odds": run.result["odds"]}
