@@ -168,9 +168,9 @@ def setup_from_job(job: Mapping[str, Any]) -> Setup:
                             broken=MappingProxyType({seat: (s.get("broken") or {}).get(str(seat))
                                                      for seat in scenario.seats}))
     on_table = {seat: sc.Force(seat=seat, units=tuple(battle.on_table(seat))) for seat in scenario.seats}
-    if not any(u.kind == "ship" for f in on_table.values() for u in f.units if f.seat == seats["a"]) or \
-            not any(u.kind == "ship" for u in on_table[seats["b"]].units):
-        raise ValueError("each side needs at least one ship on the table")
+    for seat, force in on_table.items():
+        if not any(u.kind == "ship" for u in force.units):
+            raise ValueError(f"seat {seat} has no ship left on the table")
     deployed = replace(battle, scenario=replace(scenario, forces=MappingProxyType(on_table)))
     crippled = frozenset(u.uid for seat in scenario.seats for u in battle.on_table(seat)
                          if u.kind == "ship" and battle.unit_status(seat, u.uid).crippled)

@@ -303,3 +303,23 @@ def test_a_real_celery_worker_plays_a_cam_run_over_worker_processes(bob, tmp_pat
     job = {k: v for k, v in run.params.items() if k not in ("seed", "trials")}
     here = pool.play_cam_trials(job, "celery", trials, processes=1).result()
     assert _without_time(run.result) == {**here, "odds": run.result["odds"]}
+
+
+@pytest.mark.django_db
+def test_a_scenario_with_bases_and_minefields_is_fought_with_them(alice, bob, carol):
+    campaign = make_cam(alice, bob, carol)
+    cam_actions.generate_scenario(campaign_id=campaign.pk, user=alice, nature="open_battle")
+    cam_actions.select_forces(campaign_id=campaign.pk, user=bob, ships=ship_numbers(campaign, 1, "constitution")[:2],
+                              bases=1, minefields=1)
+    cam_actions.select_forces(campaign_id=campaign.pk, user=carol, ships=ship_numbers(campaign, 2)[:3])
+    cam_actions.roll_table(campaign_id=campaign.pk, user=carol)
+    row = campaign.cam.scenario_rows.get(number=1)
+    job = cam.scenario_job(campaign, row)
+    assert {u["kind"] for u in job["sides"][0]["units"]} == {"ship", "base", "minefield"}
+    state, _dice = camtrials.battle_state(job, "bases", 0)
+    assert sum(1 for s in state.ships if s.side == 1) == 3 and len(state.minefields) == 1  # two ships and the base
+    result = pool.play_cam_trials(job, "bases", 2).result()
+    assert result["trials"] == 2 and sum(result["endings"].values()) == 2
+    # CAM26: the base is side A's planetary defences (a force multiplier), not points.
+    odds = camtrials.auto_resolve_odds(job)
+    assert odds["points"]["a"] == sum(u["points"] for u in job["sides"][0]["units"] if u["kind"] != "base")
