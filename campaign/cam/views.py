@@ -280,9 +280,6 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
         "online": online.battle_summary(row), "modes": CamScenario.Mode.choices,
     }
-    from tactical.whatif import cam as whatif_cam  # the auto-resolve odds and the what-if link (issue 17)
-
-    context["whatif"] = whatif_cam.scenario_panel(request.user, campaign, row)
     return render(request, "cam/scenario.html", context, status=status)
 
 
