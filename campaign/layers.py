@@ -26,6 +26,11 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
 - ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, or None (no export yet).
 - ``seats``: ``campaign -> [Seat]``, the campaign's seats in seat order (number, the name the
   players know it by, who plays it): what press (``campaign/press/``) writes to and from.
+- due work: ``due_steps`` (``now -> [campaign id]``: the campaigns whose open step is past its
+  deadline and not yet handled), ``process_due`` (an action ``(*, campaign_id, now)``: what the
+  deadline does, idempotent), ``send_reminders`` (``now -> emails queued``: deadline reminders).
+  The platform's sweeps (middleware, ``processdue``, Celery beat) and ``send_deadline_reminders``
+  call every layer's; None: the layer has none (Event Horizon's turns are still the platform's own).
 - ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
   a feature the layer lacks answers 404 (pages) or refuses (actions).
 """
@@ -116,6 +121,9 @@ class CampaignLayer:
     seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
     description: str = ""
     menu: tuple[str, str] | None = None  # (label, URL name) of the layer's own list in the site menu
+    due_steps: Callable | None = None       # (now) -> list[campaign id]: open steps past their deadline
+    process_due: Callable | None = None     # action(*, campaign_id, now=None) -> truthy if it acted
+    send_reminders: Callable | None = None  # (now) -> int: deadline reminders queued
 
     def has(self, feature: str) -> bool:
         return feature in self.features
@@ -171,6 +179,22 @@ def home_facts(campaigns) -> dict[int, HomeFacts]:
     for key, group in by_layer.items():
         facts.update(get(key).home_facts(group))
     return facts
+
+
+def due_steps(now=None) -> list[tuple[str, int]]:
+    """Every layer's due steps, as (layer key, campaign id): what the due-work sweeps process."""
+    return [(layer.key, pk) for layer in all_layers() if layer.due_steps for pk in layer.due_steps(now)]
+
+
+def process_due(key: str, campaign_id: int, now=None):
+    """Process one due step through its layer's record (``campaign.tasks.process_layer_step``)."""
+    layer = get(key)
+    return layer.process_due(campaign_id=campaign_id, now=now) if layer.process_due else None
+
+
+def send_reminders(now=None) -> int:
+    """Every layer's deadline reminders (``campaign.actions.send_deadline_reminders`` adds them)."""
+    return sum(layer.send_reminders(now) for layer in all_layers() if layer.send_reminders)
 
 
 def menu(request) -> dict:

@@ -11,7 +11,7 @@ exactly one beat process runs the schedule in ``CELERY_BEAT_SCHEDULE`` (config/s
 from celery import shared_task
 from django.db import OperationalError
 
-from . import actions
+from . import actions, layers
 
 # A database error of this kind rolled the whole transaction back: running again is safe.
 RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "retry_backoff_max": 300, "max_retries": 5}
@@ -27,8 +27,15 @@ def process_turn(campaign_id: int, turn_number: int) -> bool:
 @shared_task(acks_late=True, ignore_result=True)
 def process_due() -> int:
     """Beat's periodic sweep: enqueue every turn that is due (all players ready, or past its
-    deadline)."""
-    return actions.enqueue_due_turns()
+    deadline), and every campaign layer's step past its deadline."""
+    return actions.enqueue_due_turns() + actions.enqueue_due_steps()
+
+
+@shared_task(acks_late=True, ignore_result=True, **RETRY)
+def process_layer_step(layer: str, campaign_id: int) -> bool:
+    """A campaign layer's step past its deadline, through the layer's record. Safe to deliver
+    twice: the layer's action locks the campaign row and acts once per deadline."""
+    return bool(layers.process_due(layer, campaign_id))
 
 
 @shared_task(acks_late=True, ignore_result=True, **RETRY)

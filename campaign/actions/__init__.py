@@ -6,7 +6,8 @@ with a message for people; nothing is written when they do.
 
 One module per domain (as Zulip's ``zerver/actions/``): ``errors`` (the refusals), ``campaigns``
 (create, designs, import), ``accounts``, ``lobby``, ``orders`` (preview, submit, ready, take
-back), ``turns`` (process, finish, due turns, deadlines), ``moderation``, ``notifications`` and ``textorders`` (orders as text, the order secret).
+back), ``turns`` (process, finish, due turns, deadlines), ``moderation``, ``notifications``, ``textorders`` (orders as text, the order secret) and ``due``
+(every campaign layer's steps past their deadline, through the layer registry).
 This module re-exports every public name, so ``from campaign import actions; actions.x`` works;
 a test that replaces a function must replace it in the module that calls it.
 """
@@ -27,6 +28,7 @@ from .campaigns import (  # noqa: F401
     import_campaign,
     save_design,
 )
+from .due import enqueue_due_steps  # noqa: F401
 from .errors import (  # noqa: F401
     ActionError,
     NotAllowed,

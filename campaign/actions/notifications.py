@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import locks
+from .. import layers, locks
 from ..models import Campaign, Membership, Turn, TurnOrders
 from .errors import ActionError
 
@@ -165,7 +165,8 @@ def send_deadline_reminders(*, now=None) -> int:
     """Remind players who have not marked ready that their orders are due within 24 hours, and
     again within the hour (the beat sweep; each turn in its own transaction). Nothing while a
     campaign is paused. A reminder is skipped when the turn opened inside its window: players
-    learned the deadline less than that long ago. Returns the number of emails queued."""
+    learned the deadline less than that long ago. Then every campaign layer's own reminders, through
+    its record (``CampaignLayer.send_reminders``). Returns the number of emails queued."""
     from datetime import timedelta
 
     now = now or timezone.now()
@@ -173,7 +174,8 @@ def send_deadline_reminders(*, now=None) -> int:
         status=Turn.Status.OPEN, deadline__gt=now, deadline__lte=now + timedelta(hours=24),
         campaign__status=Campaign.Status.ACTIVE, campaign__paused=False, campaign__turn=F("number"),
     ).values_list("campaign_id", "number")
-    return sum(_send_turn_reminders(campaign_id=c, turn_number=n, now=now) for c, n in list(due))
+    sent = sum(_send_turn_reminders(campaign_id=c, turn_number=n, now=now) for c, n in list(due))
+    return sent + layers.send_reminders(now)  # every campaign layer's steps, through its record
 
 
 @transaction.atomic

@@ -5,7 +5,8 @@ Through it the platform's lobby creates a CAM rubber (``LobbyForm``, ``create_ca
 players join it by invitation (``check_join``) and starts it (``start_from_lobby``); the
 platform's moderation pauses, resumes and extends the open step's deadline (``current_step``,
 ``set_deadline``) and rolls back the last step (``roll_back_step``); the home page shows a line per
-rubber (``home_facts``); press writes to and from its fleets (``seats``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
+rubber (``home_facts``); press writes to and from its fleets (``seats``); the platform's due-work sweeps and reminders reach
+a step's deadline (``due_steps``, ``process_due``, ``send_reminders``: ``actions/deadlines.py``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.db.models import Count
 from campaign.layers import CampaignLayer, HomeFacts, Seat
 from campaign.models import Campaign, Membership
 
-from .actions import lobby, moderation
+from .actions import deadlines, lobby, moderation
 from .actions.common import step_label
 from .forms import LobbyForm
 from .models import LAYER, CamCampaign, CamPlayer
@@ -81,4 +82,7 @@ LAYER_RECORD = CampaignLayer(
     export=None,
     menu=("CAM campaigns", "cam-list"),
     seats=seats,
+    due_steps=deadlines.due_steps,
+    process_due=deadlines.process_due_step,
+    send_reminders=deadlines.send_step_reminders,
 )

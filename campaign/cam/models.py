@@ -58,6 +58,10 @@ class CamCampaign(models.Model):
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the open step is due (Campaign.turn_hours after it opened; none "
                                          "while paused or when turn_hours is 0).")
+    deadline_done = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="The passed deadline the due-work sweep has already handled by leaving the step to the "
+                  "moderator (campaign/cam/actions/deadlines.py): the sweep acts once per deadline.")
 
     def __str__(self) -> str:
         return f"CAM settings of {self.campaign}"

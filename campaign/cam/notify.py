@@ -22,8 +22,15 @@ CONFIRM = "cam_confirm"
 ENDED = "cam_ended"
 SCORED = "cam_scored"
 ROLLBACK = "cam_rollback"
+# A step's deadline (campaign/cam/actions/deadlines.py; stored kinds carry the deadline's stamp and
+# stay within SentNotification.kind's 30 characters).
+REMINDER_24H = "cam_rem_24h"   # the step is due within 24 hours, to the players it waits for
+REMINDER_1H = "cam_rem_1h"     # within the hour
+LATE = "cam_late"              # the deadline passed and the step waits for the moderator
+DEADLINE = "cam_deadline"      # the deadline passed and the site took the default (to the players)
 PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn", SCORED: "notify_turn",
-              ROLLBACK: "notify_turn"}
+              ROLLBACK: "notify_turn", REMINDER_24H: "notify_reminders", REMINDER_1H: "notify_reminders",
+              LATE: "notify_battles", DEADLINE: "notify_turn"}
 
 
 def _recipients(campaign, only_users=None):
@@ -112,3 +119,36 @@ def step_rolled_back(campaign, step: int, label: str, user) -> int:
              "The rubber is paused until the moderator resumes it; the step then gets its full time."]
     return _send(campaign, ROLLBACK, step, f"step {step} rolled back", lines, only_users=others,
                  key=kind_key(ROLLBACK, stamp(timezone.now())))
+
+
+def _moderators(campaign) -> set[int]:
+    ids = set(campaign.memberships.filter(role=Membership.Role.MODERATOR).values_list("user_id", flat=True))
+    if campaign.moderator_id:
+        ids.add(campaign.moderator_id)
+    return ids
+
+
+def step_reminder(campaign, step: int, deadline, kind: str, users, within: str, lines: list[str]) -> int:
+    """A step is due within 24 hours (or the hour): to the players it still waits for, once per
+    deadline (an extended deadline is reminded again)."""
+    from campaign.notifications import kind_key, stamp
+
+    return _send(campaign, kind, step, f"step {step} is due within {within}", lines, only_users=set(users),
+                 key=kind_key(kind, stamp(deadline)))
+
+
+def step_late(campaign, step: int, deadline, lines: list[str]) -> int:
+    """A step's deadline passed and no default is fair: to the moderators, once per deadline."""
+    from campaign.notifications import kind_key, stamp
+
+    return _send(campaign, LATE, step, f"step {step} is late and waits for you", lines,
+                 only_users=_moderators(campaign), key=kind_key(LATE, stamp(deadline)))
+
+
+def deadline_passed(campaign, step: int, deadline, lines: list[str]) -> int:
+    """A step's deadline passed and the site took the default: to the players (once per deadline)."""
+    from campaign.notifications import kind_key, stamp
+
+    players = set(campaign.cam.players.values_list("user_id", flat=True))
+    return _send(campaign, DEADLINE, step, f"the deadline of step {step} passed", lines, only_users=players,
+                 key=kind_key(DEADLINE, stamp(deadline)))

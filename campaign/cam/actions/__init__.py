@@ -17,7 +17,8 @@ One module per domain (as ``campaign/actions/``): ``errors`` (the refusals and t
 they wrap), ``common`` (the locked campaign row, the acting seat, the audit entry: shared by the
 rest), ``setup`` (create, starting fleets, custom SDs, start), ``scenarios`` (CAM 2.1 – 2.3),
 ``battle`` (CAM 3.0 / 3.1: game turns, the end, confirmation, auto-resolve), ``between`` (CAM 4.2)
-``reading`` (standings, break-contact conditions), ``lobby`` (a rubber created in the platform's
+``reading`` (standings, break-contact conditions), ``deadlines`` (what a passed step deadline does,
+rulings CAM50 – CAM56, and the reminders before it), ``lobby`` (a rubber created in the platform's
 lobby, joined by invitation and started from it) and ``moderation`` (the step the rubber is at,
 its deadline, and the roll-back of the last step; pause, resume and extend are the platform's). This module re-exports every public name,
 so ``from campaign.cam import actions; actions.x`` works; a test that replaces a function with
@@ -35,6 +36,7 @@ from .battle import (  # noqa: F401
 )
 from .between import run_between, submit_replacements  # noqa: F401
 from .common import set_step_deadline, step_label  # noqa: F401
+from .deadlines import due_steps, process_due_step, process_due_steps, send_step_reminders  # noqa: F401
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound  # noqa: F401
 from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
 from .moderation import current_step, roll_back_preview, roll_back_step  # noqa: F401

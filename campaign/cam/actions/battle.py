@@ -148,6 +148,12 @@ def confirm_result(*, campaign_id: int, user) -> CamScenario:
     mine = cam.players.filter(user=user).first()
     if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
         raise NotAllowed("the result is confirmed by the other player (or the moderator), not by the one who entered it")
+    return _confirm(campaign, cam, row)
+
+
+def _confirm(campaign: Campaign, cam: CamCampaign, row: CamScenario) -> CamScenario:
+    """The confirmation itself (the caller holds the campaign row lock and has checked who may);
+    also made by a passed confirmation deadline (``deadlines``, ruling CAM54)."""
     state = adapters.campaign_state(cam)
     _next_step(campaign, cam, f"scenario {row.number}: result confirmed and scored (CAM 3.1, 4.3)")
     try:
@@ -189,6 +195,12 @@ def autoresolve(*, campaign_id: int, user) -> CamScenario:
         raise NotAllowed("in a tabletop campaign only the moderator can auto-resolve a battle")
     if role == Membership.Role.OBSERVER:
         raise NotAllowed("observers cannot auto-resolve a battle")
+    return _autoresolve(campaign, cam)
+
+
+def _autoresolve(campaign: Campaign, cam: CamCampaign) -> CamScenario:
+    """The auto-resolve itself (the caller holds the campaign row lock and has checked who may);
+    also made by a passed game-turn deadline in an auto-resolve campaign (``deadlines``, CAM53)."""
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "auto-resolve")
     _not_online(row, "auto-resolve")
     _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")

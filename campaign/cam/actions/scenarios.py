@@ -25,6 +25,12 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
     _active(campaign)
     if (nature or defender is not None) and role != Membership.Role.MODERATOR:
         raise NotAllowed("only the moderator can choose a scenario's nature or defender beforehand (CAM 4.1)")
+    return _generate(campaign, cam, nature=nature, defender=defender)
+
+
+def _generate(campaign, cam, *, nature: str | None = None, defender: int | None = None) -> CamScenario:
+    """The generation itself (the caller holds the campaign row lock and has checked who may);
+    also made by a passed deadline (``deadlines``, ruling CAM51)."""
     if _current(cam) is not None:
         raise CamActionError(f"scenario {_current(cam).number} is still in progress")
     state = adapters.campaign_state(cam)
@@ -99,6 +105,12 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FORCES, "roll the table")
+    return _roll_table(campaign, cam, row)
+
+
+def _roll_table(campaign, cam, row: CamScenario) -> CamScenario:
+    """CAM 2.3 itself (the caller holds the campaign row lock); also made by a passed force
+    selection deadline (``deadlines``, ruling CAM52)."""
     _next_step(campaign, cam, f"scenario {row.number}: table rolled (CAM 2.3)")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-table", turn=row.number)

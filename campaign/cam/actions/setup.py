@@ -162,6 +162,14 @@ def start(*, campaign_id: int, user) -> Campaign:
     periods) and the roster is written."""
     campaign, cam, role = _locked(campaign_id, user)
     _moderator_only(role, "start the campaign")
+    state = _start(campaign, cam)
+    _audit(campaign, user, "cam_start", "campaign", {"ships": state.next_ship_id - 1})
+    return campaign
+
+
+def _start(campaign: Campaign, cam: CamCampaign) -> st.CamCampaign:
+    """The start itself (the caller holds the campaign row lock and has checked who may): also
+    made by a passed set-up deadline (``deadlines``, ruling CAM50)."""
     if cam.started:
         raise CamActionError("the campaign has already started")
     players = list(cam.players.order_by("seat"))
@@ -176,5 +184,4 @@ def start(*, campaign_id: int, user) -> Campaign:
     adapters.store_campaign(cam, state)
     cam.started = True
     cam.save(update_fields=["started"])
-    _audit(campaign, user, "cam_start", "campaign", {"ships": state.next_ship_id - 1})
-    return campaign
+    return state
