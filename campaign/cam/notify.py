@@ -1,10 +1,13 @@
 """CAM emails: a scenario has been generated, a result needs confirmation, a scenario has been
-scored (its report), the rubber has ended.
+scored (its report), the rubber has ended; a step is due within 24 hours or the hour (to the
+players it waits for), its deadline passed and it waits for the moderator (to the moderators), or
+the deadline took the default (to the players) — ``actions/deadlines.py``.
 
 Sent once per (campaign, user, kind, scenario) — recorded in ``SentNotification`` like the Event
 Horizon emails — and only when the action's transaction commits. Preferences are the members'
-``Membership`` switches: ``notify_turn`` for scenario and end-of-rubber news, ``notify_battles``
-for a result waiting for the player's confirmation.
+``Membership`` switches: ``notify_turn`` for scenario and end-of-rubber news and what a deadline
+did, ``notify_battles`` for a result waiting for the player's confirmation and a late step waiting
+for the moderator, ``notify_reminders`` for the reminders.
 """
 
 from __future__ import annotations
