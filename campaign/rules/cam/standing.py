@@ -30,6 +30,8 @@ def standing_force(campaign: CamCampaign, scenario: Scenario, seat: int) -> Forc
        ship of the kind in excess is put back (most points, then highest roster number): capital
        ships while they are over 20%; the defender's ships other than merchant ships (TP) while
        those are under 10%; the attacker's ships larger than CL while CL-or-smaller are under 80%;
+       then each ship neither taken nor put back is taken, in the order of 1, when the force stays
+       within the points level and keeps every proportion;
     4. no extra AC counters, bases or minefields (nothing is bought: no die is rolled), not
        declared already on the table (ruling CAM33); the player's standing edge choice stands.
     The result is checked by ``validate_forces`` like any player's force."""
@@ -50,7 +52,16 @@ def standing_force(campaign: CamCampaign, scenario: Scenario, seat: int) -> Forc
             chosen.append((points, ship_id, ship_class))
             total += points
     if scenario.nature is Nature.CONVOY:
-        chosen = _convoy_proportions(chosen, defending=seat == scenario.defender)
+        defending = seat == scenario.defender
+        kept = _convoy_proportions(chosen, defending=defending)
+        put_back = [c for c in chosen if c not in kept]
+        for candidate in candidates:  # the rest, in the same order, where everything still holds
+            if candidate in kept or candidate in put_back:
+                continue
+            trial = kept + [candidate]
+            if sum(c[0] for c in trial) <= scenario.points_level and _proportions_hold(trial, defending):
+                kept = trial
+        chosen = kept
     if not chosen:
         return None
     selection = ForceSelection(seat=seat, ships=tuple(sorted(ship_id for _, ship_id, _ in chosen)))
@@ -87,3 +98,13 @@ def _convoy_proportions(chosen: list, *, defending: bool) -> list:
         else:
             break
     return chosen
+
+
+def _proportions_hold(chosen: list, defending: bool) -> bool:
+    total = sum(p for p, _, _ in chosen)
+    capital = sum(p for p, _, c in chosen if c in _CAPITAL)
+    if 5 * capital > total:
+        return False
+    if defending:
+        return 10 * sum(p for p, _, c in chosen if c is ShipClass.TP) >= total
+    return 10 * sum(p for p, _, c in chosen if c in CL_OR_SMALLER) >= 8 * total
