@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db.models import Count
 
 from campaign.layers import CampaignLayer, HomeFacts, Seat
-from campaign.models import Campaign, Membership
+from campaign.models import AuditEntry, Campaign, Membership
 
 from .actions import deadlines, lobby, moderation
 from .actions.common import step_label
@@ -54,8 +54,14 @@ def seats(campaign: Campaign) -> list[Seat]:
 
 def panel(campaign: Campaign) -> dict:
     cam = campaign.cam
+    kind, _, _ = deadlines.waiting(campaign, cam)
+    late = None
+    if cam.deadline is not None and cam.deadline_done == cam.deadline:  # left to the moderator (CAM56)
+        late = AuditEntry.objects.filter(campaign=campaign, action="cam_deadline").order_by("-id") \
+            .values_list("note", flat=True).first()
     return {"cam": cam, "cam_players": list(cam.players.select_related("user").order_by("seat")),
-            "cam_snapshots": list(cam.snapshots.order_by("-step").values("step", "label", "taken_at")[:10])}
+            "cam_snapshots": list(cam.snapshots.order_by("-step").values("step", "label", "taken_at")[:10]),
+            "cam_at_deadline": deadlines.what_happens(kind, cam) if kind != "none" else "", "cam_late": late}
 
 
 LAYER_RECORD = CampaignLayer(

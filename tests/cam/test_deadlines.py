@@ -339,3 +339,17 @@ def test_no_reminder_for_a_step_whose_whole_time_is_inside_the_window(db, alice,
     deadline = cam_of(c).deadline
     with django_capture_on_commit_callbacks(execute=True):
         assert platform.send_deadline_reminders(now=deadline - before) == 0
+
+
+def test_the_moderation_panel_says_what_the_deadline_does_and_when_the_step_waits(
+        cam_campaign, alice, client, django_capture_on_commit_callbacks):
+    c = cam_campaign
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    client.force_login(alice)
+    page = client.get(f"/campaigns/{c.pk}/moderate/").content.decode()
+    assert 'id="cam-at-deadline"' in page and "ruling CAM52" in page and 'id="cam-late"' not in page
+    CamShip.objects.filter(player__cam_id=c.pk, player__seat=2).update(status="unavailable")
+    due(c)
+    assert sweep(c, django_capture_on_commit_callbacks) == "waits"
+    page = client.get(f"/campaigns/{c.pk}/moderate/").content.decode()
+    assert 'id="cam-late"' in page and "no force that CAM 2.2 allows" in page
