@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cam', '0003_step_deadline_snapshots'),
+        ('cam', '0004_scenario_mode'),
     ]
 
     operations = [
