@@ -243,11 +243,11 @@ def test_a_step_not_yet_due_or_without_deadline_is_untouched(cam_campaign, djang
     assert deadline_audits(c) == []
 
 
-def test_a_scenario_fought_online_keeps_its_own_deadlines(cam_campaign, alice, bob, carol, monkeypatch,
+def test_a_scenario_fought_online_keeps_its_own_deadlines(cam_campaign, alice, bob, carol,
                                                           django_capture_on_commit_callbacks):
     c = cam_campaign
     fighting(c, alice, bob, carol)
-    monkeypatch.setattr(deadlines, "_fought_online", lambda row: True)
+    CamScenario.objects.filter(cam_id=c.pk, number=1).update(mode=CamScenario.Mode.ONLINE)  # campaign/cam/online.py
     due(c)
     mail.outbox.clear()
     assert sweep(c, django_capture_on_commit_callbacks) == "waits"

@@ -46,9 +46,9 @@ class _Wait(Exception):
 
 
 def _fought_online(row: CamScenario) -> bool:
-    # A scenario fought online on a tactical engine (issue 17, CamScenario.mode) keeps its own
-    # per-decision deadlines: the step's deadline does nothing to it.
-    return getattr(row, "mode", "tabletop") == "online"
+    # A scenario fought online on a tactical engine (issue 17, campaign/cam/online.py) keeps its
+    # own per-decision deadlines, played by the doctrine when late: the step's deadline does nothing.
+    return row.mode == CamScenario.Mode.ONLINE
 
 
 def waiting(campaign: Campaign, cam: CamCampaign) -> tuple[str, CamScenario | None, list[int]]:
