@@ -47,7 +47,8 @@ def send_turn_notifications(campaign_id: int, turn_number: int) -> int:
 
 @shared_task(acks_late=True, ignore_result=True, **RETRY)
 def send_deadline_reminders() -> int:
-    """Beat's periodic sweep: remind players who are not ready 24 h and 1 h before a deadline."""
+    """Beat's periodic sweep: remind players who are not ready 24 h and 1 h before a deadline (every
+    campaign layer's steps too, through its record)."""
     return actions.send_deadline_reminders()
 
 
