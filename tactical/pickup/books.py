@@ -90,7 +90,7 @@ class FleetBook:
 
     def computer_fleet(self, offers: Sequence[Offer], points: int, dice) -> list[Offer]:
         """The computer doctrine's fleet (ruling PK1): ships drawn at random, one die with as many
-        faces as there are ships that still fit, until none fits or the ship limit is reached.
+        faces as there are ships that still fit (none when only one fits), until none fits or the ship limit is reached.
         The book's own ships only; every die is ``dice``'s (the battle's logged dice)."""
         pool = sorted((o for o in offers if not o.own), key=lambda o: (o.points, o.key))
         fleet, left = [], points
@@ -98,8 +98,10 @@ class FleetBook:
             fits = [o for o in pool if o.points <= left]
             if not fits:
                 break
-            roll = dice.roll(1, len(fits), f"pickup battle: the computer buys its ship {len(fleet) + 1}")
-            pick = fits[roll.total - 1]
+            if len(fits) == 1:
+                pick = fits[0]  # one ship fits: nothing to roll for
+            else:
+                pick = fits[dice.roll(1, len(fits), f"pickup battle: the computer buys its ship {len(fleet) + 1}").total - 1]
             fleet.append(pick)
             left -= pick.points
         return fleet

@@ -22,10 +22,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tactical.models import PickupBattle
+from tactical.rules import registry
 
 from . import actions
 from .books import BOOKS, available
 from .forms import FleetForm, NewPickupForm
+
+
+def _title(ruleset: str) -> str:
+    record = registry.RESOLVERS.get(ruleset)
+    return record.title if record else ruleset
 
 
 def _mine(request, pickup_id: int) -> PickupBattle:
@@ -39,6 +45,7 @@ def pickup_list(request):
     for p in rows:
         p.you = p.seat_of(request.user)
         p.unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
+        p.title = _title(p.ruleset)
         p.against = ("the computer" if p.computer else p.opponent.username if p.opponent_id and p.you == 1
                      else p.creator.username if p.you == 2 else "(invited)")
     return render(request, "tactical/pickup/list.html", {"rows": rows, "can_create": bool(available())})
@@ -72,7 +79,7 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         fleet_form = FleetForm(offers=actions.offers_for(pickup, seat), max_ships=book.max_ships)
     names = dict(pickup.campaign.empires.values_list("seat", "name"))
     return render(request, "tactical/pickup/detail.html", {
-        "pickup": pickup, "seat": seat, "book": book, "names": names, "building": building,
+        "pickup": pickup, "seat": seat, "book": book, "title": _title(pickup.ruleset), "names": names, "building": building,
         "fleet_form": fleet_form if building else None, "your_fleet": fleets.get(str(seat)),
         "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
         "other_ready": str(3 - seat) in fleets if seat else False,
@@ -132,7 +139,7 @@ def pickup_join(request, token: str):
         else:
             return redirect("pickup-detail", pickup.pk)
     return render(request, "tactical/pickup/join.html", {
-        "pickup": pickup, "error": error, "book": BOOKS.get(pickup.ruleset),
+        "pickup": pickup, "error": error, "book": BOOKS.get(pickup.ruleset), "title": _title(pickup.ruleset),
         "taken": pickup.status != PickupBattle.Status.INVITING and pickup.opponent_id != request.user.pk,
     }, status=400 if error else 200)
 

@@ -78,7 +78,7 @@ def test_create_against_the_computer_builds_its_fleet_with_logged_dice(bob):
     fleet = pickup.fleets["2"]
     assert fleet and sum(s["points"] for s in fleet) <= 240 and len(fleet) <= book(EH).max_ships
     rolls = list(DiceRoll.objects.filter(campaign=host).order_by("seq"))
-    assert len(rolls) == len(fleet)  # one die per ship bought
+    assert 1 <= len(rolls) <= len(fleet)  # one die per ship bought, while more than one ship fits
     assert all(r.concerns == [2] for r in rolls)  # the computer's purchase is its own until the end
 
 
@@ -298,3 +298,24 @@ def test_the_schema_documents_the_bodies(client, bob):
     assert {"ruleset", "points", "opponent"} <= set(body["required"])
     fleet = data["components"]["schemas"]["FleetBody"]
     assert fleet["properties"]["ships"]["type"] == "array"
+
+
+def test_the_computer_fleet_rolls_one_die_per_choice_and_none_for_a_forced_one():
+    from tactical.pickup.books import Offer
+
+    class Faces:
+        def __init__(self, faces):
+            self.faces, self.rolled = list(faces), []
+
+        def roll(self, count, sides, purpose):
+            self.rolled.append(sides)
+
+            class R:
+                total = self.faces.pop(0)
+            return R()
+
+    offers = [Offer("a", "A", 10), Offer("b", "B", 30), Offer("own", "Mine", 5, own=True)]
+    dice = Faces([2, 1])
+    fleet = book(EH).computer_fleet(offers, 45, dice)
+    # 45: both fit (d2 = 2: B, 15 left); only A fits (no roll); A (5 left): nothing fits
+    assert [o.key for o in fleet] == ["b", "a"] and dice.rolled == [2]
