@@ -174,9 +174,9 @@ class BuoyzBook(FleetBook):
 
     ruleset = "buoyz"
     unit = "points"
-    min_points = 20
-    max_points = 600
-    default_points = 150
+    min_points = 5
+    max_points = 240
+    default_points = 40
     max_ships = 12
     limits_text = "ruling PK2"
 

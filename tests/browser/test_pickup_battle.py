@@ -52,13 +52,13 @@ def test_a_pickup_battle_against_the_computer_on_a_phone(phone, login, shot, bob
     page.wait_for_selector("#fleet-builder")
 
     # Over the points total: refused, with the numbers, nothing bought.
-    cheapest = min(rules.offers(bob), key=lambda o: o.points)
-    field = f"#id_ship_{cheapest.key}"
-    too_many = min(rules.default_points // cheapest.points + 1, rules.max_ships)
+    dearest = max((o for o in rules.offers(bob) if o.points <= rules.default_points), key=lambda o: o.points)
+    field = f"#id_ship_{dearest.key}"
+    too_many = min(rules.default_points // dearest.points + 1, rules.max_ships)
     page.fill(field, str(too_many))
     total = page.locator("#fleet-total").inner_text()
-    assert int(total) == too_many * cheapest.points
-    over = too_many * cheapest.points > rules.default_points
+    assert int(total) == too_many * dearest.points
+    over = too_many * dearest.points > rules.default_points
     with page.expect_navigation():
         page.click("#submit-fleet")
     if over:
