@@ -77,24 +77,28 @@ def test_a_pickup_battle_against_the_computer_on_a_phone(phone, login, shot, bob
     shot(page, "03-the-battle-begins")
     assert sideways_overflow(page) == []
 
-    # A few decisions by hand (Event Horizon's page: activate, end the activation).
+    # A few decisions by hand, from the page's own forms (Event Horizon: activate a ship, end its
+    # activation; Buoyz: the first choice offered — a nomination, a move, fire).
     played = 0
     for _ in range(HAND_DECISIONS * 3):
         state = _state(page, battle_id)
         if state["status"] != "playing" or played >= HAND_DECISIONS or not state["your_turn"]:
             break
-        activate = page.locator("#actions form button", has_text="Activate ship")
-        end = page.locator("#actions form button", has_text="End activation")
-        target = activate if activate.count() else end
+        if ruleset == "eventhorizon":
+            activate = page.locator("#actions form button", has_text="Activate ship")
+            end = page.locator("#actions form button", has_text="End activation")
+            target = activate if activate.count() else end
+        else:
+            target = page.locator("#actions form").first.locator("button")
         if not target.count():
             break
         with page.expect_navigation():
             target.first.click()
+        assert "Refused" not in page.content()
         played += 1
         if played == 1:
-            shot(page, "04-a-ship-activated")
-    if ruleset == "eventhorizon":
-        assert played >= 1
+            shot(page, "04-a-decision-taken-by-hand")
+    assert played >= 1
 
     # The rest: the computer plays his fleet too, to the end.
     if Battle.objects.get(pk=battle_id).status == Battle.Status.PLAYING:
