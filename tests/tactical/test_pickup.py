@@ -319,3 +319,17 @@ def test_the_computer_fleet_rolls_one_die_per_choice_and_none_for_a_forced_one()
     fleet = book(EH).computer_fleet(offers, 45, dice)
     # 45: both fit (d2 = 2: B, 15 left); only A fits (no roll); A (5 left): nothing fits
     assert [o.key for o in fleet] == ["b", "a"] and dice.rolled == [2]
+
+
+def test_the_two_players_write_to_each_other_by_press_and_no_campaign_page_serves_the_host(client, bob, carol,
+                                                                                            mallory):
+    pickup = actions.create_pickup(user=bob, ruleset=EH, points=200, opponent="link")
+    actions.accept_pickup(token=pickup.invite_token, user=carol)
+    host = pickup.campaign_id
+    client.force_login(bob)
+    assert client.get(reverse("press", args=[host])).status_code == 200
+    assert client.get(reverse("campaign-detail", args=[host]))["Location"] == reverse("pickup-host", args=[host])
+    for name in ("lobby-detail", "moderation-panel", "api-campaign"):
+        assert client.get(reverse(name, args=[host])).status_code == 404, name
+    client.force_login(mallory)
+    assert client.get(reverse("press", args=[host])).status_code == 404
