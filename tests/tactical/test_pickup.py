@@ -333,3 +333,21 @@ def test_the_two_players_write_to_each_other_by_press_and_no_campaign_page_serve
         assert client.get(reverse(name, args=[host])).status_code == 404, name
     client.force_login(mallory)
     assert client.get(reverse("press", args=[host])).status_code == 404
+
+
+def test_between_two_players_the_one_to_decide_is_mailed_and_the_battle_page_serves(
+        client, bob, carol, eager_tasks, django_capture_on_commit_callbacks):
+    pickup = actions.create_pickup(user=bob, ruleset=EH, points=200, opponent="link")
+    actions.accept_pickup(token=pickup.invite_token, user=carol)
+    actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=a_fleet(bob, 200))
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.submit_fleet(pickup_id=pickup.pk, user=carol, ships=a_fleet(carol, 200))
+    pickup.refresh_from_db()
+    state = api(bob).get(reverse("api-battle-state", args=[pickup.battle_id])).json()
+    acting = {1: "bob@example.com", 2: "carol@example.com"}[state["acting_side"]]
+    assert [m.to for m in mail.outbox] == [[acting]]
+    assert f"/battles/{pickup.battle_id}/play/" in mail.outbox[0].body
+    client.force_login(carol)
+    assert client.get(reverse("battle-detail", args=[pickup.battle_id])).status_code == 200
+    assert client.get(reverse("pickup-list")).status_code == 200
