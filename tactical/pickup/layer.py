@@ -42,12 +42,14 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
         if p is None:
             out[c.pk] = HomeFacts(players=0)
             continue
+        from tactical.rules.registry import RESOLVERS
+
         from .books import BOOKS
 
         unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
+        title = RESOLVERS[p.ruleset].title if p.ruleset in RESOLVERS else p.ruleset
         out[c.pk] = HomeFacts(players=1 + (p.opponent_id is not None or p.computer),
-                              summary=f"{p.ruleset} · {p.points} {unit}", status=p.get_status_display(),
-                              step=p.get_status_display().lower() if p.status != p.Status.OVER else "")
+                              summary=f"{title} · {p.points} {unit}", status=p.get_status_display())
     return out
 
 
