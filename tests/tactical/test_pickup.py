@@ -351,3 +351,22 @@ def test_between_two_players_the_one_to_decide_is_mailed_and_the_battle_page_ser
     client.force_login(carol)
     assert client.get(reverse("battle-detail", args=[pickup.battle_id])).status_code == 200
     assert client.get(reverse("pickup-list")).status_code == 200
+
+
+def test_a_late_decision_is_played_by_the_computer_at_the_activation_deadline(bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    pickup = actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer", activation_hours=1)
+    actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=a_fleet(bob, 240))
+    pickup.refresh_from_db()
+    battle = pickup.battle
+    assert battle.deadline is None and battle.activation_deadline is not None
+    before = battle.steps.filter(side=1, by_doctrine=True).count()
+    assert play.play_due_activations(timezone.now() + timedelta(minutes=30)) == 0
+    assert play.play_due_activations(timezone.now() + timedelta(hours=2)) == 1
+    assert battle.steps.filter(side=1, by_doctrine=True).count() > before
+    assert battle.log.filter(kind="activation_late", seat=1).exists()
+    with pytest.raises(actions.PickupError, match="activation deadline"):
+        actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer", activation_hours=-1)
