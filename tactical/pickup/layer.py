@@ -5,7 +5,7 @@ A pickup battle needs what every online battle gets from its campaign row — th
 hash-chained dice log (``/campaigns/<id>/dice/``), the seats and their players, the activation
 hours — and nothing else. Its host campaign takes part in no platform feature (no lobby,
 moderation, orders, …: every such page answers 404 for it), its page is the pickup battle's page,
-and the home page lists it with what it waits for.
+the home page lists it with what it waits for, and the site menu links its list ("Battles").
 """
 
 from __future__ import annotations
@@ -77,4 +77,5 @@ RECORD = CampaignLayer(
     panel=lambda campaign: {},
     panel_template="",
     seats=seats,
+    menu=("Battles", "pickup-list"),
 )
