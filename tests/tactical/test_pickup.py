@@ -370,3 +370,18 @@ def test_a_late_decision_is_played_by_the_computer_at_the_activation_deadline(bo
     assert battle.log.filter(kind="activation_late", seat=1).exists()
     with pytest.raises(actions.PickupError, match="activation deadline"):
         actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer", activation_hours=-1)
+
+
+def test_the_computers_purchase_dice_are_withheld_from_its_opponent_until_the_end(bob):
+    from campaign.dice import log_reader, shown_rows
+
+    pickup = actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer")
+    host = Campaign.objects.get(pk=pickup.campaign_id)
+    rows = shown_rows(DiceRoll.objects.filter(campaign=host).order_by("seq"), log_reader(host, bob))
+    assert rows and all(r["withheld"] and r["faces"] is None for r in rows)
+    actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=a_fleet(bob, 240))
+    pickup.refresh_from_db()
+    play.hand_to_doctrine(battle_id=pickup.battle_id, user=bob)
+    host.refresh_from_db()
+    rows = shown_rows(DiceRoll.objects.filter(campaign=host).order_by("seq"), log_reader(host, bob))
+    assert rows and not any(r["withheld"] for r in rows)
