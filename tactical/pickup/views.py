@@ -66,8 +66,9 @@ def pickup_new(request):
         else:
             return redirect("pickup-detail", pickup.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "tactical/pickup/new.html", {"form": form, "error": error, "books": available()},
-                  status=status)
+    defaults = {name: b.default_points for name, _, b in available()}
+    return render(request, "tactical/pickup/new.html", {"form": form, "error": error, "books": available(),
+                                                        "defaults": defaults}, status=status)
 
 
 def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", status: int = 200):

@@ -40,8 +40,11 @@ def test_a_pickup_battle_against_the_computer_on_a_phone(phone, login, shot, bob
     assert sideways_overflow(page) == []
     with page.expect_navigation():
         page.click("#new-pickup")
+    for name, _, other in available():  # choosing a rule book puts its usual points total in
+        page.select_option("#id_ruleset", name)
+        assert page.input_value("#id_points") == str(other.default_points)
     page.select_option("#id_ruleset", ruleset)
-    page.fill("#id_points", str(rules.default_points))
+    assert page.input_value("#id_points") == str(rules.default_points)
     page.check("input[name=opponent][value=computer]")
     shot(page, "01-new-pickup-battle")
     assert sideways_overflow(page) == []
