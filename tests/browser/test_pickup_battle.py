@@ -13,6 +13,9 @@ tests/artifacts/test_a_pickup_battle_against_the_computer_on_a_phone--*.png.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.urls import reverse
 
 from tactical.models import Battle, PickupBattle
@@ -131,3 +134,51 @@ def test_a_pickup_battle_against_the_computer_on_a_phone(phone, login, shot, bob
     assert page.locator("#pickup-list tbody tr").count() == 1
     shot(page, "08-pickup-list")
     assert sideways_overflow(page) == []
+
+
+def test_a_pickup_battle_by_invitation_link_on_phones(new_page, login, shot, bob, carol):
+    """Bob invites by link; Carol opens it on her phone, accepts and builds; the battle begins for
+    both; each hands his fleet to the computer and the battle ends."""
+    pages = {1: new_page(phone=True), 2: new_page(phone=True)}
+    login(pages[1], "bob", "pw-bob")
+    login(pages[2], "carol", "pw-carol")
+    page = pages[1]
+    page.goto(reverse("pickup-new"))
+    ruleset = _ruleset()
+    rules = book(ruleset)
+    page.select_option("#id_ruleset", ruleset)
+    page.check("input[name=opponent][value=link]")
+    with page.expect_navigation():
+        page.click("#create-pickup")
+    link = page.input_value("#invite-url")
+    shot(page, "01-the-invitation-link")
+    assert sideways_overflow(page) == []
+    cheapest = min(rules.offers(bob), key=lambda o: o.points)
+    page.fill(f"#id_ship_{cheapest.key}", "2")
+    with page.expect_navigation():
+        page.click("#submit-fleet")
+    assert page.locator("#your-fleet").count() == 1
+
+    other = pages[2]
+    assert link.startswith(settings.SITE_URL.rstrip("/") + "/battles/join/")  # built from SITE_URL
+    other.goto(urlsplit(link).path)
+    with other.expect_navigation():
+        other.click("#accept-pickup")
+    other.fill(f"#id_ship_{cheapest.key}", "2")
+    shot(other, "02-carol-builds-her-fleet")
+    assert sideways_overflow(other) == []
+    with other.expect_navigation():
+        other.click("#submit-fleet")
+    pickup = PickupBattle.objects.get(creator=bob)
+    assert pickup.opponent_id == carol.pk and pickup.battle_id
+    for pg in pages.values():
+        pg.goto(reverse("battle-play", args=[pickup.battle_id]))
+        pg.wait_for_selector("#board svg")
+        if Battle.objects.get(pk=pickup.battle_id).status == Battle.Status.PLAYING:
+            with pg.expect_navigation():
+                pg.click("#doctrine-button")
+    pages[2].goto(reverse("battle-play", args=[pickup.battle_id]))
+    pages[2].wait_for_selector("#battle-over")
+    shot(pages[2], "03-over")
+    pickup.refresh_from_db()
+    assert pickup.status == PickupBattle.Status.OVER
