@@ -17,3 +17,12 @@ class TacticalConfig(AppConfig):
         battles.register(TacticalBattles())
         # CAM scenarios fought online reach the Buoyz engine through their layer's own door.
         cam_battles.register(CamOnlineBattles())
+        # Pickup battles (tactical/pickup/): their host campaigns' layer, and where their results go.
+        from campaign import layers
+
+        from .pickup import actions as pickup
+        from .pickup.layer import RECORD
+        from .play import actions as play
+
+        layers.register(RECORD)
+        play.RESULT_SINKS[RECORD.key] = pickup.record_result

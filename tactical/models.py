@@ -164,3 +164,50 @@ class WhatIfRun(models.Model):
 
     def __str__(self) -> str:
         return f"What-if {self.pk} ({self.done}/{self.trials})"
+
+
+class PickupBattle(models.Model):
+    """A battle without a campaign (issue 17 item 4; docs/battles.md "Pickup battles"): a rule
+    book, a points total and two fleets bought to it, fought online like an embedded battle.
+
+    The battle needs what every online battle has — a dice stream with its hash-chained log, seats
+    with their players, an activation deadline — and those belong to a ``campaign.Campaign`` row;
+    so a pickup battle is hosted by a campaign row of the ``"pickup"`` layer
+    (tactical/pickup/layer.py: no platform feature, no map, no turns) with one ``Empire`` row per
+    seat. Seat 1 is the creator's (the attacker), seat 2 the opponent's."""
+
+    class Status(models.TextChoices):
+        INVITING = "inviting", "Waiting for the opponent to accept"
+        BUILDING = "building", "Building the fleets"
+        PLAYING = "playing", "Being played online"
+        OVER = "over", "Over"
+
+    campaign = models.OneToOneField("campaign.Campaign", on_delete=models.CASCADE, related_name="pickup")
+    ruleset = models.CharField(max_length=32, help_text="A rule book with online play (tactical/rules/registry.py).")
+    points = models.PositiveIntegerField(help_text="Each fleet's points total (Event Horizon: BP).")
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pickups_created")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="pickups_joined")
+    computer = models.BooleanField(default=False, help_text="The computer doctrine builds and plays seat 2.")
+    invite_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    invite_email = models.EmailField(blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING)
+    fleets = models.JSONField(default=dict, blank=True,
+                              help_text="Seat -> the ships bought ([{key, name, points}]), once submitted.")
+    battle = models.OneToOneField(Battle, null=True, blank=True, on_delete=models.SET_NULL, related_name="pickup")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Pickup battle {self.pk} ({self.ruleset}, {self.points})"
+
+    def seat_of(self, user) -> int | None:
+        if not getattr(user, "is_authenticated", False):
+            return None
+        if user.pk == self.creator_id:
+            return 1
+        if self.opponent_id is not None and user.pk == self.opponent_id:
+            return 2
+        return None

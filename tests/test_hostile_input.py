@@ -86,6 +86,10 @@ ENDPOINTS = [
     ("api-battle-action", "post", "bob", "battle", {"type": TEXT, "ship": NUMBER}),
     ("api-battle-deploy", "post", "bob", "battle", {"placements": [{"ship": NUMBER, "facing": TEXT}]}),
     ("api-battle-doctrine", "post", "bob", "battle", {"on": True, "note": TEXT, "n": NUMBER}),
+    ("api-pickup-list", "post", "bob", "", {"ruleset": TEXT, "points": NUMBER, "opponent": "computer"}),
+    ("api-pickup-invite", "post", "bob", "pickup", {"email": TEXT, "n": NUMBER}),
+    ("api-pickup-accept", "post", "mallory", "", {"token": TEXT, "n": NUMBER}),
+    ("api-pickup-fleet", "post", "bob", "pickup", {"ships": [TEXT], "n": NUMBER}),
     ("api-whatif-list", "post", "bob", "", {"seed": TEXT, "trials": NUMBER,
                                             "a": {"ships": [{"design": 1, "count": 1}]},
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
@@ -148,6 +152,11 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
 
             message = press.post(campaign_id=small_campaign.pk, user=bob, to=[2], text="hello")
             return {"campaign_id": small_campaign.pk, "conversation_id": message.conversation_id}
+        if kind == "pickup":
+            from tactical.pickup import actions as pickup
+
+            return {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
+                                                      opponent="link").pk}
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 

@@ -189,6 +189,13 @@ def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
     transaction.on_commit(send, robust=True)  # a mail or broker failure never undoes the move
 
 
+# Where a battle's result goes when it ends, by its campaign's layer (``Campaign.layer``): a
+# campaign turn's battle goes back to its turn (``lifecycle.record_result``, the default); a layer
+# that hosts battles of its own registers its ``record(battle=, result=, how=, user=)`` here
+# (tactical/apps.py: the pickup battles' host, tactical/pickup/actions.py).
+RESULT_SINKS: dict = {}
+
+
 def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user=None) -> None:
     from tactical.battles import lifecycle
 
@@ -198,7 +205,8 @@ def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user
     text = rules.summary(result, side_names(battle))
     BattleLogEntry.objects.create(battle=battle, kind="tactical_over", text=text, data=result)
     battle.campaign = campaign
-    lifecycle.record_result(battle=battle, result=result, how="tactical", user=user)
+    record = RESULT_SINKS.get(campaign.layer, lifecycle.record_result)
+    record(battle=battle, result=result, how="tactical", user=user)
 
 
 # --- the actions ---------------------------------------------------------------------------

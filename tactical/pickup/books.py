@@ -1,0 +1,217 @@
+"""What a pickup battle needs of a rule book beyond its online play: the ships a player may buy,
+their points, the book's limits, and the battle setup its ``PlayRules.initial_state`` reads.
+
+One ``FleetBook`` per rule book, keyed by its registry name. ``available()`` lists the rule books
+the registry can play online (``tactical.rules.registry.playable()``) that also have a fleet book
+here — so a rule book appears on the "new pickup battle" page as soon as its ``PlayRules`` is
+registered (Buoyz 'N Da 'Hood's fleet book is here already; it is offered once
+``tactical/rules/buoyz/play.py`` registers its online play).
+
+A fleet is a list of ship keys (a key may repeat: two of the same design). ``check_fleet``
+refuses, with every problem named, a fleet over the points total, over the book's ship limit,
+empty, or naming a ship the player may not buy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tactical.rules import registry
+
+
+class FleetError(ValueError):
+    """A fleet the rule book does not allow; ``problems`` lists every reason."""
+
+    def __init__(self, problems: Sequence[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A ship a player may buy: its key in fleet submissions, what it is called, its points,
+    a one-line description and whether it is the player's own design (not the book's)."""
+
+    key: str
+    name: str
+    points: int
+    detail: str = ""
+    own: bool = False
+
+
+class FleetBook:
+    ruleset: str = ""
+    unit: str = "points"
+    min_points: int = 1
+    max_points: int = 1000
+    default_points: int = 100
+    max_ships: int = 12
+    limits_text: str = ""
+
+    def offers(self, user) -> list[Offer]:
+        raise NotImplementedError
+
+    def setup(self, fleets: Mapping[int, Sequence[Offer]], names: Mapping[int, str],
+              colours: Mapping[int, str]) -> dict:
+        raise NotImplementedError
+
+    # --- shared -----------------------------------------------------------------------------
+
+    def check_points(self, points) -> int:
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise FleetError([f"the points total must be a whole number, not {points!r}"])
+        if not self.min_points <= points <= self.max_points:
+            raise FleetError([f"the points total must be between {self.min_points} and {self.max_points} "
+                              f"{self.unit}, not {points}"])
+        return points
+
+    def check_fleet(self, keys: Iterable[str], offers: Sequence[Offer], points: int) -> list[Offer]:
+        by_key = {o.key: o for o in offers}
+        problems, fleet = [], []
+        for key in keys:
+            offer = by_key.get(key)
+            if offer is None:
+                problems.append(f"no ship {key!r} to buy here")
+            else:
+                fleet.append(offer)
+        if not fleet and not problems:
+            problems.append("a fleet needs at least one ship")
+        if len(fleet) > self.max_ships:
+            problems.append(f"at most {self.max_ships} ships a side ({self.limits_text or self.ruleset}), "
+                            f"not {len(fleet)}")
+        total = sum(o.points for o in fleet)
+        if total > points:
+            problems.append(f"the fleet costs {total} {self.unit}, over the battle's {points} {self.unit} "
+                            f"by {total - points}")
+        if problems:
+            raise FleetError(problems)
+        return fleet
+
+    def computer_fleet(self, offers: Sequence[Offer], points: int, dice) -> list[Offer]:
+        """The computer doctrine's fleet (ruling PK1): ships drawn at random, one die with as many
+        faces as there are ships that still fit (none when only one fits), until none fits or the ship limit is reached.
+        The book's own ships only; every die is ``dice``'s (the battle's logged dice)."""
+        pool = sorted((o for o in offers if not o.own), key=lambda o: (o.points, o.key))
+        fleet, left = [], points
+        while len(fleet) < self.max_ships:
+            fits = [o for o in pool if o.points <= left]
+            if not fits:
+                break
+            if len(fits) == 1:
+                pick = fits[0]  # one ship fits: nothing to roll for
+            else:
+                pick = fits[dice.roll(1, len(fits), f"pickup battle: the computer buys its ship {len(fleet) + 1}").total - 1]
+            fleet.append(pick)
+            left -= pick.points
+        return fleet
+
+
+# --- Event Horizon ------------------------------------------------------------------------------
+
+class EventHorizonBook(FleetBook):
+    """Ships bought by BP (003 "Star Ship Design Rules"): the starter design library and the
+    player's own designs from his Event Horizon campaigns, every one valid under the design rules
+    with every component allowed (free play: ``validate_design(technologies=None)``)."""
+
+    ruleset = "eventhorizon"
+    unit = "BP"
+    min_points = 20
+    max_points = 1000
+    default_points = 240
+    max_ships = 12
+    limits_text = "ruling PK2"
+
+    def offers(self, user) -> list[Offer]:
+        from campaign.models import Design
+        from campaign.rules.eventhorizon.designs import Design as Spec
+        from campaign.rules.eventhorizon.designs import DesignError, validate_design
+
+        out, seen = [], set()
+        rows = list(Design.objects.filter(campaign__isnull=True).order_by("bp", "name"))
+        if getattr(user, "is_authenticated", False):
+            rows += list(Design.objects.filter(empire__user=user).order_by("bp", "name", "pk"))
+        for row in rows:
+            own = row.campaign_id is not None
+            try:
+                spec = validate_design(Spec.from_dict(row.spec))
+            except (DesignError, KeyError, TypeError, ValueError):
+                continue
+            fingerprint = (spec.name, repr(spec.to_dict()))
+            if fingerprint in seen:
+                continue
+            seen.add(fingerprint)
+            weapons = ", ".join(f"{n}× {k.replace('_', ' ')}" for k, n in spec.weapons) or "unarmed"
+            detail = (f"{spec.ship_type.value.replace('_', ' ')}: hull {spec.hull}, engine {spec.engine}, "
+                      f"force field {spec.force_field or 0}; {weapons}")
+            out.append(Offer(key=f"design-{row.pk}", name=spec.name, points=spec.bp, detail=detail, own=own))
+        return out
+
+    def setup(self, fleets, names, colours) -> dict:
+        from campaign.models import Design
+
+        pks = {int(o.key.split("-", 1)[1]) for fleet in fleets.values() for o in fleet}
+        specs = dict(Design.objects.filter(pk__in=pks).values_list("pk", "spec"))
+        sides, number = {}, 0
+        for seat in sorted(fleets):
+            ships = []
+            for offer in fleets[seat]:
+                number += 1
+                pk = int(offer.key.split("-", 1)[1])
+                ships.append({"id": number, "name": "", "design_id": pk, "design": specs[pk], "damage": {},
+                              "hero_crew": False})
+            sides[str(seat)] = {"name": names[seat], "colour": colours[seat], "ships": ships}
+        # Open space, no world: ruling PK3.
+        return {"hex": [0, 0], "terrain": "space", "world": None, "attacker": 1, "defender": 2, "aewa": False,
+                "sides": sides}
+
+
+# --- Buoyz 'N Da 'Hood ----------------------------------------------------------------------------
+
+class BuoyzBook(FleetBook):
+    """SDs of the book's catalogue (000 1.5, 1.6) bought by their points, checked against the
+    CAM catalogue's own validation (T'Corr's limits, ``validate_sd``)."""
+
+    ruleset = "buoyz"
+    unit = "points"
+    min_points = 5
+    max_points = 240
+    default_points = 40
+    max_ships = 12
+    limits_text = "ruling PK2"
+
+    def offers(self, user) -> list[Offer]:
+        from tactical.rules.buoyz.sds import CATALOGUE, SDError, validate_sd
+
+        out = []
+        for key, sd in sorted(CATALOGUE.items(), key=lambda kv: (kv[1].points, kv[0])):
+            try:
+                validate_sd(sd)
+            except SDError:
+                continue
+            detail = f"{sd.ship_class.value if hasattr(sd.ship_class, 'value') else sd.ship_class}: hull {sd.hull}"
+            out.append(Offer(key=key, name=sd.name, points=sd.points, detail=detail))
+        return out
+
+    def setup(self, fleets, names, colours) -> dict:
+        from tactical.rules.buoyz import play as bz_play  # registered with its online play by now
+
+        return bz_play.setup_for({seat: [o.key for o in fleets[seat]] for seat in sorted(fleets)},
+                                 names=dict(names), colours=dict(colours), attacker=1)
+
+
+BOOKS: dict[str, FleetBook] = {b.ruleset: b for b in (EventHorizonBook(), BuoyzBook())}
+
+
+def available() -> list[tuple[str, str, FleetBook]]:
+    """(name, title, fleet book) of every rule book a pickup battle may be fought under: those
+    the registry plays online and that have a fleet book."""
+    return [(r.name, r.title, BOOKS[r.name]) for r in registry.playable() if r.name in BOOKS]
+
+
+def book(name: str) -> FleetBook:
+    for key, _, found in available():
+        if key == name:
+            return found
+    names = ", ".join(k for k, _, _ in available()) or "none"
+    raise FleetError([f"no rule book {name!r} can be played as a pickup battle (one of: {names})"])

@@ -1,0 +1,151 @@
+"""Pages of pickup battles (docs/battles.md, "Pickup battles").
+
+    battles/                       your pickup battles
+    battles/new/                   a new one: rule book, points, opponent
+    battles/pickup/<id>/           one of yours: the invitation, your fleet, then the battle
+    battles/pickup/<id>/fleet/     POST: your fleet
+    battles/pickup/<id>/invite/    POST: (re)send the invitation by email
+    battles/join/<token>/          an invitation: GET shows it, POST accepts it
+    battles/pickup/host/<campaign>/  the host campaign's page: redirects to its pickup battle
+
+Thin: pickup battles the user plays in only (anyone else: 404), one action per POST, refusals
+shown on the page (status 400) with nothing changed. The battle is played on the same play page as
+an embedded campaign battle (``battle-play``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tactical.models import PickupBattle
+from tactical.rules import registry
+
+from . import actions
+from .books import BOOKS, available
+from .forms import FleetForm, NewPickupForm
+
+
+def _title(ruleset: str) -> str:
+    record = registry.RESOLVERS.get(ruleset)
+    return record.title if record else ruleset
+
+
+def _mine(request, pickup_id: int) -> PickupBattle:
+    return get_object_or_404(actions.visible_pickups(request.user).select_related("creator", "opponent", "battle"),
+                             pk=pickup_id)
+
+
+@login_required
+def pickup_list(request):
+    rows = list(actions.visible_pickups(request.user).select_related("creator", "opponent", "battle")[:200])
+    for p in rows:
+        p.you = p.seat_of(request.user)
+        p.unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
+        p.title = _title(p.ruleset)
+        p.against = ("the computer" if p.computer else p.opponent.username if p.opponent_id and p.you == 1
+                     else p.creator.username if p.you == 2 else "(invited)")
+    return render(request, "tactical/pickup/list.html", {"rows": rows, "can_create": bool(available())})
+
+
+@login_required
+def pickup_new(request):
+    form = NewPickupForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            pickup = actions.create_pickup(user=request.user, ruleset=data["ruleset"], points=data["points"],
+                                           opponent=data["opponent"], email=data.get("email") or "",
+                                           activation_hours=data["activation_hours"])
+        except actions.PickupError as exc:
+            error = exc.message
+        else:
+            return redirect("pickup-detail", pickup.pk)
+    status = 400 if request.method == "POST" else 200
+    defaults = {name: b.default_points for name, _, b in available()}
+    return render(request, "tactical/pickup/new.html", {"form": form, "error": error, "books": available(),
+                                                        "defaults": defaults}, status=status)
+
+
+def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", status: int = 200):
+    seat = pickup.seat_of(request.user)
+    book = BOOKS[pickup.ruleset]
+    fleets = pickup.fleets or {}
+    building = pickup.status in actions.BUILDABLE and str(seat) not in fleets
+    if building and fleet_form is None:
+        fleet_form = FleetForm(offers=actions.offers_for(pickup, seat), max_ships=book.max_ships)
+    names = dict(pickup.campaign.empires.values_list("seat", "name"))
+    return render(request, "tactical/pickup/detail.html", {
+        "pickup": pickup, "seat": seat, "book": book, "title": _title(pickup.ruleset), "names": names, "building": building,
+        "fleet_form": fleet_form if building else None, "your_fleet": fleets.get(str(seat)),
+        "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
+        "other_ready": str(3 - seat) in fleets if seat else False,
+        "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING else "",
+        "error": error,
+    }, status=status)
+
+
+@login_required
+def pickup_detail(request, pickup_id: int):
+    return _detail(request, _mine(request, pickup_id))
+
+
+@login_required
+@require_POST
+def pickup_fleet(request, pickup_id: int):
+    pickup = _mine(request, pickup_id)
+    seat = pickup.seat_of(request.user)
+    book = BOOKS[pickup.ruleset]
+    form = FleetForm(request.POST, offers=actions.offers_for(pickup, seat), max_ships=book.max_ships)
+    if not form.is_valid():
+        return _detail(request, pickup, fleet_form=form, error="Check the numbers of ships.", status=400)
+    try:
+        actions.submit_fleet(pickup_id=pickup.pk, user=request.user, ships=form.ships())
+    except actions.PickupError as exc:
+        return _detail(request, pickup, fleet_form=form, error=exc.message, status=exc.status)
+    pickup.refresh_from_db()
+    if pickup.battle_id:
+        return redirect("battle-play", pickup.battle_id)
+    messages.success(request, "Your fleet is submitted: the battle starts when your opponent's is in.")
+    return redirect("pickup-detail", pickup.pk)
+
+
+@login_required
+@require_POST
+def pickup_invite(request, pickup_id: int):
+    pickup = _mine(request, pickup_id)
+    try:
+        actions.invite_by_email(pickup_id=pickup.pk, user=request.user, email=request.POST.get("email", ""))
+    except actions.PickupError as exc:
+        return _detail(request, pickup, error=exc.message, status=exc.status)
+    messages.success(request, "The invitation is sent.")
+    return redirect("pickup-detail", pickup.pk)
+
+
+@login_required
+def pickup_join(request, token: str):
+    pickup = actions.pickup_for_token(token)
+    if pickup is None:
+        raise Http404("no such invitation")
+    error = ""
+    if request.method == "POST":
+        try:
+            actions.accept_pickup(token=token, user=request.user)
+        except actions.PickupError as exc:
+            error = exc.message
+        else:
+            return redirect("pickup-detail", pickup.pk)
+    return render(request, "tactical/pickup/join.html", {
+        "pickup": pickup, "error": error, "book": BOOKS.get(pickup.ruleset), "title": _title(pickup.ruleset),
+        "taken": pickup.status != PickupBattle.Status.INVITING and pickup.opponent_id != request.user.pk,
+    }, status=400 if error else 200)
+
+
+@login_required
+def pickup_host(request, campaign_id: int):
+    pickup = get_object_or_404(actions.visible_pickups(request.user), campaign_id=campaign_id)
+    return redirect("pickup-detail", pickup.pk)
