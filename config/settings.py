@@ -233,7 +233,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"CamScenarioModeEnum": "campaign.cam.models.CamScenario.Mode"},
+    "ENUM_NAME_OVERRIDES": {
+        "CamScenarioModeEnum": "campaign.cam.models.CamScenario.Mode",
+        "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "PickupBattleStatusEnum": "tactical.models.PickupBattle.Status",
+    },
 }
 
 LOGGING = {
