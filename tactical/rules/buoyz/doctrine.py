@@ -135,8 +135,10 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
     best, best_key = None, None
     for m in options:
-        if m.lay_mine or (m.sweep and not fields):
+        if m.lay_mine or m.web or (m.sweep and not fields):
             continue  # the same pose as the plain move listed before it
+        if m.orbit is not None:
+            continue  # 9.0 orbits are not chosen by the doctrine (docs/buoyz.md "Not yet")
         x, y = x0, y0
         if m.before:
             sc = trig.get(h0)
