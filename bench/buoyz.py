@@ -3,13 +3,14 @@
 Prints the CPU time of one 100-points-a-side battle (median over a few fixed seeds; goal ≤ 1 s),
 then plays N battles of random CAM-legal 60-point fleets of random periods in worker processes,
 one per core, as a what-if run would (goal for 1,000: ≤ 30 s), with their wall time, the CPU
-time of the workers and how the battles ended. ``--repeat 3`` plays them three times and gives
+time of the workers and how the battles ended; then one CAM what-if run of 1,000 battles between
+two random 60-point fleets through the site's own what-if path (``tactical.whatif.pool``). ``--repeat 3`` plays them three times and gives
 the median. ``--check`` also checks every action the doctrine makes (``engine.check``) and the
 engine's properties after every step (hull and critical hits in bounds, nothing moves farther
 than its allowance, an ended battle lists no action and its winner is the side left). Fixed
 seeds: the same battles every run. No database.
 
-    .venv/bin/python bench/buoyz.py [--battles 1000] [--processes 0] [--repeat 1] [--check]
+    .venv/bin/python bench/buoyz.py [--battles 1000] [--processes 0] [--repeat 1] [--check] [--whatif 1000]
 """
 
 from __future__ import annotations
@@ -94,6 +95,22 @@ def play_many(count: int, workers: int, checked: bool) -> tuple[float, float, li
     return time.perf_counter() - wall0, _children_cpu() - cpu0, results
 
 
+def whatif_run(count: int, workers: int) -> tuple[float, float, object, dict]:
+    """A CAM what-if run through the site's own path (``tactical.whatif.pool.play_cam_trials``:
+    ``python -m tactical.whatif.worker`` subprocesses, one per core): ``count`` battles between two
+    random CAM-legal 60-point catalogue fleets of one Period (a fixed seed), fought as CAM open
+    battles to broken contact. (wall s, workers' CPU s, the tally, the job)."""
+    from tactical.whatif import camtrials, pool
+
+    rng = random.Random("bench-buoyz-whatif")
+    period = rng.randint(1, 6)
+    fleets = {k: [sd.key for sd in fleet(rng, period, 60)] for k in camtrials.KEYS}
+    job = camtrials.catalogue_job(period, 60, fleets)
+    cpu0, wall0 = _children_cpu(), time.perf_counter()
+    tally = pool.play_cam_trials(job, "bench-buoyz-whatif", count, processes=workers)
+    return time.perf_counter() - wall0, _children_cpu() - cpu0, tally, job
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--battles", type=int, default=1000, help="60-point battles to play (default 1000)")
@@ -101,9 +118,11 @@ def main() -> None:
     p.add_argument("--big", type=int, default=5, help="100-point battles timed one by one (default 5)")
     p.add_argument("--repeat", type=int, default=1, help="play the 60-point battles this many times (median)")
     p.add_argument("--check", action="store_true", help="check every action and the engine's properties")
+    p.add_argument("--whatif", type=int, default=1000,
+                   help="battles of one CAM what-if run through tactical/whatif (default 1000; 0: none)")
     opts = p.parse_args()
-    if opts.battles < 0 or opts.big < 1 or opts.processes < 0 or opts.repeat < 1:
-        p.error("--battles ≥ 0, --big ≥ 1, --processes ≥ 0 and --repeat ≥ 1")
+    if opts.battles < 0 or opts.big < 1 or opts.processes < 0 or opts.repeat < 1 or opts.whatif < 0:
+        p.error("--battles ≥ 0, --big ≥ 1, --processes ≥ 0, --repeat ≥ 1 and --whatif ≥ 0")
 
     times = []
     for i in range(opts.big):
@@ -132,6 +151,18 @@ def main() -> None:
         bad = [f"bench-buoyz-60-{i}" for i, (how, _, _) in enumerate(results) if how not in GOOD_ENDINGS]
         if bad:
             print(f"not ended by a winner, broken contact or mutual destruction: {', '.join(bad[:20])}")
+
+    if opts.whatif:
+        workers = opts.processes or min(4, os.cpu_count() or 1)
+        wall, cpu, tally, job = whatif_run(opts.whatif, workers)
+        fleets = " against ".join(f"{len(side['units'])} ships" for side in job["sides"])
+        result = tally.result()
+        print(f"CAM what-if run through tactical/whatif ({workers} worker processes), Period {job['period']}, "
+              f"{fleets}: {opts.whatif} battles in {wall:.1f} s wall, {cpu:.1f} s CPU in the workers "
+              f"(goal for 1,000: ≤ 30 s wall)")
+        print("ended: " + ", ".join(f"{n} {how}" for how, n in result["endings"].items() if n)
+              + f"; side a wins {result['sides']['a']['win']['count']}, side b {result['sides']['b']['win']['count']}, "
+              f"draws {result['draw']['count']}; mean turns {result['mean_turns']}")
 
 
 if __name__ == "__main__":
