@@ -303,7 +303,8 @@ def retreat_problem(state: BattleState, ship: Ship, move: Any) -> str | None:
     45 degrees, and until then turns its full Turning toward the edge."""
     from .engine import allowance, turning
 
-    if allowance(ship) <= EPSILON:
+    allow = allowance(ship)
+    if allow <= EPSILON:
         return None  # dead in space or a station: it cannot retreat
     r = retreat_heading(state, ship.side)
     h0 = ship.heading
@@ -319,7 +320,7 @@ def retreat_problem(state: BattleState, ship: Ship, move: Any) -> str | None:
     if _off(h2, r) > max(_off(h0, r), RETREAT_CONE) + EPSILON or _off(h1, r) > max(_off(h0, r), RETREAT_CONE) + EPSILON:
         return "a ship breaking contact may not turn away from its own edge"
     points = abs(move.turn) + abs(move.turn_end)
-    room = max(0.0, allowance(ship) - points)
+    room = max(0.0, allow - points)
     forward = move.before + move.after
     if _off(h1, r) <= cone:
         if forward < room - 1e-3:
