@@ -217,14 +217,16 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     return best
 
 
-def _retreat_score(state: BattleState, ship: Ship, m: A.Move) -> float:
+def _retreat_score(state: BattleState, ship: Ship, m: A.Move, edge: str | None = None) -> float:
     """A ship breaking contact (CAM 3.1 a): off its own edge is best, else the nearer the better."""
     pos, _h = _pose(ship, m)
     w, hgt = state.table
-    edge = state.cam.edge(ship.side)
+    if edge is None:
+        edge = state.cam.edge(ship.side)
     if not on_table(pos, w, hgt):
         return 1e9
-    return -{"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
+    x, y = pos
+    return -(y if edge == "south" else hgt - y if edge == "north" else x if edge == "west" else w - x)
 
 
 def _armed(ship: Ship) -> bool:
@@ -306,7 +308,8 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
         options = [m for m in options if m.before + m.after <= 4] or options
     enemies = state.active_ships(state.other(ship.side))
     if breaking(state, ship.side):
-        best = max(options, key=lambda m: _retreat_score(state, ship, m))
+        edge = state.cam.edge(ship.side)
+        best = max(options, key=lambda m: _retreat_score(state, ship, m, edge))
         return _with_mine(state, ship, best, options, enemies)
     if withdrawing(state, ship.side):
         edge = _exit_edge(state, ship)
