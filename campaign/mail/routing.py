@@ -1,0 +1,109 @@
+"""Where a message goes: the routes, and the registry other apps add reply addresses to.
+
+1. A message to a signed reply address (``addresses.py``) goes to the handler registered for its
+   prefix: ``press`` (press replies, ``campaign.press``), ``cam`` (a CAM scenario result,
+   registered by ``campaign/cam/apps.py`` — the platform imports no campaign layer).
+2. Otherwise a message whose text has a ``#SECTOR`` header line is a set of orders for the text
+   order checker (``campaign.actions.textorders``).
+3. Anything else gets a short note on what the address takes.
+
+A handler returns an ``Answer``: what to reply and to which *account* — the reply goes to that
+account's registered address, never to the message's From: or Reply-To:.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One stored message, read: what a route handler is given."""
+
+    pk: int
+    message_id: str
+    sender: str  # the From: address, lower case
+    subject: str
+    text: str
+    recipients: tuple[str, ...]
+    received_at: datetime
+    via: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    route: str
+    outcome: str  # one line for the store (the admin)
+    body: str = ""  # the reply; "" for none
+    user: object | None = None  # the account whose registered address gets the reply
+    subject: str = ""
+
+
+Handler = Callable[[Incoming, str], Answer]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def register(prefix: str, handler: Handler) -> None:
+    """Route mail to ``<prefix>+…@MAIL_DOMAIN`` to ``handler(incoming, address)``."""
+    _HANDLERS[prefix] = handler
+
+
+def handler_for(prefix: str | None) -> Handler | None:
+    return _HANDLERS.get(prefix) if prefix else None
+
+
+def registered_user(address: str):
+    """The active account whose email is ``address`` (ignoring case), or None. Two accounts may
+    share an address; the oldest answers for it (the reply goes to that same address anyway)."""
+    if not address:
+        return None
+    return get_user_model().objects.filter(email__iexact=address, is_active=True).order_by("pk").first()
+
+
+_ORDERS_HEADER = re.compile(r"^[ \t]*#SECTOR\b", re.IGNORECASE | re.MULTILINE)
+
+
+def has_orders_header(text: str) -> bool:
+    """A ``#SECTOR`` header on a line of its own (a quoted ``> #SECTOR`` line does not count)."""
+    return bool(_ORDERS_HEADER.search(text or ""))
+
+
+def orders(incoming: Incoming) -> Answer:
+    """The text order checker; the reply (its ``reply_text()``) goes to the registered address of
+    the seat's player — a forged order is seen at once by its owner — or, when the header names
+    no seat the checker could verify, to the sender's account if the From: is one."""
+    from campaign.actions.textorders import submit_text_orders
+
+    result = submit_text_orders(incoming.text, received_at=incoming.received_at, via="mail",
+                                sender_email=incoming.sender or None)
+    membership = getattr(result, "membership", None)
+    user = getattr(membership, "user", None) or registered_user(incoming.sender)
+    turn = getattr(result, "turn_number", None)
+    outcome = (("accepted" if result.accepted else "refused")
+               + (f" for turn {turn}" if turn is not None else "")
+               + (f": {result.error}" if getattr(result, "error", None) else ""))
+    name = getattr(getattr(result, "campaign", None), "name", "")
+    subject = f"[Sector Command] {name + ': ' if name else ''}orders {'accepted' if result.accepted else 'refused'}"
+    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=user, subject=subject)
+
+
+def press(incoming: Incoming, address: str) -> Answer:
+    """A reply to a press email: the press app checks the signed address and the sender."""
+    from campaign.press.actions import receive_mail_reply
+
+    result = receive_mail_reply(to_address=address, sender_email=incoming.sender, text=incoming.text,
+                                received_at=incoming.received_at)
+    user = registered_user(incoming.sender)
+    if result.ok:
+        return Answer(route="press", outcome="press message posted", user=user)
+    return Answer(route="press", outcome=f"refused: {result.error}"[:2000], user=user,
+                  subject="[Sector Command] your press reply was not posted",
+                  body=f"Your reply was not posted: {result.error}\n")
+
+
+register("press", press)
