@@ -21,7 +21,7 @@ def eml(name: str, **values) -> bytes:
 
 
 @pytest.fixture
-def ingest(db, django_capture_on_commit_callbacks, settings):
+def ingest(db, eager_tasks, django_capture_on_commit_callbacks, settings):
     """``ingest(raw_bytes) -> stdout`` of ``manage.py ingestmail``, its processing and reply done."""
     settings.MAIL_IN_ENABLED = True
     settings.MAIL_DOMAIN = "sector.example.org"
