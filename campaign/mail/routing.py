@@ -73,23 +73,42 @@ def has_orders_header(text: str) -> bool:
     return bool(_ORDERS_HEADER.search(text or ""))
 
 
+FORGED_NOTICE = (
+    "Someone sent orders for your seat (seat {seat} of \"{campaign}\", turn {turn}) from another address than\n"
+    "the one your account is registered with, and with a wrong order secret. They were refused and\n"
+    "nothing has been changed. If it was you, send them from your registered address with the secret\n"
+    "on your orders page (or reply to your turn report). If it was not you, nothing needs doing.\n"
+)
+
+
 def orders(incoming: Incoming) -> Answer:
-    """The text order checker; the reply (its ``reply_text()``) goes to the registered address of
-    the seat's player — a forged order is seen at once by its owner — or, when the header names
-    no seat the checker could verify, to the sender's account if the From: is one."""
+    """The text order checker. The reply goes to the registered address of the seat's player — a
+    forged order is seen at once by its owner — or, when the header names no seat, to the
+    sender's account if the From: is one (else the short refusal to an unknown sender).
+
+    With a wrong secret from another address than the seat's player's, the player gets a short
+    notice that holds none of the text: the checker's full answer echoes the lines, and the site
+    must not carry a stranger's text to a player."""
     from campaign.actions.textorders import submit_text_orders
 
     result = submit_text_orders(incoming.text, received_at=incoming.received_at, via="mail",
                                 sender_email=incoming.sender or None)
-    membership = getattr(result, "membership", None)
-    user = getattr(membership, "user", None) or registered_user(incoming.sender)
-    turn = getattr(result, "turn_number", None)
-    outcome = (("accepted" if result.accepted else "refused")
-               + (f" for turn {turn}" if turn is not None else "")
-               + (f": {result.error}" if getattr(result, "error", None) else ""))
-    name = getattr(getattr(result, "campaign", None), "name", "")
+    empire = getattr(result, "empire", None)
+    owner = getattr(getattr(result, "membership", None), "user", None) or getattr(empire, "user", None)
+    turn = result.turn_number
+    outcome = (("accepted" if result.accepted else "refused") + (f" for turn {turn}" if turn is not None else "")
+               + (f": {result.error}" if result.error else ""))
+    name = getattr(result.campaign, "name", "")
     subject = f"[Sector Command] {name + ': ' if name else ''}orders {'accepted' if result.accepted else 'refused'}"
-    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=user, subject=subject)
+    if owner is None:
+        return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(),
+                      user=registered_user(incoming.sender), subject=subject)
+    from_owner = (owner.email or "").lower() == incoming.sender
+    if not getattr(result, "secret_ok", True) and not from_owner:
+        body = FORGED_NOTICE.format(seat=getattr(empire, "seat", "?"), campaign=name, turn=turn)
+        return Answer(route="orders", outcome=f"refused, wrong secret from another address: {result.error}"[:2000],
+                      body=body, user=owner, subject=f"[Sector Command] {name}: orders for your seat refused")
+    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=owner, subject=subject)
 
 
 def press(incoming: Incoming, address: str) -> Answer:
