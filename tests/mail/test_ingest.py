@@ -123,7 +123,7 @@ def test_rate_limit_per_sender(ingest, bob, carol, settings):
     assert [m.to for m in mail.outbox] == [["bob@example.com"]] * 2 + [["carol@example.com"]]
 
 
-def test_pending_messages_are_processed_by_the_sweep(db, django_capture_on_commit_callbacks, bob):
+def test_pending_messages_are_processed_by_the_sweep(db, eager_tasks, django_capture_on_commit_callbacks, bob):
     # Stored, but the task was lost (no on-commit run here), and another claimed by a worker that died.
     actions.ingest(eml("no_orders.eml", mid="lost@example.com"), via="imap")
     actions.ingest(eml("no_orders.eml", mid="dead@example.com"), via="imap")
