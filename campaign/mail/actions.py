@@ -49,7 +49,7 @@ NOT_UNDERSTOOD = (
 def ingest(raw: bytes, *, via: str, envelope_recipients=None) -> tuple[InboundMessage, bool]:
     """Store one raw message (``message.Unparsable`` if it is not one) and queue its processing
     on commit. Returns the row and whether it is new: a Message-ID seen before is ignored."""
-    msg = message.parse(raw)
+    msg = message.parse(raw, headers_only=True)
     mid = message.message_id(msg, raw)
     with transaction.atomic():
         row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from email import message_from_bytes
 from email.message import EmailMessage
+from email.parser import BytesParser
 from email.policy import default
 from email.utils import getaddresses, parseaddr
 
@@ -23,7 +23,8 @@ class Unparsable(ValueError):
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+:")  # a field name (printable, no colon), then a colon
 
 
-def parse(raw: bytes) -> EmailMessage:
+def parse(raw: bytes, *, headers_only: bool = False) -> EmailMessage:
+    """The message (``headers_only``: its header, the body left unparsed — all the store needs)."""
     if not raw or not raw.strip():
         raise Unparsable("the input is empty: expected one RFC 5322 message (header fields, a blank line, the body)")
     if len(raw) > settings.MAIL_MAX_BYTES:
@@ -34,18 +35,22 @@ def parse(raw: bytes) -> EmailMessage:
         first = raw.split(b"\n", 1)[0]
     if not _HEADER_LINE.match(first):
         raise Unparsable("the input does not start with a header field (\"Name: value\"): it is not an RFC 5322 message")
-    msg = message_from_bytes(raw, policy=default)
+    msg = BytesParser(policy=default).parsebytes(raw, headersonly=headers_only)
     if not msg.keys():
         raise Unparsable("the input has no header fields: it is not an RFC 5322 message")
     return msg
 
 
+def _raw(msg: EmailMessage, name: str) -> list[str]:
+    """A header's values as sent, unfolded, without the policy's parsing (which builds a header
+    object on every access: the screening reads a dozen headers, and most need no decoding)."""
+    name = name.lower()
+    return [" ".join(str(value).split()) for key, value in msg.raw_items() if key.lower() == name]
+
+
 def _header(msg: EmailMessage, name: str) -> str:
-    try:
-        value = msg.get(name)
-    except Exception:  # a header the parser cannot make sense of: treat it as text
-        value = msg.get_all(name, [""])[0] if msg.get_all(name) else None
-    return str(value or "").strip()
+    values = _raw(msg, name)
+    return values[0] if values else ""
 
 
 def message_id(msg: EmailMessage, raw: bytes) -> str:
@@ -58,13 +63,18 @@ def message_id(msg: EmailMessage, raw: bytes) -> str:
 
 
 def sender(msg: EmailMessage) -> str:
-    """The From: address in lower case, "" if there is none or it is not an address."""
+    """The From: address in lower case, "" if there is none or it is not an address (an encoded
+    display name does not matter: only the address is read)."""
     addr = parseaddr(_header(msg, "From"))[1].strip().lower()
     return addr if "@" in addr and len(addr) <= 254 else ""
 
 
 def subject(msg: EmailMessage) -> str:
-    return " ".join(_header(msg, "Subject").split())[:255]
+    try:
+        value = str(msg.get("Subject") or "")  # decoded (RFC 2047)
+    except Exception:  # a header the parser cannot make sense of: keep it as it came
+        value = _header(msg, "Subject")
+    return " ".join(value.split())[:255]
 
 
 def recipients(msg: EmailMessage, envelope: list[str] | None = None) -> list[str]:
@@ -73,7 +83,7 @@ def recipients(msg: EmailMessage, envelope: list[str] | None = None) -> list[str
     found: list[str] = [a.strip().lower() for a in (envelope or [])]
     fields = []
     for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        fields += [str(v) for v in (msg.get_all(name) or [])]
+        fields += _raw(msg, name)
     found += [addr.strip().lower() for _, addr in getaddresses(fields) if "@" in addr]
     return list(dict.fromkeys(a for a in found if a))
 
@@ -91,21 +101,21 @@ def automatic(msg: EmailMessage) -> str | None:
     auto = _header(msg, "Auto-Submitted").lower()
     if auto and auto.split(";")[0].strip() != "no":
         return f"Auto-Submitted: {auto}"
-    if msg.get_all("X-Loop"):
+    if _raw(msg, "X-Loop"):
         return f"X-Loop: {_header(msg, 'X-Loop')}"
     precedence = _header(msg, "Precedence").lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for name in ("X-Autoreply", "X-Autorespond"):
-        if msg.get(name):
+        if _raw(msg, name):
             return f"{name} header"
     from_ = sender(msg)
     local = from_.split("@")[0]
     if local in _MACHINE_SENDERS or local.startswith("mailer-daemon"):
         return f"sent by {from_}"
-    if msg.get("Return-Path") is not None and _header(msg, "Return-Path").strip("<> ") == "":
+    if _raw(msg, "Return-Path") and _header(msg, "Return-Path").strip("<> ") == "":
         return "an empty Return-Path (a bounce)"
-    if msg.get_content_type() == "multipart/report":
+    if msg.is_multipart() and msg.get_content_type() == "multipart/report":
         return "a delivery or disposition report"
     return None
 
@@ -125,6 +135,11 @@ def body_text(msg: EmailMessage) -> tuple[str | None, str]:
     """The message's text and where it came from: ("…", "plain") for a text/plain body,
     ("…", "attachment") for a ``.txt`` attachment when there is no text body, (None, "html") for
     an HTML-only message, (None, "none") when there is no text at all."""
+    if not msg.is_multipart():  # the common case, without get_body's walk
+        kind = msg.get_content_type()
+        if kind == "text/plain" and msg.get_content_disposition() != "attachment":
+            text = _content(msg)
+            return (text, "plain") if text.strip() else (None, "none")
     body = msg.get_body(preferencelist=("plain",))
     if body is not None:
         text = _content(body)
