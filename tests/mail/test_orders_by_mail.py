@@ -6,13 +6,11 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from campaign.actions.textorders import rotate_order_secret
 from campaign.mail.models import InboundMessage
 from campaign.models import TurnOrders
 
 from .conftest import eml
-
-# Until the text order checker (branch textorders) is on main.
-rotate_order_secret = pytest.importorskip("campaign.actions.textorders").rotate_order_secret
 
 
 @pytest.fixture
