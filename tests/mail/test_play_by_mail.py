@@ -42,8 +42,9 @@ def computer_orders(campaign: Campaign) -> dict[int, dict]:
     return {seat: orders_to_json(bot_orders(state, seat, names[seat])) for seat in (1, 2)}
 
 
-def latest_report(to: str, number: int):
-    reports = [m for m in mail.outbox if m.to == [to] and "has been processed" in m.subject]
+def latest_report(campaign: Campaign, to: str, number: int):
+    reports = [m for m in mail.outbox if m.to == [to] and "has been processed" in m.subject
+               and f"#SECTOR {campaign.pk} " in m.body]
     assert reports, f"no turn report email to {to}"
     report = reports[-1]
     label = "the set-up round" if number == 0 else f"turn {number}"
@@ -87,7 +88,7 @@ def test_three_turns_with_one_player_by_mail_equal_the_same_orders_through_the_a
         assert orders == computer_orders(by_api)  # the same position in both
 
         # By mail: bob answers his report email (Reply-To: the orders address) with the template edited.
-        report = latest_report("bob@example.com", number - 1)
+        report = latest_report(by_mail, "bob@example.com", number - 1)
         assert report.reply_to == ["orders@sector.example.org"]
         ingest(reply_with_edited_template(report, orders[1]))
         answer = mail.outbox[-1]
