@@ -131,3 +131,14 @@ def test_no_reply_address_while_the_site_takes_no_mail(db, alice, bob, carol, se
         actions.propose_end(campaign_id=c.pk, user=carol)
     [asking] = mail.outbox
     assert asking.reply_to == [] and "CONFIRM" not in asking.body
+
+
+def test_the_envelope_recipient_given_by_the_mta_routes_the_reply(confirming, ingest, bob):
+    # Some forwarders rewrite To:; the MTA pipe passes the envelope recipient (--recipient).
+    c, asking = confirming
+    raw = eml("cam_reply.eml", sender="bob@example.com", to="orders@sector.example.org", mid="env@example.com",
+              command="CONFIRM")
+    ingest(raw, "--recipient", asking.reply_to[0].upper())
+    row = InboundMessage.objects.get()
+    assert row.recipients == [asking.reply_to[0].lower()] and row.route == "cam"
+    assert scenario(c).stage == "scored"
