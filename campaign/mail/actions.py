@@ -1,15 +1,16 @@
 """Every change the mail-in pipeline makes: store a raw message, process a stored one.
 
 ``ingest`` stores first (duplicates by Message-ID are ignored) and queues the processing task when
-its transaction commits; ``process`` claims a stored message (a conditional update: of two workers
-given the same message, one does the work), screens it (machines, loops, the per-sender rate
+its transaction commits; ``process`` claims a stored message (its row locked for the transaction:
+of two workers given the same message, one does the work), screens it (machines, loops, the per-sender rate
 limit), routes it (``routing.py``) and records the reply on the message row in the same
 transaction as the action it called, so a message is answered at most once and a retry after a
 failure changes nothing twice.
 
-Locks: ``process`` holds no lock of its own while a route's action runs (the claim committed
-before), so the route's action takes the campaign locks in the documented order
-(``campaign/locks.py``); the message row is written last and no one else writes it then.
+Locks: ``process`` holds the message's row while a route's action takes the campaign locks in
+the documented order (``campaign/locks.py``). The message row is outside that order and safe to
+hold first: nothing else locks a message row, and no transaction holding campaign locks ever asks
+for one, so no wait can go round in a circle.
 """
 
 from __future__ import annotations
@@ -69,31 +70,30 @@ def enqueue(pk: int) -> None:
 
 def process(pk: int) -> str:
     """Process one stored message once. Returns its status afterwards."""
-    claimed = InboundMessage.objects.filter(pk=pk, status=Status.RECEIVED).update(
-        status=Status.PROCESSING, claimed_at=timezone.now())
-    if not claimed:
-        return InboundMessage.objects.filter(pk=pk).values_list("status", flat=True).first() or "missing"
     try:
         with transaction.atomic():
-            return _process(InboundMessage.objects.get(pk=pk))
+            # The claim: the row stays locked until this transaction ends, and a second worker
+            # given the same message skips it (SKIP LOCKED) instead of waiting. A worker that dies
+            # rolls everything back, the row is unlocked and still "received": processing it
+            # again is safe. (SQLite takes no row locks; it runs one writing transaction at a time.)
+            row = (InboundMessage.objects.select_for_update(skip_locked=True, of=("self",))
+                   .filter(pk=pk, status=Status.RECEIVED).first())
+            if row is None:
+                return InboundMessage.objects.filter(pk=pk).values_list("status", flat=True).first() or "missing"
+            return _process(row)
     except OperationalError:
-        # A lock timeout or a lost connection rolled everything back: hand it back for a retry.
-        InboundMessage.objects.filter(pk=pk, status=Status.PROCESSING).update(status=Status.RECEIVED, claimed_at=None)
-        raise
+        raise  # a lock timeout or a lost connection rolled everything back: the task is retried
     except Exception as exc:
         logger.exception("processing incoming mail %s failed", pk)
-        InboundMessage.objects.filter(pk=pk).update(status=Status.FAILED, processed_at=timezone.now(),
-                                                    outcome=f"{type(exc).__name__}: {exc}"[:2000])
+        InboundMessage.objects.filter(pk=pk, status=Status.RECEIVED).update(
+            status=Status.FAILED, processed_at=timezone.now(), outcome=f"{type(exc).__name__}: {exc}"[:2000])
         return Status.FAILED
 
 
-def requeue_pending(*, stale_after: timedelta = timedelta(minutes=10)) -> int:
-    """Queue again what was stored but never processed (a lost task), and what a worker claimed
-    and never finished (it died: its transaction rolled back, so processing again is safe)."""
-    now = timezone.now()
-    InboundMessage.objects.filter(status=Status.PROCESSING, claimed_at__lt=now - stale_after).update(
-        status=Status.RECEIVED, claimed_at=None)
-    pks = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=now - timedelta(minutes=1))
+def requeue_pending() -> int:
+    """Queue again what was stored more than a minute ago and never processed (a task lost, or
+    a worker that died mid-way: its transaction rolled back, so the message is still "received")."""
+    pks = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=timezone.now() - timedelta(minutes=1))
                .order_by("received_at", "pk").values_list("pk", flat=True)[:500])
     for pk in pks:
         enqueue(pk)

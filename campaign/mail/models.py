@@ -14,7 +14,6 @@ class InboundMessage(models.Model):
 
     class Status(models.TextChoices):
         RECEIVED = "received", "received, not processed yet"
-        PROCESSING = "processing", "being processed"
         DONE = "done", "processed"
         DROPPED = "dropped", "dropped (auto-reply, bounce, loop or rate limit)"
         FAILED = "failed", "processing failed"
@@ -32,7 +31,6 @@ class InboundMessage(models.Model):
     recipients = models.JSONField(default=list, blank=True)
     subject = models.CharField(max_length=255, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.RECEIVED, db_index=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
     # Which route took it ("orders", "press", "cam", …) and what came of it, for the admin.
     route = models.CharField(max_length=16, blank=True)
