@@ -146,3 +146,18 @@ def test_every_email_the_site_sends_carries_our_x_loop(db, settings):
     send_mail("s", "b", None, ["x@example.com"])
     EmailMessage("s", "b", to=["y@example.com"]).send()
     assert [m.message()["X-Loop"] for m in mail.outbox] == ["loop@sector.example.org"] * 2
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_turn_reports_say_where_orders_go_once_mail_reaches_the_site(
+        small_campaign_in_setup, settings, django_capture_on_commit_callbacks, enabled):
+    from tests.setup_round import finish_setup
+
+    settings.MAIL_IN_ENABLED = enabled
+    settings.MAIL_ORDERS_ADDRESS = "orders@sector.example.org"
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_setup(small_campaign_in_setup)
+    reports = [m for m in mail.outbox if "has been processed" in m.subject]
+    assert {tuple(m.to) for m in reports} >= {("bob@example.com",), ("carol@example.com",)}
+    assert all(m.reply_to == (["orders@sector.example.org"] if enabled else []) for m in reports)
+    assert all(m.message()["X-Loop"] for m in reports)
