@@ -161,3 +161,25 @@ def test_turn_reports_say_where_orders_go_once_mail_reaches_the_site(
     assert {tuple(m.to) for m in reports} >= {("bob@example.com",), ("carol@example.com",)}
     assert all(m.reply_to == (["orders@sector.example.org"] if enabled else []) for m in reports)
     assert all(m.message()["X-Loop"] for m in reports)
+
+
+def test_exit_status_of_the_real_command_is_what_an_mta_expects(tmp_path):
+    """Run as an MTA runs it (a process, the message on standard input): 65 for input that is no
+    message, 75 when the database cannot take it now (here: a database file that cannot be opened)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/no-such-dir/db.sqlite3",
+           "CELERY_BROKER_URL": "", "DJANGO_SETTINGS_MODULE": "config.settings"}
+
+    def run(raw: bytes) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "manage.py", "ingestmail"], input=raw, cwd=root, env=env,
+                              capture_output=True, timeout=120)
+
+    garbage = run(b"hello\n")
+    assert garbage.returncode == 65 and b"not an email" in garbage.stderr
+    later = run(eml("no_orders.eml", mid="tempfail@example.com"))
+    assert later.returncode == 75 and b"try again later" in later.stderr
