@@ -183,3 +183,9 @@ def test_exit_status_of_the_real_command_is_what_an_mta_expects(tmp_path):
     assert garbage.returncode == 65 and b"not an email" in garbage.stderr
     later = run(eml("no_orders.eml", mid="tempfail@example.com"))
     assert later.returncode == 75 and b"try again later" in later.stderr
+
+
+def test_auto_submitted_no_is_a_person(ingest, bob):
+    raw = eml("no_orders.eml", mid="person@example.com").replace(b"Subject: hello", b"Auto-Submitted: no\r\nSubject: hello")
+    ingest(raw)
+    assert InboundMessage.objects.get().status == "done" and len(mail.outbox) == 1
