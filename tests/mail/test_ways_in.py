@@ -34,7 +34,8 @@ def free_port() -> int:
 
 
 @pytest.mark.parametrize("lmtp", [True, False], ids=["lmtp", "smtp"])
-def test_listener_end_to_end(transactional_db, mail_settings, bob, lmtp):
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_listener_end_to_end(mail_settings, bob, lmtp):
     port = free_port()
     controller = MailController(host="127.0.0.1", port=port, lmtp=lmtp)
     controller.start()
@@ -63,7 +64,8 @@ def test_listener_refuses_a_non_loopback_address(db):
 
 
 @pytest.mark.parametrize("delete", [False, True], ids=["flag-seen", "delete"])
-def test_imap_poller_against_a_fake_mailbox(transactional_db, mail_settings, bob, delete):
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_imap_poller_against_a_fake_mailbox(mail_settings, bob, delete):
     box = Mailbox("orders", "s3cret pass")
     box.add(eml("no_orders.eml", mid="imap1@example.com"))
     box.add(eml("no_orders.eml", mid="old@example.com"), "\\Seen")  # read before: left alone
@@ -87,7 +89,8 @@ def test_imap_poller_against_a_fake_mailbox(transactional_db, mail_settings, bob
     assert any(c.startswith("UID FETCH") and "BODY.PEEK[]" in c for c in box.commands)
 
 
-def test_imap_poller_with_a_wrong_password_stores_nothing(transactional_db, mail_settings):
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_imap_poller_with_a_wrong_password_stores_nothing(mail_settings):
     box = Mailbox("orders", "right")
     box.add(eml("no_orders.eml", mid="imap1@example.com"))
     with FakeImapServer(box) as server:

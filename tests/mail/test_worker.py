@@ -18,7 +18,7 @@ from .conftest import eml
 
 
 @pytest.mark.skipif(not REQUIRE_SERVICES, reason="only in the PostgreSQL + Redis CI pass")
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_real_worker_processes_stored_mail_once(bob, tmp_path):
     worker = start_worker(tmp_path, "--pool", "prefork", "--concurrency", "2")
     try:
