@@ -48,6 +48,7 @@ REMINDER_1H = "reminder_1h"
 BATTLE = "battle"
 ROLLBACK = "rollback"
 PRESS = "press"
+ORDERS_BY_REPLY = (TURN, REMINDER_24H, REMINDER_1H)
 REMINDER_WINDOWS = ((REMINDER_1H, timedelta(hours=1)), (REMINDER_24H, timedelta(hours=24)))
 
 # Preference name (as in unsubscribe links and the API) -> Membership field.
@@ -187,6 +188,8 @@ def _message(*, campaign: Campaign, recipient: Recipient, kind: str, subject: st
         to=[recipient.user.email],
         # RFC 8058 one-click unsubscribe: mail clients POST to the link.
         headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+        # With mail in (docs/mail.md), answering a report or a reminder sends orders.
+        reply_to=[settings.MAIL_ORDERS_ADDRESS] if settings.MAIL_IN_ENABLED and kind in ORDERS_BY_REPLY else None,
     )
     message.attach_alternative(html, "text/html")
     return message

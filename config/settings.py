@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "campaign",
     "campaign.cam",
     "campaign.press",
+    "campaign.mail",
     "tactical",
 ]
 
@@ -323,3 +324,34 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
 # battles (the sum of K) started in any 24 hours.
 WHATIF_RUNS_AT_ONCE = envint("WHATIF_RUNS_AT_ONCE", 2)
 WHATIF_BATTLES_PER_DAY = envint("WHATIF_BATTLES_PER_DAY", 5000)
+
+# --- Mail in (issue 18; campaign/mail, docs/mail.md) -------------------------------------------
+# Set once mail reaches the site (docs/mail.md): emails then carry reply addresses and say how to
+# answer by mail (turn reports and reminders: Reply-To the orders address; CAM results: CONFIRM/DISPUTE).
+MAIL_IN_ENABLED = envbool("MAIL_IN_ENABLED", False)
+# Where players send orders.
+MAIL_ORDERS_ADDRESS = os.environ.get("MAIL_ORDERS_ADDRESS", "").strip() or f"orders@{MAIL_DOMAIN}"
+# Every email the site sends carries "X-Loop: <MAIL_LOOP_TAG>"; incoming mail with an X-Loop is dropped.
+MAIL_LOOP_TAG = os.environ.get("MAIL_LOOP_TAG", "").strip() or MAIL_ORDERS_ADDRESS
+# Per sender: at most MAIL_RATE_LIMIT messages in MAIL_RATE_WINDOW seconds are processed (0: no limit).
+MAIL_RATE_LIMIT = envint("MAIL_RATE_LIMIT", 30)
+MAIL_RATE_WINDOW = envint("MAIL_RATE_WINDOW", 3600)
+# A raw message larger than this is refused at the door (bytes).
+MAIL_MAX_BYTES = envint("MAIL_MAX_BYTES", 1_000_000)
+# A sender who is no account's address gets one short fixed refusal per this many seconds (0: never).
+MAIL_UNKNOWN_REFUSAL_SECONDS = envint("MAIL_UNKNOWN_REFUSAL_SECONDS", 86_400)
+# The IMAP mailbox Celery beat polls (unset host: no polling).
+MAIL_IMAP_HOST = os.environ.get("MAIL_IMAP_HOST", "").strip()
+MAIL_IMAP_PORT = envint("MAIL_IMAP_PORT", 0)  # 0: 993 with SSL, 143 without
+MAIL_IMAP_USER = os.environ.get("MAIL_IMAP_USER", "")
+MAIL_IMAP_PASSWORD = os.environ.get("MAIL_IMAP_PASSWORD", "")
+MAIL_IMAP_FOLDER = os.environ.get("MAIL_IMAP_FOLDER", "") or "INBOX"
+MAIL_IMAP_SSL = envbool("MAIL_IMAP_SSL", True)
+MAIL_IMAP_DELETE = envbool("MAIL_IMAP_DELETE", False)  # delete (expunge) stored messages instead of flagging them \Seen
+MAIL_IMAP_POLL_SECONDS = envint("MAIL_IMAP_POLL_SECONDS", 60)
+CELERY_BEAT_SCHEDULE["mail-process-pending"] = {
+    # Messages stored but not processed (a worker died, a task was lost) are processed again.
+    "task": "campaign.mail.tasks.process_pending", "schedule": envint("MAIL_PENDING_SWEEP_SECONDS", 300),
+}
+if MAIL_IMAP_HOST:
+    CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaign.mail.tasks.poll_imap", "schedule": MAIL_IMAP_POLL_SECONDS}

@@ -79,7 +79,8 @@ def test_celery_is_configured_for_late_acks_prefetch_one_and_one_schedule():
         assert task.name == f"campaign.tasks.{name}"
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert scheduled == {"campaign.tasks.process_due", "campaign.tasks.send_deadline_reminders",
-                         "tactical.tasks.settle_due_battles", "tactical.tasks.play_due_activations"}
+                         "tactical.tasks.settle_due_battles", "tactical.tasks.play_due_activations",
+                         "campaign.mail.tasks.process_pending"}  # mail-imap-poll only with MAIL_IMAP_HOST
     app.loader.import_default_modules()
     assert scheduled <= set(app.tasks)
 

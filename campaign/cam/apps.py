@@ -13,3 +13,11 @@ class CamConfig(AppConfig):
         from .layer import LAYER_RECORD
 
         layers.register(LAYER_RECORD)  # the platform reaches CAM only through this record
+
+        # Replies to a result's confirmation email ("CONFIRM" / "DISPUTE <reason>") come back
+        # through the platform's mail in, which names no layer: the layer registers its route.
+        from campaign.mail import routing
+
+        from . import mailreply
+
+        routing.register(mailreply.PREFIX, mailreply.handle)

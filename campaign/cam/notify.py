@@ -20,6 +20,8 @@ from django.urls import reverse
 from campaign.models import Membership, SentNotification
 from campaign.notifications import absolute, deliver
 
+from . import mailreply
+
 SCENARIO = "cam_scenario"
 CONFIRM = "cam_confirm"
 ENDED = "cam_ended"
@@ -47,8 +49,10 @@ def _recipients(campaign, only_users=None):
     return users
 
 
-def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only_users=None, key: str = "") -> int:
-    """``key``: the stored kind when one kind can happen more than once per number (a roll-back)."""
+def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only_users=None, key: str = "",
+          reply_lines=None) -> int:
+    """``key``: the stored kind when one kind can happen more than once per number (a roll-back).
+    ``reply_lines(user)``: a Reply-To for that user and lines saying how to answer by mail."""
     pref = PREFERENCE[kind]
     kind = key or kind
     members = [m for m in _recipients(campaign, only_users) if getattr(m, pref) and m.user.email]
@@ -60,10 +64,11 @@ def _send(campaign, kind: str, number: int, subject: str, lines: list[str], only
     for m in members:
         if m.user_id in done:
             continue
-        body = render_to_string("cam/email.txt", {"user": m.user, "campaign": campaign, "lines": lines,
+        reply_to, extra = reply_lines(m.user) if reply_lines else (None, [])
+        body = render_to_string("cam/email.txt", {"user": m.user, "campaign": campaign, "lines": lines + extra,
                                                   "url": url, "preferences_url": prefs})
         messages.append(EmailMessage(subject=f"[Sector Command] {campaign.name}: {subject}", body=body,
-                                     to=[m.user.email]))
+                                     to=[m.user.email], reply_to=[reply_to] if reply_to else None))
         rows.append(SentNotification(campaign=campaign, user=m.user, kind=kind, turn=number))
     SentNotification.objects.bulk_create(rows)
     if messages:
@@ -81,7 +86,7 @@ def result_needs_confirmation(campaign, row) -> int:
     others = set(row.cam.players.exclude(seat=row.proposed_by).values_list("user_id", flat=True))
     lines = [f"The result of scenario {row.number} has been entered and waits for your confirmation."]
     return _send(campaign, CONFIRM, row.number, f"scenario {row.number}: confirm the result", lines,
-                 only_users=others)
+                 only_users=others, reply_lines=lambda user: mailreply.confirm_lines(campaign, row, user))
 
 
 def scenario_scored(campaign, row, events) -> int:

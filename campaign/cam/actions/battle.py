@@ -13,7 +13,7 @@ from campaign.rules.cam import scoring as scoring_rules
 
 from .. import adapters, notify
 from ..models import CamCampaign, CamScenario
-from .common import _acting_seat, _active, _add_events, _locked, _next_step, _scenario
+from .common import _acting_seat, _active, _add_events, _audit, _locked, _next_step, _scenario
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 # --- CAM 3.0 / 3.1: the game ---------------------------------------------------------------------
@@ -164,9 +164,10 @@ def _confirm(campaign: Campaign, cam: CamCampaign, row: CamScenario) -> CamScena
 
 
 @transaction.atomic
-def reject_result(*, campaign_id: int, user) -> CamScenario:
+def reject_result(*, campaign_id: int, user, reason: str = "") -> CamScenario:
     """The other player disputes an entered end: the game goes on. A result the break-contact
-    dice decided cannot be disputed (the moderator can still confirm it)."""
+    dice decided cannot be disputed (the moderator can still confirm it). A reason given (by mail:
+    "DISPUTE <reason>") goes to the audit log."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.CONFIRMING, "dispute the result")
@@ -181,6 +182,7 @@ def reject_result(*, campaign_id: int, user) -> CamScenario:
     row.proposed_by = None
     row.force_end = False
     row.save()
+    _audit(campaign, user, "cam_dispute", f"scenario {row.number}", note=reason.strip()[:500])
     return row
 
 

@@ -1,0 +1,178 @@
+"""Every change the mail-in pipeline makes: store a raw message, process a stored one.
+
+``ingest`` stores first (duplicates by Message-ID are ignored) and queues the processing task when
+its transaction commits; ``process`` claims a stored message (its row locked for the transaction:
+of two workers given the same message, one does the work), screens it (machines, loops, the per-sender rate
+limit), routes it (``routing.py``) and records the reply on the message row in the same
+transaction as the action it called, so a message is answered at most once and a retry after a
+failure changes nothing twice.
+
+Locks: ``process`` holds the message's row while a route's action takes the campaign locks in
+the documented order (``campaign/locks.py``). The message row is outside that order and safe to
+hold first: nothing else locks a message row, and no transaction holding campaign locks ever asks
+for one, so no wait can go round in a circle.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import OperationalError, transaction
+from django.utils import timezone
+
+from . import addresses, message, outgoing, routing
+from .models import InboundMessage
+
+logger = logging.getLogger(__name__)
+
+Status = InboundMessage.Status
+
+UNKNOWN_SENDER = (
+    "This address takes orders and replies from the players of Sector Command campaigns, sent from\n"
+    "the address their account is registered with. Your message was not read.\n\n"
+    "This is an automatic answer; an address gets at most one a day.\n"
+)
+HTML_ONLY = (
+    "Your message has only an HTML part, and this address reads plain text: please send it again\n"
+    "as plain text (most mail programs have \"plain text\" in their format menu), or attach your\n"
+    "orders as a .txt file. Nothing has been changed.\n"
+)
+NO_TEXT = "Your message holds no text to read. Nothing has been changed.\n"
+NOT_UNDERSTOOD = (
+    "Your message has no #SECTOR header line, so it was not read as orders. Orders start with\n"
+    "\"#SECTOR <campaign> <seat> <order secret> TURN <n>\" and end with \"#END\": reply to your\n"
+    "turn report, edit the orders template in it and send it back. Nothing has been changed.\n"
+)
+
+
+def ingest(raw: bytes, *, via: str, envelope_recipients=None) -> tuple[InboundMessage, bool]:
+    """Store one raw message (``message.Unparsable`` if it is not one) and queue its processing
+    on commit. Returns the row and whether it is new: a Message-ID seen before is ignored."""
+    msg = message.parse(raw, headers_only=True)
+    mid = message.message_id(msg, raw)
+    with transaction.atomic():
+        row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
+            "raw": raw, "received_at": timezone.now(), "via": via, "sender": message.sender(msg),
+            "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
+        })
+        if created:
+            transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
+    return row, created
+
+
+def enqueue(pk: int) -> None:
+    from . import tasks
+
+    tasks.process_message.delay(pk)
+
+
+def process(pk: int) -> str:
+    """Process one stored message once. Returns its status afterwards."""
+    try:
+        with transaction.atomic():
+            # The claim: the row stays locked until this transaction ends, and a second worker
+            # given the same message skips it (SKIP LOCKED) instead of waiting. A worker that dies
+            # rolls everything back, the row is unlocked and still "received": processing it
+            # again is safe. (SQLite takes no row locks; it runs one writing transaction at a time.)
+            row = (InboundMessage.objects.select_for_update(skip_locked=True, of=("self",))
+                   .filter(pk=pk, status=Status.RECEIVED).first())
+            if row is None:
+                return InboundMessage.objects.filter(pk=pk).values_list("status", flat=True).first() or "missing"
+            return _process(row)
+    except OperationalError:
+        raise  # a lock timeout or a lost connection rolled everything back: the task is retried
+    except Exception as exc:
+        logger.exception("processing incoming mail %s failed", pk)
+        InboundMessage.objects.filter(pk=pk, status=Status.RECEIVED).update(
+            status=Status.FAILED, processed_at=timezone.now(), outcome=f"{type(exc).__name__}: {exc}"[:2000])
+        return Status.FAILED
+
+
+def requeue_pending() -> int:
+    """Queue again what was stored more than a minute ago and never processed (a task lost, or
+    a worker that died mid-way: its transaction rolled back, so the message is still "received")."""
+    pks = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=timezone.now() - timedelta(minutes=1))
+               .order_by("received_at", "pk").values_list("pk", flat=True)[:500])
+    for pk in pks:
+        enqueue(pk)
+    return len(pks)
+
+
+def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> str:
+    row.status, row.outcome, row.route, row.processed_at = status, outcome[:2000], route, timezone.now()
+    row.save(update_fields=["status", "outcome", "route", "processed_at", "reply_to", "reply_kind", "reply_body"])
+    return status
+
+
+def _over_rate_limit(row: InboundMessage) -> bool:
+    limit = settings.MAIL_RATE_LIMIT
+    if limit <= 0:
+        return False
+    earlier = InboundMessage.objects.filter(
+        sender=row.sender, received_at__gt=row.received_at - timedelta(seconds=settings.MAIL_RATE_WINDOW),
+        received_at__lte=row.received_at, pk__lt=row.pk)
+    return earlier.count() >= limit
+
+
+def _may_refuse_unknown(row: InboundMessage) -> bool:
+    """The short refusal to an address that is no account's. It carries no word of the message
+    (not even its subject), so a forged From: cannot make the site carry anyone's text to anyone;
+    it goes once per MAIL_UNKNOWN_REFUSAL_SECONDS per address at most, never to the site's own
+    domain, never to a machine (screened before)."""
+    window = settings.MAIL_UNKNOWN_REFUSAL_SECONDS
+    if window <= 0 or not row.sender or row.sender.rpartition("@")[2] == settings.MAIL_DOMAIN.lower():
+        return False
+    return not InboundMessage.objects.filter(
+        reply_to=row.sender, reply_kind="refusal",
+        received_at__gte=row.received_at - timedelta(seconds=window)).exclude(pk=row.pk).exists()
+
+
+def _route(incoming: routing.Incoming, kind: str) -> routing.Answer:
+    if kind in ("html", "none"):
+        return routing.Answer(route=kind, outcome="refused: " + ("HTML only" if kind == "html" else "no text"),
+                              body=HTML_ONLY if kind == "html" else NO_TEXT,
+                              user=routing.registered_user(incoming.sender),
+                              subject="[Sector Command] please send plain text")
+    for address in incoming.recipients:
+        handler = routing.handler_for(addresses.prefix_of(address))
+        if handler is not None:
+            return handler(incoming, address)
+    if routing.has_orders_header(incoming.text):
+        return routing.orders(incoming)
+    return routing.Answer(route="none", outcome="no #SECTOR header, no reply address", body=NOT_UNDERSTOOD,
+                          user=routing.registered_user(incoming.sender),
+                          subject="[Sector Command] your message was not read as orders")
+
+
+def _process(row: InboundMessage) -> str:
+    msg = message.parse(bytes(row.raw))
+    machine = message.automatic(msg)
+    if machine:
+        return _finish(row, Status.DROPPED, f"dropped: {machine}")
+    if _over_rate_limit(row):
+        return _finish(row, Status.DROPPED, f"dropped: over the rate limit of {settings.MAIL_RATE_LIMIT} "
+                                            f"messages in {settings.MAIL_RATE_WINDOW} s from {row.sender or '(no sender)'}")
+    text, kind = message.body_text(msg)
+    incoming = routing.Incoming(pk=row.pk, message_id=row.message_id, sender=row.sender, subject=row.subject,
+                                text=text or "", recipients=tuple(message.recipients(msg, row.recipients)),
+                                received_at=row.received_at, via=row.via)
+    answer = _route(incoming, kind)
+    email = getattr(answer.user, "email", "") if answer.user is not None else ""
+    if answer.body and email:
+        row.reply_to, row.reply_kind, row.reply_body = email, "reply", answer.body
+        subject = answer.subject or f"Re: {row.subject}"
+    elif answer.body and answer.user is None and _may_refuse_unknown(row):
+        row.reply_to, row.reply_kind, row.reply_body = row.sender, "refusal", UNKNOWN_SENDER
+        subject = "[Sector Command] your message was not read"
+    if row.reply_to:
+        reply = outgoing.reply(to=row.reply_to, subject=subject, body=row.reply_body, in_reply_to=row.message_id)
+        transaction.on_commit(lambda: _send(reply), robust=True)
+    return _finish(row, Status.DONE, answer.outcome, answer.route)
+
+
+def _send(reply) -> None:
+    from campaign.notifications import deliver
+
+    deliver([reply])

@@ -1,0 +1,45 @@
+"""Read one RFC 5322 message on standard input and store it (what an MTA pipe, procmail or
+fetchmail's ``mda`` runs). Exit status as a mail system expects (sysexits.h): 0 stored (or a
+duplicate, ignored), 65 (EX_DATAERR) not a message, 75 (EX_TEMPFAIL) a transient failure — the
+MTA keeps the message and tries again later."""
+
+from __future__ import annotations
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, InterfaceError
+
+from campaign.mail import actions
+from campaign.mail.message import Unparsable
+
+EX_DATAERR = 65
+EX_TEMPFAIL = 75
+
+
+class Command(BaseCommand):
+    help = "Store one email read from standard input (an MTA pipe) and process it."
+    stealth_options = ("stdin",)
+
+    def add_arguments(self, parser):
+        parser.add_argument("--recipient", action="append", default=[],
+                            help="an envelope recipient (e.g. procmail's $RECIPIENT, Postfix's ${recipient}); repeatable")
+
+    def handle(self, *args, **options):
+        stdin = options.get("stdin") or sys.stdin
+        raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", errors="surrogateescape")
+        try:
+            row, created = actions.ingest(raw, via="stdin", envelope_recipients=options["recipient"])
+        except Unparsable as exc:
+            raise CommandError(f"not an email: {exc}", returncode=EX_DATAERR) from None
+        except (DatabaseError, InterfaceError) as exc:
+            # The database is down or locked: the MTA keeps the message and delivers it again.
+            raise CommandError(f"could not store the message now, try again later: {exc}",
+                               returncode=EX_TEMPFAIL) from None
+        if options["verbosity"] >= 1:
+            row.refresh_from_db()
+            what = "stored" if created else "already stored (duplicate Message-ID ignored)"
+            self.stdout.write(f"{row.message_id}: {what}; {row.status}"
+                              + (f" ({row.outcome})" if row.outcome else ""))

@@ -1,0 +1,158 @@
+"""Reading one raw RFC 5322 message: the standard library's parser with ``policy=default``.
+
+Nothing here touches the database: what the message is (its Message-ID, sender, recipients),
+whether a machine sent it (auto-replies, bounces, loops, bulk mail), and its text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default
+from email.utils import getaddresses, parseaddr
+
+from django.conf import settings
+
+
+class Unparsable(ValueError):
+    """Input that is not an RFC 5322 message (empty, no header fields, too large)."""
+
+
+_HEADER_LINE = re.compile(rb"^[!-9;-~]+:")  # a field name (printable, no colon), then a colon
+
+
+def parse(raw: bytes, *, headers_only: bool = False) -> EmailMessage:
+    """The message (``headers_only``: its header, the body left unparsed — all the store needs)."""
+    if not raw or not raw.strip():
+        raise Unparsable("the input is empty: expected one RFC 5322 message (header fields, a blank line, the body)")
+    if len(raw) > settings.MAIL_MAX_BYTES:
+        raise Unparsable(f"the message is {len(raw)} bytes, over MAIL_MAX_BYTES ({settings.MAIL_MAX_BYTES})")
+    first = raw.lstrip(b"\r\n").split(b"\n", 1)[0]
+    if first.startswith(b"From "):  # an mbox "From " line (procmail, fetchmail --mda): skip it
+        raw = raw.lstrip(b"\r\n").split(b"\n", 1)[1] if b"\n" in raw else b""
+        first = raw.split(b"\n", 1)[0]
+    if not _HEADER_LINE.match(first):
+        raise Unparsable("the input does not start with a header field (\"Name: value\"): it is not an RFC 5322 message")
+    msg = BytesParser(policy=default).parsebytes(raw, headersonly=headers_only)
+    if not msg.keys():
+        raise Unparsable("the input has no header fields: it is not an RFC 5322 message")
+    return msg
+
+
+def _raw(msg: EmailMessage, name: str) -> list[str]:
+    """A header's values as sent, unfolded, without the policy's parsing (which builds a header
+    object on every access: the screening reads a dozen headers, and most need no decoding)."""
+    name = name.lower()
+    return [" ".join(str(value).split()) for key, value in msg.raw_items() if key.lower() == name]
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    values = _raw(msg, name)
+    return values[0] if values else ""
+
+
+def message_id(msg: EmailMessage, raw: bytes) -> str:
+    """The Message-ID as sent; without one (or with one too long to keep), one made from the bytes,
+    so the same bytes delivered twice are still one message."""
+    value = " ".join(_header(msg, "Message-ID").split())
+    if value and len(value) <= 255:
+        return value
+    return f"<{hashlib.sha256(raw).hexdigest()}@sha256.invalid>"
+
+
+def sender(msg: EmailMessage) -> str:
+    """The From: address in lower case, "" if there is none or it is not an address (an encoded
+    display name does not matter: only the address is read)."""
+    addr = parseaddr(_header(msg, "From"))[1].strip().lower()
+    return addr if "@" in addr and len(addr) <= 254 else ""
+
+
+def subject(msg: EmailMessage) -> str:
+    try:
+        value = str(msg.get("Subject") or "")  # decoded (RFC 2047)
+    except Exception:  # a header the parser cannot make sense of: keep it as it came
+        value = _header(msg, "Subject")
+    return " ".join(value.split())[:255]
+
+
+def recipients(msg: EmailMessage, envelope: list[str] | None = None) -> list[str]:
+    """Every address the message was for, lower case: the envelope's (when known), then
+    Delivered-To, X-Original-To, To and Cc."""
+    found: list[str] = [a.strip().lower() for a in (envelope or [])]
+    fields = []
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        fields += _raw(msg, name)
+    found += [addr.strip().lower() for _, addr in getaddresses(fields) if "@" in addr]
+    return list(dict.fromkeys(a for a in found if a))
+
+
+_MACHINE_SENDERS = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon")
+
+
+def automatic(msg: EmailMessage) -> str | None:
+    """Why a machine sent this message (so it gets no answer and changes nothing), or None.
+
+    RFC 3834 Auto-Submitted (anything but "no"); an X-Loop header (our own on every mail we send,
+    or any other system's: a message that went round once is not a player's); Precedence bulk,
+    junk or list; the common vacation headers; a bounce (a mailer-daemon or postmaster sender, an
+    empty Return-Path, a delivery report)."""
+    auto = _header(msg, "Auto-Submitted").lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto}"
+    if _raw(msg, "X-Loop"):
+        return f"X-Loop: {_header(msg, 'X-Loop')}"
+    precedence = _header(msg, "Precedence").lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond"):
+        if _raw(msg, name):
+            return f"{name} header"
+    from_ = sender(msg)
+    local = from_.split("@")[0]
+    if local in _MACHINE_SENDERS or local.startswith("mailer-daemon"):
+        return f"sent by {from_}"
+    if _raw(msg, "Return-Path") and _header(msg, "Return-Path").strip("<> ") == "":
+        return "an empty Return-Path (a bounce)"
+    if msg.is_multipart() and msg.get_content_type() == "multipart/report":
+        return "a delivery or disposition report"
+    return None
+
+
+def _content(part) -> str:
+    try:
+        text = part.get_content()
+    except (LookupError, UnicodeError, AssertionError):  # an unknown or lying charset
+        payload = part.get_payload(decode=True) or b""
+        text = payload.decode("utf-8", errors="replace")
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return text
+
+
+def body_text(msg: EmailMessage) -> tuple[str | None, str]:
+    """The message's text and where it came from: ("…", "plain") for a text/plain body,
+    ("…", "attachment") for a ``.txt`` attachment when there is no text body, (None, "html") for
+    an HTML-only message, (None, "none") when there is no text at all."""
+    if not msg.is_multipart():  # the common case, without get_body's walk
+        kind = msg.get_content_type()
+        if kind == "text/plain" and msg.get_content_disposition() != "attachment":
+            text = _content(msg)
+            return (text, "plain") if text.strip() else (None, "none")
+    body = msg.get_body(preferencelist=("plain",))
+    if body is not None:
+        text = _content(body)
+        if text.strip():
+            return text, "plain"
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        name = (part.get_filename() or "").lower()
+        if name.endswith(".txt") or (part.get_content_type() == "text/plain" and part is not body):
+            text = _content(part)
+            if text.strip():
+                return text, "attachment"
+    if msg.get_body(preferencelist=("html",)) is not None:
+        return None, "html"
+    return None, "none"

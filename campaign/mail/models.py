@@ -1,0 +1,49 @@
+"""The store of incoming mail: one row per message, written before anything else happens."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class InboundMessage(models.Model):
+    class Via(models.TextChoices):
+        STDIN = "stdin", "manage.py ingestmail"
+        IMAP = "imap", "IMAP poll"
+        LMTP = "lmtp", "LMTP listener"
+        SMTP = "smtp", "SMTP listener"
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", "received, not processed yet"
+        DONE = "done", "processed"
+        DROPPED = "dropped", "dropped (auto-reply, bounce, loop or rate limit)"
+        FAILED = "failed", "processing failed"
+
+    # The Message-ID header as sent (angle brackets included); one made from the bytes' SHA-256
+    # when the message has none or an over-long one, so a repeated delivery is still one row.
+    message_id = models.CharField(max_length=255, unique=True)
+    raw = models.BinaryField()
+    # The site's clock when the message was stored: orders are ordered by it, never by Date:.
+    received_at = models.DateTimeField(db_index=True)
+    via = models.CharField(max_length=8, choices=Via.choices)
+    # The From: address, lower case ("" if there is none); the rate limit counts by it.
+    sender = models.CharField(max_length=254, blank=True, db_index=True)
+    # Envelope recipients when the way in knows them (the listener), else empty.
+    recipients = models.JSONField(default=list, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.RECEIVED, db_index=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    # Which route took it ("orders", "press", "cam", …) and what came of it, for the admin.
+    route = models.CharField(max_length=16, blank=True)
+    outcome = models.TextField(blank=True)
+    # The reply the site sent (to a registered address, or the short refusal to an unknown sender).
+    reply_to = models.CharField(max_length=254, blank=True)
+    reply_kind = models.CharField(max_length=16, blank=True)
+    reply_body = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["received_at", "pk"]
+        indexes = [models.Index(fields=["sender", "received_at"], name="mail_sender_received"),
+                   models.Index(fields=["reply_to", "reply_kind", "received_at"], name="mail_reply_received")]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender or '?'} ({self.status})"
