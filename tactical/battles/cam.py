@@ -205,8 +205,13 @@ def _settle(battle: Battle, campaign: Campaign, row, state, dice: CampaignDice, 
     hours = campaign.activation_hours or 0
     human = seat is not None and seat not in (battle.doctrine_sides or [])
     battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours and human else None
+    before = (battle.setup or {}).get("deciding")
     battle.setup = {**battle.setup, "deciding": {"seat": seat, "turn": state.turn, "phase": state.phase}}
     battle.save(update_fields=["activation_deadline", "setup"])
+    from .cam_play import tell_decision  # it imports this module
+
+    last_seq = saved[-1].seq if saved else (battle.steps.order_by("-seq").values_list("seq", flat=True).first() or 0)
+    tell_decision(battle, campaign, row, state, before, last_seq)
 
 
 def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
@@ -218,7 +223,7 @@ def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
     battle.activation_deadline = None
     # "holder": the engine's winner (the side left on the table), for the battle page; the
     # scenario's winner is the CAM score's.
-    battle.result = {"holder": out.winner, "turns": out.turns, "cam_score": score,
+    battle.result = {"holder": out.winner, "turns": out.turns, "cam_score": score, "ending": out.ending,
                      "ships": [_fate(state, f) for f in out.ships]}
     battle.setup = {**battle.setup, "deciding": {"seat": None, "turn": state.turn, "phase": state.phase}}
     battle.save(update_fields=["status", "resolved_how", "resolved_at", "activation_deadline", "result", "setup"])
@@ -327,6 +332,8 @@ class CamOnlineBattles:
             raise online.Conflict("your side is in the computer doctrine's hands: take it back first")
         dice = _dice(battle, campaign)
         try:
+            # Your own ship, and no target your side cannot see (fog of war, ruling BZP2).
+            codec.RULES.check_owner(codec.PlayState(state), decision, seat)
             resolution = bz.apply(state, decision, dice)
         except IllegalActionError as exc:
             raise CamActionError(f"{exc.rule}: {exc.message}", "illegal") from None
@@ -385,6 +392,12 @@ class CamOnlineBattles:
         BattleLogEntry.objects.create(battle=battle, kind="settled", user=user if getattr(user, "pk", None) else None,
                                       text=note[:500])
 
+
+    @staticmethod
+    def report(row) -> list[str]:
+        from .cam_play import report_lines
+
+        return report_lines(row)
 
     @staticmethod
     def after_roll_back(campaign) -> list[int]:

@@ -23,7 +23,7 @@ from campaign.access import role_of
 from campaign.models import Membership
 from tactical.models import Battle
 from tactical.play import actions as play
-from tactical.play import embedded
+from tactical.play import embedded, kinds
 from tactical.rules.play import PlayRules, Viewer
 
 LOG_LIMIT = 60
@@ -68,6 +68,16 @@ class BattleView:
         return out
 
     @property
+    def page(self) -> dict:
+        """The heading and the link back (a CAM battle: its scenario and the scenario page)."""
+        kind = kinds.kind_for(self.battle)
+        if kind is not None:
+            return kind.page(self.battle)
+        b = self.battle
+        return {"title": f"Battle {b.pk} at ({b.x}, {b.y})", "subtitle": f"turn {b.turn}",
+                "back_url": f"/campaigns/{b.campaign_id}/", "back_label": b.campaign.name}
+
+    @property
     def computer(self) -> bool:
         return self.seat in (self.battle.doctrine_sides or [])
 
@@ -85,12 +95,10 @@ def battle_view(user, battle_id: int) -> BattleView:
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None or not user.is_authenticated or (battle.mode != Battle.Mode.TACTICAL and not battle.steps.exists()):
         raise Http404("no such battle")
-    if "cam" in (battle.setup or {}):
-        # A CAM scenario fought online (tactical/battles/cam.py) has no PlayRules of its own yet:
-        # it is followed and settled from its CAM scenario page.
-        raise Http404("no such battle")
     seats = play.seats_of(user, battle)
-    moderator = role_of(user, battle.campaign) == Membership.Role.MODERATOR
+    kind = kinds.kind_for(battle)  # a CAM scenario fought online: its players are its sides
+    moderator = (kind.is_moderator(user, battle) if kind is not None
+                 else role_of(user, battle.campaign) == Membership.Role.MODERATOR)
     if not seats and not moderator:
         raise Http404("no such battle")
     return BattleView(battle=battle, seat=seats[0] if seats else None, moderator=moderator)
