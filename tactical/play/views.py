@@ -239,8 +239,9 @@ def replay_page(request, battle_id: int):
         "prev": index - 1 if index > 0 else None, "next": index + 1 if index < total else None,
         "step": frame.step, "label": _step_label(rules, frame, view),
         "events": event_rows(rules, frame.events, view),
-        "dice": [{"expression": f"{d.count}d{d.sides}", "purpose": d.purpose, "faces": list(d.faces),
-                  "total": sum(d.faces)} for d in frame.dice],
+        # A hidden step's dice would name its ship in their purposes (fog of war): faces only.
+        "dice": [{"expression": f"{d.count}d{d.sides}", "purpose": "(hidden)" if _hidden(rules, frame, view) else d.purpose,
+                  "faces": list(d.faces), "total": sum(d.faces)} for d in frame.dice],
         "names": view.names, "play_url": reverse("battle-play", args=[battle.pk]),
         "ships_template": rules.replay_ships_template,
     }
@@ -248,6 +249,12 @@ def replay_page(request, battle_id: int):
     # ?frame=1: only the step's frame, which the page's player (static/replay.js) swaps in.
     template = "tactical/_replay_frame.html" if request.GET.get("frame") == "1" else "tactical/replay.html"
     return render(request, template, ctx)
+
+
+def _hidden(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> bool:
+    """Whether ``frame``'s step is the other side's hidden action to the viewer (ruling BZP1)."""
+    return (frame.step is not None and frame.step.side is not None and frame.step.side != view.fog_side
+            and view.fog_side is not None and rules.hides_step(frame.events, view.fog_side))
 
 
 def _step_label(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> str:
@@ -260,9 +267,7 @@ def _step_label(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> st
         except rules.illegal:
             return str(action)
     who = view.names.get(frame.step.side, "")
-    hidden = (frame.step.side != view.fog_side and view.fog_side is not None
-              and rules.hides_step(frame.events, view.fog_side))
-    if hidden:
+    if _hidden(rules, frame, view):
         return f"{who}: a hidden action"
     try:
         text = rules.describe(action, frame.state)

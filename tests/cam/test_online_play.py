@@ -14,6 +14,7 @@ from campaign.cam.models import CamScenario
 from campaign.models import Membership
 from tactical.battles import cam as tcam
 from tactical.models import Battle
+from tactical.play import embedded
 from tactical.rules.buoyz import play as codec
 
 from .conftest import make_cam
@@ -163,12 +164,15 @@ def test_a_cloaked_ship_is_in_no_answer_and_no_email_of_the_other_side(
     assert all(f"({ship_id})" not in e["text"] for e in answer["events"])
     page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
     assert f'data-ship="{ship_id}"' not in page
-    for step in range(battle.steps.count() + 1):
-        replay = client.get(reverse("battle-replay", args=[battle.pk]) + f"?step={step}").content.decode()
-        hidden_now = codec.hidden_ships(tcam.current_state(battle, row), 1)
-        assert ship_id in hidden_now
-        if step == battle.steps.count():
-            assert f'data-ship="{ship_id}"' not in replay
+    hidden_frames = 0
+    for frame in embedded.states(battle):  # the replay, step by step, as bob sees it
+        if ship_id in codec.hidden_ships(frame.state.battle, 1):
+            replay = client.get(reverse("battle-replay", args=[battle.pk]) + f"?step={frame.index}").content.decode()
+            seen = "\n".join(line for line in replay.splitlines() if "declares cloak" not in line)  # both see it (10.2)
+            assert f'data-ship="{ship_id}"' not in replay, frame.index
+            assert f"({ship_id})" not in seen, [x for x in seen.splitlines() if f"({ship_id})" in x]
+            hidden_frames += 1
+    assert hidden_frames
     summary = client.get(f"/api/cam/campaigns/{c.pk}/scenarios/1/battle/").content.decode()
     assert f"{pos[0]:g}" not in summary or f"{pos[1]:g}" not in summary
     bob_mail = [m for m in mail.outbox if bob.email in m.to]
