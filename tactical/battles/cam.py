@@ -35,6 +35,7 @@ from campaign.models import Campaign, DiceRoll
 from tactical.models import Battle, BattleLogEntry, BattleStep
 from tactical.rules import buoyz as bz
 from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz import board
 from tactical.rules.buoyz import play as codec  # its to_json / from_json: the play pages' action JSON
 from tactical.rules.buoyz.cam import deploy_cam
 from tactical.rules.buoyz.state import INITIATIVE, IllegalActionError
@@ -238,7 +239,8 @@ def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
 def _sides(state, names: dict[int, str], roster: dict[int, str]) -> dict:
     """The battle page's sides (tactical/battles/forms.py ``side_rows``): each seat's ships by
     engine id, with their roster names and SDs."""
-    sides = {str(seat): {"name": name, "ships": []} for seat, name in names.items()}
+    colours = dict(zip(sorted(names), board.DEFAULT_COLOURS))
+    sides = {str(seat): {"name": name, "colour": colours[seat], "ships": []} for seat, name in names.items()}
     for ship_id, seat, uid in state.cam.units:
         ship = state.ship(ship_id)
         unit = state.cam.battle.force(seat).unit(uid)
