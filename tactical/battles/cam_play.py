@@ -119,7 +119,7 @@ def report_lines(row) -> list[str]:
     result = battle.result
     sides = (battle.setup or {}).get("sides") or {}
     names = {}
-    for seat, side in sides.items():
+    for side in sides.values():
         for ship in side.get("ships") or []:
             names[ship["id"]] = ship.get("name") or f"ship {ship['id']}"
     ending = result.get("ending") or ("all table contact broken" if (row.battle or {}).get("contact_broken")
