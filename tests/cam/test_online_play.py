@@ -53,6 +53,11 @@ def test_the_cam_players_play_it_on_the_play_page_and_it_is_scored_by_the_cam_pa
         page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
         assert "Scenario 1" in page and reverse("cam-scenario", args=[c.pk, 1]) in page
         assert client.get(reverse("battle-replay", args=[battle.pk])).status_code == 200
+    client.force_login(alice)  # the moderator looks at the whole table but decides nothing here
+    state = _state(client, battle)
+    assert state["moderator"] and state["you"] is None and not state["your_turn"]
+    assert client.get(reverse("battle-play", args=[battle.pk])).status_code == 200
+    assert _act(client, battle, {"type": "detect", "ship": 1}).status_code == 403
     acting = _state(client, battle)["acting_side"]
     client.force_login(players[3 - acting])  # out of turn: 409, nothing stored
     steps = battle.steps.count()
