@@ -26,3 +26,9 @@ class TacticalConfig(AppConfig):
 
         layers.register(RECORD)
         play.RESULT_SINKS[RECORD.key] = pickup.record_result
+        # CAM scenarios fought online are played on the generic play and replay pages as a battle
+        # kind of their own.
+        from .battles.cam_play import CamPlayKind
+        from .play import kinds
+
+        kinds.register(CamPlayKind())

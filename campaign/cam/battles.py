@@ -45,6 +45,10 @@ class CamBattleHandler(Protocol):
     def close(self, campaign, row, user, note: str) -> None:
         """The scenario was settled without the engine (auto-resolve): close its battle row."""
 
+    def report(self, row) -> list[str]:
+        """The battle report of a finished battle for the scenario's report email: each side's ships
+        lost, crippled and left, how it ended, the points lost (empty: no battle fought online)."""
+
     def after_roll_back(self, campaign) -> list[int]:
         """The moderator rolled the rubber back a step (its CAM rows restored, the dice log cut
         back): delete the battles of scenarios no longer being fought online (their dice are

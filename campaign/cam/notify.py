@@ -33,9 +33,10 @@ REMINDER_24H = "cam_rem_24h"   # the step is due within 24 hours, to the players
 REMINDER_1H = "cam_rem_1h"     # within the hour
 LATE = "cam_late"              # the deadline passed and the step waits for the moderator
 DEADLINE = "cam_deadline"      # the deadline passed and the site took the default (to the players)
+DECISION = "cam_dec"           # a scenario fought online: the decision is the player's (stored with its window)
 PREFERENCE = {SCENARIO: "notify_turn", CONFIRM: "notify_battles", ENDED: "notify_turn", SCORED: "notify_turn",
               ROLLBACK: "notify_turn", REMINDER_24H: "notify_reminders", REMINDER_1H: "notify_reminders",
-              LATE: "notify_battles", DEADLINE: "notify_turn"}
+              LATE: "notify_battles", DEADLINE: "notify_turn", DECISION: "notify_battles"}
 
 
 def _recipients(campaign, only_users=None):
@@ -103,7 +104,25 @@ def scenario_scored(campaign, row, events) -> int:
     victory = f" ({score['victory'].replace('_', ' ')})" if score.get("victory") else ""
     lines.append(f"Winner: {names.get(int(winner), f'seat {winner}')}{victory}." if winner else "No winner (a draw).")
     lines += [e["text"] for e in events if e.get("text")]
+    if row.mode == row.Mode.ONLINE:
+        from .battles import handler
+
+        lines += handler().report(row)
     return _send(campaign, SCORED, row.number, f"scenario {row.number} report", lines)
+
+
+def your_decision(campaign, row, seat: int, label: str, path: str, *, key: str) -> int:
+    """A scenario fought online: the decision has passed to ``seat`` (tactical/battles/cam_play.py
+    ``tell_decision``). Once per decision window (``key``), on the ``notify_battles`` switch; the
+    text names the phase and the page, never a ship or a position (fog of war)."""
+    user_id = row.cam.players.filter(seat=seat).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return 0
+    lines = [f"Scenario {row.number}, fought online: {label} is yours.",
+             f"Play it at {absolute(path)} — past the decision deadline the computer doctrine decides for "
+             "you for the rest of the phase (ruling CAM42)."]
+    return _send(campaign, DECISION, row.number, f"scenario {row.number}: your decision", lines,
+                 only_users={user_id}, key=f"{DECISION}:{key}")
 
 
 def rubber_ended(campaign, standings) -> int:

@@ -35,6 +35,7 @@ from campaign.models import Campaign, DiceRoll
 from tactical.models import Battle, BattleLogEntry, BattleStep
 from tactical.rules import buoyz as bz
 from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz import board
 from tactical.rules.buoyz import play as codec  # its to_json / from_json: the play pages' action JSON
 from tactical.rules.buoyz.cam import deploy_cam
 from tactical.rules.buoyz.state import INITIATIVE, IllegalActionError
@@ -205,8 +206,13 @@ def _settle(battle: Battle, campaign: Campaign, row, state, dice: CampaignDice, 
     hours = campaign.activation_hours or 0
     human = seat is not None and seat not in (battle.doctrine_sides or [])
     battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours and human else None
+    before = (battle.setup or {}).get("deciding")
     battle.setup = {**battle.setup, "deciding": {"seat": seat, "turn": state.turn, "phase": state.phase}}
     battle.save(update_fields=["activation_deadline", "setup"])
+    from .cam_play import tell_decision  # it imports this module
+
+    last_seq = saved[-1].seq if saved else (battle.steps.order_by("-seq").values_list("seq", flat=True).first() or 0)
+    tell_decision(battle, campaign, row, state, before, last_seq)
 
 
 def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
@@ -218,7 +224,7 @@ def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
     battle.activation_deadline = None
     # "holder": the engine's winner (the side left on the table), for the battle page; the
     # scenario's winner is the CAM score's.
-    battle.result = {"holder": out.winner, "turns": out.turns, "cam_score": score,
+    battle.result = {"holder": out.winner, "turns": out.turns, "cam_score": score, "ending": out.ending,
                      "ships": [_fate(state, f) for f in out.ships]}
     battle.setup = {**battle.setup, "deciding": {"seat": None, "turn": state.turn, "phase": state.phase}}
     battle.save(update_fields=["status", "resolved_how", "resolved_at", "activation_deadline", "result", "setup"])
@@ -233,7 +239,8 @@ def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
 def _sides(state, names: dict[int, str], roster: dict[int, str]) -> dict:
     """The battle page's sides (tactical/battles/forms.py ``side_rows``): each seat's ships by
     engine id, with their roster names and SDs."""
-    sides = {str(seat): {"name": name, "ships": []} for seat, name in names.items()}
+    colours = dict(zip(sorted(names), board.DEFAULT_COLOURS))
+    sides = {str(seat): {"name": name, "colour": colours[seat], "ships": []} for seat, name in names.items()}
     for ship_id, seat, uid in state.cam.units:
         ship = state.ship(ship_id)
         unit = state.cam.battle.force(seat).unit(uid)
@@ -327,6 +334,8 @@ class CamOnlineBattles:
             raise online.Conflict("your side is in the computer doctrine's hands: take it back first")
         dice = _dice(battle, campaign)
         try:
+            # Your own ship, and no target your side cannot see (fog of war, ruling BZP2).
+            codec.RULES.check_owner(codec.PlayState(state), decision, seat)
             resolution = bz.apply(state, decision, dice)
         except IllegalActionError as exc:
             raise CamActionError(f"{exc.rule}: {exc.message}", "illegal") from None
@@ -385,6 +394,12 @@ class CamOnlineBattles:
         BattleLogEntry.objects.create(battle=battle, kind="settled", user=user if getattr(user, "pk", None) else None,
                                       text=note[:500])
 
+
+    @staticmethod
+    def report(row) -> list[str]:
+        from .cam_play import report_lines
+
+        return report_lines(row)
 
     @staticmethod
     def after_roll_back(campaign) -> list[int]:

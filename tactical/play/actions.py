@@ -22,7 +22,7 @@ from django.utils import timezone
 from campaign.dice import CampaignDice
 from campaign.models import Campaign, Empire
 from tactical.models import Battle, BattleLogEntry, BattleStep
-from tactical.play import embedded
+from tactical.play import embedded, kinds
 from tactical.rules.play import PlayRules
 
 PLAYING = Battle.Status.PLAYING
@@ -59,6 +59,9 @@ def seats_of(user, battle: Battle) -> list[int]:
     """The battle's seats this user commands (normally none or one)."""
     if not getattr(user, "is_authenticated", False):
         return []
+    kind = kinds.kind_for(battle)
+    if kind is not None:
+        return sorted(kind.seats_of(user, battle))
     return sorted(Empire.objects.filter(campaign_id=battle.campaign_id, user=user, seat__in=battle.seats)
                   .values_list("seat", flat=True))
 
@@ -70,6 +73,13 @@ def side_names(battle: Battle) -> dict[int, str]:
         data = sides.get(str(seat)) or sides.get(seat) or {}
         out[seat] = data.get("name") or f"Seat {seat}"
     return out
+
+
+def _kind_of(battle_id: int):
+    battle = Battle.objects.filter(pk=battle_id).only("pk", "ruleset", "setup").first()
+    if battle is None:
+        raise NotAllowed("no such battle")
+    return kinds.kind_for(battle)
 
 
 def _lock(battle_id: int) -> tuple[Battle, Campaign]:
@@ -350,6 +360,10 @@ def take_action(*, battle_id: int, user, action_json):
     """The acting player's action. Refused (nothing stored, no die rolled): NotAllowed for a
     user without a fleet here, NotYourTurn out of turn, Refused with the rule and the reason
     for an illegal action. Returns the state after it (and after the steps that follow)."""
+    kind = _kind_of(battle_id)
+    if kind is not None:  # its own action (a CAM scenario: scored by the CAM layer)
+        kind.take_action(battle_id=battle_id, user=user, action_json=action_json)
+        return embedded.current_state(Battle.objects.get(pk=battle_id))
     with transaction.atomic():
         battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
         rules = embedded.rules_for(battle)
@@ -382,6 +396,10 @@ def take_action(*, battle_id: int, user, action_json):
 def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
     """Hand the user's fleet to the computer doctrine (``on``) or take it back. With the decision
     the user's, the doctrine makes it at once."""
+    kind = _kind_of(battle_id)
+    if kind is not None:
+        kind.hand_to_doctrine(battle_id=battle_id, user=user, on=on)
+        return Battle.objects.get(pk=battle_id)
     with transaction.atomic():
         battle, campaign, seats = _lock_for(battle_id, user, PLAYING, "battle is not being played")
         current = set(battle.doctrine_sides or [])

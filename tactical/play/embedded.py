@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.play import kinds
 from tactical.rules import registry
 from tactical.rules.play import AUTOMATIC, PlayRules
 from tactical.rules.replay import LoggedDie, ReplayDice
@@ -28,8 +29,20 @@ CACHE_SIZE = 32
 
 
 def rules_for(battle) -> PlayRules:
-    """The online-play hooks of the battle's rule book."""
+    """The online-play hooks of the battle's rule book (or of its registered kind:
+    tactical/play/kinds.py)."""
+    kind = kinds.kind_for(battle)
+    if kind is not None:
+        return kind.rules
     return registry.find_play(battle.ruleset)
+
+
+def start_state(battle, dice, rules: PlayRules) -> Any:
+    """The battle before its first step: its kind's set-up, else its rule book's from ``setup``."""
+    kind = kinds.kind_for(battle)
+    if kind is not None:
+        return kind.initial_state(battle, dice)
+    return initial_state(battle.setup, dice, rules)
 
 
 def initial_state(setup: Mapping[str, Any], dice, rules: PlayRules) -> Any:
@@ -74,7 +87,7 @@ def current_state(battle) -> Any:
     steps = _steps(battle)
     key = _key(battle, len(steps), steps[-1] if steps else None)
     dice = ReplayDice(logged_dice(battle))
-    state = initial_state(battle.setup, dice, rules)
+    state = start_state(battle, dice, rules)
     for _, action, _ in steps:
         state = step_to_engine(rules, state, action, dice).state
     if battle.status == "playing":
@@ -116,7 +129,7 @@ def states(battle, upto: int | None = None) -> list[Frame]:
     if upto is not None:
         rows = rows[:upto]
     dice = ReplayDice(logged_dice(battle))
-    state = initial_state(battle.setup, dice, rules)
+    state = start_state(battle, dice, rules)
     frames = [Frame(0, None, None, state, tuple(rules.events(state)), dice.served(0))]
     for i, row in enumerate(rows, 1):
         start = dice.position
@@ -133,4 +146,4 @@ def visible_events(rules: PlayRules, events, side: int | None):
 
 
 __all__ = ["AUTOMATIC", "Frame", "cache_key_after", "current_state", "initial_state", "logged_dice", "remember",
-           "rules_for", "states", "step_to_engine", "visible_events"]
+           "rules_for", "start_state", "states", "step_to_engine", "visible_events"]

@@ -23,7 +23,7 @@ from campaign.access import role_of
 from campaign.models import Membership
 from tactical.models import Battle
 from tactical.play import actions as play
-from tactical.play import embedded
+from tactical.play import embedded, kinds
 from tactical.rules.play import PlayRules, Viewer
 
 LOG_LIMIT = 60
@@ -68,6 +68,16 @@ class BattleView:
         return out
 
     @property
+    def page(self) -> dict:
+        """The heading and the link back (a CAM battle: its scenario and the scenario page)."""
+        kind = kinds.kind_for(self.battle)
+        if kind is not None:
+            return kind.page(self.battle)
+        b = self.battle
+        return {"title": f"Battle {b.pk} at ({b.x}, {b.y})", "subtitle": f"turn {b.turn}",
+                "back_url": f"/campaigns/{b.campaign_id}/", "back_label": b.campaign.name}
+
+    @property
     def computer(self) -> bool:
         return self.seat in (self.battle.doctrine_sides or [])
 
@@ -85,12 +95,10 @@ def battle_view(user, battle_id: int) -> BattleView:
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None or not user.is_authenticated or (battle.mode != Battle.Mode.TACTICAL and not battle.steps.exists()):
         raise Http404("no such battle")
-    if "cam" in (battle.setup or {}):
-        # A CAM scenario fought online (tactical/battles/cam.py) has no PlayRules of its own yet:
-        # it is followed and settled from its CAM scenario page.
-        raise Http404("no such battle")
     seats = play.seats_of(user, battle)
-    moderator = role_of(user, battle.campaign) == Membership.Role.MODERATOR
+    kind = kinds.kind_for(battle)  # a CAM scenario fought online: its players are its sides
+    moderator = (kind.is_moderator(user, battle) if kind is not None
+                 else role_of(user, battle.campaign) == Membership.Role.MODERATOR)
     if not seats and not moderator:
         raise Http404("no such battle")
     return BattleView(battle=battle, seat=seats[0] if seats else None, moderator=moderator)
@@ -231,8 +239,9 @@ def replay_page(request, battle_id: int):
         "prev": index - 1 if index > 0 else None, "next": index + 1 if index < total else None,
         "step": frame.step, "label": _step_label(rules, frame, view),
         "events": event_rows(rules, frame.events, view),
-        "dice": [{"expression": f"{d.count}d{d.sides}", "purpose": d.purpose, "faces": list(d.faces),
-                  "total": sum(d.faces)} for d in frame.dice],
+        # A hidden step's dice would name its ship in their purposes (fog of war): faces only.
+        "dice": [{"expression": f"{d.count}d{d.sides}", "purpose": "(hidden)" if _hidden(rules, frame, view) else d.purpose,
+                  "faces": list(d.faces), "total": sum(d.faces)} for d in frame.dice],
         "names": view.names, "play_url": reverse("battle-play", args=[battle.pk]),
         "ships_template": rules.replay_ships_template,
     }
@@ -240,6 +249,12 @@ def replay_page(request, battle_id: int):
     # ?frame=1: only the step's frame, which the page's player (static/replay.js) swaps in.
     template = "tactical/_replay_frame.html" if request.GET.get("frame") == "1" else "tactical/replay.html"
     return render(request, template, ctx)
+
+
+def _hidden(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> bool:
+    """Whether ``frame``'s step is the other side's hidden action to the viewer (ruling BZP1)."""
+    return (frame.step is not None and frame.step.side is not None and frame.step.side != view.fog_side
+            and view.fog_side is not None and rules.hides_step(frame.events, view.fog_side))
 
 
 def _step_label(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> str:
@@ -252,9 +267,7 @@ def _step_label(rules: PlayRules, frame: embedded.Frame, view: BattleView) -> st
         except rules.illegal:
             return str(action)
     who = view.names.get(frame.step.side, "")
-    hidden = (frame.step.side != view.fog_side and view.fog_side is not None
-              and rules.hides_step(frame.events, view.fog_side))
-    if hidden:
+    if _hidden(rules, frame, view):
         return f"{who}: a hidden action"
     try:
         text = rules.describe(action, frame.state)

@@ -2,7 +2,7 @@
 scenario to "fought online" on its page; the forces are chosen and the table rolled; a player at
 phone width sees the mode, the battle link and whose decision it is, and hands his side to the
 computer doctrine; the other does too, and the scenario is scored. (The Buoyz board itself is the
-play page's.) Screenshots: tests/artifacts/test_cam_online*.png."""
+play page's: tests/browser/test_cam_online_play.py.) Screenshots: tests/artifacts/test_cam_online*.png."""
 
 from django.urls import reverse
 
@@ -60,7 +60,7 @@ def test_cam_scenario_fought_online_pages(new_page, login, shot, django_user_mod
     assert CamScenario.objects.get(cam=campaign.cam, number=1).stage == "scored"
     assert "Scored" in carol.inner_text("#stage")
     shot(carol, "03-scored")
-    bob.goto(link)
-    assert "its scenario page" in bob.content()
+    bob.goto(link)  # the battle's play page, over: the CAM score and the way back to the scenario
+    assert "The battle is over" in bob.inner_text("#battle-over") and bob.locator("#back-link").count() == 1
     assert sideways_overflow(bob) == []
     shot(bob, "04-phone-battle-page")

@@ -192,7 +192,7 @@ def test_mode_switch_before_the_start_and_409_after(db, api, alice, bob, carol, 
     page = api.get(reverse("cam-scenario", args=[c.pk, 1]))
     html = page.content.decode()
     assert page.status_code == 200 and "Fought online on the Buoyz engine" in html
-    assert f'href="{reverse("battle-detail", args=[battle.pk])}"' in html and 'id="turn-form"' not in html
+    assert f'href="{reverse("battle-play", args=[battle.pk])}"' in html and 'id="turn-form"' not in html
     # The battle's page names the scenario and leaves its settlement to the scenario page.
     page = api.get(reverse("battle-detail", args=[battle.pk])).content.decode()
     assert reverse("cam-scenario", args=[c.pk, 1]) in page and 'id="settle-auto-button"' not in page
@@ -296,14 +296,11 @@ def test_multi_tables_are_fought_online(db, alice, bob, carol):
     assert online.settle(campaign_id=c.pk, user=alice, number=1).stage == CamScenario.Stage.SCORED
 
 
-def test_the_event_horizon_battle_pages_leave_a_cam_battle_to_its_scenario(db, client, alice, bob, carol):
+def test_the_event_horizon_settle_form_leaves_a_cam_battle_to_its_scenario(db, client, alice, bob, carol):
     c = make_cam(alice, bob, carol)
     _begin(c, alice, bob, carol)
     battle = Battle.objects.get(campaign=c)
     client.force_login(alice)
-    for name in ("battle-play", "battle-replay"):
-        assert client.get(reverse(name, args=[battle.pk])).status_code == 404
-    assert client.get(f"/api/battles/{battle.pk}/state/").status_code == 404
     before = snapshot(c)
     r = client.post(reverse("battle-settle", args=[battle.pk]), {"how": "auto"})
     assert r.status_code == 400 and "scenario" in r.content.decode() and snapshot(c) == before
