@@ -212,7 +212,10 @@ def accept_pickup(*, token, user) -> PickupBattle:
 # --- fleets --------------------------------------------------------------------------------------
 
 def _ship_json(offer) -> dict:
-    return {"key": offer.key, "name": offer.name, "points": offer.points}
+    out = {"key": offer.key, "name": offer.name, "points": offer.points}
+    if offer.data is not None:
+        out["sd"] = dict(offer.data)  # the design as bought: a later change to it does not reach the fleet
+    return out
 
 
 def offers_for(pickup: PickupBattle, seat: int):
@@ -235,7 +238,7 @@ def submit_fleet(*, pickup_id: int, user, ships) -> PickupBattle:
         raise PickupError("ships must be a list of ship keys")
     fleets = book(pickup.ruleset)
     try:
-        bought = fleets.check_fleet(ships, offers_for(pickup, seat), pickup.points)
+        bought = fleets.check_fleet(ships, offers_for(pickup, seat), pickup.points, fleets.refusals(user))
     except FleetError as exc:
         raise PickupError(exc.problems) from None
     pickup.fleets = {**(pickup.fleets or {}), str(seat): [_ship_json(o) for o in bought]}
@@ -250,7 +253,7 @@ def _start(campaign: Campaign, pickup: PickupBattle) -> Battle:
 
     from .books import Offer
 
-    fleets = {int(seat): [Offer(s["key"], s["name"], s["points"]) for s in ships]
+    fleets = {int(seat): [Offer(s["key"], s["name"], s["points"], data=s.get("sd")) for s in ships]
               for seat, ships in pickup.fleets.items()}
     names = dict(campaign.empires.values_list("seat", "name"))
     setup = book(pickup.ruleset).setup(fleets, names, COLOURS)

@@ -9,13 +9,15 @@ registered (Buoyz 'N Da 'Hood's fleet book is here already; it is offered once
 
 A fleet is a list of ship keys (a key may repeat: two of the same design). ``check_fleet``
 refuses, with every problem named, a fleet over the points total, over the book's ship limit,
-empty, or naming a ship the player may not buy.
+empty, or naming a ship the player may not buy (one of his own designs the book refuses is named
+with its reason: ``refusals``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from tactical.rules import registry
 
@@ -31,13 +33,16 @@ class FleetError(ValueError):
 @dataclass(frozen=True)
 class Offer:
     """A ship a player may buy: its key in fleet submissions, what it is called, its points,
-    a one-line description and whether it is the player's own design (not the book's)."""
+    a one-line description and whether it is the player's own design (not the book's). ``data``
+    is what the book needs to set the ship up later (a Buoyz custom SD as JSON), kept with the
+    submitted fleet so a design changed or deleted afterwards does not change the fleet."""
 
     key: str
     name: str
     points: int
     detail: str = ""
     own: bool = False
+    data: Mapping[str, Any] | None = field(default=None, compare=False)
 
 
 class FleetBook:
@@ -66,13 +71,19 @@ class FleetBook:
                               f"{self.unit}, not {points}"])
         return points
 
-    def check_fleet(self, keys: Iterable[str], offers: Sequence[Offer], points: int) -> list[Offer]:
+    def refusals(self, user) -> dict[str, str]:
+        """Keys of the player's own designs the book refuses, with the reason (shown when he
+        names one); never a design he may not see."""
+        return {}
+
+    def check_fleet(self, keys: Iterable[str], offers: Sequence[Offer], points: int,
+                    refusals: Mapping[str, str] | None = None) -> list[Offer]:
         by_key = {o.key: o for o in offers}
-        problems, fleet = [], []
+        problems, fleet, refusals = [], [], refusals or {}
         for key in keys:
             offer = by_key.get(key)
             if offer is None:
-                problems.append(f"no ship {key!r} to buy here")
+                problems.append(refusals.get(key) or f"no ship {key!r} to buy here")
             else:
                 fleet.append(offer)
         if not fleet and not problems:
@@ -169,8 +180,9 @@ class EventHorizonBook(FleetBook):
 # --- Buoyz 'N Da 'Hood ----------------------------------------------------------------------------
 
 class BuoyzBook(FleetBook):
-    """SDs of the book's catalogue (000 1.5, 1.6) bought by their points, checked against the
-    CAM catalogue's own validation (T'Corr's limits, ``validate_sd``)."""
+    """SDs of the book's catalogue (000 1.5, 1.6) and the player's own custom SDs (those of the CAM
+    campaigns he holds a seat in: ruling PK5) bought by their points, every one held to T'Corr's
+    limits (``validate_sd``). A custom SD goes into the battle setup whole (``play.sd_from_json``)."""
 
     ruleset = "buoyz"
     unit = "points"
@@ -179,6 +191,44 @@ class BuoyzBook(FleetBook):
     default_points = 40
     max_ships = 12
     limits_text = "ruling PK2"
+
+    @staticmethod
+    def _detail(sd) -> str:
+        return f"{getattr(sd.ship_class, 'value', sd.ship_class)}: hull {sd.hull}"
+
+    @staticmethod
+    def _custom_rows(user):
+        """The custom SDs of the CAM campaigns ``user`` holds a seat in (nobody else's)."""
+        from campaign.cam.models import CamSD
+
+        if not getattr(user, "is_authenticated", False):
+            return CamSD.objects.none()
+        return CamSD.objects.filter(cam__players__user=user).distinct().order_by("pk")
+
+    def _custom(self, user) -> tuple[list[Offer], dict[str, str]]:
+        from campaign.cam.adapters import sd_from_row
+        from tactical.rules.buoyz.play import sd_to_json
+        from tactical.rules.buoyz.sds import CATALOGUE, SDError, validate_sd
+
+        offers, refused, seen = [], {}, set()
+        for row in self._custom_rows(user):
+            key = f"camsd-{row.pk}"
+            try:
+                sd = validate_sd(sd_from_row(row))
+            except SDError as exc:
+                refused[key] = f"your SD {row.name!r} ({key}) breaks {exc.rule}: {exc.message}"
+                continue
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                refused[key] = f"your SD {row.name!r} ({key}) cannot be read (000 1.5): {exc}"
+                continue
+            data = sd_to_json(sd)
+            fingerprint = repr(sorted((k, repr(v)) for k, v in data.items() if k != "notes"))
+            if fingerprint in seen or CATALOGUE.get(sd.key) == sd:
+                continue  # the same design in two campaigns, or the book's own SD: offered once
+            seen.add(fingerprint)
+            offers.append(Offer(key=key, name=sd.name, points=sd.points, detail=self._detail(sd), own=True,
+                                data=data))
+        return offers, refused
 
     def offers(self, user) -> list[Offer]:
         from tactical.rules.buoyz.sds import CATALOGUE, SDError, validate_sd
@@ -189,14 +239,20 @@ class BuoyzBook(FleetBook):
                 validate_sd(sd)
             except SDError:
                 continue
-            detail = f"{sd.ship_class.value if hasattr(sd.ship_class, 'value') else sd.ship_class}: hull {sd.hull}"
-            out.append(Offer(key=key, name=sd.name, points=sd.points, detail=detail))
-        return out
+            out.append(Offer(key=key, name=sd.name, points=sd.points, detail=self._detail(sd)))
+        own = self._custom(user)[0]
+        return out + sorted(own, key=lambda o: (o.points, o.name, o.key))
+
+    def refusals(self, user) -> dict[str, str]:
+        return self._custom(user)[1]
 
     def setup(self, fleets, names, colours) -> dict:
         from tactical.rules.buoyz import play as bz_play  # registered with its online play by now
 
-        return bz_play.setup_for({seat: [o.key for o in fleets[seat]] for seat in sorted(fleets)},
+        def sd(offer):
+            return bz_play.sd_from_json(offer.data) if offer.data is not None else offer.key
+
+        return bz_play.setup_for({seat: [sd(o) for o in fleets[seat]] for seat in sorted(fleets)},
                                  names=dict(names), colours=dict(colours), attacker=1)
 
 

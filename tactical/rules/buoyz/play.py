@@ -9,7 +9,8 @@ calls for a battle whose ruleset is ``"buoyz"`` (issue 17 item 2, first part).
                                   {"sd": "b_rel", "lurking": [1, 1]}]}},
      "objects": [{"kind": "planet", "x": 36, "y": 24, "radius": 3}]}
 
-Ships are SDs of the catalogue by key (``sds.CATALOGUE``), numbered 1, 2, … in order (the
+Ships are SDs of the catalogue by key (``sds.CATALOGUE``) or whole SDs as JSON (a custom design,
+held to T'Corr's limits: ``sd_from_json``), numbered 1, 2, … in order (the
 attacker's first) and lined up by ``deploy.deploy`` (ruling BZ4) unless a ship gives its own
 ``x``, ``y``, ``heading`` (and ``cloaked``, for an SD with a cloaking device: it starts the
 battle cloaked; or ``lurking``, the 2' square [column, row] it lurks in unseen: 10.2, BZ53).
@@ -59,7 +60,7 @@ from .engine import (
     turning,
 )
 from .geometry import ARCS
-from .sds import CATALOGUE
+from .sds import CATALOGUE, SD, SDError, ShipClass, Weapon, validate_sd
 from .state import (
     AC_MOVEMENT,
     ATTACK,
@@ -130,12 +131,112 @@ def setup_for(fleets: Mapping[int, Sequence], *, names: Mapping[int, str] | None
     colours = {seat: board.DEFAULT_COLOURS[i] for i, seat in enumerate(seats)} | dict(colours or {})
     sides = {}
     for seat in seats:
-        ships = [{"sd": sd if isinstance(sd, str) else sd.key} for sd in fleets[seat]]
+        ships = [{"sd": sd if isinstance(sd, str) else sd_entry(sd)} for sd in fleets[seat]]
         sides[str(seat)] = {"name": names.get(seat, f"Side {seat}"), "ships": ships}
         if seat in colours:
             sides[str(seat)]["colour"] = colours[seat]
     return {"attacker": seats[0], "defender": seats[1], "table": list(table), "turn_cap": turn_cap,
             "sides": sides, "objects": [dict(o) for o in objects]}
+
+
+# --- a custom SD in the setup ---------------------------------------------------------------------
+# A ship entry's "sd" is a catalogue key or a whole SD as JSON (a player's custom design, 000 1.5):
+#   {"key": "excelsior", "ship_class": "CA", "name": "CA USS 'Excelsior'", "speed": 7, "turning": 3,
+#    "target_size": 2, "shields": [5, 5, 5, 5], "hull": 9, "crippled_at": 4, "command": 2, "ac": 0,
+#    "ac_capacity": 0, "special_abilities": ["Warp", …], "main": [[3, "Phaser"], [2, "Photon Torp", "Fwd"]],
+#    "secondary": 4, "close_defence": 3, "periods": [3, 6], "notes": "…"}
+# Every field but "notes" is needed; the SD is held to T'Corr's limits (``validate_sd``).
+
+SD_INTS = ("speed", "turning", "target_size", "hull", "crippled_at", "command", "ac", "ac_capacity", "secondary",
+           "close_defence")
+SD_FIELDS = ("key", "ship_class", "name", *SD_INTS, "shields", "special_abilities", "main", "periods")
+MAX_SD_TEXT = 120
+
+
+def sd_to_json(sd: SD) -> dict[str, Any]:
+    """An SD as a setup entry's JSON (every field)."""
+    return {"key": sd.key, "ship_class": getattr(sd.ship_class, "value", sd.ship_class), "name": sd.name,
+            **{f: getattr(sd, f) for f in SD_INTS}, "shields": list(sd.shields),
+            "special_abilities": list(sd.special_abilities), "main": [[w.count, w.name, w.arc] for w in sd.main],
+            "periods": list(sd.periods), "notes": sd.notes}
+
+
+def sd_entry(sd: SD) -> str | dict[str, Any]:
+    """The catalogue key of a catalogue SD, else the whole SD."""
+    return sd.key if CATALOGUE.get(sd.key) == sd else sd_to_json(sd)
+
+
+def _sd_text(value, what: str, name: str, *, limit: int = MAX_SD_TEXT) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise SetupError(f"SD {name!r}: {what} must be text of at most {limit} characters, not {value!r}")
+    return value
+
+
+def _sd_int(value, what: str, name: str) -> int | None:
+    if value is None and what in ("speed", "turning"):
+        return None  # "N/A": a space station or 'shore' base (1.5)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SetupError(f"SD {name!r}: {what} must be a whole number, not {value!r}")
+    return value
+
+
+def sd_from_json(data: Any) -> SD:
+    """A whole SD from a setup entry, held to 1.5 and T'Corr's limits; ``SetupError`` names the
+    field or the limit broken."""
+    if not isinstance(data, Mapping):
+        raise SetupError(f"an SD is a catalogue key or a whole SD (a JSON object), not {data!r}")
+    name = data.get("key") if isinstance(data.get("key"), str) else "?"
+    missing = [f for f in SD_FIELDS if f not in data]
+    if missing:
+        raise SetupError(f"SD {name!r} has no {', '.join(missing)} (000 1.5: a custom SD gives every field)")
+    unknown = sorted(str(k) for k in set(data) - set(SD_FIELDS) - {"notes"})
+    if unknown:
+        raise SetupError(f"SD {name!r}: SDs have no field(s) {', '.join(unknown)}")
+    key = _sd_text(data["key"], "the key", name, limit=40)
+    try:
+        ship_class = ShipClass(data["ship_class"])
+    except (ValueError, TypeError):
+        raise SetupError(f"SD {key!r}: unknown ship class {data['ship_class']!r} "
+                         f"(one of {', '.join(c.value for c in ShipClass)})") from None
+    ints = {f: _sd_int(data[f], f, key) for f in SD_INTS}
+    lists = {}
+    for f, size in (("shields", 4), ("periods", 2)):
+        value = data[f]
+        if not isinstance(value, (list, tuple)) or len(value) != size:
+            raise SetupError(f"SD {key!r}: {f} is a list of {size} whole numbers, not {value!r}")
+        lists[f] = tuple(_sd_int(v, f, key) for v in value)
+    abilities = data["special_abilities"]
+    if not isinstance(abilities, (list, tuple)) or len(abilities) > 50:
+        raise SetupError(f"SD {key!r}: special_abilities is a list of names")
+    main = data["main"]
+    if not isinstance(main, (list, tuple)) or len(main) > 50:
+        raise SetupError(f"SD {key!r}: main is a list of [count, name, arc] weapon lines")
+    weapons = []
+    for line in main:
+        if not isinstance(line, (list, tuple)) or len(line) not in (2, 3):
+            raise SetupError(f"SD {key!r}: a main weapon line is [count, name, arc], not {line!r}")
+        weapons.append(Weapon(_sd_int(line[0], "a main weapon's count", key),
+                              _sd_text(line[1], "a weapon's name", key),
+                              _sd_text(line[2] if len(line) == 3 else "", "a weapon's arc", key)))
+    sd = SD(key=key, ship_class=ship_class, name=_sd_text(data["name"], "the name", key), **ints,
+            shields=lists["shields"], special_abilities=tuple(_sd_text(a, "a special ability", key) for a in abilities),
+            main=tuple(weapons), periods=lists["periods"],
+            notes=_sd_text(data.get("notes", ""), "the notes", key, limit=2000))
+    try:
+        return validate_sd(sd)
+    except SDError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def entry_sd(value: Any) -> SD:
+    """A setup ship entry's ``sd``: a catalogue key, or a whole SD (``sd_from_json``)."""
+    if isinstance(value, str):
+        if value not in CATALOGUE:
+            raise SetupError(f"no SD {value!r} in the catalogue")
+        return CATALOGUE[value]
+    if isinstance(value, Mapping):
+        return sd_from_json(value)
+    raise SetupError(f"no SD {value!r} in the catalogue")
 
 
 def _number(value, what: str) -> float:
@@ -163,9 +264,7 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
         fleet = []
         for data in side.get("ships") or []:
             key = data.get("sd") if isinstance(data, Mapping) else data
-            if key not in CATALOGUE:
-                raise SetupError(f"no SD {key!r} in the catalogue")
-            fleet.append(CATALOGUE[key])
+            fleet.append(entry_sd(key))
             entries.append(data if isinstance(data, Mapping) else {})
         if not fleet:
             raise SetupError(f"side {seat} has no ships")
@@ -632,4 +731,4 @@ class BuoyzPlay(PlayRules):
 RULES = BuoyzPlay()
 
 __all__ = ["ACTION_TYPES", "RULES", "BuoyzPlay", "PlayEvent", "PlayState", "SetupError", "describe", "from_json",
-           "hidden_ships", "initial_state", "setup_for", "ship_rows", "side_actions", "tag_events", "to_json"]
+           "hidden_ships", "initial_state", "sd_entry", "sd_from_json", "sd_to_json", "setup_for", "ship_rows", "side_actions", "tag_events", "to_json"]
