@@ -49,6 +49,12 @@ class BattleHandler(Protocol):
         """Settle battles past their deadline, let the doctrine play late activations:
         (battles settled, activations played)."""
 
+    # -- the dice log (campaign/dice.py) --
+    def hidden_dice(self, campaign, seat: int) -> frozenset[int]:
+        """The rolls (``seq``) of the campaign's dice log whose purposes ``seat`` may not read
+        yet: the dice of the steps of its battles being fought that are hidden from it (their
+        purposes would name a cloaked or lurking ship; ruling DL5)."""
+
     # -- orders as text (campaign/actions/textorders.py) --
     def set_battle_preference(self, *, empire_id: int, user, preference: str) -> None:
         """The player's battle preference (``""``: the campaign's mode); raises ValueError with

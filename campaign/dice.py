@@ -97,7 +97,13 @@ def log_reader(campaign: Campaign, user) -> dicelog.LogReader:
         from .press import seats
 
         seat = next((s.number for s in seats.seats_of_user(campaign, user)), None)
-    return dicelog.LogReader(whole=False, seat=seat)
+    if seat is None:
+        return dicelog.LogReader(whole=False)
+    # A battle being fought shows its sides its dice, but not what a step hidden from the
+    # reader rolled them for (ruling DL5): the battle app knows which steps those are.
+    from .battles import handler
+
+    return dicelog.LogReader(whole=False, seat=seat, masked=frozenset(handler().hidden_dice(campaign, seat)))
 
 
 def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict]:

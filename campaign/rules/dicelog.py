@@ -182,6 +182,9 @@ CHAIN_FIELDS = ("seq", "prev_hash", "hash")
 # log: the gaps between the rolls a reader sees would count the dice of the rolls withheld (a
 # battle's dice count is its BP ratio). Before the seed is revealed nobody could use them anyway.
 STREAM_FIELDS = ("offset", "words")
+# What a reader is shown for the purpose of a roll it may see but whose purpose would name what
+# fog of war still hides from it (a running battle's hidden step, ruling DL5).
+HIDDEN_PURPOSE = "(a hidden action)"
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,9 @@ class LogReader:
 
     whole: bool
     seat: int | None = None
+    # Rolls (by ``seq``) this reader sees but whose purposes it may not read yet: the dice of a
+    # step of a battle being fought that is hidden from it (a cloaked or lurking ship, DL5).
+    masked: frozenset[int] = frozenset()
 
     def sees(self, concerns: Iterable[int]) -> bool:
         """May this reader see a roll made for ``concerns`` (empty: a public roll)?"""
@@ -202,11 +208,14 @@ def shown(row: Mapping[str, Any], reader: LogReader) -> dict[str, Any]:
     """What ``reader`` is shown of a log row (a mapping with every name of ``FIELDS``): every
     field with ``withheld`` False, or — a roll made for other empires while the campaign runs —
     only ``CHAIN_FIELDS``, the rest None and ``withheld`` True. The stream position is shown
-    only to readers of the whole log."""
+    only to readers of the whole log; the purpose of a roll in ``reader.masked`` is
+    ``HIDDEN_PURPOSE`` (its dice and faces stay)."""
     out = {name: row[name] for name in FIELDS}
     if reader.whole:
         return {**out, "faces": list(out["faces"]), "concerns": list(out["concerns"]), "withheld": False}
     if not reader.sees(row["concerns"]):
         return {**{name: (out[name] if name in CHAIN_FIELDS else None) for name in FIELDS}, "withheld": True}
+    if row["seq"] in reader.masked:
+        out["purpose"] = HIDDEN_PURPOSE
     return {**out, **dict.fromkeys(STREAM_FIELDS), "faces": list(out["faces"]),
             "concerns": list(out["concerns"]), "withheld": False}

@@ -31,6 +31,14 @@ class TacticalBattles:
         return battles
 
     @staticmethod
+    def hidden_dice(campaign, seat: int) -> frozenset[int]:
+        from tactical.play import embedded
+
+        running = (Battle.objects.filter(campaign=campaign, status=Battle.Status.PLAYING)
+                   .filter(Q(attacker=seat) | Q(defender=seat)).order_by("pk"))
+        return frozenset(seq for battle in running for seq in embedded.hidden_dice(battle, seat))
+
+    @staticmethod
     def set_battle_preference(*, empire_id: int, user, preference: str) -> None:
         actions.set_battle_preference(empire_id=empire_id, user=user, preference=preference)
 

@@ -139,11 +139,35 @@ def states(battle, upto: int | None = None) -> list[Frame]:
     return frames
 
 
+def hidden_dice(battle, side: int) -> list[int]:
+    """The dice-log rows (``seq``) of ``battle`` whose purposes ``side`` may not read while the
+    battle is fought (ruling DL5): the dice of the other side's steps hidden from it — the
+    replay's "hidden action" (BZP1, CAM49) — and of any step with a line it may not read (their
+    purposes name the cloaked or lurking ship)."""
+    from campaign.models import DiceRoll
+
+    seqs = list(DiceRoll.objects.filter(campaign_id=battle.campaign_id, phase=battle.dice_phase)
+                .order_by("seq").values_list("seq", flat=True))
+    if not seqs:
+        return []
+    rules = rules_for(battle)
+    hidden: list[int] = []
+    at = 0
+    for frame in states(battle):
+        count = len(frame.dice)
+        if frame.step is not None and (
+                len(rules.visible_events(frame.events, side)) < len(frame.events)
+                or (frame.step.side not in (None, side) and rules.hides_step(frame.events, side))):
+            hidden.extend(seqs[at:at + count])
+        at += count
+    return hidden + seqs[at:]  # none are left over; if some were, they are nobody's to read yet
+
+
 def visible_events(rules: PlayRules, events, side: int | None):
     """The events one side may read (``side`` None: everything, for the moderator or after the
     battle)."""
     return rules.visible_events(events, side)
 
 
-__all__ = ["AUTOMATIC", "Frame", "cache_key_after", "current_state", "initial_state", "logged_dice", "remember",
+__all__ = ["AUTOMATIC", "Frame", "cache_key_after", "current_state", "hidden_dice", "initial_state", "logged_dice", "remember",
            "rules_for", "start_state", "states", "step_to_engine", "visible_events"]
