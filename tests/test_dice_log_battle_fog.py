@@ -7,6 +7,7 @@ and the chain still checks. A CAM scenario fought online and a pickup battle."""
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.test import Client
@@ -59,7 +60,7 @@ def _names(ship_id) -> re.Pattern:
 def _check_fog(campaign, battle, ship_id, owner, other, moderator):
     naming = _names(ship_id)
     rows = {r.seq: r for r in DiceRoll.objects.filter(campaign=campaign, phase=battle.dice_phase)}
-    hidden = set(embedded.hidden_dice(battle, other_seat(battle, other, campaign)))
+    hidden = set(embedded.hidden_dice(battle, log_reader(campaign, other).seat))
     secret = {seq for seq in hidden if naming.search(rows[seq].purpose)}
     assert secret, "a step hidden from the other side rolled dice naming the hidden ship"
     theirs = {r["seq"]: r for r in _api_rows(other, campaign)}
@@ -72,16 +73,12 @@ def _check_fog(campaign, battle, ship_id, owner, other, moderator):
                                                     for r in sorted(theirs.values(), key=lambda r: r["seq"])]) is None
     page = _page(other, campaign)
     for seq in secret:
-        assert rows[seq].purpose not in page
+        assert escape(rows[seq].purpose) not in page
     assert dicelog.HIDDEN_PURPOSE in page
     for reader in (r for r in (owner, moderator) if r is not None):  # the owner and the moderator read every purpose
         mine = {r["seq"]: r for r in _api_rows(reader, campaign)}
         assert all(mine[seq]["purpose"] == rows[seq].purpose for seq in secret)
-        assert rows[min(secret)].purpose in _page(reader, campaign)
-
-
-def other_seat(battle, user, campaign) -> int:
-    return log_reader(campaign, user).seat
+        assert escape(rows[min(secret)].purpose) in _page(reader, campaign)
 
 
 def test_a_cloaked_ships_dice_purposes_are_hidden_from_the_other_cam_player_until_the_battle_ends(
