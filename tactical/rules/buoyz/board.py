@@ -145,6 +145,13 @@ def _ship(f: _Frame, ship: Ship, colour: str, names: Mapping[int, str], selected
     return "".join(parts)
 
 
+def frame_point(state: BattleState, pos) -> list[float]:
+    """A table point (inches) as the SVG's pixel coordinates: for the page's script, which
+    draws candidate moves over the board (tables of 11.3 side by side, as ``render`` draws)."""
+    f = _Frame(state)
+    return [f.x(pos[0]), f.y(pos[1])]
+
+
 def render(state: BattleState, *, viewer_side: int | None = None, colours: Mapping[int, str] | None = None,
            names: Mapping[int, str] | None = None, selected: int | None = None) -> str:
     colours = dict(colours or {})
@@ -218,4 +225,4 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
     return "".join(out)
 
 
-__all__ = ["MARGIN", "SCALE", "hidden_from", "render", "visible_ships"]
+__all__ = ["MARGIN", "SCALE", "frame_point", "hidden_from", "render", "visible_ships"]

@@ -45,7 +45,7 @@ from typing import Any
 from tactical.rules.play import PlayRules, Step, Viewer
 
 from . import actions as A
-from . import board
+from . import board, plans
 from .deploy import deploy, lurk
 from .doctrine import doctrine_action
 from .engine import (
@@ -552,27 +552,111 @@ def _selected(state: BattleState, viewer: Viewer) -> int | None:
     return None
 
 
+def _fly_category(a: A.FlyAC) -> str:
+    """Which control of an AC counter's choices an AC move belongs to (4.2, 8.x)."""
+    if a.cap:
+        return "Combat Air Patrol"
+    if a.loiter or a.home:
+        return "Loiter or go home"
+    if a.attack is not None:
+        return "Attack runs and dogfights"
+    return "Fly"
+
+
+def _special_label(a: A.Special) -> str:
+    return {"cloak": "Cloak (10.2)", "decloak": "Decloak (10.2)"}.get(a.action, "")
+
+
 def _choice_groups(state: BattleState, seat: int) -> list[dict]:
-    """The acting side's legal actions grouped by ship (or AC flight) for the page."""
+    """The acting side's legal actions grouped by ship (or AC flight) for the page: its moves
+    (the list, and on the board their paths: ``plans.move_plans``), its Special Actions (cloak and
+    decloak among them), its fire (the listed volleys, and the fire form of ``plans.fire_plan``:
+    every eligible target of every weapon with the dice to roll), an AC counter's moves by
+    kind (attack run, CAP, loiter or home), and the rest (detect, lurk)."""
     groups: dict[str, dict] = {}
+    legal = side_actions(state, seat)
+    hidden = hidden_ships(state, seat)
 
     def order(a) -> tuple:  # moves: straight ahead and farthest first
         if isinstance(a, A.Move):
             return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep or a.web)
         return (1,)
 
-    for a in sorted(side_actions(state, seat), key=order):
+    for a in sorted(legal, key=order):
         if isinstance(a, A.FlyAC):
-            key, label = f"flight {a.flight}", f"AC {a.flight} ({state.flight(a.flight).kind})"
+            f = state.flight(a.flight)
+            key, label = f"flight {a.flight}", f"AC {a.flight} ({f.kind}{', spent' if not f.armed else ''})"
         elif isinstance(a, A.Begin):
             continue
         else:
             ship = state.ship(a.ship)
             key, label = f"ship {a.ship}", f"{ship.name} ({ship.id})"
-        g = groups.setdefault(key, {"key": key, "label": label, "moves": [], "buttons": []})
+        g = groups.setdefault(key, {"key": key, "label": label, "moves": [], "buttons": [], "specials": [],
+                                    "fires": [], "fly": {}, "fire_plan": None, "ship": getattr(a, "ship", None),
+                                    "flags": set()})
         entry = {"label": describe(to_json(a)), "json": json.dumps(to_json(a))}
-        (g["moves"] if isinstance(a, (A.Move, A.FlyAC, A.Reveal)) else g["buttons"]).append(entry)
-    return list(groups.values())
+        if isinstance(a, A.FlyAC):
+            g["fly"].setdefault(_fly_category(a), []).append(entry)
+        elif isinstance(a, (A.Move, A.Reveal)):
+            g["moves"].append(entry)
+            for flag in ("lay_mine", "sweep", "web"):
+                if getattr(a, flag, False):
+                    g["flags"].add(flag)
+        elif isinstance(a, A.Special):
+            entry["label"] = _special_label(a) or entry["label"]
+            entry["cloak"] = a.action in ("cloak", "decloak")
+            g["specials"].append(entry)
+        elif isinstance(a, A.Fire):
+            g["fires"].append(entry)
+            if g["fire_plan"] is None:
+                g["fire_plan"] = plans.fire_plan(state, a.ship, hidden)
+                g["fire_plan"]["boardable"] = []
+            if a.board is not None:
+                g["fire_plan"]["boardable"].append(a.board)
+        else:
+            g["buttons"].append(entry)
+    out = []
+    for g in groups.values():
+        g["fly"] = [{"name": name, "choices": choices} for name, choices in g["fly"].items()]
+        g["flags"] = sorted(g["flags"])
+        out.append(g)
+    return out
+
+
+def board_plan(state: BattleState, seat: int) -> dict:
+    """What the page's script needs to pick a move on the board (``static/buoyz_board.js``):
+    each of the side's ships with listed moves, its position and every move's path in the SVG's
+    pixels, the inches and turning points it uses, and the action JSON the list would send."""
+    legal = [a for a in side_actions(state, seat) if isinstance(a, A.Move)]
+    moves = plans.move_plans(state, legal)
+    ships = []
+    for ship_id, plan in moves.items():
+        mine = [a for a in legal if a.ship == ship_id]
+        for m, path in zip(mine, plan["moves"]):
+            path["px"] = [board.frame_point(state, p) for p in path["points"]]
+            path["json"] = to_json(m)
+            path["label"] = describe(path["json"])
+        plan["px"] = board.frame_point(state, plan["pos"])
+        plan["name"] = state.ship(ship_id).name
+        ships.append(plan)
+    return {"scale": board.SCALE, "ships": ships}
+
+
+_DECIDING = {
+    INITIATIVE: "the battle begins: initiative is rolled",
+    MOVEMENT: "nominate a ship to move (a Special Action first, if any)",
+    AC_MOVEMENT: "move an AC counter (an attack run, Combat Air Patrol, or home)",
+    ATTACK: "nominate a ship to fire",
+}
+
+
+def _deciding(state: BattleState) -> str:
+    """What the side to nominate decides now, for the page's banner."""
+    if state.nominated is not None and state.phase == MOVEMENT:
+        return f"ship {state.nominated} attempted its Special Action and moves now"
+    if state.nominated is not None and state.phase == ATTACK:
+        return f"ship {state.nominated} made its detection roll and fires now"
+    return _DECIDING.get(state.phase, "")
 
 
 # --- the hooks -------------------------------------------------------------------------------
@@ -712,14 +796,21 @@ class BuoyzPlay(PlayRules):
     def page_context(self, state, viewer):
         b = state.battle
         selected = _selected(b, viewer)
+        acting = viewer.can_act and b.acting == viewer.seat
         return {
             "buoyz": b, "phase_name": PHASE_NAMES.get(b.phase, b.phase),
             "svg": board.render(b, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names,
                                 selected=selected),
             "ships": ship_rows(b, viewer), "selected": selected,
-            "groups": _choice_groups(b, viewer.seat) if viewer.can_act and b.acting == viewer.seat else [],
+            "groups": _choice_groups(b, viewer.seat) if acting else [],
+            "board_plan": board_plan(b, viewer.seat) if acting and b.phase == MOVEMENT else None,
+            "deciding": _deciding(b),
             "outcome": outcome(b) if b.over else None,
         }
+
+    def form_action(self, kind, form):
+        # The fire form (plans.fire_from_form): dice per weapon and target, split fire included.
+        return plans.fire_from_form(form) if kind == "fire" else None
 
     def replay_context(self, state, action_json, viewer):
         b = state.battle

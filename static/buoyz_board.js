@@ -1,0 +1,227 @@
+// The Buoyz 'N Da 'Hood play page (templates/tactical/rulesets/buoyz/play.html): zoom and pan on
+// the table (wheel, pinch, drag, buttons: the patterns of static/map.js), and moves picked on the
+// board. The page's JSON "bz-plan" (tactical/rules/buoyz/play.py board_plan) lists each ship's
+// legal moves with their paths in the SVG's pixels; a click, or a drag from the ship, snaps to the
+// nearest legal move's end, shows its path, the inches used and left and the turning points
+// spent, and "Confirm move" submits that move through the ship's own list form (the same action
+// JSON as choosing it in the list). Without JavaScript the list and the forms do everything.
+(function () {
+  "use strict";
+  const frame = document.getElementById("board");
+  const svg = frame ? frame.querySelector("svg.board.buoyz") : null;
+  if (!svg) return;
+  const NS = "http://www.w3.org/2000/svg";
+
+  // --- zoom and pan -------------------------------------------------------------------------
+  const vb = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+  const home = {x: vb[0], y: vb[1], w: vb[2], h: vb[3]};
+  let view = Object.assign({}, home);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  frame.classList.add("bz-live");
+  frame.style.aspectRatio = home.w + " / " + home.h;
+  const toolbar = document.getElementById("bz-toolbar");
+  if (toolbar) toolbar.hidden = false;
+
+  function apply() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); }
+  function toSvg(clientX, clientY) {
+    const m = svg.getScreenCTM();
+    if (!m) return {x: view.x + view.w / 2, y: view.y + view.h / 2};
+    const pt = svg.createSVGPoint();
+    pt.x = clientX; pt.y = clientY;
+    const p = pt.matrixTransform(m.inverse());
+    return {x: p.x, y: p.y};
+  }
+  function zoom(factor, cx, cy) {
+    const w = Math.min(home.w * 1.5, Math.max(home.w / 12, view.w / factor));
+    const f = w / view.w;
+    if (cx === undefined) { cx = view.x + view.w / 2; cy = view.y + view.h / 2; }
+    view = {x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f, w: w, h: view.h * f};
+    apply();
+  }
+  document.querySelectorAll("[data-bz-zoom]").forEach(b => b.addEventListener("click", function () {
+    const how = b.dataset.bzZoom;
+    if (how === "in") zoom(1.5); else if (how === "out") zoom(1 / 1.5); else { view = Object.assign({}, home); apply(); }
+  }));
+  frame.addEventListener("wheel", function (ev) {
+    ev.preventDefault();
+    const p = toSvg(ev.clientX, ev.clientY);
+    zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
+  }, {passive: false});
+
+  // --- the move picker ----------------------------------------------------------------------
+  const planEl = document.getElementById("bz-plan");
+  const plan = planEl ? JSON.parse(planEl.textContent) : null;
+  const picker = document.getElementById("bz-picker");
+  const ships = {};
+  (plan ? plan.ships : []).forEach(s => { if (s.moves.some(m => m.orbit === null)) ships[s.ship] = s; });
+  let current = null, chosen = null;
+  const flags = {lay_mine: false, sweep: false, web: false};
+  const FLAG_NAMES = {lay_mine: "Lay a mine (5.10)", sweep: "Sweep mines (Minesweeper)", web: "Spin a web (7.3)"};
+  const overlay = document.createElementNS(NS, "g");
+  overlay.setAttribute("id", "bz-overlay");
+  svg.appendChild(overlay);
+
+  function el(name, attrs) {
+    const e = document.createElementNS(NS, name);
+    Object.keys(attrs).forEach(k => e.setAttribute(k, attrs[k]));
+    return e;
+  }
+  function candidates() {
+    if (!current) return [];
+    return current.moves.filter(m => m.orbit === null && m.lay_mine === flags.lay_mine && m.sweep === flags.sweep
+                                 && m.web === flags.web);
+  }
+  function endOf(m) { return m.px[m.px.length - 1]; }
+  function fmt(n) { return (Math.round(n * 100) / 100).toString(); }
+
+  function draw() {
+    overlay.textContent = "";
+    if (!current) return;
+    const seen = new Set();
+    candidates().forEach(m => {
+      const e = endOf(m), key = e[0].toFixed(1) + "," + e[1].toFixed(1);
+      if (seen.has(key)) return;
+      seen.add(key);
+      overlay.appendChild(el("circle", {class: "bz-cand", cx: e[0], cy: e[1], r: 3.2}));
+    });
+    if (chosen) {
+      overlay.appendChild(el("polyline", {class: "bz-path", points: chosen.px.map(p => p.join(",")).join(" ")}));
+      chosen.px.slice(1, -1).forEach(p => overlay.appendChild(el("circle", {class: "bz-turnpoint", cx: p[0], cy: p[1], r: 3})));
+      const e = endOf(chosen), size = 9;
+      overlay.appendChild(el("polygon", {class: "bz-ghost", points: `0,${-size} ${size * 0.7},${size} 0,${size * 0.45} ${-size * 0.7},${size}`,
+                                         transform: `translate(${e[0]} ${e[1]}) rotate(${chosen.heading})`}));
+    }
+  }
+  function show() {
+    const label = document.getElementById("bz-pick-label");
+    document.getElementById("bz-pick-choice").hidden = !chosen;
+    document.getElementById("bz-pick-hint").hidden = !!chosen;
+    document.getElementById("bz-confirm").disabled = !chosen;
+    if (!chosen) { draw(); return; }
+    label.textContent = chosen.label;
+    document.getElementById("bz-pick-distance").textContent =
+      `${fmt(chosen.used)}" of ${fmt(current.allowance)}" used, ${fmt(chosen.left)}" left`;
+    const most = Math.max(Math.abs(chosen.turn), Math.abs(chosen.turn_end));
+    document.getElementById("bz-pick-turning").textContent = current.turning
+      ? `${chosen.turned} turning point(s) spent, ${Math.max(0, current.turning - most)} of Turning ${current.turning} left`
+        + (current.agile ? " (Agile: a turn at the start and one at the end)" : "")
+      : "no turning";
+    draw();
+  }
+  function snap(p) {
+    let best = null, bestD = Infinity;
+    candidates().forEach(m => {
+      // the move whose end lies nearest: a drag along the path passes its ends in turn
+      const e = endOf(m), d = Math.hypot(e[0] - p.x, e[1] - p.y);
+      if (d < bestD - 1e-9) { best = m; bestD = d; }
+    });
+    return best;
+  }
+  function select(shipId) {
+    current = ships[shipId] || null;
+    chosen = null;
+    Object.keys(flags).forEach(k => { flags[k] = false; });
+    const box = document.getElementById("bz-flags");
+    box.textContent = "";
+    if (current) {
+      Object.keys(FLAG_NAMES).forEach(k => {
+        if (!current.moves.some(m => m[k])) return;
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "checkbox"; input.name = "bz-" + k; input.dataset.flag = k;
+        input.addEventListener("change", function () { flags[k] = input.checked; chosen = null; show(); });
+        label.append(input, " " + FLAG_NAMES[k]);
+        box.appendChild(label);
+      });
+      document.querySelectorAll(".choice-group[data-ship]").forEach(g => g.classList.toggle("bz-current", g.dataset.ship === String(shipId)));
+    }
+    picker.hidden = !current;
+    show();
+  }
+  function canon(v) {
+    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
+    if (v && typeof v === "object") return "{" + Object.keys(v).sort().map(k => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
+    return JSON.stringify(v);
+  }
+  function confirmMove() {
+    if (!chosen) return;
+    const want = canon(chosen.json);
+    const form = document.querySelector(`form.move-form[data-ship="${current.ship}"]`);
+    const select = form ? form.querySelector("select[name=move]") : null;
+    const option = select ? Array.from(select.options).find(o => canon(JSON.parse(o.value)) === want) : null;
+    if (!option) return;
+    select.value = option.value;
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  }
+
+  const ids = Object.keys(ships);
+  if (ids.length && picker) {
+    const selectedG = svg.querySelector("g.ship.selected");
+    const first = selectedG && ships[selectedG.dataset.ship] ? selectedG.dataset.ship : ids[0];
+    document.getElementById("bz-confirm").addEventListener("click", confirmMove);
+    document.getElementById("bz-cancel").addEventListener("click", function () { chosen = null; show(); });
+    select(first);
+  }
+
+  // --- pointers: one drags (a move from the ship, else the view), two pinch -----------------
+  const touches = {};
+  let drag = null, pinch = null;
+  function spread() {
+    const p = Object.values(touches);
+    return {d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2};
+  }
+  function nearShip(p) {
+    if (!current) return false;
+    const r = Math.max(14, 14 * view.w / home.w * 1.5);
+    return Math.hypot(current.px[0] - p.x, current.px[1] - p.y) <= r;
+  }
+  frame.addEventListener("pointerdown", function (ev) {
+    touches[ev.pointerId] = {x: ev.clientX, y: ev.clientY};
+    if (Object.keys(touches).length === 2) { drag = null; pinch = spread(); return; }
+    if (ev.button !== 0 || Object.keys(touches).length > 2) return;
+    const p = toSvg(ev.clientX, ev.clientY);
+    drag = {sx: ev.clientX, sy: ev.clientY, start: p, moved: false, picking: nearShip(p), target: ev.target};
+    if (drag.picking && frame.setPointerCapture) frame.setPointerCapture(ev.pointerId);
+  });
+  function lift(ev) {
+    delete touches[ev.pointerId];
+    if (pinch && Object.keys(touches).length < 2) { pinch = null; drag = null; return true; }
+    return false;
+  }
+  window.addEventListener("pointercancel", function (ev) { lift(ev); drag = null; });
+  window.addEventListener("pointermove", function (ev) {
+    if (touches[ev.pointerId]) touches[ev.pointerId] = {x: ev.clientX, y: ev.clientY};
+    if (pinch && Object.keys(touches).length === 2) {
+      const now = spread();
+      if (now.d > 0 && pinch.d > 0) { const c = toSvg(now.x, now.y); zoom(now.d / pinch.d, c.x, c.y); }
+      pinch = now;
+      return;
+    }
+    if (!drag) return;
+    if (!drag.moved && Math.abs(ev.clientX - drag.sx) + Math.abs(ev.clientY - drag.sy) < 4) return;
+    drag.moved = true;
+    const now = toSvg(ev.clientX, ev.clientY);
+    if (drag.picking) {
+      const m = snap(now);
+      if (m && m !== chosen) { chosen = m; show(); }
+      return;
+    }
+    view.x += drag.start.x - now.x;
+    view.y += drag.start.y - now.y;
+    apply();
+  });
+  window.addEventListener("pointerup", function (ev) {
+    if (lift(ev) || !drag) return;
+    const d = drag;
+    drag = null;
+    if (d.moved) return;
+    // A click: on one of the side's ships with moves, select it; else snap to the nearest move.
+    const g = d.target && d.target.closest ? d.target.closest("g.ship") : null;
+    if (g && ships[g.dataset.ship] && (!current || String(current.ship) !== g.dataset.ship)) { select(g.dataset.ship); return; }
+    if (!current || (g && String(current.ship) === g.dataset.ship)) return;
+    const m = snap(d.start);
+    if (m) { chosen = m; show(); }
+  });
+})();
