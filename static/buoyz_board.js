@@ -44,6 +44,26 @@
     const how = b.dataset.bzZoom;
     if (how === "in") zoom(1.5); else if (how === "out") zoom(1 / 1.5); else { view = Object.assign({}, home); apply(); }
   }));
+  // Open on what the nomination is about: the selected ship with its fire arcs and turning
+  // template (the whole table is one button away), so a phone shows it big enough to tap.
+  function focus() {
+    const parts = Array.from(svg.querySelectorAll("g.ship.selected, g.fire-arcs, g.turn-template"));
+    if (!parts.length) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    parts.forEach(g => {
+      const b = g.getBBox();
+      if (!b.width && !b.height) return;
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y); x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+    });
+    if (!isFinite(x0)) return;
+    const ratio = home.h / home.w;
+    let w = Math.max(home.w / 5, (x1 - x0) * 1.4, (y1 - y0) * 1.4 / ratio);
+    w = Math.min(w, home.w);
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    view = {x: cx - w / 2, y: cy - w * ratio / 2, w: w, h: w * ratio};
+    apply();
+  }
+  focus();
   frame.addEventListener("wheel", function (ev) {
     ev.preventDefault();
     const p = toSvg(ev.clientX, ev.clientY);
@@ -101,6 +121,20 @@
     document.getElementById("bz-confirm").disabled = !chosen;
     if (!chosen) { draw(); return; }
     label.textContent = chosen.label;
+    syncList();
+    const headings = document.getElementById("bz-headings"), e = endOf(chosen);
+    headings.textContent = "";
+    const here = candidates().filter(m => Math.hypot(endOf(m)[0] - e[0], endOf(m)[1] - e[1]) <= 0.05);
+    if (here.length > 1) {
+      headings.append("Other ways to end here: ");
+      here.forEach(m => {
+        if (m === chosen) return;
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "bz-heading"; b.textContent = m.label.replace(/^Ship \d+: /, "");
+        b.addEventListener("click", function () { chosen = m; show(); });
+        headings.appendChild(b);
+      });
+    }
     document.getElementById("bz-pick-distance").textContent =
       `${fmt(chosen.used)}" of ${fmt(current.allowance)}" used, ${fmt(chosen.left)}" left`;
     const most = Math.max(Math.abs(chosen.turn), Math.abs(chosen.turn_end));
@@ -113,9 +147,10 @@
   function snap(p) {
     let best = null, bestD = Infinity;
     candidates().forEach(m => {
-      // the move whose end lies nearest: a drag along the path passes its ends in turn
+      // the move whose end lies nearest: a drag along the path passes its ends in turn; of
+      // moves ending at the same point, the one turning least (its other headings are offered)
       const e = endOf(m), d = Math.hypot(e[0] - p.x, e[1] - p.y);
-      if (d < bestD - 1e-9) { best = m; bestD = d; }
+      if (d < bestD - 0.05 || (Math.abs(d - bestD) <= 0.05 && m.turned < best.turned)) { best = m; bestD = d; }
     });
     return best;
   }
@@ -145,14 +180,21 @@
     if (v && typeof v === "object") return "{" + Object.keys(v).sort().map(k => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
     return JSON.stringify(v);
   }
-  function confirmMove() {
-    if (!chosen) return;
-    const want = canon(chosen.json);
-    const form = document.querySelector(`form.move-form[data-ship="${current.ship}"]`);
+  // The list form of the current ship, showing the move chosen on the board: the same option,
+  // so "Confirm move" sends exactly what choosing it in the list sends.
+  function syncList() {
+    const form = current && document.querySelector(`form.move-form[data-ship="${current.ship}"]`);
     const select = form ? form.querySelector("select[name=move]") : null;
-    const option = select ? Array.from(select.options).find(o => canon(JSON.parse(o.value)) === want) : null;
-    if (!option) return;
+    if (!select || !chosen) return null;
+    const want = canon(chosen.json);
+    const option = Array.from(select.options).find(o => canon(JSON.parse(o.value)) === want);
+    if (!option) return null;
     select.value = option.value;
+    return form;
+  }
+  function confirmMove() {
+    const form = syncList();
+    if (!form) return;
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
   }
 
