@@ -170,8 +170,8 @@
         label.append(input, " " + FLAG_NAMES[k]);
         box.appendChild(label);
       });
-      document.querySelectorAll(".choice-group[data-ship]").forEach(g => g.classList.toggle("bz-current", g.dataset.ship === String(shipId)));
     }
+    mark(shipId);
     picker.hidden = !current;
     show();
   }
@@ -197,6 +197,61 @@
     if (!form) return;
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
   }
+
+  // Which of the side's ships the page is about: its arcs and turning template on the board
+  // (drawn hidden for each of them by tactical/rules/buoyz/board.py), its group of choices.
+  function mark(shipId) {
+    const id = String(shipId);
+    svg.querySelectorAll("g.fire-arcs[data-for], g.turn-template[data-for]").forEach(g => {
+      g.style.display = g.dataset.for === id ? "inline" : "none";
+    });
+    svg.querySelectorAll("g.ship").forEach(g => g.classList.toggle("bz-current", g.dataset.ship === id));
+    document.querySelectorAll(".choice-group[data-ship]").forEach(g => g.classList.toggle("bz-current", g.dataset.ship === id));
+  }
+  const groupShips = new Set(Array.from(document.querySelectorAll(".choice-group[data-ship]")).map(g => g.dataset.ship));
+  // Focusing a ship's choices shows its arcs (nothing moves on the page, so a click lands where
+  // it was aimed); choosing a move in the list shows it on the board too.
+  document.querySelectorAll(".choice-group[data-ship]").forEach(g => g.addEventListener("focusin", function () {
+    if (!ships[g.dataset.ship]) mark(g.dataset.ship);
+  }));
+  document.querySelectorAll("form.move-form[data-ship] select[name=move]").forEach(sel => sel.addEventListener("change", function () {
+    const id = sel.closest("form").dataset.ship;
+    if (!ships[id]) return;
+    if (!current || String(current.ship) !== id) select(id);
+    const want = canon(JSON.parse(sel.value));
+    const m = current.moves.find(m => canon(m.json) === want);
+    if (m && m.orbit === null) {
+      Object.keys(flags).forEach(k => { flags[k] = !!m[k]; });
+      document.querySelectorAll("#bz-flags input[data-flag]").forEach(i => { i.checked = flags[i.dataset.flag]; });
+      chosen = m;
+      show();
+    }
+  }));
+
+  // The fire form: "every weapon at ship N" fills in each weapon's dice at that target; a main
+  // weapon fires at one target (5.2), so setting it at one clears it at the others.
+  document.querySelectorAll(".bz-fire").forEach(box => {
+    const inputs = Array.from(box.querySelectorAll("input[type=number][name^='dice:']"));
+    const targets = [...new Set(Array.from(box.querySelectorAll(".bz-target")).map(t => t.dataset.target))];
+    const bar = document.createElement("p");
+    bar.className = "bz-quick";
+    targets.forEach(t => {
+      const b = document.createElement("button");
+      b.type = "button"; b.dataset.target = t; b.textContent = "Every weapon at ship " + t;
+      b.addEventListener("click", function () {
+        inputs.forEach(i => { i.value = i.name.split(":")[2] === t ? i.dataset.max : "0"; });
+      });
+      bar.appendChild(b);
+    });
+    if (targets.length) box.insertBefore(bar, box.firstChild);
+    box.querySelectorAll("tr[data-weapon]").forEach(row => {
+      if (!/one target/.test(row.cells[0].textContent)) return;
+      const mine = Array.from(row.querySelectorAll("input[type=number]"));
+      mine.forEach(i => i.addEventListener("input", function () {
+        if (Number(i.value) > 0) mine.forEach(o => { if (o !== i) o.value = "0"; });
+      }));
+    });
+  });
 
   const ids = Object.keys(ships);
   if (ids.length && picker) {
@@ -262,6 +317,12 @@
     // A click: on one of the side's ships with moves, select it; else snap to the nearest move.
     const g = d.target && d.target.closest ? d.target.closest("g.ship") : null;
     if (g && ships[g.dataset.ship] && (!current || String(current.ship) !== g.dataset.ship)) { select(g.dataset.ship); return; }
+    if (g && !current && groupShips.has(g.dataset.ship)) {
+      mark(g.dataset.ship);
+      const group = document.querySelector(`.choice-group[data-ship="${g.dataset.ship}"]`);
+      if (group) group.scrollIntoView({block: "nearest"});
+      return;
+    }
     if (!current || (g && String(current.ship) === g.dataset.ship)) return;
     const m = snap(d.start);
     if (m) { chosen = m; show(); }

@@ -62,6 +62,11 @@ def _move_on_the_board(page, phone: bool, shot, seat: int) -> dict:
     if phone:
         page.mouse.click(*end)
     else:
+        # Choosing in the list shows that move on the board too.
+        listed = page.locator(f'form.move-form[data-ship="{ship["ship"]}"] select')
+        option = listed.locator("option").nth(3)
+        listed.select_option(option.get_attribute("value"))
+        assert page.locator("#bz-pick-label").inner_text() == option.inner_text()
         start = _screen_point(page, ship["px"])
         page.mouse.move(*start)
         page.mouse.down()
@@ -90,8 +95,9 @@ def _fire_at_listed_target(page, battle, seat: int, shot) -> dict:
     volley = next(a for a in legal[str(ship)] if a["type"] == "fire" and a["shots"]
                   and {t for _w, t, _d in a["shots"]} == {target} and len(a["shots"]) == len(
                       fire_group.locator(f'.bz-target[data-target="{target}"]').all()))
+    fire_group.locator(f'.bz-quick button[data-target="{target}"]').click()
     for inp in fire_group.locator(f'.bz-target[data-target="{target}"] input[type=number]').all():
-        inp.fill(inp.get_attribute("data-max"))
+        assert inp.input_value() == inp.get_attribute("data-max")
     # The table shows the dice to roll and what hits.
     assert "hits on" in fire_group.inner_text() or "torpedoes" in fire_group.inner_text()
     assert sideways_overflow(page) == []

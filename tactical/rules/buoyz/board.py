@@ -16,7 +16,7 @@ are drawn faded. ``viewer_side=None`` draws everything (the moderator, or a fini
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from .engine import allowance, system_dice, systems, turning
@@ -78,8 +78,14 @@ def _wedge(f: _Frame, pos, heading: float, arc: str, reach: float) -> str:
     return f"M{x0},{y0} L{p0[0]},{p0[1]} A{r},{r} 0 0 1 {p1[0]},{p1[1]} Z"
 
 
-def _arcs(f: _Frame, ship: Ship) -> list[str]:
-    out = ['<g class="fire-arcs" pointer-events="none">']
+def _for(ship: Ship, shown: bool) -> str:
+    """The attributes of a ship's arcs or template group: whose they are, and hidden unless it is
+    the selected ship (the page's script shows another ship's when the player picks it)."""
+    return f' data-for="{ship.id}"' + ("" if shown else ' display="none"')
+
+
+def _arcs(f: _Frame, ship: Ship, shown: bool = True) -> list[str]:
+    out = [f'<g class="fire-arcs"{_for(ship, shown)} pointer-events="none">']
     for i, system in enumerate(systems(ship)):
         dice = system_dice(ship, system)
         if not dice:
@@ -94,14 +100,14 @@ def _arcs(f: _Frame, ship: Ship) -> list[str]:
     return out
 
 
-def _template(f: _Frame, ship: Ship) -> list[str]:
+def _template(f: _Frame, ship: Ship, shown: bool = True) -> list[str]:
     """Template 2: the headings the ship may turn to this turn, each as far as its allowance
     (a turn costs 1" a point, 4.1, so a line stops short by the points turned)."""
     reach, points = allowance(ship), turning(ship)
     if reach <= 0:
         return []
     x0, y0 = f.x(ship.pos[0]), f.y(ship.pos[1])
-    out = [f'<g class="turn-template" pointer-events="none"><circle cx="{x0}" cy="{y0}" r="{round(reach * SCALE, 2)}" '
+    out = [f'<g class="turn-template"{_for(ship, shown)} pointer-events="none"><circle cx="{x0}" cy="{y0}" r="{round(reach * SCALE, 2)}" '
            'fill="none" stroke="#ffffff" stroke-opacity="0.35" stroke-dasharray="4 4"/>']
     for p in range(-points, points + 1):
         dist = max(0.0, reach - abs(p))
@@ -153,7 +159,10 @@ def frame_point(state: BattleState, pos) -> list[float]:
 
 
 def render(state: BattleState, *, viewer_side: int | None = None, colours: Mapping[int, str] | None = None,
-           names: Mapping[int, str] | None = None, selected: int | None = None) -> str:
+           names: Mapping[int, str] | None = None, selected: int | None = None, also: Sequence[int] = ()) -> str:
+    """The table as SVG; ``selected``'s fire arcs (and, for the viewer's own ship, its turning
+    template) drawn, and those of the viewer's ships in ``also`` drawn hidden, for the page's
+    script to show when the player picks one of them instead."""
     colours = dict(colours or {})
     for i, side in enumerate(state.sides):
         colours.setdefault(side, DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
@@ -204,6 +213,9 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
         out += _arcs(f, sel)
         if sel.side == viewer_side or viewer_side is None:
             out += _template(f, sel)
+    for other in shown:
+        if other.id in also and other.id != selected and (other.side == viewer_side or viewer_side is None):
+            out += _arcs(f, other, shown=False) + _template(f, other, shown=False)
     for fl in state.flights:
         if not fl.flying or fl.pos is None:
             continue

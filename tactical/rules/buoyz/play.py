@@ -797,12 +797,13 @@ class BuoyzPlay(PlayRules):
         b = state.battle
         selected = _selected(b, viewer)
         acting = viewer.can_act and b.acting == viewer.seat
+        groups = _choice_groups(b, viewer.seat) if acting else []
         return {
             "buoyz": b, "phase_name": PHASE_NAMES.get(b.phase, b.phase),
             "svg": board.render(b, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names,
-                                selected=selected),
+                                selected=selected, also=[g["ship"] for g in groups if g["ship"] is not None]),
             "ships": ship_rows(b, viewer), "selected": selected,
-            "groups": _choice_groups(b, viewer.seat) if acting else [],
+            "groups": groups,
             "board_plan": board_plan(b, viewer.seat) if acting and b.phase == MOVEMENT else None,
             "deciding": _deciding(b),
             "outcome": outcome(b) if b.over else None,
