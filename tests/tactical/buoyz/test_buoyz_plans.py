@@ -5,6 +5,7 @@ fire form read back into the action JSON, split fire included (000 4.1, 5.2, 5.4
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -14,7 +15,7 @@ from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz import play as bp
 from tactical.rules.buoyz import plans
 from tactical.rules.buoyz.engine import apply, check, legal_actions, system_dice, systems, turning
-from tactical.rules.buoyz.state import ATTACK, MOVEMENT, IllegalActionError
+from tactical.rules.buoyz.state import AC_MOVEMENT, ATTACK, MOVEMENT, IllegalActionError
 
 
 def close_battle(seed: bytes = b"buoyz plans test seed"):
@@ -134,3 +135,42 @@ def test_the_board_plan_carries_each_moves_json_and_pixels():
     start = state.ship(ship["ship"]).pos
     assert ship["px"] == bp.board.frame_point(state, start)
     assert all(len(m["px"]) == len(m["points"]) for m in ship["moves"])
+
+
+def _play_until(state, dice, wanted, limit=400):
+    from tactical.rules.buoyz.doctrine import doctrine_action
+    for _ in range(limit):
+        if wanted(state) or state.over:
+            return state
+        state = apply(state, doctrine_action(state), dice).state
+    return state
+
+
+def test_the_page_groups_ac_moves_by_kind_and_labels_cloaking():
+    """The page's controls (play._choice_groups): an AC counter's every listed move under one of
+    its kinds (attack run, Combat Air Patrol, loiter or home, fly), a cloak-capable ship's cloak
+    among its Special Actions, each listed once."""
+    setup = bp.setup_for({1: ["valkyrie"], 2: ["war_talon"]}, turn_cap=6)
+    setup["sides"]["2"]["ships"][0].update({"x": 36, "y": 34, "heading": 180})
+    state = bp.initial_state(setup).battle
+    dice = SeededDice(b"buoyz plans AC test seed")
+    state = apply(state, A.Begin(), dice).state
+    talon = next(s for s in state.ships if s.side == 2)
+    state = _play_until(state, dice, lambda s: s.phase == MOVEMENT and s.acting == 2)
+    groups = {g["key"]: g for g in bp._choice_groups(state, 2)}
+    specials = groups[f"ship {talon.id}"]["specials"]
+    assert any(json.loads(e["json"])["action"] == "cloak" and e["cloak"] and e["label"] == "Cloak (10.2)"
+               for e in specials)
+    state = _play_until(state, dice, lambda s: s.phase == AC_MOVEMENT and s.acting == 1)
+    assert state.phase == AC_MOVEMENT, "the Valkyrie's AC are in the air by turn 2"
+    legal = [bp.to_json(a) for a in bp.side_actions(state, 1)]
+    groups = bp._choice_groups(state, 1)
+    shown = [json.loads(c["json"]) for g in groups for cat in g["fly"] for c in cat["choices"]]
+    assert sorted(map(json.dumps, shown)) == sorted(map(json.dumps, legal))
+    for g in groups:
+        for cat in g["fly"]:
+            for c in cat["choices"]:
+                data = json.loads(c["json"])
+                assert (cat["name"] == "Combat Air Patrol") == data["cap"]
+                if cat["name"] == "Attack runs and dogfights":
+                    assert data["attack"] is not None
