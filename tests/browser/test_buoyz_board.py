@@ -142,6 +142,16 @@ def test_buoyz_board_move_by_click_and_fire(small_campaign, new_page, login, sho
                 whole = page.locator("#board svg").get_attribute("viewBox").split()
                 assert whole[:2] == ["0", "0"] and float(whole[2]) > focused * 2
                 page.click("[data-bz-zoom=in]")
+                if not phone:
+                    # Dragging the table away from the ship pans it.
+                    before = page.locator("#board svg").get_attribute("viewBox").split()
+                    box = page.locator("#board").bounding_box()
+                    page.mouse.move(box["x"] + 15, box["y"] + 15)
+                    page.mouse.down()
+                    page.mouse.move(box["x"] + 80, box["y"] + 60, steps=5)
+                    page.mouse.up()
+                    after = page.locator("#board svg").get_attribute("viewBox").split()
+                    assert float(after[0]) < float(before[0]) and after[2] == before[2]
             chosen = _move_on_the_board(page, phone, shot, seat)
             moved.add(seat)
         else:

@@ -174,3 +174,15 @@ def test_the_page_groups_ac_moves_by_kind_and_labels_cloaking():
                 assert (cat["name"] == "Combat Air Patrol") == data["cap"]
                 if cat["name"] == "Attack runs and dogfights":
                     assert data["attack"] is not None
+
+
+def test_the_board_draws_the_other_nominable_ships_arcs_hidden_and_never_the_enemys():
+    state, _dice = close_battle()
+    mine = [s for s in state.ships if s.side == 1]
+    enemy = next(s for s in state.ships if s.side == 2)
+    svg = bp.board.render(state, viewer_side=1, selected=None, also=[mine[0].id, enemy.id])
+    assert f'class="fire-arcs" data-for="{mine[0].id}" display="none"' in svg
+    assert f'class="turn-template" data-for="{mine[0].id}" display="none"' in svg
+    assert f'data-for="{enemy.id}"' not in svg
+    shown = bp.board.render(state, viewer_side=1, selected=mine[0].id, also=[mine[0].id])
+    assert shown.count(f'data-for="{mine[0].id}"') == 2 and 'display="none"' not in shown
