@@ -75,7 +75,14 @@
   const plan = planEl ? JSON.parse(planEl.textContent) : null;
   const picker = document.getElementById("bz-picker");
   const ships = {};
-  (plan ? plan.ships : []).forEach(s => { if (s.moves.some(m => m.orbit === null)) ships[s.ship] = s; });
+  (plan ? plan.ships : []).forEach(s => {
+    // each move's action JSON and label are its option's in the ship's list (its place: m.i)
+    const select = document.querySelector(`form.move-form[data-ship="${s.ship}"] select[name=move]`);
+    if (!select) return;
+    s.moves.forEach(m => { const o = select.options[m.i]; m.label = o ? o.textContent : ""; });
+    s.select = select;
+    ships[s.ship] = s;
+  });
   let current = null, chosen = null;
   const flags = {lay_mine: false, sweep: false, web: false};
   const FLAG_NAMES = {lay_mine: "Lay a mine (5.10)", sweep: "Sweep mines (Minesweeper)", web: "Spin a web (7.3)"};
@@ -90,8 +97,7 @@
   }
   function candidates() {
     if (!current) return [];
-    return current.moves.filter(m => m.orbit === null && m.lay_mine === flags.lay_mine && m.sweep === flags.sweep
-                                 && m.web === flags.web);
+    return current.moves.filter(m => !!m.lay_mine === flags.lay_mine && !!m.sweep === flags.sweep && !!m.web === flags.web);
   }
   function endOf(m) { return m.px[m.px.length - 1]; }
   function fmt(n) { return (Math.round(n * 100) / 100).toString(); }
@@ -175,22 +181,12 @@
     picker.hidden = !current;
     show();
   }
-  function canon(v) {
-    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
-    if (v && typeof v === "object") return "{" + Object.keys(v).sort().map(k => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
-    return JSON.stringify(v);
-  }
   // The list form of the current ship, showing the move chosen on the board: the same option,
   // so "Confirm move" sends exactly what choosing it in the list sends.
   function syncList() {
-    const form = current && document.querySelector(`form.move-form[data-ship="${current.ship}"]`);
-    const select = form ? form.querySelector("select[name=move]") : null;
-    if (!select || !chosen) return null;
-    const want = canon(chosen.json);
-    const option = Array.from(select.options).find(o => canon(JSON.parse(o.value)) === want);
-    if (!option) return null;
-    select.value = option.value;
-    return form;
+    if (!current || !chosen || !current.select.options[chosen.i]) return null;
+    current.select.selectedIndex = chosen.i;
+    return current.select.form;
   }
   function confirmMove() {
     const form = syncList();
@@ -218,9 +214,8 @@
     const id = sel.closest("form").dataset.ship;
     if (!ships[id]) return;
     if (!current || String(current.ship) !== id) select(id);
-    const want = canon(JSON.parse(sel.value));
-    const m = current.moves.find(m => canon(m.json) === want);
-    if (m && m.orbit === null) {
+    const m = current.moves.find(m => m.i === sel.selectedIndex);
+    if (m) {
       Object.keys(flags).forEach(k => { flags[k] = !!m[k]; });
       document.querySelectorAll("#bz-flags input[data-flag]").forEach(i => { i.checked = flags[i.dataset.flag]; });
       chosen = m;

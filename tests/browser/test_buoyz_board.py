@@ -56,8 +56,11 @@ def _move_on_the_board(page, phone: bool, shot, seat: int) -> dict:
     plan = json.loads(page.locator("#bz-plan").text_content())
     ship = plan["ships"][0]
     # 2" straight ahead: a move with no turn whose end is 2" from the start.
-    move = next(m for m in ship["moves"] if not m["turned"] and abs(m["used"] - 2) < 1e-6 and not m["lay_mine"]
-                and not m["sweep"] and not m["web"])
+    move = next(m for m in ship["moves"] if not m["turned"] and abs(m["used"] - 2) < 1e-6
+                and not (m.get("lay_mine") or m.get("sweep") or m.get("web")))
+    # Its action JSON and label are its option's in the ship's list.
+    option = page.locator(f'form.move-form[data-ship="{ship["ship"]}"] select option').nth(move["i"])
+    move["json"], move["label"] = json.loads(option.get_attribute("value")), option.inner_text()
     end = _screen_point(page, move["px"][-1])
     if phone:
         page.mouse.click(*end)

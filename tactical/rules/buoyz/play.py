@@ -567,6 +567,13 @@ def _special_label(a: A.Special) -> str:
     return {"cloak": "Cloak (10.2)", "decloak": "Decloak (10.2)"}.get(a.action, "")
 
 
+def _list_order(a) -> tuple:
+    """The order of a ship's choices on the page: moves first, straight ahead and farthest first."""
+    if isinstance(a, A.Move):
+        return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep or a.web)
+    return (1,)
+
+
 def _choice_groups(state: BattleState, seat: int) -> list[dict]:
     """The acting side's legal actions grouped by ship (or AC flight) for the page: its moves
     (the list, and on the board their paths: ``plans.move_plans``), its Special Actions (cloak and
@@ -577,12 +584,7 @@ def _choice_groups(state: BattleState, seat: int) -> list[dict]:
     legal = side_actions(state, seat)
     hidden = hidden_ships(state, seat)
 
-    def order(a) -> tuple:  # moves: straight ahead and farthest first
-        if isinstance(a, A.Move):
-            return (0, abs(a.turn) + abs(a.turn_end), -(a.before + a.after), a.lay_mine or a.sweep or a.web)
-        return (1,)
-
-    for a in sorted(legal, key=order):
+    for a in sorted(legal, key=_list_order):
         if isinstance(a, A.FlyAC):
             f = state.flight(a.flight)
             key, label = f"flight {a.flight}", f"AC {a.flight} ({f.kind}{', spent' if not f.armed else ''})"
@@ -623,22 +625,34 @@ def _choice_groups(state: BattleState, seat: int) -> list[dict]:
     return out
 
 
+def _px(state: BattleState, pos) -> list[float]:
+    x, y = board.frame_point(state, pos)
+    return [round(x, 1), round(y, 1)]
+
+
 def board_plan(state: BattleState, seat: int) -> dict:
     """What the page's script needs to pick a move on the board (``static/buoyz_board.js``):
-    each of the side's ships with listed moves, its position and every move's path in the SVG's
-    pixels, the inches and turning points it uses, and the action JSON the list would send."""
-    legal = [a for a in side_actions(state, seat) if isinstance(a, A.Move)]
-    moves = plans.move_plans(state, legal)
+    each of the side's ships with listed moves, its position, and each move's path in the SVG's
+    pixels, the inches and turning points it uses and ``i``, its place in the ship's list on the
+    page (whose option carries the action JSON and label, so they are not sent twice). An orbit
+    is chosen from the list only."""
+    legal = sorted((a for a in side_actions(state, seat) if isinstance(a, A.Move)), key=_list_order)
     ships = []
-    for ship_id, plan in moves.items():
+    for ship_id, plan in plans.move_plans(state, legal).items():
         mine = [a for a in legal if a.ship == ship_id]
-        for m, path in zip(mine, plan["moves"]):
-            path["px"] = [board.frame_point(state, p) for p in path["points"]]
-            path["json"] = to_json(m)
-            path["label"] = describe(path["json"])
-        plan["px"] = board.frame_point(state, plan["pos"])
-        plan["name"] = state.ship(ship_id).name
-        ships.append(plan)
+        moves = []
+        for i, (m, path) in enumerate(zip(mine, plan["moves"])):
+            if m.orbit is not None:
+                continue
+            entry = {"i": i, "px": [_px(state, p) for p in path["points"]], "heading": path["heading"],
+                     "used": path["used"], "left": path["left"], "turned": path["turned"], "turn": m.turn,
+                     "turn_end": m.turn_end}
+            entry.update({flag: True for flag in ("lay_mine", "sweep", "web") if getattr(m, flag)})
+            moves.append(entry)
+        if moves:
+            ships.append({"ship": ship_id, "name": state.ship(ship_id).name, "px": _px(state, plan["pos"]),
+                          "allowance": plan["allowance"], "turning": plan["turning"], "agile": plan["agile"],
+                          "moves": moves})
     return {"scale": board.SCALE, "ships": ships}
 
 

@@ -126,15 +126,21 @@ def test_a_fire_form_that_says_nothing_usable_is_refused(form, words):
     assert words in exc.value.message and exc.value.rule == plans.FIRE_FORM_RULE
 
 
-def test_the_board_plan_carries_each_moves_json_and_pixels():
+def test_the_board_plan_points_at_each_moves_place_in_the_list_and_draws_its_path():
     state, _dice = close_battle()
     plan = bp.board_plan(state, state.acting)
     ship = plan["ships"][0]
-    legal = [bp.to_json(a) for a in bp.side_actions(state, state.acting) if isinstance(a, A.Move)]
-    assert [m["json"] for m in ship["moves"]] == [j for j in legal if j["ship"] == ship["ship"]]
+    group = next(g for g in bp._choice_groups(state, state.acting) if g["ship"] == ship["ship"])
+    assert sorted(m["i"] for m in ship["moves"]) == list(range(len(group["moves"])))  # no orbit here
     start = state.ship(ship["ship"]).pos
-    assert ship["px"] == bp.board.frame_point(state, start)
-    assert all(len(m["px"]) == len(m["points"]) for m in ship["moves"])
+    assert ship["px"] == [round(v, 1) for v in bp.board.frame_point(state, start)]
+    for m in ship["moves"]:
+        action = bp.from_json(json.loads(group["moves"][m["i"]]["json"]))
+        after = apply(state, action, SeededDice(b"buoyz plans move dice")).state.ship(ship["ship"])
+        end = [round(v, 1) for v in bp.board.frame_point(state, after.pos)]
+        assert all(abs(a - b) <= 0.11 for a, b in zip(m["px"][-1], end))
+        assert m["turned"] == abs(action.turn) + abs(action.turn_end)
+        assert m.get("lay_mine", False) == action.lay_mine
 
 
 def _play_until(state, dice, wanted, limit=400):
