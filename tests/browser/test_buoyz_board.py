@@ -42,6 +42,10 @@ def _state(battle):
     return embedded.current_state(battle)
 
 
+def _view_width(page) -> float:
+    return float(page.locator("#board svg").get_attribute("viewBox").split()[2])
+
+
 def _screen_point(page, px):
     """The SVG pixel ``px`` of the board as a point on the screen."""
     return page.evaluate("""([x, y]) => {
@@ -136,11 +140,9 @@ def test_buoyz_board_move_by_click_and_fire(small_campaign, new_page, login, sho
             if not moved:
                 # The board opens on the ship to nominate (zoomed in); the zoom buttons change the
                 # view, and "Whole table" shows the whole table.
-                def width():
-                    return float(page.locator("#board svg").get_attribute("viewBox").split()[2])
-                focused = width()
+                focused = _view_width(page)
                 page.click("[data-bz-zoom=in]")
-                assert width() < focused
+                assert _view_width(page) < focused
                 page.click("[data-bz-zoom=reset]")
                 whole = page.locator("#board svg").get_attribute("viewBox").split()
                 assert whole[:2] == ["0", "0"] and float(whole[2]) > focused * 2

@@ -12,8 +12,8 @@ import pytest
 
 from campaign.rules.dice import SeededDice
 from tactical.rules.buoyz import actions as A
-from tactical.rules.buoyz import play as bp
 from tactical.rules.buoyz import plans
+from tactical.rules.buoyz import play as bp
 from tactical.rules.buoyz.engine import apply, check, legal_actions, system_dice, systems, turning
 from tactical.rules.buoyz.state import AC_MOVEMENT, ATTACK, MOVEMENT, IllegalActionError
 
