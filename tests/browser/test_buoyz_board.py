@@ -147,7 +147,21 @@ def test_buoyz_board_move_by_click_and_fire(small_campaign, new_page, login, sho
                 whole = page.locator("#board svg").get_attribute("viewBox").split()
                 assert whole[:2] == ["0", "0"] and float(whole[2]) > focused * 2
                 page.click("[data-bz-zoom=in]")
-                if not phone:
+                if phone:
+                    # Two fingers spreading apart zoom in (pointer events, as a touch screen sends).
+                    before = _view_width(page)
+                    page.evaluate("""() => {
+                      const frame = document.getElementById('board'), box = frame.getBoundingClientRect();
+                      const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+                      const ev = (type, id, x, target) => (target || window).dispatchEvent(new PointerEvent(type,
+                        {pointerId: id, clientX: x, clientY: cy, button: 0, pointerType: 'touch', bubbles: true}));
+                      ev('pointerdown', 11, cx - 20, frame); ev('pointerdown', 12, cx + 20, frame);
+                      ev('pointermove', 12, cx + 60); ev('pointermove', 11, cx - 60);
+                      ev('pointerup', 11, cx - 60); ev('pointerup', 12, cx + 60);
+                    }""")
+                    assert _view_width(page) < before * 0.5
+                    page.click("[data-bz-zoom=reset]")
+                else:
                     # Dragging the table away from the ship pans it.
                     before = page.locator("#board svg").get_attribute("viewBox").split()
                     box = page.locator("#board").bounding_box()
