@@ -2,7 +2,8 @@
 a ship is moved by clicking (desktop: dragging from the ship) on the table, the page shows the
 inches and turning points the chosen move uses, "Confirm move" stores exactly that legal move;
 then a ship fires through the fire form at a listed target, and the stored step is the listed
-"fire everything at it" action. The board zooms with its buttons and nothing pushes the page
+"fire everything at it" action. The board opens zoomed on the ship to nominate, zooms with its
+buttons and (phone) a two-finger pinch, pans by dragging (desktop), and nothing pushes the page
 sideways. Screenshots: tests/artifacts/test_buoyz_board_*--*.png.
 """
 
