@@ -257,6 +257,31 @@
     select(first);
   }
 
+  // --- AC counters: their listed destinations on the board ---------------------------------
+  // A dot per destination; clicking one chooses it in that kind's list (attack run, CAP, …),
+  // draws the flight's line, and the list's "Fly" button sends it.
+  const flights = plan && plan.flights ? plan.flights : [];
+  const acLayer = document.createElementNS(NS, "g");
+  acLayer.setAttribute("id", "bz-ac-overlay");
+  svg.appendChild(acLayer);
+  function pickFlight(f, m) {
+    const form = document.querySelector(`form.bz-fly[data-flight="${f.flight}"][data-kind="${m.c}"]`);
+    if (!form) return;
+    const sel = form.querySelector("select[name=move]");
+    sel.selectedIndex = m.i;
+    acLayer.querySelectorAll(".bz-ac-line").forEach(l => l.remove());
+    acLayer.appendChild(el("line", {class: "bz-ac-line", x1: f.px[0], y1: f.px[1], x2: m.px[0], y2: m.px[1]}));
+    form.classList.add("bz-picked");
+    form.querySelector("button[type=submit]").focus({preventScroll: true});
+    form.scrollIntoView({block: "nearest"});
+  }
+  flights.forEach(f => f.moves.forEach(m => {
+    const dot = el("rect", {class: "bz-ac-cand", x: m.px[0] - 3.5, y: m.px[1] - 3.5, width: 7, height: 7,
+                            "data-flight": f.flight, "data-kind": m.c, "data-index": m.i});
+    dot.addEventListener("click", function () { pickFlight(f, m); });
+    acLayer.appendChild(dot);
+  }));
+
   // --- pointers: one drags (a move from the ship, else the view), two pinch -----------------
   const touches = {};
   let drag = null, pinch = null;

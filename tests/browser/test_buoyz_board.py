@@ -182,3 +182,43 @@ def test_buoyz_board_move_by_click_and_fire(small_campaign, new_page, login, sho
         assert battle.steps.count() > steps and step.action == chosen
     assert moved == {1, 2} and fired, "both sides moved on the board and a ship fired"
     shot(pages[1], "after")
+
+
+def test_buoyz_board_ac_destinations(small_campaign, bob, carol, new_page, login, shot):
+    """In the AC Movement Phase each listed destination of an AC counter is a square on the
+    board: clicking one chooses it in its kind's list, and "Fly" stores exactly that AC move."""
+    setup = bp.setup_for({1: ["valkyrie"], 2: ["war_talon"]}, names={1: "Bob's Realm", 2: "Carol's Combine"},
+                         turn_cap=6)
+    setup["sides"]["2"]["ships"][0].update({"x": 36, "y": 34, "heading": 180})
+    battle = Battle.objects.create(campaign=small_campaign, turn=small_campaign.turn, index=1, x=0, y=0, attacker=1,
+                                   defender=2, mode=Battle.Mode.TACTICAL, ruleset="buoyz", setup=setup)
+    play.start_embedded(battle)
+    users = {1: bob, 2: carol}
+    for _ in range(200):  # the doctrine plays both sides up to side 1's AC movement
+        state = _state(battle)
+        if state.battle.phase == "ac_movement" and RULES.acting_side(state) == 1 or RULES.is_over(state):
+            break
+        side = RULES.acting_side(state)
+        play.take_action(battle_id=battle.pk, user=users[side],
+                         action_json=RULES.action_json(RULES.doctrine_action(state, side)))
+    assert state.battle.phase == "ac_movement", "the Valkyrie's AC fly by turn 2"
+    page = new_page()
+    login(page, *USERS[1])
+    page.goto(reverse("battle-play", args=[battle.pk]))
+    dots = page.locator("#bz-ac-overlay rect.bz-ac-cand")
+    assert dots.count() > 0
+    dot = dots.last
+    flight, kind, index = (dot.get_attribute(n) for n in ("data-flight", "data-kind", "data-index"))
+    dot.dispatch_event("click")
+    form = page.locator(f'form.bz-fly[data-flight="{flight}"][data-kind="{kind}"]')
+    select = form.locator("select")
+    assert select.evaluate("s => s.selectedIndex") == int(index)
+    chosen = json.loads(select.input_value())
+    assert page.locator("#bz-ac-overlay line.bz-ac-line").count() == 1
+    shot(page, "ac-destination-chosen")
+    before = battle.steps.count()
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    assert "Refused" not in page.content()
+    step = battle.steps.order_by("seq")[before]
+    assert step.side == 1 and step.action == chosen

@@ -595,6 +595,7 @@ def _choice_groups(state: BattleState, seat: int) -> list[dict]:
             key, label = f"ship {a.ship}", f"{ship.name} ({ship.id})"
         g = groups.setdefault(key, {"key": key, "label": label, "moves": [], "buttons": [], "specials": [],
                                     "fires": [], "fly": {}, "fire_plan": None, "ship": getattr(a, "ship", None),
+                                    "flight": getattr(a, "flight", None),
                                     "flags": set()})
         entry = {"label": describe(to_json(a)), "json": json.dumps(to_json(a))}
         if isinstance(a, A.FlyAC):
@@ -653,7 +654,27 @@ def board_plan(state: BattleState, seat: int) -> dict:
             ships.append({"ship": ship_id, "name": state.ship(ship_id).name, "px": _px(state, plan["pos"]),
                           "allowance": plan["allowance"], "turning": plan["turning"], "agile": plan["agile"],
                           "moves": moves})
-    return {"scale": board.SCALE, "ships": ships}
+    return {"scale": board.SCALE, "ships": ships, "flights": flight_plan(state, seat)}
+
+
+def flight_plan(state: BattleState, seat: int) -> list[dict]:
+    """The side's AC counters to move, each listed AC move's destination in the SVG's pixels and
+    its place in the page's lists: ``c``, the kind's list (``_fly_category``, in the order the
+    page shows them), ``i``, the option in it."""
+    out: dict[int, dict] = {}
+    for a in sorted(side_actions(state, seat), key=_list_order):
+        if not isinstance(a, A.FlyAC):
+            continue
+        f = state.flight(a.flight)
+        entry = out.setdefault(a.flight, {"flight": a.flight, "px": _px(state, f.pos) if f.pos else None,
+                                          "kinds": [], "moves": []})
+        kind = _fly_category(a)
+        if kind not in entry["kinds"]:
+            entry["kinds"].append(kind)
+        c = entry["kinds"].index(kind)
+        i = sum(1 for m in entry["moves"] if m["c"] == c)
+        entry["moves"].append({"c": c, "i": i, "px": _px(state, a.to)})
+    return [e for e in out.values() if e["px"] is not None]
 
 
 _DECIDING = {
@@ -818,7 +839,7 @@ class BuoyzPlay(PlayRules):
                                 selected=selected, also=[g["ship"] for g in groups if g["ship"] is not None]),
             "ships": ship_rows(b, viewer), "selected": selected,
             "groups": groups,
-            "board_plan": board_plan(b, viewer.seat) if acting and b.phase == MOVEMENT else None,
+            "board_plan": board_plan(b, viewer.seat) if acting and b.phase in (MOVEMENT, AC_MOVEMENT) else None,
             "deciding": _deciding(b),
             "outcome": outcome(b) if b.over else None,
         }

@@ -180,6 +180,14 @@ def test_the_page_groups_ac_moves_by_kind_and_labels_cloaking():
                 assert (cat["name"] == "Combat Air Patrol") == data["cap"]
                 if cat["name"] == "Attack runs and dogfights":
                     assert data["attack"] is not None
+    # On the board: each AC move's destination, pointing at its kind's list and its option there.
+    by_flight = {g["flight"]: g for g in groups if g["flight"] is not None}
+    plan = bp.board_plan(state, 1)["flights"]
+    assert plan and sum(len(f["moves"]) for f in plan) == len(legal)
+    for f in plan:
+        for m in f["moves"]:
+            choice = json.loads(by_flight[f["flight"]]["fly"][m["c"]]["choices"][m["i"]]["json"])
+            assert m["px"] == [round(v, 1) for v in bp.board.frame_point(state, choice["to"])]
 
 
 def test_the_board_draws_the_other_nominable_ships_arcs_hidden_and_never_the_enemys():
