@@ -29,6 +29,7 @@ from .engine import (
     fire_options,
     legal_actions,
     mine_layer_problem,
+    edge_point,
     ship_moves,
     system_dice,
     systems,
@@ -42,6 +43,7 @@ from .geometry import (
     STARBOARD,
     advance,
     arcs_of,
+    bearing,
     distance,
     halve,
     inches,
@@ -60,6 +62,7 @@ from .state import (
     LOST,
     MOTIVE,
     MOVEMENT,
+    SHUTTLE,
     BattleState,
     IllegalActionError,
     Ship,
@@ -123,6 +126,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     w, hgt = state.table
     x0, y0 = ship.pos
     h0 = ship.heading
+    ox = (state.table_of(ship.pos) or 0) * state.pitch if state.tables > 1 else 0.0  # 11.3: its own table
     reach = max((rng for _a, rng, _w in weapons), default=-1)
     targets = [(e.pos[0], e.pos[1], e.uses("ecm")) for e in near]
     others = [e.pos for e in far]
@@ -131,7 +135,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     turned: dict[tuple[float, int], float] = {}
     hypot, atan2, degrees, floor, sin, cos, radians = (math.hypot, math.atan2, math.degrees, math.floor, math.sin,
                                                        math.cos, math.radians)
-    lo, x_hi, y_hi = -EPSILON, w + EPSILON, hgt + EPSILON
+    lo, x_lo, x_hi, y_hi = -EPSILON, ox - EPSILON, ox + w + EPSILON, hgt + EPSILON
     cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
     best, best_key = None, None
     for m in options:
@@ -161,7 +165,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
             if hh is None:
                 hh = turned[key] = norm(h + turn_degrees(m.turn_end))
             h = hh
-        if not (lo <= x <= x_hi and lo <= y <= y_hi):
+        if not (x_lo <= x <= x_hi and lo <= y <= y_hi):
             score = -1e9
         else:
             dice = 0.0
@@ -203,7 +207,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
                 d = hypot(ex - x, ey - y)
                 if d < nearest:
                     nearest = d
-            edge = min(x, y, w - x, hgt - y)
+            edge = min(x - ox, y, ox + w - x, hgt - y)
             if m.sweep:
                 dice = 0.0  # 5.10: a sweeping ship may not shoot, and its path is swept clear
             score = dice * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
@@ -239,13 +243,14 @@ def _armed(ship: Ship) -> bool:
 def can_hurt(state: BattleState, side: int) -> bool:
     """Whether ``side`` still has a way to damage an enemy ship: attack dice left in a weapon
     system of a ship on the table, or a bomber or shuttle flight armed in the air or able to
-    rearm aboard a carrier that can still launch it (8.3) (ruling BZ60)."""
+    rearm aboard a carrier that can still launch it, or at its off-table base (8.3) (ruling BZ60);
+    a shuttle loitering as a patrol counter (8.2) never attacks again."""
     if any(_armed(s) for s in state.active_ships(side)):
         return True
     for f in state.flights:
-        if f.side != side or f.kind == FIGHTER or f.status == LOST:
-            continue
-        if f.flying and f.armed:
+        if f.side != side or f.kind == FIGHTER or f.status == LOST or f.patrol:
+            continue  # a loitering shuttle (8.2) never initiates combat again
+        if (f.flying and f.armed) or f.offtable:  # 8.3: an off-table base's flight rearms and comes back
             return True
         carrier = state.ship(f.carrier)
         if carrier.active and not carrier.crippled and has(carrier.abilities, "Carrier"):
@@ -315,6 +320,9 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
         edge = _exit_edge(state, ship)
         best = max(options, key=lambda m: _withdraw_score(state, ship, m, edge))
         return _with_mine(state, ship, best, options, enemies)
+    transit = _transit_move(state, ship, options, enemies)
+    if transit is not None:
+        return transit
     weapons = _bearing_dice(ship, enemies)
     if len(options) > 40:  # a coarser look: whole-move, half-move and even-inch options
         longest: dict[int, float] = {}
@@ -327,7 +335,60 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     # beyond reach only the nearest matters (to close on it), and only with nobody in reach
     far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
     fields = [f for f in state.minefields if distance(ship.pos, f.centre) <= allowance(ship) + 2]
-    return _with_mine(state, ship, _best_move(state, ship, options, weapons, near, far, fields), options, enemies)
+    best = _best_move(state, ship, options, weapons, near, far, fields)
+    return _with_web(state, ship, _with_mine(state, ship, best, options, enemies), options, enemies)
+
+
+WEB_LENGTH = 6.0  # 7.3: a web spans at most 6" between two Tholian ships (ruling BZ54)
+WEB_ENEMY = 24.0  # spin only with an enemy this near, coming on
+
+
+def _with_web(state: BattleState, ship: Ship, m: A.Move, options, enemies) -> A.Move:
+    """7.3 Tholian Web (ruling BZ54): a web-spinner spins as it goes straight on when an enemy is
+    within 24\" and a second spinner of its side can complete the web: one that spun this turn and
+    lies within 6\" of this move's end, or one yet to move within 6\" plus its move (it will be the
+    second). The web then lies between the two, across the enemy's way to them."""
+    if m.web or m.turn or m.turn_end or m.lay_mine or m.sweep or m.orbit is not None or not has(ship.abilities, "Web"):
+        return m
+    if not any(distance(ship.pos, e.pos) <= WEB_ENEMY for e in enemies):
+        return m
+    end, _h = _pose(ship, m)
+    for p in state.active_ships(ship.side):
+        if p.id == ship.id or not has(p.abilities, "Web"):
+            continue
+        if (p.weaving and distance(p.pos, end) <= WEB_LENGTH) or (
+                not p.moved and distance(p.pos, end) <= WEB_LENGTH + allowance(p)):
+            spin = replace(m, web=True)
+            return spin if spin in options else m
+    return m
+
+
+def _transit_move(state: BattleState, ship: Ship, options, enemies) -> A.Move | None:
+    """11.3 (ruling BZ82): a Warp or Hyperspace capable ship with no enemy on its own table, and
+    one on another, heads for that table: its whole move toward the east or west edge facing it,
+    off that edge (into transit) when it reaches it, never off the north or south edge. (Nothing
+    for a ship whose table holds an enemy, or on a single table.)"""
+    if state.tables < 2 or not enemies:
+        return None
+    if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
+        return None
+    mine = state.table_of(ship.pos)
+    tables = {state.table_of(e.pos) for e in enemies}
+    if mine is None or mine in tables:
+        return None
+    target = min((t for t in tables if t is not None), key=lambda t: (abs(t - mine), t), default=None)
+    if target is None:
+        return None
+    way = 1.0 if target > mine else -1.0
+    hgt = state.table[1]
+
+    def progress(m: A.Move) -> tuple[float, float]:
+        pos, _h = _pose(ship, m)
+        if not -EPSILON <= pos[1] <= hgt + EPSILON:
+            return (-1e9, 0.0)
+        return (way * pos[0], -abs(pos[1] - hgt / 2))
+
+    return max(options, key=progress)
 
 
 def _with_mine(state: BattleState, ship: Ship, m: A.Move, options, enemies) -> A.Move:
@@ -380,9 +441,17 @@ def doctrine_action(state: BattleState) -> A.Action:
             return choose_move(state, ship)
         mine = [s for s in state.active_ships(state.acting) if not s.moved
                 and (not state.squadron_next or s.id in state.squadron_next)]
-        if not mine:  # only lurking ships (10.2) are left to nominate: reveal them
-            legal = legal_actions(state)
-            return next((a for a in legal if isinstance(a, A.Reveal)), legal[0])
+        lurkers = [s for s in state.lurking(state.acting) if not s.moved
+                   and (not state.squadron_next or s.id in state.squadron_next)]
+        if lurkers and not breaking(state, state.acting):  # 10.2 (BZ52: under a break order they stay hidden)
+            for s in lurkers:
+                reveal = _reveal(state, s)
+                if reveal is not None:
+                    return reveal
+            if not mine:
+                return A.Lurk(lurkers[0].id)
+        if not mine:
+            return legal_actions(state)[0]
         ship = mine[0]
         enemies = state.active_ships(state.other(ship.side))
         if withdrawing(state, ship.side):
@@ -410,6 +479,52 @@ def doctrine_action(state: BattleState) -> A.Action:
     return legal_actions(state)[0]
 
 
+def _reveal(state: BattleState, ship: Ship) -> A.Reveal | None:
+    """10.2 (ruling BZ53): a lurking ship stays hidden until an enemy comes within its striking
+    range of its square (its move plus its longest weapon range, 1\" spare) or its side needs it
+    (no armed ship of its side on the table). It is then placed in its square to bring the most
+    attack dice to bear on the enemies there (torpedoes 1.5 times): at the square's centre or the
+    point of it nearest each enemy, bow, either beam or stern toward that enemy; the nearer the
+    nearest enemy the better on a tie."""
+    rect = state.zone_rect(ship.zone) if ship.zone is not None else None
+    if rect is None:
+        return None
+    x0, y0, x1, y1 = rect
+    enemies = state.active_ships(state.other(ship.side))
+    needed = not any(_armed(s) for s in state.active_ships(ship.side))
+
+    def nearest_point(pos):
+        return (round(min(max(pos[0], x0), x1), 4), round(min(max(pos[1], y0), y1), 4))
+
+    reach = _reach(ship)
+    close = [e for e in enemies if distance(nearest_point(e.pos), e.pos) <= reach]
+    if not close and not needed:
+        return None
+    if not enemies:
+        return _legal(state, A.Reveal(ship.id, nearest_point(((x0 + x1) / 2, (y0 + y1) / 2))))
+    weapons = _bearing_dice(ship, enemies)
+    points = [nearest_point(((x0 + x1) / 2, (y0 + y1) / 2))] + [nearest_point(e.pos) for e in close]
+    best, best_key = None, None
+    for at in points:
+        for e in close or enemies[:1]:
+            if distance(at, e.pos) < 1e-6:
+                continue
+            ahead = bearing(at, e.pos)
+            for turn in (0.0, 90.0, 270.0, 180.0):
+                heading = round(norm(ahead + turn), 4)
+                dice = 0.0
+                for t in close:
+                    rng = inches(at, t.pos)
+                    arcs = arcs_of(at, heading, t.pos)
+                    dice += sum(wt for a, r, wt in weapons if rng <= r and arcs & a)
+                key = (dice, -min(distance(at, t.pos) for t in enemies))
+                if best_key is None or key > best_key:
+                    best, best_key = A.Reveal(ship.id, at, heading), key
+    if best is None:
+        best = A.Reveal(ship.id, points[0])
+    return _legal(state, best)
+
+
 def _shooters(state: BattleState) -> list[Ship]:
     from .engine import can_fire
 
@@ -421,16 +536,27 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
     on the weakest enemy ship it can reach, else closes on the nearest; an armed fighter
     engages the nearest enemy bomber or shuttle in reach, else any enemy flight, else keeps
     station with its carrier."""
-    home = next((s for s in state.ships if s.id == f.carrier and s.active), None)
+    home = None if f.offtable else next((s for s in state.ships if s.id == f.carrier and s.active), None)
     enemies = state.active_ships(state.other(f.side))
+    loiter = next((a for a in options if a.loiter), None)
     if not f.armed:
-        if home is None:
-            return options[0]
-        return min(options, key=lambda a: (distance(a.to, home.pos), a.attack is not None))
-    if f.kind != "fighter":
+        if f.offtable:  # 8.3: back to its off-table base by its side's edge, to rearm
+            leave = next((a for a in options if a.home), None)
+            if leave is not None:
+                return leave
+            exit_at = edge_point(state, f.side, f.pos)
+            return min(options, key=lambda a: (distance(a.to, exit_at), a.attack is not None, a.loiter))
+        if home is None:  # nowhere to rearm: a shuttle patrols (8.2), anything else keeps station
+            return loiter or options[0]
+        return min(options, key=lambda a: (distance(a.to, home.pos), a.attack is not None, a.loiter))
+    if f.kind != FIGHTER:
         runs = [a for a in options if a.attack is not None]
         if runs:
             return min(runs, key=lambda a: (state.ship(a.attack).hull, a.attack))
+        table = state.table_of(f.pos)
+        if loiter is not None and f.kind == SHUTTLE and not any(
+                not (e.cloaked and not e.detected) and state.table_of(e.pos) == table for e in enemies):
+            return loiter  # 8.2: no enemy ship it could attack on its table: loiter as a patrol counter
         if not enemies:
             return options[0]
         return min(options, key=lambda a: min(distance(a.to, e.pos) for e in enemies))
