@@ -358,3 +358,128 @@ def test_a_cloak_capable_ship_cloaks_to_leave_the_table_under_the_guns():
     assert isinstance(move, A.Move)
     state = apply(state, move, FixedDice([])).state
     assert state.ship(1).cloaked and state.ship(1).pos[1] == 7.0  # half of its 2" Impulse move
+
+
+# --- lurking, off-table AC, webs and multi-tables (10.2, 8.2/8.3, 7.3, 11.3) ------------------------
+
+def _play_out(state, name: str):
+    """Doctrine against doctrine to the end, every action checked; the actions made."""
+    dice = SeededDice(derive_seed(name))
+    made = []
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        made.append(action)
+        state = apply(state, action, dice).state
+        assert len(made) < 20_000
+    return state, made
+
+
+def test_a_lurker_stays_hidden_until_an_enemy_comes_within_its_reach_then_reveals_bearing_on_it():
+    from tactical.rules.buoyz.deploy import lurk
+
+    c = CATALOGUE
+    state = deploy({1: [c["constitution"], c["b_rel"]], 2: [c["d7"]]})
+    lurker = next(s for s in state.ships if s.side == 1 and s.sd.key == "b_rel")
+    state = lurk(state, {lurker.id: (1, 1)})  # the square 24-48" x 24-48": the D7 starts far from it
+    state = apply(state, A.Begin(), SeededDice(derive_seed("lurk"))).state
+    while state.acting != 1 or state.phase != "movement":
+        state = apply(state, doctrine_action(state), SeededDice(derive_seed("lurk-2"))).state
+    d7 = next(s for s in state.ships if s.side == 2)
+    far = replace(state, ships=tuple(replace(s, pos=(70.0, 2.0)) if s.id == d7.id else s for s in state.ships))
+    actions = []
+    s = far
+    while s.phase == "movement" and len(actions) < 20:
+        a = doctrine_action(s)
+        actions.append(a)
+        if isinstance(a, (A.Lurk, A.Reveal)):
+            break
+        s = apply(s, a, SeededDice(derive_seed("t"))).state
+    assert isinstance(actions[-1], A.Lurk)  # nothing within its reach: it stays hidden
+    near = replace(state, ships=tuple(replace(s, pos=(36.0, 54.0 - 8.0)) if s.id == d7.id else s
+                                      for s in state.ships))
+    reveal = doctrine_action(near)
+    assert isinstance(reveal, A.Reveal) and reveal.ship == lurker.id
+    check(near, reveal)
+    x0, y0, x1, y1 = near.zone_rect((1, 1))
+    assert x0 <= reveal.at[0] <= x1 and y0 <= reveal.at[1] <= y1
+    from tactical.rules.buoyz.geometry import arcs_of
+    from tactical.rules.buoyz.engine import systems
+
+    d7_pos = near.ship(d7.id).pos
+    arcs = arcs_of(reveal.at, reveal.heading, d7_pos)
+    assert any(arcs & s.arcs for s in systems(near.ship(lurker.id)))  # placed to bring weapons to bear
+    end, made = _play_out(near, "lurk-end")
+    assert outcome(end).ending in ("field held", "mutual destruction")
+
+
+def test_a_side_with_only_a_lurker_left_reveals_it_and_the_battle_ends():
+    from tactical.rules.buoyz.deploy import lurk
+
+    c = CATALOGUE
+    state = lurk(deploy({1: [c["b_rel"]], 2: [c["d7"]]}), {1: (0, 0)})
+    end, made = _play_out(state, "lurk-needed")
+    assert any(isinstance(a, A.Reveal) for a in made)
+    assert outcome(end).ending in ("field held", "mutual destruction")
+
+
+def test_a_spent_off_table_bomber_flies_home_and_a_shuttle_with_no_target_loiters():
+    from tactical.rules.buoyz.doctrine import choose_fly
+    from tactical.rules.buoyz.engine import fly_options
+    from tactical.rules.buoyz.state import Flight
+
+    c = CATALOGUE
+    state = deploy({1: [c["constitution"]], 2: [c["d7"]]})
+    spent = Flight(90, 1, 0, "bomber", 0, status="flying", pos=(30.0, 3.0), armed=False, offtable=True)
+    shuttle = Flight(91, 2, 0, "shuttle", 0, status="flying", pos=(40.0, 40.0), offtable=True)
+    state = replace(state, flights=state.flights + (spent, shuttle), phase="ac_movement")
+    go = choose_fly(state, spent, fly_options(state, spent))
+    assert go.home and go.attack is None  # 8.3: back to its base to rearm
+    # with the only enemy cloaked and undetected there is no run to make: it patrols (8.2)
+    hidden = replace(state, ships=tuple(replace(s, cloaked=True, detected=False) if s.side == 1 else s
+                                        for s in state.ships))
+    assert choose_fly(hidden, shuttle, fly_options(hidden, shuttle)).loiter
+    assert not choose_fly(state, shuttle, fly_options(state, shuttle)).loiter  # a target: no loitering
+    end, made = _play_out(replace(state, phase="initiative"), "ac-home")
+    assert any(isinstance(a, A.FlyAC) and a.home for a in made)
+    assert outcome(end).ending in ("field held", "mutual destruction")
+
+
+def test_two_tholians_spin_a_web_when_an_enemy_comes_on():
+    from tests.tactical.buoyz.test_buoyz_properties import THOLIAN
+
+    c = CATALOGUE
+    state = _moving([new_ship(1, 1, THOLIAN, (30, 20)), new_ship(2, 1, THOLIAN, (34, 20)),
+                     new_ship(3, 2, c["d7"], (32, 32), 180)])
+    first = doctrine_action(state)
+    assert isinstance(first, A.Move) and first.web
+    check(state, first)
+    state = apply(state, first, SeededDice(derive_seed("t"))).state
+    state = replace(state, acting=1)  # let side 1's second spinner move next
+    second = doctrine_action(state)
+    assert isinstance(second, A.Move) and second.web
+    state = apply(state, second, SeededDice(derive_seed("t"))).state
+    assert state.webs  # 7.3: completed between the two
+    end, made = _play_out(state, "webs")
+    assert outcome(end).ending in ("field held", "mutual destruction")
+
+
+def test_a_ship_on_another_table_heads_for_the_enemy_through_transit():
+    c = CATALOGUE
+    state = deploy({1: [c["constitution"]], 2: [c["d7"]]}, tables=2)
+    mine = next(s for s in state.ships if s.side == 1)
+    state = replace(state, ships=tuple(replace(s, pos=(s.pos[0] + state.pitch, s.pos[1])) if s.id == mine.id else s
+                                       for s in state.ships))
+    assert state.table_of(state.ship(mine.id).pos) == 1
+    dice = SeededDice(derive_seed("transit"))
+    seen = []
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+        ship = state.ship(mine.id)
+        seen.append((ship.status, state.table_of(ship.pos) if ship.status == "active" else None))
+        assert state.turn < state.turn_cap
+    assert ("transit", None) in seen  # it left its table by the edge facing the enemy's (11.3)
+    assert seen.index(("active", 0)) > seen.index(("transit", None))  # and emerged on the enemy's table
+    assert outcome(state).ending in ("field held", "mutual destruction")
