@@ -334,9 +334,29 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     near = [e for e in enemies if distance(ship.pos, e.pos) <= reach]
     # beyond reach only the nearest matters (to close on it), and only with nobody in reach
     far = [] if near else sorted(enemies, key=lambda e: distance(ship.pos, e.pos))[:1]
+    if not near:
+        hold = _hold_orbit(state, ship, options)
+        if hold is not None:
+            return hold
     fields = [f for f in state.minefields if distance(ship.pos, f.centre) <= allowance(ship) + 2]
     best = _best_move(state, ship, options, weapons, near, far, fields)
     return _with_web(state, ship, _with_mine(state, ship, best, options, enemies), options, enemies)
+
+
+BASE_GUARD = 6.0  # a ship this near a friendly base holds station by it
+
+
+def _hold_orbit(state: BattleState, ship: Ship, options) -> A.Move | None:
+    """9.0 (ruling BZ57): a ship within 1\" of a planet or moon, with a base of its side (Speed
+    N/A) within 6\" and no enemy within its reach, holds its position there in orbit rather than
+    leave the base to close on a distant enemy."""
+    orbits = [m for m in options if m.orbit is not None]
+    if not orbits:
+        return None
+    if not any(s.sd.speed is None and s.id != ship.id and distance(s.pos, ship.pos) <= BASE_GUARD
+               for s in state.active_ships(ship.side)):
+        return None
+    return orbits[0]
 
 
 WEB_LENGTH = 6.0  # 7.3: a web spans at most 6" between two Tholian ships (ruling BZ54)

@@ -483,3 +483,21 @@ def test_a_ship_on_another_table_heads_for_the_enemy_through_transit():
     assert ("transit", None) in seen  # it left its table by the edge facing the enemy's (11.3)
     assert seen.index(("active", 0)) > seen.index(("transit", None))  # and emerged on the enemy's table
     assert outcome(state).ending in ("field held", "mutual destruction")
+
+
+def test_a_ship_guarding_a_base_by_a_planet_orbits_until_the_enemy_comes():
+    from tactical.rules.buoyz.cam import base_sd
+    from tactical.rules.buoyz.state import Celestial
+
+    c = CATALOGUE
+    base = new_ship(2, 1, base_sd(10), (30, 10))
+    state = _moving([new_ship(1, 1, c["constitution"], (30, 14.5)), base, new_ship(3, 2, c["d7"], (40, 46), 180)])
+    state = replace(state, objects=(Celestial(1, "planet", (30, 12), 2.0),))
+    hold = choose_move(state, state.ship(1))
+    assert hold.orbit == 1  # 9.0: holds its position by the base
+    check(state, hold)
+    near = replace(state, ships=tuple(replace(s, pos=(36.0, 24.0)) if s.id == 3 else s for s in state.ships))
+    assert choose_move(near, near.ship(1)).orbit is None  # an enemy in reach: it manoeuvres to fight
+    end, made = _play_out(state, "orbit")
+    assert any(isinstance(a, A.Move) and a.orbit == 1 for a in made)
+    assert outcome(end).ending in ("field held", "mutual destruction")
