@@ -126,7 +126,7 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     w, hgt = state.table
     x0, y0 = ship.pos
     h0 = ship.heading
-    ox = (state.table_of(ship.pos) or 0) * state.pitch if state.tables > 1 else 0.0  # 11.3: its own table
+    ox = _table_x(state, ship)  # 11.3: its own table
     reach = max((rng for _a, rng, _w in weapons), default=-1)
     targets = [(e.pos[0], e.pos[1], e.uses("ecm")) for e in near]
     others = [e.pos for e in far]
@@ -291,8 +291,13 @@ def _exit_edge(state: BattleState, ship: Ship) -> str:
     if state.cam is not None:
         return state.cam.edge(ship.side)
     w, hgt = state.table
-    x, y = ship.pos
+    x, y = ship.pos[0] - _table_x(state, ship), ship.pos[1]
     return min((("south", y), ("west", x), ("north", hgt - y), ("east", w - x)), key=lambda e: e[1])[0]
+
+
+def _table_x(state: BattleState, ship: Ship) -> float:
+    """The x of the west edge of the table the ship is on (11.3, ruling BZ82)."""
+    return (state.table_of(ship.pos) or 0) * state.pitch if state.tables > 1 else 0.0
 
 
 def _withdraw_score(state: BattleState, ship: Ship, m: A.Move, edge: str) -> tuple[float, float]:
@@ -300,9 +305,10 @@ def _withdraw_score(state: BattleState, ship: Ship, m: A.Move, edge: str) -> tup
     from the nearest enemy."""
     pos, _h = _pose(ship, m)
     w, hgt = state.table
-    if not on_table(pos, w, hgt):
+    x = pos[0] - _table_x(state, ship)  # 11.3: on its own table
+    if not on_table((x, pos[1]), w, hgt):
         return (1e9, 0.0)
-    gap = {"south": pos[1], "north": hgt - pos[1], "west": pos[0], "east": w - pos[0]}[edge]
+    gap = {"south": pos[1], "north": hgt - pos[1], "west": x, "east": w - x}[edge]
     enemies = state.active_ships(state.other(ship.side))
     return (-gap, min((distance(pos, e.pos) for e in enemies), default=0.0))
 
