@@ -403,8 +403,8 @@ def test_a_lurker_stays_hidden_until_an_enemy_comes_within_its_reach_then_reveal
     check(near, reveal)
     x0, y0, x1, y1 = near.zone_rect((1, 1))
     assert x0 <= reveal.at[0] <= x1 and y0 <= reveal.at[1] <= y1
-    from tactical.rules.buoyz.geometry import arcs_of
     from tactical.rules.buoyz.engine import systems
+    from tactical.rules.buoyz.geometry import arcs_of
 
     d7_pos = near.ship(d7.id).pos
     arcs = arcs_of(reveal.at, reveal.heading, d7_pos)
