@@ -4,6 +4,9 @@ Movement: each ship takes, from ``legal_actions``, the move that leaves the most
 bearing on enemies in arc and range, closing on the nearest enemy otherwise, and never leaves
 the table; a ship far from any enemy first tries Flank Speed (7.2). Attack: every weapon system
 fires at the eligible enemy with the least hull left (focus fire), secondary dice together.
+Lurking ships reveal within reach of an enemy (10.2), Tholians spin webs in pairs (7.3), a ship
+guarding a base by a planet orbits (9.0), spent off-table AC fly home (8.3), shuttles with no target
+loiter (8.2), and a warp-capable ship on a table with no enemy heads for one that has (11.3).
 ``simulate`` plays a battle to its end (the turn cap of ruling BZ17 guarantees one).
 """
 
