@@ -11,7 +11,8 @@ from tests.cam.conftest import make_cam, ship_numbers
 from .conftest import sideways_overflow
 
 
-def test_a_player_runs_a_cam_what_if_from_his_scenario_on_a_phone(phone, login, shot, settings, django_user_model):
+def test_a_player_runs_a_cam_what_if_from_his_scenario_on_a_phone(eager_tasks, phone, login, shot, settings,
+                                                                  django_user_model):
     settings.WHATIF_IN_BACKGROUND = True
     alice, bob, carol = (django_user_model.objects.create_user(n, f"{n}@example.com", f"pw-{n}")
                          for n in ("alice", "bob", "carol"))
