@@ -3,7 +3,7 @@
 Reproduces ``manage.py demo`` exactly without Django: the map, the purpose and every turn's dice
 come from the same seed text (``derive_seed``) through one dice stream, the starter design
 library has the ids a fresh database gives it, and after each turn the state is put in the order
-``campaign.adapters.load_state`` reads it back (worlds by row, everything else by number, a
+``campaign.eventhorizon.adapters.load_state`` reads it back (worlds by row, everything else by number, a
 fleet's ships by number), so the bots see exactly what they would see in the demo.
 
     .venv/bin/python bench/botsim.py                      # the standard table below

@@ -169,7 +169,8 @@ def build_campaign(args) -> Fixture:
     from django.urls import Resolver404, resolve
     from rest_framework.authtoken.models import Token
 
-    from campaign import actions, adapters
+    from campaign import actions
+    from campaign.eventhorizon import adapters
     from campaign.models import Membership
 
     width, height = (int(v) for v in args.size.lower().split("x"))

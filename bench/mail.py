@@ -40,12 +40,13 @@ GOAL = 50.0  # mails per second
 def build():
     from django.contrib.auth import get_user_model
 
-    from campaign import actions, adapters
+    from campaign import actions
     from campaign.actions.textorders import rotate_order_secret
+    from campaign.eventhorizon import adapters
     from campaign.rules.eventhorizon.bots import bot_orders
     from campaign.rules.eventhorizon.orders import orders_to_json
     from campaign.rules.eventhorizon.textorders import Header, format_orders
-    from tests.setup_round import finish_setup
+    from tests.eventhorizon.setup_round import finish_setup
 
     users = [get_user_model().objects.create_user(f"mailer{i}", f"mailer{i}@example.com", "x")
              for i in range(1, SEATS + 1)]

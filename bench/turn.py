@@ -36,7 +36,8 @@ REPEATS = 3
 
 def make_campaign(fleets: int):
     """The benchmark state stored as a real campaign (same seed, so the same map)."""
-    from campaign import actions, adapters
+    from campaign import actions
+    from campaign.eventhorizon import adapters
     from campaign.models import Design, Turn, TurnOrders
     from campaign.rules.eventhorizon.orders import orders_to_json
     from campaign.rules.eventhorizon.state import ShipState
@@ -84,8 +85,9 @@ def main() -> None:
     try:
         from django.db import transaction
 
-        from campaign import actions, adapters
+        from campaign import actions
         from campaign.dice import CampaignDice
+        from campaign.eventhorizon import adapters
         from campaign.models import TurnOrders
         from campaign.rules.eventhorizon.orders import parse_orders
         from campaign.rules.eventhorizon.turn import resolve_turn

@@ -11,7 +11,8 @@ class CampaignConfig(AppConfig):
 
         versioning.connect()  # caches of a campaign's state follow its state_version
 
-        from . import eventhorizon_layer, layers
+        from . import layers
+        from .eventhorizon import layer as eventhorizon_layer
 
         # Event Horizon's layer record lives in the platform while its models do (issue 15).
         layers.register(eventhorizon_layer.record())

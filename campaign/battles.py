@@ -60,7 +60,7 @@ class BattleHandler(Protocol):
         """The player's battle preference (``""``: the campaign's mode); raises ValueError with
         the reason when it cannot be set (the campaign does not let players ask)."""
 
-    # -- pages (campaign/order_views.py, campaign/dashboard.py) --
+    # -- pages (campaign/eventhorizon/views/orders.py, campaign/views/dashboard.py) --
     def waiting_battles(self, user, campaign, turn_number: int) -> list:
         """The turn's battles ``user`` may see, in order."""
 

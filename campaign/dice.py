@@ -110,3 +110,21 @@ def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict
     """The rows as ``reader`` may see them (``dicelog.shown``): the one way pages, the API and
     anything else that prints rolls read the log."""
     return [dicelog.shown({name: getattr(row, name) for name in dicelog.FIELDS}, reader) for row in rows]
+
+
+def _truncate_dice_log(campaign: Campaign, after_seq: int) -> dict:
+    """Delete the campaign's logged rolls after ``after_seq``: the ONE privileged path around the
+    dice log's append-only guard (``DiceRollQuerySet.delete`` raises), used by the roll-backs
+    (a turn's here, a CAM step's in ``campaign/cam/snapshots.py``) and nothing else (docs/dice.md,
+    "Roll-back"). What remains is a prefix of the chain, so it
+    still verifies from the published seed hash; with ``dice_offset`` restored, re-processing
+    re-reads the same stream words and rolls the same dice. Returns the deleted rows whole, which
+    ``roll_back_turn`` keeps in the audit log: anyone can check them against the chain later."""
+    rows = DiceRoll.objects.filter(campaign=campaign, seq__gt=after_seq).order_by("seq")
+    gone = list(rows.values(*dicelog.FIELDS))
+    deleted = rows._raw_delete(rows.db) if gone else 0  # bypasses the append-only guard on purpose
+    return {
+        "after_seq": after_seq, "deleted": deleted, "first_seq": gone[0]["seq"] if gone else None,
+        "last_seq": gone[-1]["seq"] if gone else None, "last_hash": gone[-1]["hash"] if gone else None,
+        "rows": gone,
+    }

@@ -4,7 +4,7 @@ The platform (accounts, lobby, membership, deadlines, moderation, audit, dice, n
 reaches a campaign layer only through its ``CampaignLayer`` record here: it never imports a layer
 and never names one. A layer registers its record from its app's ``AppConfig.ready()``
 (``campaign/cam/apps.py``); Event Horizon's is registered by the platform app
-(``campaign/apps.py``, from ``campaign/eventhorizon_layer.py``) while its models still live in
+(``campaign/apps.py``, from ``campaign/eventhorizon/layer.py``) while its models still live in
 ``campaign/``. A ``Campaign`` row names its layer by ``Campaign.layer`` (the record's ``key``).
 
 What a record says (docs/architecture.md, "How to add a campaign layer"):

@@ -6,7 +6,7 @@ primary-key read on our host, see docs/benchmarks.md), and every page and API ca
 the same few reads. These are written once as plain SQL that runs unchanged on SQLite and
 PostgreSQL, and their rows become ordinary model instances through the model fields' own database
 converters (``Model.from_db``), exactly what the ORM would have built: the rest of the code cannot
-tell the difference (``tests/test_lookups.py`` compares them field by field on both databases).
+tell the difference (``tests/campaign/test_lookups.py`` compares them field by field on both databases).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Persistence for campaigns. The rules live in ``campaign/rules`` (pure Python); these models
-only store state, and ``campaign/adapters.py`` converts between the two."""
+only store state, and ``campaign/eventhorizon/adapters.py`` converts between the two."""
 
 from django.conf import settings
 from django.db import models

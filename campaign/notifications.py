@@ -208,9 +208,9 @@ def round_label(number: int) -> str:
 
 
 def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -> EmailMultiAlternatives:
-    """Turn processed: the recipient's own report (fog of war applies: ``campaign.reports`` builds
+    """Turn processed: the recipient's own report (fog of war applies: ``campaign.eventhorizon.reports`` builds
     it for this user — a player's shows only what their empire saw; the moderator's is full)."""
-    from . import reports
+    from .eventhorizon import reports
 
     next_turn = Turn.objects.filter(campaign=campaign, number=turn.number + 1).first()
     context = {
@@ -235,7 +235,7 @@ def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Reci
     """The recipient's orders for the next turn as text (docs/orders.md, "Orders as text"), the
     header filled in with that turn's key: "reply, edit, send" is a valid turn. Empty for anyone
     who plays no seat, a computer seat, or when no turn is open."""
-    from .order_text import orders_template
+    from .eventhorizon.order_text import orders_template
 
     empire = recipient.empire
     if (next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE

@@ -4,18 +4,20 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from campaign import accounts
+from campaign.api import token as token_api
+from campaign.views import accounts as account_views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Accounts (campaign/accounts.py): log-in is throttled per account, and so is /api/token/.
-    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", accounts.signup, name="signup"),
-    path("accounts/signup/sent/", accounts.signup_sent, name="signup-sent"),
-    path("accounts/activate/<uidb64>/<token>/", accounts.activate, name="activate"),
-    path("accounts/", accounts.account, name="account"),
-    path("accounts/token/", accounts.rotate_token, name="account-token-rotate"),
-    path("accounts/token/revoke/", accounts.revoke_token, name="account-token-revoke"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/signup/sent/", account_views.signup_sent, name="signup-sent"),
+    path("accounts/activate/<uidb64>/<token>/", account_views.activate, name="activate"),
+    path("accounts/", account_views.account, name="account"),
+    path("accounts/token/", account_views.rotate_token, name="account-token-rotate"),
+    path("accounts/token/revoke/", account_views.revoke_token, name="account-token-revoke"),
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),
@@ -26,19 +28,21 @@ urlpatterns = [
          name="password_reset_confirm"),
     path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
-    path("api/token/", accounts.ObtainTokenView.as_view(), name="api-token"),
+    path("api/token/", token_api.ObtainTokenView.as_view(), name="api-token"),
     path("api/cam/", include("campaign.cam.api_urls")),
     path("api/", include("campaign.press.api_urls")),
-    path("api/", include("campaign.api_urls")),
+    path("api/", include("campaign.api.urls")),
+    path("api/", include("campaign.eventhorizon.api.urls")),
     path("", include("campaign.cam.urls")),
     path("", include("tactical.urls")),
     path("", include("campaign.press.urls")),
     path("", include("campaign.urls")),
+    path("", include("campaign.eventhorizon.urls")),
 ]
 
 if settings.BENCH_VIEWS:
     # bench/http.py's baseline and floors; off unless BENCH_VIEWS=1 (never on a normal site).
-    from campaign import bench_views
+    from campaign.views import bench as bench_views
 
     urlpatterns[:0] = [
         path("bench/bare", bench_views.bare, name="bench-bare"),

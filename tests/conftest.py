@@ -66,8 +66,8 @@ def small_campaign_in_setup(db, alice, bob, carol):
 @pytest.fixture
 def small_campaign(small_campaign_in_setup):
     """The same campaign at turn 1: bob and carol each sent the computer's set-up purchase in the
-    set-up round, which has been processed (tests/setup_round.py)."""
-    from tests.setup_round import finish_setup
+    set-up round, which has been processed (tests/eventhorizon/setup_round.py)."""
+    from tests.eventhorizon.setup_round import finish_setup
 
     return finish_setup(small_campaign_in_setup)
 
@@ -76,7 +76,7 @@ def small_campaign(small_campaign_in_setup):
 def small_campaign_without_fleets(small_campaign_in_setup):
     """The same campaign at turn 1 with no fleets: bob and carol each bought nothing in the set-up
     round (``{}``, 240 BP banked), for tests that place their own fleets."""
-    from tests.setup_round import finish_setup
+    from tests.eventhorizon.setup_round import finish_setup
 
     return finish_setup(small_campaign_in_setup, buy=False)
 

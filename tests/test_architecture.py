@@ -147,7 +147,7 @@ def test_the_layer_name_check_can_fail():
 
 def test_every_platform_module_is_checked():
     names = platform_modules()
-    assert "campaign.lobby_views" in names and "campaign.actions.moderation" in names
+    assert "campaign.views.lobby" in names and "campaign.actions.moderation" in names
     assert not any(under(n, "campaign.cam") or under(n, "campaign.rules") for n in names)
 
 

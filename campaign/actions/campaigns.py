@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .. import adapters, versioning
+from .. import versioning
 from ..bulk import insert_rows
 from ..dice import CampaignDice
+from ..eventhorizon import adapters
 from ..models import (
     COLOUR_PALETTE,
     Campaign,
@@ -184,7 +185,7 @@ def import_campaign(doc) -> Campaign:
     file changes nothing."""
     from django.contrib.auth import get_user_model
 
-    from ..exchange import ExchangeError, parse_export
+    from ..eventhorizon.exchange import ExchangeError, parse_export
 
     try:
         doc = parse_export(doc)

@@ -193,7 +193,7 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     A finished campaign's final turn can be rolled back: the campaign reopens."""
     from datetime import timedelta
 
-    from .. import snapshots
+    from ..eventhorizon import snapshots
 
     campaign = _moderated_campaign(campaign_id, user, doing="roll back a turn", feature="process_now")
     last = locks.rows(Turn.objects.filter(

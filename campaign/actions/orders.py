@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from .. import adapters, locks, lookups
+from .. import locks, lookups
+from ..eventhorizon import adapters
 from ..models import Campaign, Empire, Turn, TurnOrders
 from ..rules.eventhorizon.orders import OrderError, Preview
 from ..rules.eventhorizon.preview import check_round_orders

@@ -29,8 +29,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .. import battles, layers, locks
+from ..eventhorizon.order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
 from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
-from ..order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
 from ..rules.eventhorizon.textorders import (
     TEXT_RULE,
     Header,

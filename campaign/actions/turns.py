@@ -6,8 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .. import adapters, battles
+from .. import battles
 from ..dice import CampaignDice
+from ..eventhorizon import adapters
 from ..models import Campaign, Turn, TurnOrders
 from ..rules.eventhorizon import turn as turn_engine
 from ..rules.eventhorizon import victory
@@ -243,6 +244,6 @@ def _count_missed_turns(campaign: Campaign, turn: Turn) -> None:
 def _store_turn_snapshot(campaign: Campaign, turn: Turn) -> None:
     """Keep the campaign's state before ``turn`` is resolved in Turn.snapshot (process_turn
     calls this; roll_back_turn restores it; format in docs/online-play.md)."""
-    from .. import snapshots
+    from ..eventhorizon import snapshots
 
     snapshots.store(campaign, turn)

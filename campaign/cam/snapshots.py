@@ -1,4 +1,4 @@
-"""Step snapshots of a CAM campaign, for the moderator's roll-back (as ``campaign/snapshots.py``
+"""Step snapshots of a CAM campaign, for the moderator's roll-back (as ``campaign/eventhorizon/snapshots.py``
 does for Event Horizon turns).
 
 ``take`` stores the campaign's CAM rows — its ``CamCampaign`` settings and counters, players,
@@ -9,7 +9,7 @@ that action changes anything and in its transaction, so a refused action leaves 
 
 ``restore`` rewrites the rows to a snapshot: the CAM rows are deleted and written back whole with
 their primary keys (Django's serialisers, raw saves), the dice log is cut back to where it
-stood (``campaign.snapshots._truncate_dice_log``, the one privileged path around the log's
+stood (``campaign.dice._truncate_dice_log``, the one privileged path around the log's
 append-only guard; docs/dice.md, "Roll-back"), and the snapshot and any later ones go. Repeating
 the step re-reads the same dice stream words, so it rolls the same dice.
 
@@ -69,7 +69,7 @@ def restore(campaign: Campaign, snapshot: CamSnapshot) -> dict:
     (``actions.moderation.roll_back_step``) holds the campaign row lock and runs inside its
     transaction. Returns what was undone, for the audit log."""
     from campaign import versioning
-    from campaign.snapshots import _truncate_dice_log
+    from campaign.dice import _truncate_dice_log
 
     data = snapshot.data
     if not isinstance(data, dict) or data.get("version") != VERSION:

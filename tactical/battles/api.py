@@ -35,7 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.access import empire_of, is_moderator
-from campaign.api import campaign_for
+from campaign.eventhorizon.api.campaigns import campaign_for
 from campaign.models import Empire
 from tactical.battles import actions
 from tactical.battles.actions import BattleError, NotAllowed, NotFound

@@ -23,7 +23,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import adapters, locks
+from campaign import locks
+from campaign.eventhorizon import adapters
 from campaign.models import Campaign, Empire, Turn
 from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage, Resource

@@ -35,9 +35,9 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from campaign import visibility
 from campaign.access import visible_campaigns
-from campaign.adapters import design_from_spec
+from campaign.eventhorizon import visibility
+from campaign.eventhorizon.adapters import design_from_spec
 from campaign.models import Campaign, Design
 from campaign.rules.eventhorizon.autoresolve import Side, odds
 from campaign.rules.eventhorizon.designs import Design as DesignSpec

@@ -18,8 +18,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import visibility
 from campaign.access import visible_campaigns
+from campaign.eventhorizon import visibility
 from tactical.models import WhatIfRun
 from tactical.whatif import runs as whatif
 

@@ -4,7 +4,7 @@ dice log: what each role sees"; rulings FW7, DL2). Screenshot: tests/artifacts/t
 from django.urls import reverse
 
 from campaign.models import DiceRoll
-from tests.test_dice_log import play_quiet_turns
+from tests.campaign.test_dice_log import play_quiet_turns
 
 
 def test_a_player_reads_the_dice_log_on_a_phone(page, login, shot, small_campaign):

@@ -14,7 +14,7 @@ from campaign.cam.models import CamCampaign, CamPlayer, CamScenario
 from campaign.dice import log_entries
 from campaign.models import AuditEntry, DiceRoll
 from campaign.rules import dicelog
-from tests.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
+from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
 
 from .conftest import make_cam
 

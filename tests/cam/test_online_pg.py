@@ -1,7 +1,7 @@
 """Races of CAM scenarios fought online, on PostgreSQL (row locks between real connections):
 four due-work sweeps at once play a late side once; a player deciding while the sweep runs never
 stores two steps under one number, and the battle still replays. Skipped on SQLite, required in
-the PostgreSQL pass (REQUIRE_SERVICES=1), as tests/test_concurrency_pg.py."""
+the PostgreSQL pass (REQUIRE_SERVICES=1), as tests/eventhorizon/test_concurrency_pg.py."""
 
 from datetime import timedelta
 
@@ -13,7 +13,7 @@ from tactical.battles import cam as tcam
 from tactical.models import Battle
 from tactical.rules.buoyz import doctrine_action
 from tactical.rules.buoyz import play as codec
-from tests.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
+from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
 
 from .conftest import make_cam
 from .test_online import _begin, _row

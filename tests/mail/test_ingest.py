@@ -151,7 +151,7 @@ def test_every_email_the_site_sends_carries_our_x_loop(db, settings):
 @pytest.mark.parametrize("enabled", [True, False])
 def test_turn_reports_say_where_orders_go_once_mail_reaches_the_site(
         small_campaign_in_setup, settings, eager_tasks, django_capture_on_commit_callbacks, enabled):
-    from tests.setup_round import finish_setup
+    from tests.eventhorizon.setup_round import finish_setup
 
     settings.MAIL_IN_ENABLED = enabled
     settings.MAIL_ORDERS_ADDRESS = "orders@sector.example.org"

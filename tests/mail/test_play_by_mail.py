@@ -11,14 +11,15 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign import actions, adapters
-from campaign.exchange import export_campaign
+from campaign import actions
+from campaign.eventhorizon import adapters
+from campaign.eventhorizon.exchange import export_campaign
 from campaign.mail.models import InboundMessage
 from campaign.models import AuditEntry, Campaign
 from campaign.rules.eventhorizon.bots import bot_orders
 from campaign.rules.eventhorizon.orders import orders_to_json
 from campaign.rules.eventhorizon.textorders import format_orders, parse_text
-from tests.setup_round import finish_setup
+from tests.eventhorizon.setup_round import finish_setup
 
 TURNS = 3
 

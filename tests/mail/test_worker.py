@@ -11,8 +11,8 @@ from django.core.management import call_command
 
 from campaign.mail import tasks
 from campaign.mail.models import InboundMessage
+from tests.campaign.test_tasks import emails_in, start_worker, stop_worker, wait_for
 from tests.conftest import REQUIRE_SERVICES
-from tests.test_tasks import emails_in, start_worker, stop_worker, wait_for
 
 from .conftest import eml
 

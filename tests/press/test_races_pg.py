@@ -11,7 +11,7 @@ from django.db import connection
 from campaign.press import actions, replies
 from campaign.press.models import Conversation, PressMessage
 from tests.conftest import REQUIRE_SERVICES
-from tests.test_concurrency_pg import in_threads
+from tests.eventhorizon.test_concurrency_pg import in_threads
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -8,7 +8,8 @@ the campaign's battle mode set to ``mode``: the turn stops at its battles step w
 
 from __future__ import annotations
 
-from campaign import actions, adapters, versioning
+from campaign import actions, versioning
+from campaign.eventhorizon import adapters
 from campaign.models import Campaign, Fleet, Ship, Turn
 from campaign.rules.eventhorizon.mapgen import Terrain
 

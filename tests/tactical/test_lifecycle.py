@@ -172,7 +172,7 @@ def test_a_computer_side_cannot_come_to_the_table(small_campaign):  # ruling C18
     small_campaign.refresh_from_db()
     empires = {e.seat: e for e in small_campaign.empires.all()}
     empires[2].is_bot = True
-    from campaign import adapters
+    from campaign.eventhorizon import adapters
 
     state = adapters.load_state(small_campaign)
     b = lifecycle.battle_from_json(turn.pending["battles"][0])

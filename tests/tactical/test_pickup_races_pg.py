@@ -1,5 +1,5 @@
 """Pickup battles under real concurrency on PostgreSQL (skipped on SQLite, required in the
-PostgreSQL pass as tests/test_concurrency_pg.py): the same fleet sent five times at once buys it
+PostgreSQL pass as tests/eventhorizon/test_concurrency_pg.py): the same fleet sent five times at once buys it
 once and starts one battle; the others get 409 (tactical/pickup/actions.py locks the host
 campaign row, then the pickup row)."""
 
@@ -10,7 +10,7 @@ import pytest
 from tactical.models import Battle, PickupBattle
 from tactical.pickup import actions
 from tactical.pickup.books import book
-from tests.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
+from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

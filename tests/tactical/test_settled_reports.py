@@ -17,7 +17,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from campaign import reports
+from campaign.eventhorizon import reports
 from campaign.models import Turn
 from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage

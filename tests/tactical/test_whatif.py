@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.adapters import load_state
+from campaign.eventhorizon.adapters import load_state
 from campaign.models import Design, Fleet, Ship
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.autoresolve import Side, odds

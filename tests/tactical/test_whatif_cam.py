@@ -288,7 +288,7 @@ def test_the_schema_documents_the_cam_bodies(alice):
 def test_a_real_celery_worker_plays_a_cam_run_over_worker_processes(bob, tmp_path):
     from django.db import connection
 
-    from tests.test_tasks import start_worker, stop_worker, wait_for
+    from tests.campaign.test_tasks import start_worker, stop_worker, wait_for
 
     assert connection.vendor == "postgresql"
     trials = pool.PARALLEL_MIN_TRIALS + 1  # enough to be spread over the worker's subprocesses

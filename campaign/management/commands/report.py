@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.reports import ReportError, turn_report
+from campaign.eventhorizon.reports import ReportError, turn_report
 from campaign.rules.eventhorizon.report import render_text
 
 from ._common import get_campaign

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from campaign import adapters
+from campaign.eventhorizon import adapters
 from campaign.rules.eventhorizon import mapgen
 
 from ._common import get_campaign

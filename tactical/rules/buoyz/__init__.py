@@ -6,7 +6,6 @@ it one action at a time, ``doctrine.simulate`` plays it out for computer sides, 
 reports it.
 """
 
-from . import actions
 from .actions import Begin, Fire, Lurk, Move, Reveal, Special
 from .deploy import deploy
 from .doctrine import doctrine_action, simulate

@@ -5,7 +5,6 @@ Rule book ``seeds/003_…`` "Event Horizon – Quick Play Star Ship Combat Rules
 play it, ``doctrine.simulate`` plays it to the end for computer sides, ``outcome`` reports it.
 """
 
-from . import actions
 from .actions import (
     Activate,
     DisengageStealth,

@@ -1,0 +1,148 @@
+"""Event Horizon's record in the layer registry (``campaign/layers.py``).
+
+Event Horizon's models, order pages, map, reports and exchange still live in the platform app
+(``campaign/``; issue 15 moves them to ``campaign/eventhorizon/``), so its record is built and
+registered here, by ``CampaignConfig.ready()`` (``campaign/apps.py``), rather than by an app of
+its own. It is the one layer with the "orders", "process_now", "substitute" and "options"
+features: a turn-based campaign whose turns the platform processes.
+"""
+
+from __future__ import annotations
+
+from ..layers import CampaignLayer, HomeFacts, Seat, Step
+from ..models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
+
+KEY = "eventhorizon"
+PAGES = ("campaign-detail", "campaign-map", "campaign-orders", "campaign-reports")
+
+
+def seats(campaign: Campaign) -> list[Seat]:
+    """The empires, by the names the players know them by."""
+    return [Seat(seat, name, user_id, is_bot)
+            for seat, name, user_id, is_bot in campaign.empires.order_by("seat").values_list(
+                "seat", "name", "user_id", "is_bot")]
+
+
+def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
+    """The campaign's current turn (its row may be missing: no deadline then). ``lock``: the
+    turn row locked (the caller holds the campaign row: campaign/locks.py)."""
+    from .. import locks
+
+    turn = locks.turn(campaign.pk, campaign.turn) if lock else \
+        Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    return Step(number=campaign.turn, label=f"turn {campaign.turn}",
+                deadline=turn.deadline if turn is not None else None,
+                open=turn is not None and turn.status == Turn.Status.OPEN, row=turn)
+
+
+def set_deadline(campaign: Campaign, step: Step, deadline) -> None:
+    turn = step.row
+    turn.deadline = deadline
+    turn.save(update_fields=["deadline"])
+
+
+def after_resume(campaign: Campaign, step: Step) -> None:
+    """A resumed turn whose players are all ready is processed at once."""
+    from ..actions.orders import _enqueue_if_all_ready
+
+    _enqueue_if_all_ready(step.row)
+
+
+def roll_back(*, campaign_id: int, user, number: int | None = None) -> Step:
+    from ..actions.moderation import roll_back_turn
+
+    turn = roll_back_turn(campaign_id=campaign_id, user=user, turn_number=number)
+    return Step(number=turn.number, label=f"turn {turn.number}", deadline=turn.deadline, open=True, row=turn)
+
+
+def last_processed(campaign: Campaign) -> Turn | None:
+    return Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
+
+
+def roll_back_preview(campaign: Campaign) -> dict | None:
+    """What rolling back the last processed turn would undo (moderation/rollback.html)."""
+    last = last_processed(campaign)
+    if last is None:
+        return None
+    snapshot = last.snapshot or {}
+    later = Turn.objects.filter(campaign=campaign, number__gt=last.number)
+    return {
+        "template": "moderation/rollback.html",
+        "number": last.number,
+        "label": f"turn {last.number}",
+        "last": last,
+        "can_roll_back": bool(snapshot),
+        "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=snapshot.get("dice", {}).get("seq", 0)).count(),
+        "dice_seq": snapshot.get("dice", {}).get("seq"),
+        "later_orders": TurnOrders.objects.filter(turn__in=later).count(),
+        "finished": campaign.status == Campaign.Status.FINISHED,
+        "edits_since": AuditEntry.objects.filter(
+            campaign=campaign, at__gt=last.processed_at, action__startswith="admin_"
+        ).count() if last.processed_at else 0,
+    }
+
+
+def start_points(campaign: Campaign, players: int) -> list[str]:
+    open_seats = max(0, campaign.seats - players)
+    return [f"The map is rolled for {campaign.seats} seats; {players} taken by players"
+            + (f", {open_seats} played by the computer" if open_seats else "") + ".",
+            "Nobody can join as a player afterwards.",
+            "The first round of orders opens at once" + (
+                f", with its deadline {campaign.turn_hours} hours later." if campaign.turn_hours else ", with no deadline.")]
+
+
+def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
+    """``campaigns`` come from the home page's query, annotated with ``players`` (their empires)."""
+    return {c.pk: HomeFacts(players=getattr(c, "players", 0),
+                            summary=f"{c.width}×{c.height} {c.get_grid_display().lower()}")
+            for c in campaigns}
+
+
+def panel(campaign: Campaign) -> dict:
+    """The turn's seats for the moderation panel: who has sent orders and who is ready."""
+    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    orders = {}
+    if turn is not None:
+        orders = {o.empire_id: o for o in TurnOrders.objects.filter(turn=turn).only("empire_id", "ready", "updated_at")}
+    return {"seats": [
+        {"empire": e, "submitted": e.pk in orders, "ready": e.pk in orders and orders[e.pk].ready,
+         "updated_at": orders[e.pk].updated_at if e.pk in orders else None}
+        for e in campaign.empires.select_related("user").order_by("seat")
+    ]}
+
+
+def check_join(campaign: Campaign, *, role: str, empire_name: str, faction: str) -> None:
+    """Event Horizon seats any empire name and faction (the lobby checks names and colours)."""
+
+
+def record() -> CampaignLayer:
+    from .. import actions
+    from ..forms import LobbyCreateForm
+    from . import exchange
+
+    return CampaignLayer(
+        key=KEY,
+        title="Event Horizon",
+        description="Event Horizon's strategic campaign: empires, worlds and fleets on a hex or square map, "
+                    "turns of written orders, battles fought as games or auto-resolved.",
+        detail_url="campaign-detail",
+        pages=PAGES,
+        features=frozenset({"lobby", "moderation", "audit", "process_now", "substitute", "options", "orders"}),
+        lobby_form=LobbyCreateForm,
+        create_lobby=actions.create_lobby,
+        check_join=check_join,
+        start=actions.start_eventhorizon,
+        start_points=start_points,
+        current_step=current_step,
+        set_deadline=set_deadline,
+        after_resume=after_resume,
+        roll_back=roll_back,
+        roll_back_preview=roll_back_preview,
+        home_facts=home_facts,
+        panel=panel,
+        panel_template="moderation/_eventhorizon.html",
+        lobby_template="lobby/_eventhorizon_settings.html",
+        export=exchange.export_campaign,
+        seats=seats,
+    )
+
