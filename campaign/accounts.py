@@ -1,4 +1,6 @@
-"""Accounts: sign up, log in (throttled), log out, password reset, "my account", API tokens.
+"""Accounts: the throttled log-in backend, the sign-up, log-in and password-reset forms, the
+activation tokens and the sign-up email. The pages are ``campaign/views/accounts.py``; the API's
+``POST /api/token/`` is ``campaign/api/token.py``.
 
 Failed log-ins are throttled per account: at most ``LOGIN_FAILURE_LIMIT`` failures per account in
 each clock hour, counted in Django's cache (Redis in production, local memory by default) under

@@ -14,5 +14,6 @@ class CampaignConfig(AppConfig):
         from . import layers
         from .eventhorizon import layer as eventhorizon_layer
 
-        # Event Horizon's layer record lives in the platform while its models do (issue 15).
+        # Event Horizon's record: its models live in this app, so this app registers it (the one
+        # import of a layer's package in the platform; docs/architecture.md).
         layers.register(eventhorizon_layer.record())

@@ -115,7 +115,8 @@ def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict
 def _truncate_dice_log(campaign: Campaign, after_seq: int) -> dict:
     """Delete the campaign's logged rolls after ``after_seq``: the ONE privileged path around the
     dice log's append-only guard (``DiceRollQuerySet.delete`` raises), used by the roll-backs
-    (a turn's here, a CAM step's in ``campaign/cam/snapshots.py``) and nothing else (docs/dice.md,
+    (an Event Horizon turn's in ``campaign/eventhorizon/snapshots.py``, a CAM step's in
+    ``campaign/cam/snapshots.py``) and nothing else (docs/dice.md,
     "Roll-back"). What remains is a prefix of the chain, so it
     still verifies from the published seed hash; with ``dice_offset`` restored, re-processing
     re-reads the same stream words and rolls the same dice. Returns the deleted rows whole, which

@@ -13,14 +13,14 @@
     ``campaign.eventhorizon.layer``'s record), and the platform modules that still hold Event
     Horizon code while its models live in the platform app (EVENTHORIZON_STILL_IN_PLATFORM: each
     must still import the layer, so the list only shrinks);
-(g) a campaign layer imports no other layer;
 (e) the platform names no campaign layer either: no string "cam" (a ``Campaign.layer`` value), no
     "cam-…" URL name, "cam__…" lookup or "cam/…" path, no ``.cam`` attribute (the layer's
     relation). It reaches a layer through its record in ``campaign/layers.py`` (CAMPAIGN_LAYERS).
 (f) online play (tactical/play/) imports no engine package (``tactical.rules.<book>``): it
     reaches a rule book through the registry's ``PlayRules`` only.
 (g) the CAM layer (campaign/cam/) never imports ``tactical`` either: its scenarios fought online
-    go through campaign/cam/battles.py, which tactical/apps.py fills in (issue 17).
+    go through campaign/cam/battles.py, which tactical/apps.py fills in (issue 17);
+(h) a campaign layer (campaign/eventhorizon/, campaign/cam/) imports no other layer: they are peers.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lobby's REST API (DRF). Thin like ``campaign/eventhorizon/api/campaigns.py``: every look-up starts from the
+"""The lobby's REST API (DRF). Thin like the rest of the API: every look-up starts from the
 campaigns the caller belongs to (an outsider gets 404), input is checked, one action is called.
 A refused action answers 400 with ``detail`` naming the problem; a member without the right role
 gets 403.

@@ -1,4 +1,4 @@
-"""The REST API's moderation endpoints (under /api/). Thin, like ``api.py``: start from the
+"""The REST API's moderation endpoints (under /api/). Thin, like the rest of the API: start from the
 campaigns the caller may see (outsiders 404), refuse non-moderators (403), check the body's
 shape (400 naming the field), call one action and render; a refused action is 400 with its
 reason, or 409 when the turn is in the wrong state for it.
@@ -10,7 +10,7 @@ step (``step``, ``step_label``). Substitute and the options are for layers with 
     campaigns/{id}/pause/        POST                          stop the clock
     campaigns/{id}/resume/       POST                          restart it (deadline moved on by the pause)
     campaigns/{id}/extend/       POST {"hours": 24}            a later deadline
-    campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now (api.ProcessNow)
+    campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now (campaign/eventhorizon/api/campaigns.py: ProcessNow)
     campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one (a layer
                                                                without turns, e.g. CAM: N is its last step)
     campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}

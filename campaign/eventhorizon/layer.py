@@ -1,9 +1,9 @@
 """Event Horizon's record in the layer registry (``campaign/layers.py``).
 
-Event Horizon's models, order pages, map, reports and exchange still live in the platform app
-(``campaign/``; issue 15 moves them to ``campaign/eventhorizon/``), so its record is built and
-registered here, by ``CampaignConfig.ready()`` (``campaign/apps.py``), rather than by an app of
-its own. It is the one layer with the "orders", "process_now", "substitute" and "options"
+Event Horizon's models still live in the platform app (``campaign/models.py``) and
+``campaign/eventhorizon/`` is a package of that app, not an app of its own, so this record is
+registered by ``CampaignConfig.ready()`` (``campaign/apps.py``, the one place the platform
+imports a layer's package; tests/test_architecture.py). It is the one layer with the "orders", "process_now", "substitute" and "options"
 features: a turn-based campaign whose turns the platform processes.
 """
 

@@ -1,4 +1,4 @@
-"""Press in the REST API (thin, like ``campaign/eventhorizon/api/campaigns.py``: every look-up starts from what the
+"""Press in the REST API (thin, like the rest of the API: every look-up starts from what the
 caller may read — outsiders get 404 —, each change is one action, a refusal is 400 with its
 reason, 403 when the caller may read but not write).
 

@@ -1,5 +1,7 @@
-"""The REST API (DRF). Thin: every view starts from the campaigns the caller may see (an
-outsider gets 404, never someone else's data), validates input, calls one action and renders.
+"""Event Horizon's campaign API (DRF): campaigns of layers with the "orders" feature only (another
+layer's campaign is 404 here; campaign/layers.py). Thin: every view starts from the campaigns the
+caller may see (an outsider gets 404, never someone else's data), validates input, calls one
+action and renders. The platform's endpoints (lobby, moderation, tokens) are campaign/api/.
 
 Endpoints (all under /api/):
     campaigns/                       campaigns the caller moderates or plays in

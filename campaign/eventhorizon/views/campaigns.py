@@ -1,7 +1,8 @@
-"""Pages. Thin: look up what the user may see, call an action or a query, render.
+"""Event Horizon's campaign pages: the campaign, the map and its SVG, reports, the empire chart,
+the design library. Thin: look up what the user may see, call an action or a query, render.
 
-Everything a page shows of a campaign's contents goes through ``campaign/eventhorizon/visibility.py`` (fog of
-war) or ``campaign/eventhorizon/reports.py`` (reports, fogged the same way)."""
+Everything a page shows of a campaign's contents goes through ``campaign/eventhorizon/visibility.py``
+(fog of war) or ``campaign/eventhorizon/reports.py`` (reports, fogged the same way)."""
 
 import hashlib
 from urllib.parse import urlencode
