@@ -23,9 +23,9 @@ from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules.buoyz import play as codec
 
-from .cam.conftest import make_cam
-from .cam.test_online import _begin
-from .cam.test_online_play import _act, _battle, _play_until
+from ..cam.conftest import make_cam
+from ..cam.test_online import _begin
+from ..cam.test_online_play import _act, _battle, _play_until
 
 pytestmark = pytest.mark.django_db
 
