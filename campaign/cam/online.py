@@ -22,7 +22,7 @@ from campaign.dice import CampaignDice
 from campaign.rules.cam import autoresolve as ar
 
 from . import adapters
-from .actions.battle import _record
+from .actions.battle import _record, autoresolve_row
 from .actions.common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only, _next_step
 from .actions.errors import ENGINE_ERRORS, CamActionError, NotFound, _refuse
 from .battles import BattleStuck, handler
@@ -102,17 +102,7 @@ def after_table(campaign, cam, row: CamScenario) -> None:
     transaction, the campaign row locked): an auto scenario is auto-resolved and scored at once,
     an online one is set up on the engine."""
     if row.mode == AUTO:
-        _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
-        state = adapters.campaign_state(cam)
-        dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
-        try:
-            resolution = ar.autoresolve_battle(adapters.battle_state(row, state), dice)
-            _add_events(row, resolution.events)
-            row.turn_entries = {}
-            _record(campaign, cam, row, resolution.battle, force_end=False)
-        except ENGINE_ERRORS as exc:
-            raise _refuse(exc) from None
-        dice.commit()
+        autoresolve_row(campaign, cam, row)
     elif row.mode == ONLINE:
         handler().open_battle(campaign, cam, row)
 

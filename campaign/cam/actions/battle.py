@@ -205,6 +205,13 @@ def _autoresolve(campaign: Campaign, cam: CamCampaign) -> CamScenario:
     also made by a passed game-turn deadline in an auto-resolve campaign (``deadlines``, CAM53)."""
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "auto-resolve")
     _not_online(row, "auto-resolve")
+    autoresolve_row(campaign, cam, row)
+    return row
+
+
+def autoresolve_row(campaign: Campaign, cam: CamCampaign, row: CamScenario) -> None:
+    """Auto-resolve and score ``row`` (CAM26) under the caller's campaign row lock: a player's or
+    a deadline's auto-resolve, and a scenario in "auto" mode once its table is rolled (``online``)."""
     _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
@@ -216,4 +223,3 @@ def _autoresolve(campaign: Campaign, cam: CamCampaign) -> CamScenario:
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
     dice.commit()
-    return row
