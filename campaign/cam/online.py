@@ -18,12 +18,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.dice import CampaignDice
-from campaign.rules.cam import autoresolve as ar
-
 from . import adapters
 from .actions.battle import _record, autoresolve_row
-from .actions.common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only, _next_step
+from .actions.common import _acting_seat, _active, _audit, _locked, _moderator_only, _next_step
 from .actions.errors import ENGINE_ERRORS, CamActionError, NotFound, _refuse
 from .battles import BattleStuck, handler
 from .models import CamScenario
@@ -201,17 +198,7 @@ def settle(*, campaign_id: int, user, number: int, how: str = "doctrine") -> Cam
                                  "stuck") from None
         row.refresh_from_db()
     else:
-        _next_step(campaign, cam, f"scenario {row.number}: settled by auto-resolve (ruling CAM43)")
-        state = adapters.campaign_state(cam)
-        dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
-        try:
-            resolution = ar.autoresolve_battle(adapters.battle_state(row, state), dice)
-            _add_events(row, resolution.events)
-            row.turn_entries = {}
-            _record(campaign, cam, row, resolution.battle, force_end=False)
-        except ENGINE_ERRORS as exc:
-            raise _refuse(exc) from None
-        dice.commit()
+        autoresolve_row(campaign, cam, row, "settled by auto-resolve (ruling CAM43)")
         handler().close(campaign, row, user, "the moderator settled the scenario by auto-resolve")
     _audit(campaign, user, "cam_settle", f"scenario {row.number}", after={"how": how})
     return row

@@ -209,10 +209,12 @@ def _autoresolve(campaign: Campaign, cam: CamCampaign) -> CamScenario:
     return row
 
 
-def autoresolve_row(campaign: Campaign, cam: CamCampaign, row: CamScenario) -> None:
+def autoresolve_row(campaign: Campaign, cam: CamCampaign, row: CamScenario,
+                    step: str = "auto-resolved (ruling CAM26)") -> None:
     """Auto-resolve and score ``row`` (CAM26) under the caller's campaign row lock: a player's or
-    a deadline's auto-resolve, and a scenario in "auto" mode once its table is rolled (``online``)."""
-    _next_step(campaign, cam, f"scenario {row.number}: auto-resolved (ruling CAM26)")
+    a deadline's auto-resolve, a scenario in "auto" mode once its table is rolled and the
+    moderator's settlement of one fought online (``online``). ``step`` names it in the step log."""
+    _next_step(campaign, cam, f"scenario {row.number}: {step}")
     state = adapters.campaign_state(cam)
     dice = CampaignDice(campaign, phase="cam-autoresolve", turn=row.number)
     try:
