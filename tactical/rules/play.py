@@ -24,6 +24,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+
+def action_type(data: Any, fields: Mapping[str, set[str]], error: type[Exception]) -> str:
+    """The ``type`` of one action read from JSON, after the checks every rule book's codec makes
+    first: an object, a known type, no field that type does not have. ``error`` is the rule
+    book's own format error (an ``IllegalActionError``), raised naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise error(f"an action is a JSON object with a 'type', not {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in fields:
+        raise error(f"unknown action type {kind!r}; one of: {', '.join(sorted(fields))}")
+    unknown = set(data) - fields[kind] - {"type"}
+    if unknown:
+        raise error(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
+    return kind
+
 AUTOMATIC = "auto"  # a side's deployment when its fleet lines up automatically
 
 

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tactical.rules.play import PlayRules, Step, Viewer
+from tactical.rules.play import PlayRules, Step, Viewer, action_type
 
 from . import actions as A
 from . import board, plans
@@ -374,14 +374,7 @@ def _point(data: Mapping, name: str, kind: str) -> tuple[float, float]:
 
 def from_json(data: Any) -> A.Action:
     """Read one action; ``ActionFormatError`` (an ``IllegalActionError``) says what is wrong."""
-    if not isinstance(data, Mapping):
-        raise ActionFormatError(f"an action is a JSON object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise ActionFormatError(f"unknown action type {kind!r}; one of: {', '.join(ACTION_TYPES)}")
-    unknown = set(data) - _FIELDS[kind] - {"type"}
-    if unknown:
-        raise ActionFormatError(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
+    kind = action_type(data, _FIELDS, ActionFormatError)
     if kind == "begin":
         return A.Begin()
     if kind == "fly":

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tactical.rules.play import action_type
+
 from . import actions as A
 from .geometry import MOVE_TOKENS
 from .state import WEAPON_DAMAGE, IllegalActionError
@@ -113,14 +115,7 @@ def _target(value: Any, kind: str) -> int | str:
 
 def from_json(data: Any) -> A.Action:
     """Read one action; raises ActionFormatError naming what is wrong."""
-    if not isinstance(data, Mapping):
-        raise ActionFormatError(f"an action is a JSON object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise ActionFormatError(f"unknown action type {kind!r}; one of: {', '.join(ACTION_TYPES)}")
-    unknown = set(data) - _FIELDS[kind] - {"type"}
-    if unknown:
-        raise ActionFormatError(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
+    kind = action_type(data, _FIELDS, ActionFormatError)
     if kind == "pass":
         return A.Pass(_int(data, "side", kind))
     ship = _int(data, "ship", kind)
