@@ -219,8 +219,16 @@ def _ship_json(offer) -> dict:
 
 
 def offers_for(pickup: PickupBattle, seat: int):
-    user = pickup.creator if seat == 1 else pickup.opponent
-    return book(pickup.ruleset).offers(user)
+    return book(pickup.ruleset).offers(_player(pickup, seat))
+
+
+def refusals_for(pickup: PickupBattle, seat: int) -> dict[str, str]:
+    """The seat's own designs the book will not sell him, each with the rule it breaks."""
+    return book(pickup.ruleset).refusals(_player(pickup, seat))
+
+
+def _player(pickup: PickupBattle, seat: int):
+    return pickup.creator if seat == 1 else pickup.opponent
 
 
 @transaction.atomic

@@ -71,6 +71,8 @@ class PickupAnswer(serializers.Serializer):
     fleets_submitted = serializers.ListField(child=serializers.IntegerField())
     your_fleet = Ship(many=True, allow_null=True)
     offers = serializers.ListField(child=serializers.DictField(), required=False)
+    not_offered = serializers.ListField(child=serializers.CharField(), required=False,
+                                        help_text="Your own designs the rules refuse, each with the rule it breaks.")
     invite_url = serializers.CharField(allow_null=True)
     battle = serializers.IntegerField(allow_null=True)
     dice_log = serializers.CharField()
@@ -92,6 +94,7 @@ def pickup_json(p: PickupBattle, user, *, full: bool = True) -> dict[str, Any]:
     if full and p.status in actions.BUILDABLE and str(seat) not in (p.fleets or {}):
         out["offers"] = [{"key": o.key, "name": o.name, "points": o.points, "detail": o.detail, "own": o.own}
                          for o in actions.offers_for(p, seat)]
+        out["not_offered"] = sorted(actions.refusals_for(p, seat).values())
     return out
 
 

@@ -133,20 +133,29 @@ class EventHorizonBook(FleetBook):
     max_ships = 12
     limits_text = "ruling PK2"
 
-    def offers(self, user) -> list[Offer]:
+    def _rows(self, user) -> tuple[list[Offer], dict[str, str]]:
+        """The library's designs and the player's own, each valid under the design rules, and the
+        player's own designs those rules refuse (with the reason)."""
         from campaign.models import Design
         from campaign.rules.eventhorizon.designs import Design as Spec
         from campaign.rules.eventhorizon.designs import DesignError, validate_design
 
-        out, seen = [], set()
+        out, refused, seen = [], {}, set()
         rows = list(Design.objects.filter(campaign__isnull=True).order_by("bp", "name"))
         if getattr(user, "is_authenticated", False):
             rows += list(Design.objects.filter(empire__user=user).order_by("bp", "name", "pk"))
         for row in rows:
             own = row.campaign_id is not None
+            key = f"design-{row.pk}"
             try:
                 spec = validate_design(Spec.from_dict(row.spec))
-            except (DesignError, KeyError, TypeError, ValueError):
+            except DesignError as exc:
+                if own:
+                    refused[key] = f"your design {row.name!r} ({key}) breaks {exc.rule}: {exc.message}"
+                continue
+            except (KeyError, TypeError, ValueError) as exc:
+                if own:
+                    refused[key] = f"your design {row.name!r} ({key}) cannot be read (003): {exc}"
                 continue
             fingerprint = (spec.name, repr(spec.to_dict()))
             if fingerprint in seen:
@@ -155,8 +164,14 @@ class EventHorizonBook(FleetBook):
             weapons = ", ".join(f"{n}× {k.replace('_', ' ')}" for k, n in spec.weapons) or "unarmed"
             detail = (f"{spec.ship_type.value.replace('_', ' ')}: hull {spec.hull}, engine {spec.engine}, "
                       f"force field {spec.force_field or 0}; {weapons}")
-            out.append(Offer(key=f"design-{row.pk}", name=spec.name, points=spec.bp, detail=detail, own=own))
-        return out
+            out.append(Offer(key=key, name=spec.name, points=spec.bp, detail=detail, own=own))
+        return out, refused
+
+    def offers(self, user) -> list[Offer]:
+        return self._rows(user)[0]
+
+    def refusals(self, user) -> dict[str, str]:
+        return self._rows(user)[1]
 
     def setup(self, fleets, names, colours) -> dict:
         from campaign.models import Design

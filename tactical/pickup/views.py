@@ -85,6 +85,7 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
         "other_ready": str(3 - seat) in fleets if seat else False,
         "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING else "",
+        "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
         "error": error,
     }, status=status)
 

@@ -66,6 +66,29 @@ def test_the_event_horizon_offers_are_the_library_and_the_players_own_designs(sm
     assert [o.name for o in mine] == ["Bob's Blade"] and mine[0].points == SWORD.bp
 
 
+def test_an_own_event_horizon_design_the_rules_refuse_is_shown_with_the_reason_not_dropped(
+        small_campaign, bob, client):
+    """A design stored before the checks (or by the admin) that the design rules now refuse is
+    not offered, and the fleet page and the API say which and why instead of leaving it out."""
+    from campaign.models import Design
+    from campaign.rules.eventhorizon.designs import GALIOT as SWORD
+
+    empire = Empire.objects.get(campaign=small_campaign, seat=1)
+    row = Design.objects.create(campaign=small_campaign, empire=empire, name="Bob's Brick",
+                                spec={**SWORD.to_dict(), "name": "Bob's Brick", "hull": -3}, bp=SWORD.bp)
+    key = f"design-{row.pk}"
+    assert key not in {o.key for o in book(EH).offers(bob)}
+    reason = book(EH).refusals(bob)[key]
+    assert "Bob's Brick" in reason and "breaks 003" in reason
+    assert book(EH).refusals(None) == {}
+    pickup = actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer")
+    client.force_login(bob)
+    page = client.get(reverse("pickup-detail", args=[pickup.pk])).content.decode()
+    assert 'id="not-offered"' in page and "Bob&#x27;s Brick" in page
+    body = client.get(reverse("api-pickup", args=[pickup.pk])).json()
+    assert body["not_offered"] == [reason]
+
+
 # --- create ---------------------------------------------------------------------------------------
 
 def test_create_against_the_computer_builds_its_fleet_with_logged_dice(bob):

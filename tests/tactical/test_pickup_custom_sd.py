@@ -108,6 +108,11 @@ def test_a_custom_sd_over_tcorrs_limits_is_refused_with_the_limit_named(bob, rub
     key = f"camsd-{row.pk}"
     assert key not in {o.key for o in book(BZ).offers(bob)}
     pickup = actions.create_pickup(user=bob, ruleset=BZ, points=100, opponent="computer")
+    # The fleet page and the API name it with the limit it breaks rather than leave it out.
+    c = api(bob)
+    page = c.get(reverse("pickup-detail", args=[pickup.pk])).content.decode()
+    assert 'id="not-offered"' in page and "Hull 31 is outside 1 to 30" in page
+    assert any("Monster" in r and "Hull 31" in r for r in c.get(reverse("api-pickup", args=[pickup.pk])).json()["not_offered"])
     with pytest.raises(actions.PickupError) as exc:
         actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=[key])
     assert "T'Corr's limits" in exc.value.message and "Hull 31 is outside 1 to 30" in exc.value.message
