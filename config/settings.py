@@ -324,6 +324,10 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
 # battles (the sum of K) started in any 24 hours.
 WHATIF_RUNS_AT_ONCE = envint("WHATIF_RUNS_AT_ONCE", 2)
 WHATIF_BATTLES_PER_DAY = envint("WHATIF_BATTLES_PER_DAY", 5000)
+# Press (campaign/press, docs/press.md): at most PRESS_RATE_LIMIT messages by one person in one
+# campaign in PRESS_RATE_WINDOW seconds, by web, API and mail together (0: no limit).
+PRESS_RATE_LIMIT = envint("PRESS_RATE_LIMIT", 60)
+PRESS_RATE_WINDOW = envint("PRESS_RATE_WINDOW", 3600)
 
 # --- Mail in (issue 18; campaign/mail, docs/mail.md) -------------------------------------------
 # Set once mail reaches the site (docs/mail.md): emails then carry reply addresses and say how to

@@ -1,4 +1,4 @@
-"""The refusals every action raises: ``ActionError`` and its kinds (HTTP 400/403/404/409).
+"""The refusals every action raises: ``ActionError`` and its kinds (HTTP 400/403/404/409/429).
 """
 from __future__ import annotations
 
@@ -52,3 +52,12 @@ class NotAllowed(ActionError):
 
 class NotFound(ActionError):
     """No such campaign, member or invitation for this user (pages and the API answer 404)."""
+
+
+class TooMany(ActionError):
+    """Over a rate limit (pages show it as a form error, the API answers 429). ``retry_after``:
+    seconds until one more is allowed."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after

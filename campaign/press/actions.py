@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .. import locks
-from ..actions.errors import ActionError, NotAllowed, NotFound
+from ..actions.errors import ActionError, NotAllowed, NotFound, TooMany
 from ..models import AuditEntry, Campaign
 from . import mail, replies, visibility
 from .models import MAX_TEXT, Conversation, Participant, PressMessage, ReadMark
@@ -90,11 +91,28 @@ def _conversation_for(campaign: Campaign, reader: visibility.Reader, to) -> Conv
     return conversation
 
 
+def _check_rate(campaign: Campaign, user, at: datetime) -> None:
+    """Refuse a message over ``PRESS_RATE_LIMIT`` in ``PRESS_RATE_WINDOW`` seconds by one person
+    in one campaign (every message is emailed to its readers, so a flood is everyone's inbox).
+    Counted under the campaign row's lock: simultaneous posts cannot both take the last place."""
+    limit, window = settings.PRESS_RATE_LIMIT, settings.PRESS_RATE_WINDOW
+    if not limit or not getattr(user, "is_authenticated", False):
+        return
+    since = at - timedelta(seconds=window)
+    recent = list(PressMessage.objects.filter(campaign=campaign, author=user, created_at__gt=since)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) >= limit:
+        wait = max(1, int((recent[-1] + timedelta(seconds=window) - at).total_seconds()) + 1)
+        raise TooMany(f"you have written {limit} press message{'s' if limit != 1 else ''} in this campaign in the last {window // 60} minutes, "
+                      f"the most allowed; try again in {wait // 60} min {wait % 60} s", retry_after=wait)
+
+
 def _store(campaign: Campaign, conversation: Conversation, reader: visibility.Reader, text: str, *,
            announcement: bool, via: str, at: datetime | None = None, mail_key: str | None = None,
            seat=None) -> PressMessage:
     seat = seat if seat is not None else (None if announcement else reader.seat)
     at = at or timezone.now()
+    _check_rate(campaign, reader.user, at)
     private = conversation.kind == Conversation.Kind.SEATS
     message = PressMessage.objects.create(
         campaign=campaign, conversation=conversation, sender_seat=seat.number if seat else None,

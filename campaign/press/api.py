@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..actions.errors import ActionError, NotAllowed
+from ..actions.errors import ActionError, NotAllowed, TooMany
 from ..actions.errors import NotFound as ActionNotFound
 from . import actions, visibility
 from .mail import conversation_title
@@ -38,6 +38,8 @@ def _call(action, **kwargs):
         raise NotFound(str(exc)) from None
     except NotAllowed as exc:
         raise PermissionDenied(str(exc)) from None
+    except TooMany as exc:
+        raise Throttled(wait=exc.retry_after, detail=str(exc)) from None
     except ActionError as exc:
         raise ValidationError({"detail": str(exc)}) from None
 

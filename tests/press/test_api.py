@@ -1,7 +1,10 @@
 """Press in the REST API: list, post, read, reply, options; 404 for outsiders; the OpenAPI
 schema documents the real bodies."""
 
+from datetime import timedelta
+
 import pytest
+from django.db.models import F
 from rest_framework.test import APIClient
 
 from campaign.press.models import PressMessage
@@ -98,3 +101,26 @@ def test_the_schema_documents_the_press_bodies(alice):
     options = schema["paths"]["/api/campaigns/{campaign_id}/press/options/"]["patch"]
     assert set(resolve(options["requestBody"]["content"]["application/json"]["schema"])["properties"]) == {
         "press", "moderator_reads"}
+
+
+def test_posting_over_the_rate_limit_is_429_naming_the_limit_and_posts_nothing(press_campaign, bob, carol, settings):
+    """A flood of press is everyone's inbox: one person writes at most PRESS_RATE_LIMIT messages
+    in a campaign in PRESS_RATE_WINDOW seconds, by every way in together; the others still write."""
+    settings.PRESS_RATE_LIMIT, settings.PRESS_RATE_WINDOW = 3, 3600
+    for n in range(2):
+        assert api(bob).post(url(press_campaign), {"to": [2], "text": f"one {n}"}, format="json").status_code == 201
+    conversation = PressMessage.objects.get(text="one 0").conversation_id
+    assert api(bob).post(url(press_campaign, conversation), {"text": "three"}, format="json").status_code == 201
+    before = PressMessage.objects.count()
+    refused = api(bob).post(url(press_campaign), {"to": "all", "text": "four"}, format="json")
+    assert refused.status_code == 429, refused.content
+    assert "3 press messages" in refused.json()["detail"] and int(refused["Retry-After"]) > 3000
+    assert api(bob).post(url(press_campaign, conversation), {"text": "four"}, format="json").status_code == 429
+    assert PressMessage.objects.count() == before
+    assert api(carol).post(url(press_campaign, conversation), {"text": "carol writes"}, format="json").status_code == 201
+    # An hour on, the oldest has aged out of the window.
+    PressMessage.objects.filter(author=bob).update(created_at=F("created_at") - timedelta(hours=1, minutes=1))
+    assert api(bob).post(url(press_campaign), {"to": "all", "text": "later"}, format="json").status_code == 201
+    settings.PRESS_RATE_LIMIT = 0
+    for n in range(5):
+        assert api(bob).post(url(press_campaign), {"to": [3], "text": f"unlimited {n}"}, format="json").status_code == 201

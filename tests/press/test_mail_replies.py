@@ -138,3 +138,14 @@ def test_is_press_address(settings):
     assert not replies.is_press_address("orders@mail.example.org")
     address = replies.reply_address(5, 1)
     assert address.endswith("@mail.example.org") and replies.read_reply_address(address) == (5, 1)
+
+
+def test_a_mailed_reply_over_the_rate_limit_is_refused_naming_it(private, settings):
+    settings.PRESS_RATE_LIMIT = 2
+    message, email = private
+    (address,) = email.reply_to
+    assert reply(address, text="first", at=NOW).ok
+    assert reply(address, text="second", at=NOW + timedelta(minutes=1)).ok
+    refused = reply(address, text="third", at=NOW + timedelta(minutes=2))
+    assert not refused.ok and "2 press messages" in refused.error
+    assert not PressMessage.objects.filter(text="third").exists()

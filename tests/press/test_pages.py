@@ -62,6 +62,15 @@ def test_a_bad_compose_is_a_form_error_and_changes_nothing(client, press_campaig
     assert not PressMessage.objects.exists()
 
 
+def test_a_post_over_the_rate_limit_is_a_form_error_and_changes_nothing(client, press_campaign, bob, settings):
+    settings.PRESS_RATE_LIMIT = 1
+    client.force_login(bob)
+    client.post(reverse("press", args=[press_campaign.pk]), {"to": ["2"], "text": "first"})
+    response = client.post(reverse("press", args=[press_campaign.pk]), {"to": ["2"], "text": "second"})
+    assert response.status_code == 200 and "1 press message in this campaign" in response.content.decode()
+    assert list(PressMessage.objects.values_list("text", flat=True)) == ["first"]
+
+
 def test_the_moderator_announces_and_switches_the_options(client, press_campaign, alice, bob):
     client.force_login(alice)
     page_ = client.get(reverse("press", args=[press_campaign.pk])).content.decode()
