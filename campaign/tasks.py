@@ -53,6 +53,17 @@ def send_deadline_reminders() -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True, **RETRY)
+def purge_unconfirmed_accounts() -> int:
+    """Beat's daily sweep: sign-ups never confirmed within UNCONFIRMED_ACCOUNT_DAYS are deleted."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    if not settings.UNCONFIRMED_ACCOUNT_DAYS:
+        return 0
+    return len(actions.purge_unconfirmed_accounts(now=timezone.now(), days=settings.UNCONFIRMED_ACCOUNT_DAYS))
+
+
+@shared_task(acks_late=True, ignore_result=True, **RETRY)
 def notify_battle_decision(campaign_id: int, turn: int, seat: int, text: str) -> int:
     """The battle-decision email, for callers that would rather queue it than send it in their
     own transaction."""

@@ -164,11 +164,15 @@ CELERY_BEAT_SCHEDULE = {
     "battle-activation-deadlines": {
         "task": "tactical.tasks.play_due_activations", "schedule": envint("ACTIVATION_SWEEP_SECONDS", 60),
     },
+    # Sign-ups never confirmed within UNCONFIRMED_ACCOUNT_DAYS are deleted (campaign/actions/accounts.py).
+    "purge-unconfirmed-accounts": {"task": "campaign.tasks.purge_unconfirmed_accounts", "schedule": 86_400},
     # Battles past their battle deadline are settled without the players (tactical/battles/actions.py).
     "battle-deadlines": {
         "task": "tactical.tasks.settle_due_battles", "schedule": envint("BATTLE_SWEEP_SECONDS", 60),
     },
 }
+# A sign-up whose address is not confirmed within this many days is deleted (0: kept for ever).
+UNCONFIRMED_ACCOUNT_DAYS = envint("UNCONFIRMED_ACCOUNT_DAYS", 7)
 # What-if runs fight their battles in this many worker processes (0: one per core, at most 4).
 WHATIF_PROCESSES = envint("WHATIF_PROCESSES", 0)
 # Without a broker, a what-if run plays in a thread of the web server process, so its page shows

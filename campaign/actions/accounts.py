@@ -74,6 +74,36 @@ def activate_account(*, user_id: int):
     return user
 
 
+def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list[str]:
+    """Delete the sign-ups whose address was never confirmed ``days`` days after they were made
+    (the emailed link lasts PASSWORD_RESET_TIMEOUT, 3 days by default), freeing their user names.
+    Only accounts that were never active and never logged in, hold no staff rights and that
+    nothing else on the site refers to (no seat, no campaign, no token: every reverse relation of
+    the user model is checked, so a new app's rows keep their account too). Returns the user
+    names deleted (or that would be, with ``dry_run``)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+
+    if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+        raise ActionError(f"days must be a whole number of 1 or more, not {days!r}")
+    User = get_user_model()
+    candidates = (User.objects.filter(is_active=False, last_login__isnull=True, is_staff=False, is_superuser=False,
+                                      date_joined__lt=now - timedelta(days=days))
+                  .order_by("pk").select_for_update(skip_locked=True))
+    relations = [r for r in User._meta.related_objects if r.related_model is not User]
+    gone = []
+    with transaction.atomic():
+        for user in candidates:
+            if any(r.related_model._default_manager.filter(**{r.field.name: user}).exists() for r in relations):
+                continue
+            gone.append(user.username)
+            if not dry_run:
+                user.delete()
+                _account_log().info("user %s deleted: address not confirmed in %s days", user.pk, days)
+    return gone
+
+
 # An account has at most one API token (DRF's Token). Its owner sees when it was made, makes a new
 # one (the old key stops working at once) or revokes it; a password change or reset revokes it
 # (accounts.RevokeApiTokenOnPasswordChange). Accounts have no campaign, so no AuditEntry: these

@@ -550,3 +550,64 @@ def test_the_token_api_is_in_the_schema(client, bob):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     operations = schema["paths"]["/api/account/token/"]
     assert set(operations) >= {"get", "post", "delete"}
+
+
+# --- unconfirmed sign-ups are deleted after UNCONFIRMED_ACCOUNT_DAYS -----------------------------
+
+def test_unconfirmed_signups_are_deleted_after_the_days_and_nothing_else_is(client, signup, small_campaign, bob):
+    """``purgeaccounts`` (and beat's daily task) deletes a sign-up never confirmed after the days,
+    freeing its name; a confirmed account, a young sign-up, a deactivated account that once logged
+    in, and an inactive account a campaign refers to are all kept."""
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.utils import timezone
+
+    from campaign.models import Empire
+
+    User = get_user_model()
+    signup(SIGNUP)
+    signup({**SIGNUP, "username": "young", "email": "young@example.com"})
+    old = timezone.now() - timedelta(days=8)
+    User.objects.filter(username="dave").update(date_joined=old)
+    gone = User.objects.create_user("gone", "gone@example.com", "x", is_active=False)
+    User.objects.filter(pk=gone.pk).update(date_joined=old, last_login=old)  # deactivated after use
+    seated = User.objects.create_user("seated", "seated@example.com", "x", is_active=False)
+    User.objects.filter(pk=seated.pk).update(date_joined=old)
+    Empire.objects.filter(campaign=small_campaign, seat=2).update(user=seated)
+    User.objects.filter(pk=bob.pk).update(date_joined=old)
+
+    out = StringIO()
+    call_command("purgeaccounts", "--dry-run", stdout=out)
+    assert out.getvalue().strip() == "would delete 1 unconfirmed account(s): dave"
+    assert User.objects.filter(username="dave").exists()
+    call_command("purgeaccounts", stdout=out)
+    assert "deleted 1 unconfirmed account(s): dave" in out.getvalue()
+    assert set(User.objects.values_list("username", flat=True)) >= {"young", "gone", "seated", "bob"}
+    assert not User.objects.filter(username="dave").exists()
+    # The name is free again.
+    signup(SIGNUP)
+    assert User.objects.filter(username="dave", is_active=False).exists()
+    with pytest.raises(CommandError, match="days must be a whole number of 1 or more"):
+        call_command("purgeaccounts", "--days", "0")
+
+
+def test_the_daily_task_uses_the_setting_and_zero_keeps_them(signup, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaign import tasks
+
+    assert settings.CELERY_BEAT_SCHEDULE["purge-unconfirmed-accounts"]["task"] == "campaign.tasks.purge_unconfirmed_accounts"
+    User = get_user_model()
+    signup(SIGNUP)
+    User.objects.filter(username="dave").update(date_joined=timezone.now() - timedelta(days=3))
+    settings.UNCONFIRMED_ACCOUNT_DAYS = 0
+    assert tasks.purge_unconfirmed_accounts() == 0
+    settings.UNCONFIRMED_ACCOUNT_DAYS = 7
+    assert tasks.purge_unconfirmed_accounts() == 0
+    settings.UNCONFIRMED_ACCOUNT_DAYS = 2
+    assert tasks.purge_unconfirmed_accounts() == 1 and not User.objects.filter(username="dave").exists()
