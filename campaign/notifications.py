@@ -231,25 +231,30 @@ def turn_processed_email(campaign: Campaign, turn: Turn, recipient: Recipient) -
                     subject=f"{round_label(turn.number)} has been processed", context=context)
 
 
-def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Recipient) -> str:
+def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Recipient, *, saved: bool = False) -> str:
     """The recipient's orders for the next turn as text (docs/orders.md, "Orders as text"), the
-    header filled in with that turn's key: "reply, edit, send" is a valid turn. Empty for anyone
-    who plays no seat, a computer seat, or when no turn is open."""
+    header filled in with that turn's key: "reply, edit, send" is a valid turn. ``saved``: with
+    the orders the player has saved for it so far (a reminder: sent back as it is, it changes
+    nothing). Empty for anyone who plays no seat, a computer seat, or when no turn is open."""
     from .eventhorizon.order_text import orders_template
+    from .models import TurnOrders
 
     empire = recipient.empire
     if (next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE
             or empire is None or empire.is_bot or empire.eliminated):
         return ""
     empire.campaign = campaign
-    return orders_template(empire, next_turn.number)
+    row = TurnOrders.objects.filter(turn=next_turn, empire=empire).first() if saved else None
+    return orders_template(empire, next_turn.number, row=row)
 
 
 def reminder_email(campaign: Campaign, turn: Turn, recipient: Recipient, kind: str, now: datetime) -> EmailMultiAlternatives:
     left = turn.deadline - now
     hours = "1 hour" if kind == REMINDER_1H else "24 hours"
     context = {"turn": turn, "round": round_label(turn.number), "deadline": turn.deadline, "left": left, "within": hours,
-               "minutes_left": max(0, int(left.total_seconds() // 60)), "orders_url": page_url("campaign-orders", campaign.pk)}
+               "minutes_left": max(0, int(left.total_seconds() // 60)), "orders_url": page_url("campaign-orders", campaign.pk),
+               "orders_template": _orders_template(campaign, turn, recipient, saved=True),
+               "paste_url": page_url("campaign-orders-text", campaign.pk)}
     return _message(campaign=campaign, recipient=recipient, kind=kind, template="reminder",
                     subject=f"orders for {round_label(turn.number)} are due within {hours}", context=context)
 

@@ -73,14 +73,14 @@ def test_celery_is_configured_for_late_acks_prefetch_one_and_one_schedule():
     assert app.conf.task_reject_on_worker_lost is True
     assert app.conf.task_serializer == "json"
     for name in ("process_turn", "process_due", "send_turn_notifications", "send_deadline_reminders",
-                 "notify_battle_decision"):
+                 "notify_battle_decision", "purge_unconfirmed_accounts"):
         task = getattr(tasks, name)
         assert task.acks_late is True, name
         assert task.name == f"campaign.tasks.{name}"
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert scheduled == {"campaign.tasks.process_due", "campaign.tasks.send_deadline_reminders",
                          "tactical.tasks.settle_due_battles", "tactical.tasks.play_due_activations",
-                         "campaign.mail.tasks.process_pending"}  # mail-imap-poll only with MAIL_IMAP_HOST
+                         "campaign.mail.tasks.process_pending", "campaign.tasks.purge_unconfirmed_accounts"}  # mail-imap-poll only with MAIL_IMAP_HOST
     app.loader.import_default_modules()
     assert scheduled <= set(app.tasks)
 
