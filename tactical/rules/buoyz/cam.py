@@ -193,10 +193,36 @@ def _base_places(edge: str, count: int, table, objects) -> list[tuple[tuple[floa
     return [(_inward(edge, table, a, BASE_DEPTH), heading_in) for a in _spread(count, length, SPACING)]
 
 
+MULTI_RULE = "000 11.3 Using Multi-Tables"
+
+
+def _unit_tables(battle: bc.BattleState, tables: int, table_of: Mapping[str, int] | None,
+                 lurking: Mapping[str, Any], grid: BattleState) -> dict[str, int]:
+    """11.3 (ruling BZ91): each unit's table (index from 0); the first table unless ``table_of``
+    names another. A lurking ship's table is its 2' square's (10.2, BZ53)."""
+    from .deploy import table_number
+
+    units = {u.uid: u for seat in battle.scenario.seats for u in battle.force(seat).units}
+    table_of = dict(table_of or {})
+    stray = sorted(uid for uid in table_of if uid not in units)
+    if stray:
+        raise IllegalActionError(MULTI_RULE, f"no unit(s) {stray} in this scenario to deploy")
+    out = {uid: table_number(table_of.get(uid, 1), tables, uid) for uid in units}
+    for uid, zone in lurking.items():
+        if uid not in table_of or not (isinstance(zone, (tuple, list)) and len(zone) == 2):
+            continue
+        rect = grid.zone_rect(tuple(zone))
+        if rect is not None and grid.table_of((rect[0], rect[1])) != out[uid]:
+            raise IllegalActionError(MULTI_RULE, f"{uid} lurks in square {list(zone)}, on table "
+                                     f"{grid.table_of((rect[0], rect[1])) + 1}, not table {out[uid] + 1}")
+    return out
+
+
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
                dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
-               lurking: Mapping[str, tuple[int, int]] | None = None, rotation: bool = False) -> BattleState:
+               lurking: Mapping[str, tuple[int, int]] | None = None, rotation: bool = False,
+               table_of: Mapping[str, int] | None = None) -> BattleState:
     """A CAM scenario on the engine's table (CAM 2.2, 2.3; rulings BZ4, BZ29, BZ49, BZ56).
 
     * Each seat's ships in line abreast along its CAM 2.3 edge, each linked to its CAM unit.
@@ -210,6 +236,9 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     * ``lurking`` (unit uid → 2' square (column, row)): cloak-capable ships that start lurking
       (10.2) instead of on their edge.
     * ``rotation``: 11.5 planetary / base rotation (an option, ruling BZ58).
+    * ``table_of`` (unit uid → table number, 1 = the first, "main", table; 11.3, ruling BZ91):
+      with multi-tables, the table a unit deploys on (by default the first); each seat lines up
+      along its own CAM 2.3 edge of every table it has units on.
 
     Backward compatible: everything after ``dice`` is keyword-only and optional. Every unit of
     the scenario is on the table; the CAM record follows it (``sync``)."""
@@ -218,14 +247,28 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     ships: list[Ship] = []
     next_id = 1
     probe = CamLink(battle, ())
+    n_tables = max(1, len(battle.scenario.tables))
+    grid = replace(BattleState(sides=seats, ships=(), table=table), tables=n_tables)
     objects = table_objects(battle, dice, table) if dice is not None else ()
     lurking = dict(lurking or {})
     lurk_ids: dict[int, tuple[int, int]] = {}
+    where = _unit_tables(battle, n_tables, table_of, lurking, grid)
+
+    def shift(k: int, pos: tuple[float, float]) -> tuple[float, float]:
+        return (round(pos[0] + k * grid.pitch, 4), pos[1]) if k else pos
+
+    def objects_on(k: int) -> tuple[Celestial, ...]:  # table k's objects, in its own inches
+        return tuple(replace(o, centre=(round(o.centre[0] - k * grid.pitch, 4), o.centre[1]))
+                     for o in objects if grid.table_of(o.centre) == k)
+
     for seat in seats:
         units = [u for u in battle.force(seat).units if u.kind == "ship"]
-        places = _line(probe.edge(seat), len([u for u in units if u.uid not in lurking]), table)
+        places: dict[str, tuple[tuple[float, float], float]] = {}
+        for k in range(n_tables):  # 11.3: a line along its edge of each table it has ships on
+            here = [u for u in units if u.uid not in lurking and where[u.uid] == k]
+            for unit, (pos, heading) in zip(here, _line(probe.edge(seat), len(here), table)):
+                places[unit.uid] = (shift(k, pos), heading)
         player = campaign.player(seat)
-        placed = iter(places)
         for unit in units:
             roster = player.ship(unit.ship_id)
             if roster is None:
@@ -237,16 +280,18 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
                 lurk_ids[next_id] = tuple(lurking.pop(unit.uid))
                 ship = new_ship(next_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
             else:
-                pos, heading = next(placed)
+                pos, heading = places[unit.uid]
                 ship = new_ship(next_id, seat, sd, pos, heading)
             ships.append(ship)
             link_units.append((next_id, seat, unit.uid))
             next_id += 1
         bases = [u for u in battle.force(seat).units if u.kind == "base"]
-        for unit, (pos, heading) in zip(bases, _base_places(probe.edge(seat), len(bases), table, objects)):
-            ships.append(new_ship(next_id, seat, base_sd(unit.points), pos, heading))
-            link_units.append((next_id, seat, unit.uid))
-            next_id += 1
+        for k in range(n_tables):
+            here = [u for u in bases if where[u.uid] == k]
+            for unit, (pos, heading) in zip(here, _base_places(probe.edge(seat), len(here), table, objects_on(k))):
+                ships.append(new_ship(next_id, seat, base_sd(unit.points), shift(k, pos), heading))
+                link_units.append((next_id, seat, unit.uid))
+                next_id += 1
     if lurking:
         raise ValueError(f"no ship unit(s) {sorted(lurking)} to lurk")
     o = orders or {}
@@ -262,22 +307,26 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
         length = table[0] if edge in ("north", "south") else table[1]
         extra = [u for u in battle.force(seat).units if u.kind == "ac"]
         kinds = tuple((extra_ac_kinds or {}).get(seat, ()))
-        for i, (unit, along) in enumerate(zip(extra, _spread(len(extra), length, AC_SPACING))):
-            kind = kinds[i] if i < len(kinds) else (FIGHTER if i % 2 == 0 else BOMBER)
-            if kind not in (FIGHTER, BOMBER, SHUTTLE):
-                raise ValueError(f"an extra AC counter is a fighter, bomber or shuttle, not {kind!r} (000 8.2)")
-            value = (2 if period >= 5 else 1) if kind == FIGHTER else 0
-            fid = len(flights) + 1
-            flights.append(Flight(fid, seat, 0, kind, value, status=FLYING, pos=_inward(edge, table, along, AC_DEPTH),
-                                  offtable=True))
-            link_flights.append((fid, seat, unit.uid))
+        for k in range(n_tables):
+            here = [(i, u) for i, u in enumerate(extra) if where[u.uid] == k]
+            for (i, unit), along in zip(here, _spread(len(here), length, AC_SPACING)):
+                kind = kinds[i] if i < len(kinds) else (FIGHTER if i % 2 == 0 else BOMBER)
+                if kind not in (FIGHTER, BOMBER, SHUTTLE):
+                    raise ValueError(f"an extra AC counter is a fighter, bomber or shuttle, not {kind!r} (000 8.2)")
+                value = (2 if period >= 5 else 1) if kind == FIGHTER else 0
+                fid = len(flights) + 1
+                flights.append(Flight(fid, seat, 0, kind, value, status=FLYING,
+                                      pos=shift(k, _inward(edge, table, along, AC_DEPTH)), offtable=True))
+                link_flights.append((fid, seat, unit.uid))
         fields = [u for u in battle.force(seat).units if u.kind == "minefield"]
-        for _unit, along in zip(fields, _spread(len(fields), length, MINEFIELD_SIDE)):
-            minefields.append(Minefield(len(minefields) + 1, seat, _inward(edge, table, along, MINEFIELD_DEPTH),
-                                        EDGE_HEADING[edge], MINEFIELD_SIDE, MINEFIELD_SIDE, 1))
+        for k in range(n_tables):
+            here = [u for u in fields if where[u.uid] == k]
+            for _unit, along in zip(here, _spread(len(here), length, MINEFIELD_SIDE)):
+                minefields.append(Minefield(len(minefields) + 1, seat,
+                                            shift(k, _inward(edge, table, along, MINEFIELD_DEPTH)),
+                                            EDGE_HEADING[edge], MINEFIELD_SIDE, MINEFIELD_SIDE, 1))
     state = replace(state, cam=CamLink(battle, tuple(link_units), flights=tuple(link_flights)), objects=objects,
-                    flights=tuple(flights), minefields=tuple(minefields), rotation=rotation,
-                    tables=max(1, len(battle.scenario.tables)))
+                    flights=tuple(flights), minefields=tuple(minefields), rotation=rotation, tables=n_tables)
     try:
         return lurk(state, lurk_ids)
     except IllegalActionError as exc:

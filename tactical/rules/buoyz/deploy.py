@@ -5,7 +5,8 @@ edge, 6" in from it, ships 6" apart, bows toward the enemy. A moderator's own pl
 given as ``Ship`` values to ``state.new_battle`` instead.
 
 ``lurking`` (ship id → 2' square) sets cloak-capable ships up lurking instead (10.2, ruling BZ53);
-``tables`` lays out that many tables in a row for 11.3 (ruling BZ82; the fleets start on the first).
+``tables`` lays out that many tables in a row for 11.3 (ruling BZ82) and ``table_of`` says which
+table each side's ships deploy on (ruling BZ90; by default the first, "main", table).
 """
 
 from __future__ import annotations
@@ -16,41 +17,93 @@ from dataclasses import replace
 from campaign.rules.cam.ships import SD
 
 from .sds import has
-from .state import DEFAULT_TABLE, LURKING, BattleState, IllegalActionError, Orders, Ship, new_battle, new_ship
+from .state import (
+    DEFAULT_TABLE,
+    LURKING,
+    BattleState,
+    IllegalActionError,
+    Orders,
+    Ship,
+    new_battle,
+    new_ship,
+    table_pitch,
+)
 
 EDGE_GAP = 6.0
 SPACING = 6.0
+MULTI_RULE = "000 11.3 Using Multi-Tables"
 
 
 def deploy(fleets: Mapping[int, Sequence[SD]], table: tuple[float, float] = DEFAULT_TABLE,
            orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None, *,
-           lurking: Mapping[int, tuple[int, int]] | None = None, tables: int = 1) -> BattleState:
-    """Two fleets in line abreast facing each other; ship ids run 1, 2, … in fleet order."""
+           lurking: Mapping[int, tuple[int, int]] | None = None, tables: int = 1,
+           table_of: Mapping[int, int | Sequence[int]] | None = None) -> BattleState:
+    """Two fleets in line abreast facing each other; ship ids run 1, 2, … in fleet order.
+
+    ``table_of`` (11.3, ruling BZ90): side → the table number (1 = the first, westmost) all its
+    ships deploy on, or a list of table numbers, one for each ship of its fleet in order. A side
+    not given deploys on the first table. Each side lines up along its own edge of every table
+    it has ships on."""
     sides = tuple(fleets)
     if len(sides) != 2:
         raise ValueError(f"a battle needs two fleets, not {len(sides)}")
+    if not isinstance(tables, int) or isinstance(tables, bool) or tables < 1:
+        raise IllegalActionError(MULTI_RULE, f"tables must be 1 or more, not {tables!r}")
+    where = fleet_tables({side: len(fleets[side]) for side in sides}, tables, table_of)
+    pitch = table_pitch(table)
     w, h = table
     ships: list[Ship] = []
     next_id = 1
     for n, side in enumerate(sides):
         fleet = list(fleets[side])
-        rows = max(1, -(-len(fleet) * SPACING // (w - 2 * EDGE_GAP)))
-        per_row = -(-len(fleet) // int(rows))
+        on = where[side]
         for i, sd in enumerate(fleet):
-            row, col = divmod(i, per_row)
+            k = on[i]  # 11.3: its table; it takes its place in that table's line
+            j, count = on[:i].count(k), on.count(k)
+            rows = max(1, -(-count * SPACING // (w - 2 * EDGE_GAP)))
+            per_row = -(-count // int(rows))
+            row, col = divmod(j, per_row)
             x = w / 2 + (col - (per_row - 1) / 2) * SPACING
             y = EDGE_GAP + row * SPACING if n == 0 else h - EDGE_GAP - row * SPACING
-            ships.append(new_ship(next_id, side, sd, (x, y), 0.0 if n == 0 else 180.0))
+            ships.append(new_ship(next_id, side, sd, (x + k * pitch, y), 0.0 if n == 0 else 180.0))
             next_id += 1
     kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
     o = orders or {}
     state = new_battle(ships, sides=sides, table=table,  # type: ignore[arg-type]
                        orders=(o.get(sides[0], Orders()), o.get(sides[1], Orders())), **kwargs)
     if tables != 1:
-        if not isinstance(tables, int) or isinstance(tables, bool) or tables < 1:
-            raise IllegalActionError("000 11.3 Using Multi-Tables", f"tables must be 1 or more, not {tables!r}")
         state = replace(state, tables=tables)
     return lurk(state, lurking or {})
+
+
+def table_number(value: object, tables: int, what: str) -> int:
+    """A table number (1 … ``tables``) as the table's index from 0, or a 000 11.3 refusal."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalActionError(MULTI_RULE, f"{what}: a table is given by its number (1 to {tables}), not {value!r}")
+    if not 1 <= value <= tables:
+        raise IllegalActionError(MULTI_RULE, f"{what}: there is no table {value} (the battle has {tables} "
+                                 f"table{'s' if tables != 1 else ''}, numbered 1 to {tables} west to east)")
+    return value - 1
+
+
+def fleet_tables(counts: Mapping[int, int], tables: int,
+                 table_of: Mapping[int, int | Sequence[int]] | None) -> dict[int, list[int]]:
+    """11.3 (ruling BZ90): each side's ships' tables (indices from 0) in fleet order."""
+    table_of = dict(table_of or {})
+    stray = [side for side in table_of if side not in counts]
+    if stray:
+        raise IllegalActionError(MULTI_RULE, f"table_of names side(s) {stray} that have no fleet in this battle")
+    out: dict[int, list[int]] = {}
+    for side, count in counts.items():
+        given = table_of.get(side, 1)
+        if isinstance(given, (list, tuple)):
+            if len(given) != count:
+                raise IllegalActionError(MULTI_RULE, f"side {side} has {count} ship(s) but {len(given)} table "
+                                         "number(s) were given")
+            out[side] = [table_number(v, tables, f"side {side}'s ship {i + 1}") for i, v in enumerate(given)]
+        else:
+            out[side] = [table_number(given, tables, f"side {side}")] * count
+    return out
 
 
 def lurk(state: BattleState, lurking: Mapping[int, tuple[int, int]]) -> BattleState:
@@ -68,4 +121,4 @@ def lurk(state: BattleState, lurking: Mapping[int, tuple[int, int]]) -> BattleSt
     return state
 
 
-__all__ = ["deploy", "lurk"]
+__all__ = ["deploy", "fleet_tables", "lurk", "table_number"]

@@ -230,9 +230,9 @@ def _retreat_score(state: BattleState, ship: Ship, m: A.Move, edge: str | None =
     w, hgt = state.table
     if edge is None:
         edge = state.cam.edge(ship.side)
-    if not on_table(pos, w, hgt):
+    x, y = pos[0] - _table_x(state, ship), pos[1]  # 11.3: the edges of its own table (ruling BZ92)
+    if not on_table((x, y), w, hgt):
         return 1e9
-    x, y = pos
     return -(y if edge == "south" else hgt - y if edge == "north" else x if edge == "west" else w - x)
 
 

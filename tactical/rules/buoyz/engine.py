@@ -2290,10 +2290,11 @@ OFFTABLE_TURNS = 4  # 8.3: "two turns flight away, in addition to the rearming t
 
 
 def edge_point(state: BattleState, side: int, pos) -> tuple[float, float]:
-    """The point of ``side``'s own table edge nearest ``pos``."""
-    w, h = state.table
-    x, y = min(max(pos[0], 0.0), w), min(max(pos[1], 0.0), h)
-    return {"south": (x, 0.0), "north": (x, float(h)), "west": (0.0, y), "east": (float(w), y)}[state.edge(side)]
+    """The point of ``side``'s own edge of the table ``pos`` is on (11.3, ruling BZ92) nearest
+    ``pos``."""
+    x0, y0, x1, y1 = state.table_rect(state.home_table(pos))
+    x, y = min(max(pos[0], x0), x1), min(max(pos[1], y0), y1)
+    return {"south": (x, y0), "north": (x, y1), "west": (x0, y), "east": (x1, y)}[state.edge(side)]
 
 
 def _set_flight(state: BattleState, f: Flight) -> BattleState:

@@ -298,7 +298,23 @@ class BattleState:
         """11.3 (ruling BZ82): table k's west edge is at x = k × pitch; the gap between tables is
         over 1,000" (no sensor, weapon or move reaches across it) and the pitch a whole number
         of 2' squares (10.2)."""
-        return float(math.ceil((self.table[0] + 1000.0) / 24.0) * 24)
+        return table_pitch(self.table)
+
+    def table_rect(self, k: int) -> tuple[float, float, float, float]:
+        """Table ``k``'s (x0, y0, x1, y1) (11.3; k counts from 0, west to east)."""
+        x0 = k * self.pitch if self.tables > 1 else 0.0
+        return (x0, 0.0, x0 + float(self.table[0]), float(self.table[1]))
+
+    def home_table(self, pos: Point) -> int:
+        """The table ``pos`` is on, or (off every table) the one it is nearest: its edges are the
+        ones that count for a ship or flight there (11.3, ruling BZ92)."""
+        k = self.table_of(pos)
+        if k is not None:
+            return k
+        if self.tables < 2:
+            return 0
+        w = self.table[0]
+        return min(range(self.tables), key=lambda t: abs(pos[0] - (t * self.pitch + w / 2)))
 
     def table_of(self, pos: Point) -> int | None:
         """The table ``pos`` lies on (11.3), or None when it is off every table."""
@@ -350,6 +366,11 @@ class BattleState:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+
+def table_pitch(table: tuple[float, float]) -> float:
+    """11.3 (ruling BZ82): the distance from one table's west edge to the next one's."""
+    return float(math.ceil((table[0] + 1000.0) / 24.0) * 24)
 
 
 _PLAIN: dict[type, frozenset[str] | None] = {}
@@ -441,4 +462,4 @@ def carried_flights(ships) -> tuple[Flight, ...]:
 
 __all__ = ["ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
            "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "evolve", "new_battle",
-           "new_ship", "with_ship"]
+           "new_ship", "table_pitch", "with_ship"]
