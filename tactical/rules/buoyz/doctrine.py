@@ -58,14 +58,17 @@ from .geometry import (
 from .sds import has
 from .state import (
     AC_MOVEMENT,
+    ACTIVE,
     ARMAMENT,
     ATTACK,
     FIGHTER,
     INITIATIVE,
     LOST,
+    LURKING,
     MOTIVE,
     MOVEMENT,
     SHUTTLE,
+    TRANSIT,
     BattleState,
     IllegalActionError,
     Ship,
@@ -247,18 +250,41 @@ def can_hurt(state: BattleState, side: int) -> bool:
     """Whether ``side`` still has a way to damage an enemy ship: attack dice left in a weapon
     system of a ship on the table, or a bomber or shuttle flight armed in the air or able to
     rearm aboard a carrier that can still launch it, or at its off-table base (8.3) (ruling BZ60);
-    a shuttle loitering as a patrol counter (8.2) never attacks again."""
-    if any(_armed(s) for s in state.active_ships(side)):
+    a shuttle loitering as a patrol counter (8.2) never attacks again. With multi-tables (11.3,
+    ruling BZ93) only where it can meet an enemy ship: on the same table, or either of them
+    Warp or Hyperspace capable (it can move between the tables)."""
+    meets = _meeting(state, side)
+    if any(_armed(s) and meets(s.pos, _mobile(s)) for s in state.active_ships(side)):
         return True
     for f in state.flights:
         if f.side != side or f.kind == FIGHTER or f.status == LOST or f.patrol:
             continue  # a loitering shuttle (8.2) never initiates combat again
         if (f.flying and f.armed) or f.offtable:  # 8.3: an off-table base's flight rearms and comes back
-            return True
+            if meets(f.pos, False):
+                return True
+            continue
         carrier = state.ship(f.carrier)
-        if carrier.active and not carrier.crippled and has(carrier.abilities, "Carrier"):
+        if carrier.active and not carrier.crippled and has(carrier.abilities, "Carrier") \
+                and meets(carrier.pos, _mobile(carrier)):
             return True
     return False
+
+
+def _mobile(ship: Ship) -> bool:
+    """11.3: a ship that can move between tables (Warp, or Hyperspace under 11.8)."""
+    return has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")
+
+
+def _meeting(state: BattleState, side: int):
+    """11.3 (ruling BZ93): whether something of ``side`` at ``pos`` can ever meet an enemy ship
+    (on a table, lurking on one or in transit): always on a single table."""
+    if state.tables < 2:
+        return lambda pos, mobile: True
+    enemies = [e for e in state.ships if e.side != side and e.status in (ACTIVE, TRANSIT, LURKING)]
+    if any(_mobile(e) for e in enemies):
+        return lambda pos, mobile: bool(enemies)
+    tables = {state.table_of(e.pos) for e in enemies}
+    return lambda pos, mobile: bool(enemies) and (mobile or (pos is not None and state.table_of(pos) in tables))
 
 
 _LAST: tuple = (None, {})  # the state last asked about, and its answers by side (replaced whole)

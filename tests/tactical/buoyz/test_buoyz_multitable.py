@@ -207,3 +207,22 @@ def test_doctrine_battles_split_across_tables_end(seed, tables, where):
             assert s.status != "active" or state.table_of(s.pos) is not None
             assert s.status != "transit" or state.table_of(s.pos) is not None
     assert outcome(state).ending
+
+
+def test_ships_on_different_tables_that_can_never_meet_do_not_wait_for_the_turn_cap():
+    """11.3 (only Warp capable ships move between tables), ruling BZ60 and BZ93: a War Talon
+    (Impulse only) alone on table 1 cannot hurt a War Talon alone on table 2, nor it the first:
+    neither side can hurt the other, so they leave (equal points: both) and the battle ends."""
+    from tactical.rules.buoyz.doctrine import can_hurt, withdrawing
+
+    state = deploy({1: [C["war_talon"]], 2: [C["war_talon"], C["d7"]]}, tables=2, table_of={2: [2, 1]})
+    assert can_hurt(state, 1) and can_hurt(state, 2)  # the D7 (Warp) can reach table 2 too
+    state = deploy({1: [C["war_talon"]], 2: [C["war_talon"]]}, tables=2, table_of={2: 2})
+    assert not can_hurt(state, 1) and not can_hurt(state, 2)
+    assert withdrawing(state, 1) and withdrawing(state, 2)
+    dice = SeededDice(derive_seed("stranded"))
+    while not state.over:
+        action = doctrine_action(state)
+        check(state, action)
+        state = apply(state, action, dice).state
+    assert state.turn < 10 and outcome(state).ending != "turn cap"
