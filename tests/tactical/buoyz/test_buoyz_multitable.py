@@ -226,3 +226,21 @@ def test_ships_on_different_tables_that_can_never_meet_do_not_wait_for_the_turn_
         check(state, action)
         state = apply(state, action, dice).state
     assert state.turn < 10 and outcome(state).ending != "turn cap"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_split_fleets_keep_every_property_and_replay(seed):
+    """The properties of ``test_buoyz_properties`` (every listed action accepted, refusals change
+    nothing, bounds, allowances, replay over the logged dice) with random fleets split at random
+    over two or three tables (11.3, ruling BZ90)."""
+    import random
+
+    from tests.tactical.buoyz.test_buoyz_properties import KEYS, _play
+
+    rng = random.Random(seed)
+    tables = rng.choice([2, 3])
+    fleets = {side: [C[rng.choice(KEYS)] for _ in range(rng.randint(1, 3))] for side in (1, 2)}
+    where = {side: [rng.randint(1, tables) for _ in fleet] for side, fleet in fleets.items()}
+    start = deploy(fleets, tables=tables, table_of=where, turn_cap=6)
+    assert [start.table_of(s.pos) + 1 for s in start.ships] == where[1] + where[2]
+    _play(start, seed, rng, rng.choice([0.0, 0.5, 0.9]))
