@@ -37,7 +37,7 @@ from tactical.rules import buoyz as bz
 from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz import board
 from tactical.rules.buoyz import play as codec  # its to_json / from_json: the play pages' action JSON
-from tactical.rules.buoyz.cam import deploy_cam
+from tactical.rules.buoyz.cam import deal_tables, deploy_cam
 from tactical.rules.buoyz.state import INITIATIVE, IllegalActionError
 from tactical.rules.replay import LoggedDie, ReplayDice, ReplayMismatch
 
@@ -80,13 +80,22 @@ def deciding(state) -> int | None:
 
 # --- rebuilding the battle ---------------------------------------------------------------------
 
-def initial_state(battle: Battle, row, dice):
-    """The scenario's table on the engine: ``deploy_cam`` from the CAM record of the moment the
-    table was set (ships on their CAM 2.3 edges, the table nature placed with ``dice``)."""
+def _cam_record(battle: Battle, row):
+    """The CAM campaign and battle state of the moment the table was set."""
     start = copy.copy(row)
     start.battle = battle.setup["cam"]["record"]
     campaign_state = adapters.campaign_state(row.cam)
-    return deploy_cam(campaign_state, adapters.battle_state(start, campaign_state), dice=dice)
+    return campaign_state, adapters.battle_state(start, campaign_state)
+
+
+def initial_state(battle: Battle, row, dice):
+    """The scenario's table on the engine: ``deploy_cam`` from the CAM record of the moment the
+    table was set (ships on their CAM 2.3 edges, the table nature placed with ``dice``), each unit
+    on the gaming table ``setup["cam"]["table_of"]`` gives it (11.3, ruling BZ94; a battle opened
+    before that key existed has every unit on the first table)."""
+    campaign_state, cam_battle = _cam_record(battle, row)
+    table_of = battle.setup["cam"].get("table_of") or None
+    return deploy_cam(campaign_state, cam_battle, dice=dice, table_of=table_of)
 
 
 def _logged_dice(battle: Battle) -> list[LoggedDie]:
@@ -284,10 +293,19 @@ class CamOnlineBattles:
             mode=Battle.Mode.TACTICAL, status=PLAYING, ruleset=RULESET, doctrine_sides=[],
             setup={"cam": {"scenario": row.number, "record": row.battle},
                    "sides": {str(s): {"name": names[s]} for s in seats}})
+        try:
+            table_of = deal_tables(_cam_record(battle, row)[1])  # 11.3 (ruling BZ94)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CamActionError(f"the scenario cannot be set up on the Buoyz engine: {exc}", "engine") from None
+        if table_of:
+            battle.setup = {**battle.setup, "cam": {**battle.setup["cam"], "table_of": table_of}}
+            battle.save(update_fields=["setup"])
         BattleLogEntry.objects.create(
             battle=battle, kind="tactical_start",
             text=f"Scenario {row.number} is fought online on the Buoyz engine: {names[attacker]} against "
-                 f"{names[defender]}, each along its CAM 2.3 edge.")
+                 f"{names[defender]}, each along its CAM 2.3 edge"
+                 + (f" of each of the {len(row.tables)} tables, its ships dealt over them in force order "
+                    "(000 11.3, ruling BZ94)." if table_of else "."))
         dice = _dice(battle, campaign)
         try:
             state = initial_state(battle, row, dice)

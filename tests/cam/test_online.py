@@ -296,6 +296,26 @@ def test_multi_tables_are_fought_online(db, alice, bob, carol):
     assert online.settle(campaign_id=c.pk, user=alice, number=1).stage == CamScenario.Stage.SCORED
 
 
+def test_multi_table_fleets_are_dealt_over_the_tables_online(db, alice, bob, carol):
+    """000 11.3 with CAM35's gaming tables, fought online (ruling BZ94): each seat's ships are
+    dealt over the tables in force order, each on its own CAM 2.3 edge of its table; the
+    assignment is kept on the battle row, so the table replays the same."""
+    c = make_cam(alice, bob, carol, tables=3)
+    row = _begin(c, alice, bob, carol, bob_ships=3, carol_ships=2)
+    battle = Battle.objects.get(campaign=c)
+    table_of = battle.setup["cam"]["table_of"]
+    bob_units = [u for u in table_of if u.startswith("ship:")][:3]
+    assert [table_of[u] for u in bob_units] == [1, 2, 3]
+    assert sorted(table_of.values()) == [1, 1, 2, 2, 3]
+    tcam._CACHE.clear()
+    state = tcam.current_state(battle, row)
+    assert state.tables == 3
+    for ship_id, _seat, uid in state.cam.units:
+        assert state.table_of(state.ship(ship_id).pos) == table_of[uid] - 1
+    assert "dealt over them" in battle.log.get(kind="tactical_start").text
+    assert online.settle(campaign_id=c.pk, user=alice, number=1).stage == CamScenario.Stage.SCORED
+
+
 def test_the_event_horizon_settle_form_leaves_a_cam_battle_to_its_scenario(db, client, alice, bob, carol):
     c = make_cam(alice, bob, carol)
     _begin(c, alice, bob, carol)

@@ -218,6 +218,22 @@ def _unit_tables(battle: bc.BattleState, tables: int, table_of: Mapping[str, int
     return out
 
 
+def deal_tables(battle: bc.BattleState) -> dict[str, int]:
+    """Ruling BZ94: the tables of a CAM scenario fought online with more than one gaming table
+    (11.3, CAM35): each seat deals its ships over the tables in the order of its force — its first
+    ship on table 1 (the "main" table of CAM 2.3), its second on table 2, … and round again — so
+    both fleets meet on every table both have a ship for; its bases, minefields and extra AC counters stay on the main
+    table. Unit uid → table number, for ``deploy_cam(table_of=…)``; empty on a single table."""
+    tables = len(battle.scenario.tables)
+    if tables < 2:
+        return {}
+    out: dict[str, int] = {}
+    for seat in battle.scenario.seats:
+        ships = [u for u in battle.force(seat).units if u.kind == "ship"]
+        out.update({u.uid: i % tables + 1 for i, u in enumerate(ships)})
+    return out
+
+
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
                dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
@@ -493,4 +509,4 @@ def finish(state: BattleState, log) -> tuple[BattleState, int | None]:
     return state, score.winner
 
 
-__all__ = ["CamLink", "EDGE_HEADING", "breaking", "deploy_cam", "end_phase", "finish", "retreat_problem", "sync"]
+__all__ = ["CamLink", "EDGE_HEADING", "breaking", "deal_tables", "deploy_cam", "end_phase", "finish", "retreat_problem", "sync"]

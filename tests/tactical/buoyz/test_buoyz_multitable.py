@@ -244,3 +244,16 @@ def test_split_fleets_keep_every_property_and_replay(seed):
     start = deploy(fleets, tables=tables, table_of=where, turn_cap=6)
     assert [start.table_of(s.pos) + 1 for s in start.ships] == where[1] + where[2]
     _play(start, seed, rng, rng.choice([0.0, 0.5, 0.9]))
+
+
+def test_deal_tables_deals_each_seats_ships_over_the_tables_in_force_order():
+    """Ruling BZ94 (a CAM scenario fought online with several gaming tables): ship 1 of each
+    seat on table 1, ship 2 on table 2, … round again; bases, minefields, AC on the main table."""
+    from tactical.rules.buoyz.cam import deal_tables
+
+    camp, battle = _cam_two_tables(extras={1: {"extra_ac": 1, "bases": (8,)}})
+    assert deal_tables(battle) == {"ship:1": 1, "ship:2": 2, "ship:3": 1, "ship:4": 1, "ship:5": 2, "ship:6": 1}
+    one = replace(battle, scenario=replace(battle.scenario, tables=battle.scenario.tables[:1]))
+    assert deal_tables(one) == {}
+    state = deploy_cam(camp, battle, table_of=deal_tables(battle))
+    assert [state.table_of(state.ship(sid).pos) for sid, _s, _u in state.cam.units] == [0, 1, 0, 0, 0, 1, 0]
