@@ -31,10 +31,11 @@ from tests.rules.case_loader import CaseError, read_case_files
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
-               "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges", "tables"}
+               "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges", "tables",
+               "deploy", "cam"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
-EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights", "objects"}
+EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights", "objects", "cam"}
 SHIP_FIELDS = {f.name for f in fields(__import__("tactical.rules.buoyz.state", fromlist=["Ship"]).Ship)}
 
 
@@ -58,10 +59,54 @@ def _tuplify(value: Any) -> Any:
     return value
 
 
+def _deployed(spec: Mapping[str, Any]) -> BattleState:
+    """A battle set up by ``deploy`` (``"deploy"``) or a CAM scenario by ``deploy_cam`` (``"cam"``);
+    ``ships`` then moves or changes ships it placed (``id`` with ``at``, ``heading``, ``set``)."""
+    from tactical.rules.buoyz.cam import deploy_cam
+    from tactical.rules.buoyz.deploy import deploy
+
+    if "deploy" in spec:
+        d = spec["deploy"]
+        state = deploy({int(side): [CATALOGUE[k] for k in keys] for side, keys in d["fleets"].items()},
+                       tables=d.get("tables", 1), table_of={int(k): v for k, v in d.get("table_of", {}).items()})
+    else:
+        from types import MappingProxyType
+
+        from campaign.rules.cam.scenario import Table, TableNature
+        from tests.rules.cam.builders import battle_with, campaign_of
+
+        c = spec["cam"]
+        fleets = [c["fleets"]["1"], c["fleets"]["2"]]
+        camp = campaign_of(*fleets, period=c.get("period", 2), points_level=c.get("points_level", 50))
+        n = len(fleets[0])
+        battle = battle_with(camp, {1: range(1, n + 1), 2: range(n + 1, n + len(fleets[1]) + 1)})
+        tables = tuple(Table(1, 1, TableNature.OPEN_SPACE) for _ in range(c.get("tables", 1)))
+        battle = replace(battle, scenario=replace(battle.scenario, tables=tables),
+                         broken=MappingProxyType({**battle.broken, **{int(s): 1 for s in c.get("breaking", [])}}))
+        state = deploy_cam(camp, battle, table_of=c.get("table_of"))
+    for s in spec.get("ships", []):
+        unknown = set(s) - {"id", "at", "heading", "set"}
+        if unknown:
+            raise CaseError(f"ship {s.get('id')}: with a deployed battle only 'at', 'heading', 'set' (not {sorted(unknown)})")
+        ship = state.ship(s["id"])
+        ship = replace(ship, pos=tuple(float(v) for v in s.get("at", ship.pos)), heading=float(s.get("heading", ship.heading)),
+                       **{k: _tuplify(v) for k, v in s.get("set", {}).items()})
+        state = replace(state, ships=tuple(ship if x.id == ship.id else x for x in state.ships))
+    return state
+
+
 def load_battle(spec: Mapping[str, Any]) -> BattleState:
     unknown = set(spec) - BATTLE_KEYS
     if unknown:
         raise CaseError(f"battle: unknown key(s) {sorted(unknown)}")
+    if "deploy" in spec or "cam" in spec:
+        ignored = set(spec) - {"deploy", "cam", "ships", "phase", "turn", "initiative", "first", "acting", "nominated",
+                               "ac_slot"}
+        if ignored or ("deploy" in spec and "cam" in spec):
+            raise CaseError(f"battle: 'deploy' or 'cam' sets the battle up; not with {sorted(ignored)}")
+        state = _deployed(spec)
+        sides = state.sides
+        return _phase(state, spec, sides)
     extra = {k: _sd(dict(v, key=k)) for k, v in spec.get("sds", {}).items()}
     ships = []
     for s in spec["ships"]:
@@ -104,6 +149,10 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
         state = replace(state, flights=tuple(
             Flight(**{k: (tuple(v) if k == "pos" and v is not None else v) for k, v in f.items()})
             for f in spec["flights"]))
+    return _phase(state, spec, sides)
+
+
+def _phase(state: BattleState, spec: Mapping[str, Any], sides) -> BattleState:
     phase = spec.get("phase", "initiative")
     if phase != "initiative":
         init = spec.get("initiative", sides[0])
@@ -212,6 +261,11 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
         for k, v in want.items():
             if not _matches(v, oview.get(k)):
                 errors.append(f"object {oid} {k}: expected {v!r}, got {oview.get(k)!r}")
+    for seat, want in expect.get("cam", {}).items():  # the CAM record the engine keeps (CAM 3.0)
+        status = state.cam.battle.status[int(seat)]
+        for uid, fact in want.items():
+            if status[uid].state.value != fact:
+                errors.append(f"CAM record seat {seat} {uid}: expected {fact!r}, got {status[uid].state.value!r}")
     actions = [_action_json(a) for a in legal_actions(state)]
     for key, present in (("legal", True), ("not_legal", False)):
         for want in expect.get(key, []):
