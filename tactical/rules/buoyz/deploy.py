@@ -20,6 +20,9 @@ from .sds import has
 from .state import (
     DEFAULT_TABLE,
     LURKING,
+    MAX_SIDES,
+    SIDE_EDGES,
+    SIDES_RULE,
     BattleState,
     IllegalActionError,
     Orders,
@@ -38,20 +41,20 @@ def deploy(fleets: Mapping[int, Sequence[SD]], table: tuple[float, float] = DEFA
            orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None, *,
            lurking: Mapping[int, tuple[int, int]] | None = None, tables: int = 1,
            table_of: Mapping[int, int | Sequence[int]] | None = None) -> BattleState:
-    """Two fleets in line abreast facing each other; ship ids run 1, 2, … in fleet order.
+    """Two to six fleets in line abreast, each along its own edge facing the middle (rulings
+    BZ4, BZ87; ``place``); ship ids run 1, 2, … in fleet order.
 
     ``table_of`` (11.3, ruling BZ90): side → the table number (1 = the first, westmost) all its
     ships deploy on, or a list of table numbers, one for each ship of its fleet in order. A side
     not given deploys on the first table. Each side lines up along its own edge of every table
     it has ships on."""
     sides = tuple(fleets)
-    if len(sides) != 2:
-        raise ValueError(f"a battle needs two fleets, not {len(sides)}")
+    if not 2 <= len(sides) <= MAX_SIDES:
+        raise IllegalActionError(SIDES_RULE, f"a battle needs two to {MAX_SIDES} fleets (ruling BZ83), not {len(sides)}")
     if not isinstance(tables, int) or isinstance(tables, bool) or tables < 1:
         raise IllegalActionError(MULTI_RULE, f"tables must be 1 or more, not {tables!r}")
     where = fleet_tables({side: len(fleets[side]) for side in sides}, tables, table_of)
     pitch = table_pitch(table)
-    w, h = table
     ships: list[Ship] = []
     next_id = 1
     for n, side in enumerate(sides):
@@ -60,17 +63,13 @@ def deploy(fleets: Mapping[int, Sequence[SD]], table: tuple[float, float] = DEFA
         for i, sd in enumerate(fleet):
             k = on[i]  # 11.3: its table; it takes its place in that table's line
             j, count = on[:i].count(k), on.count(k)
-            rows = max(1, -(-count * SPACING // (w - 2 * EDGE_GAP)))
-            per_row = -(-count // int(rows))
-            row, col = divmod(j, per_row)
-            x = w / 2 + (col - (per_row - 1) / 2) * SPACING
-            y = EDGE_GAP + row * SPACING if n == 0 else h - EDGE_GAP - row * SPACING
-            ships.append(new_ship(next_id, side, sd, (x + k * pitch, y), 0.0 if n == 0 else 180.0))
+            x, y, heading = place(n, len(sides), j, count, table)
+            ships.append(new_ship(next_id, side, sd, (x + k * pitch, y), heading))
             next_id += 1
     kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
     o = orders or {}
     state = new_battle(ships, sides=sides, table=table,  # type: ignore[arg-type]
-                       orders=(o.get(sides[0], Orders()), o.get(sides[1], Orders())), **kwargs)
+                       orders=tuple(o.get(side, Orders()) for side in sides), **kwargs)
     if tables != 1:
         state = replace(state, tables=tables)
     return lurk(state, lurking or {})
@@ -106,6 +105,34 @@ def fleet_tables(counts: Mapping[int, int], tables: int,
     return out
 
 
+def place(n: int, count_sides: int, i: int, count: int, table: tuple[float, float]) -> tuple[float, float, float]:
+    """Where the ``i``th of ``count`` ships of the ``n``th side lines up, and its heading: along
+    its own edge (``SIDE_EDGES``), 6" in, 6" apart, in rows as many as it needs, bow to the
+    middle (ruling BZ4). With five or six sides the two long edges are shared, the first and
+    fifth sides on the south edge's west and east halves, the second and sixth on the north
+    edge's east and west halves (ruling BZ87)."""
+    w, h = table
+    edge = SIDE_EDGES[n]
+    shared = count_sides > 4 and edge in ("south", "north") and (n >= 4 or n + 4 < count_sides)
+    along = (h if edge in ("west", "east") else w) / (2 if shared else 1)
+    rows = max(1, -(-count * SPACING // (along - 2 * EDGE_GAP)))
+    per_row = -(-count // int(rows))
+    row, col = divmod(i, per_row)
+    offset = (col - (per_row - 1) / 2) * SPACING
+    if shared:  # the south edge: first side west, fifth east; the north: second east, sixth west
+        centre = w / 4 if (n == 0 or n == 5) else 3 * w / 4
+    else:
+        centre = (h if edge in ("west", "east") else w) / 2
+    depth = EDGE_GAP + row * SPACING
+    if edge == "south":
+        return centre + offset, depth, 0.0
+    if edge == "north":
+        return centre + offset, h - depth, 180.0
+    if edge == "west":
+        return depth, centre + offset, 90.0
+    return w - depth, centre + offset, 270.0
+
+
 def lurk(state: BattleState, lurking: Mapping[int, tuple[int, int]]) -> BattleState:
     """10.2: set ships up lurking in the 2' squares given (ship id → (column, row))."""
     for ship_id, zone in lurking.items():
@@ -121,4 +148,4 @@ def lurk(state: BattleState, lurking: Mapping[int, tuple[int, int]]) -> BattleSt
     return state
 
 
-__all__ = ["deploy", "fleet_tables", "lurk", "table_number"]
+__all__ = ["deploy", "fleet_tables", "lurk", "place", "table_number"]

@@ -308,11 +308,14 @@ def withdrawing(state: BattleState, side: int) -> bool:
 def _withdrawing(state: BattleState, side: int) -> bool:
     if breaking(state, side) or can_hurt(state, side):
         return False
-    other = state.other(side)
-    if can_hurt(state, other):
+    enemies = state.enemies(side)
+    if any(can_hurt(state, other) for other in enemies):  # ruling BZ88: any enemy side
         return True
     mine = sum(s.sd.points for s in state.active_ships(side))
-    return mine <= sum(s.sd.points for s in state.active_ships(other))
+    if len(enemies) == 1:
+        return mine <= sum(s.sd.points for s in state.enemy_ships(side))
+    # Ruling BZ88: with nobody able to hurt anybody, only the side(s) weakest on the table leave.
+    return mine <= min(sum(s.sd.points for s in state.active_ships(other)) for other in enemies)
 
 
 def _exit_edge(state: BattleState, ship: Ship) -> str:
@@ -338,7 +341,7 @@ def _withdraw_score(state: BattleState, ship: Ship, m: A.Move, edge: str) -> tup
     if not on_table((x, pos[1]), w, hgt):
         return (1e9, 0.0)
     gap = {"south": pos[1], "north": hgt - pos[1], "west": x, "east": w - x}[edge]
-    enemies = state.active_ships(state.other(ship.side))
+    enemies = state.enemy_ships(ship.side)
     return (-gap, min((distance(pos, e.pos) for e in enemies), default=0.0))
 
 
@@ -346,7 +349,7 @@ def choose_move(state: BattleState, ship: Ship) -> A.Move:
     options = ship_moves(state, ship)
     if ship.uses("cloak_hunter"):  # 10.3: a hunter moves no more than 4"
         options = [m for m in options if m.before + m.after <= 4] or options
-    enemies = state.active_ships(state.other(ship.side))
+    enemies = state.enemy_ships(ship.side)
     if breaking(state, ship.side):
         edge = state.cam.edge(ship.side)
         best = max(options, key=lambda m: _retreat_score(state, ship, m, edge))
@@ -461,7 +464,7 @@ def _with_mine(state: BattleState, ship: Ship, m: A.Move, options, enemies) -> A
 def choose_fire(state: BattleState, ship: Ship) -> A.Fire:
     """Every weapon system at the eligible enemy (5.4) with the least hull left, then the
     nearest (focus fire); boards (11.4) an enemy within reach when its score is 2 better."""
-    enemies = state.active_ships(state.other(ship.side))
+    enemies = state.enemy_ships(ship.side)
     ranges = {e.id: inches(ship.pos, e.pos) for e in enemies}  # 5.4's range test, worked out once
     shots = []
     for s in systems(ship):
@@ -508,7 +511,7 @@ def doctrine_action(state: BattleState) -> A.Action:
         if not mine:
             return legal_actions(state)[0]
         ship = mine[0]
-        enemies = state.active_ships(state.other(ship.side))
+        enemies = state.enemy_ships(ship.side)
         if withdrawing(state, ship.side):
             return (_desperate(state, ship, enemies) or _cloak_to_leave(state, ship, enemies)
                     or _withdraw_special(state, ship) or choose_move(state, ship))
@@ -545,7 +548,7 @@ def _reveal(state: BattleState, ship: Ship) -> A.Reveal | None:
     if rect is None:
         return None
     x0, y0, x1, y1 = rect
-    enemies = state.active_ships(state.other(ship.side))
+    enemies = state.enemy_ships(ship.side)
     needed = not any(_armed(s) for s in state.active_ships(ship.side))
 
     def nearest_point(pos):
@@ -592,7 +595,7 @@ def choose_fly(state: BattleState, f, options) -> A.FlyAC:
     engages the nearest enemy bomber or shuttle in reach, else any enemy flight, else keeps
     station with its carrier."""
     home = None if f.offtable else next((s for s in state.ships if s.id == f.carrier and s.active), None)
-    enemies = state.active_ships(state.other(f.side))
+    enemies = state.enemy_ships(f.side)
     loiter = next((a for a in options if a.loiter), None)
     if not f.armed:
         if f.offtable:  # 8.3: back to its off-table base by its side's edge, to rearm
@@ -682,7 +685,7 @@ def _desperate(state: BattleState, ship: Ship, enemies) -> A.Special | None:
                 if action is not None:
                     return action
         if ship.sd.target_size <= 3:  # 11.6: a Size 4 or 5 ship's explosion hurts nobody
-            theirs = _points_near(state, ship.pos, state.other(ship.side), 1)
+            theirs = sum(_points_near(state, ship.pos, other, 1) for other in state.enemies(ship.side))
             ours = _points_near(state, ship.pos, ship.side, 1) - ship.sd.points
             if theirs > ours and theirs > ship.sd.points:
                 action = _legal(state, A.Special(ship.id, "self_destruct"))

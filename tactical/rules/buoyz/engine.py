@@ -359,9 +359,23 @@ def _pending(state: BattleState, side: int) -> list[Ship]:
     return []
 
 
+def phase_order(state: BattleState, holder_first: bool) -> tuple[int, ...]:
+    """The sides in the order they nominate in a phase (2.1, 3.0; ruling BZ85): the order of
+    play, the Initiative holder first, or (not ``holder_first``) the holder last. With two sides,
+    "move a ship first, or force his opponent to do so"."""
+    order = state.order_of_play()
+    return order if holder_first else order[1:] + order[:1]
+
+
 def _next_actor(state: BattleState, last: int | None) -> int | None:
-    """Players alternate (2.1); a side with nothing left to nominate is skipped."""
-    order = [state.other(last), last] if last is not None else [state.first, state.other(state.first)]
+    """Players alternate (2.1): the sides take turns in the phase's order, from ``state.first``;
+    a side with nothing left to nominate is skipped (rulings BZ9, BZ85)."""
+    order = state.order_of_play()
+    i = order.index(state.first)
+    order = order[i:] + order[:i]
+    if last is not None:
+        j = order.index(last)
+        order = order[j + 1:] + order[:j + 1]
     for side in order:
         if _pending(state, side):
             return side
@@ -372,7 +386,7 @@ def _start_phase(state: BattleState, phase: str, ctx: _Ctx) -> BattleState:
     init = state.initiative
     orders = state.orders_of(init)
     wants_first = orders.move_first if phase == MOVEMENT else orders.fire_first
-    first = init if wants_first else state.other(init)
+    first = phase_order(state, wants_first)[0]
     state = replace(state, phase=phase, first=first, acting=None, nominated=None, squadron_next=())
     acting = _next_actor(state, None)
     state = replace(state, acting=acting)
@@ -427,20 +441,39 @@ def _roll_initiative(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _check_over(state, ctx, mid_turn=True)
     if state.phase == OVER:
         return state
-    a, b = state.sides
-    ma, mb = initiative_modifier(state, a), initiative_modifier(state, b)
+    mods = {side: initiative_modifier(state, side) for side in state.sides}
+    totals: dict[int, int] = {}
+    rolling = list(state.sides)
     while True:
-        ra = sum(ctx.roll(2, f"{INITIATIVE_RULE}: side {a} initiative"))
-        rb = sum(ctx.roll(2, f"{INITIATIVE_RULE}: side {b} initiative"))
-        ta, tb = ra + ma, rb + mb
-        if ta != tb:
+        for side in rolling:
+            totals[side] = sum(ctx.roll(2, f"{INITIATIVE_RULE}: side {side} initiative")) + mods[side]
+        best = max(totals.values())
+        leaders = [side for side in state.sides if totals[side] == best]
+        if len(leaders) == 1:
             break
-        ctx.log("initiative_tie", f"Initiative tied at {ta}: both sides roll again", total=ta)
-    winner = a if ta > tb else b
-    ctx.log("initiative", f"Turn {turn}: side {winner} holds initiative ({ta} to {tb})", turn=turn, winner=winner,
-            totals={a: ta, b: tb}, modifiers={a: ma, b: mb})
-    state = replace(state, turn=turn, initiative=winner)
+        # Ruling BZ84: only the sides tied for the highest total roll again.
+        words = "both sides" if len(state.sides) == 2 else "sides " + ", ".join(map(str, leaders))
+        ctx.log("initiative_tie", f"Initiative tied at {best}: {words} roll again", total=best,
+                **({"sides": leaders} if len(state.sides) > 2 else {}))
+        rolling = leaders
+    winner = leaders[0]
+    play = play_order(state, winner, totals)
+    ctx.log("initiative", f"Turn {turn}: side {winner} holds initiative "
+            f"({' to '.join(str(totals[side]) for side in state.sides)})"
+            + (f"; order of play {', '.join(map(str, play))}" if len(play) > 2 else ""), turn=turn, winner=winner,
+            totals=totals, modifiers=mods, **({"play": list(play)} if len(play) > 2 else {}))
+    state = replace(state, turn=turn, initiative=winner, play=play if len(play) > 2 else ())
     return _start_phase(state, MOVEMENT, ctx)
+
+
+def play_order(state: BattleState, holder: int, totals: dict[int, int]) -> tuple[int, ...]:
+    """3.0 "the Initiative holder decides the order of play" (ruling BZ85): the holder, then the
+    sides its ``play_order`` lists, then the rest in descending initiative total (``sides``
+    order on equal totals)."""
+    chosen = [side for side in state.orders_of(holder).play_order if side in state.sides and side != holder]
+    rest = sorted((side for side in state.sides if side != holder and side not in chosen),
+                  key=lambda side: (-totals.get(side, 0), state.sides.index(side)))
+    return (holder, *chosen, *rest)
 
 
 def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
@@ -474,7 +507,7 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
         ctx.log("over", f"The CAM scenario ends: {'side ' + str(winner) + ' wins' if winner is not None else 'a draw'}",
                 winner=winner)
         return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
-    if len(alive) == 2:
+    if len(alive) >= 2:  # BZ17, ruling BZ86: on while two or more sides have ships in the battle
         if not mid_turn and state.turn >= state.turn_cap:
             ctx.log("over", f"The battle ends undecided after {state.turn} turns (ruling BZ17)", winner=None)
             return replace(state, phase=OVER, acting=None, winner=None)
@@ -948,7 +981,7 @@ def _do_detect(state: BattleState, action: A.Detect, ctx: _Ctx) -> BattleState:
     bonus = 1 if has(ship.abilities, "Advanced Sensors") else 0
     face = ctx.roll(1, f"{DETECT_RULE}: {ship.id} searches")[0]
     ok = face + bonus >= DETECT_TARGET
-    found = [e for e in state.active_ships(state.other(ship.side))
+    found = [e for e in state.enemy_ships(ship.side)
              if e.cloaked and inches(ship.pos, e.pos) <= DETECT_RANGE] if ok else []
     ctx.log("detect", f"{ship.name} ({ship.id}) searches: {face}{'+1' if bonus else ''} "
             + (f"detects {', '.join(f'{e.name} ({e.id})' for e in found) or 'nothing within 2'}" if ok
@@ -1074,10 +1107,8 @@ def separate_saucer(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
 def _overwatch(state: BattleState, ship: Ship, action: str, ctx: _Ctx) -> tuple[BattleState, bool]:
     """7.2 'Use The Force, Luke!': an enemy ship in overwatch negates one successful Special
     Action later that turn — the first on its side's standing list (ruling BZ45)."""
-    if action not in state.orders_of(state.other(ship.side)).negate:
-        return state, True
-    for mystic in state.active_ships(state.other(ship.side)):
-        if mystic.overwatch:
+    for mystic in state.enemy_ships(ship.side):  # any enemy side's mystic (ruling BZ83)
+        if mystic.overwatch and action in state.orders_of(mystic.side).negate:
             state = with_ship(state, replace(mystic, overwatch=False))
             ctx.log("negated", f"{mystic.name} ({mystic.id}) uses the Force: {ship.name} ({ship.id})'s {action} is "
                     f"negated ({FORCE_RULE})", ship=mystic.id, target=ship.id, action=action)
@@ -1424,7 +1455,7 @@ def lurk_options(state: BattleState, ship: Ship) -> list[A.Action]:
     out: list[A.Action] = [A.Lurk(ship.id)]
     x0, y0, x1, y1 = state.zone_rect(ship.zone)
     centre = (round((x0 + x1) / 2, 4), round((y0 + y1) / 2, 4))
-    enemies = state.active_ships(state.other(ship.side))
+    enemies = state.enemy_ships(ship.side)
     if enemies:
         e = min(enemies, key=lambda e: (distance(centre, e.pos), e.id))
         near = (min(max(e.pos[0], x0), x1), min(max(e.pos[1], y0), y1))
@@ -1867,8 +1898,7 @@ def _repair_vital(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
 def _damage_control(state: BattleState, ctx: _Ctx) -> BattleState:
     """6.2: the Initiative holder's ships first; one critical effect per ship a turn (two with
     Research, 7.3); 1D6 + Command (+1 on Red Alert, 7.2) repairs it on 5+."""
-    order = [state.initiative, state.other(state.initiative)]
-    for side in order:
+    for side in state.order_of_play():
         for ship in state.active_ships(side):
             tries = 2 if has(ship.abilities, "Research") else 1
             for _ in range(tries):
@@ -1960,7 +1990,7 @@ def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
     out: list[A.Special] = []
     for name in A.SPECIAL_ACTIONS:
         if name == "ramming":
-            cands = [A.Special(ship.id, name, e.id) for e in state.active_ships(state.other(ship.side))]
+            cands = [A.Special(ship.id, name, e.id) for e in state.enemy_ships(ship.side)]
         elif name in TRACTORS:
             cands = [A.Special(ship.id, name, e.id) for e in state.ships if e.active and e.id != ship.id
                      and inches(ship.pos, e.pos) <= TRACTOR_RANGE]
@@ -2006,7 +2036,7 @@ def fire_options(state: BattleState, ship: Ship) -> list[A.Fire]:
     target (a representative list; ``apply`` accepts any legal Fire)."""
     out = [A.Fire(ship.id, ())]
     syss = [s for s in systems(ship) if system_dice(ship, s) > 0]
-    enemies = [e for e in state.active_ships(state.other(ship.side))]
+    enemies = list(state.enemy_ships(ship.side))
     for e in enemies:
         shots = tuple((s.key, e.id, system_dice(ship, s)) for s in syss if eligible(state, ship, s, e))
         if shots:
@@ -2138,9 +2168,8 @@ LAUNCH_SHARE = 0.2  # 8.3 "launch and/or recover up 20% of their flights each tu
 
 
 def _ac_slots(state: BattleState) -> list[tuple[str, int]]:
-    init = state.initiative
-    first = init if state.orders_of(init).ac_first else state.other(init)
-    return [(t, side) for t in AC_TYPES for side in (first, state.other(first))]
+    order = phase_order(state, state.orders_of(state.initiative).ac_first)  # 4.2, ruling BZ85
+    return [(t, side) for t in AC_TYPES for side in order]
 
 
 def _ac_pending(state: BattleState, slot: int | None = None) -> list[Flight]:
@@ -2252,7 +2281,7 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
     enemy flight in reach (a fighter's dogfight); back toward its carrier (a representative
     list; ``apply`` accepts any legal FlyAC)."""
     out = [A.FlyAC(f.id, f.pos)]
-    for e in state.active_ships(state.other(f.side)):
+    for e in state.enemy_ships(f.side):
         d = distance(f.pos, e.pos)
         to = _toward(f.pos, e.pos, min(f.speed, d - 1.5)) if d > 1.5 else f.pos
         can_run = (f.armed and f.kind != FIGHTER and distance(to, e.pos) <= 1.5 + 1e-6
@@ -2312,7 +2341,7 @@ def _anti_ac(state: BattleState, ctx: _Ctx) -> BattleState:
     a hit AC dodges on 5+ (its attack aborted, it returns to rearm) or is destroyed. Never into
     a dogfight."""
     in_dogfight = _dogfight_members(state)
-    for side in (state.initiative, state.other(state.initiative)):
+    for side in state.order_of_play():
         for ship in state.active_ships(side):
             points = _aegis_points(ship)  # Close Defence, and Point Defence secondaries (7.2, 8.5)
             if not points or ship.cloaked:
@@ -2354,7 +2383,7 @@ def _cap_intercepts(state: BattleState, ctx: _Ctx) -> BattleState:
     enemy flight within 6\" that no CAP has engaged yet (1:1); 'extras' join the engaged one with
     the fewest CAP fighters on it. The dogfights are fought in the Attack Phase (2.2 Attack 3)."""
     engaged: dict[int, int] = {}
-    for side in (state.initiative, state.other(state.initiative)):
+    for side in state.order_of_play():
         for f in [x for x in state.flights if x.side == side and x.cap]:
             f = state.flight(f.id)
             if not (f.flying and f.armed and not f.locked):
@@ -2436,7 +2465,7 @@ def _ac_attacks(state: BattleState, ctx: _Ctx) -> BattleState:
     per_target: dict[int, int] = {}
     busy = _dogfight_members(state)
     for kind in AC_TYPES:
-        for side in (state.initiative, state.other(state.initiative)):
+        for side in state.order_of_play():
             for f in [x for x in state.flights if x.side == side and x.kind == kind]:
                 f = state.flight(f.id)
                 if not _on_attack_run(f) or f.id in busy:

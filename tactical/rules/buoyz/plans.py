@@ -91,7 +91,7 @@ def fire_plan(state: BattleState, ship_id: int, hidden: set[int] | frozenset[int
     (5.9: resolved in the End Phase), and the shields it strikes (5.6). Secondary and Close
     Defence weapons may split their dice between targets (5.2); a main weapon fires at one."""
     ship = state.ship(ship_id)
-    enemies = [e for e in state.active_ships(state.other(ship.side)) if e.id not in hidden]
+    enemies = [e for e in state.enemy_ships(ship.side) if e.id not in hidden]
     weapons = []
     for system in systems(ship):
         dice = system_dice(ship, system)

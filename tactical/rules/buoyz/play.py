@@ -469,7 +469,7 @@ def tag_events(events, after: BattleState) -> tuple[PlayEvent, ...]:
     """Each event with the sides that may read it: one naming a ship still lurking, or cloaked
     and not detected, after the step is that ship's side's only (the declaration of the cloak
     itself is seen by both)."""
-    cloaked = [s for s in after.ships if board.hidden_from(s, after.other(s.side))]
+    cloaked = [s for s in after.ships if any(board.hidden_from(s, v) for v in after.enemies(s.side))]
     out = []
     for e in events:
         sides = None

@@ -40,6 +40,8 @@ CRITS = (ARMAMENT, MOTIVE, SHIELDS)
 
 DEFAULT_TABLE = (72.0, 48.0)  # ruling BZ4: a 6' x 4' table
 DEFAULT_TURN_CAP = 40  # ruling BZ17: a battle still going after 40 turns ends undecided
+MAX_SIDES = 6  # ruling BZ83: two to six sides fight a battle
+SIDES_RULE = "000 3.0 Initiative Phase"  # "If there are more that two 'sides' to a game"
 
 
 class IllegalActionError(ValueError):
@@ -229,7 +231,11 @@ class Orders:
     to do so"; default: move second, fire first — ruling BZ9). ``vital_fire``: what a Vital
     Fire without doubles counts as (5.8 (5): 1, 2 or 6; 0 = the engine's default, ruling BZ13).
     ``ability_loss``: special abilities in the order this side gives them up (5.8 (6)).
-    ``repair_order``: the order Damage Control picks critical effects (6.2)."""
+    ``repair_order``: the order Damage Control picks critical effects (6.2). ``play_order``:
+    with more than two sides, the order the other sides play in when this side holds initiative
+    (3.0 "the Initiative holder decides the order of play"; sides not listed follow in
+    descending initiative total, ruling BZ85); ``move_first``/``fire_first``/``ac_first`` then
+    say whether the holder plays first or last in that order."""
 
     move_first: bool = False
     fire_first: bool = True
@@ -241,11 +247,12 @@ class Orders:
     squadrons: tuple[tuple[int, ...], ...] = ()  # 11.1: organised before the game, up to six ships each
     negate: tuple[str, ...] = ("ramming", "self_destruct", "maximum_warp", "ecm", "evasive", "tractor_hold",
                                "tractor_tow", "tractor_pull", "cloak_hunter", "no_win")  # 7.2 overwatch targets
+    play_order: tuple[int, ...] = ()  # 3.0: holding initiative, the order the other sides play in (BZ85)
 
 
 @dataclass(frozen=True)
 class BattleState:
-    sides: tuple[int, int]
+    sides: tuple[int, ...]  # two to six (ruling BZ83); every other side is an enemy
     ships: tuple[Ship, ...]
     table: tuple[float, float] = DEFAULT_TABLE
     turn: int = 0
@@ -261,7 +268,7 @@ class BattleState:
     flights: tuple[Flight, ...] = ()
     boardings: tuple[tuple[int, int], ...] = ()  # (boarder, target) declared this turn (11.4)
     ac_slot: int = 0  # which (type, side) of the AC movement (4.2) is moving
-    orders: tuple[Orders, Orders] = (Orders(), Orders())
+    orders: tuple[Orders, ...] = (Orders(), Orders())  # one for each side, in ``sides`` order
     turn_cap: int = DEFAULT_TURN_CAP
     winner: int | None = None
     cam: Any = None  # a cam.CamLink when a CAM scenario is fought on the engine (CAM 3.0, 3.1)
@@ -269,6 +276,7 @@ class BattleState:
     rotation: bool = False  # 11.5: planets' bases and moons turn 1/2" a turn (an option, ruling BZ58)
     edges: tuple[str, ...] = ()  # each side's own table edge (default: the first side south, the other north)
     tables: int = 1  # 11.3: tables in a row, west to east, each ``table`` in size (ruling BZ82)
+    play: tuple[int, ...] = ()  # 3.0: this turn's order of play, the Initiative holder first (BZ85)
 
     def ship(self, ship_id: int) -> Ship:
         for s in self.ships:
@@ -286,7 +294,27 @@ class BattleState:
         return self.orders[self.sides.index(side)]
 
     def other(self, side: int) -> int:
+        """The opponent of ``side`` in a battle of exactly two sides."""
+        if len(self.sides) != 2:
+            raise ValueError(f"side {side} has {len(self.sides) - 1} enemy sides, not one: use enemies()")
         return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def enemies(self, side: int) -> tuple[int, ...]:
+        """Every other side of the battle: all are hostile, there are no alliances (ruling BZ83)."""
+        return tuple(s for s in self.sides if s != side)
+
+    def enemy_ships(self, side: int) -> tuple[Ship, ...]:
+        """The active ships of every enemy of ``side`` (``active_ships`` of them all, in ship order)."""
+        return tuple([s for s in self.ships if s.status == ACTIVE and s.side != side])
+
+    def order_of_play(self) -> tuple[int, ...]:
+        """This turn's order of play (3.0, ruling BZ85): the Initiative holder, then the other
+        sides in the order it chose; before the first initiative, ``sides``."""
+        if self.play:
+            return self.play
+        if self.initiative is None:
+            return self.sides
+        return (self.initiative, *self.enemies(self.initiative))
 
     def active_ships(self, side: int | None = None) -> tuple[Ship, ...]:
         if side is None:
@@ -355,13 +383,14 @@ class BattleState:
 
     def edge(self, side: int) -> str:
         """The side's own table edge: its CAM 2.3 edge, else ``edges``, else south for the first
-        side and north for the other (as ``deploy`` sets them up, ruling BZ4)."""
+        side and north for the second (as ``deploy`` sets them up, ruling BZ4), then west, east,
+        south and north for a third to sixth side (ruling BZ87)."""
         if self.cam is not None:
             return self.cam.edge(side)
         i = self.sides.index(side)
         if len(self.edges) > i:
             return self.edges[i]
-        return "south" if i == 0 else "north"
+        return SIDE_EDGES[i % len(SIDE_EDGES)]
 
     @property
     def over(self) -> bool:
@@ -371,6 +400,10 @@ class BattleState:
 def table_pitch(table: tuple[float, float]) -> float:
     """11.3 (ruling BZ82): the distance from one table's west edge to the next one's."""
     return float(math.ceil((table[0] + 1000.0) / 24.0) * 24)
+
+
+# Ruling BZ87: each side's own edge in ``sides`` order (sides 5 and 6 share the long edges).
+SIDE_EDGES = ("south", "north", "west", "east", "south", "north")
 
 
 _PLAIN: dict[type, frozenset[str] | None] = {}
@@ -406,16 +439,21 @@ def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, 
                 hull=sd.hull, **kw)
 
 
-def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | None = None,
-               table: tuple[float, float] = DEFAULT_TABLE, orders: tuple[Orders, Orders] | None = None,
+def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, ...] | None = None,
+               table: tuple[float, float] = DEFAULT_TABLE, orders: tuple[Orders, ...] | None = None,
                turn_cap: int = DEFAULT_TURN_CAP) -> BattleState:
     """A battle before its first Initiative Phase. Each side's flagship (3.0) is the ship marked
     ``flagship``, else its dearest by CAM points, first listed on a tie (ruling BZ8)."""
     ships = tuple(ships)
     if sides is None:
         sides = tuple(dict.fromkeys(s.side for s in ships))  # type: ignore[assignment]
-    if len(sides) != 2:
-        raise IllegalActionError("000 2.1", f"this engine fights two sides, not {len(sides)}")
+    if not 2 <= len(sides) <= MAX_SIDES or len(set(sides)) != len(sides):
+        raise IllegalActionError(SIDES_RULE, f"a battle has two to {MAX_SIDES} different sides (ruling BZ83), "
+                                 f"not {list(sides)}")
+    orders = tuple(orders) if orders is not None else tuple(Orders() for _ in sides)
+    if len(orders) != len(sides):
+        raise IllegalActionError(SIDES_RULE, f"one standing orders for each of the {len(sides)} sides, "
+                                 f"not {len(orders)}")
     ids = [s.id for s in ships]
     if len(set(ids)) != len(ids):
         raise IllegalActionError("000 1.5", "two ships share an id")
@@ -426,7 +464,11 @@ def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | No
             best = max(mine, key=lambda s: (s.sd.points, -ships.index(s)))
             mine = [replace(s, flagship=True) if s is best else s for s in mine]
         out.extend(mine)
-    for side, side_orders in zip(sides, orders or (Orders(), Orders())):
+    for side, side_orders in zip(sides, orders):
+        order = tuple(side_orders.play_order)
+        if len(set(order)) != len(order) or any(o == side or o not in sides for o in order):
+            raise IllegalActionError(SIDES_RULE, f"side {side}'s order of play {list(order)} lists each other "
+                                     "side of the battle at most once")
         seen: set[int] = set()
         for squadron in side_orders.squadrons:
             if not 2 <= len(squadron) <= 6:
@@ -442,7 +484,7 @@ def new_battle(ships: tuple[Ship, ...] | list[Ship], sides: tuple[int, int] | No
         raise IllegalActionError("000 2.1", f"ship(s) {stray} belong to no side of this battle")
     out.sort(key=lambda s: ids.index(s.id))
     return BattleState(sides=tuple(sides), ships=tuple(out), table=table,  # type: ignore[arg-type]
-                       orders=orders or (Orders(), Orders()), turn_cap=turn_cap, flights=carried_flights(out))
+                       orders=orders, turn_cap=turn_cap, flights=carried_flights(out))
 
 
 def carried_flights(ships) -> tuple[Flight, ...]:
@@ -460,6 +502,6 @@ def carried_flights(ships) -> tuple[Flight, ...]:
     return tuple(out)
 
 
-__all__ = ["ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
+__all__ = ["MAX_SIDES", "SIDE_EDGES", "ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
            "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "evolve", "new_battle",
            "new_ship", "table_pitch", "with_ship"]
