@@ -32,7 +32,7 @@ CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
                "turn_cap", "minefields", "flights", "ac_slot", "objects", "webs", "rotation", "edges", "tables",
-               "deploy", "cam"}
+               "deploy", "cam", "play"}
 SHIP_KEYS = {"id", "side", "sd", "at", "heading", "set", "flagship"}
 STEP_KEYS = {"action", "dice", "expect", "error", "doc"}
 EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "legal", "not_legal", "flights", "objects", "cam"}
@@ -158,7 +158,8 @@ def _phase(state: BattleState, spec: Mapping[str, Any], sides) -> BattleState:
         init = spec.get("initiative", sides[0])
         state = replace(state, phase=phase, turn=spec.get("turn", 1), initiative=init,
                         first=spec.get("first", init), acting=spec.get("acting", init),
-                        nominated=spec.get("nominated"), ac_slot=spec.get("ac_slot", 0))
+                        nominated=spec.get("nominated"), ac_slot=spec.get("ac_slot", 0),
+                        play=tuple(spec.get("play", ())))
     return state
 
 
@@ -239,7 +240,7 @@ def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[Ev
             errors.append(f"rolls: expected {want!r}, got {got!r}")
     view = {"phase": state.phase, "turn": state.turn, "initiative": state.initiative, "acting": state.acting,
             "first": state.first, "nominated": state.nominated, "winner": state.winner, "over": state.over,
-            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "squadron_next": list(state.squadron_next), "minefields": [m.id for m in state.minefields],
+            "torpedoes": len(state.torpedoes), "ac_slot": state.ac_slot, "play": list(state.order_of_play()), "squadron_next": list(state.squadron_next), "minefields": [m.id for m in state.minefields],
             "webs": [[w.id, list(w.anchors)] for w in state.webs]}
     for k, v in expect.get("state", {}).items():
         if k not in view:
