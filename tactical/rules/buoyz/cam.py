@@ -259,6 +259,8 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     Backward compatible: everything after ``dice`` is keyword-only and optional. Every unit of
     the scenario is on the table; the CAM record follows it (``sync``)."""
     seats = battle.scenario.seats
+    if len(seats) != 2:  # ruling BZ89: CAM 3.1's scoring is attacker against defender
+        raise IllegalActionError("000 CAM 3.0", f"a CAM scenario is fought by two sides, not {len(seats)} (ruling BZ89)")
     link_units: list[tuple[int, int, str]] = []
     ships: list[Ship] = []
     next_id = 1

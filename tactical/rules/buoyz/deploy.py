@@ -108,29 +108,36 @@ def fleet_tables(counts: Mapping[int, int], tables: int,
 def place(n: int, count_sides: int, i: int, count: int, table: tuple[float, float]) -> tuple[float, float, float]:
     """Where the ``i``th of ``count`` ships of the ``n``th side lines up, and its heading: along
     its own edge (``SIDE_EDGES``), 6" in, 6" apart, in rows as many as it needs, bow to the
-    middle (ruling BZ4). With five or six sides the two long edges are shared, the first and
+    middle (ruling BZ4). With more than two sides (ruling BZ87) each line keeps 15" clear of the
+    table's corners and its rows within a quarter of the table's short side of its edge (closer
+    than 6" if need be); with five or six sides the two long edges are shared, the first and
     fifth sides on the south edge's west and east halves, the second and sixth on the north
-    edge's east and west halves (ruling BZ87)."""
+    edge's east and west halves."""
     w, h = table
     edge = SIDE_EDGES[n]
-    shared = count_sides > 4 and edge in ("south", "north") and (n >= 4 or n + 4 < count_sides)
-    along = (h if edge in ("west", "east") else w) / (2 if shared else 1)
-    rows = max(1, -(-count * SPACING // (along - 2 * EDGE_GAP)))
+    length = h if edge in ("west", "east") else w
+    lo, hi = EDGE_GAP, length - EDGE_GAP
+    if count_sides > 2:
+        zone = min(w, h) / 4
+        lo, hi = zone + SPACING / 2, length - zone - SPACING / 2
+        if count_sides > 4 and edge in ("south", "north") and (n >= 4 or n + 4 < count_sides):
+            west_half = n in (0, 5)  # the south edge: first side west, fifth east; the north: sixth west
+            lo, hi = (lo, length / 2 - SPACING / 2) if west_half else (length / 2 + SPACING / 2, hi)
+    rows = max(1, -(-count * SPACING // (hi - lo)))
     per_row = -(-count // int(rows))
     row, col = divmod(i, per_row)
-    offset = (col - (per_row - 1) / 2) * SPACING
-    if shared:  # the south edge: first side west, fifth east; the north: second east, sixth west
-        centre = w / 4 if (n == 0 or n == 5) else 3 * w / 4
-    else:
-        centre = (h if edge in ("west", "east") else w) / 2
-    depth = EDGE_GAP + row * SPACING
+    along = (lo + hi) / 2 + (col - (per_row - 1) / 2) * SPACING
+    step = SPACING
+    if count_sides > 2 and rows > 1:
+        step = min(SPACING, max(1.0, (min(w, h) / 4 - EDGE_GAP) / (rows - 1)))
+    depth = EDGE_GAP + row * step
     if edge == "south":
-        return centre + offset, depth, 0.0
+        return along, depth, 0.0
     if edge == "north":
-        return centre + offset, h - depth, 180.0
+        return along, h - depth, 180.0
     if edge == "west":
-        return depth, centre + offset, 90.0
-    return w - depth, centre + offset, 270.0
+        return depth, along, 90.0
+    return w - depth, along, 270.0
 
 
 def lurk(state: BattleState, lurking: Mapping[int, tuple[int, int]]) -> BattleState:
