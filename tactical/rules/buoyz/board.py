@@ -25,7 +25,7 @@ from .state import ACTIVE, ASTEROIDS, LURKING, MOON, NEBULA, PLANET, BattleState
 
 SCALE = 10  # pixels an inch
 MARGIN = 22
-DEFAULT_COLOURS = ("#d0453a", "#3a72d0")
+DEFAULT_COLOURS = ("#d0453a", "#3a72d0", "#3aa35c", "#d0a13a", "#9b5bd0", "#3ab8c4")  # up to six sides (BZ83)
 OBJECT_FILL = {PLANET: "#2f7d4f", MOON: "#8a8f99", ASTEROIDS: "#7a6a55", NEBULA: "#6b5b8c"}
 AC_LETTER = {"fighter": "F", "bomber": "B", "shuttle": "S"}
 ARC_COLOURS = ("#ffd166", "#06d6a0", "#ef476f", "#8ecae6", "#f4a261")

@@ -9,6 +9,10 @@ calls for a battle whose ruleset is ``"buoyz"`` (issue 17 item 2, first part).
                                   {"sd": "b_rel", "lurking": [1, 1]}]}},
      "objects": [{"kind": "planet", "x": 36, "y": 24, "radius": 3}]}
 
+With more than two sides (3.0, rulings BZ83-BZ89) ``"seats": [1, 2, 3]`` lists every seat in
+order (the attacker and defender among them; by default just those two) and ``sides`` has one
+entry per seat; each seat lines up on its own edge (BZ87) and sees its own fog of war.
+
 Ships are SDs of the catalogue by key (``sds.CATALOGUE``) or whole SDs as JSON (a custom design,
 held to T'Corr's limits: ``sd_from_json``), numbered 1, 2, … in order (the
 attacker's first) and lined up by ``deploy.deploy`` (ruling BZ4) unless a ship gives its own
@@ -67,6 +71,7 @@ from .state import (
     DEFAULT_TABLE,
     DEFAULT_TURN_CAP,
     INITIATIVE,
+    MAX_SIDES,
     MOVEMENT,
     BattleState,
     Celestial,
@@ -96,7 +101,7 @@ class SetupError(IllegalActionError):
 
 @dataclass(frozen=True)
 class PlayEvent:
-    """An engine event with who may read it: ``sides`` None for both."""
+    """An engine event with who may read it: ``sides`` None for every side."""
 
     kind: str
     text: str
@@ -120,11 +125,11 @@ def setup_for(fleets: Mapping[int, Sequence], *, names: Mapping[int, str] | None
               colours: Mapping[int, str] | None = None, attacker: int | None = None,
               table: tuple[float, float] = DEFAULT_TABLE, turn_cap: int = DEFAULT_TURN_CAP,
               objects: Sequence[Mapping] = ()) -> dict:
-    """A battle setup from two fleets of SDs (``SD`` values or catalogue keys), the attacker
-    first unless ``attacker`` says."""
+    """A battle setup from two to six fleets of SDs (``SD`` values or catalogue keys), the
+    attacker first unless ``attacker`` says (the second seat defends)."""
     seats = list(fleets)
-    if len(seats) != 2:
-        raise SetupError(f"a battle needs two fleets, not {len(seats)}")
+    if not 2 <= len(seats) <= MAX_SIDES:
+        raise SetupError(f"a battle needs two to {MAX_SIDES} fleets (ruling BZ83), not {len(seats)}")
     if attacker is not None:
         seats.sort(key=lambda s: s != attacker)
     names = dict(names or {})
@@ -135,8 +140,11 @@ def setup_for(fleets: Mapping[int, Sequence], *, names: Mapping[int, str] | None
         sides[str(seat)] = {"name": names.get(seat, f"Side {seat}"), "ships": ships}
         if seat in colours:
             sides[str(seat)]["colour"] = colours[seat]
-    return {"attacker": seats[0], "defender": seats[1], "table": list(table), "turn_cap": turn_cap,
-            "sides": sides, "objects": [dict(o) for o in objects]}
+    setup = {"attacker": seats[0], "defender": seats[1], "table": list(table), "turn_cap": turn_cap,
+             "sides": sides, "objects": [dict(o) for o in objects]}
+    if len(seats) > 2:
+        setup["seats"] = seats
+    return setup
 
 
 # --- a custom SD in the setup ---------------------------------------------------------------------
@@ -252,12 +260,16 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
         sides = setup.get("sides") or {}
         table = tuple(_number(v, "the table size") for v in setup.get("table") or DEFAULT_TABLE)
         turn_cap = int(setup.get("turn_cap") or DEFAULT_TURN_CAP)
+        seats = [int(seat) for seat in setup.get("seats") or (attacker, defender)]
     except (KeyError, TypeError, ValueError) as exc:
         raise SetupError(f"the setup cannot be read: {exc}") from None
+    if not 2 <= len(seats) <= MAX_SIDES or len(set(seats)) != len(seats) or not {attacker, defender} <= set(seats):
+        raise SetupError(f"'seats' lists two to {MAX_SIDES} different seats, the attacker's and the defender's "
+                         f"among them (ruling BZ83), not {seats}")
     if len(table) != 2 or min(table) <= 0 or max(table) > 1000:
         raise SetupError("the table is [width, height] in inches")
     entries, fleets = [], {}
-    for seat in (attacker, defender):
+    for seat in seats:
         side = sides.get(str(seat)) or sides.get(seat)
         if not isinstance(side, Mapping):
             raise SetupError(f"the setup has no side for seat {seat}")
@@ -296,7 +308,7 @@ def initial_state(setup: Mapping[str, Any], dice=None) -> PlayState:
             raise SetupError(f"object {i} is one of {', '.join(OBJECT_KINDS)} with x, y and radius")
         objects.append(Celestial(i, o["kind"], (_number(o.get("x"), "x"), _number(o.get("y"), "y")),
                                  _number(o.get("radius"), "a radius")))
-    battle = new_battle(ships, sides=(attacker, defender), table=table, turn_cap=turn_cap)  # type: ignore[arg-type]
+    battle = new_battle(ships, sides=tuple(seats), table=table, turn_cap=turn_cap)
     battle = replace(battle, objects=tuple(objects))
     try:
         battle = lurk(battle, lurking)
@@ -468,7 +480,7 @@ def _names_ship(event, ship: Ship) -> bool:
 def tag_events(events, after: BattleState) -> tuple[PlayEvent, ...]:
     """Each event with the sides that may read it: one naming a ship still lurking, or cloaked
     and not detected, after the step is that ship's side's only (the declaration of the cloak
-    itself is seen by both)."""
+    itself is seen by every side)."""
     cloaked = [s for s in after.ships if any(board.hidden_from(s, v) for v in after.enemies(s.side))]
     out = []
     for e in events:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from campaign.rules.dice import FixedDice, SeededDice, derive_seed
 from tactical.rules.buoyz import actions as A
+from tactical.rules.buoyz import board
 from tactical.rules.buoyz.cam import deploy_cam
 from tactical.rules.buoyz.deploy import deploy
 from tactical.rules.buoyz.doctrine import doctrine_action, withdrawing
@@ -28,8 +29,18 @@ from tactical.rules.buoyz.engine import (
     phase_order,
 )
 from tactical.rules.buoyz.geometry import bearing, distance
+from tactical.rules.buoyz.play import RULES, SetupError, hidden_ships, setup_for, side_actions, tag_events
 from tactical.rules.buoyz.sds import CATALOGUE, random_fleet
-from tactical.rules.buoyz.state import AC_TYPES, IllegalActionError, Orders, new_battle, new_ship, with_ship
+from tactical.rules.buoyz.state import (
+    AC_TYPES,
+    Event,
+    IllegalActionError,
+    Orders,
+    new_battle,
+    new_ship,
+    with_ship,
+)
+from tactical.rules.play import Viewer
 from tests.tactical.buoyz.test_buoyz_properties import KEYS, _invariants, _play
 
 C = CATALOGUE
@@ -207,3 +218,47 @@ def test_a_hundred_three_and_four_sided_doctrine_battles_all_end():
         assert legal_actions(state) == []
         endings.add((count, result.winner))
     assert {w for _, w in endings} >= {1, 2, 3}  # no side order wins every time
+
+
+# --- the play layer (fog of war per viewing side) -----------------------------------------------
+
+def test_a_three_sided_setup_plays_online_with_each_sides_own_fog_of_war():
+    setup = setup_for({1: ["constitution", "b_rel"], 2: ["d7", "war_talon"], 3: ["d7", "b_rel"]}, attacker=1)
+    assert setup["seats"] == [1, 2, 3] and (setup["attacker"], setup["defender"]) == (1, 2)
+    for seat in ("1", "2", "3"):  # every side's second ship starts cloaked (10.2)
+        setup["sides"][seat]["ships"][1]["cloaked"] = True
+    state = RULES.initial_state(setup, None)
+    battle = state.battle
+    assert battle.sides == (1, 2, 3) and [battle.edge(s) for s in battle.sides] == ["south", "north", "west"]
+    cloaked = {s.side: s.id for s in battle.ships if s.cloaked}
+    assert cloaked == {1: 2, 2: 4, 3: 6}
+    for seat in (1, 2, 3):
+        others = {cloaked[s] for s in (1, 2, 3) if s != seat}
+        assert hidden_ships(battle, seat) == others
+        viewer = Viewer(seat=seat, fog_side=seat, colours={}, names={})
+        svg = board.render(battle, viewer_side=seat)
+        assert f'data-ship="{cloaked[seat]}"' in svg
+        assert not any(f'data-ship="{sid}"' in svg for sid in others)
+        assert {r["id"] for r in RULES.state_json(state, viewer)["ships"]} == {1, 2, 3, 4, 5, 6} - others
+    everyone = board.render(battle, viewer_side=None)
+    assert all(f'data-ship="{sid}"' in everyone for sid in range(1, 7))
+    for colour in board.DEFAULT_COLOURS[:3]:  # each side its own colour
+        assert colour in everyone
+    # an event naming side 1's (side 3's) cloaked ship is side 1's (side 3's) only; all read the rest
+    events = [Event("move", f"{battle.ship(sid).name} ({sid}) moves", {"ship": sid}) for sid in (2, 6)]
+    tagged = tag_events((*events, Event("phase", "Turn 1: movement phase")), battle)
+    assert [e.sides for e in tagged] == [(1,), (3,), None]
+    # the battle begins and each side's legal actions are its own
+    state = RULES.apply(state, A.Begin(), SeededDice(derive_seed("three-online"))).state
+    acting = state.battle.acting
+    assert RULES.acting_side(state) == acting and side_actions(state.battle, acting)
+    assert all(side_actions(state.battle, s) == [] for s in (1, 2, 3) if s != acting)
+
+
+@pytest.mark.parametrize("seats", [[1, 2, 2], [1, 3], [1, 2, 3, 4, 5, 6, 7]])
+def test_a_setup_refuses_unsound_seats(seats):
+    setup = setup_for({1: ["d7"], 2: ["d7"]})
+    setup["seats"] = seats
+    setup["sides"].update({str(s): {"ships": [{"sd": "d7"}]} for s in seats})
+    with pytest.raises(SetupError, match="seats"):
+        RULES.initial_state(setup, None)
