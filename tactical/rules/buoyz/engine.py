@@ -514,7 +514,8 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
         return state
     winner = alive[0] if alive else None
     text = (f"Side {winner} holds the field" if winner is not None
-            else "Mutual destruction: no ship of either side is left on the table (ruling BZ61)")
+            else f"Mutual destruction: no ship of {'either' if len(state.sides) == 2 else 'any'} side is left on "
+            "the table (ruling BZ61)")
     ctx.log("over", text, winner=winner)
     return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
 
