@@ -294,7 +294,8 @@ def withdrawing(state: BattleState, side: int) -> bool:
     """Ruling BZ60: a side that can no longer hurt the enemy leaves the table (11.7) rather than
     wait for the turn cap; when neither side can, the side with fewer points on the table goes
     (both on equal points). With more than two sides (ruling BZ88) it leaves when any enemy side
-    can hurt it, and when no side can hurt any other only the weakest side(s) go. A side under a CAM 'break contact' order retreats as CAM 3.1 says.
+    can hurt it, and when no side can hurt any other only the weakest side(s) go. A side under
+    a CAM 'break contact' order retreats as CAM 3.1 says.
     (Remembered for the state last asked about: one decision asks several times.)"""
     global _LAST
     last = _LAST
