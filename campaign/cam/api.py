@@ -91,17 +91,19 @@ def scenario_json(row: CamScenario, user) -> dict:
     campaign = row.cam.campaign
     role = role_of(user, campaign)
     mine = row.cam.players.filter(user=user).first()
-    forces = {}
+    forces, ship_tables = {}, {}
     for seat, force in row.forces.items():
         visible = bool(row.tables) or role == Membership.Role.MODERATOR or (mine and str(mine.seat) == seat)
         forces[seat] = force if visible else {"chosen": True}
+        if visible:  # ruling BZ94: the tables chosen for the ships, hidden as the force is
+            ship_tables[seat] = online.table_choices(row, int(seat))
     return {
         "number": row.number, "stage": row.stage, "nature": row.nature, "nature_roll": row.nature_roll,
         "defender": row.defender, "points_level": row.points_level, "break_percent": row.break_percent,
         "forces": forces, "break_levels": row.break_levels if row.tables else {}, "tables": row.tables,
         "edges": row.edges, "battle": row.battle, "turn_entered": sorted(row.turn_entries),
         "proposed_by": row.proposed_by, "force_end": row.force_end, "score": row.score, "events": row.events,
-        "mode": row.mode, "online": online.battle_summary(row),
+        "mode": row.mode, "online": online.battle_summary(row), "ship_tables": ship_tables,
     }
 
 

@@ -1,6 +1,7 @@
 """The API of a scenario's mode and of scenarios fought online (issue 17), under /api/cam/:
 
     campaigns/{id}/scenarios/{n}/mode/       PUT {"mode": "tabletop" | "auto" | "online"} (moderator, before the table)
+    campaigns/{id}/scenarios/{n}/tables/     PUT {"tables": {"ship:3": 2, …}, "seat"?} the table each ship starts on (BZ94)
     campaigns/{id}/scenarios/{n}/battle/     GET the scenario's battle: whose decision, until when, doctrine sides
     campaigns/{id}/scenarios/{n}/act/        POST {"action": {...}, "seat"?} one decision (tactical/rules/buoyz/play.py JSON)
     campaigns/{id}/scenarios/{n}/doctrine/   POST {"on": true, "seat"?} hand your side to the computer doctrine (or back)
@@ -62,6 +63,27 @@ class ScenarioMode(APIView):
         d = _data(request)
         return _run(request, campaign_id, number, lambda: online.set_mode(
             campaign_id=campaign_id, user=request.user, number=number, mode=d.get("mode")),
+            lambda row: _scenario(request, row))
+
+
+class ScenarioTables(APIView):
+    @extend_schema(
+        request=inline_serializer("CamShipTables", fields={
+            "tables": serializers.DictField(
+                child=serializers.IntegerField(min_value=1, allow_null=True),
+                help_text="A ship of your force by uid (\"ship:3\") → the gaming table it starts on, 1 (the main "
+                          "table) to the campaign's tables; a ship not named (or null) is dealt in force order "
+                          "(000 11.3, ruling BZ94). Replaces your earlier choice."),
+            "seat": serializers.IntegerField(required=False, help_text="The moderator names the seat.")}),
+        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        examples=[OpenApiExample("ship 3 starts on table 2", value={"tables": {"ship:3": 2}}, request_only=True)],
+        description="While the forces are being chosen, a player of a scenario fought online with more than one "
+                    "gaming table chooses the table each ship of his force starts on (ruling BZ94); 409 once the "
+                    "table is rolled, 400 naming the rule for a table that does not exist or a ship not in his force.")
+    def put(self, request, campaign_id: int, number: int):
+        d = _data(request)
+        return _run(request, campaign_id, number, lambda: online.choose_tables(
+            campaign_id=campaign_id, user=request.user, number=number, tables=d.get("tables"), seat=d.get("seat")),
             lambda row: _scenario(request, row))
 
 

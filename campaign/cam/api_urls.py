@@ -21,6 +21,7 @@ urlpatterns = [
     path(S + "reject/", api.Reject.as_view(), name="api-cam-reject"),
     path(S + "autoresolve/", api.Autoresolve.as_view(), name="api-cam-autoresolve"),
     path(S + "mode/", api_online.ScenarioMode.as_view(), name="api-cam-mode"),
+    path(S + "tables/", api_online.ScenarioTables.as_view(), name="api-cam-tables"),
     path(S + "battle/", api_online.ScenarioBattle.as_view(), name="api-cam-battle"),
     path(S + "act/", api_online.ScenarioAct.as_view(), name="api-cam-act"),
     path(S + "doctrine/", api_online.ScenarioDoctrine.as_view(), name="api-cam-doctrine"),

@@ -26,7 +26,9 @@ class CamBattleHandler(Protocol):
 
     def open_battle(self, campaign, cam, row) -> Any:
         """Set the scenario's table up on the engine (forces, table nature, edges, break-contact
-        levels: ``deploy_cam``) as a new battle row and play on until a player must decide."""
+        levels: ``deploy_cam``; with several gaming tables each ship on the table its player chose,
+        ``online.chosen_tables(row)``, else dealt, ruling BZ94) as a new battle row and play on
+        until a player must decide."""
 
     def summary(self, row) -> dict | None:
         """The scenario's battle for pages and the API (no hidden information): id, status,

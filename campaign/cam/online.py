@@ -10,7 +10,9 @@ set the engine's table up; the engine's End Phase makes the CAM 3.1 checks with 
 functions; the battle's end is scored by ``actions._record`` — the very function that scores a
 confirmed tabletop entry (CAM 3.1, 4.3) — and the CAM 4.2 step follows unchanged. A player may
 hand his side to the computer doctrine; a side past its decision deadline is played by it
-(rulings CAM40–CAM44). Every action here is atomic, locks the campaign row first, and changes
+(rulings CAM40–CAM44). With more than one gaming table each player chooses, while the forces are
+being chosen, the table each of his ships starts on (``choose_tables``; the rest are dealt in force
+order, ruling BZ94). Every action here is atomic, locks the campaign row first, and changes
 nothing when it refuses.
 """
 
@@ -92,6 +94,104 @@ def set_mode(*, campaign_id: int, user, number: int, mode: str) -> CamScenario:
     _audit(campaign, user, "cam_scenario_mode", f"scenario {row.number}", after={"mode": mode},
            note=f"from {before}")
     return row
+
+
+# --- the tables of the ships (11.3, ruling BZ94) -----------------------------------------------
+
+TABLES_RULE = "000 11.3 Using Multi-Tables (ruling BZ94)"
+
+
+def _force_ships(row: CamScenario, seat: int) -> list[str] | None:
+    """The uids of the ships of ``seat``'s force in force order (None: no force chosen yet)."""
+    force = row.forces.get(str(seat))
+    if force is None:
+        return None
+    return [u["uid"] for u in force["units"] if u["kind"] == "ship"]
+
+
+def _table_number(value, tables: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= tables
+
+
+@transaction.atomic
+def choose_tables(*, campaign_id: int, user, number: int, tables, seat: int | None = None) -> CamScenario:
+    """Ruling BZ94: while scenario ``number``'s forces are being chosen, a player of a scenario
+    fought online with more than one gaming table (CAM35) says which table each ship of his force
+    starts on: ``tables`` maps a ship's uid (``"ship:3"``) to a table number, 1 (the main table)
+    to the campaign's tables; a ship not named (or named with ``None``) is dealt in force order.
+    It replaces his earlier choice; the moderator names the seat. Kept with his force selection
+    (``selections[seat]["tables"]``, hidden from the other player as the force is) and used by the
+    battle when the table is rolled."""
+    campaign, cam, role = _locked(campaign_id, user)
+    _active(campaign)
+    row = _row(cam, number)
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise CamActionError(f"seat is a seat number, not {seat!r}", "bad_seat")
+    player = _acting_seat(cam, user, role, seat, "choose the tables of a fleet's ships")
+    if row.mode != ONLINE:
+        raise CamActionError(f"{TABLES_RULE}: scenario {row.number} is not fought online "
+                             f"({row.get_mode_display().lower()}): its ships' tables are set at the tabletop",
+                             "not_online")
+    if row.stage != CamScenario.Stage.FORCES:
+        raise Conflict(f"{TABLES_RULE}: scenario {row.number}'s table is rolled (CAM 2.3; it is at "
+                       f"'{row.get_stage_display()}'): its ships are deployed and their tables can no longer "
+                       "be chosen", "started")
+    if cam.tables < 2:
+        raise CamActionError(f"{TABLES_RULE}: this campaign plays on one gaming table (ruling CAM35): every ship "
+                             "starts on it", "one_table")
+    ships = _force_ships(row, player.seat)
+    if ships is None:
+        raise CamActionError(f"000 CAM 2.2: {player.name} has not chosen a force for scenario {row.number} yet: "
+                             "choose it first, then its ships' tables", "no_force")
+    if not isinstance(tables, dict):
+        raise CamActionError(f"{TABLES_RULE}: tables maps a ship of the force (e.g. \"{ships[0] if ships else 'ship:1'}\") "
+                             f"to a table number from 1 to {cam.tables}", "bad_tables")
+    chosen = {}
+    for uid, table in tables.items():
+        if uid not in ships:
+            raise CamActionError(f"{TABLES_RULE}: {uid!r} is not a ship of {player.name}'s force in scenario "
+                                 f"{row.number}", "not_in_force")
+        if table is None:
+            continue
+        if not _table_number(table, cam.tables):
+            raise CamActionError(f"{TABLES_RULE}: there is no table {table!r}: this campaign plays on {cam.tables} "
+                                 f"gaming tables, numbered 1 to {cam.tables}", "no_such_table")
+        chosen[uid] = table
+    chosen = {uid: chosen[uid] for uid in ships if uid in chosen}  # force order
+    selection = row.selections.get(str(player.seat), {})
+    before = selection.get("tables") or {}
+    if chosen == before:
+        return row  # the same choice again (a double submit): nothing to change
+    row.selections = {**row.selections, str(player.seat): {**selection, "tables": chosen}}
+    row.save(update_fields=["selections"])
+    _audit(campaign, user, "cam_ship_tables", f"scenario {row.number}, seat {player.seat}", before=before,
+           after=chosen, note=TABLES_RULE)
+    return row
+
+
+def kept_tables(row: CamScenario, seat: int, ships) -> dict:
+    """A re-chosen force keeps the tables chosen for the ships still in it (``select_forces``)."""
+    uids = {f"ship:{n}" for n in ships}
+    before = row.selections.get(str(seat), {}).get("tables") or {}
+    return {uid: t for uid, t in before.items() if uid in uids}
+
+
+def chosen_tables(row: CamScenario) -> dict[str, int]:
+    """Ruling BZ94: the tables the players chose for their ships (ship uid → table number, every
+    seat), for the battle app when the table is rolled; a choice that no longer fits (a ship not in
+    the force, a table the scenario does not have) is left out, so that ship is dealt."""
+    out: dict[str, int] = {}
+    for seat in row.forces:
+        ships = set(_force_ships(row, int(seat)) or ())
+        for uid, table in (row.selections.get(seat, {}).get("tables") or {}).items():
+            if uid in ships and _table_number(table, len(row.tables)):
+                out[uid] = table
+    return out
+
+
+def table_choices(row: CamScenario, seat: int) -> dict[str, int]:
+    """``seat``'s own choice as stored (for its pages and API answers)."""
+    return dict(row.selections.get(str(seat), {}).get("tables") or {})
 
 
 def after_table(campaign, cam, row: CamScenario) -> None:

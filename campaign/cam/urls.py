@@ -23,6 +23,7 @@ urlpatterns = [
     path("cam/<int:campaign_id>/scenarios/<int:number>/autoresolve/", views.scenario_autoresolve,
          name="cam-autoresolve"),
     path("cam/<int:campaign_id>/scenarios/<int:number>/mode/", views_online.scenario_mode, name="cam-mode"),
+    path("cam/<int:campaign_id>/scenarios/<int:number>/tables/", views_online.scenario_tables, name="cam-tables"),
     path("cam/<int:campaign_id>/scenarios/<int:number>/doctrine/", views_online.scenario_doctrine,
          name="cam-doctrine"),
     path("cam/<int:campaign_id>/scenarios/<int:number>/settle/", views_online.scenario_settle, name="cam-settle"),

@@ -226,6 +226,23 @@ def unit_label(unit) -> str:
     return f"{unit.name} {number}"
 
 
+def _ship_tables(row: CamScenario, cam, mine) -> list[dict] | None:
+    """Ruling BZ94: the player's ships and the table each starts on, for the form shown while the
+    forces of a scenario fought online on more than one gaming table are chosen (None: no form).
+    ``dealt`` is the table the dealing gives a ship not chosen: the n-th ship of the force on
+    table (n - 1) mod tables + 1 (``tactical.rules.buoyz.cam.deal_tables``)."""
+    if (mine is None or row.stage != CamScenario.Stage.FORCES or row.mode != CamScenario.Mode.ONLINE
+            or cam.tables < 2):
+        return None
+    force = row.forces.get(str(mine.seat))
+    if force is None:
+        return None
+    chosen = online.table_choices(row, mine.seat)
+    ships = [u for u in force["units"] if u["kind"] == "ship"]
+    return [{"uid": u["uid"], "label": f"{u['name']} (#{u['ship_id']})", "chosen": chosen.get(u["uid"]),
+             "dealt": i % cam.tables + 1} for i, u in enumerate(ships)]
+
+
 @login_required
 def scenario_page(request, campaign_id: int, number: int, error: str | None = None, status: int = 200):
     campaign = _campaign(request, campaign_id)
@@ -249,6 +266,7 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         for s in mine.ships.order_by("number"):
             sd = catalogue.get(s.sd)
             roster.append({"row": s, "sd": sd, "selected": s.number in row.selections.get(str(mine.seat), {}).get("ships", [])})
+    ship_tables = _ship_tables(row, cam, mine)
     units = {}
     checks = {}
     battle = None
@@ -278,7 +296,8 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "my_units": units.get(mine.seat) if mine else None,
         "can_autoresolve": role == Membership.Role.MODERATOR or (mine is not None and cam.battle_mode == "auto"),
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
-        "online": online.battle_summary(row), "modes": CamScenario.Mode.choices,
+        "online": online.battle_summary(row), "modes": CamScenario.Mode.choices, "ship_tables": ship_tables,
+        "table_numbers": range(1, cam.tables + 1),
     }
     return render(request, "cam/scenario.html", context, status=status)
 

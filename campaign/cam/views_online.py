@@ -1,6 +1,7 @@
 """Pages' POST actions for a scenario's mode and a scenario fought online (issue 17):
 
     cam/<id>/scenarios/<n>/mode/       the moderator switches the mode (until the table is set)
+    cam/<id>/scenarios/<n>/tables/     a player chooses the gaming table each ship of his force starts on
     cam/<id>/scenarios/<n>/doctrine/   a player hands his side to the computer doctrine, or takes it back
     cam/<id>/scenarios/<n>/settle/     the moderator settles a stuck scenario (doctrine or auto-resolve)
 
@@ -29,6 +30,23 @@ def scenario_mode(request, campaign_id: int, number: int):
     return _post_action(request, campaign_id, lambda: online.set_mode(
         campaign_id=campaign_id, user=request.user, number=number, mode=mode),
         ok=f"Scenario {number} will be fought: {mode}.", scenario=number)
+
+
+def _table(raw: str):
+    """A select's value: "" is "dealt" (None), a table number an int, anything else as sent (the
+    action refuses it naming the rule)."""
+    if raw == "":
+        return None
+    return int(raw) if raw.isdigit() and len(raw) < 4 else raw
+
+
+@login_required
+@require_POST
+def scenario_tables(request, campaign_id: int, number: int):
+    tables = {key[len("table-"):]: _table(value) for key, value in request.POST.items() if key.startswith("table-")}
+    return _post_action(request, campaign_id, lambda: online.choose_tables(
+        campaign_id=campaign_id, user=request.user, number=number, tables=tables, seat=_seat(request)),
+        ok="Your ships' tables are chosen (000 11.3, ruling BZ94).", scenario=number)
 
 
 @login_required

@@ -297,14 +297,19 @@ class CamOnlineBattles:
             table_of = deal_tables(_cam_record(battle, row)[1])  # 11.3 (ruling BZ94)
         except (KeyError, ValueError, TypeError) as exc:
             raise CamActionError(f"the scenario cannot be set up on the Buoyz engine: {exc}", "engine") from None
+        # The players' own choices (ruling BZ94) over the dealing; only for ships it deals.
+        chosen = {uid: t for uid, t in online.chosen_tables(row).items() if uid in table_of}
+        table_of.update(chosen)
         if table_of:
             battle.setup = {**battle.setup, "cam": {**battle.setup["cam"], "table_of": table_of}}
             battle.save(update_fields=["setup"])
+        how = (f"{len(chosen)} of its ships on the table{'s' if len(chosen) != 1 else ''} their players chose, "
+               "the rest dealt" if chosen else "its ships dealt")
         BattleLogEntry.objects.create(
             battle=battle, kind="tactical_start",
             text=f"Scenario {row.number} is fought online on the Buoyz engine: {names[attacker]} against "
                  f"{names[defender]}, each along its CAM 2.3 edge"
-                 + (f" of each of the {len(row.tables)} tables, its ships dealt over them in force order "
+                 + (f" of each of the {len(row.tables)} tables, {how} over them in force order "
                     "(000 11.3, ruling BZ94)." if table_of else "."))
         dice = _dice(battle, campaign)
         try:

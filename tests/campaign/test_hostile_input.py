@@ -50,6 +50,7 @@ ENDPOINTS = [
     ("api-cam-autoresolve", "post", "alice", "scenario", {"note": TEXT, "seat": NUMBER}),
     ("api-cam-between", "post", "bob", "cam", {"requests": [{"kind": TEXT, "ship": NUMBER}]}),
     ("api-cam-mode", "put", "alice", "scenario", {"mode": TEXT, "seat": NUMBER}),
+    ("api-cam-tables", "put", "bob", "scenario", {"tables": {"ship:1": NUMBER, "ship:2": TEXT}, "seat": NUMBER}),
     ("api-cam-act", "post", "bob", "scenario", {"action": {"type": TEXT, "ship": NUMBER}, "seat": NUMBER}),
     ("api-cam-doctrine", "post", "bob", "scenario", {"on": True, "note": TEXT, "seat": NUMBER}),
     ("api-cam-settle", "post", "alice", "scenario", {"how": TEXT, "seat": NUMBER}),

@@ -88,7 +88,11 @@ def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: in
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
     adapters.store_scenario(row, scenario)
-    row.selections = {**row.selections, str(player.seat): adapters.selection_json(selection)}
+    from .. import online  # (online imports this package)
+
+    kept = online.kept_tables(row, player.seat, selection.ships)  # ruling BZ94: the ships still chosen
+    row.selections = {**row.selections, str(player.seat): {**adapters.selection_json(selection),
+                                                           **({"tables": kept} if kept else {})}}
     row.save()
     dice.commit()
     if edge_choice and edge_choice != player.edge_choice:
