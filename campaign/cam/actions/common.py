@@ -32,6 +32,8 @@ def _locked(campaign_id: int, user) -> tuple[Campaign, CamCampaign, str]:
 
 def _acting_seat(cam: CamCampaign, user, role: str, seat: int | None, doing: str) -> CamPlayer:
     """The seat a user acts for: their own; the moderator names one. Anyone else: NotAllowed."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise CamActionError(f"seat is a seat number, such as 1 or 2, not {seat!r}"[:200])
     mine = cam.players.filter(user=user).first()
     if seat is None:
         if mine is None:
