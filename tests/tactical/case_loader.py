@@ -1,8 +1,7 @@
-"""Tactical rule cases as data: build a ``BattleState`` from a case (tests/tactical/cases/*.json),
-run its steps (draw a card, apply an action) with fixed dice and check each step's ``expect``.
-
-The format is described in tests/tactical/cases/README.md. ``run_case`` returns a list of readable
-failure lines (empty when the case holds).
+"""The Event Horizon tactical engine's adapter for the rule-case runner (tests/tactical/rule_cases.py):
+how a case in tests/tactical/cases/*.json builds its ``BattleState`` (``load_battle``), decodes a
+step (draw a card, end an activation, any action of ``actions.py``), and what its ``expect`` may
+check (ships, planets, the state, the ``outcome``). The format is in tests/tactical/cases/README.md.
 """
 
 from __future__ import annotations
@@ -11,13 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from campaign.rules.dice import DiceError, FixedDice, Roll
+from campaign.rules.dice import FixedDice
 from campaign.rules.eventhorizon.designs import GALIOT, SAN_MARCO, SULTAN, SWORD, Design
 from campaign.rules.eventhorizon.economy import Damage
 from tactical.rules.eventhorizon import actions as A
 from tactical.rules.eventhorizon.cards import Card, full_deck
 from tactical.rules.eventhorizon.deploy import CampaignShip, tactical_ship
 from tactical.rules.eventhorizon.engine import (
+    Resolution,
     _boarding_due,
     apply,
     draw_card,
@@ -28,7 +28,6 @@ from tactical.rules.eventhorizon.engine import (
 from tactical.rules.eventhorizon.geometry import ARC_NAMES, FACING_NAMES, parse_facing
 from tactical.rules.eventhorizon.state import (
     Activation,
-    BattleEvent,
     Battlefield,
     BattleState,
     Boarding,
@@ -37,16 +36,13 @@ from tactical.rules.eventhorizon.state import (
     evolve,
     ship_from_design,
 )
-from tests.rules.case_loader import CaseError, read_case_files
+from tests.tactical.rule_cases import CaseAdapter, CaseError, action_from, jsonish, matches, tuplify
 
 CASES_DIR = Path(__file__).parent / "cases"
-CASE_KEYS = {"name", "rule", "doc", "battle", "steps", "xfail"}
 BATTLE_KEYS = {"size", "terrain", "wormholes", "planets", "sides", "ships", "deck", "discard", "storm", "card",
                "acting_side", "activations_left", "activated", "activate", "actions_taken", "boardings", "card_cap",
                "cards_drawn", "designs"}
 SHIP_KEYS = {"id", "side", "design", "at", "facing", "hero_crew", "damage", "set", "name"}
-STEP_KEYS = {"draw", "action", "end", "dice", "expect", "error", "doc"}
-EXPECT_KEYS = {"ships", "events", "events_absent", "rolls", "state", "outcome", "planets", "legal", "not_legal"}
 
 # Extra designs for cases (not validated: tactical play takes any design's components).
 def _d(name: str, weapons=(), force_field: int | None = 4, **kw) -> Design:
@@ -79,21 +75,11 @@ CASE_DESIGNS: dict[str, Design] = {
 }
 
 
-def load_cases(directory: Path = CASES_DIR) -> list[dict]:
-    return read_case_files(directory, CASE_KEYS, ("name", "rule", "battle", "steps"))
-
-
 def coord(value: str | list) -> tuple[int, int]:
     if isinstance(value, str):
         x, y = value.split(",")
         return int(x), int(y)
     return int(value[0]), int(value[1])
-
-
-def _tuplify(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
-    return value
 
 
 def _design(spec: Any, extra: Mapping[str, Design]) -> Design:
@@ -131,7 +117,7 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
             ship = ship_from_design(s["id"], s["side"], design, pos, facing, hero_crew=s.get("hero_crew", False),
                                     name=s.get("name", ""))
         if "set" in s:
-            ship = evolve(ship, **{k: _tuplify(v) for k, v in s["set"].items()})
+            ship = evolve(ship, **{k: tuplify(v) for k, v in s["set"].items()})
         ships.append(ship)
     sides = tuple(spec.get("sides") or dict.fromkeys(s.side for s in ships))
     deck = tuple(Card.parse(c) for c in spec["deck"]) if "deck" in spec else full_deck()
@@ -158,36 +144,75 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
     return state
 
 
-def load_action(raw: Mapping[str, Any]) -> A.Action:
-    raw = dict(raw)
-    kind = raw.pop("type")
-    cls = getattr(A, kind, None)
-    if cls is None or not isinstance(cls, type):
-        raise CaseError(f"unknown action type {kind!r}")
-    return cls(**{k: _tuplify(v) for k, v in raw.items()})
+class EventHorizonCases(CaseAdapter):
+    """The rule-case runner's adapter for the Event Horizon Quick Play engine (003)."""
+
+    cases_dir = CASES_DIR
+    book = "003"
+    illegal = IllegalActionError
+    step_keys = frozenset({"draw", "end"})
+    event_keys = frozenset({"public"})
+    expect_keys = frozenset({"outcome"})
+
+    def initial_state(self, battle: Mapping[str, Any]) -> BattleState:
+        return load_battle(battle)
+
+    def decode_action(self, raw: Mapping[str, Any]) -> A.Action:
+        return action_from(raw, ACTION_CLASSES)
+
+    def apply(self, state: BattleState, action: A.Action, dice: FixedDice) -> Resolution:
+        return apply(state, action, dice)
+
+    def perform(self, state: BattleState, step: Mapping[str, Any], dice: FixedDice) -> Resolution:
+        """``{"draw": true}`` draws a card, ``{"end": ship}`` ends its activation, else ``action``."""
+        if step.get("draw"):
+            return draw_card(state, dice)
+        if "end" in step:
+            return apply(state, A.EndActivation(step["end"]), dice)
+        return super().perform(state, step, dice)
+
+    def legal_actions(self, state: BattleState, pattern: Mapping[str, Any]) -> tuple[A.Action, ...]:
+        if "ship" not in pattern:
+            raise CaseError(f"legal/not_legal pattern {dict(pattern)!r} needs 'ship'")
+        return legal_actions(state, pattern["ship"])
+
+    def state_view(self, state: BattleState) -> dict[str, Any]:
+        return {
+            "storm": state.storm, "acting_side": state.acting_side, "activations_left": state.activations_left,
+            "deck_size": len(state.deck), "discard_size": len(state.discard), "over": is_over(state),
+            "card": state.card.label if state.card else None, "cards_drawn": state.cards_drawn,
+            "reshuffles": state.reshuffles, "activation": state.activation.ship if state.activation else None,
+            "actions_taken": list(state.activation.actions) if state.activation else None,
+            "boardings": [[b.boarder, b.target, b.goes] for b in state.boardings],
+            "deck_top": [c.label for c in state.deck[:5]],
+        }
+
+    def records(self):
+        return {"ships": ("ship", _ship_view), "planets": ("planet", _planet_view)}
+
+    def check_more(self, expect: Mapping[str, Any], state: BattleState) -> list[str]:
+        if "outcome" not in expect:
+            return []
+        out = outcome(state)
+        got = {"holder": out.holder, "capped": out.capped, "over": out.over,
+               "blockades": [list(b) for b in out.blockades],
+               "ships": {str(s.ship): {"fate": s.fate, "side": s.side, "captured_by": s.captured_by,
+                                       "crew_escaped": s.crew_escaped, "landed": s.landed,
+                                       "damage": None if s.damage is None else jsonish(s.damage.__dict__)}
+                         for s in out.ships}}
+        if not matches(expect["outcome"], got):
+            return [f"outcome: expected {expect['outcome']!r}, got {got!r}"]
+        return []
 
 
-# --- checks --------------------------------------------------------------------------------
-
-def _jsonish(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _jsonish(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonish(v) for v in value]
-    return value
+ACTION_CLASSES = {name: cls for name, cls in vars(A).items() if isinstance(cls, type)}
 
 
-def _matches(expected: Any, actual: Any) -> bool:
-    if isinstance(expected, dict):
-        return isinstance(actual, Mapping) and all(k in actual and _matches(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(actual) == len(expected) and all(
-            _matches(e, a) for e, a in zip(expected, actual))
-    return expected == actual
-
-
-def _ship_view(ship) -> dict[str, Any]:
-    view = {k: _jsonish(v) for k, v in ship.__dict__.items() if k != "design"}
+def _ship_view(state: BattleState, sid: str) -> dict[str, Any] | None:
+    ship = state.find(int(sid))
+    if ship is None:
+        return None
+    view = {k: jsonish(v) for k, v in ship.__dict__.items() if k != "design"}
     view["pos"] = f"{ship.pos[0]},{ship.pos[1]}"
     view["facing"] = FACING_NAMES[ship.facing]
     view["force_fields"] = list(ship.force_fields)
@@ -195,139 +220,13 @@ def _ship_view(ship) -> dict[str, Any]:
     return view
 
 
-def _event_matches(pattern: Mapping[str, Any], event: BattleEvent) -> bool:
-    if "kind" in pattern and pattern["kind"] != event.kind:
-        return False
-    if "text" in pattern and pattern["text"].lower() not in event.text.lower():
-        return False
-    if "data" in pattern and not _matches(pattern["data"], _jsonish(dict(event.data))):
-        return False
-    if "public" in pattern and pattern["public"] != event.public:
-        return False
-    return True
+def _planet_view(state: BattleState, pid: str) -> dict[str, Any] | None:
+    planet = next((p for p in state.planets if p.id == pid), None)
+    return None if planet is None else {"status": planet.status, "owner": planet.owner}
 
 
-def _action_json(action: A.Action) -> dict[str, Any]:
-    out = {"type": type(action).__name__}
-    out.update({k: _jsonish(v) for k, v in action.__dict__.items()})
-    return out
+ADAPTER = EventHorizonCases()
 
 
-def check_expect(expect: Mapping[str, Any], state: BattleState, events: tuple[BattleEvent, ...],
-                 rolls: list[Roll]) -> list[str]:
-    errors: list[str] = []
-    unknown = set(expect) - EXPECT_KEYS
-    if unknown:
-        raise CaseError(f"expect: unknown key(s) {sorted(unknown)}")
-    for sid, want in expect.get("ships", {}).items():
-        ship = state.find(int(sid))
-        if ship is None:
-            errors.append(f"ship {sid}: not in the battle")
-            continue
-        view = _ship_view(ship)
-        for k, v in want.items():
-            if k not in view:
-                raise CaseError(f"expect.ships.{sid}: unknown attribute {k!r}")
-            if not _matches(v, view[k]):
-                errors.append(f"ship {sid} {k}: expected {v!r}, got {view[k]!r}")
-    for pattern in expect.get("events", []):
-        count = pattern.get("count")
-        n = sum(1 for e in events if _event_matches(pattern, e))
-        if (count is None and n == 0) or (count is not None and n != count):
-            errors.append(f"event {pattern!r}: matched {n} event(s)")
-    for pattern in expect.get("events_absent", []):
-        if any(_event_matches(pattern, e) for e in events):
-            errors.append(f"event {pattern!r} should not have happened")
-    if "rolls" in expect:
-        got = [f"{r.expression} {r.purpose}" for r in rolls]
-        want = expect["rolls"]
-        if len(got) != len(want) or not all(g.startswith(w) for w, g in zip(want, got)):
-            errors.append(f"rolls: expected {want!r}, got {got!r}")
-    view = {
-        "storm": state.storm, "acting_side": state.acting_side, "activations_left": state.activations_left,
-        "deck_size": len(state.deck), "discard_size": len(state.discard), "over": is_over(state),
-        "card": state.card.label if state.card else None, "cards_drawn": state.cards_drawn,
-        "reshuffles": state.reshuffles, "activation": state.activation.ship if state.activation else None,
-        "actions_taken": list(state.activation.actions) if state.activation else None,
-        "boardings": [[b.boarder, b.target, b.goes] for b in state.boardings],
-        "deck_top": [c.label for c in state.deck[:5]],
-    }
-    for k, v in expect.get("state", {}).items():
-        if k not in view:
-            raise CaseError(f"expect.state: unknown key {k!r}")
-        if not _matches(v, view[k]):
-            errors.append(f"state {k}: expected {v!r}, got {view[k]!r}")
-    for pid, want in expect.get("planets", {}).items():
-        planet = state.planet(pid)
-        got = {"status": planet.status, "owner": planet.owner}
-        if not _matches(want, got):
-            errors.append(f"planet {pid}: expected {want!r}, got {got!r}")
-    if "outcome" in expect:
-        out = outcome(state)
-        got = {"holder": out.holder, "capped": out.capped, "over": out.over,
-               "blockades": [list(b) for b in out.blockades],
-               "ships": {str(s.ship): {"fate": s.fate, "side": s.side, "captured_by": s.captured_by,
-                                       "crew_escaped": s.crew_escaped, "landed": s.landed,
-                                       "damage": None if s.damage is None else _jsonish(s.damage.__dict__)}
-                         for s in out.ships}}
-        if not _matches(expect["outcome"], got):
-            errors.append(f"outcome: expected {expect['outcome']!r}, got {got!r}")
-    for key, present in (("legal", True), ("not_legal", False)):
-        for want in expect.get(key, []):
-            ship = want["ship"]
-            actions = [_action_json(a) for a in legal_actions(state, ship)]
-            found = any(_matches(want, a) for a in actions)
-            if found != present:
-                errors.append(f"legal_actions(ship {ship}) {'lacks' if present else 'has'} {want!r}")
-    return errors
-
-
-def describe_rolls(rolls: list[Roll]) -> str:
-    return "\n".join(f"    {r.expression} {list(r.faces)} for {r.purpose}" for r in rolls) or "    (none)"
-
-
-def describe_events(events) -> str:
-    return "\n".join(f"    {e.kind}: {e.text} {_jsonish(dict(e.data))}" for e in events) or "    (none)"
-
-
-def run_case(case: Mapping[str, Any]) -> list[str]:
-    """Run every step of ``case``; the failure lines (empty when it holds)."""
-    state = load_battle(case["battle"])
-    failures: list[str] = []
-    for i, step in enumerate(case["steps"]):
-        unknown = set(step) - STEP_KEYS
-        if unknown:
-            raise CaseError(f"{case['name']}: steps[{i}]: unknown key(s) {sorted(unknown)}")
-        where = f"step {i + 1}"
-        dice = FixedDice(step.get("dice", []))
-        before = state
-        try:
-            if step.get("draw"):
-                res = draw_card(state, dice)
-            elif "end" in step:
-                res = apply(state, A.EndActivation(step["end"]), dice)
-            else:
-                res = apply(state, load_action(step["action"]), dice)
-        except IllegalActionError as exc:
-            if "error" not in step:
-                return failures + [f"{where}: refused: {exc}\n  rolls:\n{describe_rolls(dice.rolls)}"]
-            if step["error"].lower() not in str(exc).lower():
-                failures.append(f"{where}: refused with {str(exc)!r}, expected a message containing {step['error']!r}")
-            if dice.rolls:
-                failures.append(f"{where}: a refused action rolled dice: {describe_rolls(dice.rolls)}")
-            continue
-        except DiceError as exc:
-            return failures + [f"{where}: {exc}\n  rolls:\n{describe_rolls(dice.rolls)}"]
-        if "error" in step:
-            return failures + [f"{where}: expected a refusal containing {step['error']!r}, but it was accepted:\n"
-                               f"{describe_events(res.events)}"]
-        state = res.state
-        errors = check_expect(step.get("expect", {}), state, res.events, dice.rolls)
-        left = dice.remaining()
-        if left:
-            errors.append(f"dice not used: {left} (every face of a case must be rolled)")
-        if errors:
-            failures += [f"{where}: {e}" for e in errors]
-            failures.append(f"  rolls:\n{describe_rolls(dice.rolls)}\n  events:\n{describe_events(res.events)}")
-        assert before is not state
-    return failures
+def load_cases() -> list[dict]:
+    return ADAPTER.load_cases()
