@@ -36,7 +36,7 @@ from tactical.rules.eventhorizon.state import (
     evolve,
     ship_from_design,
 )
-from tests.tactical.rule_cases import CaseAdapter, CaseError, action_from, jsonish, matches, tuplify
+from tests.tactical.rule_cases import CaseAdapter, CaseError, jsonish, matches, tuplify
 
 CASES_DIR = Path(__file__).parent / "cases"
 BATTLE_KEYS = {"size", "terrain", "wormholes", "planets", "sides", "ships", "deck", "discard", "storm", "card",
@@ -144,24 +144,21 @@ def load_battle(spec: Mapping[str, Any]) -> BattleState:
     return state
 
 
+ACTION_CLASSES = {name: cls for name, cls in vars(A).items() if isinstance(cls, type)}
+
+
 class EventHorizonCases(CaseAdapter):
     """The rule-case runner's adapter for the Event Horizon Quick Play engine (003)."""
 
     cases_dir = CASES_DIR
     book = "003"
     illegal = IllegalActionError
+    initial_state = staticmethod(load_battle)
+    apply = staticmethod(apply)
+    action_classes = ACTION_CLASSES
     step_keys = frozenset({"draw", "end"})
     event_keys = frozenset({"public"})
     expect_keys = frozenset({"outcome"})
-
-    def initial_state(self, battle: Mapping[str, Any]) -> BattleState:
-        return load_battle(battle)
-
-    def decode_action(self, raw: Mapping[str, Any]) -> A.Action:
-        return action_from(raw, ACTION_CLASSES)
-
-    def apply(self, state: BattleState, action: A.Action, dice: FixedDice) -> Resolution:
-        return apply(state, action, dice)
 
     def perform(self, state: BattleState, step: Mapping[str, Any], dice: FixedDice) -> Resolution:
         """``{"draw": true}`` draws a card, ``{"end": ship}`` ends its activation, else ``action``."""
@@ -204,8 +201,6 @@ class EventHorizonCases(CaseAdapter):
             return [f"outcome: expected {expect['outcome']!r}, got {got!r}"]
         return []
 
-
-ACTION_CLASSES = {name: cls for name, cls in vars(A).items() if isinstance(cls, type)}
 
 
 def _ship_view(state: BattleState, sid: str) -> dict[str, Any] | None:

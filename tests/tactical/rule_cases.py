@@ -112,23 +112,26 @@ class CaseAdapter:
     event_keys: frozenset[str] = frozenset()
     #: the book's own ``expect`` keys, checked by ``check_more``
     expect_keys: frozenset[str] = frozenset()
+    #: the action classes a step's ``{"type": …}`` may name, by name
+    action_classes: Mapping[str, type] = {}
 
     def load_cases(self) -> list[dict]:
         return read_case_files(self.cases_dir, CASE_KEYS, CASE_REQUIRED)
 
-    # hooks -----------------------------------------------------------------------------------
+    # hooks (``initial_state`` and ``apply`` are usually ``staticmethod`` of the loader's and the
+    # engine's functions) -------------------------------------------------------------------------
 
     def initial_state(self, battle: Mapping[str, Any]) -> Any:
         """The state a case's ``battle`` describes (raise ``CaseError`` for a bad one)."""
         raise NotImplementedError
 
-    def decode_action(self, raw: Mapping[str, Any]) -> Any:
-        """The engine action of a step's ``action`` (usually ``action_from(raw, classes)``)."""
-        raise NotImplementedError
-
     def apply(self, state: Any, action: Any, dice: FixedDice) -> Any:
         """The engine's ``apply``: a result with ``state`` and ``events``."""
         raise NotImplementedError
+
+    def decode_action(self, raw: Mapping[str, Any]) -> Any:
+        """The engine action of a step's ``action``: one of ``action_classes``, fields by name."""
+        return action_from(raw, self.action_classes)
 
     def perform(self, state: Any, step: Mapping[str, Any], dice: FixedDice) -> Any:
         """Carry out one step; override for steps that are not an ``action`` (``step_keys``)."""

@@ -12,7 +12,7 @@ import pytest
 
 from tests.tactical.buoyz.case_loader import ADAPTER as BUOYZ
 from tests.tactical.case_loader import ADAPTER as EVENT_HORIZON
-from tests.tactical.rule_cases import CaseAdapter, CaseError, action_from, run_case, sections_cited
+from tests.tactical.rule_cases import CaseAdapter, CaseError, run_case, sections_cited
 
 # --- a toy engine: a counter that dice add to --------------------------------------------------
 
@@ -57,12 +57,10 @@ class ToyCases(CaseAdapter):
     cases_dir = Path(__file__).parent  # unused
     book = "999"
     illegal = ToyError
+    action_classes = {"Add": Add, "Refuse": Refuse}
 
     def initial_state(self, battle):
         return Toy(battle.get("n", 0))
-
-    def decode_action(self, raw):
-        return action_from(raw, {"Add": Add, "Refuse": Refuse})
 
     def apply(self, state, action, dice):
         if isinstance(action, Refuse):

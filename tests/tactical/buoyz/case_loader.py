@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
-from campaign.rules.dice import FixedDice
 from tactical.rules.buoyz import actions as A
-from tactical.rules.buoyz.engine import Resolution, apply, legal_actions
+from tactical.rules.buoyz.engine import apply, legal_actions
 from tactical.rules.buoyz.sds import CATALOGUE
 from tactical.rules.buoyz.state import (
     BattleState,
@@ -26,7 +25,7 @@ from tactical.rules.buoyz.state import (
     new_battle,
     new_ship,
 )
-from tests.tactical.rule_cases import CaseAdapter, CaseError, action_from, jsonish, tuplify
+from tests.tactical.rule_cases import CaseAdapter, CaseError, jsonish, tuplify
 
 CASES_DIR = Path(__file__).parent / "cases"
 BATTLE_KEYS = {"table", "ships", "sds", "orders", "phase", "turn", "initiative", "first", "acting", "nominated",
@@ -150,22 +149,20 @@ def _phase(state: BattleState, spec: Mapping[str, Any], sides) -> BattleState:
     return state
 
 
+ACTION_CLASSES = {cls.__name__: cls for cls in (A.Begin, A.Special, A.Move, A.Fire, A.Detect, A.FlyAC, A.Reveal,
+                                                 A.Lurk)}
+
+
 class BuoyzCases(CaseAdapter):
     """The rule-case runner's adapter for the Buoyz 'N Da 'Hood engine (000)."""
 
     cases_dir = CASES_DIR
     book = "000"
     illegal = IllegalActionError
+    initial_state = staticmethod(load_battle)
+    apply = staticmethod(apply)
+    action_classes = ACTION_CLASSES
     expect_keys = frozenset({"cam"})
-
-    def initial_state(self, battle: Mapping[str, Any]) -> BattleState:
-        return load_battle(battle)
-
-    def decode_action(self, raw: Mapping[str, Any]) -> A.Action:
-        return action_from(raw, ACTION_CLASSES)
-
-    def apply(self, state: BattleState, action: A.Action, dice: FixedDice) -> Resolution:
-        return apply(state, action, dice)
 
     def legal_actions(self, state: BattleState, pattern: Mapping[str, Any]) -> list[A.Action]:
         return legal_actions(state)
@@ -190,9 +187,6 @@ class BuoyzCases(CaseAdapter):
                     errors.append(f"CAM record seat {seat} {uid}: expected {fact!r}, got {status[uid].state.value!r}")
         return errors
 
-
-ACTION_CLASSES = {cls.__name__: cls for cls in (A.Begin, A.Special, A.Move, A.Fire, A.Detect, A.FlyAC, A.Reveal,
-                                                 A.Lurk)}
 
 
 def _ship_view(state: BattleState, sid: str) -> dict[str, Any] | None:
