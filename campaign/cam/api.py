@@ -101,8 +101,10 @@ def scenario_json(row: CamScenario, user) -> dict:
         "number": row.number, "stage": row.stage, "nature": row.nature, "nature_roll": row.nature_roll,
         "defender": row.defender, "points_level": row.points_level, "break_percent": row.break_percent,
         "forces": forces, "break_levels": row.break_levels if row.tables else {}, "tables": row.tables,
-        "edges": row.edges, "battle": row.battle, "turn_entered": sorted(row.turn_entries),
-        "proposed_by": row.proposed_by, "force_end": row.force_end, "score": row.score, "events": row.events,
+        "edges": row.edges, "battle": row.battle,
+        "turn_entered": sorted(s for s in row.turn_entries if s != actions.battle.CONFIRMED),
+        # a player's confirmation taken while the rubber is paused, scored on resuming (ruling CAM60)
+        "confirmed_by": actions.battle.held_confirmation(row), "proposed_by": row.proposed_by, "force_end": row.force_end, "score": row.score, "events": row.events,
         "mode": row.mode, "online": online.battle_summary(row), "ship_tables": ship_tables,
     }
 

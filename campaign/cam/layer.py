@@ -79,6 +79,7 @@ LAYER_RECORD = CampaignLayer(
     start_points=lobby.start_points,
     current_step=moderation.current_step,
     set_deadline=moderation.set_deadline,
+    after_resume=moderation.after_resume,
     roll_back=moderation.roll_back_step,
     roll_back_preview=moderation.roll_back_preview,
     home_facts=home_facts,

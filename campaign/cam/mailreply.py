@@ -103,6 +103,11 @@ def handle(incoming: Incoming, address: str) -> Answer:
             return _answer(f"refused: {exc}", f"Your {command.upper()} was refused: {exc}. Nothing has been changed.\n",
                            user, f"scenario {number}: {command} refused")
     name = campaign.name
+    if command == "confirm" and campaign.paused:
+        return _answer(f"confirmed scenario {number} (kept while paused)", f"You confirmed the result of scenario "
+                       f"{number} of \"{name}\". The campaign is paused: your confirmation is kept and the result "
+                       "is scored when the moderator resumes it (ruling CAM60).\n", user,
+                       f"{name}: scenario {number} confirmed")
     if command == "confirm":
         return _answer(f"confirmed scenario {number}", f"You confirmed the result of scenario {number} of "
                        f"\"{name}\". The scenario's report follows in its own email.\n", user,

@@ -22,7 +22,15 @@ from django.db import transaction
 
 from . import adapters
 from .actions.battle import _record, autoresolve_row
-from .actions.common import _acting_seat, _active, _audit, _locked, _moderator_only, _next_step
+from .actions.common import (
+    _acting_seat,
+    _active,
+    _audit,
+    _locked,
+    _moderator_only,
+    _next_step,
+    _refuse_if_paused,
+)
 from .actions.errors import ENGINE_ERRORS, CamActionError, NotFound, _refuse
 from .battles import BattleStuck, handler
 from .models import CamScenario
@@ -253,22 +261,27 @@ def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int)
 
 @transaction.atomic
 def act(*, campaign_id: int, user, number: int, action, seat: int | None = None) -> dict:
-    """A player's decision in the battle (the engine's action as JSON). Out of turn: Conflict."""
+    """A player's decision in the battle (the engine's action as JSON). Out of turn: Conflict.
+    While the campaign is paused the battle waits: a player's decision is refused (409, ruling
+    CAM60); the moderator's own, for a named seat, is taken."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _online(cam, number, "act in its battle")
     player = _acting_seat(cam, user, role, seat, "decide in the battle")
+    _refuse_if_paused(campaign, role, "decide in the battle")
     return handler().act(campaign, row, player.seat, action, user)
 
 
 @transaction.atomic
 def hand_to_doctrine(*, campaign_id: int, user, number: int, on: bool = True, seat: int | None = None) -> dict:
     """A player hands his side to the computer doctrine (``on``) or takes it back; the moderator
-    may do it for a named seat."""
+    may do it for a named seat. Refused to a player while the campaign is paused (the doctrine
+    would decide at once; ruling CAM60)."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _online(cam, number, "hand a side to the doctrine")
     player = _acting_seat(cam, user, role, seat, "hand a side to the doctrine")
+    _refuse_if_paused(campaign, role, "hand your side to the doctrine or take it back")
     if not isinstance(on, bool):
         raise CamActionError(f"on is true or false, not {on!r}", "bad_on")
     return handler().hand_to_doctrine(campaign, row, player.seat, on, user)

@@ -115,15 +115,18 @@ def cam_detail(request, campaign_id: int, error: str | None = None, status: int 
     return render(request, "cam/detail.html", {**_detail_context(request, campaign), "error": error}, status=status)
 
 
-def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | None = None):
-    """Run one action; on refusal re-render the page it came from with the reason."""
-    _campaign(request, campaign_id)  # outsiders: 404
+def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | None = None, held: str = ""):
+    """Run one action; on refusal re-render the page it came from with the reason. ``held``: what
+    to say instead of ``ok`` when a player's input was stored but the rubber is paused (CAM60)."""
+    campaign = _campaign(request, campaign_id)  # outsiders: 404
     try:
         result = run()
     except actions.CamActionError as exc:
         if scenario is not None:
             return scenario_page(request, campaign_id, scenario, error=str(exc), status=_status(exc))
         return cam_detail(request, campaign_id, error=str(exc), status=_status(exc))
+    if held and campaign.paused and role_of(request.user, campaign) != Membership.Role.MODERATOR:
+        ok = f"{held} The campaign is paused: the step is made when the moderator resumes it (ruling CAM60)."
     messages.success(request, ok)
     if scenario is not None:
         number = getattr(result, "number", scenario)
@@ -175,7 +178,8 @@ def cam_between(request, campaign_id: int):
             if sd:
                 requests.append({"replaces": number, "sd": sd, "name": request.POST.get(f"name_{number}", "")})
         return actions.submit_replacements(campaign_id=campaign_id, user=request.user, requests=requests, ready=True)
-    return _post_action(request, campaign_id, run, ok="Replacement requests saved; you are ready (000 CAM 4.2).")
+    return _post_action(request, campaign_id, run, ok="Replacement requests saved; you are ready (000 CAM 4.2).",
+                        held="Replacement requests saved; you are ready (000 CAM 4.2).")
 
 
 @login_required
@@ -328,7 +332,7 @@ def scenario_turn(request, campaign_id: int, number: int):
         return actions.enter_turn(campaign_id=campaign_id, user=request.user,
                                   destroyed=request.POST.getlist("destroyed"),
                                   crippled=request.POST.getlist("crippled"), left=request.POST.getlist("left"))
-    return _post_action(request, campaign_id, run, ok="Turn entered.", scenario=number)
+    return _post_action(request, campaign_id, run, ok="Turn entered.", scenario=number, held="Turn entered.")
 
 
 @login_required
@@ -342,7 +346,8 @@ def scenario_end(request, campaign_id: int, number: int):
 @require_POST
 def scenario_confirm(request, campaign_id: int, number: int):
     return _post_action(request, campaign_id, lambda: actions.confirm_result(campaign_id=campaign_id, user=request.user),
-                        ok="Result confirmed and scored (000 CAM 3.1, 4.3).", scenario=number)
+                        ok="Result confirmed and scored (000 CAM 3.1, 4.3).", scenario=number,
+                        held="Your confirmation is kept.")
 
 
 @login_required

@@ -23,6 +23,7 @@ from campaign.cam import notify, online
 from campaign.cam.actions.errors import CamActionError
 from campaign.cam.actions.errors import NotAllowed as CamNotAllowed
 from campaign.cam.actions.errors import NotFound as CamNotFound
+from campaign.cam.actions.errors import Paused as CamPaused
 from campaign.cam.models import CamPlayer, CamScenario
 from campaign.models import Membership
 from tactical.play import actions as play
@@ -39,7 +40,7 @@ def _refusal(exc: CamActionError) -> play.PlayError:
     message = str(exc)
     if isinstance(exc, (CamNotAllowed, CamNotFound)):
         return play.NotAllowed(message)
-    if isinstance(exc, online.Conflict):
+    if isinstance(exc, online.Conflict | CamPaused):  # 409: out of turn, or the campaign paused (CAM60)
         return play.NotYourTurn(message)
     rule, sep, rest = message.partition(": ")
     return play.Refused(rule if sep else CAM_RULES.format_rule, rest if sep else message)

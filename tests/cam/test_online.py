@@ -365,6 +365,7 @@ def test_the_due_work_sweeps_play_a_late_side(db, alice, bob, carol, sweep):
 
 
 def test_a_roll_back_takes_the_battle_with_its_step(db, alice, bob, carol):
+    from campaign.actions import resume_campaign
     from campaign.cam.actions.moderation import roll_back_step
 
     c = make_cam(alice, bob, carol)
@@ -377,6 +378,10 @@ def test_a_roll_back_takes_the_battle_with_its_step(db, alice, bob, carol):
     roll_back_step(campaign_id=c.pk, user=alice)
     assert _row(c).stage == CamScenario.Stage.FORCES and not Battle.objects.filter(campaign=c).exists()
     assert not DiceRoll.objects.filter(campaign=c, phase=first.dice_phase).exists()
+    # The roll-back left the rubber paused: a player rolls the table once the moderator resumes (CAM60).
+    with pytest.raises(actions.Paused):
+        actions.roll_table(campaign_id=c.pk, user=bob)
+    resume_campaign(campaign_id=c.pk, user=alice)
     row = actions.roll_table(campaign_id=c.pk, user=bob)
     again = Battle.objects.get(campaign=c)
     assert again.pk != first.pk and again.steps.count() == played and row.mode == "online"

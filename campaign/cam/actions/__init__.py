@@ -4,7 +4,7 @@ Each action is atomic, locks the campaign row (``select_for_update``) before rea
 adapts rows to the pure engine (``campaign.rules.cam``) through ``adapters``, lets the engine
 decide, writes the result back, commits its dice to the campaign's hash-chained log
 (``CampaignDice``) in the same transaction and sends emails only on commit. A refused action
-raises ``CamActionError`` (``NotAllowed``: 403, ``NotFound``: 404) naming the problem, and changes
+raises ``CamActionError`` (``NotAllowed``: 403, ``NotFound``: 404, ``Paused``: 409) naming the problem, and changes
 nothing — not even the dice stream.
 
 Flow of one scenario (``CamScenario.stage``): ``generate_scenario`` (CAM 2.1) → each player's
@@ -37,9 +37,9 @@ from .battle import (  # noqa: F401
 from .between import run_between, submit_replacements  # noqa: F401
 from .common import set_step_deadline, step_label  # noqa: F401
 from .deadlines import due_steps, process_due_step, process_due_steps, send_step_reminders  # noqa: F401
-from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound  # noqa: F401
+from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound, Paused  # noqa: F401
 from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
-from .moderation import current_step, roll_back_preview, roll_back_step  # noqa: F401
+from .moderation import after_resume, current_step, roll_back_preview, roll_back_step  # noqa: F401
 from .reading import checks_now, standings  # noqa: F401
 from .scenarios import generate_scenario, roll_table, select_forces  # noqa: F401
 from .setup import SD_FIELDS, add_custom_sd, create_cam_campaign, set_starting_fleet, start  # noqa: F401

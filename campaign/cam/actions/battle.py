@@ -13,7 +13,18 @@ from campaign.rules.cam import scoring as scoring_rules
 
 from .. import adapters, notify
 from ..models import CamCampaign, CamScenario
-from .common import _acting_seat, _active, _add_events, _audit, _locked, _next_step, _scenario
+from .common import (
+    PAUSE_RULE,
+    _acting_seat,
+    _active,
+    _add_events,
+    _audit,
+    _held,
+    _locked,
+    _next_step,
+    _refuse_if_paused,
+    _scenario,
+)
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 # --- CAM 3.0 / 3.1: the game ---------------------------------------------------------------------
@@ -59,34 +70,44 @@ def enter_turn(*, campaign_id: int, user, destroyed=(), crippled=(), left=(), se
         raise _refuse(exc) from None
     entries = {**row.turn_entries, str(player.seat): entry}
     row.turn_entries = entries
-    if all(str(s) in entries for s in battle.scenario.seats):
-        _next_step(campaign, cam, f"scenario {row.number}: game turn {battle.turn} entered (CAM 3.0)")
-        # A side ordered to break contact is entered last: its ships leaving may end all contact.
-        for s in sorted(battle.scenario.seats, key=battle.ordered_to_break):
-            try:
-                battle = bc.record_damage(battle, s, **entries[str(s)])
-            except ENGINE_ERRORS as exc:
-                raise _refuse(exc) from None
-        dice = CampaignDice(campaign, phase="cam-break-contact", turn=row.number)
-        # CAM 3.0: step 1 (the checks) comes before step 2 (the tally), the last turn's too (CAM27).
-        resolution = bc.end_of_turn(battle, dice)
-        battle = resolution.battle
-        _add_events(row, resolution.events)
-        row.battle = adapters.battle_json(battle)
-        row.turn_entries = {}
-        if battle.contact_broken or _side_gone(battle):
-            row.stage = CamScenario.Stage.CONFIRMING
-            row.proposed_by = player.seat if player.user == user else 0
-            row.force_end = not battle.contact_broken
-            row.events = row.events + [{"step": "scoring", "kind": "ended", "seats": [], "data": {},
-                                        "text": f"The game is over after turn {battle.turn - 1} "
-                                                f"({'all table contact broken' if battle.contact_broken else 'a side has no ships left on the table'}; 000 CAM 3.0)."}]
-            notify.result_needs_confirmation(campaign, row)
-        row.save()
-        dice.commit()
-    else:
+    if all(str(s) in entries for s in battle.scenario.seats) and not _held(campaign, role):
+        _end_phase(campaign, cam, row, player.seat if player.user == user else 0)
+    else:  # the other entry is awaited, or the rubber is paused (ruling CAM60: made on resuming)
         row.save(update_fields=["turn_entries"])
     return row
+
+
+def _end_phase(campaign: Campaign, cam: CamCampaign, row: CamScenario, proposer: int) -> None:
+    """The End Phase of a game turn both players have entered (``row.turn_entries``): CAM 3.0
+    step 1 and every CAM 3.1 check. The caller holds the campaign row lock. A game over is the
+    result entered by ``proposer`` (a seat; 0: the moderator), which the other confirms. Also
+    made by the moderator's resume of a paused rubber (``moderation.after_resume``, CAM60)."""
+    entries = row.turn_entries
+    battle = adapters.battle_state(row, adapters.campaign_state(cam))
+    _next_step(campaign, cam, f"scenario {row.number}: game turn {battle.turn} entered (CAM 3.0)")
+    # A side ordered to break contact is entered last: its ships leaving may end all contact.
+    for s in sorted(battle.scenario.seats, key=battle.ordered_to_break):
+        try:
+            battle = bc.record_damage(battle, s, **entries[str(s)])
+        except ENGINE_ERRORS as exc:
+            raise _refuse(exc) from None
+    dice = CampaignDice(campaign, phase="cam-break-contact", turn=row.number)
+    # CAM 3.0: step 1 (the checks) comes before step 2 (the tally), the last turn's too (CAM27).
+    resolution = bc.end_of_turn(battle, dice)
+    battle = resolution.battle
+    _add_events(row, resolution.events)
+    row.battle = adapters.battle_json(battle)
+    row.turn_entries = {}
+    if battle.contact_broken or _side_gone(battle):
+        row.stage = CamScenario.Stage.CONFIRMING
+        row.proposed_by = proposer
+        row.force_end = not battle.contact_broken
+        row.events = row.events + [{"step": "scoring", "kind": "ended", "seats": [], "data": {},
+                                    "text": f"The game is over after turn {battle.turn - 1} "
+                                            f"({'all table contact broken' if battle.contact_broken else 'a side has no ships left on the table'}; 000 CAM 3.0)."}]
+        notify.result_needs_confirmation(campaign, row)
+    row.save()
+    dice.commit()
 
 
 @transaction.atomic
@@ -98,6 +119,7 @@ def propose_end(*, campaign_id: int, user, seat: int | None = None) -> CamScenar
     row = _scenario(cam, CamScenario.Stage.FIGHTING, "end the game")
     _not_online(row, "end the game")
     player = _acting_seat(cam, user, role, seat, "end the game")
+    _refuse_if_paused(campaign, role, "enter the end of the game")
     _next_step(campaign, cam, f"scenario {row.number}: end of the game entered")
     row.stage = CamScenario.Stage.CONFIRMING
     row.proposed_by = player.seat if player.user == user else 0
@@ -141,14 +163,34 @@ def _record(campaign: Campaign, cam: CamCampaign, row: CamScenario, battle: bc.B
 def confirm_result(*, campaign_id: int, user) -> CamScenario:
     """The other player (or the moderator) confirms the entered result: CAM 3.1 points left, +50
     if not forced to break, the victory scale; CAM 4.3 campaign points; roster ships destroyed or
-    crippled."""
+    crippled. While the rubber is paused a player's confirmation is kept (``held_confirmation``)
+    and the result is scored when the moderator resumes (ruling CAM60)."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.CONFIRMING, "confirm the result")
     mine = cam.players.filter(user=user).first()
     if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
         raise NotAllowed("the result is confirmed by the other player (or the moderator), not by the one who entered it")
+    if _held(campaign, role):
+        if held_confirmation(row) != mine.seat:
+            row.turn_entries = {CONFIRMED: mine.seat}
+            row.save(update_fields=["turn_entries"])
+            _audit(campaign, user, "cam_confirm_held", f"scenario {row.number}", after={"seat": mine.seat},
+                   note=f"The campaign is paused: the result is scored when the moderator resumes ({PAUSE_RULE}).")
+        return row
     return _confirm(campaign, cam, row)
+
+
+# A player's confirmation made while the rubber is paused, kept in the confirming scenario's
+# ``turn_entries`` (empty at that stage otherwise) until the resume scores it (ruling CAM60).
+CONFIRMED = "confirmed"
+
+
+def held_confirmation(row: CamScenario) -> int | None:
+    """The seat whose confirmation of the entered result waits for the resume, or None."""
+    if row.stage != CamScenario.Stage.CONFIRMING:
+        return None
+    return (row.turn_entries or {}).get(CONFIRMED)
 
 
 def _confirm(campaign: Campaign, cam: CamCampaign, row: CamScenario) -> CamScenario:
@@ -174,6 +216,7 @@ def reject_result(*, campaign_id: int, user, reason: str = "") -> CamScenario:
     mine = cam.players.filter(user=user).first()
     if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
         raise NotAllowed("only the other player (or the moderator) can dispute the result")
+    _refuse_if_paused(campaign, role, "dispute the result (tell the moderator why)")
     battle = adapters.battle_state(row, adapters.campaign_state(cam))
     if battle.contact_broken:
         raise CamActionError("000 CAM 3.0: all table contact has been broken; the game cannot go on")
@@ -181,6 +224,7 @@ def reject_result(*, campaign_id: int, user, reason: str = "") -> CamScenario:
     row.stage = CamScenario.Stage.FIGHTING
     row.proposed_by = None
     row.force_end = False
+    row.turn_entries = {}  # a confirmation held while paused goes with the result it confirmed
     row.save()
     _audit(campaign, user, "cam_dispute", f"scenario {row.number}", note=reason.strip()[:500])
     return row
@@ -197,6 +241,7 @@ def autoresolve(*, campaign_id: int, user) -> CamScenario:
         raise NotAllowed("in a tabletop campaign only the moderator can auto-resolve a battle")
     if role == Membership.Role.OBSERVER:
         raise NotAllowed("observers cannot auto-resolve a battle")
+    _refuse_if_paused(campaign, role, "auto-resolve the battle")
     return _autoresolve(campaign, cam)
 
 

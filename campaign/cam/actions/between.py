@@ -11,7 +11,7 @@ from campaign.rules.cam import state as st
 
 from .. import adapters
 from ..models import CamCampaign, CamPlayer
-from .common import _acting_seat, _active, _add_events, _audit, _locked, _moderator_only, _next_step
+from .common import _acting_seat, _active, _add_events, _audit, _held, _locked, _moderator_only, _next_step
 from .errors import ENGINE_ERRORS, CamActionError, _refuse
 
 # --- CAM 4.2 -------------------------------------------------------------------------------------
@@ -43,7 +43,8 @@ def submit_replacements(*, campaign_id: int, user, requests=(), ready: bool = Tr
     """Between scenarios: a player's replacement requests for destroyed ships (checked by the
     engine before any die), and ready. When both players are ready the CAM 4.2 step is made:
     repair rolls (4+), the survival roll (option), replacement points (hoarded) and the
-    replacement rolls with the wealth modifiers."""
+    replacement rolls with the wealth modifiers. While the rubber is paused the requests and the
+    ready mark are stored and the step is made when the moderator resumes (ruling CAM60)."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     player = _acting_seat(cam, user, role, seat, "ask for replacements")
@@ -57,13 +58,14 @@ def submit_replacements(*, campaign_id: int, user, requests=(), ready: bool = Tr
         pass
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
-    if ready and all(p.between_ready for p in cam.players.exclude(pk=player.pk)):
+    held = _held(campaign, role)
+    if ready and not held and all(p.between_ready for p in cam.players.exclude(pk=player.pk)):
         # This makes the CAM 4.2 step: snapshot before this player's requests are stored.
         _next_step(campaign, cam, f"between scenarios after scenario {state.scenarios_played} (CAM 4.2)")
     player.requests = [{"replaces": r.replaces, "sd": r.sd, "name": r.name} for r in reqs]
     player.between_ready = bool(ready)
     player.save(update_fields=["requests", "between_ready"])
-    if all(p.between_ready for p in cam.players.all()):
+    if not held and all(p.between_ready for p in cam.players.all()):
         _between(campaign, cam, state)
     return player
 

@@ -13,7 +13,7 @@ from campaign.models import AuditEntry, Campaign, Membership
 
 from .. import adapters, snapshots
 from ..models import LAYER, CamCampaign, CamPlayer, CamScenario
-from .errors import CamActionError, NotAllowed, NotFound
+from .errors import CamActionError, NotAllowed, NotFound, Paused
 
 # --- access --------------------------------------------------------------------------------------
 
@@ -58,6 +58,23 @@ def _active(campaign: Campaign) -> None:
         raise CamActionError("the campaign has not started yet: the moderator starts it once both fleets are set")
     if campaign.status == Campaign.Status.FINISHED:
         raise CamActionError("000 CAM 4.1: the rubber is over")
+
+
+PAUSE_RULE = "ruling CAM60"
+
+
+def _held(campaign: Campaign, role: str) -> bool:
+    """A paused rubber makes no step on a player's action (ruling CAM60, as MO1 for an Event
+    Horizon turn): his input is stored and the step is made when the moderator resumes. The
+    moderator's own actions are not held."""
+    return campaign.paused and role != Membership.Role.MODERATOR
+
+
+def _refuse_if_paused(campaign: Campaign, role: str, doing: str) -> None:
+    """A player's action that is nothing but making a step is refused while the rubber is paused
+    (409; ruling CAM60): there is no input to keep, and he does it after the resume."""
+    if _held(campaign, role):
+        raise Paused(f"the campaign is paused: you cannot {doing} until the moderator resumes it ({PAUSE_RULE})")
 
 
 def _jsonable(value):

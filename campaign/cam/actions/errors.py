@@ -29,6 +29,16 @@ class CamActionError(platform.ActionError):
         super().__init__(message)
 
 
+class Paused(CamActionError):
+    """A player's action that would make a step of a paused rubber (HTTP 409): it waits for the
+    moderator's resume (ruling CAM60)."""
+
+    http_status = 409
+
+    def __init__(self, message: str):
+        super().__init__(message, "paused")
+
+
 class NotAllowed(CamActionError, platform.NotAllowed):
     pass
 

@@ -15,11 +15,11 @@ from django.db import transaction
 
 from campaign.actions.errors import StaleTurn
 from campaign.layers import Step
-from campaign.models import Campaign
+from campaign.models import AuditEntry, Campaign
 
-from .. import notify, snapshots
+from .. import adapters, notify, snapshots
 from ..models import CamCampaign, CamScenario
-from .common import _audit, _locked, _moderator_only, step_label
+from .common import PAUSE_RULE, _audit, _jsonable, _locked, _moderator_only, _next_step, step_label
 from .errors import CamActionError
 
 
@@ -34,6 +34,57 @@ def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
 
 def set_deadline(campaign: Campaign, step: Step, deadline) -> None:
     CamCampaign.objects.filter(pk=campaign.pk).update(deadline=deadline)
+
+
+def _due_on_resume(campaign: Campaign, cam: CamCampaign):
+    """The step a paused rubber's players completed while it was paused (ruling CAM60), as
+    (what it makes, the function making it), or None: a game turn both entered (its End Phase),
+    an entered result the other player confirmed (its score), the CAM 4.2 step both are ready for."""
+    from . import battle, between, deadlines
+
+    kind, row, late = deadlines.waiting(campaign, cam)
+    if kind == "fighting" and not late:
+        turn = (row.battle or {}).get("turn")
+        # Made by the moderator's resume: a game it ends is his entry, which either player confirms.
+        return (f"scenario {row.number}: game turn {turn}'s End Phase (CAM 3.0)",
+                lambda: battle._end_phase(campaign, cam, row, 0))
+    if kind == "confirming" and battle.held_confirmation(row) is not None:
+        return (f"scenario {row.number}: the result confirmed by seat {battle.held_confirmation(row)} scored "
+                "(CAM 3.1, 4.3)", lambda: battle._confirm(campaign, cam, row))
+    if kind == "between" and not late:
+        state = adapters.campaign_state(cam)
+
+        def make():
+            _next_step(campaign, cam, f"between scenarios after scenario {state.scenarios_played} (CAM 4.2)")
+            between._between(campaign, cam, state)
+        return f"the CAM 4.2 step after scenario {state.scenarios_played}", make
+    return None
+
+
+def after_resume(campaign: Campaign, step: Step) -> None:
+    """Called by the platform's ``resume_campaign`` in its transaction, the campaign row locked
+    and no longer paused: a step whose players completed it while the rubber was paused is made
+    now, once (ruling CAM60, as MO1 processes a resumed Event Horizon turn whose players are all
+    ready). A step the engine refuses is left waiting (the resume stands); either way the audit
+    log says so."""
+    cam = CamCampaign.objects.get(pk=campaign.pk)
+    due = _due_on_resume(campaign, cam)
+    if due is None:
+        return
+    what, make = due
+    before = {"step": cam.step, "at": step_label(campaign, cam)}
+    try:
+        with transaction.atomic():  # a savepoint: a step the engine refuses leaves nothing
+            make()
+    except CamActionError as exc:
+        note = f"The step completed while paused could not be made on resuming: {exc}; it waits for the moderator."
+        after = {"waits": what}
+    else:
+        cam = CamCampaign.objects.get(pk=campaign.pk)
+        note = f"Made on resuming ({PAUSE_RULE}): {what}."
+        after = {"step": cam.step, "at": step_label(campaign, cam)}
+    AuditEntry.objects.create(campaign=campaign, user=None, action="cam_resume_step", target=f"step {before['step']}",
+                              before=_jsonable(before), after=_jsonable(after), note=note[:1000])
 
 
 def roll_back_preview(campaign: Campaign) -> dict | None:

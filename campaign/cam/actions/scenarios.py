@@ -11,7 +11,16 @@ from campaign.rules.cam import scenario as sc
 
 from .. import adapters, notify
 from ..models import CamScenario
-from .common import _acting_seat, _active, _add_events, _current, _locked, _next_step, _scenario
+from .common import (
+    _acting_seat,
+    _active,
+    _add_events,
+    _current,
+    _locked,
+    _next_step,
+    _refuse_if_paused,
+    _scenario,
+)
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
 
 # --- CAM 2.1 – 2.3 ------------------------------------------------------------------------------
@@ -23,6 +32,7 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
     4.1) and, for a planetary dispute or convoy, the defender; CAM 2.2 points level."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
+    _refuse_if_paused(campaign, role, "generate the next scenario")
     if (nature or defender is not None) and role != Membership.Role.MODERATOR:
         raise NotAllowed("only the moderator can choose a scenario's nature or defender beforehand (CAM 4.1)")
     return _generate(campaign, cam, nature=nature, defender=defender)
@@ -109,6 +119,7 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _scenario(cam, CamScenario.Stage.FORCES, "roll the table")
+    _refuse_if_paused(campaign, role, "roll the table")
     return _roll_table(campaign, cam, row)
 
 
