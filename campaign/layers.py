@@ -16,7 +16,8 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   ``start_campaign`` under the campaign row lock with the joined players) and ``start_points``
   (what starting does, for the confirmation page).
 - a turn or step: ``current_step`` (the ``Step`` open now: its number, label and deadline) and
-  ``set_deadline``; ``after_resume`` (a resumed step that is due at once, e.g. every player ready);
+  ``set_deadline``; ``after_pause`` (what else a pause stops, e.g. a battle's decision clock) and
+  ``after_resume`` (a resumed step that is due at once, e.g. every player ready; a stopped clock);
   ``roll_back`` (an action undoing the last processed turn or step) and ``roll_back_preview``
   (what it would undo, for the confirmation page).
 - what a player may see: ``detail_url`` (the URL name of a running campaign's page; its one
@@ -116,7 +117,8 @@ class CampaignLayer:
     panel: Callable               # (campaign) -> dict (extra context of panel_template)
     panel_template: str
     lobby_template: str = ""      # the layer's part of the lobby page (its settings), may be ""
-    after_resume: Callable | None = None  # (campaign, step) -> None
+    after_resume: Callable | None = None  # (campaign, step, *, now) -> None
+    after_pause: Callable | None = None   # (campaign, step, *, now) -> None
     export: Callable | None = None
     seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
     description: str = ""

@@ -93,6 +93,9 @@ def pause_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     campaign.save(update_fields=["paused", "paused_remaining"])
     _audit(campaign, user, "pause", step.label, {"paused": False, "deadline": deadline},
            {"paused": True, "seconds_left": _seconds(campaign.paused_remaining)})
+    layer = layers.of(campaign)
+    if layer.after_pause is not None:
+        layer.after_pause(campaign, step, now=now)
     return campaign
 
 
@@ -116,7 +119,7 @@ def resume_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     campaign.save(update_fields=["paused", "paused_remaining"])
     _audit(campaign, user, "resume", step.label, before, {"paused": False, "deadline": deadline})
     if step.open and campaign.status == Campaign.Status.ACTIVE and layer.after_resume is not None:
-        layer.after_resume(campaign, step)
+        layer.after_resume(campaign, step, now=now)
     return campaign
 
 

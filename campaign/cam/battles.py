@@ -51,6 +51,14 @@ class CamBattleHandler(Protocol):
         """The battle report of a finished battle for the scenario's report email: each side's ships
         lost, crippled and left, how it ended, the points lost (empty: no battle fought online)."""
 
+    def pause_clock(self, campaign, now) -> None:
+        """The moderator paused the campaign: each battle being played keeps the time its deciding
+        side had left (its decision deadline stops; ruling CAM60)."""
+
+    def resume_clock(self, campaign, now) -> None:
+        """The moderator resumed the campaign: each battle's deciding side gets the time it had left
+        when the campaign was paused (ruling CAM60, as MO1 gives a turn its time back)."""
+
     def after_roll_back(self, campaign) -> list[int]:
         """The moderator rolled the rubber back a step (its CAM rows restored, the dice log cut
         back): delete the battles of scenarios no longer being fought online (their dice are

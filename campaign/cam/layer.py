@@ -80,6 +80,7 @@ LAYER_RECORD = CampaignLayer(
     current_step=moderation.current_step,
     set_deadline=moderation.set_deadline,
     after_resume=moderation.after_resume,
+    after_pause=moderation.after_pause,
     roll_back=moderation.roll_back_step,
     roll_back_preview=moderation.roll_back_preview,
     home_facts=home_facts,

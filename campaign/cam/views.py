@@ -300,6 +300,7 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "my_units": units.get(mine.seat) if mine else None,
         "can_autoresolve": role == Membership.Role.MODERATOR or (mine is not None and cam.battle_mode == "auto"),
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
+        "confirmed_by": actions.battle.held_confirmation(row),  # kept while paused (ruling CAM60)
         "online": online.battle_summary(row), "modes": CamScenario.Mode.choices, "ship_tables": ship_tables,
         "table_numbers": range(1, cam.tables + 1),
     }

@@ -41,7 +41,7 @@ def set_deadline(campaign: Campaign, step: Step, deadline) -> None:
     turn.save(update_fields=["deadline"])
 
 
-def after_resume(campaign: Campaign, step: Step) -> None:
+def after_resume(campaign: Campaign, step: Step, *, now=None) -> None:
     """A resumed turn whose players are all ready is processed at once."""
     from ..actions.orders import _enqueue_if_all_ready
 

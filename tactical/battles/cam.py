@@ -44,6 +44,7 @@ from tactical.rules.replay import LoggedDie, ReplayDice, ReplayMismatch
 logger = logging.getLogger(__name__)
 
 RULESET = "buoyz"
+PAUSED_LEFT = "paused_left"  # setup key: seconds the deciding side had left when the campaign was paused
 PLAYING = Battle.Status.PLAYING
 MAX_STEPS = 20_000  # per advance; the engine's turn cap (ruling BZ17) ends every battle well before
 ENGINE_FAULTS = (ReplayMismatch, IllegalActionError, KeyError, ValueError, TypeError, IndexError, StopIteration)
@@ -215,8 +216,12 @@ def _settle(battle: Battle, campaign: Campaign, row, state, dice: CampaignDice, 
     hours = campaign.activation_hours or 0
     human = seat is not None and seat not in (battle.doctrine_sides or [])
     battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours and human else None
+    setup = {k: v for k, v in (battle.setup or {}).items() if k != PAUSED_LEFT}
+    if campaign.paused and battle.activation_deadline is not None:
+        # A decision opened while paused (the moderator's own) gets its full time on resuming (CAM60).
+        battle.activation_deadline, setup[PAUSED_LEFT] = None, hours * 3600
     before = (battle.setup or {}).get("deciding")
-    battle.setup = {**battle.setup, "deciding": {"seat": seat, "turn": state.turn, "phase": state.phase}}
+    battle.setup = {**setup, "deciding": {"seat": seat, "turn": state.turn, "phase": state.phase}}
     battle.save(update_fields=["activation_deadline", "setup"])
     from .cam_play import tell_decision  # it imports this module
 
@@ -423,6 +428,24 @@ class CamOnlineBattles:
         from .cam_play import report_lines
 
         return report_lines(row)
+
+    @staticmethod
+    def pause_clock(campaign, now) -> None:
+        for battle in cam_battles().select_for_update().filter(campaign=campaign, status=PLAYING,
+                                                                activation_deadline__isnull=False):
+            left = max(int((battle.activation_deadline - now).total_seconds()), 0)
+            battle.setup = {**battle.setup, PAUSED_LEFT: left}
+            battle.activation_deadline = None
+            battle.save(update_fields=["setup", "activation_deadline"])
+
+    @staticmethod
+    def resume_clock(campaign, now) -> None:
+        for battle in cam_battles().select_for_update().filter(campaign=campaign, status=PLAYING,
+                                                                setup__has_key=PAUSED_LEFT):
+            setup = dict(battle.setup)
+            battle.activation_deadline = now + timedelta(seconds=setup.pop(PAUSED_LEFT))
+            battle.setup = setup
+            battle.save(update_fields=["setup", "activation_deadline"])
 
     @staticmethod
     def after_roll_back(campaign) -> list[int]:

@@ -234,6 +234,7 @@ def test_api_and_pages_while_paused(cam_campaign, alice, bob, carol, client):
     assert answer.json()["turn_entered"] == []
     page = client.post(reverse("cam-confirm", args=[c.pk, 1]), follow=True)
     assert "Your confirmation is kept. The campaign is paused" in page.content.decode()
+    assert 'id="confirmation-held"' in page.content.decode()
     client.force_login(alice)
     assert client.post(f"/api/campaigns/{c.pk}/resume/").status_code == 200
     assert _row(c).stage == "scored"
@@ -282,3 +283,36 @@ def test_the_moderator_settles_a_battle_while_paused(cam_campaign, alice, bob, c
     pause(c, alice)
     row = online.settle(campaign_id=c.pk, user=alice, number=1, how="doctrine")
     assert row.stage == "scored" and Campaign.objects.get(pk=c.pk).paused
+
+
+def test_a_battle_keeps_its_decision_time_while_paused(cam_campaign, alice, bob, carol):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    c = cam_campaign
+    battle = _online_battle(c, alice, bob, carol)
+    now = timezone.now()
+    Battle.objects.filter(pk=battle.pk).update(activation_deadline=now + timedelta(hours=10))
+    platform.pause_campaign(campaign_id=c.pk, user=alice, now=now)
+    battle.refresh_from_db()
+    assert battle.activation_deadline is None and battle.setup["paused_left"] == 10 * 3600
+    steps = battle.steps.count()
+    assert tcam.play_due(now + timedelta(days=30)) == 0 and battle.steps.count() == steps  # no deadline passes
+    later = now + timedelta(days=3)
+    platform.resume_campaign(campaign_id=c.pk, user=alice, now=later)
+    battle.refresh_from_db()
+    assert battle.activation_deadline == later + timedelta(hours=10) and "paused_left" not in battle.setup
+    assert tcam.play_due(later + timedelta(hours=9)) == 0 and tcam.play_due(later + timedelta(hours=11)) == 1
+
+
+def test_a_decision_the_moderator_takes_while_paused_gets_its_full_time_on_resuming(cam_campaign, alice, bob, carol):
+    c = cam_campaign
+    battle = _online_battle(c, alice, bob, carol)
+    pause(c, alice)
+    seat = battle.setup["deciding"]["seat"]
+    move = codec.to_json(doctrine_action(tcam.current_state(battle, _row(c))))
+    online.act(campaign_id=c.pk, user=alice, number=1, action=move, seat=seat)  # his own: taken
+    battle.refresh_from_db()
+    assert battle.steps.filter(user=alice).count() == 1
+    assert battle.activation_deadline is None and battle.setup["paused_left"] == c.activation_hours * 3600

@@ -39,7 +39,7 @@ from .common import set_step_deadline, step_label  # noqa: F401
 from .deadlines import due_steps, process_due_step, process_due_steps, send_step_reminders  # noqa: F401
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound, Paused  # noqa: F401
 from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
-from .moderation import after_resume, current_step, roll_back_preview, roll_back_step  # noqa: F401
+from .moderation import after_pause, after_resume, current_step, roll_back_preview, roll_back_step  # noqa: F401
 from .reading import checks_now, standings  # noqa: F401
 from .scenarios import generate_scenario, roll_table, select_forces  # noqa: F401
 from .setup import SD_FIELDS, add_custom_sd, create_cam_campaign, set_starting_fleet, start  # noqa: F401

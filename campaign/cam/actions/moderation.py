@@ -61,12 +61,25 @@ def _due_on_resume(campaign: Campaign, cam: CamCampaign):
     return None
 
 
-def after_resume(campaign: Campaign, step: Step) -> None:
+def after_pause(campaign: Campaign, step: Step, *, now) -> None:
+    """Called by the platform's ``pause_campaign`` in its transaction, the campaign row locked:
+    a battle fought online keeps the time its deciding side has left (ruling CAM60)."""
+    from ..battles import handler
+
+    handler().pause_clock(campaign, now)
+
+
+def after_resume(campaign: Campaign, step: Step, *, now=None) -> None:
     """Called by the platform's ``resume_campaign`` in its transaction, the campaign row locked
-    and no longer paused: a step whose players completed it while the rubber was paused is made
-    now, once (ruling CAM60, as MO1 processes a resumed Event Horizon turn whose players are all
-    ready). A step the engine refuses is left waiting (the resume stands); either way the audit
-    log says so."""
+    and no longer paused: a battle fought online gets back the decision time it had left, and a
+    step whose players completed it while the rubber was paused is made now, once (ruling CAM60,
+    as MO1 processes a resumed Event Horizon turn whose players are all ready). A step the engine
+    refuses is left waiting (the resume stands); either way the audit log says so."""
+    from django.utils import timezone
+
+    from ..battles import handler
+
+    handler().resume_clock(campaign, now or timezone.now())
     cam = CamCampaign.objects.get(pk=campaign.pk)
     due = _due_on_resume(campaign, cam)
     if due is None:
