@@ -1,5 +1,6 @@
 """The CAM side of the platform's moderation: the step a rubber is at (its deadline, which the
-platform's pause, resume and extend move) and the roll-back of the last step.
+platform's pause, resume and extend move), what a pause holds and a resume makes (``after_pause``,
+``after_resume``: ruling CAM60) and the roll-back of the last step.
 
 Pause, resume and extend are the platform's actions (``campaign.actions.moderation``); they reach
 a CAM rubber through the layer registry (``campaign/cam/layer.py``: ``current_step``,
