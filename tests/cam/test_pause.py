@@ -316,3 +316,26 @@ def test_a_decision_the_moderator_takes_while_paused_gets_its_full_time_on_resum
     battle.refresh_from_db()
     assert battle.steps.filter(user=alice).count() == 1
     assert battle.activation_deadline is None and battle.setup["paused_left"] == c.activation_hours * 3600
+
+
+def test_a_completed_step_the_engine_refuses_on_resuming_waits_and_the_resume_stands(cam_campaign, alice, bob,
+                                                                                     carol, monkeypatch):
+    from campaign.cam.actions import battle
+
+    c = cam_campaign
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    fight_to_forces(c, bob, carol)
+    pause(c, alice)
+    actions.enter_turn(campaign_id=c.pk, user=bob)
+    actions.enter_turn(campaign_id=c.pk, user=carol)
+    before = moved(c)
+
+    def refused(*args, **kwargs):
+        battle._next_step(*args[:2], "half made")  # leaves a snapshot the savepoint must take back
+        raise actions.CamActionError("000 CAM 3.0: refused on purpose")
+    monkeypatch.setattr(battle, "_end_phase", refused)
+    platform.resume_campaign(campaign_id=c.pk, user=alice)
+    assert not Campaign.objects.get(pk=c.pk).paused and moved(c) == before
+    assert set(_row(c).turn_entries) == {"1", "2"}
+    [entry] = AuditEntry.objects.filter(campaign=c, action="cam_resume_step")
+    assert "could not be made on resuming: 000 CAM 3.0: refused on purpose" in entry.note
