@@ -14,6 +14,7 @@ state after every step for the replay page. Rulings TP1… in docs/rulings.md.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -139,28 +140,78 @@ def states(battle, upto: int | None = None) -> list[Frame]:
     return frames
 
 
+HIDDEN_DICE_TIMEOUT = 7 * 24 * 3600  # seconds a battle's hidden-dice sets stay in Django's cache
+
+
 def hidden_dice(battle, side: int) -> list[int]:
     """The dice-log rows (``seq``) of ``battle`` whose purposes ``side`` may not read while the
     battle is fought (ruling DL5): the dice of the other side's steps hidden from it — the
     replay's "hidden action" (BZP1, CAM49) — and of any step with a line it may not read (their
-    purposes name the cloaked or lurking ship)."""
+    purposes name the cloaked or lurking ship).
+
+    Finding them replays the whole battle (``states``), so each side's set is kept in Django's
+    cache (Redis in production) under ``hidden_dice_key``: the battle as it stands — its number
+    of steps, its last step, its last logged die. A new step, a step rolled back with its
+    transaction, a roll-back that cuts the battle's dice (CAM46, an Event Horizon turn's) or
+    deletes it: each is another key, so a stale set is never served. Two queries on a hit."""
+    from django.core.cache import cache
+
+    stand = battle_stand(battle)
+    if stand is None:
+        return []  # no die rolled yet: nothing to hide
+    hit = cache.get(hidden_dice_key(stand, side))
+    if hit is not None:
+        return list(hit)
+    # One replay serves both sides: each side's set is kept.
+    by_side = replay_hidden_dice(battle, sides=sorted({side, *(s for s in battle.seats if s is not None)}))
+    cache.set_many({hidden_dice_key(stand, s): rows for s, rows in by_side.items()}, HIDDEN_DICE_TIMEOUT)
+    return list(by_side[side])
+
+
+def battle_stand(battle) -> str | None:
+    """The battle as it stands now, for cache keys (None: no die rolled in it yet): ``_key``'s
+    battle, creation time, number of steps and last step (a step rolled back with its
+    transaction never matches a later one: its time differs), and the seq and hash of its last
+    logged die (the hash chain pins every die before it). Two queries."""
+    from django.db.models import Count, Max
+
+    from campaign.models import DiceRoll
+
+    last_die = (DiceRoll.objects.filter(campaign_id=battle.campaign_id, phase=battle.dice_phase)
+                .order_by("-seq").values_list("seq", "hash").first())
+    if last_die is None:
+        return None
+    steps = battle.steps.aggregate(n=Count("id"), last=Max("id"), at=Max("created_at"))
+    key = _key(battle, steps["n"], (steps["last"], None, steps["at"]) if steps["n"] else None)
+    return repr((*key, *last_die))
+
+
+def hidden_dice_key(stand: str, side: int) -> str:
+    """Django's cache key of ``side``'s hidden dice in a battle standing as ``stand``."""
+    return "dl5:hidden-dice:" + hashlib.sha256(f"{stand} side {side}".encode()).hexdigest()
+
+
+def replay_hidden_dice(battle, sides) -> dict[int, list[int]]:
+    """``hidden_dice`` for each of ``sides``, from one replay of the whole battle (no cache)."""
     from campaign.models import DiceRoll
 
     seqs = list(DiceRoll.objects.filter(campaign_id=battle.campaign_id, phase=battle.dice_phase)
                 .order_by("seq").values_list("seq", flat=True))
     if not seqs:
-        return []
+        return {side: [] for side in sides}
     rules = rules_for(battle)
-    hidden: list[int] = []
+    hidden: dict[int, list[int]] = {side: [] for side in sides}
     at = 0
     for frame in states(battle):
         count = len(frame.dice)
-        if frame.step is not None and (
-                len(rules.visible_events(frame.events, side)) < len(frame.events)
-                or (frame.step.side not in (None, side) and rules.hides_step(frame.events, side))):
-            hidden.extend(seqs[at:at + count])
+        if frame.step is not None:
+            for side in sides:
+                if (len(rules.visible_events(frame.events, side)) < len(frame.events)
+                        or (frame.step.side not in (None, side) and rules.hides_step(frame.events, side))):
+                    hidden[side].extend(seqs[at:at + count])
         at += count
-    return hidden + seqs[at:]  # none are left over; if some were, they are nobody's to read yet
+    # None are left over; if some were, they are nobody's to read yet.
+    return {side: rows + seqs[at:] for side, rows in hidden.items()}
 
 
 def visible_events(rules: PlayRules, events, side: int | None):
@@ -169,5 +220,6 @@ def visible_events(rules: PlayRules, events, side: int | None):
     return rules.visible_events(events, side)
 
 
-__all__ = ["AUTOMATIC", "Frame", "cache_key_after", "current_state", "hidden_dice", "initial_state", "logged_dice", "remember",
-           "rules_for", "start_state", "states", "step_to_engine", "visible_events"]
+__all__ = ["AUTOMATIC", "Frame", "battle_stand", "cache_key_after", "current_state", "hidden_dice", "hidden_dice_key",
+           "initial_state", "logged_dice", "remember", "replay_hidden_dice", "rules_for", "start_state", "states",
+           "step_to_engine", "visible_events"]
