@@ -140,7 +140,7 @@ def states(battle, upto: int | None = None) -> list[Frame]:
     return frames
 
 
-HIDDEN_DICE_TIMEOUT = 7 * 24 * 3600  # seconds a battle's hidden-dice sets stay in Django's cache
+HIDDEN_DICE_TIMEOUT = 24 * 3600  # seconds: a set outdated by a new step is not looked up again; Redis lets it go
 
 
 def hidden_dice(battle, side: int) -> list[int]:
