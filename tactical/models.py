@@ -80,7 +80,13 @@ class Battle(models.Model):
         return (self.x, self.y)
 
     @property
-    def seats(self) -> tuple[int, int]:
+    def seats(self) -> tuple[int, ...]:
+        """Every side's seat, the attacker's first: (attacker, defender), or — a battle of more
+        than two sides (a Buoyz pickup battle, rulings BZ83, PK6) — the setup's ``seats``."""
+        listed = (self.setup or {}).get("seats") if isinstance(self.setup, dict) and "cam" not in self.setup else None
+        if (isinstance(listed, list) and len(listed) > 2 and all(isinstance(s, int) for s in listed)
+                and {self.attacker, self.defender} <= set(listed)):
+            return tuple(listed)
         return (self.attacker, self.defender)
 
     @property
@@ -174,7 +180,9 @@ class PickupBattle(models.Model):
     with their players, an activation deadline — and those belong to a ``campaign.Campaign`` row;
     so a pickup battle is hosted by a campaign row of the ``"pickup"`` layer
     (tactical/pickup/layer.py: no platform feature, no map, no turns) with one ``Empire`` row per
-    seat. Seat 1 is the creator's (the attacker), seat 2 the opponent's."""
+    seat. Seat 1 is the creator's (the attacker), seat 2 the opponent's; a Buoyz battle of more
+    sides (``sides`` 3 to 6, ruling PK6) has seats 3… too, each held by its ``Empire`` row (its
+    player, or ``is_bot`` for the computer)."""
 
     class Status(models.TextChoices):
         INVITING = "inviting", "Waiting for the opponent to accept"
@@ -189,6 +197,7 @@ class PickupBattle(models.Model):
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="pickups_joined")
     computer = models.BooleanField(default=False, help_text="The computer doctrine builds and plays seat 2.")
+    sides = models.PositiveSmallIntegerField(default=2, help_text="Seats in the battle: 2, or up to 6 under Buoyz (PK6).")
     invite_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
     invite_email = models.EmailField(blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING)
@@ -210,4 +219,11 @@ class PickupBattle(models.Model):
             return 1
         if self.opponent_id is not None and user.pk == self.opponent_id:
             return 2
-        return None
+        if self.sides <= 2:
+            return None
+        if getattr(self, "seat_user_id", None) == user.pk:  # annotated by ``visible_pickups``
+            return self.my_seat
+        from campaign.models import Empire
+
+        return (Empire.objects.filter(campaign_id=self.campaign_id, user=user, seat__gt=2)
+                .values_list("seat", flat=True).first())

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import IntegerField, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from campaign.dice import CampaignDice
@@ -31,8 +31,10 @@ from .books import FleetError, book
 from .layer import KEY
 
 OPPONENTS = ("computer", "email", "link")
+OTHER_SEATS = ("computer", "link")  # how a seat after the second is filled (ruling PK6)
 BUILDABLE = (PickupBattle.Status.INVITING, PickupBattle.Status.BUILDING)
-COLOURS = {1: "#d62728", 2: "#1f77b4"}
+COLOURS = {1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#ff7f0e", 5: "#9467bd", 6: "#17becf"}
+MAX_SIDES = 6  # Buoyz 'N Da 'Hood, ruling BZ83
 MAX_ACTIVATION_HOURS = 24 * 14
 COMPUTER_NAME = "The computer"
 
@@ -62,7 +64,11 @@ def visible_pickups(user):
     """The pickup battles ``user`` plays in (anyone else: none, so pages and the API answer 404)."""
     if not getattr(user, "is_authenticated", False):
         return PickupBattle.objects.none()
-    return PickupBattle.objects.filter(Q(creator=user) | Q(opponent=user))
+    # Seats 3… (ruling PK6) are their Empire rows': one subquery, annotated so ``seat_of`` asks nothing more.
+    seat = Empire.objects.filter(campaign_id=OuterRef("campaign_id"), user=user).order_by("seat").values("seat")[:1]
+    held = Empire.objects.filter(user=user, campaign__layer=KEY).values("campaign_id")
+    return (PickupBattle.objects.filter(Q(creator=user) | Q(opponent=user) | Q(campaign_id__in=held))
+            .annotate(my_seat=Subquery(seat), seat_user_id=Value(user.pk, output_field=IntegerField())))
 
 
 def _locked(pickup_id: int, user=None) -> tuple[Campaign, PickupBattle]:
@@ -91,18 +97,49 @@ def _email(value) -> str:
     return email
 
 
+def seat_rows(pickup: PickupBattle) -> list[dict]:
+    """Every seat: its side's name, its player (None while free, or the computer's), whether the
+    computer holds it and whether its fleet is in (one query)."""
+    fleets = pickup.fleets or {}
+    return [{"seat": seat, "name": name, "player": username, "computer": bot, "fleet_in": str(seat) in fleets}
+            for seat, name, username, bot in Empire.objects.filter(campaign_id=pickup.campaign_id).order_by("seat")
+            .values_list("seat", "name", "user__username", "is_bot")]
+
+
 def side_name(user) -> str:
     return f"{user.username}'s fleet"
+
+
+def _sides(fleets, sides) -> int:
+    if isinstance(sides, bool) or not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+        raise PickupError(f"a pickup battle has 2 to {MAX_SIDES} sides (ruling BZ83), not {sides!r}")
+    if sides > fleets.max_sides:
+        raise PickupError(f"{fleets.title} battles are fought by {fleets.max_sides} sides ({fleets.sides_rule}), "
+                          f"not {sides}")
+    return sides
+
+
+def _others(sides: int, opponent: str, others) -> list[str]:
+    """How seats 3… are filled: ``others`` (one of OTHER_SEATS a seat), by default as seat 2 is
+    (an invitation by email: by link, the mail only carries the link; ruling PK6)."""
+    if others is None:
+        return [opponent if opponent in OTHER_SEATS else "link"] * (sides - 2)
+    if not isinstance(others, list) or len(others) != sides - 2 or any(o not in OTHER_SEATS for o in others):
+        raise PickupError(f"'others' lists how each seat after the second is filled, {sides - 2} of "
+                          f"{', '.join(OTHER_SEATS)}, not {others!r}")
+    return list(others)
 
 
 # --- create, invite, accept ----------------------------------------------------------------------
 
 @transaction.atomic
 def create_pickup(*, user, ruleset: str, points, opponent: str, email: str = "", activation_hours=24,
-                  seed: bytes | None = None) -> PickupBattle:
-    """A new pickup battle: ``user`` takes seat 1. ``opponent``: "computer" (its doctrine builds
-    its fleet now, with the battle's logged dice, and plays it), "email" (an invitation is mailed
-    to ``email``) or "link" (``user`` passes the invitation link on)."""
+                  sides=2, others=None, seed: bytes | None = None) -> PickupBattle:
+    """A new pickup battle: ``user`` takes seat 1. ``opponent`` fills seat 2: "computer" (its
+    doctrine builds its fleet now, with the battle's logged dice, and plays it), "email" (an
+    invitation is mailed to ``email``) or "link" (``user`` passes the invitation link on).
+    ``sides`` 3 to 6 (Buoyz only, ruling PK6): ``others`` says how each seat after the second is
+    filled, "computer" or "link" (the one invitation link: first to accept, next free seat)."""
     if not getattr(user, "is_authenticated", False):
         raise NotFound("log in to create a pickup battle")
     try:
@@ -112,30 +149,44 @@ def create_pickup(*, user, ruleset: str, points, opponent: str, email: str = "",
         raise PickupError(exc.problems) from None
     if opponent not in OPPONENTS:
         raise PickupError(f"the opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
+    sides = _sides(fleets, sides)
+    more = _others(sides, opponent, others)
     hours = _hours(activation_hours)
     invite_email = _email(email) if opponent == "email" else ""
     if invite_email and invite_email.casefold() == (user.email or "").casefold():
         raise PickupError("you cannot invite yourself: choose the computer or another address")
     raw = seed or new_seed()
     computer = opponent == "computer"
+    bots = [seat for seat, by in enumerate([opponent, *more], start=2) if by == "computer"]
+    invited = sides - 1 - len(bots)
+    if sides == 2:
+        against = COMPUTER_NAME.lower() if computer else "an invited player"
+    else:
+        against = f"{sides - 1} others"
     campaign = Campaign.objects.create(
-        name=f"Pickup battle: {user.username} v. {COMPUTER_NAME.lower() if computer else 'an invited player'}"[:120],
-        layer=KEY, width=0, height=0, status=Campaign.Status.ACTIVE, turn=1, seats=2, dice_seed=raw.hex(),
+        name=f"Pickup battle: {user.username} v. {against}"[:120],
+        layer=KEY, width=0, height=0, status=Campaign.Status.ACTIVE, turn=1, seats=sides, dice_seed=raw.hex(),
         seed_hash=seed_hash(raw), moderator=None, activation_hours=hours, battle_hours=0,
         deployment=Campaign.Deployment.AUTOMATIC, missed_turn_limit=0)
     Empire.objects.create(campaign=campaign, seat=1, name=side_name(user), colour=COLOURS[1], user=user)
-    Empire.objects.create(campaign=campaign, seat=2, name=COMPUTER_NAME if computer else "The opponent",
-                          colour=COLOURS[2], is_bot=computer)
+    for seat in range(2, sides + 1):
+        bot = seat in bots
+        name = (COMPUTER_NAME if bot else "The opponent") if sides == 2 else \
+            (f"{COMPUTER_NAME} ({seat})" if bot else f"Seat {seat} (invited)")
+        Empire.objects.create(campaign=campaign, seat=seat, name=name, colour=COLOURS[seat], is_bot=bot)
     Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
     pickup = PickupBattle.objects.create(
-        campaign=campaign, ruleset=ruleset, points=points, creator=user, computer=computer,
-        invite_token="" if computer else secrets.token_urlsafe(24), invite_email=invite_email,
-        status=PickupBattle.Status.BUILDING if computer else PickupBattle.Status.INVITING)
-    if computer:
-        dice = CampaignDice(campaign, phase=f"pickup {pickup.pk} fleets", turn=1, concerns=(2,))
+        campaign=campaign, ruleset=ruleset, points=points, creator=user, computer=computer, sides=sides,
+        invite_token=secrets.token_urlsafe(24) if invited else "", invite_email=invite_email,
+        status=PickupBattle.Status.INVITING if invited else PickupBattle.Status.BUILDING)
+    bought_fleets = {}
+    for seat in bots:
+        dice = CampaignDice(campaign, phase=f"pickup {pickup.pk} fleets", turn=1, concerns=(seat,))
         bought = fleets.computer_fleet(fleets.offers(None), points, dice)
         dice.commit()
-        pickup.fleets = {"2": [_ship_json(o) for o in bought]}
+        bought_fleets[str(seat)] = [_ship_json(o) for o in bought]
+    if bought_fleets:
+        pickup.fleets = bought_fleets
         pickup.save(update_fields=["fleets"])
     if invite_email:
         _mail_invitation(pickup, invite_email)
@@ -167,7 +218,7 @@ def invite_by_email(*, pickup_id: int, user, email: str) -> PickupBattle:
     campaign, pickup = _locked(pickup_id, user)
     if pickup.creator_id != user.pk:
         raise NotFound("no such pickup battle")
-    if pickup.computer or pickup.status != PickupBattle.Status.INVITING:
+    if not pickup.invite_token or pickup.status != PickupBattle.Status.INVITING:
         raise Conflict("this battle has its opponent: there is nobody to invite")
     address = _email(email)
     if address.casefold() == (user.email or "").casefold():
@@ -184,28 +235,49 @@ def pickup_for_token(token) -> PickupBattle | None:
     return PickupBattle.objects.filter(invite_token=token).select_related("creator").first()
 
 
+def _free_seats(campaign: Campaign) -> list[int]:
+    """The invited seats nobody holds yet (read under the pickup's row lock)."""
+    return list(Empire.objects.filter(campaign=campaign, user__isnull=True, is_bot=False).order_by("seat")
+                .values_list("seat", flat=True))
+
+
 @transaction.atomic
 def accept_pickup(*, token, user) -> PickupBattle:
-    """``user`` accepts the invitation with ``token`` and takes seat 2. An emailed invitation is
-    for the account with that address; a second acceptance by the same user changes nothing."""
+    """``user`` accepts the invitation with ``token`` and takes the next free seat (seat 2 of a
+    two-sided battle; ruling PK6). A two-sided battle's emailed invitation is for the account
+    with that address; a second acceptance by the same user changes nothing. Two accepting the
+    last free seat at once: the host campaign row, then the pickup row, are locked, so the second
+    finds it taken (409)."""
     found = pickup_for_token(token)
     if found is None or not getattr(user, "is_authenticated", False):
         raise NotFound("no such invitation")
     campaign, pickup = _locked(found.pk)
-    if pickup.opponent_id == user.pk:
+    if pickup.opponent_id == user.pk or Empire.objects.filter(campaign=campaign, user=user, seat__gt=1).exists():
         return pickup  # accepted already (a double click)
     if pickup.creator_id == user.pk:
         raise PickupError("this is your own battle: send the link to your opponent")
-    if pickup.status != PickupBattle.Status.INVITING:
-        raise Conflict("this invitation has been accepted already")
-    if pickup.invite_email and pickup.invite_email.casefold() != (user.email or "").strip().casefold():
+    free = _free_seats(campaign) if pickup.status == PickupBattle.Status.INVITING else []
+    if not free:
+        raise Conflict("this invitation has been accepted already" if pickup.sides == 2
+                       else "every seat of this battle is taken")
+    if (pickup.sides == 2 and pickup.invite_email
+            and pickup.invite_email.casefold() != (user.email or "").strip().casefold()):
         raise PickupError("this invitation was sent to another email address: log in with that account")
-    pickup.opponent = user
-    pickup.status = PickupBattle.Status.BUILDING
-    pickup.save(update_fields=["opponent", "status"])
-    Empire.objects.filter(campaign=campaign, seat=2).update(user=user, name=side_name(user))
+    seat = free[0]
+    fields = []
+    if seat == 2:
+        pickup.opponent = user
+        fields.append("opponent")
+    if len(free) == 1:
+        pickup.status = PickupBattle.Status.BUILDING
+        fields.append("status")
+    if fields:
+        pickup.save(update_fields=fields)
+    Empire.objects.filter(campaign=campaign, seat=seat).update(user=user, name=side_name(user))
     Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
-    Campaign.objects.filter(pk=campaign.pk).update(name=f"Pickup battle: {pickup.creator.username} v. {user.username}"[:120])
+    if pickup.sides == 2:
+        Campaign.objects.filter(pk=campaign.pk).update(
+            name=f"Pickup battle: {pickup.creator.username} v. {user.username}"[:120])
     return pickup
 
 
@@ -228,7 +300,11 @@ def refusals_for(pickup: PickupBattle, seat: int) -> dict[str, str]:
 
 
 def _player(pickup: PickupBattle, seat: int):
-    return pickup.creator if seat == 1 else pickup.opponent
+    if seat == 1:
+        return pickup.creator
+    if seat == 2:
+        return pickup.opponent
+    return Empire.objects.filter(campaign_id=pickup.campaign_id, seat=seat).select_related("user").first().user
 
 
 @transaction.atomic
@@ -236,7 +312,7 @@ def submit_fleet(*, pickup_id: int, user, ships) -> PickupBattle:
     """The player's fleet: ``ships`` a list of ship keys (a key once per ship bought). Refused
     with every problem: over the points total or the book's limits, a ship he may not buy; 409
     once submitted (a double submission buys nothing twice). When both fleets are in, the battle
-    starts at once."""
+    starts at once; with more sides, when every seat's is (ruling PK6)."""
     campaign, pickup = _locked(pickup_id, user)
     seat = pickup.seat_of(user)
     # The creator may build while the invitation waits; the battle starts with both fleets in.
@@ -251,7 +327,7 @@ def submit_fleet(*, pickup_id: int, user, ships) -> PickupBattle:
         raise PickupError(exc.problems) from None
     pickup.fleets = {**(pickup.fleets or {}), str(seat): [_ship_json(o) for o in bought]}
     pickup.save(update_fields=["fleets"])
-    if {"1", "2"} <= set(pickup.fleets):
+    if {str(s) for s in range(1, pickup.sides + 1)} <= set(pickup.fleets):
         _start(campaign, pickup)
     return pickup
 
@@ -265,13 +341,17 @@ def _start(campaign: Campaign, pickup: PickupBattle) -> Battle:
               for seat, ships in pickup.fleets.items()}
     names = dict(campaign.empires.values_list("seat", "name"))
     setup = book(pickup.ruleset).setup(fleets, names, COLOURS)
+    bots = sorted(campaign.empires.filter(is_bot=True).values_list("seat", flat=True))
     battle = Battle.objects.create(
         campaign=campaign, turn=1, index=0, x=0, y=0, attacker=1, defender=2, aewa=False,
         mode=Battle.Mode.TACTICAL, ruleset=pickup.ruleset, setup=setup, deadline=None,
-        doctrine_sides=[2] if pickup.computer else [])
+        doctrine_sides=bots)
+    if pickup.sides == 2:
+        text = f"Pickup battle: {names[1]} (attacker) against {names[2]} (defender)"
+    else:
+        text = f"Pickup battle of {pickup.sides} sides: " + ", ".join(names[s] for s in sorted(names))
     BattleLogEntry.objects.create(battle=battle, kind="created",
-                                  text=f"Pickup battle: {names[1]} (attacker) against {names[2]} (defender), "
-                                       f"{pickup.points} {book(pickup.ruleset).unit} a side.")
+                                  text=f"{text}, {pickup.points} {book(pickup.ruleset).unit} a side.")
     pickup.battle = battle
     pickup.status = PickupBattle.Status.PLAYING
     pickup.save(update_fields=["battle", "status"])
@@ -301,5 +381,5 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     return battle
 
 
-__all__ = ["Conflict", "NotFound", "OPPONENTS", "PickupError", "accept_pickup", "create_pickup", "invite_by_email",
+__all__ = ["Conflict", "NotFound", "OPPONENTS", "OTHER_SEATS", "PickupError", "seat_rows", "accept_pickup", "create_pickup", "invite_by_email",
            "invite_url", "offers_for", "pickup_for_token", "record_result", "submit_fleet", "visible_pickups"]

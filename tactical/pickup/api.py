@@ -3,11 +3,12 @@ serializer (documented in the OpenAPI schema), call one action of tactical/picku
 
     GET  pickup/                  your pickup battles, newest first
     POST pickup/                  create: {"ruleset", "points", "opponent": "computer"|"email"|"link",
-                                  "email", "activation_hours"}; 201 with the battle
+                                  "email", "activation_hours", "sides": 2…6 (Buoyz; default 2),
+                                  "others": ["computer"|"link", …] (seats 3…)}; 201 with the battle
     GET  pickup/{id}/             one of yours (anyone else: 404): status, sides, your fleet, the
                                   ships you may buy, the battle's id once it is being played
     POST pickup/{id}/invite/      {"email"}: (re)send the invitation (the creator, before acceptance)
-    POST pickup/accept/           {"token"}: accept an invitation and take seat 2
+    POST pickup/accept/           {"token"}: accept an invitation and take the next free seat (409 when full)
     POST pickup/{id}/fleet/       {"ships": ["design-4", "design-4", …]}: your fleet, one key per
                                   ship; 400 with every problem, 409 once submitted
 The battle itself is played through /api/battles/{battle}/state/, action/ and doctrine/.
@@ -37,6 +38,13 @@ class CreateBody(serializers.Serializer):
                                   help_text="The address to invite, with opponent \"email\".")
     activation_hours = serializers.IntegerField(required=False, default=24,
                                                 help_text="Hours a side has for each decision (0: no deadline).")
+    sides = serializers.IntegerField(required=False, default=2,
+                                     help_text="Seats in the battle: 2, or up to 6 under Buoyz 'N Da 'Hood (ruling PK6).")
+    others = serializers.ListField(child=serializers.ChoiceField(choices=actions.OTHER_SEATS), required=False,
+                                   max_length=4, default=None, allow_null=True,
+                                   help_text="How each seat after the second is filled: \"computer\" or \"link\" "
+                                             "(the invitation link; first to accept, next free seat). "
+                                             "Default: as seat 2 (an emailed seat 2: by link).")
 
 
 class InviteBody(serializers.Serializer):
@@ -58,6 +66,14 @@ class Ship(serializers.Serializer):
     points = serializers.IntegerField()
 
 
+class Seat(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    player = serializers.CharField(allow_null=True)
+    computer = serializers.BooleanField()
+    fleet_in = serializers.BooleanField()
+
+
 class PickupAnswer(serializers.Serializer):
     id = serializers.IntegerField()
     ruleset = serializers.CharField()
@@ -68,6 +84,8 @@ class PickupAnswer(serializers.Serializer):
     creator = serializers.CharField()
     opponent = serializers.CharField(allow_null=True)
     computer = serializers.BooleanField()
+    sides = serializers.IntegerField()
+    seats = Seat(many=True, required=False)
     fleets_submitted = serializers.ListField(child=serializers.IntegerField())
     your_fleet = Ship(many=True, allow_null=True)
     offers = serializers.ListField(child=serializers.DictField(), required=False)
@@ -85,12 +103,14 @@ def pickup_json(p: PickupBattle, user, *, full: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": p.pk, "ruleset": p.ruleset, "points": p.points, "unit": unit, "status": p.status, "you": seat,
         "creator": p.creator.username, "opponent": p.opponent.username if p.opponent_id else None,
-        "computer": p.computer, "fleets_submitted": sorted(int(s) for s in (p.fleets or {})),
+        "computer": p.computer, "sides": p.sides, "fleets_submitted": sorted(int(s) for s in (p.fleets or {})),
         "your_fleet": (p.fleets or {}).get(str(seat)),
-        "invite_url": actions.invite_url(p) if seat == 1 and p.status == p.Status.INVITING else None,
+        "invite_url": actions.invite_url(p) if seat == 1 and p.status == p.Status.INVITING and p.invite_token else None,
         "battle": p.battle_id, "dice_log": reverse("campaign-dice", args=[p.campaign_id]),
         "url": reverse("pickup-detail", args=[p.pk]),
     }
+    if full:
+        out["seats"] = actions.seat_rows(p)
     if full and p.status in actions.BUILDABLE and str(seat) not in (p.fleets or {}):
         out["offers"] = [{"key": o.key, "name": o.name, "points": o.points, "detail": o.detail, "own": o.own}
                          for o in actions.offers_for(p, seat)]
@@ -127,7 +147,10 @@ class PickupList(APIView):
                        "ruleset": "eventhorizon", "points": 240, "opponent": "computer", "activation_hours": 24}),
                              OpenApiExample("invite by email", request_only=True, value={
                                  "ruleset": "eventhorizon", "points": 300, "opponent": "email",
-                                 "email": "friend@example.org"})])
+                                 "email": "friend@example.org"}),
+                             OpenApiExample("three sides: a player by link and the computer", request_only=True, value={
+                                 "ruleset": "buoyz", "points": 40, "opponent": "link", "sides": 3,
+                                 "others": ["computer"]})])
     def post(self, request):
         body = CreateBody(data=request.data if isinstance(request.data, dict) else {})
         if not body.is_valid():
@@ -164,7 +187,7 @@ class PickupInvite(APIView):
 
 class PickupAccept(APIView):
     @extend_schema(operation_id="pickup_accept", request=AcceptBody, responses=PickupAnswer,
-                   summary="Accept an invitation (its token) and take seat 2")
+                   summary="Accept an invitation (its token) and take the next free seat")
     def post(self, request):
         body = AcceptBody(data=request.data if isinstance(request.data, dict) else {})
         if not body.is_valid():
@@ -178,7 +201,7 @@ class PickupAccept(APIView):
 
 class PickupFleet(APIView):
     @extend_schema(operation_id="pickup_fleet", request=FleetBody, responses=PickupAnswer,
-                   summary="Submit your fleet (once); the battle starts when both fleets are in",
+                   summary="Submit your fleet (once); the battle starts when every fleet is in",
                    examples=[OpenApiExample("two ships", request_only=True,
                                             value={"ships": ["design-3", "design-3", "design-7"]})])
     def post(self, request, pickup_id: int):

@@ -53,6 +53,9 @@ class FleetBook:
     default_points: int = 100
     max_ships: int = 12
     limits_text: str = ""
+    title: str = ""
+    max_sides: int = 2  # seats in one battle (ruling PK6)
+    sides_rule: str = ""
 
     def offers(self, user) -> list[Offer]:
         raise NotImplementedError
@@ -127,6 +130,9 @@ class EventHorizonBook(FleetBook):
 
     ruleset = "eventhorizon"
     unit = "BP"
+    title = "Event Horizon"
+    sides_rule = ("003 Quick Play: the online engine deals one red and one black fleet; a suit per fleet for "
+                  "three or four is not played here")
     min_points = 20
     max_points = 1000
     default_points = 240
@@ -201,6 +207,9 @@ class BuoyzBook(FleetBook):
 
     ruleset = "buoyz"
     unit = "points"
+    title = "Buoyz 'N Da 'Hood"
+    max_sides = 6
+    sides_rule = "000 3.0, ruling BZ83"
     min_points = 5
     max_points = 240
     default_points = 40

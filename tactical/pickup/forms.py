@@ -12,6 +12,9 @@ OPPONENT_CHOICES = [("computer", "The computer (its doctrine builds a fleet and 
                     ("email", "A player I invite by email"),
                     ("link", "A player I send a link to")]
 
+OTHER_CHOICES = [("link", "Players who accept the invitation link (first come, next free seat)"),
+                 ("computer", "The computer")]
+
 
 class NewPickupForm(forms.Form):
     ruleset = forms.ChoiceField(label="Rule book")
@@ -19,6 +22,12 @@ class NewPickupForm(forms.Form):
     opponent = forms.ChoiceField(choices=OPPONENT_CHOICES, widget=forms.RadioSelect, initial="computer")
     email = forms.EmailField(label="Opponent's email", required=False,
                              help_text="Only for an invitation by email.")
+    sides = forms.TypedChoiceField(label="Sides", coerce=int, initial=2, required=False, empty_value=2,
+                                   choices=[(n, str(n)) for n in range(2, actions.MAX_SIDES + 1)],
+                                   help_text="More than two: Buoyz 'N Da 'Hood only (000 3.0), every side against every other.")
+    others = forms.ChoiceField(label="The third side on", choices=OTHER_CHOICES, widget=forms.RadioSelect,
+                               initial="link", required=False,
+                               help_text="With more than two sides: who takes the seats after your opponent's.")
     activation_hours = forms.IntegerField(label="Hours for each decision", min_value=0,
                                           max_value=actions.MAX_ACTIVATION_HOURS, initial=24,
                                           help_text="After it the computer plays the late side's decision (0: no deadline).")

@@ -33,9 +33,14 @@ def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
 
 
 def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
+    from django.db.models import Count, Q
+
+    from campaign.models import Empire
     from tactical.models import PickupBattle
 
     rows = {p.campaign_id: p for p in PickupBattle.objects.filter(campaign__in=campaigns)}
+    held = dict(Empire.objects.filter(campaign__in=campaigns).filter(Q(user__isnull=False) | Q(is_bot=True))
+                .order_by().values("campaign_id").annotate(n=Count("id")).values_list("campaign_id", "n"))
     out = {}
     for c in campaigns:
         p = rows.get(c.pk)
@@ -48,7 +53,7 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
 
         unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
         title = RESOLVERS[p.ruleset].title if p.ruleset in RESOLVERS else p.ruleset
-        out[c.pk] = HomeFacts(players=1 + (p.opponent_id is not None or p.computer),
+        out[c.pk] = HomeFacts(players=held.get(c.pk, 1),
                               summary=f"{title} · {p.points} {unit}", status=p.get_status_display())
     return out
 

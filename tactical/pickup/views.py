@@ -1,7 +1,7 @@
 """Pages of pickup battles (docs/battles.md, "Pickup battles").
 
     battles/                       your pickup battles
-    battles/new/                   a new one: rule book, points, opponent
+    battles/new/                   a new one: rule book, points, sides, opponents
     battles/pickup/<id>/           one of yours: the invitation, your fleet, then the battle
     battles/pickup/<id>/fleet/     POST: your fleet
     battles/pickup/<id>/invite/    POST: (re)send the invitation by email
@@ -46,8 +46,11 @@ def pickup_list(request):
         p.you = p.seat_of(request.user)
         p.unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
         p.title = _title(p.ruleset)
-        p.against = ("the computer" if p.computer else p.opponent.username if p.opponent_id and p.you == 1
-                     else p.creator.username if p.you == 2 else "(invited)")
+        if p.sides > 2:
+            p.against = f"{p.sides - 1} other sides"
+        else:
+            p.against = ("the computer" if p.computer else p.opponent.username if p.opponent_id and p.you == 1
+                         else p.creator.username if p.you == 2 else "(invited)")
     return render(request, "tactical/pickup/list.html", {"rows": rows, "can_create": bool(available())})
 
 
@@ -60,7 +63,9 @@ def pickup_new(request):
         try:
             pickup = actions.create_pickup(user=request.user, ruleset=data["ruleset"], points=data["points"],
                                            opponent=data["opponent"], email=data.get("email") or "",
-                                           activation_hours=data["activation_hours"])
+                                           activation_hours=data["activation_hours"], sides=data["sides"],
+                                           others=[data.get("others") or "link"] * (data["sides"] - 2)
+                                           if data["sides"] > 2 else None)
         except actions.PickupError as exc:
             error = exc.message
         else:
@@ -83,8 +88,10 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         "pickup": pickup, "seat": seat, "book": book, "title": _title(pickup.ruleset), "names": names, "building": building,
         "fleet_form": fleet_form if building else None, "your_fleet": fleets.get(str(seat)),
         "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
-        "other_ready": str(3 - seat) in fleets if seat else False,
-        "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING else "",
+        "other_ready": str(3 - seat) in fleets if seat and pickup.sides == 2 else False,
+        "seats": actions.seat_rows(pickup),
+        "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING
+        and pickup.invite_token else "",
         "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
         "error": error,
     }, status=status)
@@ -142,7 +149,7 @@ def pickup_join(request, token: str):
             return redirect("pickup-detail", pickup.pk)
     return render(request, "tactical/pickup/join.html", {
         "pickup": pickup, "error": error, "book": BOOKS.get(pickup.ruleset), "title": _title(pickup.ruleset),
-        "taken": pickup.status != PickupBattle.Status.INVITING and pickup.opponent_id != request.user.pk,
+        "taken": pickup.status != PickupBattle.Status.INVITING and pickup.seat_of(request.user) is None,
     }, status=400 if error else 200)
 
 

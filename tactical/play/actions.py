@@ -55,6 +55,11 @@ class Refused(PlayError):
 
 # --- who is who ----------------------------------------------------------------------------
 
+def role(battle: Battle, seat: int) -> str:
+    """The side's part: "attacker", "defender", or — a third to sixth side (ruling PK6) — "side"."""
+    return "attacker" if seat == battle.attacker else "defender" if seat == battle.defender else "side"
+
+
 def seats_of(user, battle: Battle) -> list[int]:
     """The battle's seats this user commands (normally none or one)."""
     if not getattr(user, "is_authenticated", False):
@@ -240,11 +245,12 @@ def start_embedded(battle: Battle) -> Battle:
         rules = embedded.rules_for(battle)
         state = embedded.initial_state(battle.setup, dice, rules)
         names = side_names(battle)
-        BattleLogEntry.objects.create(
-            battle=battle, kind="tactical_start",
-            text=f"The fleets deploy: {names[battle.attacker]} (attacker) against {names[battle.defender]} (defender)"
-                 + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else "."),
-        )
+        if len(battle.seats) > 2:  # a battle of more sides (ruling PK6): every side against every other
+            text = "The fleets deploy: " + ", ".join(names[s] for s in battle.seats) + ", each against every other."
+        else:
+            text = (f"The fleets deploy: {names[battle.attacker]} (attacker) against {names[battle.defender]} (defender)"
+                    + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else "."))
+        BattleLogEntry.objects.create(battle=battle, kind="tactical_start", text=text)
         steps = _Steps(battle)
         state = _advance(battle, rules, state, dice, steps)
         _settle(battle, campaign, rules, state, dice, steps)
@@ -470,7 +476,8 @@ def finish_with_doctrine(battle: Battle) -> None:
     battle.save(update_fields=["doctrine_sides"])
     BattleLogEntry.objects.create(
         battle=battle, kind="doctrine",
-        text="The battle deadline passed: the computer doctrine plays both fleets to the end.")
+        text="The battle deadline passed: the computer doctrine plays "
+             + ("both fleets" if len(battle.seats) == 2 else "every fleet") + " to the end.")
     rules = embedded.rules_for(battle)
     state = embedded.current_state(battle)
     dice = _dice(battle, campaign)

@@ -49,7 +49,7 @@ def state_json(view: BattleView) -> dict:
         "battle": battle.pk, "campaign": battle.campaign_id, "ruleset": battle.ruleset, "status": battle.status,
         "turn": battle.turn, "hex": [battle.x, battle.y], "you": view.seat, "moderator": view.moderator,
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s), "role":
-                   "attacker" if s == battle.attacker else "defender", "computer": s in (battle.doctrine_sides or [])}
+                   play.role(battle, s), "computer": s in (battle.doctrine_sides or [])}
                   for s in battle.seats],
         "doctrine_sides": list(battle.doctrine_sides or []),
         "activation_deadline": battle.activation_deadline.isoformat() if battle.activation_deadline else None,

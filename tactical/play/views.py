@@ -210,7 +210,7 @@ def play_context(view: BattleView) -> dict:
         "computer": view.computer, "steps": battle.steps.count(),
         "summary": rules.summary(rules.result(state), view.names) if over else "",
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s, "#999"),
-                   "role": "attacker" if s == battle.attacker else "defender",
+                   "role": play.role(battle, s),
                    "computer": s in (battle.doctrine_sides or [])} for s in battle.seats],
     })
     ctx.update(rules.page_context(state, viewer))
