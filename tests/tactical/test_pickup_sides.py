@@ -80,6 +80,9 @@ def test_with_two_free_seats_the_first_to_accept_takes_seat_two_the_next_seat_th
     third = api(carol).post("/api/pickup/accept/", {"token": token}, format="json").json()
     assert third["you"] == 3 and third["status"] == "building"
     assert api(carol).get("/api/pickup/").json()["results"][0]["you"] == 3
+    built = api(carol).post(f"/api/pickup/{made['id']}/fleet/", {"ships": cheapest_fleet(carol)}, format="json")
+    assert built.status_code == 200 and built.json()["fleets_submitted"] == [3] and built.json()["you"] == 3
+    assert b'id="seat-3"' in api(carol).get(reverse("pickup-detail", args=[made["id"]])).content
     assert api(mallory).post("/api/pickup/accept/", {"token": token}, format="json").status_code == 409
 
 
