@@ -56,6 +56,21 @@ class HostileInput(ValueError):
         self.where, self.problem = where, problem
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,10}")
+
+
+def whole_number(text: Any, *, negative: bool = False) -> int | None:
+    """The whole number typed as ``text`` ("12", " 12 "), or None: ASCII digits only and within
+    the database's integer range. ``str.isdigit`` is not enough: it passes "²" and "①", which
+    ``int()`` then refuses with a ValueError (a 500 wherever a view trusted it)."""
+    if not isinstance(text, str) or not _WHOLE.fullmatch(text.strip()):
+        return None
+    value = int(text.strip())
+    if not INT_MIN <= value <= INT_MAX or (value < 0 and not negative):
+        return None
+    return value
+
+
 def text_problem(text: str) -> str | None:
     """Why this text cannot be stored, or None."""
     bad = _BAD_TEXT.search(text)

@@ -7,6 +7,7 @@ from django import forms
 from campaign.rules.cam import factions as fx
 from campaign.rules.cam import ships as sh
 from campaign.rules.cam import state as st
+from campaign.sanitise import whole_number
 
 from .models import CLASS_CHOICES, EDGE_CHOICES, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign
 
@@ -118,11 +119,11 @@ class SDForm(forms.Form):
             parts = line.split()
             if not parts:
                 continue
-            if not parts[0].isdigit() or len(parts) < 2:
+            if whole_number(parts[0]) is None or len(parts) < 2:
                 raise forms.ValidationError(f"'{line}': start with the number of attack dice, then the weapon's name")
             arc = parts[-1] if len(parts) > 2 and parts[-1].lower() in ("fwd", "aft", "fwd-only") else ""
             name = " ".join(parts[1:-1] if arc else parts[1:])
-            out.append([int(parts[0]), name, arc])
+            out.append([whole_number(parts[0]), name, arc])
         return out
 
 

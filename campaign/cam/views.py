@@ -14,6 +14,7 @@ from campaign.access import role_of, visible_campaigns
 from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam import ships as sh
+from campaign.sanitise import whole_number
 
 from . import actions, adapters, charts, online
 from .forms import CreateForm, SDForm, fleet_text, parse_fleet, players_from
@@ -36,20 +37,20 @@ def _status(exc: actions.CamActionError) -> int:
 def _ints(values) -> list[int]:
     out = []
     for v in values:
-        try:
-            out.append(int(v))
-        except (TypeError, ValueError):
-            raise actions.CamActionError(f"{v!r} is not a roster number") from None
+        number = whole_number(v)
+        if number is None:
+            raise actions.CamActionError(f"{v!r} is not a roster number"[:200])
+        out.append(number)
     return out
 
 
 def _int(value, default=0) -> int:
     if value in (None, ""):
         return default
-    try:
-        return int(value)
-    except ValueError:
-        raise actions.CamActionError(f"{value!r} is not a whole number") from None
+    number = whole_number(value, negative=True)
+    if number is None:
+        raise actions.CamActionError(f"{value!r} is not a whole number"[:200])
+    return number
 
 
 @login_required
@@ -139,14 +140,16 @@ def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | Non
 @login_required
 @require_POST
 def cam_fleet(request, campaign_id: int):
-    seat = _int(request.POST.get("seat"), None) if request.POST.get("seat") else None
     fleet = parse_fleet(request.POST.get("fleet", ""))
     added = request.POST.get("add_sd", "").strip()
     if added:  # "Add" beside a catalogue SD: the fleet as typed, plus that ship (checked when entered)
         fleet.append({"sd": added, "name": request.POST.get("add_name", "").strip()})
-    return _post_action(request, campaign_id, lambda: actions.set_starting_fleet(
-        campaign_id=campaign_id, user=request.user, fleet=fleet, seat=seat),
-        ok="Ship added to the starting fleet." if added else "Starting fleet saved.")
+
+    def run():  # a seat that is no number is refused as the action's own refusals are (not a 500)
+        seat = _int(request.POST.get("seat"), None) if request.POST.get("seat") else None
+        return actions.set_starting_fleet(campaign_id=campaign_id, user=request.user, fleet=fleet, seat=seat)
+    return _post_action(request, campaign_id, run,
+                        ok="Ship added to the starting fleet." if added else "Starting fleet saved.")
 
 
 @login_required

@@ -14,13 +14,14 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.views.decorators.http import require_POST
 
+from campaign.sanitise import whole_number
+
 from . import online
 from .views import _post_action
 
 
 def _seat(request) -> int | None:
-    raw = request.POST.get("seat")
-    return int(raw) if raw and raw.isdigit() and len(raw) < 4 else None
+    return whole_number(request.POST.get("seat") or "")
 
 
 @login_required
@@ -37,7 +38,8 @@ def _table(raw: str):
     action refuses it naming the rule)."""
     if raw == "":
         return None
-    return int(raw) if raw.isdigit() and len(raw) < 4 else raw
+    number = whole_number(raw)
+    return raw if number is None else number
 
 
 @login_required

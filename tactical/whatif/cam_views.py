@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from campaign.rules.cam import ships as sh
+from campaign.sanitise import whole_number
 from tactical.models import WhatIfRun
 from tactical.whatif import cam, camtrials, runs
 from tactical.whatif.cam_api import forces_json
@@ -33,8 +34,9 @@ def _sd_keys(text: str) -> list[str]:
         if not line:
             continue
         head, _, rest = line.replace("×", "x").partition(" x ")
-        if rest and head.strip().isdigit():
-            keys += [rest.strip()] * min(int(head), cam.MAX_SHIPS + 1)
+        count = whole_number(head) if rest else None
+        if count is not None:
+            keys += [rest.strip()] * min(count, cam.MAX_SHIPS + 1)
         else:
             keys.append(line)
     return keys
@@ -64,8 +66,9 @@ def whatif_cam_new(request):
             context["error"], status = str(exc), _status(exc)
             return render(request, "tactical/whatif_cam_new.html", context, status=status)
     period = context["values"]["period"]
-    if period and str(period).isdigit():
-        context["catalogue"] = sorted((sd for sd in sh.STARTER_CATALOGUE.values() if sd.available_in(int(period))),
+    if whole_number(str(period)) is not None:
+        context["catalogue"] = sorted((sd for sd in sh.STARTER_CATALOGUE.values()
+                                       if sd.available_in(whole_number(str(period)))),
                                       key=lambda sd: (sd.points, sd.key))
     if request.method == "POST":
         v = context["values"]

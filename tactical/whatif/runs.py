@@ -43,6 +43,7 @@ from campaign.rules.eventhorizon.autoresolve import Side, odds
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.designs import DesignError, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from campaign.sanitise import whole_number
 from tactical.models import WhatIfRun
 from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for callers and tests
     FATES,
@@ -129,8 +130,9 @@ def _whole(value: Any, what: str) -> int:
         raise WhatIfError(f"{what} must be a whole number, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
+    number = whole_number(value, negative=True)
+    if number is not None:
+        return number
     raise WhatIfError(f"{what} must be a whole number, not {value!r}")
 
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import visible_campaigns
 from campaign.eventhorizon import visibility
+from campaign.sanitise import whole_number
 from tactical.models import WhatIfRun
 from tactical.whatif import runs as whatif
 
@@ -129,7 +130,7 @@ def whatif_new(request):
     campaign = None
     raw = request.POST.get("campaign") if request.method == "POST" else request.GET.get("campaign")
     if raw:
-        campaign = campaigns.filter(pk=raw).first() if str(raw).isdigit() else None
+        campaign = campaigns.filter(pk=whole_number(raw)).first() if whole_number(raw) else None
         if campaign is None:
             return render(request, "tactical/whatif_new.html", {
                 "campaigns": campaigns, "campaign": None, "campaign_error": "That is not one of your campaigns.",

@@ -38,6 +38,7 @@ from campaign.dice import log_reader, shown_rows
 from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.rules.eventhorizon.victory import PURPOSES
+from campaign.sanitise import whole_number
 
 from .. import visibility
 from ..charts import history_series
@@ -201,9 +202,9 @@ class ReportView(APIView):
         # an observer's holds public events only until the campaign ends.
         campaign = campaign_for(request, campaign_id)
         seat = request.query_params.get("seat")
-        if seat not in (None, "") and not seat.isdigit():
+        if seat not in (None, "") and whole_number(seat) is None:
             raise ValidationError({"seat": "must be a seat number"})
-        seat = int(seat) if seat else None
+        seat = whole_number(seat) if seat else None
         if not is_moderator(request.user, campaign):
             seat = None  # everyone else reads their own report, whatever they ask for
         try:
@@ -424,9 +425,10 @@ def _turn_param(request, campaign: Campaign) -> int | None:
     raw = request.query_params.get("turn")
     if raw in (None, ""):
         return None
-    if not raw.isdigit() or not 1 <= int(raw) <= campaign.turn:
+    turn = whole_number(raw)
+    if turn is None or not 1 <= turn <= campaign.turn:
         raise ValidationError({"turn": f"must be a turn of this campaign, 1 to {campaign.turn}"})
-    return int(raw)
+    return turn
 
 
 class VisibleFleets(APIView):

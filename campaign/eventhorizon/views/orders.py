@@ -28,6 +28,7 @@ from campaign.rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, 
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.orders import fleet_speed, purchase_options, ship_campaign_move
 from campaign.rules.eventhorizon.setup import SETUP_TURN
+from campaign.sanitise import whole_number
 
 from .. import adapters
 from ..visibility import map_svg_for
@@ -248,12 +249,12 @@ def ready_toggle(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
     empire = _player(request, campaign)
     ready = request.POST.get("ready") in ("1", "true", "on")
-    number = request.POST.get("turn", "")
-    if not number.isdigit():  # issue 14: the page names its turn, so a form posted twice acts once
+    number = whole_number(request.POST.get("turn", ""))
+    if number is None:  # issue 14: the page names its turn, so a form posted twice acts once
         messages.error(request, "the ready form did not say which turn: reload the page and try again")
         return redirect("campaign-orders", campaign.pk)
     try:
-        actions.mark_ready(empire.pk, ready, turn_number=int(number))
+        actions.mark_ready(empire.pk, ready, turn_number=number)
     except actions.ActionError as exc:
         messages.error(request, str(exc))
     else:

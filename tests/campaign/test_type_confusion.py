@@ -1,0 +1,318 @@
+"""Type confusion (issue 14's "bad input gets a clear error and changes nothing"): every API
+endpoint that takes a body (test_hostile_input.ENDPOINTS) is sent a plausible body with one field
+at a time replaced by a value of the wrong type: a number as text, a list, an object, true, a
+fraction, null, a negative or zero number, text where a list or object belongs. Whatever the
+endpoint makes of it, it never answers 500; a refusal (4xx) is JSON that says something and
+changes no row (test_hostile_input.fingerprint). An answer of 2xx may change rows (a field it
+ignores, or "1" read as 1): each substitution runs in a savepoint rolled back after it.
+
+The HTML forms that take ids or numbers get the same treatment (form fields are text, so the wrong
+types are text that is no number, a negative or fraction, an id nobody has, empty, repeated).
+
+Run on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection, transaction
+from django.urls import reverse
+
+from tests.campaign import test_hostile_input as hostile
+from tests.campaign.test_hostile_input import ENDPOINTS, _fill, _send, fingerprint
+
+world = hostile.world  # the same fixture: the objects each endpoint acts on
+
+pytestmark = pytest.mark.django_db
+
+# The wrong-typed values put in place of each field (and of each item one level in).
+WRONG = ["x", "1", "²", "", [1], ["x"], [], {"a": 1}, {}, True, False, 1.5, None, -1, 0, 99999]
+WRONG_INSIDE = ["x", "²", [1], {"a": 1}, True, 1.5, None, -1]  # one level in: fewer, to keep the run short
+
+# A plausible body per endpoint, with the fields it reads: the hostile test's template (its TEXT
+# and NUMBER filled in) unless named here.
+BODIES = {
+    "api-token": {"username": "bob", "password": "pw-bob"},
+    "api-cam-campaigns": {"name": "Rubber", "period": 2, "starting_points": 100, "scenarios": 3,
+                          "points_level": 60, "break_percent": 40, "replacement_percent": 10,
+                          "survival_roll": False, "battle_mode": "tabletop", "seed": "s", "tables": 1,
+                          "replacement_house_rule": False,
+                          "players": [{"username": "bob", "name": "Bob", "fleet": []},
+                                      {"username": "carol", "name": "Carol", "fleet": []}]},
+    "api-cam-start": {},
+    "api-cam-fleet": {"fleet": ["d7", "d7"], "seat": 1},
+    "api-cam-sds": {"key": "zz1", "name": "Custom", "points": 10, "kind": "ship", "period": 2},
+    "api-cam-scenarios": {"nature": "open_battle", "defender": 1},
+    "api-cam-forces": {"ships": [1], "extra_ac": 0, "bases": 0, "minefields": 0, "edge_choice": "north",
+                       "seat": 1, "on_table": False},
+    "api-cam-table": {},
+    "api-cam-turns": {"destroyed": [1], "crippled": [1], "left": [1], "seat": 1},
+    "api-cam-between": {"requests": [{"kind": "replace", "ship": 1}], "ready": True, "seat": 1},
+    "api-cam-mode": {"mode": "online"},
+    "api-cam-tables": {"tables": {"ship:1": 1}, "seat": 1},
+    "api-cam-act": {"action": {"type": "move", "ship": 1, "after": 6}, "seat": 1},
+    "api-cam-doctrine": {"on": True, "seat": 1},
+    "api-cam-settle": {"how": "doctrine"},
+    "api-orders": {"orders": {"purchases": [{"world": 1, "kind": "ship", "count": 1}], "moves": [
+        {"fleet": 1, "path": [[1, 1]]}]}, "ready": False, "turn": 1},
+    "api-orders-preview": {"orders": {"purchases": [{"world": 1, "kind": "ship", "count": 1}], "moves": [
+        {"fleet": 1, "path": [[1, 1]]}]}},
+    "api-process": {"turn": 1},
+    "api-lobby": {"name": "Lobby", "grid": "hex", "width": 12, "height": 12, "seats": 2, "options": {},
+                  "turn_hours": 72, "setup_hours": 72, "battle_mode": "auto", "battle_requests": "either",
+                  "battle_hours": 48, "activation_hours": 24, "fog_of_war": True, "detection_range": 2,
+                  "missed_turn_limit": 3, "seed": "s", "listed": False, "show_ready": True, "layer": "eventhorizon"},
+    "api-lobby-join": {"token": "nope", "role": "player", "empire_name": "M", "faction": "", "colour": "#112233"},
+    "api-player": {},
+    "api-moderators": {"username": "carol"},
+    "api-invitations": {"email": "x@example.com"},
+    "api-invite-link": {"enabled": True, "regenerate": False, "listed": False},
+    "api-start": {"seed": "s"},
+    "api-orders-text": {"text": "#SECTOR 1 1 x TURN 1\n#END"},
+    "api-order-secret": {},
+    "api-ready": {"ready": True, "turn": 1},
+    "api-take-back": {"seat": 1},
+    "api-pause": {},
+    "api-resume": {},
+    "api-options": {"steered_drift": True},
+    "api-extend": {"hours": 2},
+    "api-rollback": {"turn": 1},
+    "api-substitute": {"seat": 2, "username": "mallory", "old_player": "observer"},
+    "api-notifications": {"turn_processed": True, "email": True},
+    "api-press": {"to": [2], "text": "hello", "announcement": False},
+    "api-press-conversation": {"text": "hello"},
+    "api-press-options": {"press": True, "moderator_reads": False},
+    "api-battle-preference": {"preference": "auto"},
+    "api-battle-result": {"result": {"winner": 1, "ships": [{"id": 1, "state": "destroyed"}]}},
+    "api-battle-confirm": {},
+    "api-battle-dispute": {"reason": "no"},
+    "api-battle-settle": {"note": "n", "auto": False, "result": {"winner": 1}},
+    "api-battle-mode": {"mode": "auto"},
+    "api-battle-action": {"action": {"type": "move", "ship": 1, "to": [1, 1]}},
+    "api-battle-deploy": {"placements": [{"ship": 1, "x": 1, "y": 1, "facing": 0}], "automatic": False},
+    "api-battle-doctrine": {"on": True},
+    "api-pickup-list": {"ruleset": "eventhorizon", "points": 200, "opponent": "computer", "email": "",
+                        "activation_hours": 24},
+    "api-pickup-invite": {"email": "x@example.com"},
+    "api-pickup-accept": {"token": "nope"},
+    "api-pickup-fleet": {"ships": ["scout"]},
+    "api-whatif-list": {"seed": "s", "trials": 2, "a": {"ships": [{"design": 1, "count": 1}]},
+                        "b": {"ships": [{"design": 1, "count": 1}]}},
+    "api-whatif-cam": {"seed": "s", "trials": 2, "period": 2, "points": 60, "a": {"sds": ["d7"]},
+                       "b": {"sds": ["d7"]}},
+}
+
+
+def base_body(name: str, template) -> dict:
+    return BODIES[name] if name in BODIES else _fill(template, "ok", 1)
+
+
+def substitutions(body):
+    """(where, body with one value replaced) for every field and every item one level in."""
+    if not isinstance(body, dict):
+        return
+    for key, value in body.items():
+        for wrong in WRONG:
+            if wrong != value or type(wrong) is not type(value):
+                yield f"{key}={wrong!r}", {**body, key: wrong}
+        inner = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for k, v in list(inner):
+            for wrong in WRONG_INSIDE:
+                if wrong == v and type(wrong) is type(v):
+                    continue
+                replaced = dict(value) if isinstance(value, dict) else list(value)
+                replaced[k] = wrong
+                yield f"{key}[{k!r}]={wrong!r}", {**body, key: replaced}
+    for wrong in ([], "x", 1, None):  # the whole body of the wrong type
+        yield f"body={wrong!r}", wrong
+
+
+def test_every_endpoint_has_a_plausible_body():
+    """A new endpoint gets a body here, or the hostile test's template stands in (no TEXT left)."""
+    assert not set(BODIES) - {name for name, *_ in ENDPOINTS}
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _attempt(send, before: str) -> tuple[int, bytes, bool]:
+    """``send()`` inside a savepoint rolled back after it: (status, content, whether a refusal left
+    every row as ``before``). A 500 is caught here, not raised (the client's raise_request_exception
+    is off), so one run lists every field that answered 500. The rows are compared only when the
+    request wrote something (fingerprint() reads every table: too slow for thousands of requests)."""
+    out, wrote = {}, []
+
+    def watch(execute, sql, params, many, context):
+        if sql.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE"):
+            wrote.append(sql)
+        return execute(sql, params, many, context)
+
+    try:
+        with transaction.atomic(), connection.execute_wrapper(watch):
+            response = send()
+            out["status"], out["content"] = response.status_code, response.content
+            out["unchanged"] = not 400 <= response.status_code < 500 or not wrote or fingerprint() == before
+            raise _Rollback
+    except _Rollback:
+        pass
+    return out["status"], out["content"], out["unchanged"]
+
+
+@pytest.mark.parametrize(("name", "method", "who", "needs", "template"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
+def test_a_wrong_typed_field_is_never_a_500(client, world, settings, name, method, who, needs, template):
+    users, ids = world
+    url = reverse(name, kwargs=ids(needs))
+    if who:
+        client.force_login(users[who])
+    client.raise_request_exception = False
+    failures, before = [], fingerprint()
+    for where, body in substitutions(base_body(name, template)):
+        code, content, unchanged = _attempt(lambda body=body: _send(client, method, url, json.dumps(body)), before)
+        if code >= 500:
+            failures.append(f"{where}: {code}")
+            continue
+        if code >= 400:
+            try:
+                said = json.loads(content)
+            except ValueError:
+                failures.append(f"{where}: {code} not JSON: {content[:120]!r}")
+                continue
+            if not said:
+                failures.append(f"{where}: {code} says nothing")
+            if not unchanged:
+                failures.append(f"{where}: {code} but rows changed")
+    assert not failures, f"{name}: " + "; ".join(failures)
+
+
+# --- HTML forms ----------------------------------------------------------------------------------
+
+# Form fields are text: the wrong "types" are text that is no whole number, or one out of range.
+WRONG_FORM = ["x", "-1", "1.5", "", "0", "99999", "9" * 25, "²", "１", " 1 ", ["1", "x"]]
+
+# (url name, who posts, what the URL needs (world's ids), the fields it reads with plausible values)
+FORMS = [
+    ("campaign-orders", "bob", "eh", {"orders": '{"purchases": []}', "ready": "1", "turn": "1"}),
+    ("campaign-ready", "bob", "eh", {"ready": "1", "turn": "1"}),
+    ("campaign-take-back", "bob", "eh", {"seat": "1"}),
+    ("campaign-design-new", "bob", "eh", {"name": "D", "hull": "1", "weapons": "1", "drive": "1"}),
+    ("campaign-order-secret", "bob", "eh", {}),
+    ("cam-fleet", "alice", "cam", {"seat": "1", "fleet": "d7", "add_sd": "d7", "add_name": "A"}),
+    ("cam-generate", "alice", "cam", {"nature": "open_battle", "defender": "1"}),
+    ("cam-between", "bob", "cam", {"replace": "1", "sd_1": "d7", "name_1": "N"}),
+    ("cam-sds", "alice", "cam", {"key": "zz", "ship_class": "CA", "name": "N", "speed": "1", "turning": "1",
+                                 "target_size": "1", "shields": "3,3,3,3", "hull": "4", "crippled_at": "2",
+                                 "command": "2", "ac": "0", "ac_capacity": "0", "secondary": "0",
+                                 "close_defence": "0", "period_first": "1", "period_last": "6", "main": "4 Phaser"}),
+    ("cam-forces", "bob", "scenario", {"ships": "1", "extra_ac": "0", "bases": "0", "minefields": "0",
+                                      "edge_choice": "north", "on_table": "1"}),
+    ("cam-turn", "bob", "scenario", {"destroyed": "1", "crippled": "1", "left": "1"}),
+    ("cam-mode", "alice", "scenario", {"mode": "online", "seat": "1"}),
+    ("cam-tables", "bob", "scenario", {"table-ship:1": "1", "seat": "1"}),
+    ("cam-doctrine", "bob", "scenario", {"on": "1", "seat": "1"}),
+    ("cam-settle", "alice", "scenario", {"how": "doctrine"}),
+    ("cam-create", "alice", "", {"name": "R", "period": "2", "starting_points": "100", "scenarios": "3",
+                                 "points_level": "60", "break_percent": "40", "replacement_percent": "10",
+                                 "tables": "1", "battle_mode": "tabletop", "p1_username": "bob",
+                                 "p1_faction": "Federation", "p2_username": "carol", "p2_faction": "Klingon"}),
+    ("pickup-new", "bob", "", {"ruleset": "eventhorizon", "points": "200", "opponent": "computer",
+                               "activation_hours": "24"}),
+    ("pickup-fleet", "bob", "pickup", {"ships": "scout", "count-scout": "1"}),
+    ("pickup-invite", "bob", "pickup", {"email": "x@example.com"}),
+    ("pickup-host", "alice", "eh", {"points": "200", "seat": "1"}),
+    ("press", "bob", "eh", {"to": "2", "text": "hi"}),
+    ("press-options", "alice", "eh", {"press": "on", "moderator_reads": "on"}),
+    ("press-conversation", "bob", "press", {"text": "hi"}),
+    ("lobby-create", "alice", "", {"name": "L", "grid": "hex", "width": "12", "height": "12", "seats": "2",
+                                   "turn_hours": "72", "setup_hours": "72", "battle_hours": "48",
+                                   "activation_hours": "24", "detection_range": "2", "missed_turn_limit": "3"}),
+    ("lobby-invite", "alice", "lobby", {"email": "x@example.com"}),
+    ("lobby-link", "alice", "lobby", {"op": "enable"}),
+    ("lobby-add-moderator", "alice", "lobby", {"username": "carol"}),
+    ("lobby-remove-member", "alice", "member", {"confirm": "yes"}),
+    ("lobby-start", "alice", "lobby", {"confirm": "yes", "seed": "s"}),
+    ("moderation-extend", "alice", "eh", {"hours": "2"}),
+    ("moderation-process", "alice", "eh", {"turn": "1", "confirm": "yes"}),
+    ("moderation-options", "alice", "eh", {"steered_drift": "on"}),
+    ("moderation-rollback", "alice", "eh", {"turn": "0", "confirm": "yes"}),
+    ("moderation-substitute", "alice", "eh", {"seat": "2", "username": "mallory", "old_player": "observer"}),
+    ("moderation-add-moderator", "alice", "eh", {"username": "carol"}),
+    ("notification-preferences", "bob", "eh", {"notify_turn": "on", "notify_battles": "on"}),
+    ("battle-preference", "bob", "eh", {"preference": "auto"}),
+    ("battle-enter", "bob", "battle", {"holder": "1", "s0-fate": "ok", "s0-hull": "1", "s0-engine": "1"}),
+    ("battle-dispute", "carol", "battle", {"reason": "no"}),
+    ("battle-settle", "alice", "battle", {"auto": "on", "note": "n"}),
+    ("battle-mode", "alice", "battle", {"mode": "auto"}),
+    ("battle-play", "bob", "battle", {"action": '{"type": "end_phase"}', "deploy": "automatic", "doctrine": "on"}),
+    ("whatif-new", "bob", "", {"seed": "s", "trials": "2", "campaign": "1", "fleet_a": "1", "fleet_b": "2"}),
+    ("whatif-cam-new", "bob", "", {"seed": "s", "trials": "2", "period": "2", "points": "60", "campaign": "1",
+                                   "scenario": "1", "a_sds": "2 x d7", "b_sds": "d7"}),
+]
+
+
+def form_substitutions(data: dict):
+    for key, value in data.items():
+        for wrong in WRONG_FORM:
+            if wrong != value:
+                yield f"{key}={wrong!r}", {**data, key: wrong}
+
+
+@pytest.mark.parametrize(("name", "who", "needs", "data"), FORMS, ids=[f[0] for f in FORMS])
+def test_a_wrong_typed_form_field_is_never_a_500(client, world, settings, name, who, needs, data):
+    users, ids = world
+    url = reverse(name, kwargs=ids(needs))
+    client.force_login(users[who])
+    client.raise_request_exception = False
+    failures, before = [], fingerprint()
+    for where, body in form_substitutions(data):
+        code, _content, unchanged = _attempt(lambda body=body: client.post(url, body), before)
+        if code >= 500:
+            failures.append(f"{where}: {code}")
+        elif not unchanged:
+            failures.append(f"{where}: {code} but rows changed")
+    assert not failures, f"{name}: " + "; ".join(failures)
+
+
+# --- text that str.isdigit() passes and int() refuses ----------------------------------------------
+
+
+def test_whole_number_reads_ascii_digits_in_range_only():
+    from campaign.sanitise import whole_number
+
+    assert [whole_number(t) for t in ("12", " 12 ", "0", "2147483647")] == [12, 12, 0, 2147483647]
+    assert [whole_number(t) for t in ("²", "①", "1.5", "x", "", "2147483648", "-3", "0x1", None, 3, ["1"])] == [
+        None] * 11
+    assert whole_number("-3", negative=True) == -3 and whole_number("-2147483649", negative=True) is None
+
+
+@pytest.mark.parametrize("where", ["map", "visible-fleets"])
+def test_a_superscript_turn_in_a_query_is_a_400(client, small_campaign, bob, where):
+    client.force_login(bob)
+    response = client.get(f"/api/campaigns/{small_campaign.pk}/{where}/", {"turn": "²"})
+    assert response.status_code == 400 and "turn" in response.json()
+
+
+def test_a_superscript_seat_in_a_report_query_is_a_400(client, small_campaign, alice):
+    client.force_login(alice)
+    response = client.get(f"/api/campaigns/{small_campaign.pk}/reports/1/", {"seat": "²"})
+    assert response.status_code == 400 and response.json() == {"seat": "must be a seat number"}
+
+
+def test_a_superscript_count_of_attack_dice_is_a_form_error(client, world, alice):
+    users, ids = world
+    client.force_login(alice)
+    data = dict(next(d for n, _, _, d in FORMS if n == "cam-sds"), main="² Phaser")
+    url = reverse("cam-sds", kwargs=ids("cam"))
+    before = fingerprint()
+    response = client.post(url, data)
+    assert response.status_code == 400 and "start with the number of attack dice" in response.content.decode()
+    assert fingerprint() == before
+
+
+def test_the_cam_what_if_page_reads_a_superscript_as_no_number(client, bob):
+    client.force_login(bob)
+    assert client.get(reverse("whatif-cam-new"), {"period": "²"}).status_code == 200
+    response = client.post(reverse("whatif-cam-new"), {"period": "2", "points": "60", "trials": "2",
+                                                       "a_sds": "² x d7", "b_sds": "d7"})
+    assert response.status_code < 500
