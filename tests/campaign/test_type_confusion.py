@@ -42,12 +42,15 @@ BODIES = {
                                       {"username": "carol", "name": "Carol", "fleet": []}]},
     "api-cam-start": {},
     "api-cam-fleet": {"fleet": ["d7", "d7"], "seat": 1},
-    "api-cam-sds": {"key": "zz1", "name": "Custom", "points": 10, "kind": "ship", "period": 2},
+    "api-cam-sds": {"key": "zz1", "ship_class": "CA", "name": "Custom", "speed": 8, "turning": 2, "target_size": 4,
+                    "shields": [3, 3, 3, 2], "hull": 8, "crippled_at": 4, "command": 2, "ac": 0, "ac_capacity": 0,
+                    "special_abilities": [], "main": [[4, "Phaser", ""]], "secondary": 0, "close_defence": 0,
+                    "period_first": 1, "period_last": 6, "notes": ""},
     "api-cam-scenarios": {"nature": "open_battle", "defender": 1},
     "api-cam-forces": {"ships": [1], "extra_ac": 0, "bases": 0, "minefields": 0, "edge_choice": "north",
                        "seat": 1, "on_table": False},
     "api-cam-table": {},
-    "api-cam-turns": {"destroyed": [1], "crippled": [1], "left": [1], "seat": 1},
+    "api-cam-turns": {"destroyed": ["ship:1"], "crippled": ["ship:2"], "left": ["ac:1"], "seat": 1},
     "api-cam-between": {"requests": [{"kind": "replace", "ship": 1}], "ready": True, "seat": 1},
     "api-cam-mode": {"mode": "online"},
     "api-cam-tables": {"tables": {"ship:1": 1}, "seat": 1},
@@ -89,7 +92,7 @@ BODIES = {
     "api-battle-dispute": {"reason": "no"},
     "api-battle-settle": {"note": "n", "auto": False, "result": {"winner": 1}},
     "api-battle-mode": {"mode": "auto"},
-    "api-battle-action": {"action": {"type": "move", "ship": 1, "to": [1, 1]}},
+    "api-battle-action": {"action": {"type": "move", "ship": 1, "path": ["F"]}},
     "api-battle-deploy": {"placements": [{"ship": 1, "x": 1, "y": 1, "facing": 0}], "automatic": False},
     "api-battle-doctrine": {"on": True},
     "api-pickup-list": {"ruleset": "eventhorizon", "points": 200, "opponent": "computer", "email": "",
@@ -102,6 +105,56 @@ BODIES = {
     "api-whatif-cam": {"seed": "s", "trials": 2, "period": 2, "points": 60, "a": {"sds": ["d7"]},
                        "b": {"sds": ["d7"]}},
 }
+
+
+# Where an endpoint refuses the hostile test's objects for their state before it reads a field
+# (the campaign has started, the scenario is not fought online, …): (who, what it acts on), so the
+# wrong-typed field reaches the code that reads it.
+DEEPER = {
+    "api-cam-fleet": ("alice", "cam-setup"),
+    "api-cam-sds": ("alice", "cam"),
+    "api-cam-forces": ("alice", "cam-forces-online"),
+    "api-cam-tables": ("alice", "cam-tables"),
+    "api-cam-turns": ("alice", "cam-fighting"),
+    "api-cam-end": ("bob", "cam-fighting"),
+    "api-cam-confirm": ("carol", "cam-ended"),
+    "api-cam-reject": ("carol", "cam-ended"),
+    "api-cam-autoresolve": ("alice", "cam-fighting"),
+    "api-cam-act": ("alice", "cam-online"),
+    "api-cam-doctrine": ("alice", "cam-online"),
+    "api-cam-settle": ("alice", "cam-online"),
+    "api-cam-between": ("alice", "cam-between"),
+    "api-cam-mode": ("alice", "scenario"),
+}
+
+
+@pytest.fixture
+def deeper(world, alice, bob, carol):
+    """world's objects, and CAM scenarios at the stages the DEEPER endpoints act in."""
+    users, ids = world
+
+    def more(kind: str) -> dict:
+        if not kind.startswith("cam-"):
+            return ids(kind)
+        from campaign.cam import actions, online
+        from tests.cam.conftest import make_cam, ship_numbers
+
+        c = make_cam(alice, bob, carol, start=kind != "cam-setup", tables=2)
+        if kind != "cam-setup":
+            actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+            mode = {"cam-fighting": "tabletop", "cam-ended": "tabletop", "cam-between": "auto"}.get(kind, "online")
+            if mode != "tabletop":
+                online.set_mode(campaign_id=c.pk, user=alice, number=1, mode=mode)
+            if kind != "cam-forces-online":
+                actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+            if kind not in ("cam-forces-online", "cam-tables"):
+                actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+                actions.roll_table(campaign_id=c.pk, user=bob)
+            if kind == "cam-ended":
+                actions.propose_end(campaign_id=c.pk, user=bob)
+        return {"campaign_id": c.pk} if kind in ("cam-setup", "cam-between") else {"campaign_id": c.pk, "number": 1}
+
+    return users, more
 
 
 def base_body(name: str, template) -> dict:
@@ -161,8 +214,9 @@ def _attempt(send, before: str) -> tuple[int, bytes, bool]:
 
 
 @pytest.mark.parametrize(("name", "method", "who", "needs", "template"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
-def test_a_wrong_typed_field_is_never_a_500(client, world, settings, name, method, who, needs, template):
-    users, ids = world
+def test_a_wrong_typed_field_is_never_a_500(client, deeper, name, method, who, needs, template):
+    users, ids = deeper
+    who, needs = DEEPER.get(name, (who, needs))
     url = reverse(name, kwargs=ids(needs))
     if who:
         client.force_login(users[who])
@@ -316,3 +370,15 @@ def test_the_cam_what_if_page_reads_a_superscript_as_no_number(client, bob):
     response = client.post(reverse("whatif-cam-new"), {"period": "2", "points": "60", "trials": "2",
                                                        "a_sds": "² x d7", "b_sds": "d7"})
     assert response.status_code < 500
+
+
+@pytest.mark.parametrize(("codec", "move"), [("tactical.rules.eventhorizon.codec", {"path": ["F"]}),
+                                             ("tactical.rules.buoyz.play", {"after": 6})])
+def test_the_action_codecs_refuse_a_superscript_ship_number(codec, move):
+    import importlib
+
+    module = importlib.import_module(codec)
+    with pytest.raises(module.ActionFormatError, match="'ship' of a move action must be a whole number, not '²'"):
+        module.from_json({"type": "move", "ship": "²", **move})
+    with pytest.raises(module.ActionFormatError, match="must be a whole number"):
+        module.from_json({"type": "move", "ship": "9" * 5000, **move})

@@ -27,6 +27,9 @@ class _NoDice:
 
 
 def _requests(raw) -> list[rp.ReplacementRequest]:
+    if raw is not None and not isinstance(raw, (list, tuple)):
+        raise CamActionError(f"{rp.RULE}: the requests are a list of {{'replaces': roster number, 'sd': SD key, "
+                             f"'name': …}}, not {raw!r}"[:300])
     out = []
     for item in raw or ():
         if not isinstance(item, dict) or isinstance(item.get("replaces"), bool) \

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 
 from campaign.models import Campaign, Membership
 from campaign.rules.cam import factions as fx
@@ -27,6 +27,8 @@ SD_FIELDS = {"key", "ship_class", "name", "speed", "turning", "target_size", "sh
 
 
 def _fleet(raw) -> list[dict]:
+    if raw is not None and not isinstance(raw, (list, tuple)):
+        raise CamActionError(f"a fleet is a list of SD keys (or {{'sd': key, 'name': …}}), not {raw!r}"[:300])
     out = []
     for item in raw or ():
         if isinstance(item, str):
@@ -136,6 +138,24 @@ def set_starting_fleet(*, campaign_id: int, user, fleet, seat: int | None = None
 
 
 @transaction.atomic
+def _check_sd_types(fields: dict) -> None:
+    """Each SD field of the type its column holds, before the ORM sees it (a list as the key, a
+    null name or a hull of 99999 were a 500 from the database)."""
+    for name, value in fields.items():
+        field = CamSD._meta.get_field(name)
+        if value is None:
+            if not field.null:
+                raise CamActionError(f"000 1.5: an SD's {name} is required, not null")
+        elif isinstance(field, (models.CharField, models.TextField)):
+            if not isinstance(value, str):
+                raise CamActionError(f"000 1.5: an SD's {name} is text, not {value!r}"[:300])
+            if field.max_length and len(value) > field.max_length:
+                raise CamActionError(f"000 1.5: an SD's {name} is at most {field.max_length} characters")
+        elif isinstance(field, models.PositiveSmallIntegerField):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32767:
+                raise CamActionError(f"000 1.5: an SD's {name} is a whole number from 0 to 32767, not {value!r}"[:300])
+
+
 def add_custom_sd(*, campaign_id: int, user, fields: dict) -> CamSD:
     """A custom SD (000 1.5), checked against T'Corr's limits; the moderator adds it."""
     campaign, cam, role = _locked(campaign_id, user)
@@ -143,6 +163,7 @@ def add_custom_sd(*, campaign_id: int, user, fields: dict) -> CamSD:
     unknown = set(fields) - SD_FIELDS
     if unknown:
         raise CamActionError(f"000 1.5: SDs have no field(s) {', '.join(sorted(unknown))}")
+    _check_sd_types(fields)
     if cam.sds.filter(key=fields.get("key")).exists():
         raise CamActionError(f"000 1.5: the campaign already has an SD {fields.get('key')!r}")
     try:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -351,14 +352,17 @@ def to_json(action: A.Action) -> dict[str, Any]:
     raise ActionFormatError(f"{action!r} is not a Buoyz action")
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,15}")  # ASCII digits; int() of thousands of digits is a ValueError
+
+
 def _int(data: Mapping, name: str, kind: str, *, optional: bool = False) -> int | None:
     value = data.get(name)
     if value is None and optional:
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):  # not isdigit(): it passes "²"
         return int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}")
+        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}"[:300])
     return value
 
 

@@ -21,6 +21,7 @@ a planet id (a string, for the planetary bombardment array). Bad JSON raises
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -90,14 +91,17 @@ def to_json(action: A.Action) -> dict[str, Any]:
     return out
 
 
+_WHOLE = re.compile(r"[0-9]{1,15}")  # ASCII digits; int() of thousands of digits is a ValueError
+
+
 def _int(data: Mapping, name: str, kind: str) -> int:
     if name not in data:
         raise ActionFormatError(f"a {kind} action needs {name!r}")
     value = data[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):  # not isdigit(): it passes "²"
             return int(value.strip())
-        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}")
+        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}"[:300])
     return value
 
 
