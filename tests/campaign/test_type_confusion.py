@@ -382,3 +382,51 @@ def test_the_action_codecs_refuse_a_superscript_ship_number(codec, move):
         module.from_json({"type": "move", "ship": "²", **move})
     with pytest.raises(module.ActionFormatError, match="must be a whole number"):
         module.from_json({"type": "move", "ship": "9" * 5000, **move})
+
+
+# --- ids of rows the caller may not see ------------------------------------------------------------
+
+
+def _cases_of_others_rows(small_campaign, world_ids, alice, bob, carol, client):
+    """(who, method, url, body): bob names carol's fleet, ships and seat, or a campaign he is not in."""
+    from campaign import actions
+
+    client.force_login(carol)
+    fleet = client.get(f"/api/campaigns/{small_campaign.pk}/fleets/").json()["results"][0]
+    ship = fleet["ships"][0]["id"]
+    client.logout()
+    other = actions.create_campaign(name="Elsewhere", grid="hex", width=12, height=12, players=2, seed="x",
+                                    moderator=carol)
+    cam = world_ids("cam")["campaign_id"]
+    eh = small_campaign.pk
+    return [
+        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"moves": [{"fleet": fleet["id"], "path": [[1, 1]]}]}}),
+        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"split": [{"fleet": fleet["id"], "ships": [ship],
+                                                                               "as": "x"}]}}),
+        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"purchases": [{"repair": ship, "dockyard": 1}]}}),
+        ("bob", "post", f"/api/campaigns/{eh}/orders/preview/", {"orders": {"merge": [{"fleets": [fleet["id"], 1]}]}}),
+        ("bob", "post", "/api/what-if/", {"campaign": eh, "trials": 2, "a": {"fleet": fleet["id"]}, "b": {"fleet": 1}}),
+        ("bob", "post", "/api/what-if/", {"campaign": other.pk, "trials": 2, "a": {"fleet": 1}, "b": {"fleet": 2}}),
+        ("bob", "post", "/api/what-if/cam/", {"campaign": cam, "scenario": 1, "trials": 2}),
+        ("mallory", "post", "/api/what-if/cam/", {"campaign": cam, "scenario": 1, "trials": 2}),
+        ("bob", "put", f"/api/cam/campaigns/{cam}/fleet/", {"fleet": ["d7"], "seat": 2}),
+        ("bob", "post", f"/api/cam/campaigns/{cam}/between/", {"requests": [], "seat": 2}),
+        ("bob", "post", f"/api/campaigns/{other.pk}/take-back/", {}),
+        ("bob", "post", f"/api/campaigns/{eh}/press/", {"to": [2, 3], "text": "hi"}),
+        ("bob", "post", f"/api/campaigns/{other.pk}/press/", {"to": "all", "text": "hi"}),
+        ("alice", "post", f"/api/campaigns/{eh}/substitute/", {"seat": 3, "username": "mallory"}),
+    ]
+
+
+def test_naming_a_row_the_caller_may_not_see_is_a_4xx_that_changes_nothing(client, world, small_campaign, alice,
+                                                                            bob, carol):
+    users, ids = world
+    client.raise_request_exception = False
+    cases = _cases_of_others_rows(small_campaign, ids, alice, bob, carol, client)
+    for who, method, url, body in cases:
+        client.force_login(users[who])  # (a log-in writes the user's last_login)
+        before = fingerprint()
+        response = _send(client, method, url, json.dumps(body))
+        assert 400 <= response.status_code < 500, (who, url, body, response.status_code, response.content[:300])
+        assert response.json(), (url, body)
+        assert fingerprint() == before, (url, body)
