@@ -261,7 +261,7 @@ FORMS = [
                                  "close_defence": "0", "period_first": "1", "period_last": "6", "main": "4 Phaser"}),
     ("cam-forces", "bob", "scenario", {"ships": "1", "extra_ac": "0", "bases": "0", "minefields": "0",
                                       "edge_choice": "north", "on_table": "1"}),
-    ("cam-turn", "bob", "scenario", {"destroyed": "1", "crippled": "1", "left": "1"}),
+    ("cam-turn", "bob", "scenario", {"destroyed": "ship:1", "crippled": "ship:2", "left": "ac:1"}),
     ("cam-mode", "alice", "scenario", {"mode": "online", "seat": "1"}),
     ("cam-tables", "bob", "scenario", {"table-ship:1": "1", "seat": "1"}),
     ("cam-doctrine", "bob", "scenario", {"on": "1", "seat": "1"}),
@@ -305,6 +305,18 @@ FORMS = [
 ]
 
 
+# As DEEPER: the CAM pages at the stage they act in.
+FORM_DEEPER = {
+    "cam-fleet": ("alice", "cam-setup"),
+    "cam-forces": ("bob", "cam-forces-online"),
+    "cam-turn": ("bob", "cam-fighting"),
+    "cam-tables": ("bob", "cam-tables"),
+    "cam-doctrine": ("bob", "cam-online"),
+    "cam-settle": ("alice", "cam-online"),
+    "cam-between": ("bob", "cam-between"),
+}
+
+
 def form_substitutions(data: dict):
     for key, value in data.items():
         for wrong in WRONG_FORM:
@@ -313,8 +325,9 @@ def form_substitutions(data: dict):
 
 
 @pytest.mark.parametrize(("name", "who", "needs", "data"), FORMS, ids=[f[0] for f in FORMS])
-def test_a_wrong_typed_form_field_is_never_a_500(client, world, settings, name, who, needs, data):
-    users, ids = world
+def test_a_wrong_typed_form_field_is_never_a_500(client, deeper, name, who, needs, data):
+    users, ids = deeper
+    who, needs = FORM_DEEPER.get(name, (who, needs))
     url = reverse(name, kwargs=ids(needs))
     client.force_login(users[who])
     client.raise_request_exception = False
