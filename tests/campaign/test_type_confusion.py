@@ -82,7 +82,7 @@ BODIES = {
     "api-extend": {"hours": 2},
     "api-rollback": {"turn": 1},
     "api-substitute": {"seat": 2, "username": "mallory", "old_player": "observer"},
-    "api-notifications": {"turn_processed": True, "email": True},
+    "api-notifications": {"notify_turn": True, "notify_reminders": True, "notify_battles": False, "notify_press": True},
     "api-press": {"to": [2], "text": "hello", "announcement": False},
     "api-press-conversation": {"text": "hello"},
     "api-press-options": {"press": True, "moderator_reads": False},
@@ -93,7 +93,8 @@ BODIES = {
     "api-battle-settle": {"note": "n", "auto": False, "result": {"winner": 1}},
     "api-battle-mode": {"mode": "auto"},
     "api-battle-action": {"action": {"type": "move", "ship": 1, "path": ["F"]}},
-    "api-battle-deploy": {"placements": [{"ship": 1, "x": 1, "y": 1, "facing": 0}], "automatic": False},
+    "api-battle-deploy": {"placements": [{"ship": 21, "x": 5, "y": 14, "facing": "N"},
+                                         {"ship": 22, "x": 6, "y": 14, "facing": "N"}], "automatic": False},
     "api-battle-doctrine": {"on": True},
     "api-pickup-list": {"ruleset": "eventhorizon", "points": 200, "opponent": "computer", "email": "",
                         "activation_hours": 24},
@@ -125,15 +126,26 @@ DEEPER = {
     "api-cam-settle": ("alice", "cam-online"),
     "api-cam-between": ("alice", "cam-between"),
     "api-cam-mode": ("alice", "scenario"),
+    "api-battle-deploy": ("carol", "battle-deploying"),
 }
 
 
 @pytest.fixture
-def deeper(world, alice, bob, carol):
+def deeper(world, small_campaign, alice, bob, carol):
     """world's objects, and CAM scenarios at the stages the DEEPER endpoints act in."""
     users, ids = world
 
     def more(kind: str) -> dict:
+        if kind == "battle-deploying":  # deployment by hand: the defender (carol, seat 2) places first
+            from campaign.models import Campaign
+            from tactical.play import actions as play
+            from tests.tactical.play_support import make_battle
+
+            small_campaign.deployment = Campaign.Deployment.HAND
+            small_campaign.save(update_fields=["deployment"])
+            battle = make_battle(small_campaign, start=False)
+            play.begin(battle)
+            return {"battle_id": battle.pk}
         if not kind.startswith("cam-"):
             return ids(kind)
         from campaign.cam import actions, online
@@ -162,7 +174,8 @@ def base_body(name: str, template) -> dict:
 
 
 def substitutions(body):
-    """(where, body with one value replaced) for every field and every item one level in."""
+    """(where, body with one value replaced) for every field, every item one level in and the
+    fields of a list's first object (a build, a placement, a replacement request)."""
     if not isinstance(body, dict):
         return
     for key, value in body.items():
@@ -177,6 +190,11 @@ def substitutions(body):
                 replaced = dict(value) if isinstance(value, dict) else list(value)
                 replaced[k] = wrong
                 yield f"{key}[{k!r}]={wrong!r}", {**body, key: replaced}
+        if isinstance(value, list) and value and isinstance(value[0], dict):  # the first item's fields
+            for k2, v2 in value[0].items():
+                for wrong in WRONG_INSIDE:
+                    if not (wrong == v2 and type(wrong) is type(v2)):
+                        yield f"{key}[0][{k2!r}]={wrong!r}", {**body, key: [{**value[0], k2: wrong}, *value[1:]]}
     for wrong in ([], "x", 1, None):  # the whole body of the wrong type
         yield f"body={wrong!r}", wrong
 
@@ -298,7 +316,9 @@ FORMS = [
     ("battle-dispute", "carol", "battle", {"reason": "no"}),
     ("battle-settle", "alice", "battle", {"auto": "on", "note": "n"}),
     ("battle-mode", "alice", "battle", {"mode": "auto"}),
-    ("battle-play", "bob", "battle", {"action": '{"type": "end_phase"}', "deploy": "automatic", "doctrine": "on"}),
+    ("battle-play", "carol", "battle-deploying", {"deploy": "placed", "square_21": "5,14", "facing_21": "N",
+                                      "square_22": "6,14", "facing_22": "N"}),
+    ("battle-play", "bob", "battle", {"action": '{"type": "move", "ship": 1, "path": ["F"]}', "doctrine": "on"}),
     ("whatif-new", "bob", "", {"seed": "s", "trials": "2", "campaign": "1", "fleet_a": "1", "fleet_b": "2"}),
     ("whatif-cam-new", "bob", "", {"seed": "s", "trials": "2", "period": "2", "points": "60", "campaign": "1",
                                    "scenario": "1", "a_sds": "2 x d7", "b_sds": "d7"}),
@@ -324,7 +344,7 @@ def form_substitutions(data: dict):
                 yield f"{key}={wrong!r}", {**data, key: wrong}
 
 
-@pytest.mark.parametrize(("name", "who", "needs", "data"), FORMS, ids=[f[0] for f in FORMS])
+@pytest.mark.parametrize(("name", "who", "needs", "data"), FORMS, ids=[f"{f[0]}-{next(iter(f[3]), '')}" for f in FORMS])
 def test_a_wrong_typed_form_field_is_never_a_500(client, deeper, name, who, needs, data):
     users, ids = deeper
     who, needs = FORM_DEEPER.get(name, (who, needs))
