@@ -464,3 +464,34 @@ def test_naming_a_row_the_caller_may_not_see_is_a_4xx_that_changes_nothing(clien
         assert 400 <= response.status_code < 500, (who, url, body, response.status_code, response.content[:300])
         assert response.json(), (url, body)
         assert fingerprint() == before, (url, body)
+
+
+# --- query strings -----------------------------------------------------------------------------------
+
+QUERY_WRONG = ["x", "-1", "1.5", "0", "99999", "9" * 25, "²", "１", ["1", "2"]]
+
+
+def test_a_wrong_typed_query_parameter_is_never_a_500(client, world, small_campaign, alice):
+    users, ids = world
+    eh = small_campaign.pk
+    battle = ids("battle")["battle_id"]
+    pages = [
+        (f"/campaigns/{eh}/", ("turn", "seat")), (f"/campaigns/{eh}/map/", ("turn", "seat")),
+        (f"/campaigns/{eh}/map.svg", ("turn", "seat")), (f"/campaigns/{eh}/reports/", ("seat", "turn")),
+        (f"/campaigns/{eh}/reports/1/", ("seat",)), (f"/campaigns/{eh}/dice/", ("page",)),
+        (f"/campaigns/{eh}/audit/", ("page",)), (f"/battles/{battle}/replay/", ("step",)),
+        (f"/api/campaigns/{eh}/map/", ("turn",)), (f"/api/campaigns/{eh}/visible-fleets/", ("turn",)),
+        (f"/api/campaigns/{eh}/reports/1/", ("seat",)), (f"/api/campaigns/{eh}/dice/", ("page", "turn")),
+        (f"/api/campaigns/{eh}/audit/", ("page",)), (f"/api/campaigns/{eh}/fleets/", ("page", "seat")),
+        ("/what-if/new/", ("campaign",)), ("/what-if/cam/new/", ("campaign", "scenario", "period")),
+    ]
+    client.force_login(alice)  # the moderator: every ?seat= is read
+    client.raise_request_exception = False
+    failures = []
+    for url, names in pages:
+        for name in names:
+            for wrong in QUERY_WRONG:
+                response = client.get(url, {name: wrong})
+                if response.status_code >= 500:
+                    failures.append(f"{url}?{name}={wrong!r}: {response.status_code}")
+    assert not failures, "; ".join(failures)
