@@ -495,3 +495,24 @@ def test_a_wrong_typed_query_parameter_is_never_a_500(client, world, small_campa
                 if response.status_code >= 500:
                     failures.append(f"{url}?{name}={wrong!r}: {response.status_code}")
     assert not failures, "; ".join(failures)
+
+
+@pytest.mark.parametrize(("field", "value", "named"), [
+    ("shields", [3.7, 3, 3, 2], "shields is four whole numbers"),
+    ("shields", [True, 3, 3, 2], "shields is four whole numbers"),
+    ("shields", "3,3,3,2", "shields is four whole numbers"),
+    ("main", [[True, "Phaser"]], "main is a list of weapons"),
+    ("main", [["4", "Phaser", ""]], "main is a list of weapons"),
+    ("special_abilities", "cloak", "special_abilities is a list of texts"),
+    ("ship_class", "XX", "ship_class is one of BB, CV"),
+    ("hull", 8.5, "hull is a whole number from 0 to 32767"),
+])
+def test_a_custom_sd_field_of_the_wrong_shape_is_refused_not_coerced(client, world, alice, field, value, named):
+    """000 1.5: the API's SD fields are stored as sent; 3.7 shields were stored and read as 3."""
+    users, ids = world
+    url = reverse("api-cam-sds", kwargs=ids("cam"))
+    client.force_login(alice)
+    before = fingerprint()
+    response = _send(client, "post", url, json.dumps({**BODIES["api-cam-sds"], field: value}))
+    assert response.status_code == 400 and named in response.json()["detail"], response.content[:300]
+    assert fingerprint() == before

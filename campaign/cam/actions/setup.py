@@ -152,8 +152,29 @@ def _check_sd_types(fields: dict) -> None:
             if field.max_length and len(value) > field.max_length:
                 raise CamActionError(f"000 1.5: an SD's {name} is at most {field.max_length} characters")
         elif isinstance(field, models.PositiveSmallIntegerField):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32767:
+            if not _whole(value) or not 0 <= value <= 32767:
                 raise CamActionError(f"000 1.5: an SD's {name} is a whole number from 0 to 32767, not {value!r}"[:300])
+    shape = {
+        "shields": lambda v: isinstance(v, list) and len(v) == 4 and all(_whole(x) for x in v),
+        "special_abilities": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "main": lambda v: isinstance(v, list) and all(
+            isinstance(w, list) and len(w) in (2, 3) and _whole(w[0]) and all(isinstance(x, str) for x in w[1:])
+            for w in v),
+    }
+    wanted = {"shields": "four whole numbers [fore, port, starboard, aft]",
+              "special_abilities": "a list of texts",
+              "main": "a list of weapons [count, name] or [count, name, arc]"}
+    for name, ok in shape.items():
+        if name in fields and not ok(fields[name]):
+            raise CamActionError(f"000 1.5: an SD's {name} is {wanted[name]}, not {fields[name]!r}"[:300])
+    if "ship_class" in fields and fields["ship_class"] not in {c for c, _ in CamSD._meta.get_field("ship_class").choices}:
+        raise CamActionError(f"000 1.5: an SD's ship_class is one of "
+                             f"{', '.join(c for c, _ in CamSD._meta.get_field('ship_class').choices)}, "
+                             f"not {fields['ship_class']!r}"[:300])
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def add_custom_sd(*, campaign_id: int, user, fields: dict) -> CamSD:
