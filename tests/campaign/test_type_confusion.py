@@ -516,3 +516,39 @@ def test_a_custom_sd_field_of_the_wrong_shape_is_refused_not_coerced(client, wor
     response = _send(client, "post", url, json.dumps({**BODIES["api-cam-sds"], field: value}))
     assert response.status_code == 400 and named in response.json()["detail"], response.content[:300]
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize(("body", "named"), [
+    ({"defender": True}, "the defender is a seat number, such as 1 or 2, not True"),
+    ({"defender": "1"}, "the defender is a seat number"),
+    ({"nature": 0}, "the nature is named by its key"),
+    ({"nature": False}, "the nature is named by its key"),
+])
+def test_a_scenario_generated_with_a_wrong_typed_nature_or_defender_is_refused(client, world, alice, body, named):
+    """CAM 2.1: true was read as seat 1 and 0 or false as "roll the nature"; now a 400."""
+    users, ids = world
+    url = reverse("api-cam-scenarios", kwargs=ids("cam"))
+    client.force_login(alice)
+    before = fingerprint()
+    response = _send(client, "post", url, json.dumps({"nature": "planetary_dispute", "defender": 1, **body}))
+    assert response.status_code == 400 and named in response.json()["detail"], response.content[:300]
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize("value", [True, 1.5, "²", "5.0"])
+def test_a_placement_square_that_is_no_whole_number_is_refused(client, deeper, value):
+    """A placement's x of true or 1.5 was read by int() as 1; "²" was a 500 on the page."""
+    users, ids = deeper
+    battle = ids("battle-deploying")["battle_id"]
+    client.force_login(users["carol"])
+    before = fingerprint()
+    placements = [{"ship": 21, "x": value, "y": 14, "facing": "N"}, {"ship": 22, "x": 6, "y": 14, "facing": "N"}]
+    response = _send(client, "post", f"/api/battles/{battle}/deploy/", json.dumps({"placements": placements}))
+    assert response.status_code == 400 and "needs whole numbers ship, x and y" in response.json()["detail"]
+    if not isinstance(value, str):
+        return
+    for form in ({"square_21": f"{value},14"}, {"square_²": "5,14"}):
+        response = client.post(f"/battles/{battle}/play/", {"deploy": "placed", "facing_21": "N", **form},
+                               follow=True)
+        assert response.status_code == 200 and "choose a square for ship" in response.content.decode()
+    assert fingerprint() == before

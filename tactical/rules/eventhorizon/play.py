@@ -13,6 +13,7 @@ facings against its zone. The board is ``board.py``'s SVG; the play page is the 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -115,6 +116,19 @@ def placements_of(setup: Mapping[str, Any]) -> dict[int, list[Placement]]:
     return out
 
 
+_WHOLE = re.compile(r"[0-9]{1,9}")
+
+
+def _whole(value) -> int | None:
+    """A whole number sent as one or as ASCII digits; None for anything else (true, 1.5, "²":
+    ``int()`` read the first two as 1, and str.isdigit passes the last, which int() refuses)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        return int(value.strip())
+    return None
+
+
 def placement_json(raw) -> list[dict]:
     """A side's placements as sent by a page or the API: a list of {ship, x, y, facing}. Raises
     SetupError naming what is wrong."""
@@ -124,10 +138,9 @@ def placement_json(raw) -> list[dict]:
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping):
             raise SetupError(f"placement {i + 1} must be an object with ship, x, y and facing")
-        try:
-            ship, x, y = (int(p[k]) for k in ("ship", "x", "y"))
-        except (KeyError, TypeError, ValueError):
-            raise SetupError(f"placement {i + 1} needs whole numbers ship, x and y") from None
+        ship, x, y = (_whole(p.get(k)) for k in ("ship", "x", "y"))
+        if ship is None or x is None or y is None:
+            raise SetupError(f"placement {i + 1} needs whole numbers ship, x and y")
         facing = p.get("facing")
         if not isinstance(facing, str) or facing.upper() not in FACING_NAMES:
             raise SetupError(f"placement {i + 1}: the facing is one of {', '.join(FACING_NAMES)}, not {facing!r}")
@@ -423,9 +436,10 @@ class EventHorizonPlay(PlayRules):
                 continue
             ship = key.removeprefix("square_")
             x, _, y = form_value(form, key).partition(",")
-            if not (ship.isdigit() and x.strip().isdigit() and y.strip().isdigit()):
-                raise IllegalActionError(DEPLOY_RULE, f"choose a square for ship {ship}")
-            out.append({"ship": int(ship), "x": int(x), "y": int(y), "facing": form_value(form, f"facing_{ship}")})
+            if _whole(ship) is None or _whole(x) is None or _whole(y) is None:
+                raise IllegalActionError(DEPLOY_RULE, f"choose a square for ship {ship}"[:200])
+            out.append({"ship": _whole(ship), "x": _whole(x), "y": _whole(y),
+                        "facing": form_value(form, f"facing_{ship}")})
         return out
 
     def deployment_page(self, setup, viewer):
