@@ -21,7 +21,13 @@ from .views import _post_action
 
 
 def _seat(request) -> int | None:
-    return whole_number(request.POST.get("seat") or "")
+    """The seat the moderator names; text that is no seat number goes to the action as sent, which
+    refuses it naming it (not read as "no seat": the player's own)."""
+    raw = request.POST.get("seat") or ""
+    if raw == "":
+        return None
+    number = whole_number(raw)
+    return raw if number is None else number
 
 
 @login_required

@@ -552,3 +552,16 @@ def test_a_placement_square_that_is_no_whole_number_is_refused(client, deeper, v
                                follow=True)
         assert response.status_code == 200 and "choose a square for ship" in response.content.decode()
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize("where", ["cam-doctrine", "cam-tables"])
+def test_a_seat_on_a_cam_page_that_is_no_seat_number_is_refused_not_ignored(client, deeper, where):
+    """The page read seat "x" as no seat (the player's own): now the action refuses it by name."""
+    users, ids = deeper
+    url = reverse(where, kwargs=ids("cam-online" if where == "cam-doctrine" else "cam-tables"))
+    client.force_login(users["bob"])
+    before = fingerprint()
+    response = client.post(url, {"seat": "x", "on": "1", "table-ship:1": "1"})
+    page = response.content.decode()
+    assert response.status_code == 400 and "seat is a seat number" in page and "not &#x27;x&#x27;" in page
+    assert fingerprint() == before
