@@ -88,10 +88,10 @@ BODIES = {
     "api-press-conversation": {"text": "hello"},
     "api-press-options": {"press": True, "moderator_reads": False},
     "api-battle-preference": {"preference": "auto"},
-    "api-battle-result": {"result": {"winner": 1, "ships": [{"id": 1, "state": "destroyed"}]}},
+    "api-battle-result": lambda kwargs: {"result": _good_result(kwargs["battle_id"])},
     "api-battle-confirm": {},
     "api-battle-dispute": {"reason": "no"},
-    "api-battle-settle": {"note": "n", "auto": False, "result": {"winner": 1}},
+    "api-battle-settle": lambda kwargs: {"note": "n", "auto": False, "result": _good_result(kwargs["battle_id"])},
     "api-battle-mode": {"mode": "auto"},
     "api-battle-action": {"action": {"type": "move", "ship": 1, "path": ["F"]}},
     "api-battle-deploy": {"placements": [{"ship": 21, "x": 5, "y": 14, "facing": "N"},
@@ -128,7 +128,22 @@ DEEPER = {
     "api-cam-between": ("alice", "cam-between"),
     "api-cam-mode": ("alice", "scenario"),
     "api-battle-deploy": ("carol", "battle-deploying"),
+    "api-battle-result": ("bob", "battle-tabletop"),
+    "api-battle-settle": ("alice", "battle-tabletop"),
+    "api-battle-confirm": ("carol", "battle-entered"),
+    "api-battle-dispute": ("carol", "battle-entered"),
 }
+
+
+def _good_result(battle_id: int) -> dict:
+    """tests/tactical/test_battle_api.py's result: the defender's ship destroyed."""
+    from tactical.models import Battle
+
+    battle = Battle.objects.get(pk=battle_id)
+    a, d = (battle.setup["sides"][str(side)]["ships"][0]["id"] for side in (battle.attacker, battle.defender))
+    return {"holder": battle.attacker, "ships": [
+        {"ship": a, "fate": "survived", "damage": {"hull": 2, "weapons": ["laser_bank"]}},
+        {"ship": d, "fate": "destroyed"}]}
 
 
 @pytest.fixture
@@ -137,6 +152,16 @@ def deeper(world, small_campaign, alice, bob, carol):
     users, ids = world
 
     def more(kind: str) -> dict:
+        if kind in ("battle-tabletop", "battle-entered"):  # a battle fought on the table top
+            from tactical.battles import actions as battles
+            from tactical.models import Battle
+            from tests.tactical.battle_support import contact_turn
+
+            contact_turn(small_campaign, "tabletop")
+            battle = Battle.objects.get(campaign=small_campaign)
+            if kind == "battle-entered":
+                battles.enter_result(battle_id=battle.pk, user=bob, result=_good_result(battle.pk))
+            return {"battle_id": battle.pk}
         if kind == "battle-deploying":  # deployment by hand: the defender (carol, seat 2) places first
             from campaign.models import Campaign
             from tactical.play import actions as play
@@ -170,8 +195,9 @@ def deeper(world, small_campaign, alice, bob, carol):
     return users, more
 
 
-def base_body(name: str, template) -> dict:
-    return BODIES[name] if name in BODIES else _fill(template, "ok", 1)
+def base_body(name: str, template, kwargs: dict) -> dict:
+    body = BODIES[name] if name in BODIES else _fill(template, "ok", 1)
+    return body(kwargs) if callable(body) else body
 
 
 def substitutions(body):
@@ -236,12 +262,13 @@ def _attempt(send, before: str) -> tuple[int, bytes, bool]:
 def test_a_wrong_typed_field_is_never_a_500(client, deeper, name, method, who, needs, template):
     users, ids = deeper
     who, needs = DEEPER.get(name, (who, needs))
-    url = reverse(name, kwargs=ids(needs))
+    kwargs = ids(needs)
+    url = reverse(name, kwargs=kwargs)
     if who:
         client.force_login(users[who])
     client.raise_request_exception = False
     failures, before = [], fingerprint()
-    for where, body in substitutions(base_body(name, template)):
+    for where, body in substitutions(base_body(name, template, kwargs)):
         code, content, unchanged = _attempt(lambda body=body: _send(client, method, url, json.dumps(body)), before)
         if code >= 500:
             failures.append(f"{where}: {code}")
