@@ -200,28 +200,42 @@ def base_body(name: str, template, kwargs: dict) -> dict:
     return body(kwargs) if callable(body) else body
 
 
+def _replace(body, path: tuple, value):
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(body, dict):
+        return {**body, head: _replace(body[head], rest, value)}
+    return [_replace(v, rest, value) if i == head else v for i, v in enumerate(body)]
+
+
+def _paths(value, path=(), depth=4):
+    """Every place in a body to put a wrong value: each field, each item of a list (the fields of
+    its first item only, further in), down to ``depth`` levels."""
+    if depth == 0:
+        return
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    else:
+        return
+    for key, inner in items:
+        yield path + (key,), inner
+        if not isinstance(value, list) or key == 0:
+            yield from _paths(inner, path + (key,), depth - 1)
+
+
 def substitutions(body):
-    """(where, body with one value replaced) for every field, every item one level in and the
-    fields of a list's first object (a build, a placement, a replacement request)."""
+    """(where, body with one value replaced) for every place ``_paths`` names: the full list at
+    the top level, WRONG_INSIDE further in (an order's build, a placement, a replacement request)."""
     if not isinstance(body, dict):
         return
-    for key, value in body.items():
-        for wrong in WRONG:
-            if wrong != value or type(wrong) is not type(value):
-                yield f"{key}={wrong!r}", {**body, key: wrong}
-        inner = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-        for k, v in list(inner):
-            for wrong in WRONG_INSIDE:
-                if wrong == v and type(wrong) is type(v):
-                    continue
-                replaced = dict(value) if isinstance(value, dict) else list(value)
-                replaced[k] = wrong
-                yield f"{key}[{k!r}]={wrong!r}", {**body, key: replaced}
-        if isinstance(value, list) and value and isinstance(value[0], dict):  # the first item's fields
-            for k2, v2 in value[0].items():
-                for wrong in WRONG_INSIDE:
-                    if not (wrong == v2 and type(wrong) is type(v2)):
-                        yield f"{key}[0][{k2!r}]={wrong!r}", {**body, key: [{**value[0], k2: wrong}, *value[1:]]}
+    for path, current in _paths(body):
+        for wrong in WRONG if len(path) == 1 else WRONG_INSIDE:
+            if not (wrong == current and type(wrong) is type(current)):
+                where = path[0] + "".join(f"[{k!r}]" for k in path[1:])
+                yield f"{where}={wrong!r}", _replace(body, path, wrong)
     for wrong in ([], "x", 1, None):  # the whole body of the wrong type
         yield f"body={wrong!r}", wrong
 
