@@ -19,6 +19,7 @@ Endpoints (all under /api/):
 
 from __future__ import annotations
 
+from django import forms
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied
@@ -155,11 +156,37 @@ class LobbyList(ListAPIView):
             return Response({"layer": [f"one of {', '.join(layers.having('lobby'))}, not {key!r}"]},
                             status=status.HTTP_400_BAD_REQUEST)
         layer = layers.get(key)
-        form = layer.lobby_form(data={k: v for k, v in request.data.items() if k != "layer"})
+        data = {k: v for k, v in request.data.items() if k != "layer"}
+        form = layer.lobby_form(data=data)
+        wrong = _wrong_types(form, data)
+        if wrong:
+            return Response(wrong, status=status.HTTP_400_BAD_REQUEST)
         if not form.is_valid():
             return Response(form.errors.get_json_data(), status=status.HTTP_400_BAD_REQUEST)
         campaign = _call(layer.create_lobby, moderator=request.user, **form.action_kwargs())
         return Response(_lobby_data(request, campaign), status=status.HTTP_201_CREATED)
+
+
+def _wrong_types(form, data: dict) -> dict:
+    """A page's form fed with JSON reads anything as text ([1] as "[1]") and anything truthy as
+    true: each field's value must be of its own JSON type (a number may come as text, as from the
+    page). The refusals in the form's own error shape."""
+    wrong = {}
+    for key, value in data.items():
+        field = form.fields.get(key)
+        if field is None or value is None:
+            continue
+        if isinstance(field, forms.BooleanField):
+            kind, ok = "true or false", isinstance(value, bool)
+        elif isinstance(field, forms.IntegerField):
+            kind, ok = "a whole number", isinstance(value, (int, str)) and not isinstance(value, bool)
+        elif isinstance(field, (forms.CharField, forms.ChoiceField)):
+            kind, ok = "text", isinstance(value, str)
+        else:
+            kind, ok = "a single value", not isinstance(value, (list, dict))
+        if not ok:
+            wrong[key] = [{"message": f"{key} is {kind}, not {value!r}"[:200], "code": "invalid"}]
+    return wrong
 
 
 class LobbyDetail(APIView):

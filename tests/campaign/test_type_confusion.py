@@ -195,8 +195,22 @@ def deeper(world, small_campaign, alice, bob, carol):
     return users, more
 
 
+# More bodies for an endpoint that reads another shape: (id, ENDPOINTS' name, body).
+MORE_BODIES = [
+    ("api-lobby-cam", "api-lobby", {"layer": "cam", "name": "Rubber", "step_hours": 48, "listed": False,
+                                    "period": 2, "starting_points": 100, "scenarios": 3, "points_level": 60,
+                                    "break_percent": 40, "replacement_percent": 10, "tables": 1,
+                                    "battle_mode": "tabletop", "seed": "s"}),
+]
+CASES = [(name, method, who, needs, BODIES.get(name, template)) for name, method, who, needs, template in ENDPOINTS] + [
+    (name, method, who, needs, body) for _id, endpoint, body in MORE_BODIES
+    for name, method, who, needs, _template in ENDPOINTS if name == endpoint]
+CASE_IDS = [e[0] for e in ENDPOINTS] + [m[0] for m in MORE_BODIES]
+
+
 def base_body(name: str, template, kwargs: dict) -> dict:
-    body = BODIES[name] if name in BODIES else _fill(template, "ok", 1)
+    """The case's body (BODIES' or MORE_BODIES'), or the hostile test's template filled in."""
+    body = _fill(template, "ok", 1)
     return body(kwargs) if callable(body) else body
 
 
@@ -272,7 +286,7 @@ def _attempt(send, before: str) -> tuple[int, bytes, bool]:
     return out["status"], out["content"], out["unchanged"]
 
 
-@pytest.mark.parametrize(("name", "method", "who", "needs", "template"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
+@pytest.mark.parametrize(("name", "method", "who", "needs", "template"), CASES, ids=CASE_IDS)
 def test_a_wrong_typed_field_is_never_a_500(client, deeper, name, method, who, needs, template):
     users, ids = deeper
     who, needs = DEEPER.get(name, (who, needs))
@@ -605,4 +619,20 @@ def test_a_seat_on_a_cam_page_that_is_no_seat_number_is_refused_not_ignored(clie
     response = client.post(url, {"seat": "x", "on": "1", "table-ship:1": "1"})
     page = response.content.decode()
     assert response.status_code == 400 and "seat is a seat number" in page and "not &#x27;x&#x27;" in page
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize(("field", "value", "named"), [
+    ("name", [1], "name is text, not [1]"), ("name", {"a": 1}, "name is text"), ("seed", 7, "seed is text"),
+    ("listed", "x", "listed is true or false, not 'x'"), ("listed", [1], "listed is true or false"),
+    ("step_hours", True, "step_hours is a whole number, not True"),
+])
+def test_the_cam_lobby_api_refuses_a_field_of_the_wrong_json_type(client, alice, field, value, named):
+    """The CAM lobby is created through its page's form: fed JSON, it read [1] as the name "[1]"
+    and "x" as listed."""
+    client.force_login(alice)
+    body = {**dict(next(b for i, _e, b in MORE_BODIES if i == "api-lobby-cam")), field: value}
+    before = fingerprint()
+    response = _send(client, "post", reverse("api-lobby"), json.dumps(body))
+    assert response.status_code == 400 and response.json()[field][0]["message"].startswith(named), response.json()
     assert fingerprint() == before
