@@ -39,8 +39,9 @@ BODIES = {
                           "points_level": 60, "break_percent": 40, "replacement_percent": 10,
                           "survival_roll": False, "battle_mode": "tabletop", "seed": "s", "tables": 1,
                           "replacement_house_rule": False,
-                          "players": [{"username": "bob", "name": "Bob", "fleet": []},
-                                      {"username": "carol", "name": "Carol", "fleet": []}]},
+                          "players": [{"username": "bob", "name": "Bob", "faction": "UFP", "wealth": "average",
+                                       "temper": "average", "fleet": ["constitution", {"sd": "firecat", "name": "F"}]},
+                                      {"username": "carol", "name": "Carol", "faction": "Klingons", "fleet": ["d7"]}]},
     "api-cam-start": {},
     "api-cam-fleet": {"fleet": ["d7", "d7"], "seat": 1},
     "api-cam-sds": {"key": "zz1", "ship_class": "CA", "name": "Custom", "speed": 8, "turning": 2, "target_size": 4,
@@ -635,4 +636,31 @@ def test_the_cam_lobby_api_refuses_a_field_of_the_wrong_json_type(client, alice,
     before = fingerprint()
     response = _send(client, "post", reverse("api-lobby"), json.dumps(body))
     assert response.status_code == 400 and response.json()[field][0]["message"].startswith(named), response.json()
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"name": [1]}, "the campaign's name is text, not [1]"),
+    ({"seed": []}, "the seed is text, not []"),
+    ({"seed": 0}, "the seed is text, not 0"),
+    ({"players": ["bob", "carol"]}, "players is a list of two objects"),
+    ({"players": 2}, "players is a list of two objects"),
+])
+def test_a_cam_campaign_created_with_wrong_typed_fields_is_refused(client, alice, bob, carol, change, named):
+    client.force_login(alice)
+    before = fingerprint()
+    response = _send(client, "post", reverse("api-cam-campaigns"), json.dumps({**BODIES["api-cam-campaigns"], **change}))
+    assert response.status_code == 400 and named in response.json()["detail"], response.json()
+    assert fingerprint() == before
+
+
+@pytest.mark.parametrize("value", [[1], {"a": 1}, True, 1.5])
+@pytest.mark.parametrize("key", ["name", "username"])
+def test_a_cam_player_field_that_is_no_text_is_refused(client, alice, bob, carol, key, value):
+    client.force_login(alice)
+    body = json.loads(json.dumps(BODIES["api-cam-campaigns"]))
+    body["players"][0][key] = value
+    before = fingerprint()
+    response = _send(client, "post", reverse("api-cam-campaigns"), json.dumps(body))
+    assert response.status_code == 400 and f"player 1: {key} is text, not {value!r}" in response.json()["detail"]
     assert fingerprint() == before

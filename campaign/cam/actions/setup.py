@@ -55,6 +55,23 @@ def _check_fleet(ships: list[dict], known, period: int, who: str = "") -> None:
 
 
 @transaction.atomic
+def _check_create_types(name, seed, players) -> None:
+    """Text is text and the players a list of objects, before anything reads them (a name of [1]
+    was stored as "[1]", a seed of [] or 0 meant "random", a player given as text was a 400 quoting
+    Python's AttributeError)."""
+    if name is not None and not isinstance(name, str):
+        raise CamActionError(f"the campaign's name is text, not {name!r}"[:300])
+    if seed is not None and not isinstance(seed, str):
+        raise CamActionError(f"the seed is text, not {seed!r}"[:300])
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise CamActionError(f"{st.CAMPAIGN_RULE}: players is a list of two objects {{username, name, faction, "
+                             f"wealth, temper, fleet}}, not {players!r}"[:300])
+    for seat, p in enumerate(players, start=1):
+        for key in ("username", "name", "faction", "wealth", "temper", "edge_choice"):
+            if p.get(key) is not None and not isinstance(p[key], str):
+                raise CamActionError(f"player {seat}: {key} is text, not {p[key]!r}"[:300])
+
+
 def create_cam_campaign(*, user, name: str, period: int, starting_points: int, players: list[dict],
                         scenarios: int = st.DEFAULT_SCENARIOS, points_level: int = st.DEFAULT_POINTS_LEVEL,
                         break_percent: int = st.DEFAULT_BREAK_PERCENT,
@@ -65,6 +82,7 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
     username, name, faction, wealth, temper, fleet). It waits in set-up until ``start``."""
     if not user.is_authenticated:
         raise NotAllowed("log in to create a campaign")
+    _check_create_types(name, seed, players)
     name = (name or "").strip()
     if not name:
         raise CamActionError("the campaign needs a name")
