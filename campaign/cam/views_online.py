@@ -20,14 +20,19 @@ from . import online
 from .views import _post_action
 
 
-def _seat(request) -> int | None:
-    """The seat the moderator names; text that is no seat number goes to the action as sent, which
-    refuses it naming it (not read as "no seat": the player's own)."""
-    raw = request.POST.get("seat") or ""
+def _number(raw: str):
+    """A posted number: "" is None (no seat named: the player's own; no table chosen: dealt), a
+    whole number an int, anything else as sent — the action refuses it naming the field."""
     if raw == "":
         return None
     number = whole_number(raw)
     return raw if number is None else number
+
+
+def _seat(request) -> int | None:
+    """The seat the moderator names (``_number``: text that is no seat number is refused by the
+    action, not read as "no seat")."""
+    return _number(request.POST.get("seat") or "")
 
 
 @login_required
@@ -39,19 +44,10 @@ def scenario_mode(request, campaign_id: int, number: int):
         ok=f"Scenario {number} will be fought: {mode}.", scenario=number)
 
 
-def _table(raw: str):
-    """A select's value: "" is "dealt" (None), a table number an int, anything else as sent (the
-    action refuses it naming the rule)."""
-    if raw == "":
-        return None
-    number = whole_number(raw)
-    return raw if number is None else number
-
-
 @login_required
 @require_POST
 def scenario_tables(request, campaign_id: int, number: int):
-    tables = {key[len("table-"):]: _table(value) for key, value in request.POST.items() if key.startswith("table-")}
+    tables = {key[len("table-"):]: _number(value) for key, value in request.POST.items() if key.startswith("table-")}
     return _post_action(request, campaign_id, lambda: online.choose_tables(
         campaign_id=campaign_id, user=request.user, number=number, tables=tables, seat=_seat(request)),
         ok="Your ships' tables are chosen (000 11.3, ruling BZ94).", scenario=number)
