@@ -189,6 +189,7 @@ class PickupBattle(models.Model):
         BUILDING = "building", "Building the fleets"
         PLAYING = "playing", "Being played online"
         OVER = "over", "Over"
+        CANCELLED = "cancelled", "Cancelled by its creator"
 
     campaign = models.OneToOneField("campaign.Campaign", on_delete=models.CASCADE, related_name="pickup")
     ruleset = models.CharField(max_length=32, help_text="A rule book with online play (tactical/rules/registry.py).")

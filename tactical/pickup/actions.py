@@ -11,6 +11,7 @@ activation deadline and the doctrine for late or handed-over sides); when it end
 
 from __future__ import annotations
 
+import logging
 import secrets
 
 from django.conf import settings
@@ -29,6 +30,8 @@ from tactical.models import Battle, BattleLogEntry, PickupBattle
 
 from .books import FleetError, book
 from .layer import KEY
+
+log = logging.getLogger(__name__)
 
 OPPONENTS = ("computer", "email", "link")
 OTHER_SEATS = ("computer", "link")  # how a seat after the second is filled (ruling PK6)
@@ -58,6 +61,14 @@ class Conflict(PickupError):
     status = 409
 
 
+class Forbidden(PickupError):
+    status = 403
+
+
+class Gone(PickupError):
+    status = 410
+
+
 # --- reading -------------------------------------------------------------------------------------
 
 def visible_pickups(user):
@@ -78,6 +89,8 @@ def _locked(pickup_id: int, user=None) -> tuple[Campaign, PickupBattle]:
         raise NotFound("no such pickup battle")
     campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
     pickup = PickupBattle.objects.select_for_update().get(pk=pickup_id)
+    if user is not None and not visible_pickups(user).filter(pk=pickup_id).exists():
+        raise NotFound("no such pickup battle")  # he lost his seat while waiting for the locks (PK7)
     pickup.campaign = campaign
     return campaign, pickup
 
@@ -179,18 +192,22 @@ def create_pickup(*, user, ruleset: str, points, opponent: str, email: str = "",
         campaign=campaign, ruleset=ruleset, points=points, creator=user, computer=computer, sides=sides,
         invite_token=secrets.token_urlsafe(24) if invited else "", invite_email=invite_email,
         status=PickupBattle.Status.INVITING if invited else PickupBattle.Status.BUILDING)
-    bought_fleets = {}
-    for seat in bots:
-        dice = CampaignDice(campaign, phase=f"pickup {pickup.pk} fleets", turn=1, concerns=(seat,))
-        bought = fleets.computer_fleet(fleets.offers(None), points, dice)
-        dice.commit()
-        bought_fleets[str(seat)] = [_ship_json(o) for o in bought]
+    bought_fleets = {str(seat): _computer_fleet(campaign, pickup, seat) for seat in bots}
     if bought_fleets:
         pickup.fleets = bought_fleets
         pickup.save(update_fields=["fleets"])
     if invite_email:
         _mail_invitation(pickup, invite_email)
     return pickup
+
+
+def _computer_fleet(campaign: Campaign, pickup: PickupBattle, seat: int) -> list[dict]:
+    """The computer's fleet for ``seat``, bought now with the battle's logged dice (ruling PK1)."""
+    fleets = book(pickup.ruleset)
+    dice = CampaignDice(campaign, phase=f"pickup {pickup.pk} fleets", turn=1, concerns=(seat,))
+    bought = fleets.computer_fleet(fleets.offers(None), pickup.points, dice)
+    dice.commit()
+    return [_ship_json(o) for o in bought]
 
 
 def invite_url(pickup: PickupBattle) -> str:
@@ -218,6 +235,7 @@ def invite_by_email(*, pickup_id: int, user, email: str) -> PickupBattle:
     campaign, pickup = _locked(pickup_id, user)
     if pickup.creator_id != user.pk:
         raise NotFound("no such pickup battle")
+    _not_cancelled(pickup)
     if not pickup.invite_token or pickup.status != PickupBattle.Status.INVITING:
         raise Conflict("this battle has its opponent: there is nobody to invite")
     address = _email(email)
@@ -252,6 +270,8 @@ def accept_pickup(*, token, user) -> PickupBattle:
     if found is None or not getattr(user, "is_authenticated", False):
         raise NotFound("no such invitation")
     campaign, pickup = _locked(found.pk)
+    if pickup.status == PickupBattle.Status.CANCELLED:
+        raise Gone(f"pickup battle {pickup.pk} was cancelled by its creator: this invitation no longer works")
     if pickup.opponent_id == user.pk or Empire.objects.filter(campaign=campaign, user=user, seat__gt=1).exists():
         return pickup  # accepted already (a double click)
     if pickup.creator_id == user.pk:
@@ -278,6 +298,143 @@ def accept_pickup(*, token, user) -> PickupBattle:
     if pickup.sides == 2:
         Campaign.objects.filter(pk=campaign.pk).update(
             name=f"Pickup battle: {pickup.creator.username} v. {user.username}"[:120])
+    return pickup
+
+
+# --- waiting: cancel, hand a seat to the computer, leave (ruling PK7) ----------------------------
+
+def _not_cancelled(pickup: PickupBattle) -> None:
+    if pickup.status == PickupBattle.Status.CANCELLED:
+        raise Conflict(f"pickup battle {pickup.pk} was cancelled by its creator")
+
+
+def _waiting(pickup: PickupBattle) -> None:
+    """Refused (409) once the battle is cancelled or has started (ruling PK7)."""
+    _not_cancelled(pickup)
+    if pickup.status not in BUILDABLE:
+        raise Conflict(f"pickup battle {pickup.pk} has started: it is fought now (a side may hand its fleet "
+                       "to the computer on the play page)")
+
+
+def _creator_waiting(pickup_id: int, user, doing: str) -> tuple[Campaign, PickupBattle]:
+    campaign, pickup = _locked(pickup_id, user)  # anyone not in the battle: 404
+    if pickup.creator_id != user.pk:
+        raise Forbidden(f"only the battle's creator, {pickup.creator.username}, may {doing}")
+    _waiting(pickup)
+    return campaign, pickup
+
+
+def _invited_name(pickup: PickupBattle, seat: int) -> str:
+    return "The opponent" if pickup.sides == 2 else f"Seat {seat} (invited)"
+
+
+def _mail_seat_lost(pickup: PickupBattle, emails: list[str], text: str) -> None:
+    emails = [e for e in emails if e]
+    if not emails:
+        return
+    subject = f"Pickup battle {pickup.pk}: {text.split(':')[0]}"
+
+    def send():
+        send_mail(subject, f"{text}\n\n{settings.SITE_URL.rstrip('/')}/battles/\n", None, emails)
+
+    transaction.on_commit(send, robust=True)
+
+
+@transaction.atomic
+def cancel_pickup(*, pickup_id: int, user) -> PickupBattle:
+    """The creator calls the battle off before it starts (ruling PK7): it is cancelled, its
+    invitation link answers 410, no fleet is fought, and every player who took a seat is emailed
+    (once the cancellation is committed). Not the creator: 403; after the start or a second
+    time: 409."""
+    campaign, pickup = _creator_waiting(pickup_id, user, "cancel it")
+    pickup.status = PickupBattle.Status.CANCELLED
+    pickup.save(update_fields=["status"])
+    campaign.status = Campaign.Status.FINISHED
+    campaign.save(update_fields=["status"])
+    emails = list(Empire.objects.filter(campaign=campaign, seat__gt=1, user__isnull=False)
+                  .order_by("seat").values_list("user__email", flat=True))
+    _mail_seat_lost(pickup, emails, f"cancelled: {user.username} has cancelled pickup battle {pickup.pk} "
+                                    "before it started; nothing will be fought.")
+    log.info("pickup %s cancelled by %s", pickup.pk, user.pk)
+    return pickup
+
+
+@transaction.atomic
+def hand_seat_to_computer(*, pickup_id: int, user, seat) -> PickupBattle:
+    """Before the start the creator gives seat ``seat`` (2…), free or held by a player who has not
+    built his fleet, to the computer: it buys its fleet at once with logged dice (ruling PK1, as at
+    creation) and the player who held it is emailed and loses it. When that was the last fleet
+    missing the battle starts (ruling PK7)."""
+    campaign, pickup = _creator_waiting(pickup_id, user, "hand a seat to the computer")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 2 <= seat <= pickup.sides:
+        raise PickupError(f"the seat must be one of 2 to {pickup.sides} (seat 1 is yours), not {seat!r}")
+    row = Empire.objects.select_related("user").get(campaign=campaign, seat=seat)
+    if row.is_bot:
+        raise Conflict(f"seat {seat} is the computer's already")
+    if str(seat) in (pickup.fleets or {}):
+        raise Conflict(f"seat {seat}'s fleet is in: it is played by its player")
+    held = row.user
+    row.user, row.is_bot = None, True
+    row.name = COMPUTER_NAME if pickup.sides == 2 else f"{COMPUTER_NAME} ({seat})"
+    row.save(update_fields=["user", "is_bot", "name"])
+    fields = ["fleets"]
+    if held is not None:
+        Membership.objects.filter(campaign=campaign, user=held).delete()
+    if seat == 2:
+        pickup.opponent = None
+        fields.append("opponent")
+        if pickup.sides == 2:
+            pickup.computer = True
+            fields.append("computer")
+            Campaign.objects.filter(pk=campaign.pk).update(
+                name=f"Pickup battle: {pickup.creator.username} v. {COMPUTER_NAME.lower()}"[:120])
+    if pickup.status == PickupBattle.Status.INVITING and not _free_seats(campaign):
+        pickup.status = PickupBattle.Status.BUILDING
+        fields.append("status")
+    pickup.fleets = {**(pickup.fleets or {}), str(seat): _computer_fleet(campaign, pickup, seat)}
+    pickup.save(update_fields=fields)
+    if held is not None:
+        _mail_seat_lost(pickup, [held.email], f"your seat is the computer's: {user.username} has handed your seat "
+                                              f"({seat}) in pickup battle {pickup.pk} to the computer before you "
+                                              "built your fleet.")
+    log.info("pickup %s seat %s handed to the computer by %s (held by %s)", pickup.pk, seat, user.pk,
+             held.pk if held else None)
+    if {str(s) for s in range(1, pickup.sides + 1)} <= set(pickup.fleets):
+        _start(campaign, pickup)
+    return pickup
+
+
+@transaction.atomic
+def leave_pickup(*, pickup_id: int, user) -> PickupBattle:
+    """A player of seat 2… who has not submitted his fleet leaves it before the start: the seat is
+    free again and the invitation link fills it (ruling PK7). The creator cancels instead."""
+    campaign, pickup = _locked(pickup_id, user)  # not in the battle (or left it already): 404
+    seat = pickup.seat_of(user)
+    if seat == 1:
+        raise Conflict("you created this battle: cancel it instead of leaving")
+    _waiting(pickup)
+    if seat is None:
+        raise NotFound("no such pickup battle")
+    if str(seat) in (pickup.fleets or {}):
+        raise Conflict("your fleet is submitted: the battle waits for the others, and you cannot leave it")
+    Empire.objects.filter(campaign=campaign, seat=seat).update(user=None, name=_invited_name(pickup, seat))
+    Membership.objects.filter(campaign=campaign, user=user).delete()
+    fields = ["status"]
+    pickup.status = PickupBattle.Status.INVITING
+    if seat == 2:
+        pickup.opponent = None
+        fields.append("opponent")
+        if pickup.sides == 2:
+            Campaign.objects.filter(pk=campaign.pk).update(
+                name=f"Pickup battle: {pickup.creator.username} v. an invited player"[:120])
+    if pickup.invite_email:  # that address was his: the link is open again to whoever takes the seat
+        pickup.invite_email = ""
+        fields.append("invite_email")
+    if not pickup.invite_token:
+        pickup.invite_token = secrets.token_urlsafe(24)
+        fields.append("invite_token")
+    pickup.save(update_fields=fields)
+    log.info("pickup %s seat %s left by %s", pickup.pk, seat, user.pk)
     return pickup
 
 
@@ -315,6 +472,7 @@ def submit_fleet(*, pickup_id: int, user, ships) -> PickupBattle:
     starts at once; with more sides, when every seat's is (ruling PK6)."""
     campaign, pickup = _locked(pickup_id, user)
     seat = pickup.seat_of(user)
+    _not_cancelled(pickup)
     # The creator may build while the invitation waits; the battle starts with both fleets in.
     if pickup.status not in BUILDABLE or str(seat) in (pickup.fleets or {}):
         raise Conflict("your fleet is submitted already")
@@ -381,5 +539,5 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     return battle
 
 
-__all__ = ["Conflict", "NotFound", "OPPONENTS", "OTHER_SEATS", "PickupError", "seat_rows", "accept_pickup", "create_pickup", "invite_by_email",
+__all__ = ["Conflict", "Forbidden", "Gone", "NotFound", "cancel_pickup", "hand_seat_to_computer", "leave_pickup", "OPPONENTS", "OTHER_SEATS", "PickupError", "seat_rows", "accept_pickup", "create_pickup", "invite_by_email",
            "invite_url", "offers_for", "pickup_for_token", "record_result", "submit_fleet", "visible_pickups"]

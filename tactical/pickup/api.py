@@ -11,6 +11,10 @@ serializer (documented in the OpenAPI schema), call one action of tactical/picku
     POST pickup/accept/           {"token"}: accept an invitation and take the next free seat (409 when full)
     POST pickup/{id}/fleet/       {"ships": ["design-4", "design-4", …]}: your fleet, one key per
                                   ship; 400 with every problem, 409 once submitted
+    POST pickup/{id}/cancel/      the creator calls the battle off before it starts (409 after; 403 others)
+    POST pickup/{id}/seats/{seat}/computer/  the creator hands a waiting seat (free, or no fleet
+                                  yet) to the computer, which builds its fleet at once
+    POST pickup/{id}/leave/       a player of seat 2… without a fleet leaves it (the seat is free again)
 The battle itself is played through /api/battles/{battle}/state/, action/ and doctrine/.
 """
 
@@ -58,6 +62,10 @@ class AcceptBody(serializers.Serializer):
 class FleetBody(serializers.Serializer):
     ships = serializers.ListField(child=serializers.CharField(max_length=64), max_length=200,
                                   help_text="One ship key per ship bought (keys from the battle's \"offers\").")
+
+
+class EmptyBody(serializers.Serializer):
+    """No fields: the action is named by the URL."""
 
 
 class Ship(serializers.Serializer):
@@ -214,3 +222,35 @@ class PickupFleet(APIView):
             return _refused(exc)
         pickup.refresh_from_db()
         return Response(pickup_json(pickup, request.user))
+
+
+def _act(request, action, **kwargs) -> Response:
+    try:
+        pickup = action(user=request.user, **kwargs)
+    except actions.PickupError as exc:
+        return _refused(exc)
+    pickup = _one(request, pickup.pk)
+    if pickup is None:  # a player who left is no longer in it
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return Response(pickup_json(pickup, request.user))
+
+
+class PickupCancel(APIView):
+    @extend_schema(operation_id="pickup_cancel", request=EmptyBody, responses={200: PickupAnswer},
+                   summary="Cancel the battle before it starts (the creator; 409 once it is fought)")
+    def post(self, request, pickup_id: int):
+        return _act(request, actions.cancel_pickup, pickup_id=pickup_id)
+
+
+class PickupSeatComputer(APIView):
+    @extend_schema(operation_id="pickup_seat_computer", request=EmptyBody, responses={200: PickupAnswer},
+                   summary="Hand a waiting seat (free, or its fleet not built) to the computer (the creator)")
+    def post(self, request, pickup_id: int, seat: int):
+        return _act(request, actions.hand_seat_to_computer, pickup_id=pickup_id, seat=seat)
+
+
+class PickupLeave(APIView):
+    @extend_schema(operation_id="pickup_leave", request=EmptyBody, responses={204: None},
+                   summary="Leave your seat (2…) before you submit a fleet; it is free again")
+    def post(self, request, pickup_id: int):
+        return _act(request, actions.leave_pickup, pickup_id=pickup_id)

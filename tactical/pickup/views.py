@@ -6,6 +6,9 @@
     battles/pickup/<id>/fleet/     POST: your fleet
     battles/pickup/<id>/invite/    POST: (re)send the invitation by email
     battles/join/<token>/          an invitation: GET shows it, POST accepts it
+    battles/pickup/<id>/cancel/    POST: the creator cancels it before the start (asks first: confirm=yes)
+    battles/pickup/<id>/seats/<seat>/computer/  POST: the creator hands a waiting seat to the computer
+    battles/pickup/<id>/leave/     POST: a player of seat 2… without a fleet leaves it
     battles/pickup/host/<campaign>/  the host campaign's page: redirects to its pickup battle
 
 Thin: pickup battles the user plays in only (anyone else: 404), one action per POST, refusals
@@ -93,6 +96,7 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING
         and pickup.invite_token else "",
         "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
+        "waiting": pickup.status in actions.BUILDABLE,
         "error": error,
     }, status=status)
 
@@ -150,10 +154,60 @@ def pickup_join(request, token: str):
     return render(request, "tactical/pickup/join.html", {
         "pickup": pickup, "error": error, "book": BOOKS.get(pickup.ruleset), "title": _title(pickup.ruleset),
         "taken": pickup.status != PickupBattle.Status.INVITING and pickup.seat_of(request.user) is None,
-    }, status=400 if error else 200)
+        "cancelled": pickup.status == PickupBattle.Status.CANCELLED,
+    }, status=410 if pickup.status == PickupBattle.Status.CANCELLED else 400 if error else 200)
 
 
 @login_required
 def pickup_host(request, campaign_id: int):
     pickup = get_object_or_404(actions.visible_pickups(request.user), campaign_id=campaign_id)
     return redirect("pickup-detail", pickup.pk)
+
+
+@login_required
+@require_POST
+def pickup_cancel(request, pickup_id: int):
+    """Asks first (a confirmation step, as the moderator's irreversible actions): the same form
+    again with confirm=yes."""
+    pickup = _mine(request, pickup_id)
+    if request.POST.get("confirm") != "yes":
+        taken = [s for s in actions.seat_rows(pickup) if s["seat"] > 1 and s["player"]]
+        return render(request, "tactical/pickup/confirm.html", {
+            "pickup": pickup, "title": "Cancel the battle",
+            "question": f"Cancel pickup battle {pickup.pk}? Nothing will be fought.",
+            "points": [f"{s['player']} (seat {s['seat']}) is emailed that it is cancelled." for s in taken]
+            + ["The invitation link stops working."],
+            "confirm_label": "Cancel the battle", "action_url": request.path})
+    try:
+        actions.cancel_pickup(pickup_id=pickup.pk, user=request.user)
+    except actions.PickupError as exc:
+        return _detail(request, pickup, error=exc.message, status=exc.status)
+    messages.success(request, "The battle is cancelled.")
+    return redirect("pickup-detail", pickup.pk)
+
+
+@login_required
+@require_POST
+def pickup_seat_computer(request, pickup_id: int, seat: int):
+    pickup = _mine(request, pickup_id)
+    try:
+        actions.hand_seat_to_computer(pickup_id=pickup.pk, user=request.user, seat=seat)
+    except actions.PickupError as exc:
+        return _detail(request, pickup, error=exc.message, status=exc.status)
+    pickup.refresh_from_db()
+    if pickup.battle_id:
+        return redirect("battle-play", pickup.battle_id)
+    messages.success(request, f"Seat {seat} is the computer's: its fleet is built.")
+    return redirect("pickup-detail", pickup.pk)
+
+
+@login_required
+@require_POST
+def pickup_leave(request, pickup_id: int):
+    pickup = _mine(request, pickup_id)
+    try:
+        actions.leave_pickup(pickup_id=pickup.pk, user=request.user)
+    except actions.PickupError as exc:
+        return _detail(request, pickup, error=exc.message, status=exc.status)
+    messages.success(request, f"You have left pickup battle {pickup.pk}: your seat is free again.")
+    return redirect("pickup-list")

@@ -92,6 +92,9 @@ ENDPOINTS = [
     ("api-pickup-invite", "post", "bob", "pickup", {"email": TEXT, "n": NUMBER}),
     ("api-pickup-accept", "post", "mallory", "", {"token": TEXT, "n": NUMBER}),
     ("api-pickup-fleet", "post", "bob", "pickup", {"ships": [TEXT], "n": NUMBER}),
+    ("api-pickup-cancel", "post", "bob", "pickup", {"note": TEXT, "n": NUMBER}),
+    ("api-pickup-seat-computer", "post", "bob", "pickup-seat", {"note": TEXT, "seat": NUMBER}),
+    ("api-pickup-leave", "post", "bob", "pickup", {"note": TEXT, "n": NUMBER}),
     ("api-whatif-list", "post", "bob", "", {"seed": TEXT, "trials": NUMBER,
                                             "a": {"ships": [{"design": 1, "count": 1}]},
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
@@ -154,11 +157,12 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
 
             message = press.post(campaign_id=small_campaign.pk, user=bob, to=[2], text="hello")
             return {"campaign_id": small_campaign.pk, "conversation_id": message.conversation_id}
-        if kind == "pickup":
+        if kind in ("pickup", "pickup-seat"):
             from tactical.pickup import actions as pickup
 
-            return {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
+            made = {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
                                                       opponent="link").pk}
+            return {**made, "seat": 2} if kind == "pickup-seat" else made
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 
