@@ -20,6 +20,7 @@ names and colours, and whether they may act now (``can_act``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,24 @@ def action_type(data: Any, fields: Mapping[str, set[str]], error: type[Exception
     if unknown:
         raise error(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
     return kind
+
+_WHOLE = re.compile(r"-?[0-9]{1,15}")
+
+
+def whole_number(value: Any, *, negative: bool = True) -> int | None:
+    """A whole number sent as a JSON integer or as ASCII digits ("12", " -3 "), else None (true,
+    1.5, "x"). Every rule book's codec reads numbers with it: ``str.isdigit`` is not enough (it
+    passes "²", which ``int()`` refuses), nor ``int()`` alone (it reads true and 1.5 as 1), and
+    at most 15 digits (``int()`` of thousands of digits is a ValueError). ``negative=False``:
+    None for a number below 0."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        value = int(value.strip())
+    if not isinstance(value, int):
+        return None
+    return value if negative or value >= 0 else None
+
 
 AUTOMATIC = "auto"  # a side's deployment when its fleet lines up automatically
 

@@ -42,12 +42,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tactical.rules.play import PlayRules, Step, Viewer, action_type
+from tactical.rules.play import PlayRules, Step, Viewer, action_type, whole_number
 
 from . import actions as A
 from . import board, plans
@@ -352,18 +351,14 @@ def to_json(action: A.Action) -> dict[str, Any]:
     raise ActionFormatError(f"{action!r} is not a Buoyz action")
 
 
-_WHOLE = re.compile(r"-?[0-9]{1,15}")  # ASCII digits; int() of thousands of digits is a ValueError
-
-
 def _int(data: Mapping, name: str, kind: str, *, optional: bool = False) -> int | None:
     value = data.get(name)
     if value is None and optional:
         return None
-    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):  # not isdigit(): it passes "²"
-        return int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int):
+    number = whole_number(value)
+    if number is None:
         raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}"[:300])
-    return value
+    return number
 
 
 def _inches(data: Mapping, name: str, kind: str) -> float:

@@ -21,11 +21,10 @@ a planet id (a string, for the planetary bombardment array). Bad JSON raises
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.rules.play import action_type
+from tactical.rules.play import action_type, whole_number
 
 from . import actions as A
 from .geometry import MOVE_TOKENS
@@ -91,18 +90,13 @@ def to_json(action: A.Action) -> dict[str, Any]:
     return out
 
 
-_WHOLE = re.compile(r"[0-9]{1,15}")  # ASCII digits; int() of thousands of digits is a ValueError
-
-
 def _int(data: Mapping, name: str, kind: str) -> int:
     if name not in data:
         raise ActionFormatError(f"a {kind} action needs {name!r}")
-    value = data[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):  # not isdigit(): it passes "²"
-            return int(value.strip())
-        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}"[:300])
-    return value
+    number = whole_number(data[name])
+    if number is None:
+        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {data[name]!r}"[:300])
+    return number
 
 
 def _target(value: Any, kind: str) -> int | str:

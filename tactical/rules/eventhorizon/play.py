@@ -13,7 +13,6 @@ facings against its zone. The board is ``board.py``'s SVG; the play page is the 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from campaign.rules.dice import SeededDice
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.economy import Damage
-from tactical.rules.play import AUTOMATIC, PlayRules, Step, Viewer, form_value
+from tactical.rules.play import AUTOMATIC, PlayRules, Step, Viewer, form_value, whole_number
 
 from . import actions as A
 from . import board as boardsvg
@@ -116,17 +115,9 @@ def placements_of(setup: Mapping[str, Any]) -> dict[int, list[Placement]]:
     return out
 
 
-_WHOLE = re.compile(r"[0-9]{1,9}")
-
-
 def _whole(value) -> int | None:
-    """A whole number sent as one or as ASCII digits; None for anything else (true, 1.5, "²":
-    ``int()`` read the first two as 1, and str.isdigit passes the last, which int() refuses)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-        return int(value.strip())
-    return None
+    """A ship number or a square's coordinate: a whole number of 0 or more (``whole_number``)."""
+    return whole_number(value, negative=False)
 
 
 def placement_json(raw) -> list[dict]:
