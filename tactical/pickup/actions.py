@@ -399,8 +399,7 @@ def hand_seat_to_computer(*, pickup_id: int, user, seat) -> PickupBattle:
                                               "built your fleet.")
     log.info("pickup %s seat %s handed to the computer by %s (held by %s)", pickup.pk, seat, user.pk,
              held.pk if held else None)
-    if {str(s) for s in range(1, pickup.sides + 1)} <= set(pickup.fleets):
-        _start(campaign, pickup)
+    _start_when_all_fleets_are_in(campaign, pickup)
     return pickup
 
 
@@ -485,9 +484,14 @@ def submit_fleet(*, pickup_id: int, user, ships) -> PickupBattle:
         raise PickupError(exc.problems) from None
     pickup.fleets = {**(pickup.fleets or {}), str(seat): [_ship_json(o) for o in bought]}
     pickup.save(update_fields=["fleets"])
-    if {str(s) for s in range(1, pickup.sides + 1)} <= set(pickup.fleets):
-        _start(campaign, pickup)
+    _start_when_all_fleets_are_in(campaign, pickup)
     return pickup
+
+
+def _start_when_all_fleets_are_in(campaign: Campaign, pickup: PickupBattle) -> None:
+    """The battle begins once every seat's fleet is in (rulings PK6, PK7)."""
+    if {str(s) for s in range(1, pickup.sides + 1)} <= set(pickup.fleets or {}):
+        _start(campaign, pickup)
 
 
 def _start(campaign: Campaign, pickup: PickupBattle) -> Battle:
