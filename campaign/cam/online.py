@@ -133,9 +133,7 @@ def choose_tables(*, campaign_id: int, user, number: int, tables, seat: int | No
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _row(cam, number)
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise CamActionError(f"seat is a seat number, not {seat!r}", "bad_seat")
-    player = _acting_seat(cam, user, role, seat, "choose the tables of a fleet's ships")
+    player = _acting_seat(cam, user, role, seat, "choose the tables of a fleet's ships")  # refuses a bad seat
     if row.mode != ONLINE:
         raise CamActionError(f"{TABLES_RULE}: scenario {row.number} is not fought online "
                              f"({row.get_mode_display().lower()}): its ships' tables are set at the tabletop",
