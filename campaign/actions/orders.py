@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from .. import locks, lookups
 from ..eventhorizon import adapters
+from ..eventhorizon.visibility import fog_radius
 from ..models import Campaign, Empire, Turn, TurnOrders
 from ..rules.eventhorizon.orders import OrderError, Preview
 from ..rules.eventhorizon.preview import check_round_orders
@@ -28,7 +29,8 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
     state, names = adapters.state_for_orders(empire.campaign)
     try:
         # Set-up purchases in the set-up round, turn orders (with their warnings) afterwards.
-        return check_round_orders(state, empire.seat, raw, names[empire.seat])
+        # Checked against what the seat may see, never the whole map (issue 23 item 1).
+        return check_round_orders(state, empire.seat, raw, names[empire.seat], fog_radius(empire.campaign))
     except OrderError as exc:
         raise OrdersRefused(exc) from None
 
