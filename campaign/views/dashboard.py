@@ -46,7 +46,7 @@ class CampaignRow:
 
 
 def _role(user, campaign: Campaign, memberships: dict, empires: dict) -> str:
-    if user.is_staff or campaign.moderator_id == user.pk:
+    if campaign.moderator_id == user.pk:  # the user's own roles only, staff or not (issue 23 item 3)
         return Membership.Role.MODERATOR
     roles = memberships.get(campaign.pk, set())
     if Membership.Role.MODERATOR in roles:
