@@ -18,6 +18,7 @@ from ..rules.eventhorizon import mapgen
 from ..rules.grid import GridError, make_grid
 from .campaigns import DEFAULT_OPTIONS, _check_setup, _generate_campaign, _seed_bytes
 from .errors import ActionError, NotAllowed, NotFound
+from .notifications import send_started_notifications
 from .turns import setup_deadline
 
 LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
@@ -389,3 +390,5 @@ def start_eventhorizon(campaign: Campaign, players: list[Membership], *, now=Non
     for membership, empire in zip(players, empires, strict=False):
         membership.empire = empire
         membership.save(update_fields=["empire"])
+    # Players learn the campaign has begun without watching the lobby (issue 23 item 7).
+    send_started_notifications(campaign=campaign)

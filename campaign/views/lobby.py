@@ -24,6 +24,7 @@ from .. import actions, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..forms import AddModeratorForm, InviteEmailForm, JoinForm
 from ..models import Campaign, Invitation, Membership
+from ..notifications import round_label
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
@@ -230,8 +231,8 @@ def lobby_start(request, campaign_id: int):
         messages.error(request, f"The campaign was not started: {error}.")
         return redirect("lobby-detail", campaign.pk)
     layer = layers.of(started)
-    messages.success(request, f"{started.name} has started: turn 1 is open for orders." if layer.has("orders")
-                     else f"{started.name} has started.")
+    messages.success(request, f"{started.name} has started: {round_label(started.turn)} is open for orders."
+                     if layer.has("orders") else f"{started.name} has started.")
     return redirect(layer.detail_url, started.pk)
 
 
