@@ -42,7 +42,9 @@ class CampaignRow:
 
     @property
     def taking_orders(self) -> bool:
-        return self.turn is not None and self.turn.status == Turn.Status.OPEN and not self.campaign.paused
+        # A pause stops the clock, not the orders: players still write them (actions.submit_orders
+        # takes them), and nothing is processed until the moderator resumes (issue 23 item 19).
+        return self.turn is not None and self.turn.status == Turn.Status.OPEN
 
 
 def _role(user, campaign: Campaign, memberships: dict, empires: dict) -> str:
