@@ -95,7 +95,7 @@ class LobbySerializer(serializers.ModelSerializer):
                   "listed", "show_ready", "created_at"]
 
     def get_players(self, campaign) -> int:
-        return campaign.memberships.filter(role=Membership.Role.PLAYER).count()
+        return campaign.memberships.filter(Membership.seated()).count()
 
 
 class LobbyCreateSerializer(serializers.Serializer):

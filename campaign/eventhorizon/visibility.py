@@ -86,6 +86,9 @@ def viewer_from(role: str | None, seat: int | None, campaign: Campaign, *, as_se
     """``viewer_for`` from a role and seat already read (``lookups.campaign_access``)."""
     radius = fog_radius(campaign)
     if role == Membership.Role.MODERATOR:
+        if seat is not None and campaign.status != Campaign.Status.FINISHED:
+            # A moderator who plays too sees what his seat sees, no more (issue 23 item 9; ruling L6).
+            return Viewer(role, seat, seat, radius)
         if as_seat is not None:
             return Viewer(role, as_seat, as_seat, radius)
         return Viewer(role, seat, None, None)

@@ -135,7 +135,7 @@ def open_campaigns(user, limit: int = 20) -> list[Campaign]:
     return list(
         Campaign.objects.filter(status=Campaign.Status.SETUP, listed=True).exclude(invite_token="")
         .exclude(Q(moderator=user) | Q(memberships__user=user))
-        .annotate(players=Count("memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True))
+        .annotate(players=Count("memberships", filter=Membership.seated("memberships__"), distinct=True))
         .filter(players__lt=F("seats"))
         .select_related("moderator").order_by("-created_at", "-id")[:limit]
     )
