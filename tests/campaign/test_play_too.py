@@ -55,3 +55,17 @@ def test_the_creator_who_plays_takes_a_seat_and_sees_through_it(client, alice, b
     assert viewer_for(alice, campaign, as_seat=2).fog_seat == 1  # and no other seat's eyes either
     assert client.get(reverse("campaign-orders", args=[campaign.pk])).status_code == 200
     assert client.get(reverse("moderation-panel", args=[campaign.pk])).status_code == 200
+
+
+def test_the_lobby_api_takes_play_too(alice):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_login(alice)
+    body = {"name": "Orion Reach", "width": 14, "height": 12, "seats": 2, "seed": "play-too"}
+    bad = api.post("/api/lobby/", {**body, "play": {"empire_name": "", "colour": COLOUR_PALETTE[0]}}, format="json")
+    assert bad.status_code == 400 and "name for your empire" in str(bad.json())
+    res = api.post("/api/lobby/", {**body, "play": {"empire_name": "Alice's Ascendancy", "colour": COLOUR_PALETTE[0]}},
+                   format="json")
+    assert res.status_code == 201, res.content
+    assert Campaign.objects.get(pk=res.json()["id"]).memberships.get(user=alice).empire_name == "Alice's Ascendancy"
