@@ -1,8 +1,10 @@
 """Who may see and do what in a campaign. Every page, API view, report and email asks here.
 
 Roles (Membership.role): the moderator (the creator, plus any co-moderators), players (one empire
-each) and observers. Staff users count as moderators of every campaign. An outsider sees nothing:
-look-ups scoped by ``visible_campaigns`` answer 404, never a hint that the campaign exists.
+each) and observers. A site-admin (staff) account has only the roles it holds like anyone else:
+it reaches other campaigns through the Django admin (``/admin/``, audited; docs/rulings.md MO8).
+An outsider sees nothing: look-ups scoped by ``visible_campaigns`` answer 404, never a hint that
+the campaign exists.
 """
 
 from __future__ import annotations
@@ -13,11 +15,9 @@ from .models import Campaign, Empire, Membership
 
 
 def visible_campaigns(user):
-    """Campaigns a user may look at: ones they moderate, play in or observe (staff see all)."""
+    """Campaigns a user may look at: ones they moderate, play in or observe."""
     if not user.is_authenticated:
         return Campaign.objects.none()
-    if user.is_staff:
-        return Campaign.objects.all()
     return Campaign.objects.filter(
         Q(moderator=user) | Q(empires__user=user) | Q(memberships__user=user)
     ).distinct()
@@ -27,7 +27,7 @@ def role_of(user, campaign: Campaign) -> str | None:
     """'moderator', 'player', 'observer' or None (an outsider)."""
     if not user.is_authenticated:
         return None
-    if user.is_staff or campaign.moderator_id == user.pk:
+    if campaign.moderator_id == user.pk:
         return Membership.Role.MODERATOR
     roles = set(campaign.memberships.filter(user=user).values_list("role", flat=True))
     if Membership.Role.MODERATOR in roles:

@@ -105,6 +105,15 @@ class LobbyCreateForm(forms.Form):
         "roll reproducible by anyone who knows it.",
     )
 
+    play = forms.BooleanField(
+        label="I'll play too", required=False, initial=False,
+        help_text="Take a seat (seat 1) as well as moderating. Unticked, you moderate without playing. A moderator "
+        "who plays sees the map as his own empire does; the other players see that he plays.",
+    )
+    empire_name = forms.CharField(label="Your empire's name", max_length=80, required=False,
+                                  help_text="If you play: the name the other players see.")
+    colour = forms.ChoiceField(label="Your colour", choices=[(c, c) for c in COLOUR_PALETTE], required=False)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for key, default in DEFAULT_OPTIONS.items():
@@ -118,10 +127,18 @@ class LobbyCreateForm(forms.Form):
         value = self.cleaned_data.get("setup_hours")
         return 72 if value is None else value  # left empty: the default
 
+    def clean(self):
+        data = super().clean()
+        if data.get("play") and not (data.get("empire_name") or "").strip():
+            self.add_error("empire_name", "Name your empire to play, or untick \"I'll play too\".")
+        return data
+
     def action_kwargs(self) -> dict:
         data = dict(self.cleaned_data)
         options = {key[len("option_"):]: data.pop(key) for key in list(data) if key.startswith("option_")}
-        return {**data, "options": options}
+        play, name, colour = data.pop("play", False), data.pop("empire_name", ""), data.pop("colour", "")
+        return {**data, "options": options,
+                "play": {"empire_name": name, "colour": colour or COLOUR_PALETTE[0]} if play else None}
 
 
 class JoinForm(forms.Form):

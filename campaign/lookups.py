@@ -145,7 +145,7 @@ def campaign_access(user, campaign_id, *, layer: str | None = None) -> CampaignA
     is_mod, is_player, is_observer = (bool(v) for v in row[nc + ne:])
     if layer is not None and campaign.layer != layer:
         return None
-    if user.is_staff or campaign.moderator_id == user.pk or is_mod:
+    if campaign.moderator_id == user.pk or is_mod:
         role = Membership.Role.MODERATOR
     elif is_player or empire is not None:
         role = Membership.Role.PLAYER

@@ -505,7 +505,16 @@ class DiceRoll(models.Model):
 
 class Membership(models.Model):
     """A person's part in a campaign: moderator, player (one empire) or observer. In the lobby a
-    player's membership carries the empire name, faction and colour they chose."""
+    player's membership carries the empire name, faction and colour they chose; so does the
+    creator's when he plays too ("I'll play too" on the create form, issue 23 item 9): a
+    moderator who takes a seat (``Membership.seated()``)."""
+
+    @staticmethod
+    def seated(prefix: str = "") -> models.Q:
+        """The members who take a seat at the start: the players, and a moderator who plays too
+        (``prefix``: "memberships__" from a campaign query)."""
+        return (models.Q(**{f"{prefix}role": "player"})
+                | (models.Q(**{f"{prefix}role": "moderator"}) & ~models.Q(**{f"{prefix}empire_name": ""})))
 
     class Role(models.TextChoices):
         MODERATOR = "moderator", "Moderator"

@@ -13,6 +13,8 @@ Kinds of email and the preference (``Membership.notify_*``) that switches each o
     reminder_1h:<stamp>   orders due within the hour, to players not ready yet                 notify_reminders
     battle:<digest>       a battle needs the player's decision                                 notify_battles
     rollback:<stamp>      the moderator rolled a turn back (issue 13 item 17)                  notify_turn
+    started:<stamp>       the campaign has started and its set-up round is open, to players
+                          (issue 23 item 7)                                                    notify_turn
     press:<message id>    a press message or announcement to the recipient's seat
                           (campaign/press/mail.py)                                             notify_press
 
@@ -47,6 +49,7 @@ REMINDER_24H = "reminder_24h"
 REMINDER_1H = "reminder_1h"
 BATTLE = "battle"
 ROLLBACK = "rollback"
+STARTED = "started"
 PRESS = "press"
 ORDERS_BY_REPLY = (TURN, REMINDER_24H, REMINDER_1H)
 REMINDER_WINDOWS = ((REMINDER_1H, timedelta(hours=1)), (REMINDER_24H, timedelta(hours=24)))
@@ -55,7 +58,7 @@ REMINDER_WINDOWS = ((REMINDER_1H, timedelta(hours=1)), (REMINDER_24H, timedelta(
 PREFERENCES = {"turn": "notify_turn", "reminders": "notify_reminders", "battles": "notify_battles",
                "press": "notify_press"}
 PREFERENCE_OF_KIND = {TURN: "turn", REMINDER_24H: "reminders", REMINDER_1H: "reminders", BATTLE: "battles",
-                      ROLLBACK: "turn", PRESS: "press"}
+                      ROLLBACK: "turn", PRESS: "press", STARTED: "turn"}
 PREFERENCE_LABELS = {
     "turn": "turn reports (a turn has been processed)",
     "reminders": "deadline reminders (24 hours and 1 hour before)",
@@ -268,10 +271,18 @@ def battle_email(campaign: Campaign, turn_number: int, recipient: Recipient, tex
 def rollback_email(campaign: Campaign, turn_number: int, recipient: Recipient, *, paused: bool,
                    later_orders: int) -> EmailMultiAlternatives:
     """A turn was rolled back: what that means for the recipient (no report: the turn is undone)."""
-    context = {"turn_number": turn_number, "paused": paused, "later_orders": later_orders,
-               "orders_url": page_url("campaign-orders", campaign.pk)}
+    context = {"turn_number": turn_number, "round": round_label(turn_number), "paused": paused,
+               "later_orders": later_orders, "orders_url": page_url("campaign-orders", campaign.pk)}
     return _message(campaign=campaign, recipient=recipient, kind=ROLLBACK, template="rolled_back",
-                    subject=f"turn {turn_number} has been rolled back", context=context)
+                    subject=f"{round_label(turn_number)} has been rolled back", context=context)
+
+
+def started_email(campaign: Campaign, turn: Turn, recipient: Recipient) -> EmailMultiAlternatives:
+    """The campaign has started: the set-up round (``turn``) is open for the recipient's purchases."""
+    context = {"turn": turn, "round": round_label(turn.number), "deadline": turn.deadline,
+               "orders_url": page_url("campaign-orders", campaign.pk)}
+    return _message(campaign=campaign, recipient=recipient, kind=STARTED, template="campaign_started",
+                    subject=f"the campaign has started: {round_label(turn.number)} is open", context=context)
 
 
 def deliver(messages: list[EmailMultiAlternatives]) -> int:

@@ -3,7 +3,9 @@
  * It keeps one order set in the documented JSON format (docs/orders.md), edits it through the
  * forms and the map, mirrors it into the page's JSON text area (which also works without
  * JavaScript), and after every change asks the server for a preview (POST .../orders/preview/):
- * the server validates everything; the client only computes neighbours to outline them.
+ * the server validates everything. The path editor offers exactly the steps the order check
+ * accepts: it applies the server's PathRules (D.paths: black holes, worm holes and star gates;
+ * campaign/rules/eventhorizon/orders.py) with the same step costs (issue 23 item 2).
  */
 (function () {
   "use strict";
@@ -91,7 +93,7 @@
     return effectiveFleets().filter(function (f) { return f.key === key; })[0] || null;
   }
 
-  // --- grid: neighbours for display only (the server decides) -------------------------------
+  // --- grid: the steps a path may take (PathRules.step_cost on the server) --------------------
   function onMap(x, y) { return x >= 0 && y >= 0 && x < D.grid.width && y < D.grid.height; }
   function neighbours(x, y) {
     var steps;
@@ -105,8 +107,31 @@
     }
     return steps.map(function (d) { return [x + d[0], y + d[1]]; }).filter(function (c) { return onMap(c[0], c[1]); });
   }
-  function adjacent(a, b) {
-    return neighbours(a[0], a[1]).some(function (c) { return c[0] === b[0] && c[1] === b[1]; });
+  var P = D.paths || { blocked: [], jumps: [] };
+  function cellKey(c) { return c[0] + "," + c[1]; }
+  var blocked = {};
+  P.blocked.forEach(function (c) { blocked[cellKey(c)] = true; });
+  var jumpGroups = P.jumps.map(function (group) {
+    var set = {}; group.forEach(function (c) { set[cellKey(c)] = true; }); return { cells: group, has: set };
+  });
+  function isJump(a, b) {
+    return cellKey(a) !== cellKey(b) && jumpGroups.some(function (g) { return g.has[cellKey(a)] && g.has[cellKey(b)]; });
+  }
+  // Moves a step costs (0: a jump), or null when the order check would refuse it.
+  function stepCost(here, c) {
+    if (!onMap(c[0], c[1]) || blocked[cellKey(c)]) return null;
+    if (isJump(here, c)) return 0;
+    return neighbours(here[0], here[1]).some(function (n) { return n[0] === c[0] && n[1] === c[1]; }) ? 1 : null;
+  }
+  // Every cell one step from ``here``, with its cost.
+  function legalSteps(here) {
+    var out = {};
+    neighbours(here[0], here[1]).forEach(function (c) { if (!blocked[cellKey(c)]) out[cellKey(c)] = { cell: c, cost: 1 }; });
+    jumpGroups.forEach(function (g) {
+      if (!g.has[cellKey(here)]) return;
+      g.cells.forEach(function (c) { if (cellKey(c) !== cellKey(here) && !blocked[cellKey(c)]) out[cellKey(c)] = { cell: c, cost: 0 }; });
+    });
+    return Object.keys(out).map(function (k) { return out[k]; });
   }
 
   // --- the map ------------------------------------------------------------------------------
@@ -140,10 +165,25 @@
     return orders.moves.filter(function (m) { return m.fleet === key; })[0] || null;
   }
   function pathOf(key) { var m = moveFor(key); return m ? m.path : []; }
-  function stepsOf(fleet, path) {
-    var here = [fleet.x, fleet.y], steps = 0;
-    path.forEach(function (c) { if (adjacent(here, c)) steps += 1; here = c; });
-    return steps;
+  // The moves a path costs, as the order check counts them; a step it would refuse (a path
+  // typed into the JSON box, say) counts one move and makes the path "bad".
+  function pathCost(fleet, path) {
+    var here = [fleet.x, fleet.y], steps = 0, bad = false;
+    path.forEach(function (c) {
+      var cost = stepCost(here, c);
+      if (cost === null) { bad = true; cost = 1; }
+      steps += cost; here = c;
+    });
+    return { steps: steps, bad: bad };
+  }
+  function stepsOf(fleet, path) { return pathCost(fleet, path).steps; }
+  // The cells the selected fleet's path may enter next (none once its moves are spent).
+  function nextSteps(fleet) {
+    var path = pathOf(fleet.key);
+    var cost = pathCost(fleet, path);
+    if (cost.bad) return [];
+    var end = path.length ? path[path.length - 1] : [fleet.x, fleet.y];
+    return legalSteps(end).filter(function (s) { return cost.steps + s.cost <= fleet.speed; });
   }
 
   function drawPaths() {
@@ -171,14 +211,10 @@
     Array.prototype.forEach.call(svg.querySelectorAll(".fleet.selected"), function (g) { g.classList.remove("selected"); });
     var fleet = selected === null ? null : fleetByKey(selected);
     if (fleet) {
-      var path = pathOf(fleet.key);
-      var end = path.length ? path[path.length - 1] : [fleet.x, fleet.y];
-      if (stepsOf(fleet, path) < fleet.speed) {
-        neighbours(end[0], end[1]).forEach(function (c) {
-          var g = cells[c[0] + "," + c[1]];
-          if (g) g.classList.add("reach");
-        });
-      }
+      nextSteps(fleet).forEach(function (s) {
+        var g = cells[cellKey(s.cell)];
+        if (g) g.classList.add("reach");
+      });
       var marker = svg.querySelector('.fleet[data-fleet="' + (typeof fleet.key === "number" ? fleet.key : "") + '"]');
       if (marker) marker.classList.add("selected");
     }
@@ -191,9 +227,9 @@
     $("plot-fleet").textContent = fleet ? fleet.label + " at " + fmt([fleet.x, fleet.y]) : "no fleet selected";
     var pill = $("plot-steps");
     if (fleet) {
-      var steps = stepsOf(fleet, pathOf(fleet.key));
-      pill.textContent = steps + " of " + fleet.speed + " moves";
-      pill.className = "pill " + (steps > fleet.speed ? "bad" : "ok");
+      var cost = pathCost(fleet, pathOf(fleet.key));
+      pill.textContent = cost.steps + " of " + fleet.speed + " moves" + (cost.bad ? " (a step the check refuses)" : "");
+      pill.className = "pill " + (cost.bad || cost.steps > fleet.speed ? "bad" : "ok");
     } else {
       pill.textContent = ""; pill.className = "pill";
     }
@@ -203,6 +239,9 @@
 
   function appendStep(c) {
     if (selected === null) return;
+    var fleet = fleetByKey(selected);
+    // Only a step the order check accepts: a cell outlined on the map.
+    if (!fleet || !nextSteps(fleet).some(function (s) { return cellKey(s.cell) === cellKey(c); })) return;
     var move = moveFor(selected);
     if (!move) { move = { fleet: selected, path: [] }; orders.moves.push(move); }
     move.path.push(c);

@@ -18,6 +18,7 @@ from ..rules.eventhorizon import mapgen
 from ..rules.grid import GridError, make_grid
 from .campaigns import DEFAULT_OPTIONS, _check_setup, _generate_campaign, _seed_bytes
 from .errors import ActionError, NotAllowed, NotFound
+from .notifications import send_started_notifications
 from .turns import setup_deadline
 
 LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
@@ -76,6 +77,7 @@ def create_lobby(
     seed: str | None = None,
     listed: bool = False,
     show_ready: bool = True,
+    play: dict | None = None,
 ) -> Campaign:
     """Open a campaign in the lobby (status SETUP, no map yet); its creator is its moderator.
 
@@ -113,6 +115,7 @@ def create_lobby(
     if seed is not None and len(seed) > SEED_MAX_LENGTH:
         raise ActionError(f"the dice seed has at most {SEED_MAX_LENGTH} characters")
 
+    seat = _creators_seat(play)
     seed_raw = _seed_bytes(seed)
     try:
         mapgen.generate_map(board, seats, SeededDice(seed=seed_raw, offset=0),
@@ -128,8 +131,29 @@ def create_lobby(
         deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(), listed=listed, show_ready=show_ready,
     )
-    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
+    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR, **seat)
     return campaign
+
+
+def _creators_seat(play: dict | None) -> dict:
+    """"I'll play too": the empire the creator plays besides moderating (issue 23 item 9; ruling
+    L6), checked as a player's joining is; {} when he only moderates."""
+    if not play:
+        return {}
+    if not isinstance(play, dict):
+        raise ActionError("play must give the empire's name and colour")
+    name = play.get("empire_name", "")
+    faction, colour = play.get("faction", ""), play.get("colour", "")
+    name = name.strip() if isinstance(name, str) else ""
+    faction = faction.strip() if isinstance(faction, str) else ""
+    colour = colour.strip().lower() if isinstance(colour, str) else ""
+    if not name:
+        raise ActionError("choose a name for your empire, or leave \"I'll play too\" unticked")
+    if len(name) > 80 or len(faction) > 80:
+        raise ActionError("an empire name and a faction have at most 80 characters")
+    if colour not in COLOUR_PALETTE:
+        raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
+    return {"empire_name": name, "faction": faction, "colour": colour}
 
 
 @transaction.atomic
@@ -281,7 +305,7 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
             raise ActionError("an empire name and a faction have at most 80 characters")
         if colour not in COLOUR_PALETTE:
             raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
-        players = campaign.memberships.filter(role=Membership.Role.PLAYER)
+        players = campaign.memberships.filter(Membership.seated())
         if players.count() >= campaign.seats:
             raise ActionError(f"the campaign is full: all {campaign.seats} seats are taken (you can join as an observer)")
         if players.filter(colour=colour).exists():
@@ -355,7 +379,7 @@ def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
     if campaign.status != Campaign.Status.SETUP:
         raise ActionError("the campaign has already started")
-    players = list(campaign.memberships.filter(role=Membership.Role.PLAYER).order_by("joined_at", "id"))
+    players = list(campaign.memberships.filter(Membership.seated()).order_by("joined_at", "id"))
     if not players:
         raise ActionError("nobody has joined as a player yet: a campaign needs at least one human player")
     if len(players) > campaign.seats:
@@ -389,3 +413,5 @@ def start_eventhorizon(campaign: Campaign, players: list[Membership], *, now=Non
     for membership, empire in zip(players, empires, strict=False):
         membership.empire = empire
         membership.save(update_fields=["empire"])
+    # Players learn the campaign has begun without watching the lobby (issue 23 item 7).
+    send_started_notifications(campaign=campaign)

@@ -130,6 +130,22 @@ def _send_once(campaign: Campaign, kind: str, turn_number: int, candidates) -> i
     return len(messages)
 
 
+def send_started_notifications(*, campaign: Campaign) -> int:
+    """Email each human player that the campaign has started and its first round (the set-up
+    round) is open, once (issue 23 item 7). The caller (the layer's start) holds the campaign row
+    lock and the transaction; the emails go out on commit."""
+    from .. import notifications
+
+    turn = Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
+    if turn is None:
+        return 0
+    candidates = [(r, lambda r=r: notifications.started_email(campaign, turn, r))
+                  for r in notifications.recipients(campaign)
+                  if r.empire is not None and not r.empire.is_bot and r.wants("turn")]
+    kind = notifications.kind_key(notifications.STARTED, notifications.stamp(turn.opened_at))
+    return _send_once(campaign, kind, turn.number, candidates)
+
+
 def enqueue_turn_notifications(campaign_id: int, turn_number: int) -> None:
     """Queue the "turn processed" emails (process_turn calls this on commit)."""
     from ..tasks import send_turn_notifications

@@ -7,7 +7,9 @@ from django.utils import timezone
 
 from .. import locks, lookups
 from ..eventhorizon import adapters
+from ..eventhorizon.visibility import fog_radius
 from ..models import Campaign, Empire, Turn, TurnOrders
+from ..notifications import round_label
 from ..rules.eventhorizon.orders import OrderError, Preview
 from ..rules.eventhorizon.preview import check_round_orders
 from .errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
@@ -19,7 +21,7 @@ def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
     turn = locks.turn(campaign.pk, campaign.turn) if lock else Turn.objects.filter(
         campaign=campaign, number=campaign.turn).first()
     if turn is None or turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE:
-        raise TurnClosed(f"turn {campaign.turn} is not taking orders")
+        raise TurnClosed(f"{round_label(campaign.turn)} is not taking orders")
     return turn
 
 
@@ -28,7 +30,8 @@ def preview_orders(*, empire: Empire, raw) -> Preview:
     state, names = adapters.state_for_orders(empire.campaign)
     try:
         # Set-up purchases in the set-up round, turn orders (with their warnings) afterwards.
-        return check_round_orders(state, empire.seat, raw, names[empire.seat])
+        # Checked against what the seat may see, never the whole map (issue 23 item 1).
+        return check_round_orders(state, empire.seat, raw, names[empire.seat], fog_radius(empire.campaign))
     except OrderError as exc:
         raise OrdersRefused(exc) from None
 
@@ -59,7 +62,7 @@ def submit_orders(*, empire_id: int, raw, ready: bool | None = None, empire: Emp
     if turn_number is not None and turn_number != checked_turn:
         raise _stale_turn(campaign, turn_number, "store orders for")
     if campaign.status != Campaign.Status.ACTIVE:
-        raise TurnClosed(f"turn {checked_turn} is not taking orders")
+        raise TurnClosed(f"{round_label(checked_turn)} is not taking orders")
     try:
         preview = preview_orders(empire=empire, raw=raw)
     except ActionError:
@@ -128,7 +131,7 @@ def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple
         found = cursor.fetchone()
     turn = lookups.instance(Turn, found, conn.alias) if found else None
     if turn is None or turn.status != Turn.Status.OPEN:
-        raise TurnClosed(f"turn {number} is not taking orders")
+        raise TurnClosed(f"{round_label(number)} is not taking orders")
     turn._state.fields_cache["campaign"] = empire.campaign
     # Under the turn lock nobody else writes this row: its revision is ours to count.
     row = _revise_orders(empire, number, raw, ready)

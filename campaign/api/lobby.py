@@ -95,7 +95,7 @@ class LobbySerializer(serializers.ModelSerializer):
                   "listed", "show_ready", "created_at"]
 
     def get_players(self, campaign) -> int:
-        return campaign.memberships.filter(role=Membership.Role.PLAYER).count()
+        return campaign.memberships.filter(Membership.seated()).count()
 
 
 class LobbyCreateSerializer(serializers.Serializer):
@@ -118,6 +118,10 @@ class LobbyCreateSerializer(serializers.Serializer):
     seed = serializers.CharField(required=False, allow_blank=True, default="", max_length=actions.SEED_MAX_LENGTH)
     listed = serializers.BooleanField(default=False, help_text="List it among the open campaigns on every user's home page.")
     show_ready = serializers.BooleanField(default=True, help_text="Players see which empires are ready.")
+    play = serializers.DictField(
+        required=False, allow_null=True, default=None,
+        help_text="\"I'll play too\": {\"empire_name\": …, \"colour\": \"#rrggbb\", \"faction\": …} seats you as "
+        "well as moderating (rulings L6); left out, you moderate without a seat.")
 
 
 def _lobby_data(request, campaign: Campaign) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..layers import CampaignLayer, HomeFacts, Seat, Step
 from ..models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
+from ..notifications import round_label
 
 KEY = "eventhorizon"
 PAGES = ("campaign-detail", "campaign-map", "campaign-orders", "campaign-reports")
@@ -30,7 +31,7 @@ def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
 
     turn = locks.turn(campaign.pk, campaign.turn) if lock else \
         Turn.objects.filter(campaign=campaign, number=campaign.turn).first()
-    return Step(number=campaign.turn, label=f"turn {campaign.turn}",
+    return Step(number=campaign.turn, label=round_label(campaign.turn),
                 deadline=turn.deadline if turn is not None else None,
                 open=turn is not None and turn.status == Turn.Status.OPEN, row=turn)
 
@@ -52,7 +53,7 @@ def roll_back(*, campaign_id: int, user, number: int | None = None) -> Step:
     from ..actions.moderation import roll_back_turn
 
     turn = roll_back_turn(campaign_id=campaign_id, user=user, turn_number=number)
-    return Step(number=turn.number, label=f"turn {turn.number}", deadline=turn.deadline, open=True, row=turn)
+    return Step(number=turn.number, label=round_label(turn.number), deadline=turn.deadline, open=True, row=turn)
 
 
 def last_processed(campaign: Campaign) -> Turn | None:
@@ -69,7 +70,7 @@ def roll_back_preview(campaign: Campaign) -> dict | None:
     return {
         "template": "moderation/rollback.html",
         "number": last.number,
-        "label": f"turn {last.number}",
+        "label": round_label(last.number),
         "last": last,
         "can_roll_back": bool(snapshot),
         "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=snapshot.get("dice", {}).get("seq", 0)).count(),

@@ -293,6 +293,9 @@ def _restore_orders(turn: Turn, rows: list, pk: dict) -> None:
     TurnOrders.objects.filter(turn=turn).exclude(empire_id__in=list(target)).delete()
     current = {o.empire_id: o for o in TurnOrders.objects.filter(turn=turn)}
     for empire_id, (orders, ready, revision) in target.items():
-        row = current.get(empire_id) or TurnOrders(turn=turn, empire_id=empire_id)
+        row = current.get(empire_id)
+        if row is not None and (row.orders, row.ready, row.revision) == (orders, ready, revision):
+            continue  # as it was: saving it would stamp the roll-back's time as when it was sent (issue 23 item 25)
+        row = row or TurnOrders(turn=turn, empire_id=empire_id)
         row.orders, row.ready, row.revision = orders, ready, revision
         row.save()

@@ -70,6 +70,11 @@ class Viewer:
         return self.full or seat == self.seat
 
 
+def fog_radius(campaign: Campaign) -> int | None:
+    """How far a seat detects other empires' fleets; None: fog of war is off, every fleet is seen."""
+    return campaign.detection_range if campaign.fog_of_war else None
+
+
 def viewer_for(user, campaign: Campaign, *, as_seat: int | None = None) -> Viewer:
     """The view ``user`` has of ``campaign``. A moderator may ask for a seat's view (``as_seat``)
     to read what that player reads."""
@@ -79,8 +84,11 @@ def viewer_for(user, campaign: Campaign, *, as_seat: int | None = None) -> Viewe
 
 def viewer_from(role: str | None, seat: int | None, campaign: Campaign, *, as_seat: int | None = None) -> Viewer:
     """``viewer_for`` from a role and seat already read (``lookups.campaign_access``)."""
-    radius = campaign.detection_range if campaign.fog_of_war else None
+    radius = fog_radius(campaign)
     if role == Membership.Role.MODERATOR:
+        if seat is not None and campaign.status != Campaign.Status.FINISHED:
+            # A moderator who plays too sees what his seat sees, no more (issue 23 item 9; ruling L6).
+            return Viewer(role, seat, seat, radius)
         if as_seat is not None:
             return Viewer(role, as_seat, as_seat, radius)
         return Viewer(role, seat, None, None)

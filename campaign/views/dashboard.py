@@ -42,11 +42,13 @@ class CampaignRow:
 
     @property
     def taking_orders(self) -> bool:
-        return self.turn is not None and self.turn.status == Turn.Status.OPEN and not self.campaign.paused
+        # A pause stops the clock, not the orders: players still write them (actions.submit_orders
+        # takes them), and nothing is processed until the moderator resumes (issue 23 item 19).
+        return self.turn is not None and self.turn.status == Turn.Status.OPEN
 
 
 def _role(user, campaign: Campaign, memberships: dict, empires: dict) -> str:
-    if user.is_staff or campaign.moderator_id == user.pk:
+    if campaign.moderator_id == user.pk:  # the user's own roles only, staff or not (issue 23 item 3)
         return Membership.Role.MODERATOR
     roles = memberships.get(campaign.pk, set())
     if Membership.Role.MODERATOR in roles:
@@ -133,7 +135,7 @@ def open_campaigns(user, limit: int = 20) -> list[Campaign]:
     return list(
         Campaign.objects.filter(status=Campaign.Status.SETUP, listed=True).exclude(invite_token="")
         .exclude(Q(moderator=user) | Q(memberships__user=user))
-        .annotate(players=Count("memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True))
+        .annotate(players=Count("memberships", filter=Membership.seated("memberships__"), distinct=True))
         .filter(players__lt=F("seats"))
         .select_related("moderator").order_by("-created_at", "-id")[:limit]
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +24,7 @@ from .. import actions, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..forms import AddModeratorForm, InviteEmailForm, JoinForm
 from ..models import Campaign, Invitation, Membership
+from ..notifications import round_label
 
 
 def _campaign_for(request, campaign_id: int) -> Campaign:
@@ -47,7 +48,7 @@ def _call(action, **kwargs):
 def lobby_list(request):
     lobbies = list(
         visible_campaigns(request.user).filter(status=Campaign.Status.SETUP)
-        .annotate(players=Count("memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True))
+        .annotate(players=Count("memberships", filter=Membership.seated("memberships__"), distinct=True))
         .select_related("moderator").order_by("-created_at", "-id")
     )
     facts = layers.home_facts(lobbies)
@@ -82,7 +83,11 @@ def lobby_create(request):
     if request.method == "POST" and form.is_valid():
         campaign, error = _call(layer.create_lobby, moderator=request.user, **form.action_kwargs())
         if error is None:
-            messages.success(request, f"{campaign.name} is open in the lobby: invite players, then start it.")
+            # Say whether the creator plays: a moderator has no seat unless he chose one (issue 23 item 9).
+            plays = campaign.memberships.filter(Membership.seated(), user=request.user).exists()
+            messages.success(request, f"{campaign.name} is open in the lobby: invite players, then start it. "
+                             + ("You play too (seat 1) and moderate." if plays else
+                                "You moderate it without a seat of your own (you did not tick \"I'll play too\")."))
             return redirect("lobby-detail", campaign.pk)
         form.add_error(None, error)
     choices = [{"key": lay.key, "title": lay.title, "description": lay.description, "current": lay.key == layer.key}
@@ -94,7 +99,8 @@ def _render_lobby(request, campaign: Campaign, **forms):
     moderator = is_moderator(request.user, campaign)
     layer = layers.of(campaign)
     members = list(campaign.memberships.select_related("user", "empire").order_by("joined_at", "id"))
-    players = [m for m in members if m.role == Membership.Role.PLAYER]
+    players = [m for m in members if m.role == Membership.Role.PLAYER or (m.role == Membership.Role.MODERATOR
+                                                                       and m.empire_name)]
     seats = [{"seat": n, "member": players[n - 1] if n <= len(players) else None}
              for n in range(1, campaign.seats + 1)]
     context = {
@@ -219,7 +225,7 @@ def lobby_start(request, campaign_id: int):
         # Starting cannot be undone: say what it does and ask first (issue 13 item 17).
         from .moderation import confirm_page
 
-        players = campaign.memberships.filter(role=Membership.Role.PLAYER).count()
+        players = campaign.memberships.filter(Membership.seated()).count()
         points = layers.of(campaign).start_points(campaign, players)
         return confirm_page(request, campaign, title="Start the campaign", question=f"Start {campaign.name} now?",
                             points=points, confirm_label="Yes, start it now",
@@ -230,8 +236,8 @@ def lobby_start(request, campaign_id: int):
         messages.error(request, f"The campaign was not started: {error}.")
         return redirect("lobby-detail", campaign.pk)
     layer = layers.of(started)
-    messages.success(request, f"{started.name} has started: turn 1 is open for orders." if layer.has("orders")
-                     else f"{started.name} has started.")
+    messages.success(request, f"{started.name} has started: {round_label(started.turn)} is open for orders."
+                     if layer.has("orders") else f"{started.name} has started.")
     return redirect(layer.detail_url, started.pk)
 
 
@@ -254,7 +260,7 @@ def join(request, token: str):
     if role_of(request.user, campaign) is not None:
         messages.info(request, f"You are already in {campaign.name}.")
         return redirect("lobby-detail", campaign.pk)
-    players = campaign.memberships.filter(role=Membership.Role.PLAYER)
+    players = campaign.memberships.filter(Membership.seated())
     taken = list(players.values_list("colour", flat=True))
     form = JoinForm(request.POST or None, taken_colours=taken)
     error = None

@@ -24,18 +24,30 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from .. import actions, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..forms import OPTION_FIELDS, AddModeratorForm
 from ..models import AuditEntry, Campaign, Membership, Turn, TurnOrders
+from ..notifications import round_label
 
 ACTION_LABELS = {
     "pause": "Paused", "resume": "Resumed", "extend": "Deadline extended", "process_now": "Turn processed now",
     "roll_back": "Turn rolled back", "substitute": "Player substituted", "admin_add": "Added (admin)",
     "admin_change": "Changed (admin)", "admin_delete": "Deleted (admin)",
+    "text_orders": "Orders sent as text", "order_secret": "New order secret", "set_option": "Option changed",
+    "cam_start": "Rubber started", "cam_add_sd": "Ship design added", "cam_between": "Between scenarios",
+    "cam_confirm_held": "Held result confirmed", "cam_dispute": "Result disputed", "cam_settle": "Dispute settled",
+    "cam_scenario_mode": "Scenario mode changed", "cam_ship_tables": "Ship tables chosen",
+    "cam_deadline": "Step deadline passed", "cam_resume_step": "Step resumed",
 }
+
+
+def action_label(action: str) -> str:
+    """The audit log's words for an action (issue 23 item 25): never its raw key."""
+    return ACTION_LABELS.get(action) or action.removeprefix("cam_").replace("_", " ").capitalize()
 
 
 class ExtendForm(forms.Form):
@@ -230,7 +242,8 @@ def process(request, campaign_id: int):
         names = ", ".join(e.name for e in waiting)
         return _panel(request, campaign, status=400, error=f"not every player is ready for turn {number} "
                       f"(not ready: {names}): tick \"process even though not every player is ready\" to process it now")
-    return _run(request, campaign, "Turn {result.number} has been processed.", actions.process_now, turn_number=number)
+    return _run(request, campaign, capfirst(round_label(number)) + " has been processed.", actions.process_now,
+                turn_number=number)
 
 
 @login_required
@@ -243,7 +256,7 @@ def roll_back(request, campaign_id: int):
         form = RollBackForm(request.POST)
         if not form.is_valid():
             return _panel(request, campaign, status=400, error="the roll-back form was incomplete: start again")
-        done = ("Turn {result.number} has been rolled back. The campaign is paused: resume it or process the turn now."
+        done = (capfirst(round_label(form.cleaned_data["turn"])) + " has been rolled back. The campaign is paused: resume it or process the turn now."
                 if layer.has("process_now") else
                 "Step {result.number} ({result.label}) has been rolled back. The campaign is paused: resume it to give "
                 "the step its full time.")
@@ -297,7 +310,7 @@ def audit_log(request, campaign_id: int):
     turns = layers.of(campaign).has("process_now")
     page = Paginator(entries, 50).get_page(request.GET.get("page"))
     rows = [
-        {"entry": e, "label": "Step rolled back" if e.action == "roll_back" and not turns else ACTION_LABELS.get(e.action, e.action),
+        {"entry": e, "label": "Step rolled back" if e.action == "roll_back" and not turns else action_label(e.action),
          "before": json.dumps(e.before, indent=1, sort_keys=True) if e.before is not None else "",
          "after": json.dumps(e.after, indent=1, sort_keys=True) if e.after is not None else ""}
         for e in page

@@ -36,8 +36,6 @@ def visible_battles(user):
     (an observer or another player of the campaign sees a battle's result in the turn report)."""
     if not user.is_authenticated:
         return Battle.objects.none()
-    if user.is_staff:
-        return Battle.objects.all()
     # access.role_of's rules (creator or moderator membership), as one subquery, not per campaign.
     moderated = Campaign.objects.filter(
         Q(moderator=user) | Q(memberships__user=user, memberships__role=Membership.Role.MODERATOR)).values("pk")

@@ -36,7 +36,7 @@ def orders(*purchases, **rest):
 
 def check_orders(state, seat, given, names):
     """The round's check of orders as the site sends them (raw JSON)."""
-    return check_round_orders(state, seat, orders_to_json(given), names)
+    return check_round_orders(state, seat, orders_to_json(given), names, None)
 
 
 def names_for(state):
@@ -216,7 +216,7 @@ def test_item1_setup_preview_lists_every_refused_purchase_and_the_form_offers_th
     raw = {"purchases": [{"buy": "aewa", "at": [0, 0]}, {"build": GALIOT, "dockyard": 1},
                          {"build": SWORD, "dockyard": 1}], "moves": [{"fleet": 1, "path": [[1, 0]]}]}
     with pytest.raises(OrderErrors) as caught:
-        check_round_orders(state, 1, raw, NAMES)
+        check_round_orders(state, 1, raw, NAMES, None)
     assert [e.where for e in caught.value.problems] == ["moves", "purchases[0]", "purchases[2]"]
     # A dockyard with a ship on order still takes more in the set-up round (SU2).
     options = purchase_options(state, 1, [{"build": GALIOT, "dockyard": 1}], NAMES, setup=True)

@@ -24,14 +24,15 @@ from campaign import actions, battles, layers, sanitise
 from campaign.access import empire_of, visible_campaigns
 from campaign.models import Campaign, Design, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon import economy as eh
+from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, Technology
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
-from campaign.rules.eventhorizon.orders import fleet_speed, purchase_options, ship_campaign_move
+from campaign.rules.eventhorizon.orders import PathRules, fleet_speed, purchase_options, ship_campaign_move
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.sanitise import whole_number
 
 from .. import adapters
-from ..visibility import map_svg_for
+from ..visibility import fog_radius, map_svg_for
 
 SCOPE_HELP = {
     eh.Scope.EMPIRE: "one per empire, on a world you own",
@@ -147,6 +148,8 @@ def page_data(campaign: Campaign, empire: Empire, turn: Turn | None, row: TurnOr
         "standing": empire.standing_orders or {"invasion": [], "loss_order": "cheapest", "initiative": "first"},
         "steered_drift": bool(state.options.get("steered_drift")),
         "fleets": fleet_rows(state, {seat}),
+        # The steps a path may take, from the order check's own rules (issue 23 item 2).
+        "paths": PathRules.of(fog.orders_view(state, seat, fog_radius(campaign))).as_json(),
         "worlds": worlds, "dockyards": dockyards, "designs": designs, "repairs": repairs,
         "resources": [
             {"key": r.value, "label": r.label, "cost": r.cost, "requires": r.requires.label if r.requires else "",

@@ -11,7 +11,9 @@ its fleets. It sees:
   the ones the rule book draws no symbol for, nor a research facility's technology (FW3);
 - nothing of other empires' treasuries, technologies, builds, repairs, orders or standing orders.
 
-``seat=None`` means an unfogged view (the moderator, or anyone once fog is lifted).
+``seat=None`` means an unfogged view (the moderator, or anyone once fog is lifted);
+``radius=None`` means fog of war is off: the seat sees every fleet, but still nothing private of
+other empires.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from ..grid import Coord
 from .state import CampaignState, FleetState, StandingOrders
 
 
-def detected_cells(state: CampaignState, seat: int | None, radius: int) -> frozenset[Coord] | None:
+def detected_cells(state: CampaignState, seat: int | None, radius: int | None) -> frozenset[Coord] | None:
     """Cells ``seat`` detects; None means every cell (no fog)."""
-    if seat is None:
+    if seat is None or radius is None:
         return None
     grid = state.grid
     sources = {w.coord for w in state.worlds_of(seat)}
@@ -45,18 +47,18 @@ def can_see(cells: frozenset[Coord] | None, c: Iterable[int] | None) -> bool:
     return tuple(c) in cells
 
 
-def visible_fleets(state: CampaignState, seat: int | None, radius: int) -> tuple[FleetState, ...]:
+def visible_fleets(state: CampaignState, seat: int | None, radius: int | None) -> tuple[FleetState, ...]:
     """The seat's own fleets and other empires' fleets in cells it detects."""
     cells = detected_cells(state, seat, radius)
-    return tuple(f for f in state.fleets if seat is None or f.owner == seat or f.coord in cells)
+    return tuple(f for f in state.fleets if seat is None or f.owner == seat or can_see(cells, f.coord))
 
 
-def fogged_state(state: CampaignState, seat: int | None, radius: int) -> CampaignState:
+def fogged_state(state: CampaignState, seat: int | None, radius: int | None) -> CampaignState:
     """The campaign as ``seat`` may see it (everything when ``seat`` is None)."""
     if seat is None:
         return state
     cells = detected_cells(state, seat, radius)
-    fleets = tuple(f for f in state.fleets if f.owner == seat or f.coord in cells)
+    fleets = tuple(f for f in state.fleets if f.owner == seat or can_see(cells, f.coord))
     ship_ids = {sid for f in fleets for sid in f.ships}
     ships = tuple(s for s in state.ships if s.id in ship_ids)
     structures = tuple(
@@ -78,6 +80,14 @@ def fogged_state(state: CampaignState, seat: int | None, radius: int) -> Campaig
         repairs=tuple(r for r in state.repairs if r[0] in {s.id for s in ships if s.owner == seat}),
         designs=designs,
     )
+
+
+def orders_view(state: CampaignState, seat: int, radius: int | None) -> CampaignState:
+    """What a seat's orders are checked, previewed and warned about against (issue 23 item 1):
+    ``fogged_state``, so no refusal, preview line or warning can tell of a fleet the seat does not
+    see, with every design kept (a design's figures say nothing of where anyone is, and the
+    seat's own designs that no ship uses yet must still be buyable)."""
+    return replace(fogged_state(state, seat, radius), designs=state.designs)
 
 
 # --- events ---------------------------------------------------------------------------------

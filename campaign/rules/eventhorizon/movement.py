@@ -55,7 +55,7 @@ from ..dice import Dice, concerning
 from ..grid import Coord
 from .economy import Resource
 from .mapgen import Terrain
-from .orders import NO_ORDERS, OrderError, Orders, fleet_speed, is_jump, regroup
+from .orders import NO_ORDERS, OrderError, Orders, PathRules, fleet_speed, regroup
 from .state import DRIFT_TOWARD, MOVE_LAST, CampaignState, DriftOrder, Event, FleetState
 
 INITIATIVE_RULE = "003 Initiative Phase"
@@ -159,6 +159,7 @@ class _Board:
             if s.resource is Resource.STAR_GATE:
                 self.gate_owners.setdefault(s.coord, set()).add(s.owner)
         self.fleets: dict[int, FleetState] = {f.id: f for f in state.fleets}
+        self.paths = PathRules.of(state)
 
     def defenders(self, cell: Coord, seat: int) -> tuple[int, ...]:
         """Seats other than ``seat`` holding ``cell`` (rule V3)."""
@@ -175,7 +176,7 @@ class _Board:
         return any(f.coord == cell and f.owner != seat and f.owner in self.active for f in self.fleets.values())
 
     def passable(self, cell: Coord) -> bool:
-        return self.state.grid.in_bounds(cell) and self.state.terrain_at(cell) is not Terrain.BLACK_HOLE
+        return self.state.grid.in_bounds(cell) and cell not in self.paths.blocked
 
     def drift_choices(self, cell: Coord) -> list[Coord]:
         return sorted((n for n in self.state.grid.neighbours(cell) if self.passable(n)), key=lambda c: (c[1], c[0]))
@@ -305,7 +306,7 @@ def _move_one(board: _Board, fleet: FleetState, path: tuple[Coord, ...], dice: D
             else:
                 stop("off_map", f"{cell} is off the map", cell)
             break
-        jump = is_jump(state, here, cell)
+        jump = board.paths.is_jump(here, cell)
         if jump:
             cost = 0
             if board.enemy_fleet_at(here, seat):

@@ -433,16 +433,44 @@ def fleet_speed(state: CampaignState, ships: tuple[int, ...]) -> int:
     return min((ship_campaign_move(state, s) for s in ships), default=0)
 
 
+@dataclass(frozen=True)
+class PathRules:
+    """Which steps a path may take, for the order check and for the order page's path editor
+    alike (issue 23 item 2: the editor offers exactly the steps the check accepts; the page sends
+    ``as_json()`` and ``static/orders.js`` applies ``step_cost`` to it).
+
+    A step goes to a neighbouring cell on the map (one move) or jumps between two worm holes or
+    two star gates (no move: ``is_jump``); no step enters a black hole."""
+
+    blocked: frozenset[Coord]
+    jumps: tuple[frozenset[Coord], ...]
+
+    @classmethod
+    def of(cls, state: CampaignState) -> PathRules:
+        gates = frozenset(s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE)
+        return cls(blocked=frozenset(state.map.cells_of(Terrain.BLACK_HOLE)),
+                   jumps=(frozenset(state.map.cells_of(Terrain.WORMHOLE)), gates))
+
+    def is_jump(self, a: Coord, b: Coord) -> bool:
+        return a != b and any(a in group and b in group for group in self.jumps)
+
+    def step_cost(self, grid, here: Coord, cell: Coord) -> int | None:
+        """Moves the step costs (0 for a jump), or None when it is no step at all."""
+        if not grid.in_bounds(cell) or cell in self.blocked:
+            return None
+        if self.is_jump(here, cell):
+            return 0
+        return 1 if cell in grid.neighbours(here) else None
+
+    def as_json(self) -> dict:
+        return {"blocked": sorted(map(list, self.blocked)),
+                "jumps": [sorted(map(list, group)) for group in self.jumps if len(group) > 1]}
+
+
 def is_jump(state: CampaignState, a: Coord, b: Coord) -> bool:
     """A step between two worm holes, or two star gates, costs no movement ("Worm Hole",
-    "Star Gate": instantaneous travel)."""
-    if a == b:
-        return False
-    terrain = state.terrain_at
-    if terrain(a) is Terrain.WORMHOLE and terrain(b) is Terrain.WORMHOLE:
-        return True
-    gates = {s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE}
-    return a in gates and b in gates
+    "Star Gate": instantaneous travel). For one step; a whole turn's checks build ``PathRules`` once."""
+    return PathRules.of(state).is_jump(a, b)
 
 
 def regroup(state: CampaignState, seat: int, orders: Orders,
@@ -569,6 +597,7 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
     fleets, labels = regroup(state, seat, orders, errors)
     by_id = {f.id: f for f in fleets}
     grid = state.grid
+    paths = PathRules.of(state)
     moved: set[int] = set()
     previews = []
 
@@ -588,17 +617,16 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
         speed = fleet_speed(state, fleet.ships)
         here, steps = fleet.coord, 0
         for j, cell in enumerate(move.path):
-            where = f"{at}.path[{j}]"
-            if not grid.in_bounds(cell):
-                raise OrderError(where, MOVE_RULE, f"{cell} is off the map")
-            if state.terrain_at(cell) is Terrain.BLACK_HOLE:
-                raise OrderError(where, "003 Creating a Map: Black Hole", f"no fleet can pass through the black hole at {cell}")
-            if is_jump(state, here, cell):
-                pass
-            elif cell in grid.neighbours(here):
-                steps += 1
-            else:
+            cost = paths.step_cost(grid, here, cell)
+            if cost is None:
+                where = f"{at}.path[{j}]"
+                if not grid.in_bounds(cell):
+                    raise OrderError(where, MOVE_RULE, f"{cell} is off the map")
+                if cell in paths.blocked:
+                    raise OrderError(where, "003 Creating a Map: Black Hole",
+                                     f"no fleet can pass through the black hole at {cell}")
                 raise OrderError(where, MOVE_RULE, f"{cell} is not next to {here}")
+            steps += cost
             here = cell
         if steps > speed:
             raise OrderError(f"{at}.path", MOVE_RULE,

@@ -1,11 +1,15 @@
 """One entry point for checking a player's raw orders, whatever the round (pure Python).
 
-    check_round_orders(state, seat, raw, design_names) -> Preview
+    check_round_orders(state, seat, raw, design_names, radius) -> Preview
 
 In the set-up round (``setup.is_setup``) orders are set-up purchases (``setup.validate_setup_orders``;
 standing orders are checked as in any turn); afterwards they are turn orders
 (``orders.check_orders``), and the preview carries the warnings of ``warnings.orders_warnings``.
 Raises ``OrderError`` (``OrderErrors`` listing every problem) as ``orders.check_orders`` does.
+
+Everything is computed from what the seat may see (``fog.orders_view`` with the campaign's
+detection ``radius``; None: fog of war is off): a warning about a fleet the seat cannot see would
+let it probe the map by moving its fleets in the editor (issue 23 item 1).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from .fog import orders_view
 from .orders import (
     OrderError,
     OrderErrors,
@@ -29,7 +34,9 @@ from .state import CampaignState
 from .warnings import orders_warnings
 
 
-def check_round_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:
+def check_round_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int],
+                       radius: int | None) -> Preview:
+    state = orders_view(state, seat, radius)
     if is_setup(state):
         return _check_setup(state, seat, raw, design_names)
     preview = check_orders(state, seat, raw, design_names)

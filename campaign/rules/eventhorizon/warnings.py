@@ -12,6 +12,9 @@ neutral world as a fleet of one (a 1–2 on the neutral roll destroys a ship: 00
 Planets/Colonies), and not within reach of another empire's fleet this turn (grid distance up to
 that fleet's speed: it could invade). A ship completed this turn (its build's last turn) appears
 after the battles and is safe. If no ship is safe, the preview warns and says why.
+
+``state`` is what the seat may see (``fog.orders_view``, docs/rulings.md FW10): a warning about a
+fleet the seat does not detect would reveal it.
 """
 
 from __future__ import annotations

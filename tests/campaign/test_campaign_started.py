@@ -1,0 +1,73 @@
+"""Issue 23 items 7 and 8: when a campaign starts its players are emailed that it has started and
+its set-up round is open (003 "Set Up"), and the round has one name everywhere: "the set-up
+round", never "turn 0" nor "turn 1 is open" while it runs (docs/rulings.md SU10)."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from campaign import actions
+from campaign.models import COLOUR_PALETTE, Campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def joined(alice, bob, carol):
+    lobby = actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
+                                 seed="lobby-1", turn_hours=48, setup_hours=72)
+    actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="Bob's Realm", colour=COLOUR_PALETTE[0])
+    actions.join_campaign(user=carol, token=lobby.invite_token, empire_name="Carol's Combine", colour=COLOUR_PALETTE[1])
+    return lobby
+
+
+def _start(client, campaign, alice, django_capture_on_commit_callbacks):
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("lobby-start", args=[campaign.pk]), {"confirm": "yes"}, follow=True)
+    assert response.status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE and campaign.turn == 0
+    return response
+
+
+def test_players_are_emailed_that_the_campaign_started_and_the_set_up_round_is_open(
+        client, joined, alice, bob, carol, django_capture_on_commit_callbacks):
+    _start(client, joined, alice, django_capture_on_commit_callbacks)
+    started = [m for m in mail.outbox if "has started" in m.subject]
+    assert sorted(m.to[0] for m in started) == ["bob@example.com", "carol@example.com"]  # players, not the bots
+    bob_mail = next(m for m in started if m.to == ["bob@example.com"])
+    assert "the set-up round is open" in bob_mail.subject
+    assert "Bob's Realm" in bob_mail.body and f"/campaigns/{joined.pk}/orders/" in bob_mail.body
+    assert "closes on" in bob_mail.body  # the set-up deadline (setup_hours)
+    html = bob_mail.alternatives[0][0]
+    assert "the set-up round is open" in html
+    # Sent once: the start cannot happen twice, and a repeat finds its SentNotification rows.
+    from campaign.actions.notifications import send_started_notifications
+
+    assert send_started_notifications(campaign=joined) == 0
+
+
+TURN_ZERO = re.compile(r"\b[Tt]urn 0\b|turn 1 is open|[Tt]urn 1 (?:is )?open")
+
+
+def test_the_set_up_round_has_one_name_on_every_page(client, joined, alice, bob, django_capture_on_commit_callbacks):
+    response = _start(client, joined, alice, django_capture_on_commit_callbacks)
+    said = " ".join(str(m) for m in response.context["messages"])
+    assert "set-up round is open" in said and not TURN_ZERO.search(said)
+    pages = {"moderation panel": reverse("moderation-panel", args=[joined.pk]),
+             "campaign": reverse("campaign-detail", args=[joined.pk]), "home": reverse("home")}
+    for user, extra in ((alice, {}), (bob, {"orders": reverse("campaign-orders", args=[joined.pk]),
+                                            "paste": reverse("campaign-orders-text", args=[joined.pk])})):
+        client.force_login(user)
+        for name, url in {**pages, **extra}.items():
+            if name == "moderation panel" and user != alice:
+                continue
+            text = client.get(url).content.decode()
+            found = TURN_ZERO.search(re.sub(r"<script.*?</script>", "", text, flags=re.S))
+            assert found is None, f"the {name} page calls the set-up round {found.group(0)!r}"
+            assert "set-up round" in text.lower(), f"the {name} page does not name the set-up round"
+    for m in mail.outbox:
+        assert not TURN_ZERO.search(m.subject + m.body), m.subject
