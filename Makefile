@@ -14,7 +14,7 @@ EMAIL_BACKEND ?= django.core.mail.backends.filebased.EmailBackend
 EMAIL_FILE_PATH ?= var/mail
 DEMO_ENV := SITE_URL=$(SITE_URL) EMAIL_BACKEND=$(EMAIL_BACKEND) EMAIL_FILE_PATH=$(EMAIL_FILE_PATH)
 
-.PHONY: run test install install-dev demo lint
+.PHONY: run test test-fast install install-dev demo lint
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ run: demo
 test: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
+
+# The pure engines and unit tests: no database, browser or live server, nothing marked slow.
+test-fast: install-dev
+	$(PY) -m pytest --fast
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

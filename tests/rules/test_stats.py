@@ -1,6 +1,6 @@
 """The suite's standard-library chi-square p-value (tests/stats.py) against reference values.
 
-The references are scipy.stats.chi2.sf / chisquare at the listed points (scipy 1.16), kept here
+The references are scipy.stats.chi2.sf / chisquare at the listed points (scipy 1.17), kept here
 as numbers so the suite no longer needs scipy; relative agreement to 1e-12."""
 
 import math
