@@ -16,7 +16,7 @@ urlpatterns = [
     path("accounts/signup/sent/", account_views.signup_sent, name="signup-sent"),
     path("accounts/activate/<uidb64>/<token>/", account_views.activate, name="activate"),
     path("accounts/", account_views.account, name="account"),
-    path("accounts/token/", account_views.rotate_token, name="account-token-rotate"),
+    path("accounts/token/", account_views.create_token, name="account-token-create"),
     path("accounts/token/revoke/", account_views.revoke_token, name="account-token-revoke"),
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),

@@ -15,6 +15,7 @@ a test that replaces a function must replace it in the module that calls it.
 from .accounts import (  # noqa: F401
     activate_account,
     create_account,
+    create_api_token,
     purge_unconfirmed_accounts,
     revoke_api_token,
     rotate_api_token,
