@@ -17,6 +17,8 @@ urlpatterns = [
     path("accounts/activate/<uidb64>/<token>/", account_views.activate, name="activate"),
     path("accounts/", account_views.account, name="account"),
     path("accounts/token/", account_views.create_token, name="account-token-create"),
+    path("accounts/email/", account_views.change_email, name="account-email"),
+    path("accounts/email/confirm/<str:token>/", account_views.confirm_email, name="account-email-confirm"),
     path("accounts/token/revoke/", account_views.revoke_token, name="account-token-revoke"),
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),

@@ -74,6 +74,47 @@ def activate_account(*, user_id: int):
     return user
 
 
+@transaction.atomic
+def request_email_change(*, user, new_email: str) -> None:
+    """Email a confirmation link to ``new_email`` and a notice to the current address (on commit);
+    nothing changes until the link is used (``confirm_email_change``). The form checked the
+    password and the limits."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("log in to change your email address")
+    transaction.on_commit(lambda: accounts_module().send_email_change_emails(user.pk, new_email), robust=True)
+    _account_log().info("user %s asked to change their email address", user.pk)
+
+
+@transaction.atomic
+def confirm_email_change(*, user, token: str):
+    """Apply an emailed address-change link for the logged-in ``user``. Refused if the link is
+    not this user's, expired, or outdated (the address or password changed since), or another
+    account has the address by now. The old address is told (on commit). Returns the user."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("log in to change your email address")
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    new_email = accounts_module().read_email_change_token(token, locked)
+    if new_email is None:
+        raise ActionError("this link is wrong, has expired, has been used already or belongs to another account")
+    if User.objects.filter(email__iexact=new_email).exclude(pk=locked.pk).exists():
+        raise ActionError("another account has this email address")
+    old_email = locked.email
+    locked.email = new_email
+    locked.save(update_fields=["email"])
+    transaction.on_commit(lambda: accounts_module().send_email_changed_notice(locked.pk, old_email), robust=True)
+    _account_log().info("user %s changed their email address", locked.pk)
+    return locked
+
+
+def accounts_module():
+    from .. import accounts
+
+    return accounts
+
+
 def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list[str]:
     """Delete the sign-ups whose address was never confirmed ``days`` days after they were made
     (the emailed link lasts PASSWORD_RESET_TIMEOUT, 3 days by default), freeing their user names.

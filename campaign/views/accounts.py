@@ -119,3 +119,32 @@ def revoke_token(request):
     else:
         messages.info(request, "You had no such token.")
     return redirect(reverse("account") + "#api-token")
+
+
+@login_required
+def change_email(request):
+    form = accounts.EmailChangeForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        actions.request_email_change(user=request.user, new_email=form.cleaned_data["email"])
+        messages.success(request, f"A link to confirm {form.cleaned_data['email']} is on its way there. "
+                                  "Your address changes when you open it.")
+        return redirect("account")
+    return render(request, "registration/email_change.html", {"form": form})
+
+
+@login_required
+def confirm_email(request, token: str):
+    """The emailed link: a page with one button (a mail scanner fetching the link changes nothing)."""
+    new_email = accounts.read_email_change_token(token, request.user)
+    if request.method == "POST" and new_email is not None:
+        try:
+            actions.confirm_email_change(user=request.user, token=token)
+        except actions.ActionError as exc:
+            return render(request, "registration/email_change_confirm.html", {"error": str(exc)}, status=409)
+        messages.success(request, f"Your email address is now {new_email}.")
+        return redirect("account")
+    if new_email is None:
+        return render(request, "registration/email_change_confirm.html",
+                      {"error": "This link is wrong, has expired, has been used already or belongs to another account."},
+                      status=400)
+    return render(request, "registration/email_change_confirm.html", {"new_email": new_email})

@@ -712,3 +712,68 @@ def test_createtoken_prints_a_working_key_once_and_refuses_a_stranger(bob):
     assert _refused(key) and bob.api_tokens.count() == 1
     with pytest.raises(CommandError, match="no user named"):
         call_command("createtoken", "nobody")
+
+
+# --- changing your own email address (issue 34 item 6) ------------------------------------------
+
+@pytest.fixture
+def posting(client, django_capture_on_commit_callbacks):
+    """client.post with the emails the action queues on commit sent."""
+    def post(*args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(*args, **kwargs)
+    return post
+
+
+def _confirm_link(message) -> str:
+    return re.search(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", message.body).group(1)
+
+
+def test_an_email_change_needs_the_confirmation_link_and_tells_the_old_address(client, posting, bob):
+    client.force_login(bob)
+    response = posting(reverse("account-email"), {"email": "bob@new.example", "password": "pw-bob"})
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"  # nothing changes before the link is used
+    to_new, to_old = mail.outbox
+    assert to_new.to == ["bob@new.example"] and to_old.to == ["bob@example.com"]
+    link = _confirm_link(to_new)
+    assert "/accounts/email/confirm/" not in to_old.body  # the old address gets no link
+
+    page = client.get(link)  # a mail scanner's fetch changes nothing
+    assert page.status_code == 200 and "bob@new.example" in page.content.decode()
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    assert posting(link).status_code == 302
+    bob.refresh_from_db()
+    assert bob.email == "bob@new.example"
+    assert mail.outbox[-1].to == ["bob@example.com"] and "was changed" in mail.outbox[-1].subject
+    assert client.post(link).status_code == 400  # used: the address it was made for is gone
+
+
+def test_an_email_change_is_refused_with_a_wrong_password_a_strangers_link_or_a_taken_address(client, posting, bob, carol):
+    client.force_login(bob)
+    response = client.post(reverse("account-email"), {"email": "bob@new.example", "password": "wrong"})
+    assert response.status_code == 200 and "not your password" in response.content.decode() and not mail.outbox
+    posting(reverse("account-email"), {"email": "carol@example.com", "password": "pw-bob"})
+    link = _confirm_link(mail.outbox[0])
+    assert client.post(link).status_code == 409  # carol has that address
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    client.force_login(carol)  # bob's link is no good to anyone else
+    assert client.get(link).status_code == 400 and client.post(link).status_code == 400
+    assert client.post("/accounts/email/confirm/forged/").status_code == 400
+    carol.refresh_from_db()
+    assert carol.email == "carol@example.com"
+
+
+def test_a_password_change_outdates_an_email_change_link(client, posting, bob):
+    client.force_login(bob)
+    posting(reverse("account-email"), {"email": "bob@new.example", "password": "pw-bob"})
+    link = _confirm_link(mail.outbox[0])
+    bob.set_password("another-secret-99")
+    bob.save()
+    client.force_login(bob)
+    assert client.post(link).status_code == 400
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
