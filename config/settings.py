@@ -111,6 +111,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=envint("DB_CONN_MAX_AGE", 0),
+        # A kept connection is checked before a request reuses it, so a restarted database costs
+        # one failed ping, not one failed request.
+        conn_health_checks=envbool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -50,3 +50,15 @@ def test_the_dev_lock_installs_the_same_runtime_as_the_runtime_lock():
 
 def test_the_suite_needs_no_scipy():
     assert "scipy" not in _pins("requirements-dev.lock")
+
+
+def test_the_production_command_is_the_one_bench_http_measures():
+    """README's gunicorn line runs the worker class and threads bench/http.py benchmarks, with
+    persistent database connections (issue 34 item 7)."""
+    readme = (ROOT / "README.md").read_text()
+    bench = (ROOT / "bench" / "http.py").read_text()
+    line = next(line for line in readme.splitlines() if "bin/gunicorn config.wsgi" in line)
+    threads = re.search(r'"--threads", type=int, default=(\d+)', bench)[1]
+    assert '"--worker-class", "gthread"' in bench
+    assert "--worker-class gthread" in line and f"--threads {threads}" in line
+    assert re.search(r"DB_CONN_MAX_AGE=([1-9]\d*)", readme), "production keeps its database connections"
