@@ -14,17 +14,26 @@ EMAIL_BACKEND ?= django.core.mail.backends.filebased.EmailBackend
 EMAIL_FILE_PATH ?= var/mail
 DEMO_ENV := SITE_URL=$(SITE_URL) EMAIL_BACKEND=$(EMAIL_BACKEND) EMAIL_FILE_PATH=$(EMAIL_FILE_PATH)
 
-.PHONY: run test install install-dev demo lint
+.PHONY: run test test-fast install install-dev demo lint lock
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# Installs come from the locks (every package pinned, with its hashes); requirements*.txt are the
+# inputs they are made from: `make lock` after changing one.
 install: $(VENV)/bin/python
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet -r requirements.lock
 
 install-dev: $(VENV)/bin/python
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.lock
+
+LOCK_FLAGS := --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links --no-emit-trusted-host
+
+lock: $(VENV)/bin/python
+	$(PY) -m pip install --quiet "pip-tools>=7.4,<8"
+	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --upgrade -o requirements.lock requirements.txt
+	$(VENV)/bin/pip-compile $(LOCK_FLAGS) -o requirements-dev.lock requirements-dev.txt
 
 demo: install
 	$(PY) manage.py migrate --noinput -v 0
@@ -38,6 +47,10 @@ run: demo
 test: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
+
+# The pure engines and unit tests: no database, browser or live server, nothing marked slow.
+test-fast: install-dev
+	$(PY) -m pytest --fast
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -167,7 +167,6 @@ def build_campaign(args) -> Fixture:
     from django.contrib.auth import get_user_model
     from django.test import Client
     from django.urls import Resolver404, resolve
-    from rest_framework.authtoken.models import Token
 
     from campaign import actions
     from campaign.eventhorizon import adapters
@@ -202,7 +201,7 @@ def build_campaign(args) -> Fixture:
     if not active:
         raise SystemExit(f"every empire was eliminated in {args.turns} turns: use fewer --turns")
     orders = [player_orders(state, empire, names[empire.seat]) for empire in active]
-    tokens = [Token.objects.create(user=e.user).key for e in active]
+    tokens = [actions.create_api_token(user=e.user)[1] for e in active]
 
     client = Client()
     client.force_login(active[0].user)

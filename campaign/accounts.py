@@ -264,3 +264,96 @@ def send_signup_email(user_id: int, email: str, next_url: str = "", *, attempted
         context["activation_url"] = _site_link(path) + (f"?{urlencode({'next': next_url})}" if next_url else "")
         subject, template = "Sector Command: confirm your email address", "registration/activation_email.txt"
     send_mail(subject=subject, message=render_to_string(template, context), from_email=None, recipient_list=[user.email])
+
+
+# --- changing your own email address ----------------------------------------------------------
+# The address authorises mailed orders, so a change takes a link sent to the new address (proof
+# that the owner reads it) while logged in as the account, and the old address is told. The link
+# carries the user, the new address and a fingerprint of the current address and password: it
+# stops working once either changes, and after PASSWORD_RESET_TIMEOUT.
+
+EMAIL_CHANGE_SALT = "campaign.accounts.email-change"
+
+
+def _email_change_fingerprint(user) -> str:
+    from django.utils.crypto import salted_hmac
+
+    return salted_hmac(EMAIL_CHANGE_SALT, f"{user.pk}:{user.email}:{user.password}").hexdigest()[:16]
+
+
+def email_change_token(user, new_email: str) -> str:
+    from django.core import signing
+
+    return signing.dumps({"u": user.pk, "e": new_email, "f": _email_change_fingerprint(user)}, salt=EMAIL_CHANGE_SALT)
+
+
+def read_email_change_token(token: str, user) -> str | None:
+    """The new address a link for this user asks for, or None (forged, expired, another user's,
+    or the address or password changed since it was sent)."""
+    from django.core import signing
+
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("u") != user.pk or data.get("f") != _email_change_fingerprint(user):
+        return None
+    return data.get("e") if isinstance(data.get("e"), str) else None
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(label="New email address", max_length=254,
+                             help_text="A link to confirm it is sent there; your current address is told.")
+    password = forms.CharField(label="Your password", widget=forms.PasswordInput, strip=False)
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError("That is not your password.", code="password_incorrect")
+        return password
+
+    def clean_email(self):
+        email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
+        if email.lower() == (self.user.email or "").lower():
+            raise ValidationError("That is your address already.", code="same")
+        if _count("email-changes", email) >= PASSWORD_RESET_LIMIT or _count("email-changes", f"user:{self.user.pk}") >= PASSWORD_RESET_LIMIT:
+            raise ValidationError(f"Too many address changes were asked for in the last hour: try again after "
+                                  f"{unlocks_at():%H:%M} UTC.", code="throttled")
+        return email
+
+
+def send_email_change_emails(user_id: int, new_email: str) -> None:
+    """The confirmation link to the new address and a notice to the old one (run on commit by
+    actions.request_email_change)."""
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    _count_one("email-changes", new_email)
+    _count_one("email-changes", f"user:{user.pk}")
+    context = {"user": user, "new_email": new_email, "site_url": settings.SITE_URL.rstrip("/"),
+               "confirm_url": _site_link(reverse("account-email-confirm", args=[email_change_token(user, new_email)])),
+               "reset_url": _site_link(reverse("password_reset"))}
+    send_mail(subject="Sector Command: confirm your new email address", from_email=None, recipient_list=[new_email],
+              message=render_to_string("registration/email_change_email.txt", context))
+    if user.email:
+        send_mail(subject="Sector Command: a change of your email address was asked for", from_email=None,
+                  recipient_list=[user.email], message=render_to_string("registration/email_change_notice.txt", context))
+
+
+def send_email_changed_notice(user_id: int, old_email: str) -> None:
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not old_email:
+        return
+    context = {"user": user, "old_email": old_email, "reset_url": _site_link(reverse("password_reset"))}
+    send_mail(subject="Sector Command: your email address was changed", from_email=None, recipient_list=[old_email],
+              message=render_to_string("registration/email_changed_notice.txt", context))

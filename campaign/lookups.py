@@ -78,20 +78,22 @@ def user_by_id(user_id) -> models.Model | None:
 
 
 def user_and_token(key: str):
-    """(user, token) for an API token key, or None (DRF's TokenAuthentication reads these)."""
-    from rest_framework.authtoken.models import Token
+    """(user, token) for an API token key, or None: the key's digest looked up with its user in
+    one query (campaign/apitokens.py; the key itself is stored nowhere)."""
+    from .apitokens import digest
+    from .models import ApiToken
 
     User = get_user_model()
-    alias = router.db_for_read(Token)
-    sql = (f"SELECT {columns(Token, 't', alias)}, {columns(User, 'u', alias)} "
-           f"FROM {Token._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id WHERE t.{connections[alias].ops.quote_name('key')} = %s")
+    alias = router.db_for_read(ApiToken)
+    sql = (f"SELECT {columns(ApiToken, 't', alias)}, {columns(User, 'u', alias)} "
+           f"FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id WHERE t.digest = %s")
     with connections[alias].cursor() as cursor:
-        cursor.execute(sql, [key])
+        cursor.execute(sql, [digest(key)])
         row = cursor.fetchone()
     if row is None:
         return None
-    n = _width(Token)
-    token, user = instance(Token, row[:n], alias), instance(User, row[n:], alias)
+    n = _width(ApiToken)
+    token, user = instance(ApiToken, row[:n], alias), instance(User, row[n:], alias)
     token._state.fields_cache["user"] = user
     return user, token
 

@@ -607,3 +607,22 @@ class SentNotification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} turn {self.turn} to {self.user}"
+
+
+class ApiToken(models.Model):
+    """An API key (``Authorization: Token <key>``), stored as its SHA-256 digest: the key itself is
+    shown once, when it is made, and kept nowhere (campaign/apitokens.py). A user may hold several,
+    each with a name; one unused for API_TOKEN_IDLE_DAYS stops working."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, default="API token")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hex")
+    prefix = models.CharField(max_length=8, help_text="the key's first characters, to tell tokens apart")
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…) of user {self.user_id}"

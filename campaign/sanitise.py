@@ -91,40 +91,62 @@ def _short(where: str) -> str:
     return where if len(where) <= 200 else where[:200] + "…"
 
 
+def _path(where: str, node) -> str:
+    """The path of a value from its chain of (parent, key) links, built only for an error."""
+    keys = []
+    while node is not None:
+        node, key = node
+        keys.append(key)
+    path = where
+    for key in reversed(keys):
+        path = _key_path(path, key)  # a list position spells as [i], as a key that is no name
+    return _short(path)
+
+
 def check(value: Any, where: str = "body", *, max_depth: int = MAX_DEPTH) -> None:
     """Refuse hostile text and numbers anywhere in a decoded JSON value (iteratively: no
     recursion, whatever the depth). Raises ``HostileInput`` naming the first problem's path,
-    e.g. ``body.orders.builds[2].name: contains a NUL character …``."""
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    e.g. ``body.orders.builds[2].name: contains a NUL character …``.
+
+    Every request with a JSON body passes here, so the walk is lean: paths are kept as links to
+    the parent and spelt out only for the error, and the common types are told by ``type()``."""
+    stack: list[tuple[Any, Any, int]] = [(value, None, 0)]
+    search = _BAD_TEXT.search
     while stack:
-        item, path, depth = stack.pop()
-        if isinstance(item, str):
-            problem = text_problem(item)
-            if problem:
-                raise HostileInput(_short(path), problem)
-        elif isinstance(item, bool) or item is None:
+        item, node, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if search(item):
+                raise HostileInput(_path(where, node), text_problem(item))
+        elif kind is bool or item is None:
             continue
-        elif isinstance(item, int):
+        elif kind is int or (isinstance(item, int) and not isinstance(item, bool)):
             if not INT_MIN <= item <= INT_MAX:
-                raise HostileInput(_short(path), f"the number is outside {INT_MIN} … {INT_MAX}")
-        elif isinstance(item, float):
+                raise HostileInput(_path(where, node), f"the number is outside {INT_MIN} … {INT_MAX}")
+        elif kind is float:
             if not math.isfinite(item) or not INT_MIN <= item <= INT_MAX:
-                raise HostileInput(_short(path), f"the number is outside {INT_MIN} … {INT_MAX}")
-        elif isinstance(item, (Mapping, list, tuple)):
+                raise HostileInput(_path(where, node), f"the number is outside {INT_MIN} … {INT_MAX}")
+        elif kind is dict or kind is list or isinstance(item, (Mapping, list, tuple)):
             if depth >= max_depth:
-                raise HostileInput(_short(path), f"nested more than {max_depth} levels deep")
+                raise HostileInput(_path(where, node), f"nested more than {max_depth} levels deep")
+            depth += 1
             if isinstance(item, Mapping):
                 children = []
                 for key, child in item.items():
-                    child_path = _key_path(path, key)
-                    if isinstance(key, str):
-                        problem = text_problem(key)
-                        if problem:
-                            raise HostileInput(_short(path), f"a key {problem}")
-                    children.append((child, child_path, depth + 1))
+                    if type(key) is str and search(key):
+                        raise HostileInput(_path(where, node), f"a key {text_problem(key)}")
+                    children.append((child, (node, key), depth))
             else:
-                children = [(child, f"{path}[{i}]", depth + 1) for i, child in enumerate(item)]
-            stack.extend(reversed(children))
+                children = [(child, (node, i), depth) for i, child in enumerate(item)]
+            children.reverse()
+            stack.extend(children)
+        elif isinstance(item, str):
+            problem = text_problem(item)
+            if problem:
+                raise HostileInput(_path(where, node), problem)
+        elif isinstance(item, float):
+            if not math.isfinite(item) or not INT_MIN <= item <= INT_MAX:
+                raise HostileInput(_path(where, node), f"the number is outside {INT_MIN} … {INT_MAX}")
 
 
 def _parse_int(literal: str) -> int:
@@ -180,6 +202,10 @@ class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         if stream is None:
             return None
+        checked = getattr(getattr((parser_context or {}).get("request"), "_request", None), "_sanitised_json", None)
+        if checked is not None and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET:
+            # InputSanityMiddleware decoded and checked this very body already (same rules).
+            return checked
         limit = max_body_bytes()
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
@@ -202,6 +228,10 @@ class PlainTextParser(parsers.BaseParser):
     def parse(self, stream, media_type=None, parser_context=None):
         if stream is None:
             return ""
+        checked = getattr(getattr((parser_context or {}).get("request"), "_request", None), "_sanitised_json", None)
+        if checked is not None and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET:
+            # InputSanityMiddleware decoded and checked this very body already (same rules).
+            return checked
         limit = max_body_bytes()
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
@@ -276,7 +306,8 @@ def check_request(request) -> None:
         except (UnicodeDecodeError, LookupError):
             raise HostileInput("body", "is not valid UTF-8 text") from None
         try:
-            loads(text)
+            # Kept for JSONParser, so the body is decoded and walked once per request.
+            request._sanitised_json = loads(text)
         except HostileInput:
             raise
         except ValueError:

@@ -63,7 +63,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "campaign",
@@ -112,6 +111,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=envint("DB_CONN_MAX_AGE", 0),
+        # A kept connection is checked before a request reuses it, so a restarted database costs
+        # one failed ping, not one failed request.
+        conn_health_checks=envbool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -324,6 +326,8 @@ MIDDLEWARE.insert(MIDDLEWARE.index(_DUE) if _DUE in MIDDLEWARE else len(MIDDLEWA
 REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
     "campaign.sanitise.JSONParser", "campaign.sanitise.FormParser", "campaign.sanitise.MultiPartParser",
 ]
+# API tokens (campaign/apitokens.py): one unused for this many days stops working (0: never).
+API_TOKEN_IDLE_DAYS = envint("API_TOKEN_IDLE_DAYS", 90)
 # What-if runs per user (tactical/whatif/runs.py; 0: no limit): runs queued or running at once, and
 # battles (the sum of K) started in any 24 hours.
 WHATIF_RUNS_AT_ONCE = envint("WHATIF_RUNS_AT_ONCE", 2)

@@ -21,6 +21,31 @@ def _fast_test_settings(settings):
     settings.WHATIF_IN_BACKGROUND = False
 
 
+# `make test-fast` (pytest --fast): only what needs no database, no live server and no browser —
+# the pure engines and unit tests — and no test marked slow.
+_NEEDS_THE_SITE = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                   "live_server", "client", "admin_client", "django_user_model"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", help="run only tests that need no database, browser or live server")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--fast"):
+        return
+    keep, drop = [], []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        heavy = (
+            item.get_closest_marker("django_db") or item.get_closest_marker("slow")
+            or "browser" in item.nodeid.split("/")[:2] or fixtures & _NEEDS_THE_SITE
+        )
+        (drop if heavy else keep).append(item)
+    config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+
+
 def pytest_report_header(config):
     from django.conf import settings
 

@@ -14,8 +14,11 @@ a test that replaces a function must replace it in the module that calls it.
 
 from .accounts import (  # noqa: F401
     activate_account,
+    confirm_email_change,
     create_account,
+    create_api_token,
     purge_unconfirmed_accounts,
+    request_email_change,
     revoke_api_token,
     rotate_api_token,
     sign_up,

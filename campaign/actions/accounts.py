@@ -74,6 +74,47 @@ def activate_account(*, user_id: int):
     return user
 
 
+@transaction.atomic
+def request_email_change(*, user, new_email: str) -> None:
+    """Email a confirmation link to ``new_email`` and a notice to the current address (on commit);
+    nothing changes until the link is used (``confirm_email_change``). The form checked the
+    password and the limits."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("log in to change your email address")
+    transaction.on_commit(lambda: accounts_module().send_email_change_emails(user.pk, new_email), robust=True)
+    _account_log().info("user %s asked to change their email address", user.pk)
+
+
+@transaction.atomic
+def confirm_email_change(*, user, token: str):
+    """Apply an emailed address-change link for the logged-in ``user``. Refused if the link is
+    not this user's, expired, or outdated (the address or password changed since), or another
+    account has the address by now. The old address is told (on commit). Returns the user."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("log in to change your email address")
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    new_email = accounts_module().read_email_change_token(token, locked)
+    if new_email is None:
+        raise ActionError("this link is wrong, has expired, has been used already or belongs to another account")
+    if User.objects.filter(email__iexact=new_email).exclude(pk=locked.pk).exists():
+        raise ActionError("another account has this email address")
+    old_email = locked.email
+    locked.email = new_email
+    locked.save(update_fields=["email"])
+    transaction.on_commit(lambda: accounts_module().send_email_changed_notice(locked.pk, old_email), robust=True)
+    _account_log().info("user %s changed their email address", locked.pk)
+    return locked
+
+
+def accounts_module():
+    from .. import accounts
+
+    return accounts
+
+
 def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list[str]:
     """Delete the sign-ups whose address was never confirmed ``days`` days after they were made
     (the emailed link lasts PASSWORD_RESET_TIMEOUT, 3 days by default), freeing their user names.
@@ -104,10 +145,10 @@ def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list
     return gone
 
 
-# An account has at most one API token (DRF's Token). Its owner sees when it was made, makes a new
-# one (the old key stops working at once) or revokes it; a password change or reset revokes it
-# (accounts.RevokeApiTokenOnPasswordChange). Accounts have no campaign, so no AuditEntry: these
-# are logged on the "campaign.accounts" logger.
+# API tokens (campaign/apitokens.py): stored as digests, the key shown once. A user may hold
+# several, each named; the account page and /api/account/tokens/ list, make and revoke them, and
+# a password change or reset revokes them all (accounts.RevokeApiTokenOnPasswordChange). Accounts
+# have no campaign, so no AuditEntry: these are logged on the "campaign.accounts" logger.
 
 def _account_log():
     import logging
@@ -115,31 +156,60 @@ def _account_log():
     return logging.getLogger("campaign.accounts")
 
 
-@transaction.atomic
-def rotate_api_token(*, user):
-    """A new API token for the user, replacing any they had. Returns the Token (its key is shown
-    to the user once)."""
+def _token_owner(user):
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     if user is None or not user.is_authenticated:
-        raise NotAllowed("log in to manage your API token")
-    # The user row is the lock: two rotations at once make one token after the other.
+        raise NotAllowed("log in to manage your API tokens")
+    # The user row is the lock: two requests at once make one token after the other.
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-    replaced = Token.objects.filter(user=user).delete()[0] > 0
-    token = Token.objects.create(user=user)
-    _account_log().info("API token %s for user %s", "rotated" if replaced else "created", user.pk)
-    return token
 
 
 @transaction.atomic
-def revoke_api_token(*, user, reason: str = "revoked by its owner") -> bool:
-    """Delete the user's API token; True if there was one."""
-    from rest_framework.authtoken.models import Token
+def create_api_token(*, user, name: str = "API token"):
+    """A new API token for the user, beside the ones they have. Returns (token, key): the key is
+    shown to the user once and stored nowhere. Past TOKENS_PER_USER the least recently used
+    token is revoked."""
+    from campaign import apitokens
+    from campaign.models import ApiToken
+
+    _token_owner(user)
+    name = (name or "").strip() or "API token"
+    if len(name) > 100:
+        raise ActionError("a token's name is at most 100 characters")
+    held = list(ApiToken.objects.filter(user=user).order_by("-last_used", "-created").values_list("pk", flat=True))
+    if len(held) >= apitokens.TOKENS_PER_USER:
+        ApiToken.objects.filter(pk__in=held[apitokens.TOKENS_PER_USER - 1:]).delete()
+    key = apitokens.new_key()
+    token = ApiToken.objects.create(user=user, name=name, digest=apitokens.digest(key), prefix=key[:8])
+    _account_log().info("API token %s (%s) created for user %s", token.pk, token.prefix, user.pk)
+    return token, key
+
+
+@transaction.atomic
+def rotate_api_token(*, user, name: str = "API token"):
+    """One new API token for the user, replacing every token they had. Returns (token, key)."""
+    from campaign.models import ApiToken
+
+    _token_owner(user)
+    replaced = ApiToken.objects.filter(user=user).delete()[0]
+    token, key = create_api_token(user=user, name=name)
+    _account_log().info("API tokens of user %s replaced (%s revoked)", user.pk, replaced)
+    return token, key
+
+
+@transaction.atomic
+def revoke_api_token(*, user, token_id=None, reason: str = "revoked by its owner") -> bool:
+    """Delete one of the user's API tokens (``token_id``), or all of them; True if any was."""
+    from campaign.models import ApiToken
 
     if user is None or user.pk is None:
-        raise NotAllowed("log in to manage your API token")
-    revoked = Token.objects.filter(user_id=user.pk).delete()[0] > 0
+        raise NotAllowed("log in to manage your API tokens")
+    tokens = ApiToken.objects.filter(user_id=user.pk)
+    if token_id is not None:
+        tokens = tokens.filter(pk=token_id)
+    revoked = tokens.delete()[0] > 0
     if revoked:
-        _account_log().info("API token of user %s deleted: %s", user.pk, reason)
+        _account_log().info("API token%s of user %s deleted: %s",
+                            "" if token_id is None else f" {token_id}", user.pk, reason)
     return revoked

@@ -3,16 +3,18 @@
 Kept apart from campaign/accounts.py, which imports DRF views: DRF loads these classes while its
 views module is being imported, so this module must not import views itself."""
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from .. import lookups
+from .. import apitokens, lookups
 
 
 class LeanTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication (``Authorization: Token <key>``), reading the token and its
-    user in one plain query (campaign/lookups.py): same answers, same refusals."""
+    """DRF's token authentication (``Authorization: Token <key>``) over the site's hashed tokens
+    (campaign/apitokens.py): the key's digest and its user in one plain query
+    (campaign/lookups.py); a token unused for API_TOKEN_IDLE_DAYS is refused as expired."""
 
     def authenticate_credentials(self, key):
         found = lookups.user_and_token(key) if isinstance(key, str) else None
@@ -21,4 +23,8 @@ class LeanTokenAuthentication(TokenAuthentication):
         user, token = found
         if not user.is_active:
             raise AuthenticationFailed(_("User inactive or deleted."))
+        if apitokens.expired(token):
+            raise AuthenticationFailed(_("This token expired: it was not used for %(days)s days. Make a new one.")
+                                       % {"days": settings.API_TOKEN_IDLE_DAYS})
+        apitokens.touch(token)
         return user, token

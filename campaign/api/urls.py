@@ -10,6 +10,8 @@ urlpatterns = [
          name="api-docs"),
     # your own API token (campaign/api/token.py)
     path("account/token/", token.MyToken.as_view(), name="api-my-token"),
+    path("account/tokens/", token.MyTokens.as_view(), name="api-my-tokens"),
+    path("account/tokens/<int:token_id>/", token.MyTokenDetail.as_view(), name="api-my-token-detail"),
     # lobby
     path("lobby/", lobby.LobbyList.as_view(), name="api-lobby"),
     path("lobby/join/", lobby.Join.as_view(), name="api-lobby-join"),

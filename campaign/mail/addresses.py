@@ -5,8 +5,13 @@ as Reply-To and registers a handler for the prefix (``routing.register``). The s
 HMAC of the prefix and the numbers keyed by ``SECRET_KEY`` (80 bits, hex), so no one can make an
 address for another campaign, scenario or user. Mail systems may change the case of a local part:
 the address is lower case and read without regard to case. The MTA must deliver
-``<anything>+<tag>@MAIL_DOMAIN`` to the site (subaddressing; docs/mail.md). Press builds its own
-addresses the same way (``campaign/press/replies.py``, prefix ``press``).
+``<anything>+<tag>@MAIL_DOMAIN`` to the site (subaddressing; docs/mail.md). Press signs its
+addresses here too, with the salt and form it always had (``campaign/press/replies.py``), so the
+addresses in players' inboxes still verify.
+
+Addresses are made with ``SECRET_KEY`` and verified against it and every key in
+``SECRET_KEY_FALLBACKS``: rotating the key (the old one kept as a fallback for a while) does not
+break the reply addresses already sent.
 """
 
 from __future__ import annotations
@@ -26,15 +31,25 @@ class BadAddress(ValueError):
     """Not a signed reply address of this site, or one whose signature does not match."""
 
 
-def _signature(prefix: str, numbers: tuple[int, ...]) -> str:
-    value = prefix + ":" + ".".join(str(n) for n in numbers)
-    return salted_hmac(SALT, value, algorithm="sha256").hexdigest()[:SIGNATURE_LENGTH]
+def signature(prefix: str, numbers: tuple[int, ...], *, salt: str = SALT, with_prefix: bool = True,
+              secret: str | None = None) -> str:
+    """The HMAC that signs an address (``with_prefix=False``: the numbers alone, press's form)."""
+    value = (prefix + ":" if with_prefix else "") + ".".join(str(n) for n in numbers)
+    return salted_hmac(salt, value, secret=secret, algorithm="sha256").hexdigest()[:SIGNATURE_LENGTH]
 
 
-def make(prefix: str, *numbers: int) -> str:
+def _verifies(sig: str, prefix: str, numbers: tuple[int, ...], **scheme) -> bool:
+    secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ())]
+    # Every key is tried, so the time taken does not tell which one matched.
+    matches = [constant_time_compare(sig, signature(prefix, numbers, secret=key, **scheme)) for key in secrets]
+    return any(matches)
+
+
+def make(prefix: str, *numbers: int, salt: str = SALT, with_prefix: bool = True) -> str:
     numbers = tuple(int(n) for n in numbers)
     dotted = "".join(f"{n}." for n in numbers)
-    return f"{prefix}+{dotted}{_signature(prefix, numbers)}@{settings.MAIL_DOMAIN}"
+    sig = signature(prefix, numbers, salt=salt, with_prefix=with_prefix)
+    return f"{prefix}+{dotted}{sig}@{settings.MAIL_DOMAIN}"
 
 
 def prefix_of(address: str) -> str | None:
@@ -45,7 +60,7 @@ def prefix_of(address: str) -> str | None:
     return local.split("+", 1)[0]
 
 
-def read(prefix: str, address: str, count: int) -> tuple[int, ...]:
+def read(prefix: str, address: str, count: int, *, salt: str = SALT, with_prefix: bool = True) -> tuple[int, ...]:
     """The numbers of a signed address made by ``make(prefix, …)`` with ``count`` numbers."""
     local, at, domain = parseaddr(address or "")[1].strip().lower().rpartition("@")
     match = _LOCAL.match(local) if at and domain == settings.MAIL_DOMAIN.lower() else None
@@ -54,6 +69,6 @@ def read(prefix: str, address: str, count: int) -> tuple[int, ...]:
     numbers = tuple(int(n) for n in match[2].rstrip(".").split("."))
     if len(numbers) != count:
         raise BadAddress(f"{address!r} is not a {prefix} reply address of this site")
-    if not constant_time_compare(match[3], _signature(prefix, numbers)):
+    if not _verifies(match[3], prefix, numbers, salt=salt, with_prefix=with_prefix):
         raise BadAddress("the reply address's signature does not match: it was not made by this site")
     return numbers

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from campaign import accounts, actions
+from campaign import accounts, actions, sanitise
 
 
 class LoginView(auth_views.LoginView):
@@ -75,33 +75,76 @@ NEW_TOKEN_SESSION_KEY = "new-api-token"
 
 @login_required
 def account(request):
-    from rest_framework.authtoken.models import Token
+    from campaign import apitokens
 
     memberships = request.user.memberships.select_related("campaign", "empire").order_by("-campaign__created_at")
-    token = Token.objects.filter(user=request.user).only("created").first()
+    tokens = list(request.user.api_tokens.all())
+    for token in tokens:
+        token.expires_at = apitokens.expires_at(token)
+        token.expired = apitokens.expired(token)
     # A new key is shown once, on the page right after it was made; never again afterwards.
-    new_key = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    new = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    new_key = None
+    if isinstance(new, dict) and any(t.pk == new.get("id") for t in tokens):
+        new_key = new.get("key")
     return render(request, "registration/account.html", {
-        "memberships": memberships, "token": token,
-        "new_key": new_key if token is not None and new_key == token.key else None,
+        "memberships": memberships, "tokens": tokens, "new_key": new_key,
+        "idle_days": apitokens.idle_limit().days if apitokens.idle_limit() else None,
     })
 
 
 @login_required
 @require_POST
-def rotate_token(request):
-    token = actions.rotate_api_token(user=request.user)
-    request.session[NEW_TOKEN_SESSION_KEY] = token.key
-    messages.success(request, "Your new API token is below: copy it now, it is not shown again. "
-                              "The previous token, if any, no longer works.")
+def create_token(request):
+    try:
+        token, key = actions.create_api_token(user=request.user, name=request.POST.get("name", ""))
+    except actions.ActionError as exc:
+        messages.error(request, str(exc))
+        return redirect(reverse("account") + "#api-token")
+    request.session[NEW_TOKEN_SESSION_KEY] = {"id": token.pk, "key": key}
+    messages.success(request, f"Your new API token “{token.name}” is below: copy it now, it is not shown again.")
     return redirect(reverse("account") + "#api-token")
 
 
 @login_required
 @require_POST
 def revoke_token(request):
-    if actions.revoke_api_token(user=request.user):
-        messages.success(request, "Your API token is revoked: programs using it are refused from now on.")
+    token_id = request.POST.get("token")
+    number = sanitise.whole_number(token_id) if token_id is not None else None
+    if token_id is not None and number is None:
+        messages.error(request, "No such token.")
+    elif actions.revoke_api_token(user=request.user, token_id=number):
+        messages.success(request, "Revoked: programs using that token are refused from now on."
+                         if token_id is not None else "All your API tokens are revoked.")
     else:
-        messages.info(request, "You had no API token.")
+        messages.info(request, "You had no such token.")
     return redirect(reverse("account") + "#api-token")
+
+
+@login_required
+def change_email(request):
+    form = accounts.EmailChangeForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        actions.request_email_change(user=request.user, new_email=form.cleaned_data["email"])
+        messages.success(request, f"A link to confirm {form.cleaned_data['email']} is on its way there. "
+                                  "Your address changes when you open it.")
+        return redirect("account")
+    return render(request, "registration/email_change.html", {"form": form})
+
+
+@login_required
+def confirm_email(request, token: str):
+    """The emailed link: a page with one button (a mail scanner fetching the link changes nothing)."""
+    new_email = accounts.read_email_change_token(token, request.user)
+    if request.method == "POST" and new_email is not None:
+        try:
+            actions.confirm_email_change(user=request.user, token=token)
+        except actions.ActionError as exc:
+            return render(request, "registration/email_change_confirm.html", {"error": str(exc)}, status=409)
+        messages.success(request, f"Your email address is now {new_email}.")
+        return redirect("account")
+    if new_email is None:
+        return render(request, "registration/email_change_confirm.html",
+                      {"error": "This link is wrong, has expired, has been used already or belongs to another account."},
+                      status=400)
+    return render(request, "registration/email_change_confirm.html", {"new_email": new_email})

@@ -1,6 +1,7 @@
 """Accounts: sign up, log in, log out, password reset by email, my account, and the failed log-in
 throttle (at most 100 failures per account per hour), on the log-in page and /api/token/."""
 
+import hashlib
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign import accounts
+from campaign import accounts, actions, lookups
 
 pytestmark = pytest.mark.django_db
 
@@ -434,7 +435,7 @@ def test_password_reset_emails_are_limited_per_address_and_hour(client, bob, clo
     assert len(mail.outbox) == (accounts.PASSWORD_RESET_LIMIT + 1 if has_account else 0)
 
 
-# --- your API token: see, rotate, revoke; a new password revokes it (issue 14 item 7) -----------
+# --- your API tokens: hashed at rest, listed, made, revoked, expired; a new password revokes them ---
 
 def _token_client(key: str) -> APIClient:
     api = APIClient()
@@ -443,20 +444,77 @@ def _token_client(key: str) -> APIClient:
 
 
 def _bobs_token(bob) -> str:
-    from rest_framework.authtoken.models import Token
-
-    return Token.objects.create(user=bob).key
+    return actions.create_api_token(user=bob)[1]
 
 
-def test_a_password_change_revokes_the_api_token(client, bob):
-    key = _bobs_token(bob)
-    assert _token_client(key).get("/api/campaigns/").status_code == 200
+def _refused(key: str) -> bool:
+    return _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_a_stored_token_is_not_its_key(bob):
+    """Issue 34 item 4: the database holds the key's SHA-256, not the key, nor any column a key
+    could be read back from."""
+    from campaign.models import ApiToken
+
+    token, key = actions.create_api_token(user=bob, name="script")
+    stored = ApiToken.objects.filter(pk=token.pk).values().get()
+    assert key not in {str(v) for v in stored.values()}
+    assert stored["digest"] == hashlib.sha256(key.encode()).hexdigest() and stored["prefix"] == key[:8]
+    assert not _refused(key)
+
+
+def test_keys_made_before_hashing_keep_working_after_the_migration(transactional_db, bob):
+    """A DRF token row (authtoken_token, keys in clear) becomes a digest: the old key still
+    authenticates, and the table with the clear keys is gone."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from campaign.models import ApiToken
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("campaign", "0011_membership_notify_press")])
+    old_key = "0123456789abcdef0123456789abcdef01234567"
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, created timestamp NOT NULL,"
+                       " user_id integer NOT NULL)")
+        cursor.execute("INSERT INTO authtoken_token VALUES (%s, %s, %s)", [old_key, "2026-01-02 03:04:05", bob.pk])
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert "authtoken_token" not in connection.introspection.table_names()
+    token = ApiToken.objects.get(user=bob)
+    assert token.digest == hashlib.sha256(old_key.encode()).hexdigest() and token.created.year == 2026
+    assert lookups.user_and_token(old_key)[0] == bob
+
+
+def test_an_unused_token_expires_and_use_keeps_it_alive(bob, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaign.models import ApiToken
+
+    settings.API_TOKEN_IDLE_DAYS = 30
+    token, key = actions.create_api_token(user=bob)
+    ApiToken.objects.filter(pk=token.pk).update(created=timezone.now() - timedelta(days=29))
+    assert not _refused(key)  # used: its clock starts again
+    assert ApiToken.objects.get(pk=token.pk).last_used > timezone.now() - timedelta(minutes=1)
+    ApiToken.objects.filter(pk=token.pk).update(last_used=timezone.now() - timedelta(days=31))
+    response = _token_client(key).get("/api/campaigns/")
+    assert response.status_code in (401, 403) and "expired" in response.json()["detail"]
+    settings.API_TOKEN_IDLE_DAYS = 0  # never
+    assert not _refused(key)
+
+
+def test_a_password_change_revokes_the_api_tokens(client, bob):
+    key, other = _bobs_token(bob), _bobs_token(bob)
+    assert not _refused(key) and not _refused(other)
     client.force_login(bob)
     response = client.post(reverse("password_change"), {
         "old_password": "pw-bob", "new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77",
     })
     assert response.status_code == 302
-    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+    assert _refused(key) and _refused(other)
     assert _logged_in(client)  # the session that changed it stays logged in
 
 
@@ -467,63 +525,72 @@ def test_a_password_reset_revokes_the_api_token(client, bob):
     form_url = client.get(link, follow=True).redirect_chain[-1][0]
     response = client.post(form_url, {"new_password1": "brand-new-secret-77", "new_password2": "brand-new-secret-77"})
     assert response.status_code == 302
-    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+    assert _refused(key)
 
 
 def test_set_password_anywhere_revokes_the_token_but_a_hash_upgrade_does_not(bob, settings):
-    from rest_framework.authtoken.models import Token
-
     _bobs_token(bob)
     # A log-in that upgrades the stored hash (here MD5 -> PBKDF2) is not a password change.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher",
                                  "django.contrib.auth.hashers.MD5PasswordHasher"]
     assert bob.check_password("pw-bob") and bob.password.startswith("pbkdf2_")
-    assert Token.objects.filter(user=bob).exists()
+    assert bob.api_tokens.exists()
     bob.set_password("another-secret-99")  # as the admin and `changepassword` do
     bob.save()
-    assert not Token.objects.filter(user=bob).exists()
+    assert not bob.api_tokens.exists()
 
 
-def test_the_account_page_shows_the_token_once_then_only_its_date(client, bob):
-    from rest_framework.authtoken.models import Token
-
+def test_the_account_page_lists_tokens_shows_a_key_once_and_revokes_each(client, bob):
     client.force_login(bob)
     page = client.get(reverse("account")).content.decode()
     assert "You have no token." in page and "Create a token" in page
-    response = client.post(reverse("account-token-rotate"))
+    response = client.post(reverse("account-token-create"), {"name": "orders script"})
     assert response.status_code == 302 and response["Location"] == reverse("account") + "#api-token"
-    key = Token.objects.get(user=bob).key
     page = client.get(reverse("account")).content.decode()
-    assert key in page and "not shown again" in page and "You have a token, made" in page
+    key = re.search(r'class="token-key">([0-9a-f]{40})<', page).group(1)
+    assert "not shown again" in page and "orders script" in page and key[:8] in page
     page = client.get(reverse("account")).content.decode()
-    assert key not in page and "You have a token, made" in page and "Revoke my token" in page
-    assert _token_client(key).get("/api/campaigns/").status_code == 200
+    assert key not in page and "orders script" in page and "never used" in page
+    assert not _refused(key)
 
-    client.post(reverse("account-token-rotate"))  # rotate: the old key stops working
-    new_key = Token.objects.get(user=bob).key
-    assert new_key != key and new_key in client.get(reverse("account")).content.decode()
-    assert _token_client(key).get("/api/campaigns/").status_code in (401, 403)
+    client.post(reverse("account-token-create"), {"name": "phone"})  # a second one, beside the first
+    second = re.search(r'class="token-key">([0-9a-f]{40})<', client.get(reverse("account")).content.decode()).group(1)
+    assert not _refused(key) and not _refused(second)
+    first = bob.api_tokens.get(name="orders script")
+    client.post(reverse("account-token-revoke"), {"token": str(first.pk)})
+    assert _refused(key) and not _refused(second)
 
-    client.post(reverse("account-token-revoke"))
-    assert not Token.objects.filter(user=bob).exists()
+    client.post(reverse("account-token-revoke"))  # all of them
+    assert not bob.api_tokens.exists() and _refused(second)
     assert "You have no token." in client.get(reverse("account")).content.decode()
-    assert _token_client(new_key).get("/api/campaigns/").status_code in (401, 403)
+
+
+def test_nobody_revokes_another_users_token_by_its_number(client, bob, carol):
+    carols, _ = actions.create_api_token(user=carol)
+    client.force_login(bob)
+    client.post(reverse("account-token-revoke"), {"token": str(carols.pk)})
+    client.post(reverse("account-token-revoke"), {"token": "²"})
+    assert carol.api_tokens.count() == 1
+    api = APIClient()
+    api.force_authenticate(bob)
+    assert api.delete(f"/api/account/tokens/{carols.pk}/").status_code == 404
+    assert carol.api_tokens.count() == 1
 
 
 def test_token_actions_need_a_post_and_a_login(client, bob):
-    assert client.post(reverse("account-token-rotate")).status_code == 302  # to the log-in page
+    assert client.post(reverse("account-token-create")).status_code == 302  # to the log-in page
     client.force_login(bob)
-    assert client.get(reverse("account-token-rotate")).status_code == 405
+    assert client.get(reverse("account-token-create")).status_code == 405
     assert client.get(reverse("account-token-revoke")).status_code == 405
-    from rest_framework.authtoken.models import Token
+    from campaign.models import ApiToken
 
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
 
 
 def test_the_token_api_shows_rotates_and_revokes_your_own_token(bob, carol):
-    from rest_framework.authtoken.models import Token
+    from campaign.models import ApiToken
 
-    carols = Token.objects.create(user=carol).key
+    carols = ApiToken.objects.get(pk=actions.create_api_token(user=carol)[0].pk)
     api = APIClient()
     api.force_authenticate(bob)
     assert api.get("/api/account/token/").json() == {"exists": False, "created": None}
@@ -541,8 +608,25 @@ def test_the_token_api_shows_rotates_and_revokes_your_own_token(bob, carol):
     assert _token_client(key).get("/api/account/token/").status_code in (401, 403)
     assert _token_client(new_key).delete("/api/account/token/").status_code == 204
     assert _token_client(new_key).get("/api/account/token/").status_code in (401, 403)
-    assert list(Token.objects.values_list("key", flat=True)) == [carols]  # carol's untouched
+    assert list(ApiToken.objects.values_list("pk", flat=True)) == [carols.pk]  # carol's untouched
     assert APIClient().get("/api/account/token/").status_code in (401, 403)
+
+
+def test_the_tokens_api_lists_makes_and_revokes_named_tokens(bob):
+    api = APIClient()
+    api.force_authenticate(bob)
+    assert api.get("/api/account/tokens/").json() == []
+    made = api.post("/api/account/tokens/", {"name": "bot"}, format="json")
+    assert made.status_code == 201 and made.json()["name"] == "bot"
+    key = made.json()["token"]
+    listed = api.get("/api/account/tokens/").json()
+    assert [t["name"] for t in listed] == ["bot"] and key not in str(listed) and listed[0]["prefix"] == key[:8]
+    assert listed[0]["expires"]
+    assert api.post("/api/account/tokens/", {"name": "x" * 101}, format="json").status_code == 400
+    assert api.post("/api/account/tokens/", {"name": ["bot"]}, format="json").status_code == 400
+    assert api.delete(f"/api/account/tokens/{listed[0]['id']}/").status_code == 204
+    assert _refused(key)
+    assert api.delete(f"/api/account/tokens/{listed[0]['id']}/").status_code == 404
 
 
 def test_the_token_api_is_in_the_schema(client, bob):
@@ -550,6 +634,8 @@ def test_the_token_api_is_in_the_schema(client, bob):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     operations = schema["paths"]["/api/account/token/"]
     assert set(operations) >= {"get", "post", "delete"}
+    assert set(schema["paths"]["/api/account/tokens/"]) >= {"get", "post"}
+    assert "delete" in schema["paths"]["/api/account/tokens/{token_id}/"]
 
 
 # --- unconfirmed sign-ups are deleted after UNCONFIRMED_ACCOUNT_DAYS -----------------------------
@@ -611,3 +697,83 @@ def test_the_daily_task_uses_the_setting_and_zero_keeps_them(signup, settings):
     assert tasks.purge_unconfirmed_accounts() == 0
     settings.UNCONFIRMED_ACCOUNT_DAYS = 2
     assert tasks.purge_unconfirmed_accounts() == 1 and not User.objects.filter(username="dave").exists()
+
+
+def test_createtoken_prints_a_working_key_once_and_refuses_a_stranger(bob):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    out = StringIO()
+    call_command("createtoken", "bob", "--name", "cron", stdout=out)
+    key = out.getvalue().strip()
+    assert not _refused(key) and bob.api_tokens.get().name == "cron"
+    call_command("createtoken", "bob", "--replace", stdout=StringIO())
+    assert _refused(key) and bob.api_tokens.count() == 1
+    with pytest.raises(CommandError, match="no user named"):
+        call_command("createtoken", "nobody")
+
+
+# --- changing your own email address (issue 34 item 6) ------------------------------------------
+
+@pytest.fixture
+def posting(client, django_capture_on_commit_callbacks):
+    """client.post with the emails the action queues on commit sent."""
+    def post(*args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(*args, **kwargs)
+    return post
+
+
+def _confirm_link(message) -> str:
+    return re.search(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", message.body).group(1)
+
+
+def test_an_email_change_needs_the_confirmation_link_and_tells_the_old_address(client, posting, bob):
+    client.force_login(bob)
+    response = posting(reverse("account-email"), {"email": "bob@new.example", "password": "pw-bob"})
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"  # nothing changes before the link is used
+    to_new, to_old = mail.outbox
+    assert to_new.to == ["bob@new.example"] and to_old.to == ["bob@example.com"]
+    link = _confirm_link(to_new)
+    assert "/accounts/email/confirm/" not in to_old.body  # the old address gets no link
+
+    page = client.get(link)  # a mail scanner's fetch changes nothing
+    assert page.status_code == 200 and "bob@new.example" in page.content.decode()
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    assert posting(link).status_code == 302
+    bob.refresh_from_db()
+    assert bob.email == "bob@new.example"
+    assert mail.outbox[-1].to == ["bob@example.com"] and "was changed" in mail.outbox[-1].subject
+    assert client.post(link).status_code == 400  # used: the address it was made for is gone
+
+
+def test_an_email_change_is_refused_with_a_wrong_password_a_strangers_link_or_a_taken_address(client, posting, bob, carol):
+    client.force_login(bob)
+    response = client.post(reverse("account-email"), {"email": "bob@new.example", "password": "wrong"})
+    assert response.status_code == 200 and "not your password" in response.content.decode() and not mail.outbox
+    posting(reverse("account-email"), {"email": "carol@example.com", "password": "pw-bob"})
+    link = _confirm_link(mail.outbox[0])
+    assert client.post(link).status_code == 409  # carol has that address
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    client.force_login(carol)  # bob's link is no good to anyone else
+    assert client.get(link).status_code == 400 and client.post(link).status_code == 400
+    assert client.post("/accounts/email/confirm/forged/").status_code == 400
+    carol.refresh_from_db()
+    assert carol.email == "carol@example.com"
+
+
+def test_a_password_change_outdates_an_email_change_link(client, posting, bob):
+    client.force_login(bob)
+    posting(reverse("account-email"), {"email": "bob@new.example", "password": "pw-bob"})
+    link = _confirm_link(mail.outbox[0])
+    bob.set_password("another-secret-99")
+    bob.save()
+    client.force_login(bob)
+    assert client.post(link).status_code == 400
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"

@@ -2,7 +2,6 @@
 player, outsider, anonymous), bad input, and the audit log's pagination and opening at the end."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaign import actions
@@ -73,9 +72,9 @@ def test_permission_matrix(processed, alice, mallory, django_user_model, method,
 
 
 def test_token_authentication(processed, alice):
-    token = Token.objects.create(user=alice)
+    _, key = actions.create_api_token(user=alice)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.post(f"/api/campaigns/{processed.pk}/pause/").json()["paused"] is True
 
 

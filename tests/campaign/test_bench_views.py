@@ -34,16 +34,16 @@ def test_bare_view_answers_json_when_bench_views_is_on(client, reload_urls):
 
 
 def test_floor_views_need_a_login_or_a_token(client, reload_urls, bob):
-    from rest_framework.authtoken.models import Token
-
     reload_urls(True)
     assert client.get("/bench/login").status_code == 302  # to the login page
     assert client.get("/bench/token").status_code == 403
     client.force_login(bob)
     assert client.get("/bench/login").json() == {"user": "bob"}
-    token = Token.objects.create(user=bob)
+    from campaign import actions
+
+    _, key = actions.create_api_token(user=bob)
     client.logout()
-    assert client.get("/bench/token", HTTP_AUTHORIZATION=f"Token {token.key}").json() == {"user": "bob"}
+    assert client.get("/bench/token", HTTP_AUTHORIZATION=f"Token {key}").json() == {"user": "bob"}
 
 
 def test_floor_views_are_not_routed_by_default(client, reload_urls):

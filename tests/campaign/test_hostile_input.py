@@ -35,6 +35,8 @@ KINDS = {
 ENDPOINTS = [
     ("api-token", "post", None, "", {"username": TEXT, "password": TEXT, "n": NUMBER}),
     ("api-my-token", "post", "bob", "", {"note": TEXT, "n": NUMBER}),
+    ("api-my-tokens", "post", "bob", "", {"name": TEXT, "n": NUMBER}),
+    ("api-my-token-detail", "delete", "bob", "token", {"note": TEXT, "n": NUMBER}),
     ("api-cam-campaigns", "post", "alice", "", {"name": TEXT, "period": NUMBER, "starting_points": 100,
                                                 "players": [{"username": TEXT, "name": TEXT, "fleet": []}]}),
     ("api-cam-start", "post", "alice", "cam", {"seed": TEXT, "x": NUMBER}),
@@ -163,6 +165,10 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
             made = {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
                                                       opponent="link").pk}
             return {**made, "seat": 2} if kind == "pickup-seat" else made
+        if kind == "token":
+            from campaign import actions
+
+            return {"token_id": actions.create_api_token(user=bob)[0].pk}
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 

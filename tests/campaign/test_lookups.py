@@ -5,13 +5,12 @@ database the run uses (CI runs SQLite and PostgreSQL)."""
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from campaign import lookups
+from campaign import actions, lookups
 from campaign.access import empire_of, role_of
 from campaign.accounts import ThrottledModelBackend
-from campaign.models import Campaign, Membership
+from campaign.models import ApiToken, Campaign, Membership
 
 pytestmark = pytest.mark.django_db
 
@@ -51,25 +50,25 @@ def test_a_deactivated_user_is_logged_out_on_the_next_request(bob):
 
 
 def test_user_and_token_is_the_orm_pair(bob):
-    token = Token.objects.create(user=bob)
-    user, found = lookups.user_and_token(token.key)
+    token, key = actions.create_api_token(user=bob)
+    user, found = lookups.user_and_token(key)
     assert fields(user) == fields(bob)
-    assert fields(found) == fields(Token.objects.get(key=token.key))
+    assert fields(found) == fields(ApiToken.objects.get(pk=token.pk))
     assert found.user is user  # no second query for token.user
     assert lookups.user_and_token("not-a-token") is None
 
 
 def test_api_token_authentication_answers_as_drf(bob, small_campaign):
-    token = Token.objects.create(user=bob)
+    _, key = actions.create_api_token(user=bob)
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert api.get(f"/api/campaigns/{small_campaign.pk}/").status_code == 200
     api.credentials(HTTP_AUTHORIZATION="Token wrong")
     response = api.get(f"/api/campaigns/{small_campaign.pk}/")
     assert response.status_code == 403 and response.json()["detail"] == "Invalid token."  # DRF: 403 when session auth comes first
     bob.is_active = False
     bob.save()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = api.get(f"/api/campaigns/{small_campaign.pk}/")
     assert response.status_code == 403 and response.json()["detail"] == "User inactive or deleted."
 
@@ -116,7 +115,7 @@ def test_ids_beyond_any_row_are_404_not_500(client, bob, small_campaign):
     huge = 10**25
     assert client.get(f"/campaigns/{huge}/map/").status_code == 404
     assert client.get(f"/campaigns/{huge}/map.svg").status_code == 404
-    token = Token.objects.create(user=bob)
+    _, key = actions.create_api_token(user=bob)
     response = client.put(f"/api/campaigns/{huge}/orders/", {"orders": {}}, content_type="application/json",
-                          HTTP_AUTHORIZATION=f"Token {token.key}")
+                          HTTP_AUTHORIZATION=f"Token {key}")
     assert response.status_code == 404

@@ -1,7 +1,6 @@
 """The REST API: a permission matrix for every endpoint and the orders workflow."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaign import actions
@@ -91,9 +90,9 @@ def test_orders_for_a_closed_campaign_get_409(processed, bob):
 
 
 def test_token_authentication(processed, bob):
-    token = Token.objects.create(user=bob)
+    _, key = actions.create_api_token(user=bob)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.get(f"/api/campaigns/{processed.pk}/").status_code == 200
 
 

@@ -18,7 +18,6 @@ import urllib.request
 
 import pytest
 from django.db import connection, transaction
-from rest_framework.authtoken.models import Token
 
 from campaign import actions
 from campaign.models import AuditEntry, Campaign, Turn, TurnOrders
@@ -32,12 +31,12 @@ from tests.eventhorizon.test_concurrency_pg import (  # noqa: F401
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def post(live_server, user, path: str, body: dict) -> tuple[int, dict]:
-    """One real HTTP request to the live server, authenticated by the user's API token."""
-    token, _ = Token.objects.get_or_create(user=user)
+def post(live_server, key: str, path: str, body: dict) -> tuple[int, dict]:
+    """One real HTTP request to the live server, authenticated by an API token's key (made before
+    the threads start, so the race is only the requests')."""
     request = urllib.request.Request(
         f"{live_server.url}{path}", data=json.dumps(body).encode(), method="POST",
-        headers={"Content-Type": "application/json", "Authorization": f"Token {token.key}"},
+        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
     )
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
@@ -63,7 +62,8 @@ def test_ten_simultaneous_process_now_requests_for_turn_1_process_one_turn(live_
     for empire in small_campaign.empires.all():  # standing orders build every turn: nobody is eliminated
         actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
     path = f"/api/campaigns/{small_campaign.pk}/process/"
-    results = in_threads([lambda: post(live_server, alice, path, {"turn": 1})] * 10)
+    key = actions.create_api_token(user=alice)[1]
+    results = in_threads([lambda: post(live_server, key, path, {"turn": 1})] * 10)
     assert [value for outcome, value in results if outcome == "error"] == []
     statuses = sorted(status for _, (status, _) in results)
     assert statuses == [200] + [409] * 9, [value for _, value in results]
@@ -87,7 +87,8 @@ def test_two_players_marking_ready_five_times_at_once_never_deadlock(live_server
         actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
     # Tasks run in the request that enqueues them (_tasks_in_process): the last player to be ready
     # starts processing turn 1 while the other requests are still marking ready.
-    calls = [lambda u=user: post(live_server, u, path, {"ready": True, "turn": 1}) for user in (bob, carol) * 5]
+    keys = {user.pk: actions.create_api_token(user=user)[1] for user in (bob, carol)}
+    calls = [lambda k=keys[user.pk]: post(live_server, k, path, {"ready": True, "turn": 1}) for user in (bob, carol) * 5]
     results = in_threads(calls)
     assert [value for outcome, value in results if outcome == "error"] == []
     answers = [value for _, value in results]

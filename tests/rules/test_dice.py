@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 from campaign.rules import dicelog
 from campaign.rules.dice import (
@@ -23,6 +22,7 @@ from campaign.rules.dice import (
     parse_expression,
     seed_hash,
 )
+from tests.stats import chisquare
 
 SEED = bytes(range(32))
 

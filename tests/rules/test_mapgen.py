@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 from campaign.rules.dice import DiceError, FixedDice, SeededDice
 from campaign.rules.eventhorizon.mapgen import (
@@ -29,6 +28,7 @@ from campaign.rules.eventhorizon.mapgen import (
     terrain_for_d20,
 )
 from campaign.rules.grid import make_grid
+from tests.stats import chisquare
 
 SEEDS = [bytes(range(i, i + 32)) for i in (0, 1, 7, 42)]
 
