@@ -25,6 +25,7 @@ from itertools import combinations
 
 from campaign.rules.dice import Dice
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.rules.kit import Resolution
 
 from . import actions as A
 from .cards import full_deck, shuffle, suit_owner
@@ -102,12 +103,6 @@ LOCATION_NAMES = ("hull", "engine", "weapons", "force field generator", "sensors
 PBA_BACKLASH_DAMAGE = 4
 SHOCK_WAVE_DAMAGE = 5
 SHOCK_WAVE_RANGE = 3
-
-
-@dataclass(frozen=True)
-class Resolution:
-    state: BattleState
-    events: tuple[BattleEvent, ...]
 
 
 class _Log:
