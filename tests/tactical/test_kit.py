@@ -117,3 +117,27 @@ def test_play_out_takes_automatic_steps_and_falls_back():
         kit.play_out(4, None, over=lambda s: s >= 10, choose=lambda s: 3, apply=apply, strict=True)
     with pytest.raises(RuntimeError):
         kit.play_out(0, None, over=lambda s: False, choose=lambda s: 1, apply=apply, max_steps=5)
+
+
+def test_play_rules_defaults_refuse():
+    """Issue 27 item 3: a book that says nothing about owners or fog gets refusals, not an open
+    door: check_owner refuses, untagged events are hidden from every side."""
+    from tactical.rules.play import PlayRules
+
+    class Silent(PlayRules):
+        name = "silent"
+
+    class Open(PlayRules):
+        name = "open"
+        anyone_acts = True
+        no_fog = True
+
+    untagged = type("E", (), {"kind": "k", "text": "t"})()
+    private = kit.private("move", "hidden", sides=(2,))
+    with pytest.raises(IllegalActionError, match="whose actions are whose"):
+        Silent().check_owner(None, object(), 1)
+    assert Silent().visible_events([untagged, private, kit.public("a", "b")], 1) == [kit.public("a", "b")]
+    assert Silent().visible_events([private], 2) == [private]
+    assert Silent().visible_events([untagged], None) == [untagged]
+    Open().check_owner(None, object(), 1)
+    assert Open().visible_events([untagged, private], 1) == [untagged, private]

@@ -26,6 +26,7 @@ def resolve_battle(state: BattleState, dice, max_steps: int | None = None) -> Ou
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
 
+from .book import BOOK as _BOOK  # noqa: E402 - the RuleBook every book answers the same way
 from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
 
 if "buoyz" not in _registry.RESOLVERS:
@@ -35,4 +36,5 @@ if "buoyz" not in _registry.RESOLVERS:
         rule_book="000 Buoyz 'N Da 'Hood – In Space!",
         resolve=resolve_battle,
         play=_PLAY,
+        book=_BOOK,
     ))

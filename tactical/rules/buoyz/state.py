@@ -272,7 +272,7 @@ class BattleState:
         for s in self.ships:
             if s.id == ship_id:
                 return s
-        raise IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
+        raise no_such_ship(ship_id)
 
     def flight(self, flight_id: int) -> Flight:
         for f in self.flights:
@@ -385,6 +385,12 @@ class BattleState:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+
+def no_such_ship(ship_id: object) -> IllegalActionError:
+    """The refusal for a ship that is not in the battle, and for one the acting side cannot see
+    (ruling BZP2: the same words)."""
+    return IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
 
 
 def table_pitch(table: tuple[float, float]) -> float:

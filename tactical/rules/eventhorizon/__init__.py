@@ -56,6 +56,7 @@ def resolve_battle(state: BattleState, dice, max_cards: int | None = None) -> Ba
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
 
+from .book import BOOK as _BOOK  # noqa: E402 - the RuleBook every book answers the same way
 from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
 
 if "eventhorizon" not in _registry.RESOLVERS:
@@ -65,4 +66,5 @@ if "eventhorizon" not in _registry.RESOLVERS:
         rule_book="003 Event Horizon - Quick Play Star Ship Combat Rules",
         resolve=resolve_battle,
         play=_PLAY,
+        book=_BOOK,
     ))

@@ -32,6 +32,7 @@ from tactical.rules.kit import play_out
 
 from . import actions as A
 from .engine import (
+    _hidden_occupant,
     _terrain,
     apply,
     check,
@@ -361,7 +362,10 @@ def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
         if not path:
             return None
         try:
-            trace_path(state, ship, path)
+            end = trace_path(state, ship, path)[0]
+            # The doctrine plays with the whole table in view and, as before ruling TC29, keeps
+            # clear of a hidden ship's square rather than bumping into it.
+            ok = _hidden_occupant(state, ship, end) is None
         except IllegalActionError:
             ok = False
         if ok and move_cost(path) <= allowance:

@@ -247,6 +247,18 @@ class Activation:
     resolved_boarding: tuple[tuple[int, int], ...] = ()
 
 
+def no_such_ship(ship_id: object) -> IllegalActionError:
+    """The refusal for a ship id that is not in the battle, and (ruling TC29) for a ship the
+    acting side cannot see: the same words, so a refusal tells nothing about hidden ships."""
+    return IllegalActionError("003 The Turn Sequence", f"there is no ship {ship_id!r} in this battle")
+
+
+def hidden_from(ship: TacticalShip, side: int | None) -> bool:
+    """Whether ``side`` cannot see ``ship``: an enemy ship in play under its stealth field
+    (003 Stealth Fields; ruling TP6). ``side`` None (the moderator) sees everything."""
+    return ship.stealth_engaged and side is not None and ship.side != side and ship.in_play
+
+
 @dataclass(frozen=True)
 class BattleState:
     """One tactical battle. ``sides`` lists the fleets in card order (the first is red with two
@@ -294,7 +306,7 @@ class BattleState:
         try:
             return self._index[ship_id]
         except (KeyError, TypeError):
-            raise IllegalActionError("003 The Turn Sequence", f"there is no ship {ship_id!r} in this battle") from None
+            raise no_such_ship(ship_id) from None
 
     def find(self, ship_id: int) -> TacticalShip | None:
         return self._index.get(ship_id)
@@ -350,4 +362,4 @@ class BattleState:
 BattleState._cached_from = {"ships": _SHIP_CACHED, "planets": _TABLE_CACHED, "field": _TABLE_CACHED}
 
 __all__ = ["BattleEvent", "Battlefield", "BattleState", "IllegalActionError", "Planet", "TacticalShip", "build",
-           "derive", "evolve"]
+           "derive", "evolve", "hidden_from", "no_such_ship"]

@@ -123,6 +123,16 @@ class Book:
         """The book's own result JSON (``play.result``), normalised by ``outcome``."""
         return self.play.result(state)
 
+    def sample_setup(self, rng: Any) -> dict[str, Any]:
+        """A small battle's set-up, drawn with ``rng`` (a ``random.Random`` the caller seeds;
+        rule books never import ``random``): the contract test's and the benches' battles."""
+        raise NotImplementedError
+
+    def snapshot(self, state: Any) -> Any:
+        """A value equal for equal states, comparable with ``==`` and ``repr`` (the contract
+        test's "changes nothing" and "the same state"); the state itself by default."""
+        return state
+
     def plant_hidden(self, state: Any, seat: int) -> Iterable[Any]:
         """Copies of ``state`` with one more unit hidden from ``seat`` (the contract test)."""
         return ()
