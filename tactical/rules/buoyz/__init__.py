@@ -37,4 +37,5 @@ if "buoyz" not in _registry.RESOLVERS:
         resolve=resolve_battle,
         play=_PLAY,
         book=_BOOK,
+        fleets="tactical.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

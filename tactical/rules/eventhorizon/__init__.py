@@ -67,4 +67,5 @@ if "eventhorizon" not in _registry.RESOLVERS:
         resolve=resolve_battle,
         play=_PLAY,
         book=_BOOK,
+        fleets="tactical.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
     ))
