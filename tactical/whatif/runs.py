@@ -411,8 +411,7 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
                 progress: Callable[[int], None] = lambda done: None, processes: int | None = None) -> Tally:
     """``whatif_pool.play_trials`` with the site's number of worker processes."""
     return whatif_pool.play_trials(sides, seed, trials, progress,
-                                   worker_count() if processes is None else processes,
-                                   fleets_from_sides=fleets_from_sides, play_trial=play_trial)
+                                   worker_count() if processes is None else processes)
 
 
 def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> WhatIfRun | None:
