@@ -55,7 +55,9 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
 def play_cam_trials(job: Mapping[str, Any], seed: str, trials: int,
                     progress: Callable[[int], None] = lambda done: None, processes: int = 1) -> Any:
     """A CAM what-if on the Buoyz engine (``tactical/whatif/camtrials.py``): a ``CamTally``."""
-    return play_run("buoyz", job, seed, trials, progress, processes)
+    from tactical.whatif.camtrials import RULESET
+
+    return play_run(RULESET, job, seed, trials, progress, processes)
 
 
 def _in_workers(payload: Mapping[str, Any], trials: int, processes: int, progress: Callable[[int], None],

@@ -20,12 +20,7 @@ def main() -> int:
     out = sys.stdout
     from tactical.whatif.pool import trial_of
 
-    if "trial" in job:
-        trial, payload = trial_of(job["trial"]), job["job"]
-    elif "job" in job:  # the payload before the registry named its kind
-        trial, payload = trial_of("buoyz"), job["job"]
-    else:
-        trial, payload = trial_of("eventhorizon"), {"sides": job["sides"]}
+    trial, payload = trial_of(job["trial"]), job["job"]
     for index in job["indices"]:
         out.write(json.dumps([index, trial.encode(trial.fight(payload, job["seed"], index))]) + "\n")
         out.flush()

@@ -42,6 +42,9 @@ if "buoyz" not in _registry.RESOLVERS:
                      "tactical.whatif.camtrials:play_cam_trial",
                      "tactical.whatif.camtrials:trial_to_json",
                      "tactical.whatif.camtrials:trial_from_json",
-                     "tactical.whatif.camtrials:tally_for"),  # the CAM what-if on this engine (stored runs say "buoyz")
+                     "tactical.whatif.camtrials:tally_for",
+                     run="tactical.whatif.cam:play",
+                     api="tactical.whatif.cam_api:run_json",
+                     page="tactical.whatif.cam_views:detail_page"),  # the CAM what-if on this engine (stored runs say "buoyz")
         fleets="tactical.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

@@ -11,6 +11,11 @@ machines. A book registers ``ResolverRecord(trial=Trial(...))`` naming four func
 ``tally(job) -> tally``                an empty tally: ``tally.add(result)`` in index order, then
                                        ``tally.result()`` (the run's JSON)
 
+and, for the site (paths into its Django side, read only there): ``run`` (the runner: the
+battles through ``tactical.whatif.pool.play_run`` and whatever the result shows beside them, such
+as the auto-resolve odds), ``api`` and ``page`` (the run's API JSON and page; empty: the
+default ones of ``tactical/whatif/``).
+
 ``key`` is the value a stored run's ``params["ruleset"]`` holds (``"eventhorizon"``; the CAM
 what-if on the Buoyz engine keeps ``"buoyz"`` so stored runs stay readable).
 """
@@ -36,6 +41,9 @@ class Trial:
     to_json: str
     from_json: str
     tally: str
+    run: str = ""  # the site's runner: (params, trials, progress, processes) -> the run's result JSON
+    api: str = ""  # (run, full=True) -> the API's JSON of a run of this kind ("": the default view)
+    page: str = ""  # (request, run) -> the run's page ("": the default page)
 
     def fight(self, job: Any, seed: str, index: int) -> Any:
         return load(self.play)(job, seed, index)
