@@ -4,7 +4,8 @@ the next ones. Two fleets of skiffs take turns; the acting side fires one skiff 
 cannot be named by it. The battle ends when a side has no skiff left, or after 40 turns.
 
 Everything a book needs: rules (``check`` beside ``apply``), a codec, a doctrine, online play
-(``PlayRules``), the ``RuleBook`` (``kit.Book``), a pickup ``FleetBook``, and one registration
+(``PlayRules``), the ``RuleBook`` (``kit.Book``), a pickup ``FleetBook``, a what-if ``Trial``,
+and one registration
 (``register()``; the tests call it and ``unregister()``, as a real book's ``__init__`` registers
 once on import).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from tactical.rules import kit, registry
 from tactical.rules.kit import Event, IllegalActionError, evolve
+from tactical.rules.kit.trial import Trial
 from tactical.rules.play import PlayRules, Step, action_type, whole_number
 
 RULE = "toy 1 (fire)"
@@ -220,11 +222,42 @@ def _fleets():
 BOOK = ToyBook()
 
 
+# --- what-if: one battle from a job {"sides": {"1": n, "2": m}} and its seed, and the tally ------
+
+def play_job(job, seed, index):
+    from campaign.rules.dice import SeededDice, derive_seed
+
+    dice = SeededDice(derive_seed(f"what-if/{seed}/{index}"))
+    return BOOK.outcome(BOOK.simulate(BOOK.new_battle(job, dice), dice))["winner"]
+
+
+class Tally:
+    def __init__(self):
+        self.wins = {"1": 0, "2": 0, "draw": 0}
+
+    def add(self, winner):
+        self.wins[str(winner) if winner is not None else "draw"] += 1
+
+    def result(self):
+        return {"trials": sum(self.wins.values()), "wins": dict(self.wins)}
+
+
+def tally_for(job):
+    return Tally()
+
+
+def same(value):
+    return value
+
+
+TRIAL = Trial("toy", f"{__name__}:play_job", f"{__name__}:same", f"{__name__}:same", f"{__name__}:tally_for")
+
+
 def register() -> None:
     registry.register(registry.ResolverRecord(
         name="toy", title=BOOK.title, rule_book=BOOK.rule_book,
         resolve=lambda state, dice, **kw: BOOK.outcome(BOOK.simulate(state, dice)),
-        play=BOOK.play, book=BOOK, fleets=_fleets()))
+        play=BOOK.play, book=BOOK, fleets=_fleets(), trial=TRIAL))
 
 
 def unregister() -> None:

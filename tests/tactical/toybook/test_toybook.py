@@ -1,5 +1,5 @@
 """The toy rule book (issue 27 item 7): registering is all it takes to pass the rule-book
-contract and be offered for pickup battles — no file outside its package and this test."""
+contract and be offered for pickup battles and what-if runs — no file outside its package and this test."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from campaign.rules.dice import SeededDice, derive_seed
 from tactical.pickup import books
 from tactical.rules import registry
+from tactical.whatif import pool
 from tests.tactical import test_rulebook_contract as contract
 from tests.tactical import toybook
 
@@ -30,6 +31,12 @@ def test_it_is_offered_for_pickup_battles(toy):
     setup = books.book("toy").setup({1: fleet, 2: fleet[:1]}, {}, {})
     state = toy.new_battle(setup, SeededDice(derive_seed("toy")))
     assert toy.is_over(toy.simulate(state, SeededDice(derive_seed("toy"))))
+
+
+def test_it_is_offered_for_what_if(toy):
+    result = pool.play_run("toy", {"sides": {"1": 2, "2": 1}}, "toy seed", 12).result()
+    assert result["trials"] == 12 and sum(result["wins"].values()) == 12
+    assert result == pool.play_run("toy", {"sides": {"1": 2, "2": 1}}, "toy seed", 12).result()
 
 
 def test_it_keeps_the_contract(toy):
