@@ -1,11 +1,12 @@
 """What a pickup battle needs of a rule book beyond its online play: the ships a player may buy,
 their points, the book's limits, and the battle setup its ``PlayRules.initial_state`` reads.
 
-One ``FleetBook`` per rule book, keyed by its registry name. ``available()`` lists the rule books
-the registry can play online (``tactical.rules.registry.playable()``) that also have a fleet book
-here — so a rule book appears on the "new pickup battle" page as soon as its ``PlayRules`` is
-registered (Buoyz 'N Da 'Hood's fleet book is here already; it is offered once
-``tactical/rules/buoyz/play.py`` registers its online play).
+One ``FleetBook`` per rule book, registered with the book's ``ResolverRecord(fleets=…)`` (the
+object, or its ``"module:attribute"`` path when the book's package is pure and may not import
+this module). ``available()`` and ``BOOKS`` list the rule books the registry can play online
+(``tactical.rules.registry.playable()``) that registered one — a rule book appears on the "new
+pickup battle" page by registering, with no change here (Event Horizon's and Buoyz's fleet books
+are defined below, as they read the site's designs).
 
 A fleet is a list of ship keys (a key may repeat: two of the same design). ``check_fleet``
 refuses, with every problem named, a fleet over the points total, over the book's ship limit,
@@ -15,6 +16,7 @@ with its reason: ``refusals``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -280,13 +282,49 @@ class BuoyzBook(FleetBook):
                                  names=dict(names), colours=dict(colours), attacker=1)
 
 
-BOOKS: dict[str, FleetBook] = {b.ruleset: b for b in (EventHorizonBook(), BuoyzBook())}
+EVENT_HORIZON = EventHorizonBook()  # registered by tactical/rules/eventhorizon/__init__.py (ResolverRecord.fleets)
+BUOYZ = BuoyzBook()  # registered by tactical/rules/buoyz/__init__.py
+
+
+def fleet_book_of(record: registry.ResolverRecord) -> FleetBook | None:
+    """A record's fleet book: ``ResolverRecord.fleets`` is the ``FleetBook`` itself or, for a
+    pure rule book package that may not import this module, its ``"module:attribute"`` path."""
+    found = record.fleets
+    if isinstance(found, str):
+        module, _, attr = found.partition(":")
+        found = getattr(importlib.import_module(module), attr)
+    return found
+
+
+class _RegisteredBooks(Mapping):
+    """``BOOKS[name]``: the fleet book of every rule book the registry plays online."""
+
+    def _all(self) -> dict[str, FleetBook]:
+        out = {}
+        for record in registry.playable():
+            found = fleet_book_of(record)
+            if found is not None:
+                out[record.name] = found
+        return out
+
+    def __getitem__(self, name: str) -> FleetBook:
+        return self._all()[name]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+BOOKS: Mapping[str, FleetBook] = _RegisteredBooks()
 
 
 def available() -> list[tuple[str, str, FleetBook]]:
     """(name, title, fleet book) of every rule book a pickup battle may be fought under: those
-    the registry plays online and that have a fleet book."""
-    return [(r.name, r.title, BOOKS[r.name]) for r in registry.playable() if r.name in BOOKS]
+    the registry plays online and that registered a fleet book."""
+    books = BOOKS._all()
+    return [(r.name, r.title, books[r.name]) for r in registry.playable() if r.name in books]
 
 
 def book(name: str) -> FleetBook:

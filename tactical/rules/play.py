@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tactical.rules.kit import IllegalActionError
+
 
 def action_type(data: Any, fields: Mapping[str, set[str]], error: type[Exception]) -> str:
     """The ``type`` of one action read from JSON, after the checks every rule book's codec makes
@@ -85,7 +87,9 @@ class PlayRules:
     it (nothing is rolled, the state is unchanged)."""
 
     name: str = ""
-    illegal: type[Exception] = ValueError
+    illegal: type[Exception] = IllegalActionError
+    anyone_acts = False  # True: any seat may take any action (check_owner accepts); say so explicitly
+    no_fog = False  # True: every side reads every event (visible_events); say so explicitly
     format_rule = "action format"
     turn_rule = "turn sequence"
     play_template = "tactical/play.html"
@@ -132,7 +136,12 @@ class PlayRules:
         return str(dict(action_json))
 
     def check_owner(self, state, action, seat: int) -> None:
-        """Raise ``illegal`` unless ``action`` is for ``seat``'s own ship or side."""
+        """Raise ``illegal`` unless ``action`` is for ``seat``'s own ship or side. The default
+        refuses every action: a book says whose actions are whose (or, with ``anyone_acts``,
+        that any seat may take any action)."""
+        if not self.anyone_acts:
+            raise self.illegal(self.turn_rule, f"the rule book '{self.name}' does not say whose actions are "
+                               "whose (PlayRules.check_owner)")
 
     def apply(self, state, action, dice) -> Step:
         raise NotImplementedError
@@ -146,8 +155,13 @@ class PlayRules:
         return ()
 
     def visible_events(self, events: Sequence, side: int | None) -> list:
-        """The events ``side`` may read (None: all of them)."""
-        return list(events)
+        """The events ``side`` may read (None: all of them). The default reads the fog-of-war
+        tags the engine set where it made each event (``tactical.rules.kit.Event``: ``public``,
+        else its ``sides``); an event without tags is hidden from every side, unless the book
+        says it has no fog of war (``no_fog``)."""
+        if side is None or self.no_fog:
+            return list(events)
+        return [e for e in events if getattr(e, "public", False) is True or side in (getattr(e, "sides", None) or ())]
 
     def hides_step(self, events: Sequence, side: int) -> bool:
         """Whether the other side's step is shown to ``side`` only as "a hidden action"."""

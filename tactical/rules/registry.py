@@ -20,14 +20,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.rules.kit import RuleBook
+from tactical.rules.play import PlayRules
+
 
 @dataclass(frozen=True)
 class ResolverRecord:
+    """One rule book in the registry. ``resolve(state, dice, …)`` plays a deployed battle out
+    with the doctrine; ``play`` is what online play asks of it (None: no online play); ``book``
+    the ``RuleBook`` every book answers the same way (the contract test, what-if, pickup);
+    ``fleets`` what a player may buy for a pickup battle (a ``tactical.pickup.books.FleetBook``;
+    None: not offered) and ``trial`` its what-if battles (a ``tactical.whatif.trial.Trial``;
+    None: no what-if)."""
+
     name: str
     title: str
     rule_book: str
     resolve: Callable[..., Any]
-    play: Any = None  # a tactical.rules.play.PlayRules, or None
+    play: PlayRules | None = None
+    book: RuleBook | None = None
+    fleets: Any = None
+    trial: Any = None
 
 
 RESOLVERS: dict[str, ResolverRecord] = {}
@@ -54,6 +67,11 @@ def find_play(name: str):
     if record.play is None:
         raise ValueError(f"the tactical ruleset '{name}' cannot be played online")
     return record.play
+
+
+def books() -> list[RuleBook]:
+    """Every registered ``RuleBook``, by name."""
+    return [RESOLVERS[n].book for n in sorted(RESOLVERS) if RESOLVERS[n].book is not None]
 
 
 def playable() -> list[ResolverRecord]:

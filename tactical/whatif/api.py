@@ -23,14 +23,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
+from tactical.rules.kit.trial import load
 from tactical.whatif import runs as whatif
+from tactical.whatif.pool import trial_of
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
-    if (run.params or {}).get("ruleset") == "buoyz":  # a CAM what-if (tactical/whatif/cam_api.py)
-        from tactical.whatif import cam_api
-
-        return cam_api.run_json(run, full=full)
+    trial = trial_of(whatif.kind_of(run.params))
+    if trial.api:  # a kind with its own API view (the CAM what-if: tactical/whatif/cam_api.py)
+        return load(trial.api)(run, full=full)
     data: dict[str, Any] = {
         "id": run.pk, "status": run.status, "done": run.done, "trials": run.trials,
         "campaign": run.campaign_id, "created_at": run.created_at, "finished_at": run.finished_at,

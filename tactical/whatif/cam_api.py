@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
-from tactical.whatif import cam, runs
+from tactical.whatif import cam, camtrials, runs
 
 
 class CatalogueFleet(serializers.Serializer):
@@ -190,5 +190,5 @@ class CamWhatIfCreate(APIView):
 class CamWhatIfDetail(APIView):
     @extend_schema(operation_id="what_if_cam_retrieve", responses={200: CamWhatIfRun})
     def get(self, request, run_id: int):
-        qs = runs.runs_of(request.user).filter(params__ruleset="buoyz")
+        qs = runs.runs_of(request.user).filter(params__ruleset=camtrials.RULESET)
         return Response(run_json(get_object_or_404(qs, pk=run_id)))

@@ -91,6 +91,13 @@ def _pct(value: float) -> str:
     return f"{value * 100:.1f}%"
 
 
+def detail_page(request, run: WhatIfRun):
+    """A CAM run's page (its ``Trial.page``; ``views.whatif_detail`` found the run the user may see)."""
+    context = {"run": run, "finished": run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED),
+               "stale_seconds": runs.STALE_SECONDS, **detail_context(run)}
+    return render(request, "tactical/whatif_cam_detail.html", context)
+
+
 def detail_context(run: WhatIfRun) -> dict[str, Any]:
     """The run page of a CAM what-if."""
     forces = forces_json(run.params)

@@ -304,6 +304,11 @@ class CamTally:
                 "interval": "Wilson score, 95 %"}
 
 
+def tally_for(job: Mapping[str, Any]) -> CamTally:
+    """An empty tally (the registry's what-if record, ``tactical.rules.kit.trial.Trial``)."""
+    return CamTally()
+
+
 def auto_resolve_odds(job: Mapping[str, Any]) -> dict[str, Any]:
     """The exact odds of the CAM auto-resolve (the Event Horizon odds system on CAM points,
     ``campaign.rules.cam.autoresolve``, ruling CAM26) for the same two forces as they stand."""

@@ -1,6 +1,8 @@
 """Fighting a what-if run's battles, in this process or spread over worker processes
 (tactical/whatif/worker.py), one per core. No Django here: ``bench/tactical.py`` uses it too.
 Every battle rolls from its own seed, so the tally is the same however the battles are spread.
+What a battle is comes from the registry: the ``Trial`` a rule book registered under the run's
+kind (``play_run(key, job, …)``); nothing here names a rule book.
 """
 
 from __future__ import annotations
@@ -9,51 +11,53 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tactical.rules.eventhorizon import trials as trials_mod
-
 PARALLEL_MIN_TRIALS = 40  # below this a run is fought in-process (starting workers costs more)
 
 
-def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
-                progress: Callable[[int], None] = lambda done: None, processes: int = 1,
-                fleets_from_sides: Callable = trials_mod.fleets_from_sides,
-                play_trial: Callable = trials_mod.play_trial) -> trials_mod.Tally:
-    """Fight battles 0 … trials-1 of a run and add them up in index order, spread over
-    ``processes`` worker processes (tactical/whatif/worker.py) when there are enough battles;
-    ``progress(done)`` is called as battles end. The tally is the same however they are spread."""
-    fleets = fleets_from_sides(sides)
-    results: dict[int, trials_mod.TrialResult] = {}
+def trial_of(key: str):
+    """The what-if record (``tactical.rules.kit.trial.Trial``) a rule book registered under
+    ``key`` (a stored run's ``params["ruleset"]``); ValueError if none did."""
+    from tactical.rules import registry
+
+    for record in registry.RESOLVERS.values():
+        if record.trial is not None and record.trial.key == key:
+            return record.trial
+    raise ValueError(f"no rule book has what-if battles of kind {key!r}")
+
+
+def play_run(key: str, job: Mapping[str, Any], seed: str, trials: int,
+             progress: Callable[[int], None] = lambda done: None, processes: int = 1) -> Any:
+    """Fight battles 0 … trials-1 of a what-if run of kind ``key`` (the registry's ``Trial``)
+    and add them up in index order, spread over ``processes`` worker processes
+    (tactical/whatif/worker.py) when there are enough battles; ``progress(done)`` is called as
+    battles end. The tally is the same however they are spread."""
+    trial = trial_of(key)
+    results: dict[int, Any] = {}
     if processes <= 1 or trials < PARALLEL_MIN_TRIALS:
         for i in range(trials):
-            results[i] = play_trial(fleets, seed, i)
+            results[i] = trial.fight(job, seed, i)
             progress(i + 1)
     else:
-        results = _in_workers({"sides": list(sides), "seed": seed}, trials, processes, progress,
-                              trials_mod.trial_from_json)
-    tally = trials_mod.Tally(ships={side: len(fleets[side]) for side in trials_mod.SIDES})
+        results = _in_workers({"trial": key, "job": dict(job), "seed": seed}, trials, processes, progress,
+                              trial.decode)
+    tally = trial.new_tally(job)
     for i in range(trials):
         tally.add(results[i])
     return tally
+
+
+def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
+                progress: Callable[[int], None] = lambda done: None, processes: int = 1) -> Any:
+    """An Event Horizon run (``play_run("eventhorizon", {"sides": sides}, …)``)."""
+    return play_run("eventhorizon", {"sides": list(sides)}, seed, trials, progress, processes)
 
 
 def play_cam_trials(job: Mapping[str, Any], seed: str, trials: int,
                     progress: Callable[[int], None] = lambda done: None, processes: int = 1) -> Any:
-    """The same for a CAM what-if (``tactical/whatif/camtrials.py``, the Buoyz engine): battles
-    0 … trials-1 between the job's two CAM forces, added up in index order (a ``CamTally``)."""
-    from tactical.whatif import camtrials
+    """A CAM what-if on the Buoyz engine (``tactical/whatif/camtrials.py``): a ``CamTally``."""
+    from tactical.whatif.camtrials import RULESET
 
-    results: dict[int, Any] = {}
-    if processes <= 1 or trials < PARALLEL_MIN_TRIALS:
-        for i in range(trials):
-            results[i] = camtrials.play_cam_trial(job, seed, i)
-            progress(i + 1)
-    else:
-        results = _in_workers({"job": dict(job), "seed": seed}, trials, processes, progress,
-                              camtrials.trial_from_json)
-    tally = camtrials.CamTally()
-    for i in range(trials):
-        tally.add(results[i])
-    return tally
+    return play_run(RULESET, job, seed, trials, progress, processes)
 
 
 def _in_workers(payload: Mapping[str, Any], trials: int, processes: int, progress: Callable[[int], None],

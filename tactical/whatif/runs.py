@@ -59,6 +59,7 @@ from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for
     play_trial,
     trial_from_json,
 )
+from tactical.rules.kit.trial import load
 from tactical.whatif import pool as whatif_pool
 
 logger = logging.getLogger(__name__)
@@ -411,8 +412,22 @@ def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,
                 progress: Callable[[int], None] = lambda done: None, processes: int | None = None) -> Tally:
     """``whatif_pool.play_trials`` with the site's number of worker processes."""
     return whatif_pool.play_trials(sides, seed, trials, progress,
-                                   worker_count() if processes is None else processes,
-                                   fleets_from_sides=fleets_from_sides, play_trial=play_trial)
+                                   worker_count() if processes is None else processes)
+
+
+def kind_of(params: Mapping[str, Any]) -> str:
+    """The kind of a stored run (``params["ruleset"]``; Event Horizon runs stored before there
+    were other kinds have none): the key of the registry's ``Trial`` that fights it."""
+    return (params or {}).get("ruleset") or "eventhorizon"
+
+
+def play_eventhorizon(params: Mapping[str, Any], trials: int, progress: Callable[[int], None],
+                      processes: int) -> dict[str, Any]:
+    """The Event Horizon runner (its ``Trial.run``): the battles, and the auto-resolve odds of
+    the same fleets beside them."""
+    result = play_trials(params["sides"], params["seed"], trials, progress, processes).result()
+    result["odds"] = auto_resolve_odds(fleets_from_params(params))
+    return result
 
 
 def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> WhatIfRun | None:
@@ -442,8 +457,7 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
     mine = WhatIfRun.objects.filter(pk=run_id, claim=token)
     started = clock()
     try:
-        seed = run.params["seed"]
-        fleets = fleets_from_params(run.params) if run.params.get("ruleset") != "buoyz" else None
+        trial = whatif_pool.trial_of(kind_of(run.params))
         reported, last = 0, started
 
         def progress(done: int) -> None:
@@ -454,14 +468,7 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
                     raise _Superseded()
                 reported, last = done, now
 
-        if run.params.get("ruleset") == "buoyz":  # two CAM forces on the Buoyz engine (tactical/whatif/cam.py)
-            from tactical.whatif import cam as cam_whatif
-
-            result = cam_whatif.play(run.params, run.trials, progress, worker_count())
-        else:
-            tally = play_trials(run.params["sides"], seed, run.trials, progress)
-            result = tally.result()
-            result["odds"] = auto_resolve_odds(fleets)
+        result = load(trial.run)(run.params, run.trials, progress, worker_count())
         result["seconds"] = round(clock() - started, 3)
     except _Superseded:
         logger.warning("what-if run %s: another runner took it over; this one stops", run_id)

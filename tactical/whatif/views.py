@@ -22,7 +22,9 @@ from campaign.access import visible_campaigns
 from campaign.eventhorizon import visibility
 from campaign.sanitise import whole_number
 from tactical.models import WhatIfRun
+from tactical.rules.kit.trial import load
 from tactical.whatif import runs as whatif
+from tactical.whatif.pool import trial_of
 
 FREE_ROWS = 4  # design rows per free fleet on the page (the API takes any number)
 
@@ -253,12 +255,9 @@ def _run_for(request, run_id: int) -> WhatIfRun:
 @login_required
 def whatif_detail(request, run_id: int):
     run = _run_for(request, run_id)
-    if (run.params or {}).get("ruleset") == "buoyz":  # two CAM forces on the Buoyz engine
-        from tactical.whatif import cam_views
-
-        context = {"run": run, "finished": run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED),
-                   "stale_seconds": whatif.STALE_SECONDS, **cam_views.detail_context(run)}
-        return render(request, "tactical/whatif_cam_detail.html", context)
+    trial = trial_of(whatif.kind_of(run.params))
+    if trial.page:  # a kind with its own page (the CAM what-if: tactical/whatif/cam_views.py)
+        return load(trial.page)(request, run)
     context: dict[str, Any] = {"run": run, "sides": _sides(run), "finished": run.status in (
         WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED), "stale_seconds": whatif.STALE_SECONDS}
     if run.status == WhatIfRun.Status.DONE and run.result:

@@ -12,6 +12,7 @@ from campaign.models import Design, Fleet, Ship
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.autoresolve import Side, odds
 from tactical.models import WhatIfRun
+from tactical.rules.eventhorizon import trials as eh_trials  # the battle a run fights
 from tactical.whatif import runs as whatif
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +192,7 @@ def test_progress_moves_every_ten_battles_and_reaches_trials(bob, monkeypatch):
         seen.append(WhatIfRun.objects.get(pk=run.pk).done)
         return real(fleets, seed, index)
 
-    monkeypatch.setattr(whatif, "play_trial", spy)
+    monkeypatch.setattr(eh_trials, "play_trial", spy)
     whatif.run_what_if(run.pk, clock=lambda: 0.0)
     assert seen == [0] * 10 + [10] * 10 + [20] * 5
     run.refresh_from_db()
@@ -203,7 +204,7 @@ def test_a_slow_battle_reports_progress_at_once(bob, monkeypatch):
     ticks = iter(range(0, 100, 2))  # every battle "takes" two seconds
     seen = []
     real = whatif.play_trial
-    monkeypatch.setattr(whatif, "play_trial",
+    monkeypatch.setattr(eh_trials, "play_trial",
                         lambda *a: seen.append(WhatIfRun.objects.get(pk=run.pk).done) or real(*a))
     whatif.run_what_if(run.pk, clock=lambda: next(ticks))
     assert seen == [0, 1, 2]
@@ -211,7 +212,7 @@ def test_a_slow_battle_reports_progress_at_once(bob, monkeypatch):
 
 def test_a_done_run_is_not_run_again(bob, monkeypatch):
     run = start_and_run(bob, free(("corvette", 1), trials=2))
-    monkeypatch.setattr(whatif, "play_trial", lambda *a: pytest.fail("a done run was played again"))
+    monkeypatch.setattr(eh_trials, "play_trial", lambda *a: pytest.fail("a done run was played again"))
     assert whatif.run_what_if(run.pk).result == run.result
     assert whatif.run_what_if(987654) is None
 
@@ -222,7 +223,7 @@ def test_a_failure_is_stored(bob, monkeypatch):
     def boom(*args):
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(whatif, "play_trial", boom)
+    monkeypatch.setattr(eh_trials, "play_trial", boom)
     whatif.run_what_if(run.pk)
     run.refresh_from_db()
     assert run.status == WhatIfRun.Status.FAILED and run.error == "RuntimeError: the engine broke"

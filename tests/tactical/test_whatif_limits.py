@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from campaign.models import Design
 from tactical.models import WhatIfRun
+from tactical.rules.eventhorizon import trials as eh_trials  # the battle a run fights
 from tactical.whatif import runs as whatif
 
 pytestmark = pytest.mark.django_db
@@ -206,7 +207,7 @@ def test_a_runner_whose_claim_was_taken_over_stops_without_writing(bob, monkeypa
             WhatIfRun.objects.filter(pk=run.pk).update(claim="newer-runner", done=0)
         return real(fleets, seed, index)
 
-    monkeypatch.setattr(whatif, "play_trial", trial)
+    monkeypatch.setattr(eh_trials, "play_trial", trial)
     got = whatif.run_what_if(run.pk, clock=lambda: 0.0)
     assert (got.status, got.claim, got.done, got.result) == (WhatIfRun.Status.RUNNING, "newer-runner", 0, None)
     assert max(played) < 29  # it stopped at its next progress write

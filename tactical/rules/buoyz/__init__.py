@@ -25,7 +25,9 @@ def resolve_battle(state: BattleState, dice, max_steps: int | None = None) -> Ou
 
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
+from tactical.rules.kit.trial import Trial as _Trial  # noqa: E402
 
+from .book import BOOK as _BOOK  # noqa: E402 - the RuleBook every book answers the same way
 from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
 
 if "buoyz" not in _registry.RESOLVERS:
@@ -35,4 +37,14 @@ if "buoyz" not in _registry.RESOLVERS:
         rule_book="000 Buoyz 'N Da 'Hood – In Space!",
         resolve=resolve_battle,
         play=_PLAY,
+        book=_BOOK,
+        trial=_Trial("buoyz",
+                     "tactical.whatif.camtrials:play_cam_trial",
+                     "tactical.whatif.camtrials:trial_to_json",
+                     "tactical.whatif.camtrials:trial_from_json",
+                     "tactical.whatif.camtrials:tally_for",
+                     run="tactical.whatif.cam:play",
+                     api="tactical.whatif.cam_api:run_json",
+                     page="tactical.whatif.cam_views:detail_page"),  # the CAM what-if on this engine (stored runs say "buoyz")
+        fleets="tactical.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

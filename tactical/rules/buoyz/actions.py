@@ -129,3 +129,13 @@ class Lurk:
 
 
 Action = Begin | Special | Move | Fire | Detect | FlyAC | Reveal | Lurk
+
+
+def named_ships(action: Action) -> set[int]:
+    """The ships ``action`` names as its targets (a Special Action's, a shot's, a boarding's, an
+    AC flight's attack): online play refuses a target a side cannot see exactly as one that is
+    not in the battle (ruling BZP2)."""
+    out = {getattr(action, name, None) for name in ("target", "attack", "board")}
+    if isinstance(action, Fire):
+        out |= {shot[1] for shot in action.shots if isinstance(shot, (tuple, list)) and len(shot) > 1}
+    return {i for i in out if isinstance(i, int) and not isinstance(i, bool)}

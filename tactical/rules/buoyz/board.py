@@ -21,7 +21,7 @@ from html import escape
 
 from .engine import allowance, system_dice, systems, turning
 from .geometry import ARC_CENTRES, ARC_HALF_WIDTH, turn_degrees
-from .state import ACTIVE, ASTEROIDS, LURKING, MOON, NEBULA, PLANET, BattleState, Ship
+from .state import ACTIVE, ASTEROIDS, LURKING, MOON, NEBULA, PLANET, BattleState, Ship, no_such_ship
 
 SCALE = 10  # pixels an inch
 MARGIN = 22
@@ -40,6 +40,15 @@ def hidden_from(ship: Ship, viewer_side: int | None) -> bool:
     detected (10.2, 10.3)."""
     return (viewer_side is not None and ship.side != viewer_side
             and (ship.status == LURKING or (ship.cloaked and not ship.detected)))
+
+
+def ship_in_sight(state: BattleState, ship_id: int, viewer_side: int | None) -> Ship:
+    """Ship ``ship_id`` as ``viewer_side`` names it: one it cannot see is refused exactly as a
+    ship that is not in the battle (ruling BZP2), so the refusal gives nothing away."""
+    ship = state.ship(ship_id)
+    if hidden_from(ship, viewer_side):
+        raise no_such_ship(ship_id)
+    return ship
 
 
 def visible_ships(state: BattleState, viewer_side: int | None) -> list[Ship]:

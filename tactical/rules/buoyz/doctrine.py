@@ -16,6 +16,7 @@ import math
 from dataclasses import replace
 
 from campaign.rules.dice import Dice
+from tactical.rules.kit import play_out
 
 from . import actions as A
 from .cam import breaking
@@ -729,11 +730,11 @@ def _special_for(state: BattleState, ship: Ship, enemies) -> A.Special | None:
 
 def simulate(state: BattleState, dice: Dice, max_steps: int = MAX_STEPS) -> BattleState:
     """Play to the end with the doctrine for both sides."""
-    for _ in range(max_steps):
-        if state.over:
-            return state
-        state = apply(state, doctrine_action(state), dice).state
-    raise RuntimeError(f"the battle did not end in {max_steps} steps")
+    return play_out(state, dice, over=_over, choose=doctrine_action, apply=apply, max_steps=max_steps)
+
+
+def _over(state: BattleState) -> bool:
+    return state.over
 
 
 __all__ = ["choose_fire", "choose_move", "doctrine_action", "simulate"]

@@ -108,10 +108,7 @@ DEFAULT_LOSS = ("Research", "Saucer", "Landing", "Pursuit Mine", "Trans", "Trac"
                 "Impulse", "Warp")
 
 
-@dataclass(frozen=True)
-class Resolution:
-    state: BattleState
-    events: tuple[Event, ...]
+from tactical.rules.kit import Resolution  # noqa: E402 - the kit's (state, events)
 
 
 class _Ctx:

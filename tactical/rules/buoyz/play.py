@@ -741,11 +741,11 @@ class BuoyzPlay(PlayRules):
             owner = battle.flight(action.flight).side
             what = f"AC flight {action.flight}"
         else:
-            owner = battle.ship(action.ship).side
+            owner = board.ship_in_sight(battle, action.ship, seat).side
             what = f"ship {action.ship}"
         if owner != seat:
             raise IllegalActionError(TURN_RULE, f"{what} is not yours (it is side {owner}'s)")
-        hidden = hidden_ships(battle, seat)
+        hidden = hidden_ships(battle, seat) | (A.named_ships(action) - {s.id for s in battle.ships})
         if hidden and _points_at(action, hidden, battle):
             # Ruling BZP2: a ship a side cannot see cannot be named; the same refusal as a ship
             # that is not there, so the answer gives nothing away.

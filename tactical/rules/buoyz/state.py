@@ -10,11 +10,12 @@ movement and fire. A ``BattleState`` holds the table, the ships, the torpedo cou
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rules.cam.ships import SD, validate_sd
+from tactical.rules.kit import Event as KitEvent
+from tactical.rules.kit import IllegalActionError, evolve
 
 from .geometry import Point
 
@@ -44,20 +45,9 @@ MAX_SIDES = 6  # ruling BZ83: two to six sides fight a battle
 SIDES_RULE = "000 3.0 Initiative Phase"  # "If there are more that two 'sides' to a game"
 
 
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; ``rule`` names the 000 section. The state it was
-    tried on is unchanged (every value is frozen) and no die was rolled."""
-
-    def __init__(self, rule: str, message: str):
-        self.rule, self.message = rule, message
-        super().__init__(f"{rule}: {message}")
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+# The refusal (``rule``: the 000 section) and the battle log's event are the kit's; an event's
+# fog-of-war tags (``sides``/``public``) are still set afterwards by ``play.tag_events``.
+Event = KitEvent
 
 
 @dataclass(frozen=True)
@@ -282,7 +272,7 @@ class BattleState:
         for s in self.ships:
             if s.id == ship_id:
                 return s
-        raise IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
+        raise no_such_ship(ship_id)
 
     def flight(self, flight_id: int) -> Flight:
         for f in self.flights:
@@ -397,6 +387,12 @@ class BattleState:
         return self.phase == OVER
 
 
+def no_such_ship(ship_id: object) -> IllegalActionError:
+    """The refusal for a ship that is not in the battle, and for one the acting side cannot see
+    (ruling BZP2: the same words)."""
+    return IllegalActionError("000 1.5", f"there is no ship {ship_id} in this battle")
+
+
 def table_pitch(table: tuple[float, float]) -> float:
     """11.3 (ruling BZ82): the distance from one table's west edge to the next one's."""
     return float(math.ceil((table[0] + 1000.0) / 24.0) * 24)
@@ -404,28 +400,6 @@ def table_pitch(table: tuple[float, float]) -> float:
 
 # Ruling BZ87: each side's own edge in ``sides`` order (sides 5 and 6 share the long edges).
 SIDE_EDGES = ("south", "north", "west", "east", "south", "north")
-
-
-_PLAIN: dict[type, frozenset[str] | None] = {}
-
-
-def evolve(obj: Any, /, **changes: Any) -> Any:
-    """``dataclasses.replace`` for the engine's frozen values, several times faster: a plain
-    dataclass (every field set by ``__init__``, no ``__post_init__``, no slots) is copied field
-    by field from its ``__dict__``; anything else, and an unknown field, goes through
-    ``dataclasses.replace`` itself (which raises ``TypeError`` for a field it does not have)."""
-    cls = type(obj)
-    names = _PLAIN.get(cls, False)
-    if names is False:
-        plain = (hasattr(obj, "__dict__") and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
-                 and all(f.init for f in fields(obj)))
-        names = _PLAIN[cls] = frozenset(f.name for f in fields(obj)) if plain else None
-    if names is None or not names.issuperset(changes) or len(obj.__dict__) != len(names):
-        return replace(obj, **changes)
-    new = object.__new__(cls)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 def with_ship(state: BattleState, ship: Ship) -> BattleState:

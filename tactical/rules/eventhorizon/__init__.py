@@ -55,7 +55,9 @@ def resolve_battle(state: BattleState, dice, max_cards: int | None = None) -> Ba
 
 
 from tactical.rules import registry as _registry  # noqa: E402 - registers this engine
+from tactical.rules.kit.trial import Trial as _Trial  # noqa: E402
 
+from .book import BOOK as _BOOK  # noqa: E402 - the RuleBook every book answers the same way
 from .play import RULES as _PLAY  # noqa: E402 - online play's hooks (tactical/play/ reaches the engine through them)
 
 if "eventhorizon" not in _registry.RESOLVERS:
@@ -65,4 +67,12 @@ if "eventhorizon" not in _registry.RESOLVERS:
         rule_book="003 Event Horizon - Quick Play Star Ship Combat Rules",
         resolve=resolve_battle,
         play=_PLAY,
+        book=_BOOK,
+        trial=_Trial("eventhorizon",
+                     "tactical.rules.eventhorizon.trials:play_job",
+                     "tactical.rules.eventhorizon.trials:trial_to_json",
+                     "tactical.rules.eventhorizon.trials:trial_from_json",
+                     "tactical.rules.eventhorizon.trials:tally_for",
+                     run="tactical.whatif.runs:play_eventhorizon"),  # its what-if battles
+        fleets="tactical.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
     ))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign.rules.dice import Dice
+from tactical.rules.kit import shuffle as kit_shuffle
 
 TURN_RULE = "003 The Turn Sequence"
 SHUFFLE_PURPOSE = "003 The Turn Sequence: shuffle the deck"
@@ -90,12 +91,8 @@ def full_deck() -> tuple[Card, ...]:
 
 
 def shuffle(cards: tuple[Card, ...], dice: Dice) -> tuple[Card, ...]:
-    """Fisher–Yates with the injected dice: for i = n-1 … 1, swap card i with card (1d(i+1) − 1)."""
-    out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        j = dice.roll(1, i + 1, SHUFFLE_PURPOSE).faces[0] - 1
-        out[i], out[j] = out[j], out[i]
-    return tuple(out)
+    """Fisher–Yates with the injected dice (``tactical.rules.kit.shuffle``)."""
+    return kit_shuffle(cards, dice, SHUFFLE_PURPOSE)
 
 
 def suit_owner(sides: tuple[int, ...], card: Card) -> int | None:

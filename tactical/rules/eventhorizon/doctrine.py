@@ -28,9 +28,11 @@ from dataclasses import replace
 from functools import lru_cache
 
 from campaign.rules.dice import Dice
+from tactical.rules.kit import play_out
 
 from . import actions as A
 from .engine import (
+    _hidden_occupant,
     _terrain,
     apply,
     check,
@@ -360,7 +362,10 @@ def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
         if not path:
             return None
         try:
-            trace_path(state, ship, path)
+            end = trace_path(state, ship, path)[0]
+            # The doctrine plays with the whole table in view and, as before ruling TC29, keeps
+            # clear of a hidden ship's square rather than bumping into it.
+            ok = _hidden_occupant(state, ship, end) is None
         except IllegalActionError:
             ok = False
         if ok and move_cost(path) <= allowance:
@@ -492,21 +497,21 @@ def simulate(state: BattleState, dice: Dice, max_cards: int | None = None, stric
     card) is ended instead, so a doctrine mistake can never stall a battle."""
     if max_cards is not None:
         state = replace(state, card_cap=min(state.card_cap, state.cards_drawn + max_cards))
-    while not is_over(state):
-        if state.acting_side is None:
-            state = draw_card(state, dice).state
-            continue
-        action = _action(state, state.acting_side)
-        if action is None:
-            action = A.Pass(state.acting_side)
-        try:
-            state = apply(state, action, dice).state
-        except IllegalActionError:
-            if strict:
-                raise
-            fallback = A.EndActivation(state.activation.ship) if state.activation else A.Pass(state.acting_side)
-            state = apply(state, fallback, dice).state
-    return state
+    return play_out(state, dice, over=is_over, acting=_acting, automatic=draw_card, choose=_choose,
+                    apply=apply, instead=_instead, strict=strict)
+
+
+def _acting(state: BattleState) -> int | None:
+    return state.acting_side
+
+
+def _choose(state: BattleState) -> A.Action:
+    return _action(state, state.acting_side) or A.Pass(state.acting_side)
+
+
+def _instead(state: BattleState) -> A.Action:
+    """The doctrine's fallback: end the activation (or pass the card)."""
+    return A.EndActivation(state.activation.ship) if state.activation else A.Pass(state.acting_side)
 
 
 __all__ = ["doctrine_action", "simulate"]

@@ -25,6 +25,7 @@ from itertools import combinations
 
 from campaign.rules.dice import Dice
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.rules.kit import Resolution
 
 from . import actions as A
 from .cards import full_deck, shuffle, suit_owner
@@ -73,6 +74,8 @@ from .state import (
     build,
     derive,
     evolve,
+    hidden_from,
+    no_such_ship,
 )
 
 TURN_RULE = "003 The Turn Sequence"
@@ -102,12 +105,6 @@ LOCATION_NAMES = ("hull", "engine", "weapons", "force field generator", "sensors
 PBA_BACKLASH_DAMAGE = 4
 SHOCK_WAVE_DAMAGE = 5
 SHOCK_WAVE_RANGE = 3
-
-
-@dataclass(frozen=True)
-class Resolution:
-    state: BattleState
-    events: tuple[BattleEvent, ...]
 
 
 class _Log:
@@ -466,10 +463,14 @@ def _line_touches_cloud(state: BattleState, a: Coord, b: Coord) -> bool:
     return out
 
 
-def _visible_target(state: BattleState, target_id: object, rule: str) -> TacticalShip:
+def _visible_target(state: BattleState, target_id: object, rule: str, viewer: int) -> TacticalShip:
+    """The target ship ``target_id`` named by a ship of side ``viewer``; a ship that side
+    cannot see is refused as one that is not there (ruling TC29)."""
     if isinstance(target_id, bool) or not isinstance(target_id, int):
         raise IllegalActionError(rule, f"a target must be a ship id, not {target_id!r}")
     target = state.ship(target_id)
+    if hidden_from(target, viewer):
+        raise no_such_ship(target_id)
     if not target.in_play:
         raise IllegalActionError(rule, f"ship {target.id} is out of play ({target.status})")
     if target.status == LANDED:
@@ -481,7 +482,7 @@ def _visible_target(state: BattleState, target_id: object, rule: str) -> Tactica
 
 def _h_scan(state: BattleState, action: A.Scan):
     ship = _activated(state, action.ship, A.SCAN)
-    target = _visible_target(state, action.target, SENSOR_RULE)
+    target = _visible_target(state, action.target, SENSOR_RULE, ship.side)
     if target.id == ship.id:
         raise IllegalActionError(SENSOR_RULE, "a ship cannot scan itself")
     if not ship.sensors:
@@ -557,9 +558,44 @@ def trace_path(state: BattleState, ship: TacticalShip, path: Iterable[str], into
                                  "their movement in a sun")
     other = state.occupied.get(pos)
     if other is not None and other != ship.id and _terrain(state, pos) != PLANET:
-        raise IllegalActionError(MOVE_RULE, f"moving into an occupied square {pos} (ship {other}): no more than "
-                                 "one ship may occupy a square")
+        if not hidden_from(state.ship(other), ship.side):
+            raise IllegalActionError(MOVE_RULE, f"moving into an occupied square {pos} (ship {other}): no more "
+                                     "than one ship may occupy a square")
+        # Ruling TC29: a ship the mover cannot see does not refuse the move; the move stops short
+        # when it resolves (``_blocked_move``).
     return pos, facing, None
+
+
+def _hidden_occupant(state: BattleState, ship: TacticalShip, pos: Coord) -> TacticalShip | None:
+    """The ship hidden from ``ship``'s side that holds ``pos`` (planet squares hold many)."""
+    other = state.occupied.get(pos)
+    if other is None or other == ship.id or _terrain(state, pos) == PLANET:
+        return None
+    found = state.ship(other)
+    return found if hidden_from(found, ship.side) else None
+
+
+def _blocked_move(state: BattleState, ship: TacticalShip, path: tuple[str, ...]) -> tuple[Coord, int]:
+    """Where a move whose last square holds a ship the mover cannot see ends (ruling TC29):
+    the last square of its path it may end in (no other ship, not a sun), facing as it did
+    there; its own square if there is none."""
+    stops = [(ship.pos, ship.facing)]
+    pos, facing = ship.pos, ship.facing
+    for t in path:
+        if t in TURN_TOKENS:
+            facing = turn(facing, t)
+            continue
+        dx, dy = step_offset(facing, t)
+        pos = (pos[0] + dx, pos[1] + dy)
+        if _terrain(state, pos) == WORMHOLE:
+            pos = state.field.wormholes.get(pos, pos)
+        stops.append((pos, facing))
+    for pos, facing in reversed(stops[:-1]):
+        holder = state.occupied.get(pos)
+        free = holder in (None, ship.id) or _terrain(state, pos) == PLANET
+        if free and _terrain(state, pos) != SUN:
+            return pos, facing
+    return ship.pos, ship.facing
 
 
 def _can_move(ship: TacticalShip) -> None:
@@ -582,10 +618,16 @@ def _h_move(state: BattleState, action: A.Move):
             log.add("black_hole", f"Ship {ship.id} enters the black hole at {pos} and is pulled in.", ship=ship.id,
                     to=list(pos))
             return _end_boardings_of(_with_ship(st, new), ship.id, log)
-        new = evolve(ship, pos=pos, facing=facing)
-        log.add("move", f"Ship {ship.id} moves to {pos} facing {FACING_NAMES[facing]}.",
+        blocker = _hidden_occupant(state, ship, pos)
+        to, to_facing = _blocked_move(state, ship, tuple(action.path)) if blocker else (pos, facing)
+        new = evolve(ship, pos=to, facing=to_facing)
+        log.add("move", f"Ship {ship.id} moves to {to} facing {FACING_NAMES[to_facing]}.",
                 sides=(ship.side,) if hidden else (), public=not hidden, ship=ship.id, path=list(action.path),
-                to=list(pos), facing=FACING_NAMES[facing])
+                to=list(to), facing=FACING_NAMES[to_facing])
+        if blocker:
+            # Told only to the mover's side and the hidden ship's: nobody else learns where it is.
+            log.add("move_blocked", f"Ship {ship.id} cannot enter {pos}: something unseen is there.",
+                    sides=tuple(sorted({ship.side, blocker.side})), public=False, ship=ship.id, at=list(pos))
         return _with_ship(st, new)
 
     return resolve
@@ -801,7 +843,7 @@ def _h_fire(state: BattleState, action: A.Fire):
         if seen is not None:  # the same weapon at the same target passed these checks already
             plan.append((key,) + seen)
             continue
-        target = _visible_target(state, tid, LOCK_RULE)
+        target = _visible_target(state, tid, LOCK_RULE, firer.side)
         if target.side == firer.side:
             raise IllegalActionError(LOCK_RULE, f"ship {target.id} is not hostile (it is side {target.side}'s)")
         band = _check_shot_geometry(state, firer, target.pos, key, f"ship {target.id}")
@@ -1090,7 +1132,7 @@ def _h_teleport(state: BattleState, action: A.Teleport):
         raise IllegalActionError(HIT_RULE, f"ship {ship.id}'s teleporter is off-line (sensors destroyed)")
     if ship.boarding_parties <= 0:
         raise IllegalActionError(BOARD_RULE, f"ship {ship.id} has no boarding party left")
-    target = _visible_target(state, action.target, BOARD_RULE)
+    target = _visible_target(state, action.target, BOARD_RULE, ship.side)
     if target.side == ship.side:
         raise IllegalActionError(BOARD_RULE, f"ship {target.id} is not hostile")
     d = distance(ship.pos, target.pos)
@@ -1262,8 +1304,9 @@ def reachable(state: BattleState, ship: TacticalShip) -> dict[tuple[Coord, int],
                     if kind == SUN:
                         continue
                     other = state.occupied.get(p2)
-                    if other is not None and other != ship.id and kind != PLANET:
-                        continue
+                    if (other is not None and other != ship.id and kind != PLANET
+                            and not hidden_from(state.ship(other), ship.side)):
+                        continue  # ruling TC29: a ship the mover cannot see does not close a square
                     out[end] = npath
         frontier = nxt
     return out

@@ -1,4 +1,5 @@
-"""The square grid: facings, distance, ranges, the angle locator and lines of fire.
+"""Event Horizon's templates on the square grid (``tactical.rules.geometry.square``): its arcs and
+angle locator, ranges and movement tokens and costs.
 
 Rule book ``seeds/003_…``: "Table", "Movement", "Ranges", "Angle Locator", "Spatial Anomalies".
 Pure Python.
@@ -11,14 +12,24 @@ because "Movement and firing can be done diagonally" (as ruling M1 for square ca
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 
-Coord = tuple[int, int]
-
-N, E, S, W = 0, 1, 2, 3
-FACING_NAMES = ("N", "E", "S", "W")
-FACING_VECTORS: tuple[Coord, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+from tactical.rules.geometry import square
+from tactical.rules.geometry.square import (  # noqa: F401 - the grid's names, read from here by the engine
+    FACING_NAMES,
+    FACING_VECTORS,
+    Coord,
+    E,
+    N,
+    S,
+    W,
+    distance,
+    neighbours,
+    relative,
+    squares_between,
+    step_offset,
+    turn,
+)
 
 # Force field arcs, indexed clockwise from forward.
 FORWARD, STARBOARD, AFT, PORT = 0, 1, 2, 3
@@ -43,15 +54,7 @@ ANGLE_LOCATOR: tuple[str, ...] = (
 
 
 def parse_facing(value: int | str) -> int:
-    if isinstance(value, str) and value.upper() in FACING_NAMES:
-        return FACING_NAMES.index(value.upper())
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-        return value
-    raise ValueError(f"003 Movement: a facing is N, E, S or W (or 0-3), not {value!r}")
-
-
-def distance(a: Coord, b: Coord) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return square.parse_facing(value, "003 Movement")
 
 
 def range_band(d: int) -> str | None:
@@ -62,15 +65,6 @@ def range_band(d: int) -> str | None:
     if d <= MAX_RANGE:
         return "long"
     return None
-
-
-def relative(origin_facing: int, offset: Coord) -> tuple[int, int]:
-    """``offset`` (world dx, dy) in the frame of a ship facing ``origin_facing``:
-    ``(ahead, starboard)`` squares."""
-    fx, fy = FACING_VECTORS[origin_facing]
-    sx, sy = -fy, fx  # starboard is 90 degrees clockwise of forward
-    dx, dy = offset
-    return dx * fx + dy * fy, dx * sx + dy * sy
 
 
 def arc_of(target_pos: Coord, target_facing: int, other_pos: Coord) -> int:
@@ -85,47 +79,7 @@ def _arc(target_facing: int, dx: int, dy: int) -> int:
     ahead, right = relative(target_facing, (dx, dy))
     if ahead == 0 and right == 0:
         return FORWARD
-    big = max(abs(ahead), abs(right))
-    if big > 3:
-        ahead = round(Fraction(ahead * 3, big))
-        right = round(Fraction(right * 3, big))
-    row, col = 3 - ahead, 3 + right
-    return ARC_LETTERS[ANGLE_LOCATOR[row][col]]
-
-
-def squares_between(a: Coord, b: Coord) -> tuple[tuple[Coord, ...], ...]:
-    """The squares a line of fire from ``a`` to ``b`` passes through, not counting either end.
-
-    One entry per intermediate step ``i`` (1 … n−1, n the distance): the square nearest the
-    point ``i/n`` of the way along; where the line runs exactly between two squares the entry
-    holds both (ruling TC8: the shot is blocked there only if both are blocked).
-    """
-    ax, ay = a
-    return tuple(tuple((ax + x, ay + y) for x, y in step) for step in _between_offsets(b[0] - ax, b[1] - ay))
-
-
-@lru_cache(maxsize=4096)
-def _between_offsets(dx: int, dy: int) -> tuple[tuple[Coord, ...], ...]:
-    n = max(abs(dx), abs(dy))
-    out = []
-    for i in range(1, n):
-        xs = _nearest(dx * i, n)
-        ys = _nearest(dy * i, n)
-        out.append(tuple((x, y) for x in xs for y in ys))
-    return tuple(out)
-
-
-def _nearest(num: int, den: int) -> tuple[int, ...]:
-    """The integers nearest num/den (both, when it is exactly halfway); den > 0."""
-    floor, rem = divmod(num, den)
-    if 2 * rem == den:
-        return (floor, floor + 1)
-    return (floor + 1,) if 2 * rem > den else (floor,)
-
-
-def neighbours(c: Coord) -> tuple[Coord, ...]:
-    x, y = c
-    return tuple((x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+    return ARC_LETTERS[square.read_chart(ANGLE_LOCATOR, ahead, right)]
 
 
 # Movement tokens: a step forward, or diagonally forward to port/starboard; a 90 degree turn to
@@ -133,22 +87,6 @@ def neighbours(c: Coord) -> tuple[Coord, ...]:
 STEP_TOKENS = ("F", "FL", "FR")
 TURN_TOKENS = ("L", "R")
 MOVE_TOKENS = STEP_TOKENS + TURN_TOKENS
-
-
-def step_offset(facing: int, token: str) -> Coord:
-    fx, fy = FACING_VECTORS[facing]
-    sx, sy = -fy, fx
-    if token == "F":
-        return fx, fy
-    if token == "FL":
-        return fx - sx, fy - sy
-    if token == "FR":
-        return fx + sx, fy + sy
-    raise ValueError(token)
-
-
-def turn(facing: int, token: str) -> int:
-    return (facing + (1 if token == "R" else -1)) % 4
 
 
 def move_cost(tokens: tuple[str, ...]) -> int:

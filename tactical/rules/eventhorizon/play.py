@@ -29,7 +29,7 @@ from .deploy import DEPLOY_RULE, CampaignShip, Placement, battlefield_for_world,
 from .doctrine import doctrine_action
 from .engine import BattleOutcome, apply, check, draw_card, is_over, legal_actions, outcome, trace_path
 from .geometry import FACING_NAMES
-from .state import BLACK_HOLE, PLANET, SUN, WORMHOLE, BattleState, IllegalActionError, Planet
+from .state import BLACK_HOLE, PLANET, SUN, WORMHOLE, BattleState, IllegalActionError, Planet, hidden_from
 
 DRAW = {"type": "draw"}
 CLOUD_TERRAIN = "particle_cloud"
@@ -299,7 +299,7 @@ class EventHorizonPlay(PlayRules):
                 raise IllegalActionError(TURN_RULE, f"side {action.side} is not yours: you command side {seat}")
             return
         ship = state.find(action.ship)
-        if ship is None:
+        if ship is None or hidden_from(ship, seat):  # ruling TC29: a hidden ship is refused as one not there
             raise IllegalActionError(TURN_RULE, f"there is no ship {action.ship} in this battle")
         if ship.side != seat:
             raise IllegalActionError(TURN_RULE, f"ship {ship.id} is not yours (it is side {ship.side}'s)")

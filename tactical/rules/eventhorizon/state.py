@@ -8,11 +8,12 @@ plus the ``Damage`` it carries (``economy.py``) and its hero crew; see ``deploy.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from campaign.rules.eventhorizon.designs import Design
+from tactical.rules.kit import Event, IllegalActionError, build, derive, evolve
 
 from .cards import Card
 from .geometry import ARC_NAMES, FACING_NAMES, Coord
@@ -56,74 +57,13 @@ FIGHTER_BAY = "fighter_bay"
 # Look-ups kept in a ``BattleState``'s instance dict (see below). Those in ``_SHIP_CACHED``
 # derive from its ``ships`` (and ``_derived``, the doctrine's, also from the table); ``_lines``
 # (lines of fire) from its ``field`` and ``planets`` alone, and is shared, filled in as it is
-# used, by every state evolved from it until those change. ``evolve`` drops them when what they
-# derive from changes and keeps them otherwise.
+# used, by every state evolved from it until those change. ``evolve`` (the kit's) drops them
+# when what they derive from changes and keeps them otherwise (``BattleState._cached_from``).
 _SHIP_CACHED = ("_index", "occupied", "combat_sides", "_derived")
 _TABLE_CACHED = ("_derived", "_lines")
-_FIELDS: dict[type, frozenset[str]] = {}
 
-
-def evolve(obj: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` for this module's frozen values, without re-running ``__init__``
-    (ten times faster; these classes have no ``__post_init__``). Cached look-ups of the old
-    value are carried over only when they cannot have changed."""
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
-    if not names.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
-    return derive(obj, changes)
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def derive(obj: Any, changes: dict[str, Any]) -> Any:
-    """``evolve(obj, **changes)`` for the engine's hot paths: ``changes`` must name fields of
-    ``obj`` (not checked)."""
-    state = obj.__dict__.copy()
-    if "ships" in changes:
-        for key in _SHIP_CACHED:
-            state.pop(key, None)
-    if "planets" in changes or "field" in changes:
-        for key in _TABLE_CACHED:
-            state.pop(key, None)
-    state.update(changes)
-    new = _new(type(obj))
-    _set(new, "__dict__", state)
-    return new
-
-
-def build(cls: type, values: dict[str, Any]) -> Any:
-    """A frozen value of ``cls`` from a dict of every one of its fields, in order, without
-    running ``__init__`` (for the engine's hot paths; not checked)."""
-    new = _new(cls)
-    _set(new, "__dict__", values)
-    return new
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; ``rule`` names the 003 section broken.
-    The state it was tried on is unchanged (every value is frozen)."""
-
-    def __init__(self, rule: str, message: str):
-        self.rule = rule
-        self.message = message
-        super().__init__(f"{rule}: {message}")
-
-
-@dataclass(frozen=True)
-class BattleEvent:
-    """Something that happened, for the battle log. ``sides`` see it; ``public`` events are
-    seen by everyone (hidden movement under a stealth field is not public)."""
-
-    kind: str
-    text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    sides: tuple[int, ...] = ()
-    public: bool = True
+# The event of the battle log is the kit's (fog-of-war tags ``sides``/``public`` set by the engine).
+BattleEvent = Event
 
 
 @dataclass(frozen=True)
@@ -307,6 +247,18 @@ class Activation:
     resolved_boarding: tuple[tuple[int, int], ...] = ()
 
 
+def no_such_ship(ship_id: object) -> IllegalActionError:
+    """The refusal for a ship id that is not in the battle, and (ruling TC29) for a ship the
+    acting side cannot see: the same words, so a refusal tells nothing about hidden ships."""
+    return IllegalActionError("003 The Turn Sequence", f"there is no ship {ship_id!r} in this battle")
+
+
+def hidden_from(ship: TacticalShip, side: int | None) -> bool:
+    """Whether ``side`` cannot see ``ship``: an enemy ship in play under its stealth field
+    (003 Stealth Fields; ruling TP6). ``side`` None (the moderator) sees everything."""
+    return ship.stealth_engaged and side is not None and ship.side != side and ship.in_play
+
+
 @dataclass(frozen=True)
 class BattleState:
     """One tactical battle. ``sides`` lists the fleets in card order (the first is red with two
@@ -354,7 +306,7 @@ class BattleState:
         try:
             return self._index[ship_id]
         except (KeyError, TypeError):
-            raise IllegalActionError("003 The Turn Sequence", f"there is no ship {ship_id!r} in this battle") from None
+            raise no_such_ship(ship_id) from None
 
     def find(self, ship_id: int) -> TacticalShip | None:
         return self._index.get(ship_id)
@@ -404,3 +356,10 @@ class BattleState:
 
     def ships_of(self, side: int) -> Iterator[TacticalShip]:
         return (s for s in self.ships if s.side == side and s.in_play)
+
+
+# Which cached look-ups each field's change drops (tactical.rules.kit.values).
+BattleState._cached_from = {"ships": _SHIP_CACHED, "planets": _TABLE_CACHED, "field": _TABLE_CACHED}
+
+__all__ = ["BattleEvent", "Battlefield", "BattleState", "IllegalActionError", "Planet", "TacticalShip", "build",
+           "derive", "evolve", "hidden_from", "no_such_ship"]

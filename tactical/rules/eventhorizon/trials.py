@@ -5,8 +5,10 @@ and added up in the same order whatever process fought them. Rulings WI1–WI4 i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from campaign.rules.dice import SeededDice, derive_seed
@@ -148,3 +150,20 @@ class Tally:
             "survivors": {side: list(self.survivors[side]) for side in SIDES},
             "mean_cards": self.cards / k,
         }
+
+
+# --- the registry's what-if record (tactical.rules.kit.trial.Trial; job = {"sides": [...]}) -------
+
+@lru_cache(maxsize=8)
+def _fleets(key: str) -> dict[str, list[TrialShip]]:
+    return fleets_from_sides(json.loads(key))
+
+
+def play_job(job: Mapping[str, Any], seed: str, index: int) -> TrialResult:
+    """Battle ``index`` of a run whose job is ``{"sides": params["sides"]}``."""
+    return play_trial(_fleets(json.dumps(job["sides"], sort_keys=True)), seed, index)
+
+
+def tally_for(job: Mapping[str, Any]) -> Tally:
+    fleets = _fleets(json.dumps(job["sides"], sort_keys=True))
+    return Tally(ships={side: len(fleets[side]) for side in SIDES})

@@ -1,0 +1,61 @@
+"""A rule book's what-if battles, as a registry record (pure Python, standard library only).
+
+A what-if run fights ``n`` doctrine-against-doctrine battles from one stored *job* (JSON: the
+two forces and whatever the book needs) and adds them up in index order; battle ``i`` rolls from
+its own seed only, so the tally is the same however the battles are spread over processes or
+machines. A book registers ``ResolverRecord(trial=Trial(...))`` naming four functions by
+``"module:function"`` path (worker processes and Celery workers import them by name):
+
+``play(job, seed, index) -> result``   one battle (pure; battle ``index``'s own dice)
+``to_json(result) -> JSON`` / ``from_json(JSON) -> result``   a result across a process
+``tally(job) -> tally``                an empty tally: ``tally.add(result)`` in index order, then
+                                       ``tally.result()`` (the run's JSON)
+
+and, for the site (paths into its Django side, read only there): ``run`` (the runner: the
+battles through ``tactical.whatif.pool.play_run`` and whatever the result shows beside them, such
+as the auto-resolve odds), ``api`` and ``page`` (the run's API JSON and page; empty: the
+default ones of ``tactical/whatif/``).
+
+``key`` is the value a stored run's ``params["ruleset"]`` holds (``"eventhorizon"``; the CAM
+what-if on the Buoyz engine keeps ``"buoyz"`` so stored runs stay readable).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+def load(path: str) -> Callable[..., Any]:
+    """``"package.module:function"`` → the function."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Trial:
+    key: str
+    play: str
+    to_json: str
+    from_json: str
+    tally: str
+    run: str = ""  # the site's runner: (params, trials, progress, processes) -> the run's result JSON
+    api: str = ""  # (run, full=True) -> the API's JSON of a run of this kind ("": the default view)
+    page: str = ""  # (request, run) -> the run's page ("": the default page)
+
+    def fight(self, job: Any, seed: str, index: int) -> Any:
+        return load(self.play)(job, seed, index)
+
+    def encode(self, result: Any) -> Any:
+        return load(self.to_json)(result)
+
+    def decode(self, raw: Any) -> Any:
+        return load(self.from_json)(raw)
+
+    def new_tally(self, job: Any) -> Any:
+        return load(self.tally)(job)
+
+
+__all__ = ["Trial", "load"]

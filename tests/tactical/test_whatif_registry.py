@@ -1,0 +1,54 @@
+"""What-if through the registry (issue 27 item 5): a rule book registers its one-battle trial
+(``ResolverRecord.trial``, ``tactical.rules.kit.trial.Trial``) and ``tactical.whatif.pool``
+fights any kind by its key. The CAM and Event Horizon what-ifs are two instances of it and give
+the same tallies for the same seeds as the per-book loops they replaced."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
+from tactical.rules import registry
+from tactical.rules.eventhorizon import trials as eh
+from tactical.whatif import camtrials, pool
+from tests.tactical.test_whatif_cam import A_FLEET, B_FLEET
+
+SIDES = [{"key": "a", "ships": [{"design": SAMPLE_DESIGNS[i].to_dict()} for i in (0, 1)]},
+         {"key": "b", "ships": [{"design": SAMPLE_DESIGNS[i].to_dict()} for i in (2, 3)]}]
+
+
+def _old_eh(seed, n):  # the loop pool.play_trials ran before the registry
+    fleets = eh.fleets_from_sides(SIDES)
+    tally = eh.Tally(ships={side: len(fleets[side]) for side in eh.SIDES})
+    for i in range(n):
+        tally.add(eh.play_trial(fleets, seed, i))
+    return tally.result()
+
+
+def _old_cam(job, seed, n):
+    tally = camtrials.CamTally()
+    for i in range(n):
+        tally.add(camtrials.play_cam_trial(job, seed, i))
+    return tally.result()
+
+
+def test_both_books_register_their_what_if():
+    keys = {r.trial.key for r in registry.RESOLVERS.values() if r.trial is not None}
+    assert {"eventhorizon", "buoyz"} <= keys
+    with pytest.raises(ValueError, match="no rule book"):
+        pool.trial_of("no such kind")
+
+
+def test_event_horizon_tallies_are_the_same_through_the_registry():
+    assert pool.play_run("eventhorizon", {"sides": SIDES}, "registry", 6).result() == _old_eh("registry", 6)
+    assert pool.play_trials(SIDES, "registry", 6).result() == _old_eh("registry", 6)
+
+
+def test_cam_tallies_are_the_same_through_the_registry():
+    job = camtrials.catalogue_job(2, 60, {"a": A_FLEET, "b": B_FLEET})
+    assert pool.play_run("buoyz", job, "registry", 4).result() == _old_cam(job, "registry", 4)
+
+
+def test_event_horizon_battles_in_worker_processes_add_up_as_in_one():
+    n = pool.PARALLEL_MIN_TRIALS + 1
+    assert pool.play_run("eventhorizon", {"sides": SIDES}, "spread", n, processes=2).result() == _old_eh("spread", n)
