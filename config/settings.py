@@ -102,6 +102,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "campaign.middleware.csp_nonce",
                 "campaign.layers.menu",
+                "campaign.press.unread.menu",
             ],
         },
     },
