@@ -9,8 +9,9 @@ features: a turn-based campaign whose turns the platform processes.
 
 from __future__ import annotations
 
+from ..access import empire_seats
 from ..layers import CampaignLayer, HomeFacts, Seat, Step
-from ..models import AuditEntry, Campaign, DiceRoll, Empire, Turn, TurnOrders
+from ..models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 from ..notifications import round_label
 
 KEY = "eventhorizon"
@@ -22,15 +23,6 @@ def seats(campaign: Campaign) -> list[Seat]:
     return [Seat(seat, name, user_id, is_bot)
             for seat, name, user_id, is_bot in campaign.empires.order_by("seat").values_list(
                 "seat", "name", "user_id", "is_bot")]
-
-
-def user_seats(user, campaign_ids) -> dict[int, set[int]]:
-    """The seats ``user`` plays in these campaigns (one query)."""
-    found: dict[int, set[int]] = {}
-    for campaign_id, seat in Empire.objects.filter(user=user, campaign_id__in=campaign_ids).values_list(
-            "campaign_id", "seat"):
-        found.setdefault(campaign_id, set()).add(seat)
-    return found
 
 
 def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
@@ -154,6 +146,6 @@ def record() -> CampaignLayer:
         lobby_template="lobby/_eventhorizon_settings.html",
         export=exchange.export_campaign,
         seats=seats,
-        user_seats=user_seats,
+        user_seats=empire_seats,
     )
 
