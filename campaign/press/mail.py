@@ -89,7 +89,9 @@ def press_email(campaign, conversation: Conversation, message, recipient, seat, 
     context = {"message": message, "conversation": conversation, "seat": seat,
                "addressees": addressees, "answered": answered,
                "press_url": url, "announcement": message.announcement,
-               "can_reply": conversation.kind != Conversation.Kind.ANNOUNCEMENTS}
+               # Answering by mail only while the site takes mail (docs/mail.md).
+               "mail_in": settings.MAIL_IN_ENABLED,
+               "can_reply": settings.MAIL_IN_ENABLED and conversation.kind != Conversation.Kind.ANNOUNCEMENTS}
     if message.announcement:
         subject = "announcement from the moderator"
     elif conversation.kind == Conversation.Kind.ALL:

@@ -178,11 +178,12 @@ def _first_lines(email) -> tuple[str, str]:
     return email.body.split("\n", 1)[0], html
 
 
-def test_a_press_email_names_its_addressees_not_its_sender(press_campaign, bob, carol, dave,
+def test_a_press_email_names_its_addressees_not_its_sender(press_campaign, bob, carol, dave, settings,
                                                           django_capture_on_commit_callbacks):
     """Issue 23 item 5: "Bob (seat 1) writes to Bob (seat 1) and you" named the sender as an
     addressee. The sender is named once, as the writer; the addressees are the other seats of
     the conversation, the reader among them as "you"; an answer goes to everyone else in it."""
+    settings.MAIL_IN_ENABLED = True
     with django_capture_on_commit_callbacks(execute=True):
         actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Hello, Carol.")
     (email,) = mail.outbox
@@ -204,3 +205,22 @@ def test_a_press_email_names_its_addressees_not_its_sender(press_campaign, bob, 
         actions.post(campaign_id=press_campaign.pk, user=carol, to="all", text="Peace!")
     first, html = _first_lines(mail.outbox[0])
     assert first.startswith("Carol's Combine (seat 2) writes to everyone (") and "writes to everyone (" in html
+
+
+def test_press_emails_offer_an_answer_by_mail_only_while_the_site_takes_mail(
+        press_campaign, bob, carol, settings, django_capture_on_commit_callbacks):
+    """Issue 23 item 10: without mail in (the demo) a press email said "Reply to this email" and
+    carried a Reply-To nobody reads."""
+    settings.MAIL_IN_ENABLED = False
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Hello, Carol.")
+    (email,) = mail.outbox
+    html = email.alternatives[0][0]
+    assert email.reply_to == [] and "reply to this email" not in (email.body + html).lower()
+    assert "by mail" not in email.body and "Read and write press on the web" in email.body
+    mail.outbox.clear()
+    settings.MAIL_IN_ENABLED = True
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Again.")
+    (email,) = mail.outbox
+    assert email.reply_to and "Reply to this email to answer" in email.body
