@@ -5,7 +5,6 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import override_settings
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +41,10 @@ def test_an_invalid_token_answers_401_with_www_authenticate(bob):
     assert response["WWW-Authenticate"] == "Token"
     # Without any credentials: the site's session convention, 403, as before.
     assert APIClient().get("/api/campaigns/").status_code == 403
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
+    from campaign import actions
+
+    _, key = actions.create_api_token(user=bob)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert api.get("/api/campaigns/").status_code == 200
 
 
