@@ -14,7 +14,7 @@ EMAIL_BACKEND ?= django.core.mail.backends.filebased.EmailBackend
 EMAIL_FILE_PATH ?= var/mail
 DEMO_ENV := SITE_URL=$(SITE_URL) EMAIL_BACKEND=$(EMAIL_BACKEND) EMAIL_FILE_PATH=$(EMAIL_FILE_PATH)
 
-.PHONY: run test test-fast install install-dev demo lint lock
+.PHONY: run test test-fast install install-dev demo lint lock manage
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ demo: install
 # Install, build the demo campaign (SQLite, in-process tasks) and serve the site.
 run: demo
 	$(DEMO_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
+
+# Any manage.py command with the settings `make run` serves the demo with (SITE_URL, emails to
+# var/mail/), so that its links and emails match the demo's:
+#   make manage CMD='showmap 1'        make manage CMD=ingestmail < message.eml
+manage:
+	@$(DEMO_ENV) $(PY) manage.py $(CMD)
 
 # Install the test dependencies and run the whole suite.
 test: install-dev

@@ -43,6 +43,16 @@ def is_moderator(user, campaign: Campaign) -> bool:
     return role_of(user, campaign) == Membership.Role.MODERATOR
 
 
+def empire_seats(user, campaign_ids) -> dict[int, set[int]]:
+    """Campaign id -> the seats of the empires ``user`` plays in these campaigns (one query): the
+    ``user_seats`` of the layers whose seats are ``Empire`` rows (campaign/layers.py)."""
+    found: dict[int, set[int]] = {}
+    for campaign_id, seat in Empire.objects.filter(user=user, campaign_id__in=campaign_ids).values_list(
+            "campaign_id", "seat"):
+        found.setdefault(campaign_id, set()).add(seat)
+    return found
+
+
 def empire_of(user, campaign: Campaign) -> Empire | None:
     """The empire a user plays in this campaign, if any."""
     if not user.is_authenticated:

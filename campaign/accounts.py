@@ -213,6 +213,17 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ["username", "email"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # What a new password must be, without what changing one later does (the API token a
+        # new account does not have yet: RevokeApiTokenOnPasswordChange's help, issue 23 item 23).
+        from django.contrib.auth import password_validation
+
+        rules = [v for v in password_validation.get_default_password_validators()
+                 if not isinstance(v, RevokeApiTokenOnPasswordChange)]
+        if "password1" in self.fields:
+            self.fields["password1"].help_text = password_validation.password_validators_help_text_html(rules)
+
     def clean_email(self):
         # Whether an account has this address is not said here (actions.sign_up emails its owner
         # instead). Sign-up emails are limited per address and hour like password resets, counted

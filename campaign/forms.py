@@ -21,13 +21,13 @@ OPTION_FIELDS = {
     "economy_types": (
         "Planetary economy types",
         "003 \"Planetary Economy Type\": every planet rolls industrial, commercial or agricultural, "
-        "which sets its income (RULINGS.md, option on by default). Off: every planet earns 1d6 × 10 BP.",
+        "which sets its income (a house ruling, on by default). Off: every planet earns 1d6 × 10 BP.",
     ),
     "steered_drift": (
         "Opponents steer particle-cloud drift",
         "003 Particle Cloud: \"Failure means that the opponent moves the ship/fleet\". On: a fleet that fails its "
         "3+ roll drifts as the nearest opponent's standing drift order says (toward or away from a hex). Off "
-        "(default): the drift is random (RULINGS \"Particle clouds\", docs/rulings.md P2).",
+        "(default): the drift is random (house ruling P2, \"Particle clouds\").",
     ),
 }
 
@@ -66,7 +66,7 @@ class LobbyCreateForm(forms.Form):
         label="Battle deadline (hours)", min_value=LOBBY_LIMITS["battle_hours"][0],
         max_value=LOBBY_LIMITS["battle_hours"][1], initial=48,
         help_text="Time to fight an embedded or tabletop battle; after it the battle is settled without the "
-        "players (docs/battles.md). 0: no deadline.",
+        "players. 0: no deadline.",
     )
     activation_hours = forms.IntegerField(
         label="Activation deadline (hours)", min_value=LOBBY_LIMITS["activation_hours"][0],

@@ -26,7 +26,9 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   of the moderation panel).
 - ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, or None (no export yet).
 - ``seats``: ``campaign -> [Seat]``, the campaign's seats in seat order (number, the name the
-  players know it by, who plays it): what press (``campaign/press/``) writes to and from.
+  players know it by, who plays it): what press (``campaign/press/``) writes to and from;
+  ``user_seats``: ``(user, campaign ids) -> {campaign id: {seat numbers}}``, the seats one user
+  plays in many campaigns in one query (press's unread counts on the home page and the menu).
 - due work: ``due_steps`` (``now -> [campaign id]``: the campaigns whose open step is past its
   deadline and not yet handled), ``process_due`` (an action ``(*, campaign_id, now)``: what the
   deadline does, idempotent), ``send_reminders`` (``now -> emails queued``: deadline reminders).
@@ -121,6 +123,7 @@ class CampaignLayer:
     after_pause: Callable | None = None   # (campaign, step, *, now) -> None
     export: Callable | None = None
     seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
+    user_seats: Callable | None = None  # (user, campaign ids) -> {campaign id: {seat}}; None: asks ``seats``
     description: str = ""
     menu: tuple[str, str] | None = None  # (label, URL name) of the layer's own list in the site menu
     due_steps: Callable | None = None       # (now) -> list[campaign id]: open steps past their deadline

@@ -91,3 +91,45 @@ class ContentSecurityPolicyMiddleware:
 def csp_nonce(request):
     """Template context: ``csp_nonce``, this request's nonce for inline ``<style>``/``<script>``."""
     return {"csp_nonce": getattr(request, "csp_nonce", "")}
+
+
+class FriendlyErrorsMiddleware:
+    """Two answers Django gives bare (issue 23 item 24):
+
+    - an address under ``/api/`` that no route serves: a JSON 404 like the API's own, not
+      Django's HTML page (which, with DEBUG on as in the demo, lists every URL of the site);
+      DRF's own answers (a missing object) are left as they are;
+    - a page that takes only a form's button (``@require_POST``) opened by a reload or a link:
+      a page saying so, with a link to the page the button is on, not an empty 405.
+
+    Listed after CommonMiddleware, which still redirects ``/api/campaigns`` to its slash."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        api = request.path.startswith("/api/")
+        drf = getattr(response, "accepted_renderer", None) is not None
+        if response.status_code == 404 and api and not drf:
+            from django.http import JsonResponse
+
+            return JsonResponse({"detail": "Not found."}, status=404)
+        if (response.status_code == 405 and not api and not drf and request.method in ("GET", "HEAD")
+                and not response.content):
+            return self._post_only(request, response)
+        return response
+
+    @staticmethod
+    def _post_only(request, bare):
+        from django.shortcuts import render
+        from django.urls import Resolver404, resolve
+
+        parent = request.path.rstrip("/").rsplit("/", 1)[0] + "/"
+        try:
+            resolve(parent)
+        except Resolver404:
+            parent = "/"
+        response = render(request, "post_only.html", {"back": parent}, status=405)
+        response["Allow"] = bare["Allow"]
+        return response

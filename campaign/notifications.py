@@ -238,12 +238,13 @@ def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Reci
     """The recipient's orders for the next turn as text (docs/orders.md, "Orders as text"), the
     header filled in with that turn's key: "reply, edit, send" is a valid turn. ``saved``: with
     the orders the player has saved for it so far (a reminder: sent back as it is, it changes
-    nothing). Empty for anyone who plays no seat, a computer seat, or when no turn is open."""
+    nothing). Empty for anyone who plays no seat, a computer seat, when no turn is open, and
+    while the site takes no mail (MAIL_IN_ENABLED off): the email then offers no answer by mail."""
     from .eventhorizon.order_text import orders_template
     from .models import TurnOrders
 
     empire = recipient.empire
-    if (next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE
+    if (not settings.MAIL_IN_ENABLED or next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE
             or empire is None or empire.is_bot or empire.eliminated):
         return ""
     empire.campaign = campaign

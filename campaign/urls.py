@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import dice, home, lobby, moderation, notifications
+from .views import dice, exports, home, lobby, moderation, notifications
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -29,6 +29,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/moderate/moderators/", moderation.add_moderator,
          name="moderation-add-moderator"),
     path("campaigns/<int:campaign_id>/audit/", moderation.audit_log, name="moderation-audit"),
+    path("campaigns/<int:campaign_id>/export/", exports.export_campaign, name="campaign-export"),
     # notifications
     path("campaigns/<int:campaign_id>/notifications/", notifications.preferences, name="notification-preferences"),
     path("notifications/unsubscribe/<str:token>/", notifications.unsubscribe, name="notification-unsubscribe"),

@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Content-Security-Policy on HTML pages, with a per-request nonce (CONTENT_SECURITY_POLICY below).
     "campaign.middleware.ContentSecurityPolicyMiddleware",
+    # A JSON 404 for /api/ addresses without a route; a page for a POST-only address reloaded.
+    "campaign.middleware.FriendlyErrorsMiddleware",
     # Without a broker: process due turns on the next request (campaign/middleware.py).
     "campaign.middleware.ProcessDueTurnsMiddleware",
 ]
@@ -102,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "campaign.middleware.csp_nonce",
                 "campaign.layers.menu",
+                "campaign.press.unread.menu",
             ],
         },
     },
@@ -222,9 +225,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 
 REST_FRAMEWORK = {
+    # Token first: DRF answers an unauthenticated request with the first class's challenge, so an
+    # invalid token is 401 with "WWW-Authenticate: Token" (campaign/api/authentication.py).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "campaign.api.authentication.LeanTokenAuthentication",  # DRF's, in one query
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

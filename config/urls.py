@@ -1,14 +1,26 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from campaign import accounts
 from campaign.api import token as token_api
 from campaign.views import accounts as account_views
 
+
+class FaviconView(RedirectView):
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.svg")  # per request: the manifest's hashed name in production
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico on pages that name none (JSON, the admin's): the site's icon.
+    path("favicon.ico", FaviconView.as_view()),
     # Accounts (campaign/accounts.py): log-in is throttled per account, and so is /api/token/.
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

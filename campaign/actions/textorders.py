@@ -225,7 +225,9 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
         return _finish(parsed, campaign=campaign if known else None, empire=empire if known else None,
                        membership=_membership(empire) if known else None, turn_number=header.turn, accepted=False,
                        error=f"campaign {header.campaign} has no seat {header.seat} with that order secret: "
-                             "check the header line (your secret is on your orders page)", reason="secret", **base)
+                             "check the header line (your secret is on the campaign's order secret page, "
+                             f"{reverse('campaign-order-secret', args=[header.campaign])})",
+                       reason="secret", **base)
     empire.campaign = campaign
     ctx = {"campaign": campaign, "empire": empire, "membership": _membership(empire), "turn_number": header.turn,
            "secret_ok": True, **base}

@@ -28,3 +28,10 @@ class LeanTokenAuthentication(TokenAuthentication):
                                        % {"days": settings.API_TOKEN_IDLE_DAYS})
         apitokens.touch(token)
         return user, token
+
+    def authenticate_header(self, request):
+        """A request that presented a token and was refused gets DRF's 401 with
+        ``WWW-Authenticate: Token`` (issue 23 item 24: it was 403). One with no credentials at all
+        keeps the session convention of the rest of the site, 403 (this class is listed first
+        in REST_FRAMEWORK so that DRF asks it)."""
+        return self.keyword if request.META.get("HTTP_AUTHORIZATION") else None

@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import lobby, moderation, token
+from . import exports, lobby, moderation, token
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -31,4 +31,6 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/rollback/", moderation.RollBack.as_view(), name="api-rollback"),
     path("campaigns/<int:campaign_id>/substitute/", moderation.Substitute.as_view(), name="api-substitute"),
     path("campaigns/<int:campaign_id>/audit/", moderation.AuditLog.as_view(), name="api-audit"),
+    # the campaign as JSON (moderators; players once it has ended): campaign/exports.py
+    path("campaigns/<int:campaign_id>/export/", exports.Export.as_view(), name="api-export"),
 ]

@@ -54,6 +54,15 @@ def seats(campaign: Campaign) -> list[Seat]:
             .order_by("seat").values_list("seat", "name", "user_id")]
 
 
+def user_seats(user, campaign_ids) -> dict[int, set[int]]:
+    """The fleets ``user`` plays in these rubbers (one query)."""
+    found: dict[int, set[int]] = {}
+    for campaign_id, seat in CamPlayer.objects.filter(user=user, cam__campaign_id__in=campaign_ids).values_list(
+            "cam__campaign_id", "seat"):
+        found.setdefault(campaign_id, set()).add(seat)
+    return found
+
+
 def panel(campaign: Campaign) -> dict:
     cam = campaign.cam
     kind, _, _ = deadlines.waiting(campaign, cam)
@@ -92,6 +101,7 @@ LAYER_RECORD = CampaignLayer(
     export=None,
     menu=("CAM campaigns", "cam-list"),
     seats=seats,
+    user_seats=user_seats,
     due_steps=deadlines.due_steps,
     process_due=deadlines.process_due_step,
     send_reminders=deadlines.send_step_reminders,

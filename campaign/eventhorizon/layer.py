@@ -9,6 +9,7 @@ features: a turn-based campaign whose turns the platform processes.
 
 from __future__ import annotations
 
+from ..access import empire_seats
 from ..layers import CampaignLayer, HomeFacts, Seat, Step
 from ..models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 from ..notifications import round_label
@@ -145,5 +146,6 @@ def record() -> CampaignLayer:
         lobby_template="lobby/_eventhorizon_settings.html",
         export=exchange.export_campaign,
         seats=seats,
+        user_seats=empire_seats,
     )
 

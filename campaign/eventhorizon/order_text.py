@@ -94,7 +94,7 @@ def orders_template(empire: Empire, turn_number: int, *, row: TurnOrders | None 
     back as it is and it is a valid turn (fleets hold, standing orders kept)."""
     orders = dict(row.orders) if row is not None and isinstance(row.orders, dict) else {}
     orders.setdefault("standing", _standing(empire))
-    comments = ["One order a line (docs/orders.md, \"Orders as text\"); lines starting with # are notes."]
+    comments = ["One order a line; lines starting with # are notes."]
     if position:
         comments += _position_comments(empire)
     try:

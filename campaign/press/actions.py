@@ -22,7 +22,7 @@ from django.utils import timezone
 from .. import locks
 from ..actions.errors import ActionError, NotAllowed, NotFound, TooMany
 from ..models import AuditEntry, Campaign
-from . import mail, replies, visibility
+from . import mail, replies, unread, visibility
 from .models import MAX_TEXT, Conversation, Participant, PressMessage, ReadMark
 from .visibility import MODERATOR_READS_OPTION, PRESS_OPTION
 
@@ -123,6 +123,7 @@ def _store(campaign: Campaign, conversation: Conversation, reader: visibility.Re
     if conversation.last_message_at is None or at > conversation.last_message_at:
         Conversation.objects.filter(pk=conversation.pk).update(last_message_at=at)
     mail.queue_emails(campaign, conversation, message, reader.all_seats)
+    unread.message_posted()
     return message
 
 
@@ -217,7 +218,8 @@ def mark_read(*, campaign_id: int, conversation_id: int, user, up_to: int) -> in
     if reader is None or not visibility.conversations(reader).filter(pk=conversation_id).exists():
         raise NotFound("no such conversation")
     mark, _ = ReadMark.objects.get_or_create(conversation_id=conversation_id, user=user)
-    ReadMark.objects.filter(pk=mark.pk, last_read__lt=up_to).update(last_read=up_to)
+    if ReadMark.objects.filter(pk=mark.pk, last_read__lt=up_to).update(last_read=up_to):
+        unread.read(user)
     return max(mark.last_read, up_to)
 
 

@@ -44,6 +44,24 @@ def conversation_title(conversation: Conversation, all_seats, *, viewer_seats=fr
     return ", ".join(others) + (" and you" if mine else "")
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def email_names(conversation: Conversation, message, all_seats, seat) -> tuple[str, str]:
+    """Whom a message's email says it is written to, and whom an answer reaches, for the reader
+    at ``seat``: the sender is the writer, never an addressee (issue 23 item 5)."""
+    if conversation.kind != Conversation.Kind.SEATS:
+        return "everyone", "everyone"
+    names = {s.number: s.label for s in all_seats}
+    numbers = conversation.seat_numbers
+    addressees = [names.get(n, f"seat {n}") for n in numbers if n not in (message.sender_seat, seat.number)]
+    if seat.number in numbers and seat.number != message.sender_seat:
+        addressees.append("you")
+    answered = [names.get(n, f"seat {n}") for n in numbers if n != seat.number]
+    return _and(addressees), _and(answered)
+
+
 def queue_emails(campaign, conversation: Conversation, message, all_seats) -> int:
     """Record and queue the emails of one new message (the caller holds the campaign row)."""
     seats = _recipient_seats(conversation, message, all_seats)
@@ -66,11 +84,14 @@ def queue_emails(campaign, conversation: Conversation, message, all_seats) -> in
 
 
 def press_email(campaign, conversation: Conversation, message, recipient, seat, all_seats):
-    title = conversation_title(conversation, all_seats, viewer_seats={seat.number})
     url = notifications.absolute(reverse("press-conversation", args=[campaign.pk, conversation.pk]))
-    context = {"message": message, "conversation": conversation, "title": title, "seat": seat,
+    addressees, answered = email_names(conversation, message, all_seats, seat)
+    context = {"message": message, "conversation": conversation, "seat": seat,
+               "addressees": addressees, "answered": answered,
                "press_url": url, "announcement": message.announcement,
-               "can_reply": conversation.kind != Conversation.Kind.ANNOUNCEMENTS}
+               # Answering by mail only while the site takes mail (docs/mail.md).
+               "mail_in": settings.MAIL_IN_ENABLED,
+               "can_reply": settings.MAIL_IN_ENABLED and conversation.kind != Conversation.Kind.ANNOUNCEMENTS}
     if message.announcement:
         subject = "announcement from the moderator"
     elif conversation.kind == Conversation.Kind.ALL:

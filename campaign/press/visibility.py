@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from ..access import role_of, visible_campaigns
@@ -116,15 +116,50 @@ def messages(r: Reader, conversation: Conversation):
     return base.none()
 
 
+def _unread(user, allowed: Q):
+    """The messages matching ``allowed`` after the user's read mark of their conversation that the
+    user did not write."""
+    mark = ReadMark.objects.filter(conversation=OuterRef("conversation"), user=user).values("last_read")[:1]
+    return (PressMessage.objects.filter(allowed).exclude(author=user)
+            .annotate(read_to=Coalesce(Subquery(mark, output_field=IntegerField()), Value(0)))
+            .filter(id__gt=F("read_to")))
+
+
 def unread_counts(r: Reader) -> dict[int, int]:
     """Conversation id -> messages after the user's read mark that they may read and did not
     write (one query)."""
     if r.role is None:
         return {}
-    mark = ReadMark.objects.filter(conversation=OuterRef("conversation"), user=r.user).values("last_read")[:1]
-    rows = (PressMessage.objects.filter(campaign=r.campaign).filter(_message_filter(r))
-            .exclude(author=r.user)
-            .annotate(read_to=Coalesce(Subquery(mark, output_field=IntegerField()), Value(0)))
-            .filter(id__gt=F("read_to"))
+    rows = (_unread(r.user, Q(campaign=r.campaign) & _message_filter(r))
             .values("conversation").annotate(n=Count("id", distinct=True)).order_by())
     return {row["conversation"]: row["n"] for row in rows}
+
+
+def press_campaigns(user):
+    """The running or finished campaigns the user takes part in (staff too: being staff opens
+    every campaign, but only one's own press is counted and listed as one's own)."""
+    if not getattr(user, "is_authenticated", False):
+        return Campaign.objects.none()
+    return (Campaign.objects.filter(Q(moderator=user) | Q(empires__user=user) | Q(memberships__user=user))
+            .exclude(status=Campaign.Status.SETUP).distinct())
+
+
+def unread_by_campaign(user) -> dict[int, int]:
+    """Campaign id -> unread messages, over every campaign of ``press_campaigns``, in a fixed
+    number of queries (the campaigns, the moderator memberships, each layer's seats, the count):
+    the same messages as ``unread_counts`` of each campaign's reader."""
+    co_moderator = Membership.objects.filter(campaign=OuterRef("pk"), user=user, role=Membership.Role.MODERATOR)
+    campaigns = list(press_campaigns(user).only("pk", "layer", "moderator_id")
+                     .annotate(co_moderates=Exists(co_moderator)))
+    if not campaigns:
+        return {}
+    ids = [c.pk for c in campaigns]
+    moderated = {c.pk for c in campaigns if user.is_staff or c.moderator_id == user.pk or c.co_moderates}
+    allowed = Q(conversation__kind__in=[Conversation.Kind.ANNOUNCEMENTS, Conversation.Kind.ALL])
+    if moderated:
+        allowed |= Q(campaign_id__in=sorted(moderated), moderator_may_read=True)
+    for campaign_id, numbers in sorted(seat_registry.seat_numbers_of_user(user, campaigns).items()):
+        allowed |= Q(campaign_id=campaign_id, conversation__participants__seat__in=sorted(numbers))
+    rows = (_unread(user, Q(campaign_id__in=ids) & allowed)
+            .values("campaign").annotate(n=Count("id", distinct=True)).order_by())
+    return {row["campaign"]: row["n"] for row in rows}

@@ -39,6 +39,7 @@ class CampaignRow:
     summary: str = ""              # the layer's line: "30×24 hex", "Period 2 · 5 scenarios"
     status: str | None = None      # the layer's status, when it says more than the campaign's ("Setting up")
     step: str = ""                 # what a campaign without turns waits for now
+    press_unread: int = 0          # press messages the user has not read yet
 
     @property
     def taking_orders(self) -> bool:
@@ -114,7 +115,17 @@ def my_campaigns(user) -> list[CampaignRow]:
         rows.append(row)
 
     _attach_battles(rows)
+    _attach_press(rows, user)
     return rows
+
+
+def _attach_press(rows: list[CampaignRow], user) -> None:
+    """Each campaign's unread press (a fixed number of queries, campaign/press/visibility.py)."""
+    from ..press import unread
+
+    counts = unread.by_campaign(user)
+    for row in rows:
+        row.press_unread = counts.get(row.campaign.pk, 0)
 
 
 def _attach_battles(rows: list[CampaignRow]) -> None:

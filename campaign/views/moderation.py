@@ -128,6 +128,7 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
     context = {
         "campaign": campaign,
         "layer": layer,
+        "exportable": layer.export is not None,
         "orders": layer.has("orders"),
         "campaign_url": reverse(layer.detail_url, args=[campaign.pk]),
         "step": step,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django import forms
 
+from campaign.access import empire_seats
 from campaign.layers import CampaignLayer, HomeFacts, Seat, Step
 from campaign.models import Campaign
 
@@ -82,5 +83,6 @@ RECORD = CampaignLayer(
     panel=lambda campaign: {},
     panel_template="",
     seats=seats,
+    user_seats=empire_seats,
     menu=("Battles", "pickup-list"),
 )

@@ -401,3 +401,55 @@ def test_deadline_reminders_task_sweeps(small_campaign, deadline, monkeypatch, d
     monkeypatch.setattr(timezone, "now", lambda: deadline - timedelta(minutes=20))
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.send_deadline_reminders.apply().get() == 2
+
+
+# --- answering by mail only when the site takes mail (issue 23 items 10 and 22) ----------------
+
+
+def _title(html: str) -> str:
+    return html.split("<title>")[1].split("</title>")[0]
+
+
+@pytest.fixture
+def processed_with_mail_in(settings, small_campaign, django_capture_on_commit_callbacks):
+    settings.MAIL_IN_ENABLED = True
+    settings.MAIL_ORDERS_ADDRESS = "orders@sector.example.org"
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.process_turn(campaign_id=small_campaign.pk)
+    return small_campaign
+
+
+def test_without_mail_in_no_email_offers_an_answer_by_mail(processed, settings):
+    """The demo takes no mail (MAIL_IN_ENABLED off): a turn email says nothing of answering it,
+    carries no orders block and no Reply-To; its HTML title is the title only."""
+    assert settings.MAIL_IN_ENABLED is False
+    message = by_recipient()["bob"]
+    html = html_of(message)
+    assert "answer this email" not in message.body.lower() and "answer this email" not in html.lower()
+    assert "#SECTOR" not in message.body and "#SECTOR" not in html
+    assert message.reply_to == []
+    assert _title(html) == "Turn 1 of Test Sector"
+
+
+def test_with_mail_in_the_turn_email_offers_it_and_replies_go_to_the_orders_address(processed_with_mail_in):
+    message = by_recipient()["bob"]
+    html = html_of(message)
+    assert "Or answer this email" in message.body and "Or answer this email" in html
+    assert "#SECTOR" in message.body and "#SECTOR" in html
+    assert message.reply_to == ["orders@sector.example.org"]
+    assert _title(html) == "Turn 1 of Test Sector"  # not the paragraph and the orders block (item 22)
+
+
+def test_reminders_offer_an_answer_by_mail_only_with_mail_in(small_campaign, settings):
+    turn = Turn.objects.get(campaign=small_campaign, number=small_campaign.turn)
+    now = timezone.now()
+    turn.deadline = now + timedelta(minutes=50)
+    turn.save(update_fields=["deadline"])
+    bob_seat = small_campaign.empires.get(seat=1)
+    recipient = notifications.Recipient(bob_seat.user, Membership.Role.PLAYER, bob_seat, None)
+    off = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    assert "answer this email" not in off.body.lower() and "#SECTOR" not in off.body and not off.reply_to
+    settings.MAIL_IN_ENABLED = True
+    on = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    assert "Or answer this email" in on.body and "#SECTOR" in on.body
+    assert on.reply_to == [settings.MAIL_ORDERS_ADDRESS]

@@ -106,6 +106,9 @@ def test_a_wrong_secret_changes_nothing(small_campaign, bob, carol):
         assert not result.accepted and "with that order secret" in result.error and result.reason == "secret"
         assert result.empire == bob_seat  # so mail can tell the seat's player of the attempt
         assert "Your stored orders" not in result.reply_text()  # nothing of the seat's orders to a stranger
+        # where the secret is: its own page, not the orders page (issue 23 item 10)
+        assert "orders page" not in result.error
+        assert f"order secret page, /campaigns/{small_campaign.pk}/orders/secret/" in result.error
     unknown = send("#SECTOR 999999 1 x TURN 1\nLOSSES costliest\n#END\n")
     assert unknown.campaign is None and unknown.error.startswith("campaign 999999 has no seat 1 with that order secret")
     assert stored(bob_seat) is None
@@ -223,8 +226,10 @@ def test_hostile_text_is_refused_without_a_crash(small_campaign, bob):
 # --- the orders template in turn report emails ------------------------------------------------------
 
 def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
-        small_campaign, bob, carol, django_capture_on_commit_callbacks, eager_tasks):
+        small_campaign, bob, carol, django_capture_on_commit_callbacks, eager_tasks, settings):
     import html
+
+    settings.MAIL_IN_ENABLED = True  # the block is offered only when the site takes mail (issue 23 item 10)
 
     from django.core import mail
 

@@ -171,3 +171,56 @@ def test_a_press_emails_unsubscribe_link_switches_press_off(client, press_campai
     with django_capture_on_commit_callbacks(execute=True):
         actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="two")
     assert mail.outbox == []
+
+
+def _first_lines(email) -> tuple[str, str]:
+    html = email.alternatives[0][0] if email.alternatives else ""
+    return email.body.split("\n", 1)[0], html
+
+
+def test_a_press_email_names_its_addressees_not_its_sender(press_campaign, bob, carol, dave, settings,
+                                                          django_capture_on_commit_callbacks):
+    """Issue 23 item 5: "Bob (seat 1) writes to Bob (seat 1) and you" named the sender as an
+    addressee. The sender is named once, as the writer; the addressees are the other seats of
+    the conversation, the reader among them as "you"; an answer goes to everyone else in it."""
+    settings.MAIL_IN_ENABLED = True
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Hello, Carol.")
+    (email,) = mail.outbox
+    text, html = _first_lines(email)
+    assert text.startswith("Bob's Realm (seat 1) writes to you (")
+    assert "writes to you (" in html and "writes to Bob" not in html
+    assert "Reply to this email to answer Bob's Realm (seat 1):" in email.body
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2, 3], text="Alliance?")
+    by_reader = {m.to[0]: m for m in mail.outbox}
+    carols, _ = _first_lines(by_reader[carol.email])
+    assert carols.startswith("Bob's Realm (seat 1) writes to Dave's Dominion (seat 3) and you (")
+    assert "answer Bob's Realm (seat 1) and Dave's Dominion (seat 3):" in by_reader[carol.email].body
+    daves, _ = _first_lines(by_reader[dave.email])
+    assert daves.startswith("Bob's Realm (seat 1) writes to Carol's Combine (seat 2) and you (")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=carol, to="all", text="Peace!")
+    first, html = _first_lines(mail.outbox[0])
+    assert first.startswith("Carol's Combine (seat 2) writes to everyone (") and "writes to everyone (" in html
+
+
+def test_press_emails_offer_an_answer_by_mail_only_while_the_site_takes_mail(
+        press_campaign, bob, carol, settings, django_capture_on_commit_callbacks):
+    """Issue 23 item 10: without mail in (the demo) a press email said "Reply to this email" and
+    carried a Reply-To nobody reads."""
+    settings.MAIL_IN_ENABLED = False
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Hello, Carol.")
+    (email,) = mail.outbox
+    html = email.alternatives[0][0]
+    assert email.reply_to == [] and "reply to this email" not in (email.body + html).lower()
+    assert "by mail" not in email.body and "Read and write press on the web" in email.body
+    mail.outbox.clear()
+    settings.MAIL_IN_ENABLED = True
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Again.")
+    (email,) = mail.outbox
+    assert email.reply_to and "Reply to this email to answer" in email.body

@@ -55,7 +55,9 @@ def test_no_page_shows_another_seats_private_press(client, request, press_campai
     # and no unread count hints that something was written
     if who == "dave":
         listing = client.get(reverse("press", args=[pk])).content.decode()
-        assert "Carol&#x27;s Combine (seat 2) and" not in listing and listing.count(" new</span>") == 1  # the announcement
+        menu, main = listing.split("<main>")
+        assert "Carol&#x27;s Combine (seat 2) and" not in listing and main.count(" new</span>") == 1  # the announcement
+        assert 'id="press-unread">1 new</span>' in menu  # the menu's count over every campaign: the same
 
 
 @pytest.mark.parametrize("who", ["dave", "erin", "alice", "mallory"])

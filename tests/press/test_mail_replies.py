@@ -15,6 +15,12 @@ pytestmark = pytest.mark.django_db
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
+@pytest.fixture(autouse=True)
+def _mail_in(settings):
+    """Press emails offer an answer by mail only while the site takes mail (issue 23 item 10)."""
+    settings.MAIL_IN_ENABLED = True
+
+
 @pytest.fixture
 def private(press_campaign, bob, django_capture_on_commit_callbacks):
     """bob writes to carol; the email carol receives (its Reply-To is hers to answer with)."""

@@ -22,6 +22,7 @@ from campaign import layers, lookups
 from campaign.access import visible_campaigns
 from campaign.memo import Memo
 from campaign.models import TERRAIN_CHOICES, Campaign, Design, Turn
+from campaign.press import unread as press_unread
 from campaign.rules.eventhorizon.designs import validate_design
 from campaign.rules.grid import make_grid
 
@@ -147,10 +148,11 @@ def campaign_map_svg(request, campaign_id: int):
 
 # The map page is kept whole in the cache for each user, campaign row and query: what it shows
 # changes only with a turn, an edit (the state version moves) or the user's standing. The one
-# per-request parts, the CSRF token of the log-out form and the Content-Security-Policy nonce of
-# its <style> elements, are put in on the way out.
+# per-request parts, the CSRF token of the log-out form, the Content-Security-Policy nonce of
+# its <style> elements and the menu's unread press count, are put in on the way out.
 MAP_PAGE_CSRF = "__sector-command-csrf-token__"
 MAP_PAGE_NONCE = "__sector-command-csp-nonce__"
+MAP_PAGE_PRESS = "__sector-command-press-badge__"
 MAP_PAGES = Memo(256, max_total=16_000_000)  # a key names everything its page shows: never stale
 
 
@@ -176,13 +178,15 @@ def campaign_map(request, campaign_id: int):
     html = (MAP_PAGES.get(key) or cache.get(key)) if keep else None
     if html is None:
         html = render_to_string("campaign/map.html", {**_map_context(request, found), "csrf_token": MAP_PAGE_CSRF,
-                                                      "csp_nonce": MAP_PAGE_NONCE}, request)
+                                                      "csp_nonce": MAP_PAGE_NONCE, "press_badge": MAP_PAGE_PRESS},
+                                request)
         if keep:
             cache.set(key, html, visibility.MAP_CACHE_SECONDS)
     if keep:
         MAP_PAGES.put(key, html)
     return HttpResponse(html.replace(MAP_PAGE_CSRF, get_token(request))
-                        .replace(MAP_PAGE_NONCE, getattr(request, "csp_nonce", "")))
+                        .replace(MAP_PAGE_NONCE, getattr(request, "csp_nonce", ""))
+                        .replace(MAP_PAGE_PRESS, str(press_unread.MenuBadge(request.user))))
 
 
 def _map_context(request, found: lookups.CampaignAccess) -> dict:

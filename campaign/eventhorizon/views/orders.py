@@ -190,7 +190,7 @@ def waiting_battles(user, campaign: Campaign, turn: Turn | None, empire: Empire)
 class OrdersForm(forms.Form):
     orders = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "class": "mono"}), required=False,
-        help_text='The orders as JSON (docs/orders.md). An empty object {} means "hold".',
+        help_text='The orders as JSON. An empty object {} means "hold".',
     )
     ready = forms.BooleanField(required=False, help_text="I am done with this turn.")
     turn = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)  # the turn shown (issue 14)

@@ -1,9 +1,8 @@
-import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign import layers
+from campaign import exports
 
 from ._common import get_campaign
 
@@ -20,10 +19,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         campaign = get_campaign(opts["campaign"])
-        layer = layers.of(campaign)  # each layer's record names its export (campaign/layers.py)
-        if layer.export is None:
-            raise CommandError(f"campaign {campaign.pk} is a {layer.title}, which has no export yet")
-        text = json.dumps(layer.export(campaign), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        try:  # each layer's record names its export (campaign/layers.py)
+            text = exports.as_text(exports.export(campaign))
+        except exports.NoExport as exc:
+            raise CommandError(str(exc)) from None
         if opts["output"]:
             try:
                 with open(opts["output"], "w", encoding="utf-8") as fh:
