@@ -38,8 +38,8 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 # Platform features a layer may take part in. Pages and actions of a feature ask the registry.
@@ -95,6 +95,9 @@ class HomeFacts:
     status: str | None = None    # overrides the campaign's status ("Setting up")
     deadline: datetime | None = None  # the open step's deadline (the turn-based layers set their own row's)
     step: str = ""               # what the campaign waits for now ("scenario 2: force selection")
+    winner: str = ""             # a finished campaign's winner, by its seat's name ("Bob's Squadron")
+    no_winner: str = ""          # the layer's words for a finished campaign without one ("a drawn campaign")
+    seat_names: Mapping[int, str] = field(default_factory=dict)  # user id -> the name of his seat
 
 
 @dataclass(frozen=True)

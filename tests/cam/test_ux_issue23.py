@@ -1,0 +1,59 @@
+"""Issue 23, the CAM rubber's rough edges a newcomer trips over (items 4, 12, 13, 15, 16)."""
+
+import html
+import re
+
+import pytest
+
+from campaign.cam import actions
+from campaign.models import Campaign
+
+from .conftest import make_cam, ship_numbers
+
+
+def finished_rubber(alice, bob, carol):
+    """A rubber of one scenario, auto-resolved by the moderator (ruling CAM26): it is over."""
+    c = make_cam(alice, bob, carol, scenarios=1)
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    actions.roll_table(campaign_id=c.pk, user=bob)
+    actions.autoresolve(campaign_id=c.pk, user=alice)
+    c.refresh_from_db()
+    assert c.status == Campaign.Status.FINISHED
+    return c
+
+
+def _card(html: str, campaign_id: int) -> str:
+    start = html.index(f'data-campaign="{campaign_id}"')
+    return html[start:html.index("</li>", start)]
+
+
+def test_home_card_of_a_finished_rubber_names_the_standings_winner(client, alice, bob, carol):
+    # item 4 — CAM 4.3: the campaign is won on campaign points; the card says what the standings say.
+    c = finished_rubber(alice, bob, carol)
+    table = actions.standings(c.cam)
+    client.force_login(bob)
+    card = html.unescape(re.sub(r"\s+", " ", _card(client.get("/").content.decode(), c.pk)))
+    assert "you play Bob's Squadron" in card  # the fleet's name, as an Event Horizon card names the empire
+    if table.winner is None:
+        assert "no winner" not in card and "a drawn campaign" in card
+    else:
+        winner = next(s.name for s in table.table if s.seat == table.winner)
+        assert f"<strong>{winner}</strong> won" in card
+        assert "no winner" not in card
+
+
+@pytest.mark.parametrize("points, verdict", [((5, 2), "Bob&#x27;s Squadron</strong> won"),
+                                            ((2, 5), "Carol&#x27;s Raiders</strong> won"),
+                                            ((3, 3), "a drawn campaign")])
+def test_home_card_winner_follows_campaign_points(client, alice, bob, carol, points, verdict):
+    # item 4 — both outcomes and the draw of ruling CAM20, whatever the dice of the scenario gave.
+    c = finished_rubber(alice, bob, carol)
+    for seat, cps in zip((1, 2), points):
+        c.cam.players.filter(seat=seat).update(campaign_points=cps)
+    client.force_login(carol)
+    card = _card(client.get("/").content.decode(), c.pk)
+    assert verdict in card and "no winner" not in card
+    standings = client.get(f"/cam/{c.pk}/standings/").content.decode()
+    assert verdict.split("</strong>")[0].split("(")[0] in standings
