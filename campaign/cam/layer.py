@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from campaign.layers import CampaignLayer, HomeFacts, Seat
+from campaign.layers import CampaignLayer, HomeFacts, JoinWords, Seat
 from campaign.models import AuditEntry, Campaign, Membership
+from campaign.rules.cam import factions as fx
 from campaign.rules.cam import scoring as scoring_rules
 
 from .actions import deadlines, lobby, moderation
@@ -66,6 +67,24 @@ def seats(campaign: Campaign) -> list[Seat]:
             .order_by("seat").values_list("seat", "name", "user_id")]
 
 
+def _power_label(power: fx.Faction) -> str:
+    temper = {fx.Temper.AGGRESSIVE: ", aggressive (+1 to break contact)",
+              fx.Temper.CAUTIOUS: ", cautious (−1 to break contact)"}.get(power.temper, "")
+    return f"{power.name}: {power.wealth.value}{temper}"
+
+
+# issue 23 item 12: a fleet and a power of CAM 4.2's wealth lists, offered before anyone is refused
+JOIN_WORDS = JoinWords(
+    seat="fleet",
+    name_help="Players: your fleet's name, e.g. \"Bob's Squadron\".",
+    faction_label="Power",
+    faction_help=f"Players: the power you command, with its {fx.WEALTH_RULE} wealth class and CAM 3.1 temper. "
+                 "For another power the moderator sets the rubber up on the CAM page, choosing its wealth class.",
+    faction_choices=tuple((name, _power_label(power)) for name, power in fx.PRESETS.items()),
+    colour_help="Players: your colour on the standings chart; each player has their own.",
+)
+
+
 def panel(campaign: Campaign) -> dict:
     cam = campaign.cam
     kind, _, _ = deadlines.waiting(campaign, cam)
@@ -107,4 +126,5 @@ LAYER_RECORD = CampaignLayer(
     due_steps=deadlines.due_steps,
     process_due=deadlines.process_due_step,
     send_reminders=deadlines.send_step_reminders,
+    join_words=JOIN_WORDS,
 )

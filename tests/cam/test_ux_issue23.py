@@ -57,3 +57,42 @@ def test_home_card_winner_follows_campaign_points(client, alice, bob, carol, poi
     assert verdict in card and "no winner" not in card
     standings = client.get(f"/cam/{c.pk}/standings/").content.decode()
     assert verdict.split("</strong>")[0].split("(")[0] in standings
+
+
+def test_the_cam_join_form_speaks_of_fleets_and_offers_the_powers_cam_4_2_classes(client, alice, bob):
+    # item 12 — 000 CAM 4.2 wealth lists (and CAM 3.1 tempers): the powers are offered up front.
+    from campaign.cam import actions as cam_actions
+    from campaign.rules.cam import factions as fx
+
+    lobby = cam_actions.create_cam_lobby(moderator=alice, name="Rubber at Organia", period=2, starting_points=100,
+                                         scenarios=2, seed="cam-lobby", step_hours=48)
+    client.force_login(bob)
+    page = html.unescape(client.get(f"/join/{lobby.invite_token}/").content.decode())
+    words = re.sub(r"<[^>]+>", " ", page)  # what a reader sees (the field keeps its name, empire_name)
+    assert "Empire" not in words and "empire" not in words and "Terran" not in words and "on the map" not in words
+    assert "Fleet name" in page and "take a seat and a fleet" in page and "standings chart" in page
+    options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', page)
+    assert [v for v, _ in options if v] == list(fx.PRESETS)
+    assert ("Klingons", "Klingons: rich, aggressive (+1 to break contact)") in options
+    assert ("Kazon", "Kazon: poor") in options
+    # a power outside the list is a form error before the action is asked, and nothing is joined
+    response = client.post(f"/join/{lobby.invite_token}/", {"role": "player", "empire_name": "Vulcan Guard",
+                                                                  "faction": "Vulcans", "colour": "#1f77b4"})
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert not lobby.memberships.filter(user=bob).exists()
+    response = client.post(f"/join/{lobby.invite_token}/", {"role": "player", "empire_name": "Bob's Squadron",
+                                                                  "faction": "Romulans", "colour": "#1f77b4"})
+    assert response.status_code == 302
+    assert lobby.memberships.get(user=bob).faction == "Romulans"
+    detail = client.get(f"/lobby/{lobby.pk}/").content.decode()
+    assert "<th>Fleet</th><th>Power</th>" in detail
+
+
+def test_the_event_horizon_join_form_keeps_its_words(client, alice, mallory):
+    # item 12 — the default words are Event Horizon's own (the empire, a free faction, a map colour)
+    from campaign import actions as platform
+
+    lobby = platform.create_lobby(moderator=alice, name="Open Sector", grid="hex", width=12, height=12, seats=2)
+    client.force_login(mallory)
+    page = client.get(f"/join/{lobby.invite_token}/").content.decode()
+    assert "Empire name" in page and "take a seat and an empire" in page and "Terran" in page
