@@ -70,7 +70,8 @@ def cam_create(request):
                 scenarios=data["scenarios"], points_level=data["points_level"], break_percent=data["break_percent"],
                 replacement_percent=data["replacement_percent"], survival_roll=data["survival_roll"],
                 battle_mode=data["battle_mode"], seed=data["seed"] or None, players=players_from(data),
-                tables=data["tables"] or 1, replacement_house_rule=data["replacement_house_rule"])
+                tables=data["tables"] or 1, replacement_house_rule=data["replacement_house_rule"],
+                scenario_mode=data["scenario_mode"])
         except actions.CamActionError as exc:
             error = str(exc)
         else:

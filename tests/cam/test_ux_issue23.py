@@ -96,3 +96,58 @@ def test_the_event_horizon_join_form_keeps_its_words(client, alice, mallory):
     client.force_login(mallory)
     page = client.get(f"/join/{lobby.invite_token}/").content.decode()
     assert "Empire name" in page and "take a seat and an empire" in page and "Terran" in page
+
+
+CREATE_FORM = {"name": "Rubber at Organia", "period": 2, "starting_points": 100, "scenarios": 2, "points_level": 60,
+               "break_percent": 40, "replacement_percent": 10, "tables": 1, "battle_mode": "tabletop"}
+
+
+def test_fought_online_is_chosen_when_the_rubber_is_created_on_the_page(client, alice, bob, carol):
+    # item 13 — the create page offers the scenarios' mode; each new scenario starts in it (ruling CAM40:
+    # the moderator may still switch one until its table is set).
+    from campaign.cam import online
+    from campaign.cam.models import CamCampaign
+
+    client.force_login(alice)
+    page = client.get("/cam/new/").content.decode()
+    assert 'name="scenario_mode"' in page and "Fought online on the Buoyz engine" in page
+    data = {**CREATE_FORM, "scenario_mode": "online", "p1_username": bob.username, "p1_faction": "UFP",
+            "p1_fleet": "constitution\nconstitution", "p2_username": carol.username, "p2_faction": "Klingons",
+            "p2_fleet": "d7\nd7"}
+    response = client.post("/cam/new/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    cam = CamCampaign.objects.get(campaign__name="Rubber at Organia")
+    assert cam.scenario_mode == "online"
+    assert "Fought online on the Buoyz engine" in client.get(f"/cam/{cam.pk}/").content.decode()
+    actions.start(campaign_id=cam.pk, user=alice)
+    row = actions.generate_scenario(campaign_id=cam.pk, user=alice, nature="open_battle")
+    assert row.mode == "online"
+    assert online.set_mode(campaign_id=cam.pk, user=alice, number=1, mode="tabletop").mode == "tabletop"
+
+
+def test_the_lobby_and_the_api_take_the_scenarios_mode_and_refuse_a_bad_one(client, alice, bob, carol):
+    # item 13 — the lobby's create page/API (its LobbyForm) and POST /api/cam/campaigns/ take it too.
+    from rest_framework.test import APIClient
+
+    from campaign.cam.models import CamCampaign
+
+    api = APIClient()
+    api.force_authenticate(alice)
+    response = api.post("/api/lobby/", {**CREATE_FORM, "layer": "cam", "step_hours": 48, "scenario_mode": "online"},
+                        format="json")
+    assert response.status_code == 201, response.content
+    assert CamCampaign.objects.get(pk=response.json()["id"]).scenario_mode == "online"
+    players = [{"username": bob.username, "faction": "UFP", "fleet": ["constitution"]},
+               {"username": carol.username, "faction": "Klingons", "fleet": ["d7"]}]
+    before = CamCampaign.objects.count()
+    response = api.post("/api/cam/campaigns/", {**CREATE_FORM, "players": players, "scenario_mode": "by pigeon"},
+                        format="json")
+    assert response.status_code == 400 and "by pigeon" in response.json()["detail"]
+    assert CamCampaign.objects.count() == before
+    response = api.post("/api/cam/campaigns/", {**CREATE_FORM, "players": players, "scenario_mode": "auto"},
+                        format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["settings"]["scenario_mode"] == "auto"
+    # without it, the tabletop as before
+    response = api.post("/api/cam/campaigns/", {**CREATE_FORM, "name": "Another", "players": players}, format="json")
+    assert response.json()["settings"]["scenario_mode"] == "tabletop"
