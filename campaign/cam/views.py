@@ -387,6 +387,8 @@ def standings_page(request, campaign_id: int):
     for s in scored:
         rows.append({"row": s, "sides": [s.score["sides"][str(p.seat)] for p in players],
                      "winner": next((p.name for p in players if p.seat == s.score["winner"]), None)})
-    svg = charts.cp_chart(players, scored)
+    colours = charts.player_colours(cam)
+    svg = charts.cp_chart(players, scored, colours)
     return render(request, "cam/standings.html", {"campaign": campaign, "cam": cam, "standings": table,
-                                                  "rows": rows, "players": players, "svg": svg})
+                                                  "rows": rows, "players": players, "svg": svg,
+                                                  "colours": colours})

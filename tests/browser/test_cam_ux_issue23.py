@@ -66,3 +66,38 @@ def test_add_without_script_comes_back_to_the_fleets_card(browser, live_server, 
         ctx.close()
 
 
+
+
+def test_the_standings_chart_fits_a_phone_in_the_players_colours(new_page, shot, django_user_model):
+    # item 20 — CAM 4.3 campaign points, charted: within the phone's width, each line in its player's colour.
+    from campaign.models import Membership
+    from tests.cam.conftest import BOB_FLEET, CAROL_FLEET
+
+    users = _users(django_user_model)
+    c = actions.create_cam_campaign(
+        user=users["alice"], name="Chart Rubber", period=2, starting_points=100, scenarios=2, seed="chart",
+        players=[{"username": "bob", "name": "Bob's Squadron", "faction": "UFP", "fleet": BOB_FLEET},
+                 {"username": "carol", "name": "Carol's Raiders", "faction": "Klingons", "fleet": CAROL_FLEET}])
+    actions.start(campaign_id=c.pk, user=users["alice"])
+    actions.generate_scenario(campaign_id=c.pk, user=users["alice"], nature="open_battle")
+    for seat, user in ((1, users["bob"]), (2, users["carol"])):
+        ships = list(c.cam.players.get(seat=seat).ships.order_by("number").values_list("number", flat=True))[:2]
+        actions.select_forces(campaign_id=c.pk, user=user, ships=ships)
+    actions.roll_table(campaign_id=c.pk, user=users["bob"])
+    actions.autoresolve(campaign_id=c.pk, user=users["alice"])
+    Membership.objects.filter(campaign=c, user=users["bob"]).update(colour="#2ca02c")    # green
+    Membership.objects.filter(campaign=c, user=users["carol"]).update(colour="#9467bd")  # purple
+
+    bob = new_page(phone=True)
+    log_in(bob, "bob", "pw-bob")
+    bob.goto(reverse("cam-standings", args=[c.pk]))
+    chart = bob.locator("#cp-chart")
+    box = chart.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    strokes = dict(chart.locator("polyline").evaluate_all(
+        "lines => lines.map(l => [l.dataset.seat, getComputedStyle(l).stroke])"))
+    assert strokes == {"1": "rgb(44, 160, 44)", "2": "rgb(148, 103, 189)"}
+    legend = chart.locator("text", has_text="Bob's Squadron")
+    assert legend.evaluate("t => getComputedStyle(t).fill") == "rgb(44, 160, 44)"
+    shot(bob, "standings-chart", full_page=False)
