@@ -151,3 +151,32 @@ def test_the_lobby_and_the_api_take_the_scenarios_mode_and_refuse_a_bad_one(clie
     # without it, the tabletop as before
     response = api.post("/api/cam/campaigns/", {**CREATE_FORM, "name": "Another", "players": players}, format="json")
     assert response.json()["settings"]["scenario_mode"] == "tabletop"
+
+
+@pytest.mark.parametrize("seed, bob_ships, carol_ships", [("cam-test", 3, 2), ("turns-a", 1, 1), ("turns-b", 2, 1),
+                                                           ("turns-c", 4, 2), ("turns-d", 1, 2)])
+def test_one_game_turn_count_on_the_battle_page_and_in_the_scenario_report(
+        client, alice, bob, carol, seed, bob_ships, carol_ships):
+    # item 16 — 000 CAM 3.0: the game turn a battle fought online ended in is one number, on the battle's
+    # page (its summary and log) and in the scenario's record and report.
+    from campaign.cam import online
+    from tactical.models import Battle
+
+    c = make_cam(alice, bob, carol, seed=seed)
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    online.set_mode(campaign_id=c.pk, user=alice, number=1, mode="online")
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:bob_ships])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:carol_ships])
+    actions.roll_table(campaign_id=c.pk, user=bob)
+    row = online.settle(campaign_id=c.pk, user=alice, number=1)  # the doctrine plays it out
+    battle = Battle.objects.get(campaign=c)
+    turns = battle.result["turns"]
+    ended = next(e for e in row.events if e["kind"] == "ended")["text"]
+    assert f"over after game turn {turns} " in ended, (ended, turns)
+    log = battle.log.get(kind="tactical_over").text
+    assert f"over after game turn {turns}:" in log
+    client.force_login(bob)
+    play = client.get(f"/battles/{battle.pk}/play/").content.decode()
+    report = client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
+    numbers = set(re.findall(r"over after (?:game )?turn (\d+)", play + report))
+    assert numbers == {str(turns)}, numbers
