@@ -20,7 +20,8 @@ A battle of the generic kind is titled by its host, the layer of its campaign ro
 (``HOST_PAGES``: a pickup battle's host registers its own; a campaign turn's battle, the default,
 is "Battle 3 at (4, 5)"). Every page dict has ``title``, ``subtitle``, ``back_url``,
 ``back_label`` and ``after_end`` (what the end of the battle leads to, said under its result;
-"" when nothing more is to be said). ``page_for(battle)`` answers it for any battle (issue 23
+"" when nothing more is to be said); ``hex`` is true for a battle fought in a hex of a campaign
+map (its hex and campaign turn are then shown). ``page_for(battle)`` answers it for any battle (issue 23
 items 15 and 17: no template asks which host or rule book a battle has).
 
 This module imports no engine (tests/test_architecture.py rule (f)).
@@ -74,7 +75,7 @@ def campaign_turn_page(battle) -> dict:
     """A campaign turn's battle (Event Horizon's map): its hex and turn, back to its campaign."""
     return {"title": f"Battle {battle.pk} at ({battle.x}, {battle.y})", "subtitle": f"turn {battle.turn}",
             "back_url": f"/campaigns/{battle.campaign_id}/", "back_label": battle.campaign.name,
-            "after_end": "The result has gone to the campaign."}
+            "after_end": "The result has gone to the campaign.", "hex": True}
 
 
 def page_for(battle) -> dict:

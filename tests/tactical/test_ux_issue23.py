@@ -48,3 +48,39 @@ def test_a_pickup_battle_is_titled_by_its_host_and_says_who_won(client, bob, rul
     assert summary in play_page
     detail = _text(client.get(f"/battles/pickup/{pickup.pk}/"))
     assert summary in detail                                       # item 17: its own page says who won
+
+
+@pytest.mark.parametrize("ruleset", ["eventhorizon", "buoyz"])
+def test_the_battle_page_of_a_pickup_has_its_host_title_and_its_rule_books_ships(client, bob, ruleset):
+    # item 15 — no "Battle 1 at (0, 0)", and Event Horizon's engine and systems only for its own ships
+    pickup = played_pickup(bob, ruleset)
+    client.force_login(bob)
+    response = client.get(f"/battles/{pickup.battle_id}/")
+    assert response.status_code == 200
+    page = _text(response)
+    assert f"Pickup battle {pickup.pk}" in page and " at (0, 0)" not in page and "Hex" not in page
+    if ruleset == "buoyz":
+        assert "Engine" not in page and "no weapons" not in page and "empire 1" not in page
+    else:
+        assert "Engine" in page  # Event Horizon's designs have engines and systems
+
+
+def test_the_battle_page_of_a_cam_scenario_fought_online(client, alice, bob, carol):
+    # item 15 — a CAM scenario fought online: titled as its scenario, its ships without Event Horizon's fields
+    from campaign.cam import actions as cam_actions
+    from campaign.cam import online
+    from tactical.models import Battle
+    from tests.cam.conftest import make_cam, ship_numbers
+
+    c = make_cam(alice, bob, carol)
+    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    online.set_mode(campaign_id=c.pk, user=alice, number=1, mode="online")
+    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:2])
+    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    cam_actions.roll_table(campaign_id=c.pk, user=bob)
+    battle = Battle.objects.get(campaign=c)
+    client.force_login(bob)
+    for url in (f"/battles/{battle.pk}/", f"/battles/{battle.pk}/play/", f"/battles/{battle.pk}/replay/"):
+        page = _text(client.get(url))
+        assert "Scenario 1" in page, url
+        assert f"Battle {battle.pk} at" not in page and "Engine 0" not in page and "no weapons" not in page, url
