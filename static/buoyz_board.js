@@ -205,7 +205,7 @@
       const e = endOf(m), key = e[0].toFixed(1) + "," + e[1].toFixed(1);
       if (!seen.has(key)) { seen.add(key); ends.push(e); }
     });
-    if (ends.length < 2) return;
+    if (ends.length < 2 || !window.matchMedia("(max-width: 600px)").matches) return;  // a desktop board is big enough
     let dmin = Infinity;
     for (let i = 0; i < ends.length; i++) {
       for (let j = i + 1; j < ends.length; j++) {
