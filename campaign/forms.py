@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from . import layers
 from .actions import DEFAULT_OPTIONS, LOBBY_LIMITS, MAX_PLAYERS, MIN_PLAYERS, SEED_MAX_LENGTH
 from .models import COLOUR_PALETTE, GRID_CHOICES, Campaign, Membership
 from .rules.grid import MAX_SIDE
@@ -142,20 +143,24 @@ class LobbyCreateForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    role = forms.ChoiceField(
-        choices=[(Membership.Role.PLAYER, "Player: take a seat and an empire"),
-                 (Membership.Role.OBSERVER, "Observer: watch the campaign")],
-        initial=Membership.Role.PLAYER, widget=forms.RadioSelect,
-    )
-    empire_name = forms.CharField(max_length=80, required=False,
-                                  help_text="Players: your empire's name, e.g. \"Venetian Star Republic\".")
-    faction = forms.CharField(max_length=80, required=False,
-                              help_text="Players, optional: the faction or race you play, e.g. \"Terran\".")
-    colour = forms.ChoiceField(choices=(), required=False, widget=forms.RadioSelect,
-                               help_text="Players: your colour on the map; each player has their own.")
+    role = forms.ChoiceField(choices=(), initial=Membership.Role.PLAYER, widget=forms.RadioSelect)
+    empire_name = forms.CharField(max_length=80, required=False)
+    faction = forms.CharField(max_length=80, required=False)
+    colour = forms.ChoiceField(choices=(), required=False, widget=forms.RadioSelect)
 
-    def __init__(self, *args, taken_colours=(), **kwargs):
+    def __init__(self, *args, taken_colours=(), words: layers.JoinWords | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.words = words = words or layers.JoinWords()
+        self.fields["role"].choices = [(Membership.Role.PLAYER, f"Player: take a seat and {words.a_seat}"),
+                                       (Membership.Role.OBSERVER, "Observer: watch the campaign")]
+        self.fields["empire_name"].label = words.name_label
+        self.fields["empire_name"].help_text = words.name_help
+        if words.faction_choices:
+            self.fields["faction"] = forms.ChoiceField(choices=[("", "— choose —"), *words.faction_choices],
+                                                       required=False)
+        self.fields["faction"].label = words.faction_label
+        self.fields["faction"].help_text = words.faction_help
+        self.fields["colour"].help_text = words.colour_help
         free = [c for c in COLOUR_PALETTE if c not in set(taken_colours)]
         self.fields["colour"].choices = [(c, COLOUR_NAMES.get(c, c)) for c in free]
         if free and not self.is_bound:
@@ -165,7 +170,9 @@ class JoinForm(forms.Form):
         data = super().clean()
         if data.get("role") == Membership.Role.PLAYER:
             if not (data.get("empire_name") or "").strip():
-                self.add_error("empire_name", "Choose a name for your empire.")
+                self.add_error("empire_name", f"Choose a name for your {self.words.seat}.")
+            if self.words.faction_choices and not data.get("faction"):
+                self.add_error("faction", f"Choose one of the {self.words.faction_label.lower()}.")
             if not data.get("colour"):
                 self.add_error("colour", "Choose a colour.")
         return data

@@ -40,8 +40,8 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 # Platform features a layer may take part in. Pages and actions of a feature ask the registry.
@@ -97,6 +97,32 @@ class HomeFacts:
     status: str | None = None    # overrides the campaign's status ("Setting up")
     deadline: datetime | None = None  # the open step's deadline (the turn-based layers set their own row's)
     step: str = ""               # what the campaign waits for now ("scenario 2: force selection")
+    winner: str = ""             # a finished campaign's winner, by its seat's name ("Bob's Squadron")
+    no_winner: str = ""          # the layer's words for a finished campaign without one ("a drawn campaign")
+    seat_names: Mapping[int, str] = field(default_factory=dict)  # user id -> the name of his seat
+
+
+@dataclass(frozen=True)
+class JoinWords:
+    """How a layer's join form names what a player takes (issue 23 item 12): Event Horizon's
+    words by default; a layer whose rule book lists the powers gives them as ``faction_choices``
+    (value, label), so the form offers them before anyone is refused."""
+
+    seat: str = "empire"            # what a player takes: "an empire", "a fleet"
+    name_help: str = 'Players: your empire\'s name, e.g. "Venetian Star Republic".'
+    faction_label: str = "Faction"
+    faction_help: str = 'Players, optional: the faction or race you play, e.g. "Terran".'
+    faction_choices: tuple[tuple[str, str], ...] = ()   # empty: a free text
+    colour_help: str = "Players: your colour on the map; each player has their own."
+
+    @property
+    def name_label(self) -> str:
+        return f"{self.seat.capitalize()} name"
+
+    @property
+    def a_seat(self) -> str:
+        """"an empire", "a fleet"."""
+        return f"{'an' if self.seat[:1] in 'aeiou' else 'a'} {self.seat}"
 
 
 @dataclass(frozen=True)
@@ -129,6 +155,7 @@ class CampaignLayer:
     due_steps: Callable | None = None       # (now) -> list[campaign id]: open steps past their deadline
     process_due: Callable | None = None     # action(*, campaign_id, now=None) -> truthy if it acted
     send_reminders: Callable | None = None  # (now) -> int: deadline reminders queued
+    join_words: JoinWords = JoinWords()
 
     def has(self, feature: str) -> bool:
         return feature in self.features

@@ -21,14 +21,15 @@ class TacticalConfig(AppConfig):
         from campaign import layers
 
         from .pickup import actions as pickup
-        from .pickup.layer import RECORD
+        from .pickup.layer import RECORD, battle_page
         from .play import actions as play
+        from .play import kinds
 
         layers.register(RECORD)
         play.RESULT_SINKS[RECORD.key] = pickup.record_result
+        kinds.HOST_PAGES[RECORD.key] = battle_page  # its battles' titles (issue 23 item 15)
         # CAM scenarios fought online are played on the generic play and replay pages as a battle
         # kind of their own.
         from .battles.cam_play import CamPlayKind
-        from .play import kinds
 
         kinds.register(CamPlayKind())

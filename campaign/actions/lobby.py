@@ -296,13 +296,14 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
         raise ActionError(f"you are already in this campaign, as {role_name}")
 
     if role == Membership.Role.PLAYER:
+        words = layers.of(campaign).join_words
         empire_name = empire_name.strip() if isinstance(empire_name, str) else ""
         faction = faction.strip() if isinstance(faction, str) else ""
         colour = colour.strip().lower() if isinstance(colour, str) else ""
         if not empire_name:
-            raise ActionError("choose a name for your empire")
+            raise ActionError(f"choose a name for your {words.seat}")
         if len(empire_name) > 80 or len(faction) > 80:
-            raise ActionError("an empire name and a faction have at most 80 characters")
+            raise ActionError(f"{words.a_seat} name and a faction have at most 80 characters")
         if colour not in COLOUR_PALETTE:
             raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
         players = campaign.memberships.filter(Membership.seated())
@@ -311,7 +312,7 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
         if players.filter(colour=colour).exists():
             raise ActionError(f"another player has the colour {colour}: choose another")
         if players.filter(empire_name__iexact=empire_name).exists():
-            raise ActionError(f"another player's empire is called {empire_name}: choose another name")
+            raise ActionError(f"another player's {words.seat} is called {empire_name}: choose another name")
     elif role == Membership.Role.OBSERVER:
         empire_name = faction = colour = ""
     else:

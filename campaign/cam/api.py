@@ -71,7 +71,7 @@ def campaign_json(campaign: Campaign) -> dict:
         "settings": {"period": cam.period, "starting_points": cam.starting_points, "scenarios": cam.scenarios,
                      "points_level": cam.points_level, "break_percent": cam.break_percent,
                      "replacement_percent": cam.replacement_percent, "survival_roll": cam.survival_roll,
-                     "battle_mode": cam.battle_mode, "tables": cam.tables,
+                     "battle_mode": cam.battle_mode, "scenario_mode": cam.scenario_mode, "tables": cam.tables,
                      "replacement_house_rule": cam.replacement_house_rule},
         "players": [{"seat": p.seat, "username": p.user.username, "name": p.name, "faction": p.faction,
                      "wealth": p.wealth, "temper": p.temper, "preset": p.preset,
@@ -125,7 +125,8 @@ class Campaigns(APIView):
                 break_percent=d.get("break_percent", 40), replacement_percent=d.get("replacement_percent", 10),
                 survival_roll=d.get("survival_roll", False), battle_mode=d.get("battle_mode", "tabletop"),
                 seed=d.get("seed"), tables=d.get("tables", 1),
-                replacement_house_rule=d.get("replacement_house_rule", False))
+                replacement_house_rule=d.get("replacement_house_rule", False),
+                scenario_mode=d.get("scenario_mode", "tabletop"))
         except actions.CamActionError as exc:
             return _refused(exc)
         except (TypeError, AttributeError) as exc:

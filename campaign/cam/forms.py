@@ -9,7 +9,7 @@ from campaign.rules.cam import ships as sh
 from campaign.rules.cam import state as st
 from campaign.sanitise import whole_number
 
-from .models import CLASS_CHOICES, EDGE_CHOICES, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign
+from .models import CLASS_CHOICES, EDGE_CHOICES, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign, ScenarioMode
 
 FACTION_HELP = ("A power the rule book classes (" + ", ".join(fx.PRESETS) + ") takes its CAM 4.2 wealth class "
                 "and CAM 3.1 modifier from the book; for any other power choose the wealth class that fits best.")
@@ -52,6 +52,11 @@ class CreateForm(forms.Form):
                                 "nature.")
     survival_roll = forms.BooleanField(required=False, help_text="000 5.7 sidebar: destroyed ships survive on 2D6 = 12.")
     battle_mode = forms.ChoiceField(choices=CamCampaign.BattleMode.choices, initial=CamCampaign.BattleMode.TABLETOP)
+    scenario_mode = forms.TypedChoiceField(  # optional: a client that does not name it gets the tabletop
+        label="How scenarios are fought", choices=ScenarioMode.choices, initial=ScenarioMode.TABLETOP,
+        required=False, empty_value=ScenarioMode.TABLETOP,
+        help_text="Every scenario starts in this mode; until its table is set the moderator may still switch one "
+                  "(fought online: the players play each battle here, on the Buoyz engine).")
     seed = forms.CharField(required=False, max_length=100,
                            help_text="Optional: a chosen dice seed (the same rolls every time). Leave empty.")
 

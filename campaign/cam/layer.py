@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from campaign.layers import CampaignLayer, HomeFacts, Seat
+from campaign.layers import CampaignLayer, HomeFacts, JoinWords, Seat
 from campaign.models import AuditEntry, Campaign, Membership
+from campaign.rules.cam import factions as fx
+from campaign.rules.cam import scoring as scoring_rules
 
 from .actions import deadlines, lobby, moderation
 from .actions.common import step_label
@@ -30,6 +32,10 @@ PAGES = ("cam-detail", "cam-fleet", "cam-start", "cam-sds", "cam-generate", "cam
 def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
     ids = [c.pk for c in campaigns]
     cams = {c.pk: c for c in CamCampaign.objects.filter(pk__in=ids).annotate(seated=Count("players"))}
+    fleets: dict[int, dict[int, tuple[int, str, int]]] = {}  # campaign -> seat -> (user, fleet name, CPs)
+    for campaign_id, seat, user_id, name, points in CamPlayer.objects.filter(cam_id__in=ids).values_list(
+            "cam_id", "seat", "user_id", "name", "campaign_points"):
+        fleets.setdefault(campaign_id, {})[seat] = (user_id, name, points)
     joined = dict(Membership.objects.filter(campaign_id__in=ids, role=Membership.Role.PLAYER)
                   .values("campaign_id").annotate(n=Count("id")).values_list("campaign_id", "n"))
     facts = {}
@@ -38,7 +44,14 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
         if cam is None:  # not made by the CAM actions (which always make both rows)
             facts[c.pk] = HomeFacts(players=joined.get(c.pk, 0))
             continue
+        seated = fleets.get(c.pk, {})
+        winner = ""
+        if c.status == Campaign.Status.FINISHED:  # CAM 4.3: the standings' winner, by the same rule
+            leader = scoring_rules.cp_leader({seat: points for seat, (_, _, points) in seated.items()})
+            winner = seated[leader][1] if leader is not None else ""
         facts[c.pk] = HomeFacts(
+            winner=winner, no_winner="a drawn campaign (ruling CAM20)",
+            seat_names={user_id: name for user_id, name, _ in seated.values()},
             players=cam.seated or joined.get(c.pk, 0),
             summary=f"Period {cam.period} · {cam.scenarios} scenario{'s' if cam.scenarios != 1 else ''}",
             status="Setting up" if c.status == Campaign.Status.ACTIVE and not cam.started else None,
@@ -61,6 +74,24 @@ def user_seats(user, campaign_ids) -> dict[int, set[int]]:
             "cam__campaign_id", "seat"):
         found.setdefault(campaign_id, set()).add(seat)
     return found
+
+
+def _power_label(power: fx.Faction) -> str:
+    temper = {fx.Temper.AGGRESSIVE: ", aggressive (+1 to break contact)",
+              fx.Temper.CAUTIOUS: ", cautious (−1 to break contact)"}.get(power.temper, "")
+    return f"{power.name}: {power.wealth.value}{temper}"
+
+
+# issue 23 item 12: a fleet and a power of CAM 4.2's wealth lists, offered before anyone is refused
+JOIN_WORDS = JoinWords(
+    seat="fleet",
+    name_help="Players: your fleet's name, e.g. \"Bob's Squadron\".",
+    faction_label="Power",
+    faction_help=f"Players: the power you command, with its {fx.WEALTH_RULE} wealth class and CAM 3.1 temper. "
+                 "For another power the moderator sets the rubber up on the CAM page, choosing its wealth class.",
+    faction_choices=tuple((name, _power_label(power)) for name, power in fx.PRESETS.items()),
+    colour_help="Players: your colour on the standings chart; each player has their own.",
+)
 
 
 def panel(campaign: Campaign) -> dict:
@@ -105,4 +136,5 @@ LAYER_RECORD = CampaignLayer(
     due_steps=deadlines.due_steps,
     process_due=deadlines.process_due_step,
     send_reminders=deadlines.send_step_reminders,
+    join_words=JOIN_WORDS,
 )

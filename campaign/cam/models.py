@@ -22,6 +22,14 @@ EDGE_CHOICES = [("north", "North"), ("east", "East"), ("south", "South"), ("west
 CLASS_CHOICES = [(c, c) for c in ("BB", "CV", "BC", "CVE", "CA", "CL", "DD", "DE", "SS", "TP", "RB")]
 
 
+class ScenarioMode(models.TextChoices):
+    """How a scenario's battle is fought (``campaign/cam/online.py``)."""
+
+    TABLETOP = "tabletop", "Tabletop: the players enter each game turn"
+    AUTO = "auto", "Auto-resolved as soon as the table is set"
+    ONLINE = "online", "Fought online on the Buoyz engine"
+
+
 class CamCampaign(models.Model):
     """The CAM settings of one campaign (CAM 4.0, 4.1, 2.2, 2.3 and the RULINGS.md options)."""
 
@@ -46,6 +54,10 @@ class CamCampaign(models.Model):
         default=False, help_text="000 5.7 sidebar: a destroyed ship survives on 2D6 = 12 (option, default off).")
     battle_mode = models.CharField(max_length=10, choices=BattleMode.choices, default=BattleMode.TABLETOP,
                                    help_text="Tabletop: only the moderator may auto-resolve a battle.")
+    scenario_mode = models.CharField(
+        max_length=10, choices=ScenarioMode.choices, default=ScenarioMode.TABLETOP,
+        help_text="How each new scenario is fought (issue 23 item 13); the moderator may still switch a "
+                  "scenario until its table is set.")
     started = models.BooleanField(default=False, editable=False,
                                   help_text="Set-up is over: the fleets are fixed and scenarios are fought.")
     next_ship_id = models.PositiveIntegerField(default=1, editable=False)
@@ -161,10 +173,7 @@ class CamScenario(models.Model):
         CONFIRMING = "confirming", "Result waiting for confirmation"
         SCORED = "scored", "Scored (CAM 3.1, 4.3)"
 
-    class Mode(models.TextChoices):
-        TABLETOP = "tabletop", "Tabletop: the players enter each game turn"
-        AUTO = "auto", "Auto-resolved as soon as the table is set"
-        ONLINE = "online", "Fought online on the Buoyz engine"
+    Mode = ScenarioMode
 
     cam = models.ForeignKey(CamCampaign, on_delete=models.CASCADE, related_name="scenario_rows")
     number = models.PositiveSmallIntegerField()

@@ -234,10 +234,12 @@ def _cam_event(cam_battle, event) -> dict:
     return {"step": "break_contact", "kind": kind, "seats": seats, "text": event.text, "data": data}
 
 
-def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int) -> None:
+def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int, turns: int) -> None:
     """The battle is over: CAM 3.0 step 2, scored by ``actions._record`` exactly as a confirmed
     tabletop entry is (forced when all contact was not broken: a side gone, the turn cap, or the
-    moderator's settlement; CAM15)."""
+    moderator's settlement; CAM15). ``turns``: the game turn it ended in, the engine's count — the
+    one the battle's page gives (the CAM record's counter stops once all contact is broken, while
+    the ships breaking off may still take a game turn to leave the table: issue 23 item 16)."""
     cam = campaign.cam
     _next_step(campaign, cam, f"scenario {row.number}: fought online and scored (CAM 3.1, 4.3)")
     row.force_end = not cam_battle.contact_broken
@@ -245,7 +247,7 @@ def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int)
     row.turn_entries = {}
     row.events = list(row.events) + [{
         "step": "scoring", "kind": "ended", "seats": [], "data": {"battle": battle_id},
-        "text": f"The game fought online (battle {battle_id}) is over after turn {cam_battle.turn - 1} "
+        "text": f"The game fought online (battle {battle_id}) is over after game turn {turns} "
                 f"({'all table contact broken' if cam_battle.contact_broken else 'ended without all contact broken'}; "
                 "000 CAM 3.0)."}]
     try:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaign.access import role_of, visible_campaigns
@@ -70,7 +71,8 @@ def cam_create(request):
                 scenarios=data["scenarios"], points_level=data["points_level"], break_percent=data["break_percent"],
                 replacement_percent=data["replacement_percent"], survival_roll=data["survival_roll"],
                 battle_mode=data["battle_mode"], seed=data["seed"] or None, players=players_from(data),
-                tables=data["tables"] or 1, replacement_house_rule=data["replacement_house_rule"])
+                tables=data["tables"] or 1, replacement_house_rule=data["replacement_house_rule"],
+                scenario_mode=data["scenario_mode"])
         except actions.CamActionError as exc:
             error = str(exc)
         else:
@@ -116,9 +118,11 @@ def cam_detail(request, campaign_id: int, error: str | None = None, status: int 
     return render(request, "cam/detail.html", {**_detail_context(request, campaign), "error": error}, status=status)
 
 
-def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | None = None, held: str = ""):
+def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | None = None, held: str = "",
+                 fragment: str = ""):
     """Run one action; on refusal re-render the page it came from with the reason. ``held``: what
-    to say instead of ``ok`` when a player's input was stored but the rubber is paused (CAM60)."""
+    to say instead of ``ok`` when a player's input was stored but the rubber is paused (CAM60).
+    ``fragment``: the part of the campaign page to come back to (issue 23 item 14: not its top)."""
     campaign = _campaign(request, campaign_id)  # outsiders: 404
     try:
         result = run()
@@ -134,7 +138,7 @@ def _post_action(request, campaign_id: int, run, *, ok: str, scenario: int | Non
         return redirect("cam-scenario", campaign_id, number)
     if isinstance(result, CamScenario):
         return redirect("cam-scenario", campaign_id, result.number)
-    return redirect("cam-detail", campaign_id)
+    return redirect(reverse("cam-detail", args=[campaign_id]) + (f"#{fragment}" if fragment else ""))
 
 
 @login_required
@@ -148,7 +152,9 @@ def cam_fleet(request, campaign_id: int):
     def run():  # a seat that is no number is refused as the action's own refusals are (not a 500)
         seat = _int(request.POST.get("seat"), None) if request.POST.get("seat") else None
         return actions.set_starting_fleet(campaign_id=campaign_id, user=request.user, fleet=fleet, seat=seat)
-    return _post_action(request, campaign_id, run,
+    seat = request.POST.get("seat", "")
+    # back to the fleet's card, not the page's top (the page's script adds without leaving it)
+    return _post_action(request, campaign_id, run, fragment=f"starting-{seat}" if seat.isascii() and seat.isdigit() else "",
                         ok="Ship added to the starting fleet." if added else "Starting fleet saved.")
 
 
@@ -381,6 +387,8 @@ def standings_page(request, campaign_id: int):
     for s in scored:
         rows.append({"row": s, "sides": [s.score["sides"][str(p.seat)] for p in players],
                      "winner": next((p.name for p in players if p.seat == s.score["winner"]), None)})
-    svg = charts.cp_chart(players, scored)
+    colours = charts.player_colours(cam)
+    svg = charts.cp_chart(players, scored, colours)
     return render(request, "cam/standings.html", {"campaign": campaign, "cam": cam, "standings": table,
-                                                  "rows": rows, "players": players, "svg": svg})
+                                                  "rows": rows, "players": players, "svg": svg,
+                                                  "colours": colours})

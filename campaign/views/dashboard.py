@@ -35,6 +35,8 @@ class CampaignRow:
     battles: list = field(default_factory=list)   # battles waiting for this user
     ready: list[ReadyMark] | None = None            # None: hidden by the campaign's settings
     winner: str = ""
+    no_winner: str = ""            # the layer's words for a finished campaign without a winner
+    seat_name: str = ""            # the name of the user's seat, for a layer without empires ("Bob's Squadron")
     players: int = 0
     summary: str = ""              # the layer's line: "30×24 hex", "Period 2 · 5 scenarios"
     status: str | None = None      # the layer's status, when it says more than the campaign's ("Setting up")
@@ -96,7 +98,8 @@ def my_campaigns(user) -> list[CampaignRow]:
         fact = facts[campaign.pk]
         row = CampaignRow(campaign=campaign, role=role, url=_url(campaign), layer=layer.title,
                           players=fact.players, summary=fact.summary, status=fact.status, step=fact.step,
-                          deadline=fact.deadline)
+                          deadline=fact.deadline, winner=fact.winner, no_winner=fact.no_winner,
+                          seat_name=fact.seat_names.get(user.pk, ""))
         if campaign.winner_id:
             row.winner = campaign.winner.name
         turn = turns.get(campaign.pk)

@@ -262,7 +262,7 @@ def join(request, token: str):
         return redirect("lobby-detail", campaign.pk)
     players = campaign.memberships.filter(Membership.seated())
     taken = list(players.values_list("colour", flat=True))
-    form = JoinForm(request.POST or None, taken_colours=taken)
+    form = JoinForm(request.POST or None, taken_colours=taken, words=layers.of(campaign).join_words)
     error = None
     refusal = actions.invitation_refusal(invitation, request.user)
     if refusal is not None:  # an emailed invitation opened by another account: say so, no form

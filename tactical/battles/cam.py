@@ -247,7 +247,7 @@ def _finish(battle: Battle, campaign: Campaign, row, state) -> None:
     BattleLogEntry.objects.create(battle=battle, kind="tactical_over", data={"cam_score": score},
                                   text=f"The battle is over after game turn {out.turns}: {winner} wins the scenario "
                                        "(000 CAM 3.1).")
-    online.record_engine_result(campaign, row, out.cam_battle, battle.pk)
+    online.record_engine_result(campaign, row, out.cam_battle, battle.pk, out.turns)
 
 
 def _sides(state, names: dict[int, str], roster: dict[int, str]) -> dict:

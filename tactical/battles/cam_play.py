@@ -88,7 +88,8 @@ class CamPlayKind:
     def page(battle) -> dict:
         return {"title": f"Scenario {battle.turn}", "subtitle": "fought online on the Buoyz engine",
                 "back_url": reverse("cam-scenario", args=[battle.campaign_id, battle.turn]),
-                "back_label": f"scenario {battle.turn} of {battle.campaign.name}"}
+                "back_label": f"scenario {battle.turn} of {battle.campaign.name}",
+                "after_end": f"The result is scored in scenario {battle.turn} (000 CAM 3.1, 4.3)."}
 
 
 # --- the "your decision" email -----------------------------------------------------------------

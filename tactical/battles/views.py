@@ -40,6 +40,8 @@ from tactical.battles.forms import (
     side_rows,
 )
 from tactical.models import Battle
+from tactical.play import embedded, kinds
+from tactical.rules.play import PlayRules
 
 
 def _battle_for(request, battle_id: int) -> Battle:
@@ -99,8 +101,17 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
         "error": error,
         "play_url_ok": battle.mode == Battle.Mode.TACTICAL and not cam,
         "cam_scenario_url": reverse("cam-scenario", args=[campaign.pk, battle.turn]) if cam else "",
+        # its title and ship table from its host and rule book (issue 23 item 15)
+        "page": kinds.page_for(battle), "ships_template": _ships_template(battle),
     }
     return render(request, "tactical/battle_detail.html", context, status=status)
+
+
+def _ships_template(battle: Battle) -> str:
+    try:
+        return embedded.rules_for(battle).battle_ships_template
+    except ValueError:  # a rule book without online play: the generic table
+        return PlayRules.battle_ships_template
 
 
 @login_required

@@ -33,6 +33,21 @@ def current_step(campaign: Campaign, *, lock: bool = False) -> Step:
     return Step(number=1, label="the battle", deadline=None, open=False)
 
 
+def battle_page(battle) -> dict:
+    """The pickup battle's title on its play, replay and battle pages (tactical/play/kinds.py
+    ``HOST_PAGES``): its pickup number and rule book, back to its pickup page; its end leads to
+    nothing more (the battle is the whole game)."""
+    from django.urls import reverse
+
+    from tactical.rules.registry import RESOLVERS
+
+    pickup = battle.campaign.pickup
+    book = RESOLVERS[battle.ruleset].title if battle.ruleset in RESOLVERS else battle.ruleset
+    return {"title": f"Pickup battle {pickup.pk}", "subtitle": book,
+            "back_url": reverse("pickup-detail", args=[pickup.pk]), "back_label": battle.campaign.name,
+            "after_end": ""}
+
+
 def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
     from django.db.models import Count, Q
 

@@ -24,7 +24,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tactical.models import PickupBattle
+from tactical.models import BattleLogEntry, PickupBattle
 from tactical.rules import registry
 
 from . import actions
@@ -97,8 +97,18 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         and pickup.invite_token else "",
         "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
         "waiting": pickup.status in actions.BUILDABLE,
+        "outcome": _outcome(pickup),
         "error": error,
     }, status=status)
+
+
+def _outcome(pickup: PickupBattle) -> str:
+    """Who won, in the rule book's words (its ``PlayRules.summary``, logged when the battle ended):
+    a pickup battle's end goes to no campaign, so its page says it (issue 23 item 17)."""
+    if pickup.status != pickup.Status.OVER or not pickup.battle_id:
+        return ""
+    return (BattleLogEntry.objects.filter(battle_id=pickup.battle_id, kind="tactical_over")
+            .order_by("-id").values_list("text", flat=True).first() or "")
 
 
 @login_required

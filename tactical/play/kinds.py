@@ -16,11 +16,20 @@ CAM record and whose end is scored by the CAM layer — registers a ``BattleKind
   of tactical/play/actions.py), so that its end is scored where it belongs;
 - ``page(battle)``: the title and the link back to where the battle belongs.
 
+A battle of the generic kind is titled by its host, the layer of its campaign row
+(``HOST_PAGES``: a pickup battle's host registers its own; a campaign turn's battle, the default,
+is "Battle 3 at (4, 5)"). Every page dict has ``title``, ``subtitle``, ``back_url``,
+``back_label`` and ``after_end`` (what the end of the battle leads to, said under its result;
+"" when nothing more is to be said); ``hex`` is true for a battle fought in a hex of a campaign
+map (its hex and campaign turn are then shown). ``page_for(battle)`` answers it for any battle (issue 23
+items 15 and 17: no template asks which host or rule book a battle has).
+
 This module imports no engine (tests/test_architecture.py rule (f)).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -58,4 +67,23 @@ def kind_for(battle) -> BattleKind | None:
     return None
 
 
-__all__ = ["BattleKind", "kind_for", "register"]
+# campaign layer key -> page(battle) -> dict, for battles of the generic kind (tactical/apps.py)
+HOST_PAGES: dict[str, Callable[[Any], dict]] = {}
+
+
+def campaign_turn_page(battle) -> dict:
+    """A campaign turn's battle (Event Horizon's map): its hex and turn, back to its campaign."""
+    return {"title": f"Battle {battle.pk} at ({battle.x}, {battle.y})", "subtitle": f"turn {battle.turn}",
+            "back_url": f"/campaigns/{battle.campaign_id}/", "back_label": battle.campaign.name,
+            "after_end": "The result has gone to the campaign.", "hex": True}
+
+
+def page_for(battle) -> dict:
+    """The title, the link back and the words after the end of ``battle``, from its kind or its host."""
+    kind = kind_for(battle)
+    if kind is not None:
+        return {"after_end": "", **kind.page(battle)}
+    return HOST_PAGES.get(battle.campaign.layer, campaign_turn_page)(battle)
+
+
+__all__ = ["HOST_PAGES", "BattleKind", "campaign_turn_page", "kind_for", "page_for", "register"]

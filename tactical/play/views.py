@@ -69,13 +69,9 @@ class BattleView:
 
     @property
     def page(self) -> dict:
-        """The heading and the link back (a CAM battle: its scenario and the scenario page)."""
-        kind = kinds.kind_for(self.battle)
-        if kind is not None:
-            return kind.page(self.battle)
-        b = self.battle
-        return {"title": f"Battle {b.pk} at ({b.x}, {b.y})", "subtitle": f"turn {b.turn}",
-                "back_url": f"/campaigns/{b.campaign_id}/", "back_label": b.campaign.name}
+        """The heading, the link back and the words after the end, from the battle's kind or host
+        (a CAM battle: its scenario; a pickup battle: its pickup page)."""
+        return kinds.page_for(self.battle)
 
     @property
     def computer(self) -> bool:

@@ -94,6 +94,9 @@ class PlayRules:
     turn_rule = "turn sequence"
     play_template = "tactical/play.html"
     replay_ships_template = ""  # included by the replay under "Ships after this step"
+    # the battle page's table of each side's ships (tactical/battles/forms.py ``side_rows``): the
+    # generic one names the ship, its design and hull; a rule book with more to say gives its own
+    battle_ships_template = "tactical/_battle_ships.html"
     hand_deployment = False  # sides may place their fleets by hand before the battle
     deploy_rule = ""
     late_text = "the computer doctrine plays its ships until the next step."  # a side missed its deadline

@@ -50,7 +50,7 @@ def test_cam_rubber_through_the_lobby_and_moderation_pages(new_page, login, shot
                                     (carol, link, "Carol's Raiders", "Klingons")):
         page.goto(url)
         page.fill("#id_empire_name", fleet)
-        page.fill("#id_faction", power)
+        page.select_option("#id_faction", power)  # the CAM 4.2 powers, offered (issue 23 item 12)
         with page.expect_navigation():
             page.get_by_role("button", name="Join").click()
         assert page.url.endswith(lobby)

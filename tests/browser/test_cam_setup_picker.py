@@ -43,9 +43,9 @@ def test_cam_setup_picks_ships_from_the_catalogue(new_page, login, shot, django_
     picker.locator(".sd-all").uncheck()
     picker.locator(".sd-search").fill("talon")
     picker.locator("input[name=add_name]").fill("IRS Talon")
-    with bob.expect_navigation():
-        rows.filter(has_text="War Talon").get_by_role("button", name="Add").click()
-    assert "Ship added" in bob.content()
+    rows.filter(has_text="War Talon").get_by_role("button", name="Add").click()  # in place (issue 23 item 14)
+    bob.wait_for_function("() => document.querySelectorAll('#starting-1 .fleet-list li').length === 2")
+    assert "Ship added" in bob.locator("#starting-1 .fleet-status").inner_text()
     assert "IRS Talon — CL IRS 'War Talon' (Bird of Prey) (CL, 7 pts)" in bob.locator("#starting-1 .fleet-list").inner_text()
     assert [s["sd"] for s in CamPlayer.objects.get(cam=campaign.cam, seat=1).starting_fleet] == ["constitution", "war_talon"]
     shot(bob, f"{viewport['width']}-added")

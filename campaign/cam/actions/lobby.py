@@ -18,7 +18,7 @@ from campaign.rules.cam import state as st
 from campaign.rules.dice import derive_seed, new_seed, seed_hash
 
 from .. import adapters
-from ..models import LAYER, CamCampaign, CamPlayer
+from ..models import LAYER, CamCampaign, CamPlayer, ScenarioMode
 from .common import set_step_deadline
 from .errors import CamActionError, NotAllowed, _refuse
 
@@ -26,7 +26,8 @@ MAX_STEP_HOURS = 24 * 365
 
 
 def _checked_settings(*, period, starting_points, scenarios, points_level, break_percent, replacement_percent,
-                      survival_roll, tables, replacement_house_rule, battle_mode) -> dict:
+                      survival_roll, tables, replacement_house_rule, battle_mode,
+                      scenario_mode=ScenarioMode.TABLETOP) -> dict:
     """The CAM settings (CAM 4.0, 4.1, 2.2, 2.3, 4.2), checked by the engine; the CamCampaign fields."""
     settings = st.CamSettings(period=period, starting_points=starting_points, scenarios=scenarios,
                               points_level=points_level, break_percent=break_percent,
@@ -38,7 +39,9 @@ def _checked_settings(*, period, starting_points, scenarios, points_level, break
         raise _refuse(exc) from None
     if battle_mode not in CamCampaign.BattleMode.values:
         raise CamActionError(f"battle mode is one of {CamCampaign.BattleMode.values}, not {battle_mode!r}")
-    return {"period": period, "starting_points": starting_points, "scenarios": scenarios,
+    if scenario_mode not in ScenarioMode.values:
+        raise CamActionError(f"the scenarios' mode is one of {', '.join(ScenarioMode.values)}, not {scenario_mode!r}"[:300])
+    return {"scenario_mode": scenario_mode, "period": period, "starting_points": starting_points, "scenarios": scenarios,
             "points_level": points_level, "break_percent": break_percent, "replacement_percent": replacement_percent,
             "survival_roll": survival_roll, "battle_mode": battle_mode, "tables": tables,
             "replacement_house_rule": replacement_house_rule}
@@ -50,10 +53,12 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
                      break_percent: int = st.DEFAULT_BREAK_PERCENT,
                      replacement_percent: int = st.DEFAULT_REPLACEMENT_PERCENT, survival_roll: bool = False,
                      battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None, tables: int = 1,
-                     replacement_house_rule: bool = False, step_hours: int = 72, listed: bool = False) -> Campaign:
+                     replacement_house_rule: bool = False, step_hours: int = 72, listed: bool = False,
+                     scenario_mode: str = ScenarioMode.TABLETOP) -> Campaign:
     """A CAM rubber waiting in the lobby (status SETUP) with ``moderator`` as its moderator, its
     invitation link on and two seats (ruling CAM5). ``step_hours``: the time each step of the
-    rubber gets (``Campaign.turn_hours``; 0: no deadline)."""
+    rubber gets (``Campaign.turn_hours``; 0: no deadline); ``scenario_mode``: how its scenarios
+    are fought unless the moderator switches one."""
     if moderator is None or not moderator.is_authenticated:
         raise NotAllowed("log in to create a campaign")
     name = name.strip() if isinstance(name, str) else ""
@@ -66,7 +71,8 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
     fields = _checked_settings(period=period, starting_points=starting_points, scenarios=scenarios,
                                points_level=points_level, break_percent=break_percent,
                                replacement_percent=replacement_percent, survival_roll=survival_roll, tables=tables,
-                               replacement_house_rule=replacement_house_rule, battle_mode=battle_mode)
+                               replacement_house_rule=replacement_house_rule, battle_mode=battle_mode,
+                               scenario_mode=scenario_mode)
     seed_raw = derive_seed(seed) if seed else new_seed()
     campaign = Campaign.objects.create(
         name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.SETUP, turn=1, seats=2,

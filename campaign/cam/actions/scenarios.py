@@ -54,7 +54,7 @@ def _generate(campaign, cam, *, nature: str | None = None, defender: int | None 
         result = sc.generate_scenario(state, dice, nature=nature or None, defender=defender)
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None
-    row = CamScenario(cam=cam)
+    row = CamScenario(cam=cam, mode=cam.scenario_mode)  # the rubber's default; the moderator may switch it
     adapters.store_scenario(row, result.scenario)
     _add_events(row, result.events)
     row.save()

@@ -14,9 +14,10 @@ from campaign.rules.cam import state as st
 from campaign.rules.dice import derive_seed, new_seed, seed_hash
 
 from .. import adapters
-from ..models import LAYER, CamCampaign, CamPlayer, CamSD
+from ..models import LAYER, CamCampaign, CamPlayer, CamSD, ScenarioMode
 from .common import _acting_seat, _audit, _locked, _moderator_only, _next_step, set_step_deadline
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, _refuse
+from .lobby import _checked_settings
 
 SD_FIELDS = {"key", "ship_class", "name", "speed", "turning", "target_size", "shields", "hull", "crippled_at",
              "command", "ac", "ac_capacity", "special_abilities", "main", "secondary", "close_defence",
@@ -77,25 +78,22 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
                         break_percent: int = st.DEFAULT_BREAK_PERCENT,
                         replacement_percent: int = st.DEFAULT_REPLACEMENT_PERCENT, survival_roll: bool = False,
                         battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None,
-                        tables: int = 1, replacement_house_rule: bool = False) -> Campaign:
+                        tables: int = 1, replacement_house_rule: bool = False,
+                        scenario_mode: str = ScenarioMode.TABLETOP) -> Campaign:
     """A CAM campaign with ``user`` as moderator and two named players (``players``: dicts of
-    username, name, faction, wealth, temper, fleet). It waits in set-up until ``start``."""
+    username, name, faction, wealth, temper, fleet). It waits in set-up until ``start``.
+    ``scenario_mode``: how its scenarios are fought unless the moderator switches one."""
     if not user.is_authenticated:
         raise NotAllowed("log in to create a campaign")
     _check_create_types(name, seed, players)
     name = (name or "").strip()
     if not name:
         raise CamActionError("the campaign needs a name")
-    settings = st.CamSettings(period=period, starting_points=starting_points, scenarios=scenarios,
-                              points_level=points_level, break_percent=break_percent,
-                              replacement_percent=replacement_percent, survival_roll=survival_roll,
-                              tables=tables, replacement_house_rule=replacement_house_rule)
-    try:
-        settings.check()
-    except st.CampaignSetupError as exc:
-        raise _refuse(exc) from None
-    if battle_mode not in CamCampaign.BattleMode.values:
-        raise CamActionError(f"battle mode is one of {CamCampaign.BattleMode.values}, not {battle_mode!r}")
+    settings = _checked_settings(period=period, starting_points=starting_points, scenarios=scenarios,
+                               points_level=points_level, break_percent=break_percent,
+                               replacement_percent=replacement_percent, survival_roll=survival_roll, tables=tables,
+                               replacement_house_rule=replacement_house_rule, battle_mode=battle_mode,
+                               scenario_mode=scenario_mode)
     if len(players) != 2:
         raise CamActionError(f"{st.CAMPAIGN_RULE}: a CAM campaign is fought between two players (ruling CAM5)")
     User = get_user_model()
@@ -125,11 +123,7 @@ def create_cam_campaign(*, user, name: str, period: int, starting_points: int, p
         # tells the CAM set-up from the rubber.
         name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.ACTIVE, turn=1, seats=2,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=user, battle_mode="tabletop")
-    cam = CamCampaign.objects.create(
-        campaign=campaign, period=period, starting_points=starting_points, scenarios=scenarios,
-        points_level=points_level, break_percent=break_percent, replacement_percent=replacement_percent,
-        survival_roll=survival_roll, battle_mode=battle_mode, tables=tables,
-        replacement_house_rule=replacement_house_rule)
+    cam = CamCampaign.objects.create(campaign=campaign, **settings)
     Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.MODERATOR)
     for seat, player_user, fleet_name, fields, fleet, edge in rows:
         if player_user != user:

@@ -186,6 +186,17 @@ class Standings:
     winner: int | None  # the leader once the rubber is over (None: a drawn campaign)
 
 
+def cp_leader(points: Mapping[int, int]) -> int | None:
+    """The seat with the most campaign points (CAM 4.3), None while tied (ruling CAM20: equal CPs
+    is a drawn campaign); the campaign's winner once the rubber is over."""
+    ranked = sorted(points.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked:
+        return None
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
 def standings(campaign: CamCampaign) -> Standings:
     """CAM 4.1/4.3: the campaign is scored on the CPs of its scenarios (ruling CAM20: equal CPs
     is a drawn campaign; scenario wins are shown, not used to break the tie)."""
@@ -196,7 +207,7 @@ def standings(campaign: CamCampaign) -> Standings:
         rows.append(Standing(seat=player.seat, name=player.name, campaign_points=player.campaign_points,
                              scenario_wins=len(wins), victories=MappingProxyType(victories)))
     rows.sort(key=lambda r: -r.campaign_points)
-    leader = rows[0].seat if rows[0].campaign_points > rows[1].campaign_points else None
+    leader = cp_leader({r.seat: r.campaign_points for r in rows})
     finished = campaign.finished
     return Standings(table=tuple(rows), leader=leader, finished=finished, winner=leader if finished else None)
 

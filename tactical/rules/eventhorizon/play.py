@@ -259,6 +259,7 @@ class EventHorizonPlay(PlayRules):
     turn_rule = TURN_RULE
     play_template = "tactical/rulesets/eventhorizon/play.html"
     replay_ships_template = "tactical/rulesets/eventhorizon/_replay_ships.html"
+    battle_ships_template = "tactical/rulesets/eventhorizon/_battle_ships.html"  # engine, systems, damage carried in
     hand_deployment = True
     deploy_rule = DEPLOY_RULE
     late_text = "the computer doctrine plays its ships for this card."
