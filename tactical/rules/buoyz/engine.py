@@ -52,6 +52,7 @@ from .state import (
     LEFT,
     LOST,
     LURKING,
+    MINE_RULE,
     MOTIVE,
     MOVEMENT,
     OVER,
@@ -66,6 +67,7 @@ from .state import (
     Ship,
     Torpedo,
     Web,
+    mine_load_problem,
     with_ship,
 )
 from .state import evolve as replace  # dataclasses.replace, faster for the engine's plain frozen values
@@ -88,7 +90,6 @@ TORP_RULE = "000 5.9 Torpedoes"
 DC_RULE = "000 6.2 Damage Control"
 EXPLOSION_RULE = "000 11.6 Terminal Explosions"
 LEAVE_RULE = "000 11.7 Leaving The Table"
-MINE_RULE = "000 5.10 Mines"
 MINE_HIT = 4  # 5.10 "On a resultant score of 4 or above the ship has hit a mine"
 SWEEP_SPEED = 2.0  # 5.10 "if they are moving at 2\" or less per turn"
 MINE_FAST = 3.0  # 5.10 "+1 if moving more than 3\" that turn"
@@ -581,6 +582,9 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         if not has(ship.abilities, "Warp") or ship.crippled or ship.crit(MOTIVE):
             raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", f"{ship.name} ({ship.id}) is not a warp capable "
                                      "ship whose movement has not been reduced by combat")
+        if ship.cloaked:
+            raise IllegalActionError(f"{SPECIAL_RULE}: Maximum Warp!", f"{ship.name} ({ship.id}) is cloaked: only "
+                                     "uncloaked warp capable ships go to maximum warp")
     elif ship.extra_tries:  # after a successful No Win Scenario: two more, each a different one
         if action.action == "no_win" or action.action == ship.special_tried or ship.uses(action.action):
             raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has already tried {action.action} this turn")
@@ -601,7 +605,7 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
     if action.action == "ecm" and any(o.kind in ("nebula", "planet") and distance(ship.pos, o.centre) <= o.radius
                                       for o in state.objects):
-        raise IllegalActionError("000 7.2 ECM! / Go Dark!", "ECM cannot be performed within an atmosphere or nebula")
+        raise IllegalActionError(ECM_RULE, "ECM cannot be performed within an atmosphere or nebula")
     if action.action == "attack_shields" and not has(ship.abilities, "Attack Shields"):
         raise IllegalActionError("000 7.3 Klingon Attack Shields", f"{ship.name} ({ship.id}) has no Attack Shields")
     if action.action in ("cloak", "decloak"):
@@ -639,6 +643,7 @@ def _check_special(state: BattleState, action: A.Special) -> None:
         if target is None or target.side == ship.side or not target.active:
             raise IllegalActionError("000 7.2 Ramming Speed!", f"ship {action.target!r} is not an enemy vessel in the "
                                      "battle")
+        _no_attack_under_ecm(target, "rammed")
         if inches(ship.pos, target.pos) > RAM_RANGE:
             raise IllegalActionError("000 7.2 Ramming Speed!", f"{target.name} ({target.id}) is "
                                      f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
@@ -671,6 +676,8 @@ def _check_tractor(state: BattleState, ship: Ship, target_id: object) -> None:
                                  "a tractor beam reaches 1\"")
     if target.cloaked and not target.detected and target.side != ship.side:
         raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked")
+    if target.side != ship.side:
+        _no_attack_under_ecm(target, "held by an enemy tractor beam")
 
 
 def _tractor(state: BattleState, ship: Ship, target: Ship, mode: str, ctx: _Ctx) -> BattleState:
@@ -723,6 +730,7 @@ def _check_board(state: BattleState, ship: Ship, target_id: object) -> None:
                                  "its shields down")
     if target.cloaked and not target.detected:
         raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
+    _no_attack_under_ecm(target, "boarded")
     if ship.cloaked:
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked")
 
@@ -792,16 +800,29 @@ def _end_of(ship: Ship, m: A.Move, state: BattleState | None = None):
     return pos
 
 
+PURSUIT_SIZE = 3  # 7.3 "a Romulan ship of Class 3 size or larger" (Size 3 down to 0)
+
+
+def pursuit_mine_ready(ship: Ship) -> bool:
+    """7.3 Romulan Pursuit Mines: one, free, for a ship with the ability of Size 3 or larger
+    (target size 3 or less; ruling BZ97) that has not laid it yet."""
+    return (has(ship.abilities, "Pursuit Mine") and "pursuit_mine" not in ship.spent
+            and ship.sd.target_size <= PURSUIT_SIZE)
+
+
 def mine_layer_problem(ship: Ship) -> str | None:
-    """5.10: Size 3 and smaller capable vessels, 1 mine a turn from the 6 they carry; 7.3 Romulan
-    Pursuit Mines: one, free, for a ship with the ability (ruling BZ33)."""
-    if has(ship.abilities, "Pursuit Mine") and "pursuit_mine" not in ship.spent:
+    """5.10: Size 3 and smaller capable vessels, 1 mine a turn from the 6 they carry, and no
+    torpedoes besides (``mine_load_problem``); 7.3 Romulan Pursuit Mines (ruling BZ33)."""
+    if pursuit_mine_ready(ship):
         return None
     if ship.mines <= 0:
+        if has(ship.abilities, "Pursuit Mine") and ship.sd.target_size > PURSUIT_SIZE:
+            return (f"Pursuit Mines are laid by Romulan ships of Class 3 size or larger (7.3); {ship.name} is Size "
+                    f"{ship.sd.target_size}, and it carries no mines")
         return f"{ship.name} ({ship.id}) carries no mines"
     if ship.sd.target_size < 3:
         return f"only Size 3 and smaller vessels lay mines; {ship.name} is Size {ship.sd.target_size}"
-    return None
+    return mine_load_problem(ship.sd, ship.mines)
 
 
 def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
@@ -885,6 +906,18 @@ def _check_move(state: BattleState, action: A.Move) -> None:
         raise IllegalActionError(SQUADRON_RULE, why)
 
 
+ECM_RULE = "000 7.2 ECM! / Go Dark!"
+
+
+def _no_attack_under_ecm(target: Ship, how: str) -> None:
+    """7.2 ECM!: "No attacks on this ship may be made at all that turn" (ruling BZ95: fire,
+    boarding, ramming, an enemy's tractor beam, and attack craft runs with their torpedoes). The
+    ECM counter is on the table for every side to see, so refusing gives nothing away."""
+    if target.uses("ecm"):
+        raise IllegalActionError(ECM_RULE, f"no attacks may be made on {target.name} ({target.id}) this turn (ECM): "
+                                 f"it may not be {how}")
+
+
 def _check_fire(state: BattleState, action: A.Fire) -> None:
     if state.phase != ATTACK:
         raise IllegalActionError(FIRE_RULE, "ships fire in the Attack Phase")
@@ -892,7 +925,7 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
     if ship.fired:
         raise IllegalActionError(FIRE_RULE, f"{ship.name} ({ship.id}) has already been nominated to fire this turn")
     if ship.uses("ecm"):
-        raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"{ship.name} ({ship.id}) is under ECM and may not fire")
+        raise IllegalActionError(ECM_RULE, f"{ship.name} ({ship.id}) is under ECM and may not fire")
     if state.nominated is not None and state.nominated != ship.id:
         raise IllegalActionError(CLOAK_RULE, f"ship {state.nominated} has made its detection roll and fires now")
     if ship.uses("cloak") or ship.uses("decloak"):
@@ -938,9 +971,7 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
                                      "cannot be attacked")
         if not target.active:
             raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
-        if target.uses("ecm"):
-            raise IllegalActionError("000 7.2 ECM! / Go Dark!", f"no attacks may be made on {target.name} "
-                                     f"({target.id}) this turn (ECM)")
+        _no_attack_under_ecm(target, "fired at")
         if target.cloaked and not target.detected:
             raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
         if target.hyperspace:
@@ -1480,7 +1511,7 @@ def ship_new_fields(state: BattleState, ship: Ship) -> frozenset[int]:
 
 def _lay_mine(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
     """A 1\" by ½\" notional mine, its long side across the ship's heading, just astern of it."""
-    pursuit = has(ship.abilities, "Pursuit Mine") and "pursuit_mine" not in ship.spent
+    pursuit = pursuit_mine_ready(ship)
     centre = advance(ship.pos, ship.heading, -0.5)
     field = Minefield(-ship.id * 1000 - state.turn, ship.side, centre, ship.heading)
     if pursuit:
@@ -1844,7 +1875,8 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
             if any(t.kind in INTERCEPTABLE and id(t) not in intercepted for t in torps):
                 supported.add(friend.id)
                 _intercept(state, friend, torps, intercepted, ctx)
-    survivors = [t for t in state.torpedoes if id(t) not in intercepted and state.ship(t.target).active]
+    survivors = [t for t in state.torpedoes if id(t) not in intercepted and state.ship(t.target).active
+                 and not state.ship(t.target).uses("ecm")]  # 7.2 ECM! (ruling BZ95)
     for t in survivors:
         target = state.ship(t.target)
         if not target.active:
@@ -2247,6 +2279,7 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
             raise IllegalActionError(AC_ATTACK_RULE, f"ship {action.attack!r} is not an enemy ship in the battle")
         if target.cloaked and not target.detected:
             raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked")
+        _no_attack_under_ecm(target, "the target of an attack craft run")
 
 
 def _do_fly(state: BattleState, action: A.FlyAC, ctx: _Ctx) -> BattleState:
@@ -2283,7 +2316,7 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
         d = distance(f.pos, e.pos)
         to = _toward(f.pos, e.pos, min(f.speed, d - 1.5)) if d > 1.5 else f.pos
         can_run = (f.armed and f.kind != FIGHTER and distance(to, e.pos) <= 1.5 + 1e-6
-                   and not (e.cloaked and not e.detected))
+                   and not (e.cloaked and not e.detected) and not e.uses("ecm"))
         out.append(A.FlyAC(f.id, to, e.id if can_run else None))
     if f.kind == FIGHTER and f.armed:
         out.append(A.FlyAC(f.id, f.pos, cap=True))
@@ -2470,7 +2503,8 @@ def _ac_attacks(state: BattleState, ctx: _Ctx) -> BattleState:
                     continue
                 target = state.ship(f.attack)
                 rng = inches(f.pos, target.pos)
-                if not target.active or rng > AC_TORP_RANGE or (target.cloaked and not target.detected):
+                if not target.active or rng > AC_TORP_RANGE or (target.cloaked and not target.detected) \
+                        or target.uses("ecm"):  # 7.2 ECM!: no attacks on it at all (ruling BZ95)
                     ctx.log("ac_attack", f"Flight {f.id}'s run on {target.id} comes to nothing", flight=f.id,
                             target=target.id, launched=False)
                     state = _set_flight(state, replace(f, attack=None))
@@ -2487,6 +2521,13 @@ def _ac_attacks(state: BattleState, ctx: _Ctx) -> BattleState:
                 ctx.log("ac_attack", f"Flight {f.id} ({f.kind}) launches a {f.torpedo} torpedo at {target.name} "
                         f"({target.id})", flight=f.id, target=target.id, launched=True)
     return state
+
+
+def launch_rate(ship: Ship, flights: int) -> int:
+    """8.3: a carrier launches and/or recovers up to 20% of its flights a turn (rounded, at least
+    one, ruling BZ37); 5.8 (1) "Halve all firing factors / launch rates (if carrier)", half and
+    half again per Critical Armament, rounded once (ruling BZ5; ruling BZ96)."""
+    return max(1, round_half_up(flights * LAUNCH_SHARE / 2 ** ship.crit(ARMAMENT)))
 
 
 def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
@@ -2517,7 +2558,7 @@ def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
             continue
         if not has(ship.abilities, "Carrier"):
             continue
-        room = max(1, round_half_up(len(mine) * LAUNCH_SHARE))
+        room = launch_rate(ship, len(mine))
         for f in mine:
             if room and f.flying and not f.armed and not f.locked and inches(f.pos, ship.pos) <= 1:
                 state = _set_flight(state, replace(f, status=ABOARD, pos=None, rearm=1, armed=False))
