@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from .. import actions as A
-from .. import cam as C
+from ..cam_policy import CAM
 from ..geometry import EPSILON, advance, distance, inches, round_half_up
 from ..sds import has
 from ..state import (
@@ -389,7 +389,7 @@ def _carrier_ops(state: BattleState, ctx: _Ctx) -> BattleState:
     state = replace(state, flights=tuple(flights))
     for f in state.flights:  # 8.3: off-table bases launch rearmed flights back onto the table
         if f.offtable and f.status == ABOARD and f.armed and f.rearm == 0 and state.orders_of(f.side).launch \
-                and not (C.breaking(state, f.side) or not state.active_ships(f.side)):
+                and not (CAM.breaking(state, f.side) or not state.active_ships(f.side)):
             at = edge_point(state, f.side, f.pos or (state.table[0] / 2, state.table[1] / 2))
             state = _set_flight(state, replace(f, status=FLYING, pos=(round(at[0], 4), round(at[1], 4))))
             ctx.log("ac_launched", f"Side {f.side}'s {f.kind} flight {f.id} returns from its off-table base at "

@@ -9,7 +9,7 @@ import math
 from functools import lru_cache
 
 from .. import actions as A
-from .. import cam as C
+from ..cam_policy import CAM
 from ..geometry import EPSILON, advance, bearing, distance, norm, segment_crosses_rect, turn_degrees
 from ..sds import has
 from ..state import (
@@ -63,10 +63,10 @@ def _check_move(state: BattleState, action: A.Move) -> None:
         if action.lay_mine or action.sweep or action.orbit is not None:
             raise IllegalActionError(WEB_RULE, "a ship spinning a web moves as if laying a minefield: no mine, "
                                      "sweep or orbit besides")
-    if C.breaking(state, ship.side):
-        why = C.retreat_problem(state, ship, action)
+    if CAM.breaking(state, ship.side):
+        why = CAM.retreat_problem(state, ship, action)
         if why:
-            raise IllegalActionError(C.RETREAT_RULE, why)
+            raise IllegalActionError(CAM.RETREAT_RULE, why)
     why = web_block(state, [(ship.pos, _end_of(ship, action, state))] if action.orbit is not None
                     else _legs(ship, action)) if state.webs else None
     if why:
@@ -285,7 +285,7 @@ TRANSIT_TURNS = 2  # 11.3: "leaves it's table on turn 1 and spends turn 2 and 3 
 def _transit_to(state: BattleState, ship: Ship, home: int | None, legs) -> int | None:
     """11.3 (ruling BZ82): a Warp (or Hyperspace) capable ship, not breaking contact, that leaves
     its table by its east or west edge where a neighbouring table lies goes there in transit."""
-    if state.tables < 2 or home is None or ship.hyperspace or C.breaking(state, ship.side):
+    if state.tables < 2 or home is None or ship.hyperspace or CAM.breaking(state, ship.side):
         return None
     if not (has(ship.abilities, "Warp") or has(ship.abilities, "Hyperspace")):
         return None
@@ -323,8 +323,8 @@ def _check_reveal(state: BattleState, action: A.Reveal) -> None:
         raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is not lurking")
     if ship.side != state.acting:
         raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
-    if C.breaking(state, ship.side):
-        raise IllegalActionError(C.LURK_RULE, f"{ship.name} ({ship.id}) lurks under a 'break contact' order: it has "
+    if CAM.breaking(state, ship.side):
+        raise IllegalActionError(CAM.LURK_RULE, f"{ship.name} ({ship.id}) lurks under a 'break contact' order: it has "
                                  "broken contact (ruling BZ52)")
     if state.nominated is not None or (state.squadron_next and ship.id not in state.squadron_next):
         raise IllegalActionError(TURN_RULE, "another ship is being nominated now")
@@ -477,8 +477,8 @@ def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     if state.webs:
         options = [m for m in options if web_block(state, [(ship.pos, _end_of(ship, m, state))] if m.orbit is not None
                                                    else _legs(ship, m)) is None]
-    if C.breaking(state, ship.side):
-        options = [m for m in options if C.retreat_problem(state, ship, m) is None]
+    if CAM.breaking(state, ship.side):
+        options = [m for m in options if CAM.retreat_problem(state, ship, m) is None]
     if len(squadron(state, ship)) > 1:
         options = [m for m in options if formation_problem(state, ship, _end_of(ship, m, state)) is None]
     return options

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cam_policy import CAM
 from ..state import CAPTURED, DESTROYED, BattleState
 
 
@@ -39,7 +40,7 @@ def ending(state: BattleState) -> str | None:
     table), or undecided at the turn cap."""
     if not state.over:
         return None
-    if state.cam is not None and state.cam.battle.contact_broken:
+    if CAM.contact_broken(state):
         return CONTACT_BROKEN
     alive = {s.side for s in state.ships if s.active}
     if not alive:
@@ -51,6 +52,5 @@ def outcome(state: BattleState) -> Outcome:
     fates = tuple(ShipFate(s.id, s.side, s.status, s.sd.points, s.hull, s.crippled) for s in state.ships)
     lost = {side: sum(f.points for f in fates if f.side == side and f.fate in (DESTROYED, CAPTURED))
             for side in state.sides}
-    link = state.cam
-    return Outcome(state.over, state.winner, state.turn, fates, lost, link.score if link else None,
-                   link.battle if link else None, ending(state))
+    return Outcome(state.over, state.winner, state.turn, fates, lost, CAM.score(state), CAM.record(state),
+                   ending(state))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from campaign.rules.dice import Dice
 
 from .. import actions as A
-from .. import cam as C
+from ..cam_policy import CAM
 from ..geometry import EPSILON
 from ..sds import has
 from ..state import (
@@ -145,7 +145,7 @@ def legal_actions(state: BattleState) -> list[A.Action]:
 def _pending(state: BattleState, side: int) -> list[Ship]:
     if state.phase == MOVEMENT:
         out = [s for s in state.active_ships(side) if not s.moved]
-        if not C.breaking(state, side):  # 10.2: lurkers are nominated to reveal or stay hidden (BZ53)
+        if not CAM.breaking(state, side):  # 10.2: lurkers are nominated to reveal or stay hidden (BZ53)
             out += [s for s in state.lurking(side) if not s.moved]
         return out
     if state.phase == ATTACK:
@@ -322,13 +322,13 @@ def _check_over(state: BattleState, ctx: _Ctx, mid_turn: bool = False) -> Battle
     """BZ17; with a CAM link, CAM 3.0: over once all table contact is broken (after an End
     Phase), or forced when a side has no ship left or at the turn cap, and tallied by CAM."""
     alive = [side for side in state.sides if state.active_ships(side)
-             or (state.lurking(side) and not C.breaking(state, side))
+             or (state.lurking(side) and not CAM.breaking(state, side))
              or any(s.status == TRANSIT and s.side == side for s in state.ships)]  # BZ53: lurkers are in the battle
-    if state.cam is not None:
-        done = len(alive) < 2 or (not mid_turn and (state.cam.battle.contact_broken or state.turn >= state.turn_cap))
+    done = CAM.scenario_over(state, alive, mid_turn)
+    if done is not None:
         if not done:
             return state
-        state, winner = C.finish(state, ctx)
+        state, winner = CAM.finish(state, ctx)
         ctx.log("over", f"The CAM scenario ends: {'side ' + str(winner) + ' wins' if winner is not None else 'a draw'}",
                 winner=winner)
         return replace(state, phase=OVER, acting=None, nominated=None, winner=winner)
@@ -361,8 +361,7 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
                           shields_lowered=False, detected=False, searched=False) if s.active or s.status in (LURKING, TRANSIT)
                   else s for s in state.ships)
     state = replace(state, ships=ships, torpedoes=())
-    if state.cam is not None:
-        state = C.end_phase(state, ctx)
+    state = CAM.end_phase(state, ctx)
     return _check_over(state, ctx)
 
 
