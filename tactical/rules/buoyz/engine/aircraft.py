@@ -5,6 +5,8 @@ CAP and dogfights, their torpedo runs, carrier operations and off-table bases.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 
 from .. import actions as A
 from ..cam_policy import CAM
@@ -146,6 +148,12 @@ def _do_fly(state: BattleState, action: A.FlyAC, ctx: _Ctx) -> BattleState:
     if _ac_pending(state):
         return state
     return _next_ac_slot(state, ctx, state.ac_slot + 1)
+
+
+def handle_fly(state: BattleState, action: A.FlyAC) -> Callable[[_Ctx], BattleState]:
+    """4.2: an AC counter's move: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_fly(state, action)
+    return partial(_do_fly, state, action)
 
 
 def _toward(a, b, dist: float):

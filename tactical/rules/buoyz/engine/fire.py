@@ -4,7 +4,8 @@ ships before it (10.3 Cloak Hunter!).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 from .. import actions as A
 from ..geometry import EPSILON, arcs_of, distance, inches, round_half_up
@@ -147,6 +148,12 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
     return _after_nomination(state, ship.side, ctx, ship.id)
 
 
+def handle_fire(state: BattleState, action: A.Fire) -> Callable[[_Ctx], BattleState]:
+    """5.3: a ship's fire: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_fire(state, action)
+    return partial(_do_fire, state, action)
+
+
 def hit_modifier(state: BattleState, shooter: Ship, target: Ship) -> int:
     """5.5: −1 per 2\" (or part) beyond 2\"; −1 fast moving target; +1 dead in space."""
     rng = inches(shooter.pos, target.pos)
@@ -267,6 +274,12 @@ def _do_detect(state: BattleState, action: A.Detect, ctx: _Ctx) -> BattleState:
         state = with_ship(state, replace(ship, searched=True, fired=True))
         return _after_nomination(state, ship.side, ctx)
     return replace(with_ship(state, replace(ship, searched=True)), nominated=ship.id)
+
+
+def handle_detect(state: BattleState, action: A.Detect) -> Callable[[_Ctx], BattleState]:
+    """10.3: a cloak hunter's search: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_detect(state, action)
+    return partial(_do_detect, state, action)
 
 
 # The other phases of the turn, imported last: the phases call one another (the sequence

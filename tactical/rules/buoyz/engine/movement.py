@@ -6,7 +6,8 @@ the way — mines (5.10, 7.3 Pursuit Mines), leaving the table (11.7) or for ano
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from .. import actions as A
 from ..cam_policy import CAM
@@ -141,6 +142,12 @@ def _do_move(state: BattleState, action: A.Move, ctx: _Ctx) -> BattleState:
     if action.web and state.ship(ship.id).active:
         state = _spin_web(state, state.ship(ship.id), ctx)
     return _after_nomination(state, ship.side, ctx, ship.id)
+
+
+def handle_move(state: BattleState, action: A.Move) -> Callable[[_Ctx], BattleState]:
+    """4.1: a ship's move: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_move(state, action)
+    return partial(_do_move, state, action)
 
 
 def move_cost_ok(ship: Ship, action: A.Move) -> str | None:
@@ -353,6 +360,12 @@ def _do_reveal(state: BattleState, action: A.Reveal, ctx: _Ctx) -> BattleState:
     return replace(with_ship(state, ship), nominated=ship.id)
 
 
+def handle_reveal(state: BattleState, action: A.Reveal) -> Callable[[_Ctx], BattleState]:
+    """10.2: a lurking ship revealed: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_reveal(state, action)
+    return partial(_do_reveal, state, action)
+
+
 def _check_lurk(state: BattleState, action: A.Lurk) -> None:
     if state.phase != MOVEMENT:
         raise IllegalActionError(LURK_RULE, "a ship is nominated to lurk in the Movement Phase")
@@ -379,6 +392,12 @@ def _do_lurk(state: BattleState, action: A.Lurk, ctx: _Ctx) -> BattleState:
         ctx.log("lurk", f"{ship.name} ({ship.id}) lurks stationary in hyperspace ({HYPER_RULE})", ship=ship.id)
         state = with_ship(state, replace(ship, moved=True, moved_inches=0.0, hyper_lurk=True))
     return _after_nomination(replace(state, nominated=None), ship.side, ctx)
+
+
+def handle_lurk(state: BattleState, action: A.Lurk) -> Callable[[_Ctx], BattleState]:
+    """10.2, 11.8: a ship staying hidden: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_lurk(state, action)
+    return partial(_do_lurk, state, action)
 
 
 def lurk_options(state: BattleState, ship: Ship) -> list[A.Action]:

@@ -10,6 +10,9 @@ in ``docs/rulings.md``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from campaign.rules.dice import Dice
 
 from .. import actions as A
@@ -54,53 +57,39 @@ def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
 
 def check(state: BattleState, action: A.Action) -> None:
     """Raise ``IllegalActionError`` if ``action`` is not allowed now (rolls nothing)."""
-    if state.phase == OVER:
-        raise IllegalActionError(TURN_RULE, "the battle is over")
-    if isinstance(action, A.Begin):
-        if state.phase != INITIATIVE or state.turn != 0:
-            raise IllegalActionError(INITIATIVE_RULE, "the battle has begun; initiative is rolled after each End Phase")
-        return
-    if state.phase == INITIATIVE:
-        raise IllegalActionError(INITIATIVE_RULE, "roll for initiative first (Begin)")
-    if isinstance(action, A.Special):
-        _check_special(state, action)
-    elif isinstance(action, A.Move):
-        _check_move(state, action)
-    elif isinstance(action, A.Fire):
-        _check_fire(state, action)
-    elif isinstance(action, A.Detect):
-        _check_detect(state, action)
-    elif isinstance(action, A.FlyAC):
-        _check_fly(state, action)
-    elif isinstance(action, A.Reveal):
-        _check_reveal(state, action)
-    elif isinstance(action, A.Lurk):
-        _check_lurk(state, action)
-    else:
-        raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
+    _handler(state, action)
 
 
 def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
-    check(state, action)
+    resolve = _handler(state, action)  # every check first: a refusal rolls nothing
     ctx = _Ctx(dice)
-    if isinstance(action, A.Begin):
-        ctx.log("begin", "The battle begins")
-        state = _roll_initiative(state, ctx)
-    elif isinstance(action, A.Special):
-        state = _do_special(state, action, ctx)
-    elif isinstance(action, A.Move):
-        state = _do_move(state, action, ctx)
-    elif isinstance(action, A.Detect):
-        state = _do_detect(state, action, ctx)
-    elif isinstance(action, A.FlyAC):
-        state = _do_fly(state, action, ctx)
-    elif isinstance(action, A.Reveal):
-        state = _do_reveal(state, action, ctx)
-    elif isinstance(action, A.Lurk):
-        state = _do_lurk(state, action, ctx)
-    else:
-        state = _do_fire(state, action, ctx)
+    state = resolve(ctx)
     return Resolution(state, tuple(ctx.events))
+
+
+def _begin(state: BattleState, action: A.Begin, ctx: _Ctx) -> BattleState:
+    ctx.log("begin", "The battle begins")
+    return _roll_initiative(state, ctx)
+
+
+def handle_begin(state: BattleState, action: A.Begin) -> Callable[[_Ctx], BattleState]:
+    """3.0: the battle begins with the first Initiative Phase."""
+    if state.phase != INITIATIVE or state.turn != 0:
+        raise IllegalActionError(INITIATIVE_RULE, "the battle has begun; initiative is rolled after each End Phase")
+    return partial(_begin, state, action)
+
+
+def _handler(state: BattleState, action: A.Action) -> Callable[[_Ctx], BattleState]:
+    """The action's phase module checks it (its check beside its resolution) and hands back the
+    closure that resolves it (as the Event Horizon engine's handlers do)."""
+    if state.phase == OVER:
+        raise IllegalActionError(TURN_RULE, "the battle is over")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalActionError(TURN_RULE, f"unknown action {action!r}")
+    if state.phase == INITIATIVE and handler is not handle_begin:
+        raise IllegalActionError(INITIATIVE_RULE, "roll for initiative first (Begin)")
+    return handler(state, action)
 
 
 def legal_actions(state: BattleState) -> list[A.Action]:
@@ -374,28 +363,27 @@ from .aircraft import (  # noqa: E402
     _anti_ac,
     _cap_intercepts,
     _carrier_ops,
-    _check_fly,
-    _do_fly,
     _dogfights,
     _start_ac_movement,
     fly_options,
+    handle_fly,
 )
 from .boarding import _resolve_boardings  # noqa: E402
 from .damage import _damage_control  # noqa: E402
-from .fire import HUNTER_MOVE, _check_detect, _check_fire, _do_detect, _do_fire, fire_options  # noqa: E402
+from .fire import HUNTER_MOVE, fire_options, handle_detect, handle_fire  # noqa: E402
 from .movement import (  # noqa: E402
     LEAVE_RULE,
     LURK_RULE,
-    _check_lurk,
-    _check_move,
-    _check_reveal,
-    _do_lurk,
-    _do_move,
-    _do_reveal,
     _emerge,
+    handle_lurk,
+    handle_move,
+    handle_reveal,
     lurk_options,
     ship_moves,
 )
-from .specials import _break_tractors, _check_special, _do_special, special_options  # noqa: E402
+from .specials import _break_tractors, handle_special, special_options  # noqa: E402
 from .terrain import _rotate, _webs_hold  # noqa: E402
 from .torpedoes import _resolve_torpedoes  # noqa: E402
+
+_HANDLERS = {A.Begin: handle_begin, A.Special: handle_special, A.Move: handle_move, A.Fire: handle_fire,
+             A.Detect: handle_detect, A.FlyAC: handle_fly, A.Reveal: handle_reveal, A.Lurk: handle_lurk}

@@ -4,6 +4,9 @@ ramming, tractor beams, saucer separation, landing, 'Use The Force, Luke!', hype
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from .. import actions as A
 from ..geometry import EPSILON, advance, bearing, distance, inches, round_half_up
 from ..sds import has
@@ -171,6 +174,12 @@ def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState
     if ok and action.action in TRACTORS:
         return _tractor(state, state.ship(ship.id), state.ship(action.target), TRACTORS[action.action], ctx)
     return state
+
+
+def handle_special(state: BattleState, action: A.Special) -> Callable[[_Ctx], BattleState]:
+    """7.1, 7.2: a Special Action: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    _check_special(state, action)
+    return partial(_do_special, state, action)
 
 
 def special_options(state: BattleState, ship: Ship) -> list[A.Special]:
