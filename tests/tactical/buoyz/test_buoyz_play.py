@@ -1,4 +1,4 @@
-"""Buoyz 'N Da 'Hood played online through the generic play layer (tactical/rules/buoyz/play.py;
+"""Buoyz 'N Da 'Hood played online through the generic play layer (tactical/rules/buoyz/play/;
 tactical/play/): a battle set up directly (no CAM campaign: a ``Battle`` with ruleset "buoyz"
 whose setup lists SDs), played to its end through the play API by two players, or with the
 doctrine taking a side; and fog of war — a cloaked ship's position is in no answer the other

@@ -13,7 +13,7 @@ from tactical.rules.play import action_type, whole_number
 from .. import actions as A
 from ..state import IllegalActionError
 
-FORMAT_RULE = "action format (tactical/rules/buoyz/play.py)"
+FORMAT_RULE = "action format (tactical/rules/buoyz/play/codec.py)"
 MAX_SHOTS = 20
 MAX_INCHES = 200.0
 
