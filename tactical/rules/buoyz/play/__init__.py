@@ -40,6 +40,7 @@ table); where it goes then is not.
 
 from __future__ import annotations
 
+from tactical.rules.kit import fallback
 from tactical.rules.play import PlayRules, Step
 
 from .. import actions as A
@@ -157,13 +158,8 @@ class BuoyzPlay(PlayRules):
         return Step(PlayState(res.state, state.log + events), events)
 
     def doctrine_action(self, state, side):
-        battle = state.battle
-        action = doctrine_action(battle)
-        try:
-            check(battle, action)
-        except IllegalActionError:
-            action = legal_actions(battle)[0]
-        return action
+        battle = state.battle  # the kit's fallback: a refused choice becomes the first legal action
+        return fallback(battle, doctrine_action(battle), check=check, instead=lambda b: legal_actions(b)[0])
 
     def late_done(self, state):
         # Ruling BZP3: the doctrine makes the late side's one nomination (a Special Action and

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from tactical.rules.kit import fallback
 from tactical.rules.play import AUTOMATIC, PlayRules, Step, form_value
 
 from .. import actions as A
@@ -115,12 +116,8 @@ class EventHorizonPlay(PlayRules):
     def doctrine_action(self, state, side):
         """doctrine.simulate's fallback: a move the engine would refuse ends the activation (or
         passes) instead, so a computer side never stalls."""
-        action = doctrine_action(state, side) or A.Pass(side)
-        try:
-            check(state, action)
-        except IllegalActionError:
-            action = A.EndActivation(state.activation.ship) if state.activation else A.Pass(side)
-        return action
+        return fallback(state, doctrine_action(state, side) or A.Pass(side), check=check,
+                        instead=lambda st: A.EndActivation(st.activation.ship) if st.activation else A.Pass(side))
 
     def events(self, state):
         return state.log
