@@ -1,6 +1,6 @@
 // The Buoyz 'N Da 'Hood play page (templates/tactical/rulesets/buoyz/play.html): zoom and pan on
 // the table (wheel, pinch, drag, buttons: the patterns of static/map.js), and moves picked on the
-// board. The page's JSON "bz-plan" (tactical/rules/buoyz/play.py board_plan) lists each ship's
+// board. The page's JSON "bz-plan" (tactical/rules/buoyz/play/page.py board_plan) lists each ship's
 // legal moves with their paths in the SVG's pixels; a click, or a drag from the ship, snaps to the
 // nearest legal move's end, shows its path, the inches used and left and the turning points
 // spent, and "Confirm move" submits that move through the ship's own list form (the same action

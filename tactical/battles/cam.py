@@ -4,7 +4,7 @@ of ``campaign/cam/battles.py``, registered by ``tactical/apps.py``.
 A scenario in "fought online" mode gets a ``Battle`` row (ruleset ``buoyz``, ``turn`` = the
 scenario's number, ``setup["cam"]`` its CAM record when the table was set). The battle is
 event-sourced like the Event Horizon one (tactical/play/): ``BattleStep`` rows hold every
-decision (``tactical/rules/buoyz/play.py``'s action JSON) and the first turn's initiative, and every die
+decision (``tactical/rules/buoyz/play/codec.py``'s action JSON) and the first turn's initiative, and every die
 is in the campaign's hash-chained log (phase ``battle <id>``, concerning the two seats); the state
 is rebuilt by ``deploy_cam`` with the logged dice and the steps replayed. After each decision the
 engine's CAM record goes back to the scenario row (``online.record_progress``); at the end its

@@ -3,7 +3,7 @@
 Registered with tactical/play/kinds.py by ``tactical/apps.py``: for a battle with ``setup["cam"]``
 the play page, the replay page and the battle API (tactical/play/) show the Buoyz board with the
 CAM players as the sides (``CamPlayer`` seats, not ``Empire`` ones), fog of war as for any Buoyz
-battle (``tactical.rules.buoyz.camplay.CamBuoyzPlay``), the table set up by ``deploy_cam`` from
+battle (``tactical.rules.buoyz.cam_play_rules.CamBuoyzPlay``), the table set up by ``deploy_cam`` from
 the scenario's CAM record (``cam.initial_state``). A decision or a hand to the doctrine made on
 those pages goes through the CAM layer's own actions (``campaign.cam.online.act`` /
 ``hand_to_doctrine``: the campaign row locked first, the seat checked), so the battle's end is
@@ -27,7 +27,7 @@ from campaign.cam.actions.errors import Paused as CamPaused
 from campaign.cam.models import CamPlayer, CamScenario
 from campaign.models import Membership
 from tactical.play import actions as play
-from tactical.rules.buoyz.camplay import CAM_RULES, wrap
+from tactical.rules.buoyz.cam_play_rules import CAM_RULES, wrap
 
 from . import cam
 

@@ -6,7 +6,7 @@ tactical/play/actions.py, render.
                                       whose decision it is, and — when it is yours — the legal
                                       actions of your ships
     POST api/battles/{id}/action/     one action as JSON, in the battle's ruleset's codec (Event
-                                      Horizon: tactical/rules/eventhorizon/codec.py, e.g.
+                                      Horizon: tactical/rules/eventhorizon/play/codec.py, e.g.
                                       {"type": "move", "ship": 3, "path": ["F", "FL"]});
                                       400 {"rule", "detail"} when the rules refuse it, 409 when it
                                       is not your decision, 403 for the moderator (who may only look)

@@ -8,8 +8,8 @@ it is, the legal actions, one action applied with the dice, the doctrine's choic
 as the campaign's result, the events a side may read (fog of war), the board as SVG and the
 page's and the API's view of the state.
 
-A rule book subclasses ``PlayRules`` in its own package (``tactical/rules/eventhorizon/play.py``,
-``tactical/rules/buoyz/play.py``), overriding the hooks below, and hands an instance to its
+A rule book subclasses ``PlayRules`` in its own package (``tactical/rules/eventhorizon/play/``,
+``tactical/rules/buoyz/play/``), overriding the hooks below, and hands an instance to its
 ``ResolverRecord(play=…)``. The engine's state is opaque to ``tactical/play/``: it is only passed
 back to these hooks (and to the ruleset's own templates).
 

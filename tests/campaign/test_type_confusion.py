@@ -465,7 +465,7 @@ def test_the_cam_what_if_page_reads_a_superscript_as_no_number(client, bob):
     assert response.status_code < 500
 
 
-@pytest.mark.parametrize(("codec", "move"), [("tactical.rules.eventhorizon.codec", {"path": ["F"]}),
+@pytest.mark.parametrize(("codec", "move"), [("tactical.rules.eventhorizon.play.codec", {"path": ["F"]}),
                                              ("tactical.rules.buoyz.play", {"after": 6})])
 def test_the_action_codecs_refuse_a_superscript_ship_number(codec, move):
     import importlib

@@ -16,8 +16,8 @@ from tactical.models import Battle, BattleLogEntry, BattleStep
 from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules import eventhorizon as eh
-from tactical.rules.eventhorizon import codec
 from tactical.rules.eventhorizon import play as ehplay
+from tactical.rules.eventhorizon.play import codec
 from tactical.rules.eventhorizon.state import Battlefield
 from tests.tactical.play_support import make_battle, patch_record_result
 

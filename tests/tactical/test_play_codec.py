@@ -1,4 +1,4 @@
-"""Actions as JSON (tactical/rules/eventhorizon/codec.py) and the replay dice
+"""Actions as JSON (tactical/rules/eventhorizon/play/codec.py) and the replay dice
 (tactical/rules/replay.py). Rule book 003 "The Turn Sequence" lists the actions."""
 
 from __future__ import annotations
@@ -11,7 +11,13 @@ from campaign.rules.dice import FixedDice, SeededDice, derive_seed
 from campaign.rules.eventhorizon.designs import GALIOT, SULTAN
 from tactical.rules.eventhorizon import CampaignShip, IllegalActionError, deploy, simulate
 from tactical.rules.eventhorizon import actions as A
-from tactical.rules.eventhorizon.codec import ACTION_TYPES, ActionFormatError, describe, from_json, to_json
+from tactical.rules.eventhorizon.play.codec import (
+    ACTION_TYPES,
+    ActionFormatError,
+    describe,
+    from_json,
+    to_json,
+)
 from tactical.rules.replay import LoggedDie, ReplayDice, ReplayMismatch
 
 EVERY_ACTION = [

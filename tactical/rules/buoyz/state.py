@@ -18,6 +18,7 @@ from tactical.rules.kit import Event as KitEvent
 from tactical.rules.kit import IllegalActionError, evolve
 
 from .geometry import Point
+from .sds import weapon_systems
 
 # Ship status.
 ACTIVE, DESTROYED, LEFT = "active", "destroyed", "left"  # LEFT: left the table (11.7)
@@ -406,9 +407,28 @@ def with_ship(state: BattleState, ship: Ship) -> BattleState:
     return evolve(state, ships=tuple(ship if s.id == ship.id else s for s in state.ships))
 
 
+MINE_RULE = "000 5.10 Mines"
+MAX_MINES = 6  # 5.10 "Each carries up to 6 notional mines"
+
+
+def mine_load_problem(sd: SD, mines: object) -> str | None:
+    """5.10: a ship carries 0 to 6 notional mines, and "If mines are carried no torpedoes can be
+    carried" (ruling BZ98: an SD with a torpedo system carries no mines)."""
+    if not isinstance(mines, int) or isinstance(mines, bool) or not 0 <= mines <= MAX_MINES:
+        return f"a ship carries 0 to {MAX_MINES} notional mines, not {mines!r}"
+    if mines and any(w.torpedo for w in weapon_systems(sd)):
+        return (f"{sd.name} carries torpedoes: if mines are carried no torpedoes can be carried "
+                f"({', '.join(w.name for w in weapon_systems(sd) if w.torpedo)})")
+    return None
+
+
 def new_ship(ship_id: int, side: int, sd: SD, pos: Point, heading: float = 0.0, **kw: Any) -> Ship:
-    """A ship fresh from its SD; the SD must keep T'Corr's limits (1.5; ``SDError`` otherwise)."""
+    """A ship fresh from its SD; the SD must keep T'Corr's limits (1.5; ``SDError`` otherwise)
+    and its mines 5.10's (``IllegalActionError``)."""
     validate_sd(sd)
+    why = mine_load_problem(sd, kw.get("mines", 0))
+    if why:
+        raise IllegalActionError(MINE_RULE, why)
     return Ship(id=ship_id, side=side, sd=sd, pos=(float(pos[0]), float(pos[1])), heading=float(heading) % 360.0,
                 hull=sd.hull, **kw)
 

@@ -1,5 +1,5 @@
 """A Buoyz battle setup whose ship entry carries a whole SD (a player's custom design) instead
-of a catalogue key (tactical/rules/buoyz/play.py ``sd_from_json``): held to 000 1.5 and
+of a catalogue key (tactical/rules/buoyz/play/setup.py ``sd_from_json``): held to 000 1.5 and
 T'Corr's limits (``validate_sd``), refused with the field or limit named; catalogue keys work
 as before. Pure code: no database."""
 

@@ -1,4 +1,4 @@
-"""Buoyz 'N Da 'Hood played online through the generic play layer (tactical/rules/buoyz/play.py;
+"""Buoyz 'N Da 'Hood played online through the generic play layer (tactical/rules/buoyz/play/;
 tactical/play/): a battle set up directly (no CAM campaign: a ``Battle`` with ruleset "buoyz"
 whose setup lists SDs), played to its end through the play API by two players, or with the
 doctrine taking a side; and fog of war — a cloaked ship's position is in no answer the other
@@ -22,7 +22,7 @@ from tactical.rules import registry
 from tactical.rules.buoyz import actions as A
 from tactical.rules.buoyz import board
 from tactical.rules.buoyz import play as bp
-from tactical.rules.buoyz.engine import legal_actions
+from tactical.rules.buoyz.engine import legal_actions, systems, turning
 from tactical.rules.buoyz.sds import random_fleet
 from tactical.rules.play import Viewer
 from tests.tactical.play_support import patch_record_result
@@ -149,8 +149,8 @@ def test_the_board_is_drawn_to_scale_and_hides_a_cloaked_enemy():
     x_px = round(board.MARGIN + HIDDEN_AT[0] * board.SCALE, 2)
     assert str(x_px) in mine and str(x_px) not in theirs
     # The selected ship's fire arcs (one wedge per weapon system and arc) and turning template.
-    assert theirs.count('class="arc"') == sum(len(w.arcs) for w in bp.systems(connie))
-    assert theirs.count('class="turn"') == 2 * bp.turning(connie) + 1
+    assert theirs.count('class="arc"') == sum(len(w.arcs) for w in systems(connie))
+    assert theirs.count('class="turn"') == 2 * turning(connie) + 1
 
 
 def test_events_naming_a_cloaked_ship_are_its_own_sides_only():

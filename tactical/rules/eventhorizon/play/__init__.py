@@ -13,244 +13,50 @@ facings against its zone. The board is ``board.py``'s SVG; the play page is the 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
 
-from campaign.rules.dice import SeededDice
-from campaign.rules.eventhorizon.designs import Design as DesignSpec
-from campaign.rules.eventhorizon.economy import Damage
-from tactical.rules.play import AUTOMATIC, PlayRules, Step, Viewer, form_value, whole_number
+from tactical.rules.kit import fallback
+from tactical.rules.play import AUTOMATIC, PlayRules, Step, form_value
 
-from . import actions as A
-from . import board as boardsvg
+from .. import actions as A
+from .. import board as boardsvg
+from ..deploy import DEPLOY_RULE
+from ..doctrine import doctrine_action
+from ..engine import apply, check, draw_card, is_over, legal_actions, outcome
+from ..geometry import FACING_NAMES
+from ..state import IllegalActionError, hidden_from
 from . import codec
-from .deploy import DEPLOY_RULE, CampaignShip, Placement, battlefield_for_world, deploy, zone
-from .doctrine import doctrine_action
-from .engine import BattleOutcome, apply, check, draw_card, is_over, legal_actions, outcome, trace_path
-from .geometry import FACING_NAMES
-from .state import BLACK_HOLE, PLANET, SUN, WORMHOLE, BattleState, IllegalActionError, Planet, hidden_from
+from .page import (
+    _ship_label,  # noqa: F401
+    action_choices,
+    outcome_to_result,
+    ship_rows,
+)
+
+# re-exported: importers name them from here, as they did from play.py
+from .setup import (  # noqa: F401
+    BLOCKING,
+    CLOUD_TERRAIN,
+    DEPLOY_PREVIEW_SEED,
+    WORLD_PLANET_ID,
+    SetupError,
+    _seat_key,
+    _whole,
+    campaign_ship,
+    check_placements,
+    deploy_order,
+    deployed,
+    initial_state,
+    next_to_deploy,
+    placement_json,
+    placements_of,
+    preview,
+    sides_of,
+    zone_of,
+)
 
 DRAW = {"type": "draw"}
-CLOUD_TERRAIN = "particle_cloud"
-WORLD_PLANET_ID = "world"
 TURN_RULE = "003 The Turn Sequence"
-BLOCKING = (SUN, BLACK_HOLE, WORMHOLE, PLANET)  # no ship deploys there (deploy._free)
-DEPLOY_PREVIEW_SEED = b"sector-command deployment preview"  # never rolls for the battle itself
 
-
-class SetupError(IllegalActionError):
-    """The battle's setup JSON cannot be put on the table."""
-
-    def __init__(self, message: str):
-        super().__init__(DEPLOY_RULE, message)
-
-
-def _seat_key(sides: Mapping, seat: int) -> Mapping:
-    for key in (str(seat), seat):
-        if key in sides:
-            return sides[key]
-    raise SetupError(f"the setup has no side for seat {seat}")
-
-
-def campaign_ship(data: Mapping[str, Any]) -> CampaignShip:
-    try:
-        design = DesignSpec.from_dict(data["design"])
-        damage = Damage.from_json(data.get("damage"))
-        return CampaignShip(id=int(data["id"]), design=design, damage=damage,
-                            hero_crew=bool(data.get("hero_crew", False)), name=str(data.get("name") or ""))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SetupError(f"ship {data.get('id', '?')} of the setup cannot be read: {exc}") from exc
-
-
-def sides_of(setup: Mapping[str, Any]) -> tuple[int, int]:
-    """The engine's side order (ruling TP1): the attacker (the invader, red) first."""
-    return int(setup["attacker"]), int(setup["defender"])
-
-
-def initial_state(setup: Mapping[str, Any], dice) -> BattleState:
-    """Deploy the setup's fleets (003 AEWA: the invader deploys first when the defender has one)
-    on a table for the hex (ruling TC26) and shuffle the deck with ``dice``."""
-    attacker, defender = sides_of(setup)
-    sides = setup.get("sides") or {}
-    fleets = {seat: [campaign_ship(s) for s in _seat_key(sides, seat).get("ships", [])]
-              for seat in (attacker, defender)}
-    world = setup.get("world")
-    field = battlefield_for_world(planet=bool(world), cloud=setup.get("terrain") == CLOUD_TERRAIN)
-    planets = ()
-    if world:
-        mid = field.width // 2
-        owner = world.get("owner")
-        planets = (Planet(id=WORLD_PLANET_ID, squares=((mid, mid),), owner=None if owner is None else int(owner),
-                          defences=bool(world.get("defences"))),)
-    return deploy(fleets, dice, invader=attacker, aewa=bool(setup.get("aewa")), battlefield=field,
-                  planets=planets, placements=placements_of(setup))
-
-
-# --- deployment by hand (Campaign.deployment "hand"; ruling TP8) ---------------------------------
-
-def deploy_order(setup: Mapping[str, Any]) -> list[int]:
-    """Who deploys first (ruling TC24, 003 AEWA): the defender, then the invader; against the
-    defender's AEWA the invader first."""
-    attacker, defender = sides_of(setup)
-    return [attacker, defender] if setup.get("aewa") else [defender, attacker]
-
-
-def deployed(setup: Mapping[str, Any]) -> dict[int, Any]:
-    """Seats that have deployed: their placements (a list) or ``AUTOMATIC``."""
-    return {int(k): v for k, v in (setup.get("placements") or {}).items()}
-
-
-def next_to_deploy(setup: Mapping[str, Any]) -> int | None:
-    done = deployed(setup)
-    return next((seat for seat in deploy_order(setup) if seat not in done), None)
-
-
-def placements_of(setup: Mapping[str, Any]) -> dict[int, list[Placement]]:
-    """The engine placements of the seats that placed their ships by hand."""
-    out = {}
-    for seat, given in deployed(setup).items():
-        if isinstance(given, list):
-            out[seat] = [Placement(int(p["ship"]), (int(p["x"]), int(p["y"])), p["facing"]) for p in given]
-    return out
-
-
-def _whole(value) -> int | None:
-    """A ship number or a square's coordinate: a whole number of 0 or more (``whole_number``)."""
-    return whole_number(value, negative=False)
-
-
-def placement_json(raw) -> list[dict]:
-    """A side's placements as sent by a page or the API: a list of {ship, x, y, facing}. Raises
-    SetupError naming what is wrong."""
-    if not isinstance(raw, list) or not raw:
-        raise SetupError("placements must be a list of {ship, x, y, facing}, one per ship")
-    out = []
-    for i, p in enumerate(raw):
-        if not isinstance(p, Mapping):
-            raise SetupError(f"placement {i + 1} must be an object with ship, x, y and facing")
-        ship, x, y = (_whole(p.get(k)) for k in ("ship", "x", "y"))
-        if ship is None or x is None or y is None:
-            raise SetupError(f"placement {i + 1} needs whole numbers ship, x and y")
-        facing = p.get("facing")
-        if not isinstance(facing, str) or facing.upper() not in FACING_NAMES:
-            raise SetupError(f"placement {i + 1}: the facing is one of {', '.join(FACING_NAMES)}, not {facing!r}")
-        out.append({"ship": ship, "x": x, "y": y, "facing": facing.upper()})
-    return out
-
-
-def preview(setup: Mapping[str, Any]) -> BattleState:
-    """The table as it stands during deployment: every fleet that has deployed, in place; the
-    others not yet on it. Built with dice of its own (the deck's order is not shown and not
-    used), so looking at it rolls nothing for the battle."""
-    state = initial_state(setup, SeededDice(DEPLOY_PREVIEW_SEED))
-    done = set(deployed(setup))
-    return replace(state, ships=tuple(s for s in state.ships if s.side in done))
-
-
-def zone_of(setup: Mapping[str, Any], seat: int, state: BattleState | None = None) -> list[tuple[int, int]]:
-    """The squares where ``seat`` may place its ships (its deployment zone, anomalies and the
-    squares already taken left out); ``state``: the setup's ``preview`` if already built."""
-    state = state or preview(setup)
-    index = list(sides_of(setup)).index(seat)
-    taken = {s.pos for s in state.ships}
-    return [c for c in zone(state.field, index)
-            if c not in taken and state.field.terrain.get(c) not in BLOCKING]
-
-
-def check_placements(setup: Mapping[str, Any], seat: int, placements) -> None:
-    """Refuse (IllegalActionError, with the rule) placements the table does not allow: a
-    square outside the zone or taken, a ship missing or not the side's."""
-    trial = {**setup, "placements": {**(setup.get("placements") or {}), str(seat): placements}}
-    try:
-        preview(trial)
-    except ValueError as exc:  # a facing the engine does not know
-        raise IllegalActionError(DEPLOY_RULE, str(exc)) from None
-
-
-def outcome_to_result(result: BattleOutcome) -> dict[str, Any]:
-    """The campaign-level result JSON handed to ``tactical.battles.lifecycle.record_result``."""
-    ships = []
-    for s in result.ships:
-        ships.append({
-            "ship": s.ship,
-            "fate": s.fate,
-            "damage": None if s.damage is None else s.damage.to_json(),
-            "captured_by": s.captured_by,
-        })
-    return {"holder": result.holder, "ships": ships, "cards_drawn": result.cards_drawn, "capped": result.capped}
-
-
-# --- what the acting player may do -----------------------------------------------------------
-
-def _ship_label(state: BattleState, ship_id: int) -> str:
-    s = state.find(ship_id)
-    return f"ship {ship_id}" + (f" ({s.name})" if s is not None and s.name else "")
-
-
-def action_choices(state: BattleState, seat: int) -> dict:
-    """The acting side's legal actions, shaped for the page: ``buttons`` (one action each),
-    ``moves`` (reachable squares and facings), ``weapons`` (per weapon system, its targets, so
-    fire can be split), ``ship`` (the activated ship)."""
-    out = {"buttons": [], "moves": [], "weapons": [], "ship": None, "activate": []}
-    if state.acting_side != seat or is_over(state):
-        return out
-    if state.activation is None:
-        for ship in state.ships_of(seat):
-            for action in legal_actions(state, ship.id):
-                if isinstance(action, A.Activate):
-                    out["activate"].append({"label": codec.describe(action), "json": json.dumps(codec.to_json(action)),
-                                            "ship": ship})
-        out["buttons"].append({"label": codec.describe(A.Pass(seat)), "json": json.dumps(codec.to_json(A.Pass(seat)))})
-        return out
-    ship = state.ship(state.activation.ship)
-    out["ship"] = ship
-    fires = []
-    for action in legal_actions(state, ship.id):
-        if isinstance(action, A.Move):
-            pos, facing, _ = trace_path(state, ship, action.path, action.into_black_hole)
-            out["moves"].append({"x": pos[0], "y": pos[1], "facing": FACING_NAMES[facing], "path": " ".join(action.path),
-                                 "json": json.dumps(codec.to_json(action))})
-        elif isinstance(action, A.Fire):
-            fires.append(action)
-        else:
-            out["buttons"].append({"label": codec.describe(action), "json": json.dumps(codec.to_json(action))})
-    out["moves"].sort(key=lambda m: (m["y"], m["x"], m["facing"]))
-    for i, key in enumerate(ship.weapons):
-        targets = []
-        for fire in fires:
-            target = fire.shots[0][1]
-            if any(w == key for w, _ in fire.shots) and target not in [t for t, _ in targets]:
-                label = f"planet {target}" if isinstance(target, str) else _ship_label(state, target)
-                targets.append((target, label))
-        if targets:
-            out["weapons"].append({"index": i, "key": key, "name": key.replace("_", " "),
-                                   "targets": [{"value": f"{key}|{t}", "label": label} for t, label in targets]})
-    return out
-
-
-def ship_rows(state: BattleState, viewer: Viewer) -> list[dict]:
-    """The ships' table (fog of war: an enemy ship hidden by its stealth field is left out,
-    003 "Stealth Fields"; rulings TP5–TP6)."""
-    rows = []
-    for s in state.ships:
-        hidden = s.stealth_engaged and viewer.fog_side is not None and s.side != viewer.fog_side and s.in_play
-        if hidden:
-            continue
-        rows.append({
-            "id": s.id, "side": s.side, "side_name": viewer.names.get(s.side, s.side), "name": s.name,
-            "design": s.design.name,
-            "pos": s.pos, "facing": FACING_NAMES[s.facing], "hull": s.hull, "max_hull": boardsvg.max_hull(s),
-            "condition": boardsvg.condition(s)[0], "condition_text": boardsvg.condition(s)[1],
-            "movement": s.movement, "force_fields": list(s.force_fields), "weapons": [w.replace("_", " ") for w in s.weapons],
-            "status": s.status, "evasive": s.evasive, "stealth": s.stealth_engaged, "shuttle": s.shuttle,
-            "power": s.power, "captured_by": s.captured_by, "original_side": s.original_side,
-            "mine": s.side == viewer.seat, "colour": viewer.colours.get(s.side, "#999"),
-        })
-    return rows
-
-
-# --- the hooks -------------------------------------------------------------------------------
 
 class EventHorizonPlay(PlayRules):
     name = "eventhorizon"
@@ -311,12 +117,8 @@ class EventHorizonPlay(PlayRules):
     def doctrine_action(self, state, side):
         """doctrine.simulate's fallback: a move the engine would refuse ends the activation (or
         passes) instead, so a computer side never stalls."""
-        action = doctrine_action(state, side) or A.Pass(side)
-        try:
-            check(state, action)
-        except IllegalActionError:
-            action = A.EndActivation(state.activation.ship) if state.activation else A.Pass(side)
-        return action
+        return fallback(state, doctrine_action(state, side) or A.Pass(side), check=check,
+                        instead=lambda st: A.EndActivation(st.activation.ship) if st.activation else A.Pass(side))
 
     def events(self, state):
         return state.log
@@ -480,7 +282,6 @@ class EventHorizonPlay(PlayRules):
 
 
 RULES = EventHorizonPlay()
-
 __all__ = ["DRAW", "RULES", "EventHorizonPlay", "SetupError", "Step", "action_choices", "campaign_ship",
            "check_placements", "deploy_order", "deployed", "initial_state", "next_to_deploy", "outcome_to_result",
            "placement_json", "placements_of", "preview", "ship_rows", "sides_of", "zone_of"]

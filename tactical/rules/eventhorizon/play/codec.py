@@ -26,11 +26,11 @@ from typing import Any
 
 from tactical.rules.play import action_type, whole_number
 
-from . import actions as A
-from .geometry import MOVE_TOKENS
-from .state import WEAPON_DAMAGE, IllegalActionError
+from .. import actions as A
+from ..geometry import MOVE_TOKENS
+from ..state import WEAPON_DAMAGE, IllegalActionError
 
-FORMAT_RULE = "action format (tactical/rules/eventhorizon/codec.py)"
+FORMAT_RULE = "action format (tactical/rules/eventhorizon/play/codec.py)"
 MAX_PATH = 40
 MAX_SHOTS = 40
 
