@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..actions.errors import ActionError, NotAllowed, TooMany
+from ..api.fields import StrictBooleanField
 from ..actions.errors import NotFound as ActionNotFound
 from . import actions, visibility
 from .mail import conversation_title
@@ -96,8 +97,8 @@ class PressReplySerializer(serializers.Serializer):
 
 
 class PressOptionsSerializer(serializers.Serializer):
-    press = serializers.BooleanField(required=False)
-    moderator_reads = serializers.BooleanField(required=False)
+    press = StrictBooleanField(required=False)
+    moderator_reads = StrictBooleanField(required=False)
 
 
 def _conversation_json(reader, conversation, unread: int) -> dict:
