@@ -187,3 +187,24 @@ def test_api_create_and_start(db, alice, bob, carol, mallory):
     assert rosters[0]["ships"][0]["points"] == 40  # BB 20 + 20 for Size Class 0 (CAM 2.2)
     bad = api(alice).post(reverse("api-cam-campaigns"), {**data, "period": 9}, format="json")
     assert bad.status_code == 400 and "period 9" in bad.json()["detail"]
+
+
+def test_an_observer_cannot_generate_a_scenario_nor_roll_the_table(cam_campaign, alice, bob, carol, mallory):
+    # Issue 24 item 5: only the rubber's players and its moderator move it on (CAM 2.1, 2.3).
+    from campaign.models import Membership
+
+    c = cam_campaign
+    Membership.objects.create(campaign=c, user=mallory, role=Membership.Role.OBSERVER)
+    base = f"/api/cam/campaigns/{c.pk}/scenarios/"
+    before = snapshot(c)
+    refused = api(mallory).post(base, {}, format="json")
+    assert refused.status_code == 403 and "only the rubber's players and its moderator" in refused.json()["detail"]
+    assert snapshot(c) == before
+    assert api(bob).post(base, {}, format="json").status_code == 201  # a player may
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    before = snapshot(c)
+    refused = api(mallory).post(f"{base}1/table/", {}, format="json")
+    assert refused.status_code == 403 and "roll the table" in refused.json()["detail"]
+    assert snapshot(c) == before
+    assert api(carol).post(f"{base}1/table/", {}, format="json").status_code == 200

@@ -18,6 +18,7 @@ from .common import (
     _current,
     _locked,
     _next_step,
+    _player_or_moderator,
     _refuse_if_paused,
     _scenario,
 )
@@ -36,6 +37,7 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
         raise CamActionError(f"000 CAM 2.1: the defender is a seat number, such as 1 or 2, not {defender!r}"[:300])
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
+    _player_or_moderator(cam, user, role, "generate the next scenario")
     _refuse_if_paused(campaign, role, "generate the next scenario")
     if (nature or defender is not None) and role != Membership.Role.MODERATOR:
         raise NotAllowed("only the moderator can choose a scenario's nature or defender beforehand (CAM 4.1)")
@@ -122,6 +124,7 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     begins."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
+    _player_or_moderator(cam, user, role, "roll the table")
     row = _scenario(cam, CamScenario.Stage.FORCES, "roll the table")
     _refuse_if_paused(campaign, role, "roll the table")
     return _roll_table(campaign, cam, row)
