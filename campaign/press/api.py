@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..actions.errors import ActionError, NotAllowed, TooMany
-from ..api.fields import StrictBooleanField
 from ..actions.errors import NotFound as ActionNotFound
+from ..api.fields import StrictBooleanField
 from . import actions, visibility
 from .mail import conversation_title
 from .models import MAX_TEXT, Conversation, PressMessage

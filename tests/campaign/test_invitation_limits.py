@@ -85,6 +85,6 @@ def test_pickup_creation_is_limited(limits, bob, client):
 def test_a_limit_of_zero_is_no_limit(settings, bob):
     settings.PICKUP_CREATE_LIMIT = 0
     settings.INVITATION_EMAILS_PER_SENDER = settings.INVITATION_EMAILS_PER_ADDRESS = 0
-    for n in range(25):
+    for _ in range(25):
         assert api(bob).post("/api/pickup/", {"ruleset": "buoyz", "points": 40, "opponent": "email",
                                               "email": "x@example.com"}, format="json").status_code == 201
