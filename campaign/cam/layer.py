@@ -18,7 +18,7 @@ from django.db.models import Count
 from campaign.layers import CampaignLayer, HomeFacts, Seat
 from campaign.models import AuditEntry, Campaign, Membership
 
-from .actions import deadlines, lobby, moderation
+from .actions import deadlines, lobby, moderation, scenarios
 from .actions.common import step_label
 from .forms import LobbyForm
 from .models import LAYER, CamCampaign, CamPlayer
@@ -95,4 +95,5 @@ LAYER_RECORD = CampaignLayer(
     due_steps=deadlines.due_steps,
     process_due=deadlines.process_due_step,
     send_reminders=deadlines.send_step_reminders,
+    revealed_dice=scenarios.revealed_force_dice,
 )
