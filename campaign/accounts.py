@@ -236,6 +236,47 @@ class SignUpForm(UserCreationForm):
         return email
 
 
+def _over(kind: str, name: str, limit: int) -> tuple[str, bool]:
+    """Take a place in ``kind``'s count for ``name`` (0: no limit); (its key, whether beyond)."""
+    if limit <= 0:
+        return "", False
+    key, count = _take_place(kind, name)
+    return key, count > limit
+
+
+def seconds_to_next_window() -> int:
+    return max(1, int(unlocks_at().timestamp() - clock()))
+
+
+def take_invitation_place(sender, address: str) -> str | None:
+    """Count one invitation email from ``sender`` to ``address`` (a campaign lobby's or a pickup
+    battle's), as sign-up and reset emails are counted: at most INVITATION_EMAILS_PER_SENDER by one
+    account and INVITATION_EMAILS_PER_ADDRESS to one address in each clock hour (issue 24: 200
+    requests sent 200 emails). Over either, nothing is counted and the reason is returned; else None."""
+    address = get_user_model().objects.normalize_email(address or "").strip().casefold()
+    by_sender = _over("invitations-sent", str(sender.pk), settings.INVITATION_EMAILS_PER_SENDER)
+    to_address = _over("invitations-received", address, settings.INVITATION_EMAILS_PER_ADDRESS)
+    if not (by_sender[1] or to_address[1]):
+        return None
+    for key, _ in (by_sender, to_address):
+        if key:
+            _give_back(key)
+    whom = "you have sent" if by_sender[1] else "this address was sent"
+    return (f"too many invitation emails: {whom} the most an hour allows; try again after "
+            f"{unlocks_at():%H:%M} UTC")
+
+
+def take_pickup_place(user) -> str | None:
+    """Count one pickup battle created by ``user``: at most PICKUP_CREATE_LIMIT in each clock hour
+    (issue 24: 200 were made in 7 s). Over it, nothing is counted and the reason is returned."""
+    key, over = _over("pickups-created", str(user.pk), settings.PICKUP_CREATE_LIMIT)
+    if not over:
+        return None
+    _give_back(key)
+    return (f"you have created {settings.PICKUP_CREATE_LIMIT} pickup battles this hour, the most allowed; "
+            f"try again after {unlocks_at():%H:%M} UTC")
+
+
 class ActivationTokenGenerator(PasswordResetTokenGenerator):
     """The sign-up confirmation link's token: valid for PASSWORD_RESET_TIMEOUT (3 days by default),
     and no longer once the account is active (the state is in the hash)."""

@@ -89,6 +89,10 @@ def log_reader(campaign: Campaign, user) -> dicelog.LogReader:
     revealed, for everyone; otherwise through their own empire's eyes (an observer's: none)."""
     if campaign.revealed_seed is not None or is_moderator(user, campaign):
         return dicelog.LogReader(whole=True)
+    from . import layers
+
+    hook = layers.of(campaign).revealed_dice
+    revealed = frozenset(hook(campaign)) if hook else frozenset()
     empire = empire_of(user, campaign)
     seat = empire.seat if empire else None
     if seat is None:
@@ -98,12 +102,13 @@ def log_reader(campaign: Campaign, user) -> dicelog.LogReader:
 
         seat = next((s.number for s in seats.seats_of_user(campaign, user)), None)
     if seat is None:
-        return dicelog.LogReader(whole=False)
+        return dicelog.LogReader(whole=False, revealed=revealed)
     # A battle being fought shows its sides its dice, but not what a step hidden from the
     # reader rolled them for (ruling DL5): the battle app knows which steps those are.
     from .battles import handler
 
-    return dicelog.LogReader(whole=False, seat=seat, masked=frozenset(handler().hidden_dice(campaign, seat)))
+    return dicelog.LogReader(whole=False, seat=seat, masked=frozenset(handler().hidden_dice(campaign, seat)),
+                             revealed=revealed)
 
 
 def shown_rows(rows: Iterable[DiceRoll], reader: dicelog.LogReader) -> list[dict]:

@@ -156,6 +156,9 @@ class CampaignLayer:
     process_due: Callable | None = None     # action(*, campaign_id, now=None) -> truthy if it acted
     send_reminders: Callable | None = None  # (now) -> int: deadline reminders queued
     join_words: JoinWords = JoinWords()
+    # (campaign) -> seqs of rolls made for one seat that every reader sees now (the layer revealed
+    # what they were for: CAM's blind force purchases once the table is rolled); None: none.
+    revealed_dice: Callable | None = None
 
     def has(self, feature: str) -> bool:
         return feature in self.features

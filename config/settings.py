@@ -341,6 +341,13 @@ WHATIF_BATTLES_PER_DAY = envint("WHATIF_BATTLES_PER_DAY", 5000)
 # campaign in PRESS_RATE_WINDOW seconds, by web, API and mail together (0: no limit).
 PRESS_RATE_LIMIT = envint("PRESS_RATE_LIMIT", 60)
 PRESS_RATE_WINDOW = envint("PRESS_RATE_WINDOW", 3600)
+# Invitation emails (a campaign lobby's, a pickup battle's; campaign/accounts.py, counted like the
+# sign-up and password-reset emails in each clock hour; 0: no limit): at most this many sent by one
+# account, and at most this many to one address whoever sends them.
+INVITATION_EMAILS_PER_SENDER = envint("INVITATION_EMAILS_PER_SENDER", 20)
+INVITATION_EMAILS_PER_ADDRESS = envint("INVITATION_EMAILS_PER_ADDRESS", 5)
+# Pickup battles one account may create in a clock hour (tactical/pickup; 0: no limit).
+PICKUP_CREATE_LIMIT = envint("PICKUP_CREATE_LIMIT", 20)
 
 # --- Mail in (issue 18; campaign/mail, docs/mail.md) -------------------------------------------
 # Set once mail reaches the site (docs/mail.md): emails then carry reply addresses and say how to

@@ -19,6 +19,10 @@ def _fast_test_settings(settings):
     # Without a broker a what-if run plays in the request, so a test sees it done (the thread
     # that plays it in the background is tested on its own: tests/tactical/test_whatif*.py).
     settings.WHATIF_IN_BACKGROUND = False
+    # Rate limits count in the cache (campaign/accounts.py) under user ids a new test reuses.
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 # `make test-fast` (pytest --fast): only what needs no database, no live server and no browser —

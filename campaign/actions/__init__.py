@@ -78,6 +78,7 @@ from .notifications import (  # noqa: F401
     notify_moderators,
     send_deadline_reminders,
     send_turn_notifications,
+    send_turn_reminder,
     set_notification_preferences,
     unsubscribe,
 )

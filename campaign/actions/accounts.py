@@ -115,6 +115,7 @@ def accounts_module():
     return accounts
 
 
+@transaction.atomic
 def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list[str]:
     """Delete the sign-ups whose address was never confirmed ``days`` days after they were made
     (the emailed link lasts PASSWORD_RESET_TIMEOUT, 3 days by default), freeing their user names.
@@ -134,14 +135,13 @@ def purge_unconfirmed_accounts(*, now, days: int, dry_run: bool = False) -> list
                   .order_by("pk").select_for_update(skip_locked=True))
     relations = [r for r in User._meta.related_objects if r.related_model is not User]
     gone = []
-    with transaction.atomic():
-        for user in candidates:
-            if any(r.related_model._default_manager.filter(**{r.field.name: user}).exists() for r in relations):
-                continue
-            gone.append(user.username)
-            if not dry_run:
-                user.delete()
-                _account_log().info("user %s deleted: address not confirmed in %s days", user.pk, days)
+    for user in candidates:
+        if any(r.related_model._default_manager.filter(**{r.field.name: user}).exists() for r in relations):
+            continue
+        gone.append(user.username)
+        if not dry_run:
+            user.delete()
+            _account_log().info("user %s deleted: address not confirmed in %s days", user.pk, days)
     return gone
 
 

@@ -17,7 +17,7 @@ from ..rules.dice import seed_hash
 from ..rules.eventhorizon import mapgen
 from ..rules.grid import GridError, make_grid
 from .campaigns import DEFAULT_OPTIONS, _check_setup, _generate_campaign, _seed_bytes
-from .errors import ActionError, NotAllowed, NotFound
+from .errors import ActionError, NotAllowed, NotFound, TooMany
 from .notifications import send_started_notifications
 from .turns import setup_deadline
 
@@ -230,6 +230,11 @@ def invite_by_email(*, campaign_id: int, user, email: str):
         raise ActionError(f"{email!r} is not an email address") from None
     if campaign.memberships.filter(user__email__iexact=email).exists():
         raise ActionError(f"{email} already belongs to a member of this campaign")
+    from .. import accounts
+
+    refusal = accounts.take_invitation_place(user, email)  # per sender and per address (issue 24)
+    if refusal:
+        raise TooMany(refusal, accounts.seconds_to_next_window())
     invitation = campaign.invitations.filter(email__iexact=email, accepted_at__isnull=True).first()
     if invitation is None:
         invitation = Invitation.objects.create(campaign=campaign, email=email, token=_new_token(), invited_by=user)

@@ -82,6 +82,7 @@ def unsubscribe(*, token: str) -> tuple[Membership, str]:
     return membership, preference
 
 
+@transaction.atomic
 def notify_moderators(*, campaign_id: int, turn: int, text: str) -> int:
     """Email the campaign's moderators that something needs their decision (a disputed battle
     result). Sent once per (turn, text); callable inside another action's transaction."""
@@ -190,12 +191,13 @@ def send_deadline_reminders(*, now=None) -> int:
         status=Turn.Status.OPEN, deadline__gt=now, deadline__lte=now + timedelta(hours=24),
         campaign__status=Campaign.Status.ACTIVE, campaign__paused=False, campaign__turn=F("number"),
     ).values_list("campaign_id", "number")
-    sent = sum(_send_turn_reminders(campaign_id=c, turn_number=n, now=now) for c, n in list(due))
+    sent = sum(send_turn_reminder(campaign_id=c, turn_number=n, now=now) for c, n in list(due))
     return sent + layers.send_reminders(now)  # every campaign layer's steps, through its record
 
 
 @transaction.atomic
-def _send_turn_reminders(*, campaign_id: int, turn_number: int, now) -> int:
+def send_turn_reminder(*, campaign_id: int, turn_number: int, now) -> int:
+    """One campaign's turn reminder (``send_deadline_reminders``), under its campaign row lock."""
     from .. import notifications
 
     campaign = Campaign.objects.select_for_update().get(pk=campaign_id)

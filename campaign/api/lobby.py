@@ -22,13 +22,14 @@ from __future__ import annotations
 from django import forms
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, Throttled
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import actions, layers
 from ..access import is_moderator, visible_campaigns
+from ..actions.errors import TooMany
 from ..models import GRID_CHOICES, Campaign, Invitation, Membership
 
 
@@ -54,6 +55,8 @@ def _call(action, **kwargs):
         raise NotFound(str(exc)) from None
     except actions.NotAllowed as exc:
         raise PermissionDenied(str(exc)) from None
+    except TooMany as exc:
+        raise Throttled(wait=exc.retry_after, detail=str(exc)) from None
     except actions.ActionError as exc:
         raise BadRequest(str(exc)) from None
 

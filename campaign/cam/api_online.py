@@ -3,11 +3,12 @@
     campaigns/{id}/scenarios/{n}/mode/       PUT {"mode": "tabletop" | "auto" | "online"} (moderator, before the table)
     campaigns/{id}/scenarios/{n}/tables/     PUT {"tables": {"ship:3": 2, …}, "seat"?} the table each ship starts on (BZ94)
     campaigns/{id}/scenarios/{n}/battle/     GET the scenario's battle: whose decision, until when, doctrine sides
-    campaigns/{id}/scenarios/{n}/act/        POST {"action": {...}, "seat"?} one decision (tactical/rules/buoyz/play.py JSON)
-    campaigns/{id}/scenarios/{n}/doctrine/   POST {"on": true, "seat"?} hand your side to the computer doctrine (or back)
+    campaigns/{id}/scenarios/{n}/act/        POST {"action": {...}} one decision (tactical/rules/buoyz/play.py JSON)
+    campaigns/{id}/scenarios/{n}/doctrine/   POST {"on": true} hand your side to the computer doctrine (or back)
     campaigns/{id}/scenarios/{n}/settle/     POST {"how": "doctrine" | "autoresolve"} (moderator) settle a stuck one
 
-Thin, as ``api.py``: outsiders 404, a player acting for the other seat 403, a moderator's action
+Thin, as ``api.py``: outsiders 404, anyone but the seat's player deciding for it 403 (the
+moderator too, ruling MO9: he settles a stuck battle), a moderator's action
 by a player 403, a mode switch after the table is set or a decision out of turn 409, anything
 else refused 400 with ``{"detail", "reason"}``; nothing changes on a refusal.
 """
@@ -102,7 +103,8 @@ class ScenarioAct(APIView):
         request=inline_serializer("CamOnlineDecision", fields={
             "action": serializers.JSONField(help_text="One Buoyz action, e.g. {\"type\": \"move\", \"ship\": 3, "
                                                       "\"after\": 6} (tactical/rules/buoyz/play.py)."),
-            "seat": serializers.IntegerField(required=False, help_text="The moderator names the seat.")}),
+            "seat": serializers.IntegerField(required=False, help_text="Your own seat (optional): only the seat's "
+                                                                       "player decides, ruling MO9.")}),
         responses={200: SUMMARY, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
         examples=[OpenApiExample("move a ship", value={"action": {"type": "move", "ship": 3, "after": 6.0}},
                                  request_only=True)],

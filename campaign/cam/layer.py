@@ -20,7 +20,7 @@ from campaign.models import AuditEntry, Campaign, Membership
 from campaign.rules.cam import factions as fx
 from campaign.rules.cam import scoring as scoring_rules
 
-from .actions import deadlines, lobby, moderation
+from .actions import deadlines, lobby, moderation, scenarios
 from .actions.common import step_label
 from .forms import LobbyForm
 from .models import LAYER, CamCampaign, CamPlayer
@@ -137,4 +137,5 @@ LAYER_RECORD = CampaignLayer(
     process_due=deadlines.process_due_step,
     send_reminders=deadlines.send_step_reminders,
     join_words=JOIN_WORDS,
+    revealed_dice=scenarios.revealed_force_dice,
 )

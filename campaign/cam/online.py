@@ -31,7 +31,7 @@ from .actions.common import (
     _next_step,
     _refuse_if_paused,
 )
-from .actions.errors import ENGINE_ERRORS, CamActionError, NotFound, _refuse
+from .actions.errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound, _refuse
 from .battles import BattleStuck, handler
 from .models import CamScenario
 
@@ -263,28 +263,45 @@ def record_engine_result(campaign, row: CamScenario, cam_battle, battle_id: int,
 def act(*, campaign_id: int, user, number: int, action, seat: int | None = None) -> dict:
     """A player's decision in the battle (the engine's action as JSON). Out of turn: Conflict.
     While the campaign is paused the battle waits: a player's decision is refused (409, ruling
-    CAM60); the moderator's own, for a named seat, is taken."""
+    CAM60). Only the seat's player decides (ruling MO9): the moderator settles a stuck battle."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _online(cam, number, "act in its battle")
-    player = _acting_seat(cam, user, role, seat, "decide in the battle")
+    player = _own_seat(cam, user, role, seat, "decide in the battle")
     _refuse_if_paused(campaign, role, "decide in the battle")
     return handler().act(campaign, row, player.seat, action, user)
 
 
 @transaction.atomic
 def hand_to_doctrine(*, campaign_id: int, user, number: int, on: bool = True, seat: int | None = None) -> dict:
-    """A player hands his side to the computer doctrine (``on``) or takes it back; the moderator
-    may do it for a named seat. Refused to a player while the campaign is paused (the doctrine
-    would decide at once; ruling CAM60)."""
+    """A player hands his side to the computer doctrine (``on``) or takes it back (only the seat's
+    player, ruling MO9). Refused while the campaign is paused (the doctrine would decide at once;
+    ruling CAM60)."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
     row = _online(cam, number, "hand a side to the doctrine")
-    player = _acting_seat(cam, user, role, seat, "hand a side to the doctrine")
+    player = _own_seat(cam, user, role, seat, "hand a side to the doctrine")
     _refuse_if_paused(campaign, role, "hand your side to the doctrine or take it back")
     if not isinstance(on, bool):
         raise CamActionError(f"on is true or false, not {on!r}", "bad_on")
     return handler().hand_to_doctrine(campaign, row, player.seat, on, user)
+
+
+# Ruling MO9: in a battle fought online a seat's decisions are its player's, as in every battle
+# played online (tactical/play/actions.py refuses anyone without a fleet there). The moderator, who
+# holds no seat (L4), settles a stuck battle instead (``settle``), and the deadline sweep hands a
+# late side to the doctrine.
+MO9 = "ruling MO9"
+
+
+def _own_seat(cam, user, role: str, seat: int | None, doing: str):
+    if not cam.players.filter(user=user).exists():
+        raise NotAllowed(f"{MO9}: only the seat's player can {doing}; the moderator settles a stuck battle "
+                         "(…/settle/: the doctrine plays it out, or auto-resolve)")
+    player = _acting_seat(cam, user, role, seat, doing)
+    if player.user_id != user.pk:  # a moderator who also plays a seat names another
+        raise NotAllowed(f"{MO9}: you can {doing} only for your own fleet")
+    return player
 
 
 SETTLE_HOW = ("doctrine", "autoresolve")

@@ -313,7 +313,8 @@ def rendered_map(campaign: Campaign, viewer: Viewer, turn: int | None = None, *,
 def map_cache_key(campaign: Campaign, viewer: Viewer, turn: int | None = None, *, interactive: bool = False) -> str:
     """The key of a viewer's map in the cache (no query: the campaign row's state version says
     whether anything the map shows changed, campaign/versioning.py). Equal keys mean an
-    identical picture, so it doubles as the SVG's ETag (``map_etag``)."""
+    identical picture; not the reverse (the state version moves with rows the viewer cannot see),
+    so the SVG's ETag is made from the picture itself (``map_etag``)."""
     if turn == campaign.turn:
         turn = None
     return ":".join(str(part) for part in (
@@ -322,8 +323,10 @@ def map_cache_key(campaign: Campaign, viewer: Viewer, turn: int | None = None, *
         viewer.fog_seat, viewer.seat, viewer.radius, int(interactive)))
 
 
-def map_etag(key: str) -> str:
-    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+def map_etag(svg: str) -> str:
+    """The SVG's ETag, from what the viewer sees only: a change they cannot see (another empire's
+    private design, its hidden fleet) leaves it as it was, so it tells them nothing (issue 24)."""
+    return '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
 
 
 def cached_svg(campaign: Campaign, viewer: Viewer, key: str, turn: int | None, *, interactive: bool) -> str:

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from ..actions.errors import ActionError, NotAllowed, TooMany
 from ..actions.errors import NotFound as ActionNotFound
+from ..api.fields import StrictBooleanField
 from . import actions, visibility
 from .mail import conversation_title
 from .models import MAX_TEXT, Conversation, PressMessage
@@ -96,8 +97,8 @@ class PressReplySerializer(serializers.Serializer):
 
 
 class PressOptionsSerializer(serializers.Serializer):
-    press = serializers.BooleanField(required=False)
-    moderator_reads = serializers.BooleanField(required=False)
+    press = StrictBooleanField(required=False)
+    moderator_reads = StrictBooleanField(required=False)
 
 
 def _conversation_json(reader, conversation, unread: int) -> dict:

@@ -197,11 +197,14 @@ class LogReader:
     # Rolls (by ``seq``) this reader sees but whose purposes it may not read yet: the dice of a
     # step of a battle being fought that is hidden from it (a cloaked or lurking ship, DL5).
     masked: frozenset[int] = frozenset()
+    # Rolls (by ``seq``) made for other seats that every reader sees now: the campaign layer has
+    # revealed what they were for (CAM's blind force purchases once the table is rolled, CAM 2.3).
+    revealed: frozenset[int] = frozenset()
 
-    def sees(self, concerns: Iterable[int]) -> bool:
+    def sees(self, concerns: Iterable[int], seq: int | None = None) -> bool:
         """May this reader see a roll made for ``concerns`` (empty: a public roll)?"""
         concerns = tuple(concerns)
-        return self.whole or not concerns or self.seat in concerns
+        return self.whole or not concerns or self.seat in concerns or (seq is not None and seq in self.revealed)
 
 
 def shown(row: Mapping[str, Any], reader: LogReader) -> dict[str, Any]:
@@ -213,7 +216,7 @@ def shown(row: Mapping[str, Any], reader: LogReader) -> dict[str, Any]:
     out = {name: row[name] for name in FIELDS}
     if reader.whole:
         return {**out, "faces": list(out["faces"]), "concerns": list(out["concerns"]), "withheld": False}
-    if not reader.sees(row["concerns"]):
+    if not reader.sees(row["concerns"], row["seq"]):
         return {**{name: (out[name] if name in CHAIN_FIELDS else None) for name in FIELDS}, "withheld": True}
     if row["seq"] in reader.masked:
         out["purpose"] = HIDDEN_PURPOSE

@@ -43,6 +43,13 @@ def visible_battles(user):
     q = Q(campaign_id__in=moderated)
     for campaign_id, seat in seats:
         q |= Q(campaign_id=campaign_id, attacker=seat) | Q(campaign_id=campaign_id, defender=seat)
+    # Seats 3 and above (a pickup battle of more sides, ruling PK6) are listed in the battle's
+    # setup only (``Battle.seats``): read there, for the campaigns where the user holds such a seat.
+    beyond = {(c, s) for c, s in seats if s > 2}
+    if beyond:
+        held = [b.pk for b in Battle.objects.filter(campaign_id__in={c for c, _ in beyond})
+                if any((b.campaign_id, s) in beyond for s in b.seats)]
+        q |= Q(pk__in=held)
     return Battle.objects.filter(q)
 
 

@@ -69,6 +69,23 @@ class Gone(PickupError):
     status = 410
 
 
+class TooMany(PickupError):
+    """Over a rate limit (campaign/accounts.py): the API answers 429 with Retry-After."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _limited(refusal: str | None) -> None:
+    from campaign import accounts
+
+    if refusal:
+        raise TooMany(refusal, accounts.seconds_to_next_window())
+
+
 # --- reading -------------------------------------------------------------------------------------
 
 def visible_pickups(user):
@@ -168,6 +185,11 @@ def create_pickup(*, user, ruleset: str, points, opponent: str, email: str = "",
     invite_email = _email(email) if opponent == "email" else ""
     if invite_email and invite_email.casefold() == (user.email or "").casefold():
         raise PickupError("you cannot invite yourself: choose the computer or another address")
+    from campaign import accounts
+
+    _limited(accounts.take_pickup_place(user))  # issue 24: creation was unlimited
+    if invite_email:
+        _limited(accounts.take_invitation_place(user, invite_email))
     raw = seed or new_seed()
     computer = opponent == "computer"
     bots = [seat for seat, by in enumerate([opponent, *more], start=2) if by == "computer"]
@@ -241,6 +263,9 @@ def invite_by_email(*, pickup_id: int, user, email: str) -> PickupBattle:
     address = _email(email)
     if address.casefold() == (user.email or "").casefold():
         raise PickupError("you cannot invite yourself")
+    from campaign import accounts
+
+    _limited(accounts.take_invitation_place(user, address))
     pickup.invite_email = address
     pickup.save(update_fields=["invite_email"])
     _mail_invitation(pickup, address)

@@ -127,7 +127,8 @@ def pickup_json(p: PickupBattle, user, *, full: bool = True) -> dict[str, Any]:
 
 
 def _refused(exc: actions.PickupError) -> Response:
-    return Response({"detail": exc.message, "problems": exc.problems}, status=exc.status)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, actions.TooMany) else None
+    return Response({"detail": exc.message, "problems": exc.problems}, status=exc.status, headers=headers)
 
 
 def _bad(serializer) -> Response:

@@ -187,3 +187,67 @@ def test_api_create_and_start(db, alice, bob, carol, mallory):
     assert rosters[0]["ships"][0]["points"] == 40  # BB 20 + 20 for Size Class 0 (CAM 2.2)
     bad = api(alice).post(reverse("api-cam-campaigns"), {**data, "period": 9}, format="json")
     assert bad.status_code == 400 and "period 9" in bad.json()["detail"]
+
+
+def test_an_observer_cannot_generate_a_scenario_nor_roll_the_table(cam_campaign, alice, bob, carol, mallory):
+    # Issue 24 item 5: only the rubber's players and its moderator move it on (CAM 2.1, 2.3).
+    from campaign.models import Membership
+
+    c = cam_campaign
+    Membership.objects.create(campaign=c, user=mallory, role=Membership.Role.OBSERVER)
+    base = f"/api/cam/campaigns/{c.pk}/scenarios/"
+    before = snapshot(c)
+    refused = api(mallory).post(base, {}, format="json")
+    assert refused.status_code == 403 and "only the rubber's players and its moderator" in refused.json()["detail"]
+    assert snapshot(c) == before
+    assert api(bob).post(base, {}, format="json").status_code == 201  # a player may
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    before = snapshot(c)
+    refused = api(mallory).post(f"{base}1/table/", {}, format="json")
+    assert refused.status_code == 403 and "roll the table" in refused.json()["detail"]
+    assert snapshot(c) == before
+    assert api(carol).post(f"{base}1/table/", {}, format="json").status_code == 200
+
+
+def test_blind_force_purchases_roll_dice_the_other_seat_sees_only_once_the_table_is_rolled(
+        cam_campaign, alice, bob, carol, mallory):
+    # Issue 24 item 3; CAM 2.2 (forces chosen blind), 2.3 (revealed at the table); ruling CAM9 (a
+    # base's or minefield's cost is rolled when it is bought): the rolls were public at once.
+    from campaign.models import Membership
+
+    c = cam_campaign
+    Membership.objects.create(campaign=c, user=mallory, role=Membership.Role.OBSERVER)
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:2], bases=1, minefields=1)
+    bought = list(DiceRoll.objects.filter(campaign=c, phase="cam-forces").values_list("seq", flat=True))
+    assert len(bought) == 2
+
+    def seen_by(user):  # as the dice page reads the log (campaign.dice: the one way rolls are shown)
+        from campaign.dice import log_reader, shown_rows
+
+        c.refresh_from_db()
+        rows = shown_rows(DiceRoll.objects.filter(campaign=c, seq__in=bought), log_reader(c, user))
+        return {r["seq"]: r for r in rows}
+
+    for user in (carol, mallory):  # the other seat and an observer: the chain only
+        rows = seen_by(user)
+        assert len(rows) == 2, rows
+        assert all(r["withheld"] and r["faces"] is None and r["purpose"] is None for r in rows.values()), rows
+        assert b"CAM 2.2" not in client_page(user, c)
+    assert b"CAM 2.2" in client_page(bob, c)
+    assert not any(r["withheld"] for r in seen_by(bob).values())  # his own purchase
+    assert not any(r["withheld"] for r in seen_by(alice).values())  # the moderator's whole log
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    actions.roll_table(campaign_id=c.pk, user=carol)
+    for user in (carol, mallory):  # revealed with the forces
+        rows = seen_by(user)
+        assert len(rows) == 2 and not any(r["withheld"] for r in rows.values()), rows
+
+
+def client_page(user, campaign):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.get(reverse("campaign-dice", args=[campaign.pk])).content

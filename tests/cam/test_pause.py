@@ -306,16 +306,23 @@ def test_a_battle_keeps_its_decision_time_while_paused(cam_campaign, alice, bob,
     assert tcam.play_due(later + timedelta(hours=9)) == 0 and tcam.play_due(later + timedelta(hours=11)) == 1
 
 
-def test_a_decision_the_moderator_takes_while_paused_gets_its_full_time_on_resuming(cam_campaign, alice, bob, carol):
+def test_the_moderator_decides_for_no_seat_in_a_battle_fought_online(cam_campaign, alice, bob, carol, client):
+    # Ruling MO9 (issue 24 item 8): the CAM API refused him nothing the generic battle API refuses.
     c = cam_campaign
     battle = _online_battle(c, alice, bob, carol)
-    pause(c, alice)
     seat = battle.setup["deciding"]["seat"]
     move = codec.to_json(doctrine_action(tcam.current_state(battle, _row(c))))
-    online.act(campaign_id=c.pk, user=alice, number=1, action=move, seat=seat)  # his own: taken
+    steps = battle.steps.count()
+    client.force_login(alice)
+    base = f"/api/cam/campaigns/{c.pk}/scenarios/1/"
+    for url, body in ((f"{base}act/", {"action": move, "seat": seat}), (f"{base}doctrine/", {"on": True, "seat": seat}),
+                      (f"{base}act/", {"action": move})):
+        answer = client.post(url, body, content_type="application/json")
+        assert answer.status_code == 403 and "ruling MO9" in answer.json()["detail"], (url, answer.content)
+    answer = client.post(f"/api/battles/{battle.pk}/action/", move, content_type="application/json")
+    assert answer.status_code == 403
     battle.refresh_from_db()
-    assert battle.steps.filter(user=alice).count() == 1
-    assert battle.activation_deadline is None and battle.setup["paused_left"] == c.activation_hours * 3600
+    assert battle.steps.count() == steps and not battle.doctrine_sides
 
 
 def test_a_completed_step_the_engine_refuses_on_resuming_waits_and_the_resume_stands(cam_campaign, alice, bob,

@@ -28,7 +28,7 @@ def test_a_bad_seat_is_a_400_on_the_online_battle_endpoints(db, alice, bob, caro
     base = f"/api/cam/campaigns/{c.pk}/scenarios/1/"
     for path, body in (("act/", {"action": {"type": "begin"}, "seat": seat}),
                        ("doctrine/", {"on": True, "seat": seat})):
-        r = api(alice).post(base + path, body, format="json")
+        r = api(bob).post(base + path, body, format="json")  # a player naming his seat (the moderator names none, MO9)
         assert r.status_code == 400, (path, seat, r.status_code, r.content[:300])
         assert "seat" in r.json()["detail"]
     assert (BattleStep.objects.filter(battle=battle).count(), AuditEntry.objects.count()) == (steps, audits)

@@ -95,6 +95,32 @@ def test_the_map_svg_is_revalidated_by_its_etag(client, played, bob, carol):
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+def test_the_map_etag_does_not_move_with_what_the_viewer_cannot_see(client, played, bob, carol):
+    # Issue 24 item 4: the ETag was made from the campaign's state version, which another empire's
+    # private design moves: bob's map changed its tag though nothing on it changed.
+    url = f"/campaigns/{played.pk}/map.svg?interactive=1"
+    client.force_login(bob)
+    first = client.get(url)
+    etag = first["ETag"]
+    version = played.state_version
+    spec = {"name": "Secret Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
+            "weapons": {"laser_bank": 5}}
+    actions.save_design(spec=spec, campaign=played, empire=played.empires.get(seat=2))
+    played.refresh_from_db()
+    assert played.state_version != version  # the cache key moved: the picture is rendered again …
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag  # … and it is the same picture
+
+
+def test_a_weak_etag_revalidates_the_map_too(client, played, bob):
+    # Issue 34 item 3: a proxy that compresses the SVG sends W/"…" back; that is a match (RFC 9110 13.1.2).
+    url = f"/campaigns/{played.pk}/map.svg"
+    client.force_login(bob)
+    etag = client.get(url)["ETag"]
+    answer = client.get(url, HTTP_IF_NONE_MATCH=f"W/{etag}")
+    assert answer.status_code == 304 and answer.content == b""
+
+
 def test_interactive_svg_makes_every_cell_and_fleet_addressable(client, small_campaign, bob):
     home = small_campaign.worlds.get(home_of__seat=1)
     empire = small_campaign.empires.get(seat=1)

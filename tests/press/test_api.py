@@ -72,6 +72,22 @@ def test_the_moderator_announces_and_sets_options(press_campaign, alice, bob):
     assert api(alice).patch(url(press_campaign, "options"), {"press": "maybe"}, format="json").status_code == 400
 
 
+@pytest.mark.parametrize("value", [0, 1, "1", "0", "yes", "on", "True"])
+def test_press_options_take_true_or_false_only(press_campaign, alice, value):
+    # Issue 24 item 15: 0 and "1" were read as booleans and switched the option.
+    before = api(alice).get(url(press_campaign, "options")).json()
+    response = api(alice).patch(url(press_campaign, "options"), {"press": value, "moderator_reads": value},
+                                format="json")
+    assert response.status_code == 400, response.content
+    assert "true or false" in str(response.json())
+    assert api(alice).get(url(press_campaign, "options")).json() == before
+
+
+def test_press_options_from_a_form_post_read_true_and_false(press_campaign, alice):
+    response = api(alice).patch(url(press_campaign, "options"), {"press": "false", "moderator_reads": "true"})
+    assert response.json() == {"press": False, "moderator_reads": True}
+
+
 def test_outsiders_get_404(press_campaign, bob, mallory):
     conversation = api(bob).post(url(press_campaign), {"to": "all", "text": "x"}, format="json").json()["conversation"]
     for path in (url(press_campaign), url(press_campaign, conversation), url(press_campaign, "options")):

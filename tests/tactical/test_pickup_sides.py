@@ -251,3 +251,19 @@ def test_each_seat_sees_the_board_through_its_own_eyes_another_sides_cloaked_shi
         mark = f'data-ship="{talon}"'.encode()
         assert mark not in api(bob).get(url).content, url
         assert mark in api(carol).get(url).content, url
+
+
+def test_the_player_of_seat_three_sees_the_battle_page_and_its_api(bob, carol, dave, mallory):
+    # Issue 24 item 7: seats 3 and above got 404 on /battles/{id}/ and /api/battles/{id}/ (only the
+    # attacker's and defender's seats were looked up).
+    made = three_sides(bob, others=["link"])
+    pickup = PickupBattle.objects.get(pk=made["id"])
+    actions.accept_pickup(token=pickup.invite_token, user=dave)
+    actions.accept_pickup(token=pickup.invite_token, user=carol)
+    for user in (bob, dave, carol):
+        actions.submit_fleet(pickup_id=pickup.pk, user=user, ships=cheapest_fleet(user))
+    battle = PickupBattle.objects.get(pk=pickup.pk).battle
+    assert battle.seats == (1, 2, 3) and Empire.objects.get(campaign=pickup.campaign, user=carol).seat == 3
+    for url in (reverse("battle-detail", args=[battle.pk]), f"/api/battles/{battle.pk}/"):
+        assert api(carol).get(url).status_code == 200, url
+        assert api(mallory).get(url).status_code == 404, url

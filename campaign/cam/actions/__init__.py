@@ -36,7 +36,13 @@ from .battle import (  # noqa: F401
 )
 from .between import run_between, submit_replacements  # noqa: F401
 from .common import set_step_deadline, step_label  # noqa: F401
-from .deadlines import due_steps, process_due_step, process_due_steps, send_step_reminders  # noqa: F401
+from .deadlines import (  # noqa: F401
+    due_steps,
+    process_due_step,
+    process_due_steps,
+    send_step_reminder,
+    send_step_reminders,
+)
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound, Paused  # noqa: F401
 from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
 from .moderation import after_pause, after_resume, current_step, roll_back_preview, roll_back_step  # noqa: F401

@@ -22,6 +22,7 @@ from .common import (
     _held,
     _locked,
     _next_step,
+    _player_or_moderator,
     _refuse_if_paused,
     _scenario,
 )
@@ -239,8 +240,7 @@ def autoresolve(*, campaign_id: int, user) -> CamScenario:
     _active(campaign)
     if role != Membership.Role.MODERATOR and cam.battle_mode != CamCampaign.BattleMode.AUTO:
         raise NotAllowed("in a tabletop campaign only the moderator can auto-resolve a battle")
-    if role == Membership.Role.OBSERVER:
-        raise NotAllowed("observers cannot auto-resolve a battle")
+    _player_or_moderator(cam, user, role, "auto-resolve a battle")
     _refuse_if_paused(campaign, role, "auto-resolve the battle")
     return _autoresolve(campaign, cam)
 

@@ -48,6 +48,12 @@ def _acting_seat(cam: CamCampaign, user, role: str, seat: int | None, doing: str
     return player
 
 
+def _player_or_moderator(cam: CamCampaign, user, role: str, doing: str) -> None:
+    """The rubber's two players and its moderators move it on; an observer watches (issue 24)."""
+    if role != Membership.Role.MODERATOR and not cam.players.filter(user=user).exists():
+        raise NotAllowed(f"only the rubber's players and its moderator can {doing}")
+
+
 def _moderator_only(role: str, doing: str) -> None:
     if role != Membership.Role.MODERATOR:
         raise NotAllowed(f"only the campaign's moderator can {doing}")

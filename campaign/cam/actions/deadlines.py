@@ -251,11 +251,13 @@ def send_step_reminders(now=None) -> int:
         deadline__gt=now, deadline__lte=now + timedelta(hours=24), campaign__layer=LAYER,
         campaign__status=Campaign.Status.ACTIVE, campaign__paused=False,
     ).order_by("pk").values_list("pk", flat=True)
-    return sum(_remind(campaign_id=pk, now=now) for pk in list(due))
+    return sum(send_step_reminder(campaign_id=pk, now=now) for pk in list(due))
 
 
 @transaction.atomic
-def _remind(*, campaign_id: int, now) -> int:
+def send_step_reminder(*, campaign_id: int, now) -> int:
+    """One rubber's reminder (``send_step_reminders``), under its campaign row lock: re-checked
+    there, so a step made or a pause meanwhile sends nothing."""
     campaign = locks.campaign(campaign_id, Campaign.objects.filter(layer=LAYER))
     if campaign is None or campaign.paused or campaign.status != Campaign.Status.ACTIVE:
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from campaign.dice import CampaignDice
-from campaign.models import Membership
+from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
 from campaign.rules.cam import scenario as sc
 
@@ -18,6 +18,7 @@ from .common import (
     _current,
     _locked,
     _next_step,
+    _player_or_moderator,
     _refuse_if_paused,
     _scenario,
 )
@@ -36,6 +37,7 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
         raise CamActionError(f"000 CAM 2.1: the defender is a seat number, such as 1 or 2, not {defender!r}"[:300])
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
+    _player_or_moderator(cam, user, role, "generate the next scenario")
     _refuse_if_paused(campaign, role, "generate the next scenario")
     if (nature or defender is not None) and role != Membership.Role.MODERATOR:
         raise NotAllowed("only the moderator can choose a scenario's nature or defender beforehand (CAM 4.1)")
@@ -66,6 +68,19 @@ def _generate(campaign, cam, *, nature: str | None = None, defender: int | None 
     return row
 
 
+FORCES_PHASE = "cam-forces"  # the dice log's phase of the CAM 2.2 purchase rolls (turn: the scenario)
+
+
+def revealed_force_dice(campaign: Campaign) -> list[int]:
+    """The layer record's ``revealed_dice``: the purchase rolls of every scenario whose table has
+    been rolled (its forces are public from then on, CAM 2.3)."""
+    from campaign.models import DiceRoll
+
+    shown = CamScenario.objects.filter(cam_id=campaign.pk).exclude(stage=CamScenario.Stage.FORCES)
+    return list(DiceRoll.objects.filter(campaign=campaign, phase=FORCES_PHASE,
+                                        turn__in=shown.values("number")).values_list("seq", flat=True))
+
+
 @transaction.atomic
 def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: int = 0, minefields: int = 0,
                   edge_choice: str | None = None, seat: int | None = None, on_table: bool = False) -> CamScenario:
@@ -86,7 +101,9 @@ def select_forces(*, campaign_id: int, user, ships, extra_ac: int = 0, bases: in
     if not isinstance(ships, list | tuple) or any(isinstance(s, bool) or not isinstance(s, int) for s in ships):
         raise CamActionError(f"{sc.POINTS_RULE}: ships are listed by roster number (whole numbers)")
     previous = row.selections.get(str(player.seat), {})
-    dice = CampaignDice(campaign, phase="cam-forces", turn=row.number)
+    # CAM 2.2 forces are chosen blind: the cost rolls of bases and minefields are this seat's until
+    # the table reveals the forces (CAM 2.3; ``revealed_force_dice``), else they tell what he bought.
+    dice = CampaignDice(campaign, phase=FORCES_PHASE, turn=row.number, concerns=(player.seat,))
     costs = {}
     for kind, count in (("base", bases), ("minefield", minefields)):
         kept = list(previous.get(f"{kind}s", []))[:count]
@@ -122,6 +139,7 @@ def roll_table(*, campaign_id: int, user) -> CamScenario:
     begins."""
     campaign, cam, role = _locked(campaign_id, user)
     _active(campaign)
+    _player_or_moderator(cam, user, role, "roll the table")
     row = _scenario(cam, CamScenario.Stage.FORCES, "roll the table")
     _refuse_if_paused(campaign, role, "roll the table")
     return _roll_table(campaign, cam, row)

@@ -55,7 +55,6 @@ def _check_fleet(ships: list[dict], known, period: int, who: str = "") -> None:
                 f"Period {period}")
 
 
-@transaction.atomic
 def _check_create_types(name, seed, players) -> None:
     """Text is text and the players a list of objects, before anything reads them (a name of [1]
     was stored as "[1]", a seed of [] or 0 meant "random", a player given as text was a 400 quoting
@@ -73,6 +72,7 @@ def _check_create_types(name, seed, players) -> None:
                 raise CamActionError(f"player {seat}: {key} is text, not {p[key]!r}"[:300])
 
 
+@transaction.atomic
 def create_cam_campaign(*, user, name: str, period: int, starting_points: int, players: list[dict],
                         scenarios: int = st.DEFAULT_SCENARIOS, points_level: int = st.DEFAULT_POINTS_LEVEL,
                         break_percent: int = st.DEFAULT_BREAK_PERCENT,
@@ -149,7 +149,6 @@ def set_starting_fleet(*, campaign_id: int, user, fleet, seat: int | None = None
     return player
 
 
-@transaction.atomic
 def _check_sd_types(fields: dict) -> None:
     """Each SD field of the type its column holds, before the ORM sees it (a list as the key, a
     null name or a hull of 99999 were a 500 from the database)."""
@@ -189,6 +188,7 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@transaction.atomic
 def add_custom_sd(*, campaign_id: int, user, fields: dict) -> CamSD:
     """A custom SD (000 1.5), checked against T'Corr's limits; the moderator adds it."""
     campaign, cam, role = _locked(campaign_id, user)

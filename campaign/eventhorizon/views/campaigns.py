@@ -11,11 +11,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET
 
 from campaign import layers, lookups
@@ -131,15 +132,13 @@ def campaign_map_svg(request, campaign_id: int):
     interactive = request.GET.get("interactive") in ("1", "true", "yes")
     as_seat, eyes = _as_seat(request, found, viewer)
     key = visibility.map_cache_key(campaign, eyes, turn, interactive=interactive)
-    etag = visibility.map_etag(key)
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        response = HttpResponseNotModified()
-    else:
-        try:
-            svg = visibility.cached_svg(campaign, eyes, key, turn, interactive=interactive)
-        except visibility.HistoryUnavailable as exc:
-            raise Http404(str(exc)) from None
-        response = HttpResponse(svg, content_type="image/svg+xml")
+    try:
+        svg = visibility.cached_svg(campaign, eyes, key, turn, interactive=interactive)
+    except visibility.HistoryUnavailable as exc:
+        raise Http404(str(exc)) from None
+    etag = visibility.map_etag(svg)
+    # Django's own If-None-Match handling: a weak validator (W/"…", as proxies rewrite it) matches too.
+    response = get_conditional_response(request, etag=etag) or HttpResponse(svg, content_type="image/svg+xml")
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Cookie, Authorization"
