@@ -86,8 +86,8 @@ class Deployment:
         if not (REPO / ".venv" / "bin" / "python").exists():
             settings["SECTOR_PYTHON"] = sys.executable
         self.env_file.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-        os.chmod(self.env_file, 0o600)
-        shutil.chown(self.env_file, SITE_USER, SITE_USER)
+        shutil.chown(self.env_file, "root", SITE_USER)  # as docs/mail.md says: root:sector, 640
+        os.chmod(self.env_file, 0o640)
 
     def start(self) -> None:
         self.dovecot.start()
@@ -244,6 +244,15 @@ def test_the_pipe_runs_as_the_sites_user_and_answers(deployment):
     deployment.check_way_in("pipe", "stdin")
     log = deployment.postfix.logtext()
     assert re.search(r"to=<press\+[0-9.]+[0-9a-f]{20}@sector\.test>, relay=sector, .*status=sent", log), log
+
+
+def test_the_wrapper_run_by_another_user_asks_to_try_again(deployment):
+    """An alias pipe runs as nobody, who cannot read the environment file: sector-ingest exits 75
+    (Postfix keeps the message), never the status 2 of a shell that failed (a bounce)."""
+    result = run(DEPLOY / "sector-ingest", "--env", deployment.env_file, check=False, cwd="/", env=ENV,
+                 user="nobody", group="nogroup", extra_groups=[], input="Subject: x\n\nhello\n")
+    assert result.returncode == 75, result
+    assert f"cannot read {deployment.env_file} as nobody; try again later" in result.stderr
 
 
 def test_a_database_outage_on_the_pipe_is_deferred_then_delivered_once(deployment):
