@@ -54,7 +54,7 @@ def state() -> dict:
     campaign = Campaign.objects.get()
     return {
         "messages": list(InboundMessage.objects.order_by("pk").values(
-            "message_id", "via", "status", "route", "outcome", "reply_to", "recipients")),
+            "message_id", "via", "status", "route", "outcome", "reply_to", "recipients", "received_at")),
         "orders_revision": max(TurnOrders.objects.filter(
             empire__campaign=campaign, empire__seat=1, turn__number=campaign.turn).values_list("revision", flat=True),
                                default=0),
