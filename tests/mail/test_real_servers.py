@@ -43,7 +43,11 @@ SITE_USER = "sectormail"
 IMAP_PASSWORD = "poll the orders box"
 ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # what a pipe, a unit or cron starts with
 
-pytestmark = pytest.mark.mailservers
+
+
+def real_servers(test):
+    """A test that runs the servers: marked ``mailservers``, and ``slow`` (not in ``make test-fast``)."""
+    return pytest.mark.slow(pytest.mark.mailservers(test))
 
 
 def site_has(setting: str) -> bool:
@@ -251,6 +255,7 @@ def test_the_docs_show_every_snippet_verbatim():
         assert path.read_text(encoding="utf-8").strip("\n") in blocks, f"docs/mail.md does not show {path}"
 
 
+@real_servers
 def test_the_pipe_runs_as_the_sites_user_and_answers(deployment):
     """Orders and a press reply (press+…@) through Postfix's pipe(8) service and sector-ingest."""
     deployment.postfix.use("pipe")
@@ -259,6 +264,7 @@ def test_the_pipe_runs_as_the_sites_user_and_answers(deployment):
     assert re.search(r"to=<press\+[0-9.]+[0-9a-f]{20}@sector\.test>, relay=sector, .*status=sent", log), log
 
 
+@real_servers
 def test_the_wrapper_run_by_another_user_asks_to_try_again(deployment):
     """An alias pipe runs as nobody, who cannot read the environment file: sector-ingest exits 75
     (Postfix keeps the message), never the status 2 of a shell that failed (a bounce)."""
@@ -268,6 +274,7 @@ def test_the_wrapper_run_by_another_user_asks_to_try_again(deployment):
     assert f"cannot read {deployment.env_file} as nobody; try again later" in result.stderr
 
 
+@real_servers
 def test_a_database_outage_on_the_pipe_is_deferred_then_delivered_once(deployment):
     deployment.postfix.use("pipe")
     mid = "outage-orders@players.test"
@@ -299,6 +306,7 @@ def test_a_database_outage_on_the_pipe_is_deferred_then_delivered_once(deploymen
     assert len([m for m in deployment.postfix.mailbox("bob") if m["In-Reply-To"] == f"<{mid}>"]) == 1
 
 
+@real_servers
 def test_the_lmtp_listener_from_the_systemd_unit_answers(deployment):
     """maillistener started exactly as deploy/systemd/sector-maillistener.service says (as its
     User=, with its EnvironmentFile= and WorkingDirectory=), Postfix handing to it over LMTP."""
@@ -323,6 +331,7 @@ def test_the_lmtp_listener_from_the_systemd_unit_answers(deployment):
     assert "listening (LMTP)" in out, out
 
 
+@real_servers
 def test_the_imap_poll_from_cron_answers(deployment):
     """Postfix hands the site's mail to Dovecot (LMTP); the cron line's pollmail fetches it over
     IMAP as the site's user."""
@@ -347,6 +356,7 @@ def test_the_imap_poll_from_cron_answers(deployment):
     assert len([m for m in deployment.postfix.mailbox("bob") if m["In-Reply-To"] == "<imap-orders@players.test>"]) == 1
 
 
+@real_servers
 def test_bounces_of_the_sites_mail_reach_a_person(deployment):
     """dave's address cannot be reached: the bounce of his turn report goes to the envelope
     sender, DEFAULT_FROM_EMAIL's noreply@, which deploy/postfix/aliases sends to a person."""
