@@ -51,18 +51,19 @@ def render(name: str, replacements: dict[str, str]) -> str:
     return text
 
 
-def run(*args, check=True, daemon=False, **kwargs) -> subprocess.CompletedProcess:
-    """Run a program and wait for it. ``daemon``: it leaves a server behind that keeps standard
-    output open, so its output goes to a file instead of a pipe we would wait on."""
+def run(*args, check=True, daemon=False, timeout=60, **kwargs) -> subprocess.CompletedProcess:
+    """Run a program and wait for it (``timeout`` seconds at most). ``daemon``: it leaves a server
+    behind that keeps standard output open, so its output goes to a file instead of a pipe we
+    would wait on."""
     if daemon:
         with open(f"/tmp/sector-mailtest-{os.getpid()}.out", "w+") as out:
             result = subprocess.run([str(a) for a in args], stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, text=True, timeout=60, **kwargs)
+                                    stderr=subprocess.STDOUT, text=True, timeout=timeout, **kwargs)
             out.seek(0)
             result.stdout, result.stderr = out.read(), ""
         os.unlink(out.name)
     else:
-        result = subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=60, **kwargs)
+        result = subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout, **kwargs)
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(map(str, args))} failed ({result.returncode}):\n"
                              f"{result.stdout}\n{result.stderr}")

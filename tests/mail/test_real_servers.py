@@ -120,8 +120,9 @@ class Deployment:
     def as_site(self, *args, check=True) -> subprocess.CompletedProcess:
         """``python args…`` in the checkout as the site's user, with its environment file loaded."""
         script = 'set -a; . "$0"; set +a; exec "${SECTOR_PYTHON:-.venv/bin/python}" "$@"'
+        # generous: the set-up migrates a database and plays a turn, on a machine that may be busy
         return run("/bin/sh", "-c", script, self.env_file, *args, check=check, cwd=REPO, env=ENV,
-                   user=SITE_USER, group=SITE_USER, extra_groups=[])
+                   user=SITE_USER, group=SITE_USER, extra_groups=[], timeout=600)
 
     def state(self) -> dict:
         return json.loads(self.as_site("tests/mail/realsite.py", "state").stdout)
@@ -343,7 +344,7 @@ def test_the_imap_poll_from_cron_answers(deployment):
     user, command = line.split(None, 6)[5:]
 
     def poll():
-        run("/bin/sh", "-c", command, cwd="/", env=ENV, user=user, group=user, extra_groups=[])
+        run("/bin/sh", "-c", command, cwd="/", env=ENV, user=user, group=user, extra_groups=[], timeout=300)
 
     deployment.check_way_in("imap", "imap", then=poll)
     logins = re.findall(r"imap-login: Info: Login: user=<orders>, method=PLAIN, (.*)", deployment.dovecot.logtext())
