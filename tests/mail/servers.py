@@ -230,7 +230,7 @@ class Postfix:
         files = sorted(new.iterdir(), key=lambda p: p.stat().st_mtime_ns) if new.is_dir() else []
         return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
 
-    def wait_for_mail(self, name: str, predicate, what: str, timeout: float = 40.0):
+    def wait_for_mail(self, name: str, predicate, what: str, timeout: float = 120.0):
         def found():
             return [m for m in self.mailbox(name) if predicate(m)]
         return wait_for(f"{what} in {name}'s mailbox", found, timeout, self.logtext)

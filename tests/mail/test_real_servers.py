@@ -183,7 +183,7 @@ class Deployment:
 
     def drain(self) -> None:
         """Wait until Postfix's queue is empty (every message handed on, none deferred)."""
-        wait_for("Postfix's queue to empty", lambda: not self.postfix.queue_ids(), 40, self.postfix.logtext)
+        wait_for("Postfix's queue to empty", lambda: not self.postfix.queue_ids(), 120, self.postfix.logtext)
 
 
 class SiteDatabase:
