@@ -176,3 +176,15 @@ def _send(reply) -> None:
     from campaign.notifications import deliver
 
     deliver([reply])
+
+
+def purge_raw(now=None) -> int:
+    """Empty the raw bytes (and the reply text) of messages received more than
+    MAIL_RAW_RETENTION_DAYS ago; the row stays (its Message-ID still stops a redelivery, its
+    route and outcome stay for the admin). Returns how many were emptied."""
+    days = settings.MAIL_RAW_RETENTION_DAYS
+    if days <= 0:
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    return (InboundMessage.objects.filter(received_at__lt=cutoff).exclude(status=Status.RECEIVED)
+            .exclude(raw=b"", reply_body="").update(raw=b"", reply_body=""))
