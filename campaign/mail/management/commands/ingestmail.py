@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, InterfaceError
 
@@ -15,6 +16,21 @@ from campaign.mail.message import Unparsable
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
+DRAIN_CHUNK = 64 * 1024
+
+
+def read_bounded(stream, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``stream`` (one more than allowed is enough to know the
+    message is too large, and it is then refused with a clear error by ``message.parse``); the
+    rest is read and dropped in small pieces, so the MTA writing into the pipe sees it all taken
+    (no broken pipe) and memory never holds more than the limit."""
+    raw = stream.read(limit + 1)
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", errors="surrogateescape")
+    if len(raw) > limit:
+        while stream.read(DRAIN_CHUNK):
+            pass
+    return raw
 
 
 class Command(BaseCommand):
@@ -27,9 +43,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         stdin = options.get("stdin") or sys.stdin
-        raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
-        if isinstance(raw, str):
-            raw = raw.encode("utf-8", errors="surrogateescape")
+        raw = read_bounded(stdin.buffer if hasattr(stdin, "buffer") else stdin, settings.MAIL_MAX_BYTES)
         try:
             row, created = actions.ingest(raw, via="stdin", envelope_recipients=options["recipient"])
         except Unparsable as exc:
