@@ -47,18 +47,30 @@ NOT_UNDERSTOOD = (
 )
 
 
-def ingest(raw: bytes, *, via: str, envelope_recipients=None) -> tuple[InboundMessage, bool]:
+def accepted_at(moment, now=None):
+    """When the site's mail system accepted a message, as the way in knows it (the LMTP
+    transaction, the IMAP INTERNALDATE, the topmost Received: of the site's MTA), kept within
+    sense: never later than now, never more than MAIL_RECEIVED_MAX_AGE seconds before it. None:
+    now (the store's clock)."""
+    now = now or timezone.now()
+    if moment is None or timezone.is_naive(moment):
+        return now
+    return max(min(moment, now), now - timedelta(seconds=settings.MAIL_RECEIVED_MAX_AGE))
+
+
+@transaction.atomic
+def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None) -> tuple[InboundMessage, bool]:
     """Store one raw message (``message.Unparsable`` if it is not one) and queue its processing
-    on commit. Returns the row and whether it is new: a Message-ID seen before is ignored."""
+    on commit. Returns the row and whether it is new: a Message-ID seen before is ignored.
+    ``received_at``: when the site's mail system accepted it (``accepted_at``), else now."""
     msg = message.parse(raw, headers_only=True)
     mid = message.message_id(msg, raw)
-    with transaction.atomic():
-        row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
-            "raw": raw, "received_at": timezone.now(), "via": via, "sender": message.sender(msg),
-            "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
-        })
-        if created:
-            transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
+    row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
+        "raw": raw, "received_at": accepted_at(received_at), "via": via, "sender": message.sender(msg),
+        "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
+    })
+    if created:
+        transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
     return row, created
 
 

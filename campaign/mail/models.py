@@ -47,3 +47,18 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender or '?'} ({self.status})"
+
+
+class ImapCursor(models.Model):
+    """Where the IMAP poller got to in one mailbox: the folder's UIDVALIDITY and the highest UID
+    stored. Messages are fetched by UID above it, never by ``\\Seen`` — a person reading the mailbox
+    (which flags what they open) hides nothing from the poller. A new UIDVALIDITY (the folder was
+    rebuilt) starts again from the first UID; the store ignores Message-IDs it already holds."""
+
+    mailbox = models.CharField(max_length=255, unique=True)  # user@host:port/folder
+    uidvalidity = models.BigIntegerField()
+    last_uid = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.mailbox}: UIDVALIDITY {self.uidvalidity}, last UID {self.last_uid}"
