@@ -19,7 +19,8 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import addresses, message, outgoing, routing
@@ -58,26 +59,78 @@ def accepted_at(moment, now=None):
     return max(min(moment, now), now - timedelta(seconds=settings.MAIL_RECEIVED_MAX_AGE))
 
 
-@transaction.atomic
-def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None) -> tuple[InboundMessage, bool]:
+def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
+           envelope_sender: str | None = None) -> tuple[InboundMessage, bool]:
     """Store one raw message (``message.Unparsable`` if it is not one) and queue its processing
     on commit. Returns the row and whether it is new: a Message-ID seen before is ignored.
-    ``received_at``: when the site's mail system accepted it (``accepted_at``), else now."""
+    ``received_at``: when the site's mail system accepted it (the way in's: the LMTP transaction,
+    the IMAP INTERNALDATE), else — or, outside IMAP, with MAIL_TRUST_RECEIVED_HEADER, before it —
+    the topmost Received: field's date, else now; kept within sense by ``accepted_at``.
+    ``envelope_sender``: the SMTP MAIL FROM if the way in knows it ("" for the null sender)."""
     msg = message.parse(raw, headers_only=True)
     mid = message.message_id(msg, raw)
-    row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
-        "raw": raw, "received_at": accepted_at(received_at), "via": via, "sender": message.sender(msg),
-        "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
-    })
-    if created:
-        transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
+    if settings.MAIL_TRUST_RECEIVED_HEADER and via != InboundMessage.Via.IMAP:
+        received_at = message.received_time(msg) or received_at
+    now = timezone.now()
+    # Parsed before the transaction: input that is no message is refused without the database.
+    with transaction.atomic():
+        row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
+            "raw": raw, "received_at": accepted_at(received_at, now), "via": via, "sender": message.sender(msg),
+            "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
+            "envelope_sender": None if envelope_sender is None else envelope_sender.strip().strip("<>").lower()[:254],
+            "next_attempt_at": now + FIRST_TRY_GRACE,
+        })
+        if created:
+            transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
     return row, created
 
 
+FIRST_TRY_GRACE = timedelta(minutes=1)
+
+
+def _in_line() -> bool:
+    """No broker (the embedded default): tasks run in the caller's process."""
+    return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
+
+
 def enqueue(pk: int) -> None:
+    """Process a stored message: its task with a broker; in-line without one — where a database
+    error is left to the due-work sweep's back-off (``retry_due``), not to the eager task's
+    immediate retries."""
+    if _in_line():
+        try:
+            process(pk)
+        except (DatabaseError, InterfaceError):
+            logger.warning("processing incoming mail %s hit a database error; the due-work sweep tries again", pk)
+        return
     from . import tasks
 
     tasks.process_message.delay(pk)
+
+
+def _backoff(attempts: int) -> timedelta:
+    return timedelta(seconds=min(settings.MAIL_RETRY_SECONDS * 2 ** max(attempts - 1, 0), 3600))
+
+
+def _attempt_failed(pk: int, exc: Exception) -> None:
+    """Note a processing attempt a database error rolled back: the next one after the back-off,
+    or ``failed`` after MAIL_RETRY_LIMIT of them. Its own short transaction; if the database
+    cannot take even that, the message stays as it was and the next sweep finds it due."""
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.filter(pk=pk, status=Status.RECEIVED).first()
+            if row is None:
+                return
+            row.attempts += 1
+            row.next_attempt_at = timezone.now() + _backoff(row.attempts)
+            fields = ["attempts", "next_attempt_at"]
+            if row.attempts >= max(settings.MAIL_RETRY_LIMIT, 1):
+                row.status, row.processed_at = Status.FAILED, timezone.now()
+                row.outcome = f"gave up after {row.attempts} attempts: {type(exc).__name__}: {exc}"[:2000]
+                fields += ["status", "processed_at", "outcome"]
+            row.save(update_fields=fields)
+    except (DatabaseError, InterfaceError):
+        pass
 
 
 def process(pk: int) -> str:
@@ -93,8 +146,11 @@ def process(pk: int) -> str:
             if row is None:
                 return InboundMessage.objects.filter(pk=pk).values_list("status", flat=True).first() or "missing"
             return _process(row)
-    except OperationalError:
-        raise  # a lock timeout or a lost connection rolled everything back: the task is retried
+    except (OperationalError, InterfaceError) as exc:
+        # A lock timeout or a lost connection rolled everything back: the task is retried (with a
+        # broker), and the due-work sweep tries again after the back-off (without one).
+        _attempt_failed(pk, exc)
+        raise
     except Exception as exc:
         logger.exception("processing incoming mail %s failed", pk)
         InboundMessage.objects.filter(pk=pk, status=Status.RECEIVED).update(
@@ -102,14 +158,30 @@ def process(pk: int) -> str:
         return Status.FAILED
 
 
-def requeue_pending() -> int:
-    """Queue again what was stored more than a minute ago and never processed (a task lost, or
-    a worker that died mid-way: its transaction rolled back, so the message is still "received")."""
-    pks = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=timezone.now() - timedelta(minutes=1))
-               .order_by("received_at", "pk").values_list("pk", flat=True)[:500])
+def due_messages(now=None):
+    """Stored messages still waiting to be processed whose next try is due: a task lost, a worker
+    that died mid-way, processing a database error rolled back (after its back-off)."""
+    now = now or timezone.now()
+    return (InboundMessage.objects.filter(status=Status.RECEIVED)
+            .filter(Q(next_attempt_at__lte=now) | Q(next_attempt_at__isnull=True, received_at__lt=now - FIRST_TRY_GRACE))
+            .order_by("received_at", "pk"))
+
+
+def requeue_pending(now=None) -> int:
+    """The sweep (beat's ``process_pending``; ``processdue`` and the in-process sweep without a
+    broker): process again every due message (``due_messages``), oldest receipt first — with a
+    broker as tasks, without one here and now. Returns how many."""
+    pks = list(due_messages(now).values_list("pk", flat=True)[:500])
     for pk in pks:
         enqueue(pk)
     return len(pks)
+
+
+def holds_turn(deadline) -> bool:
+    """Mail the site's mail system accepted by ``deadline`` that is not processed yet (stored and
+    waiting for its task or its next try): a turn whose deadline that is waits for it (docs/mail.md,
+    ruling ML1), so orders sent in time count even when the store or the processing was late."""
+    return deadline is not None and InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lte=deadline).exists()
 
 
 def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> str:
@@ -161,6 +233,8 @@ def _route(incoming: routing.Incoming, kind: str) -> routing.Answer:
 def _process(row: InboundMessage) -> str:
     msg = message.parse(bytes(row.raw))
     machine = message.automatic(msg)
+    if row.envelope_sender == "":
+        machine = "the null envelope sender <> (a bounce)"
     if machine:
         return _finish(row, Status.DROPPED, f"dropped: {machine}")
     if _over_rate_limit(row):

@@ -11,7 +11,7 @@ import re
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import default
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 
 from django.conf import settings
 
@@ -88,6 +88,19 @@ def recipients(msg: EmailMessage, envelope: list[str] | None = None) -> list[str
     return list(dict.fromkeys(a for a in found if a))
 
 
+def received_time(msg: EmailMessage):
+    """The date of the topmost ``Received:`` field (the one the last MTA — the site's own — put on
+    top: ``…; Sat, 28 Nov 2026 13:10:10 +0000``), an aware datetime; None without a readable one."""
+    values = _raw(msg, "Received")
+    if not values or ";" not in values[0]:
+        return None
+    try:
+        moment = parsedate_to_datetime(values[0].rpartition(";")[2].strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
 _MACHINE_SENDERS = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon")
 
 
@@ -96,8 +109,9 @@ def automatic(msg: EmailMessage) -> str | None:
 
     RFC 3834 Auto-Submitted (anything but "no"); an X-Loop header (our own on every mail we send,
     or any other system's: a message that went round once is not a player's); Precedence bulk,
-    junk or list; the common vacation headers; a bounce (a mailer-daemon or postmaster sender, an
-    empty Return-Path, a delivery report)."""
+    junk, list or auto_reply; the common vacation headers and Exchange's X-Auto-Response-Suppress;
+    a bounce (a mailer-daemon or postmaster sender, an empty Return-Path, a delivery report; the
+    empty envelope sender is the store's, ``actions``)."""
     auto = _header(msg, "Auto-Submitted").lower()
     if auto and auto.split(";")[0].strip() != "no":
         return f"Auto-Submitted: {auto}"
@@ -106,7 +120,8 @@ def automatic(msg: EmailMessage) -> str | None:
     precedence = _header(msg, "Precedence").lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond"):
+    # Exchange/Outlook out-of-office and other automatic replies carry only this (MS-OXCMAIL).
+    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
         if _raw(msg, name):
             return f"{name} header"
     from_ = sender(msg)

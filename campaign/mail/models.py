@@ -22,16 +22,26 @@ class InboundMessage(models.Model):
     # when the message has none or an over-long one, so a repeated delivery is still one row.
     message_id = models.CharField(max_length=255, unique=True)
     raw = models.BinaryField()
-    # The site's clock when the message was stored: orders are ordered by it, never by Date:.
+    # When the site's mail system accepted the message (docs/mail.md "When a message was received"):
+    # the LMTP/SMTP transaction, the IMAP INTERNALDATE, the topmost Received: of the site's own MTA
+    # (MAIL_TRUST_RECEIVED_HEADER), else the store's clock. Orders count by it, never by Date:.
     received_at = models.DateTimeField(db_index=True)
     via = models.CharField(max_length=8, choices=Via.choices)
     # The From: address, lower case ("" if there is none); the rate limit counts by it.
     sender = models.CharField(max_length=254, blank=True, db_index=True)
     # Envelope recipients when the way in knows them (the listener), else empty.
     recipients = models.JSONField(default=list, blank=True)
+    # The envelope sender (SMTP MAIL FROM) when the way in knows it (the listener, ingestmail
+    # --sender): None unknown, "" the null sender <> of a bounce (dropped without an answer).
+    envelope_sender = models.CharField(max_length=254, null=True, blank=True)
     subject = models.CharField(max_length=255, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.RECEIVED, db_index=True)
     processed_at = models.DateTimeField(null=True, blank=True)
+    # Processing that hit a database error is tried again by the due-work sweeps from this time
+    # on, with back-off (MAIL_RETRY_SECONDS doubled per attempt); set a minute after the store
+    # for the first try, so that a sweep leaves a fresh message to its own task.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Which route took it ("orders", "press", "cam", …) and what came of it, for the admin.
     route = models.CharField(max_length=16, blank=True)
     outcome = models.TextField(blank=True)
