@@ -189,6 +189,23 @@ def _finish(parsed: ParsedText | None, **kw) -> TextOrdersResult:
 
 # --- the checker ------------------------------------------------------------------------------------
 
+def verified_seat(text: str) -> tuple[int, int] | None:
+    """(campaign id, seat) when the text's header names a seat with its right secret (or turn key),
+    else None — without storing anything: what mail's rate limit counts a set of orders under
+    (a forged From: can never spend a seat's allowance)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
+        return None
+    header = parse_text(text).header
+    if header is None:
+        return None
+    empire = (Empire.objects.select_related("order_secret")
+              .filter(campaign__layer__in=layers.having("orders"), campaign_id=header.campaign, seat=header.seat)
+              .order_by().first())
+    if empire is None or not secret_matches(empire, header.secret, header.turn, _cached_secret(empire)):
+        return None
+    return header.campaign, header.seat
+
+
 def submit_text_orders(text: str, *, received_at: datetime, via: str,
                        sender_email: str | None = None) -> TextOrdersResult:
     """Check orders written as text (docs/orders.md) and store them if every line is accepted.

@@ -186,8 +186,28 @@ def holds_turn(deadline) -> bool:
 
 def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> str:
     row.status, row.outcome, row.route, row.processed_at = status, outcome[:2000], route, timezone.now()
-    row.save(update_fields=["status", "outcome", "route", "processed_at", "reply_to", "reply_kind", "reply_body"])
+    row.save(update_fields=["status", "outcome", "route", "processed_at", "reply_to", "reply_kind", "reply_body",
+                            "rate_key", "notice_to"])
     return status
+
+
+def _identity(msg, row: InboundMessage, incoming: routing.Incoming) -> tuple[str, bool]:
+    """What the rate limit counts this message under, and whether it is verified: a signed reply
+    address of the site, orders naming a seat with its right secret, a From: the site's own MTA
+    authenticated (MAIL_AUTHSERV_ID); otherwise only its (forgeable) From:, counted apart, so
+    forged mail "from" a player never spends her seat's allowance (docs/mail.md "Limits")."""
+    from campaign.actions.textorders import verified_seat
+
+    for address in incoming.recipients:
+        if addresses.prefix_of(address) and addresses.is_signed(address):
+            return f"addr:{address}"[:300], True
+    if routing.has_orders_header(incoming.text):
+        seat = verified_seat(incoming.text)
+        if seat is not None:
+            return f"seat:{seat[0]}.{seat[1]}", True
+    if row.sender and message.authenticated_from(msg, settings.MAIL_AUTHSERV_ID):
+        return f"from:{row.sender}"[:300], True
+    return f"unverified:{row.sender}"[:300], False
 
 
 def _over_rate_limit(row: InboundMessage) -> bool:
@@ -195,9 +215,22 @@ def _over_rate_limit(row: InboundMessage) -> bool:
     if limit <= 0:
         return False
     earlier = InboundMessage.objects.filter(
-        sender=row.sender, received_at__gt=row.received_at - timedelta(seconds=settings.MAIL_RATE_WINDOW),
+        rate_key=row.rate_key, received_at__gt=row.received_at - timedelta(seconds=settings.MAIL_RATE_WINDOW),
         received_at__lte=row.received_at, pk__lt=row.pk)
     return earlier.count() >= limit
+
+
+def _may_notify(row: InboundMessage, address: str) -> bool:
+    """An answer to unverified mail (a notice of forged orders, a reply to a From: that is an
+    account's): at most MAIL_NOTICE_LIMIT per address per MAIL_NOTICE_WINDOW, so forged mail
+    cannot flood a player through the site."""
+    limit = settings.MAIL_NOTICE_LIMIT
+    if limit <= 0:
+        return True
+    since = row.received_at - timedelta(seconds=settings.MAIL_NOTICE_WINDOW)
+    sent = (InboundMessage.objects.filter(received_at__gt=since)
+            .filter(Q(reply_to=address, reply_kind="notice") | Q(notice_to=address)).exclude(pk=row.pk).count())
+    return sent < limit
 
 
 def _may_refuse_unknown(row: InboundMessage) -> bool:
@@ -237,24 +270,30 @@ def _process(row: InboundMessage) -> str:
         machine = "the null envelope sender <> (a bounce)"
     if machine:
         return _finish(row, Status.DROPPED, f"dropped: {machine}")
-    if _over_rate_limit(row):
-        return _finish(row, Status.DROPPED, f"dropped: over the rate limit of {settings.MAIL_RATE_LIMIT} "
-                                            f"messages in {settings.MAIL_RATE_WINDOW} s from {row.sender or '(no sender)'}")
     text, kind = message.body_text(msg)
     incoming = routing.Incoming(pk=row.pk, message_id=row.message_id, sender=row.sender, subject=row.subject,
                                 text=text or "", recipients=tuple(message.recipients(msg, row.recipients)),
                                 received_at=row.received_at, via=row.via)
+    row.rate_key, verified = _identity(msg, row, incoming)
+    if _over_rate_limit(row):
+        return _finish(row, Status.DROPPED, f"dropped: over the rate limit of {settings.MAIL_RATE_LIMIT} "
+                                            f"messages in {settings.MAIL_RATE_WINDOW} s for {row.rate_key}")
     answer = _route(incoming, kind)
+    replies = []
     email = getattr(answer.user, "email", "") if answer.user is not None else ""
-    if answer.body and email:
-        row.reply_to, row.reply_kind, row.reply_body = email, "reply", answer.body
-        subject = answer.subject or f"Re: {row.subject}"
+    if answer.body and email and (verified or _may_notify(row, email)):
+        row.reply_to, row.reply_kind, row.reply_body = email, "reply" if verified else "notice", answer.body
+        replies.append((answer.subject or f"Re: {row.subject}", email, answer.body))
     elif answer.body and answer.user is None and _may_refuse_unknown(row):
         row.reply_to, row.reply_kind, row.reply_body = row.sender, "refusal", UNKNOWN_SENDER
-        subject = "[Sector Command] your message was not read"
-    if row.reply_to:
-        reply = outgoing.reply(to=row.reply_to, subject=subject, body=row.reply_body, in_reply_to=row.message_id)
-        transaction.on_commit(lambda: _send(reply), robust=True)
+        replies.append(("[Sector Command] your message was not read", row.sender, UNKNOWN_SENDER))
+    notice_email = getattr(answer.notice_user, "email", "") if answer.notice_user is not None else ""
+    if answer.notice_body and notice_email and _may_notify(row, notice_email):
+        row.notice_to = notice_email
+        replies.append((answer.notice_subject, notice_email, answer.notice_body))
+    for subject, to, body in replies:
+        reply = outgoing.reply(to=to, subject=subject, body=body, in_reply_to=row.message_id)
+        transaction.on_commit(lambda reply=reply: _send(reply), robust=True)
     return _finish(row, Status.DONE, answer.outcome, answer.route)
 
 

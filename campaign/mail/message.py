@@ -101,6 +101,47 @@ def received_time(msg: EmailMessage):
     return moment if moment is not None and moment.tzinfo is not None else None
 
 
+_COMMENT = re.compile(r"\([^()]*\)")
+
+
+def _domain(address: str) -> str:
+    return address.rpartition("@")[2].strip().strip(".").lower()
+
+
+def authenticated_from(msg: EmailMessage, authserv_id: str) -> bool:
+    """Whether the site's own MTA (``authserv_id``) says the From: address is authentic, in an
+    ``Authentication-Results`` field (RFC 8601): ``dmarc=pass``, or a ``dkim=pass`` whose
+    ``header.d`` is the From: domain, or an ``spf=pass`` whose ``smtp.mailfrom`` domain is.
+    Only the topmost such field is read (the MTA removes fields with its own authserv-id from
+    incoming mail, RFC 8601 section 5, and puts its own on top); any other authserv-id is ignored."""
+    if not authserv_id:
+        return False
+    domain = _domain(sender(msg))
+    if not domain:
+        return False
+    for value in _raw(msg, "Authentication-Results"):
+        parts = [p.strip() for p in _COMMENT.sub(" ", value).split(";")]
+        words = parts[0].split()
+        if not words or words[0].lower() != authserv_id.lower():
+            continue
+        for result in parts[1:]:
+            tokens = [t.strip('"') for t in result.lower().split()]
+            if not tokens or "=" not in tokens[0]:
+                continue
+            method, _, outcome = tokens[0].partition("=")
+            props = dict(t.split("=", 1) for t in tokens[1:] if "=" in t)
+            if outcome != "pass":
+                continue
+            if method == "dmarc" and _domain(props.get("header.from", domain)) == domain:
+                return True
+            if method == "dkim" and _domain(props.get("header.d", "")) == domain:
+                return True
+            if method == "spf" and _domain(props.get("smtp.mailfrom", "")) == domain:
+                return True
+        return False  # the topmost field of the site's MTA decides
+    return False
+
+
 _MACHINE_SENDERS = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon")
 
 

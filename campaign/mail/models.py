@@ -27,7 +27,8 @@ class InboundMessage(models.Model):
     # (MAIL_TRUST_RECEIVED_HEADER), else the store's clock. Orders count by it, never by Date:.
     received_at = models.DateTimeField(db_index=True)
     via = models.CharField(max_length=8, choices=Via.choices)
-    # The From: address, lower case ("" if there is none); the rate limit counts by it.
+    # The From: address, lower case ("" if there is none): unverified, it is where answers go only
+    # when it is an account's address.
     sender = models.CharField(max_length=254, blank=True, db_index=True)
     # Envelope recipients when the way in knows them (the listener), else empty.
     recipients = models.JSONField(default=list, blank=True)
@@ -45,7 +46,15 @@ class InboundMessage(models.Model):
     # Which route took it ("orders", "press", "cam", …) and what came of it, for the admin.
     route = models.CharField(max_length=16, blank=True)
     outcome = models.TextField(blank=True)
-    # The reply the site sent (to a registered address, or the short refusal to an unknown sender).
+    # What the rate limit counts this message under (docs/mail.md "Limits"): "seat:<campaign>.<seat>"
+    # (the right order secret), "addr:<signed reply address>", "from:<address>" (a From: the
+    # site's MTA verified, MAIL_AUTHSERV_ID) or "unverified:<From: address>"; "" before screening.
+    rate_key = models.CharField(max_length=300, blank=True)
+    # The player told that someone sent orders for her seat with a wrong secret (capped per address).
+    notice_to = models.CharField(max_length=254, blank=True)
+    # The reply the site sent: "reply" (to the account of a verified message), "notice" (an answer
+    # to an account for unverified mail: capped per address), "refusal" (the short refusal to an
+    # unknown sender).
     reply_to = models.CharField(max_length=254, blank=True)
     reply_kind = models.CharField(max_length=16, blank=True)
     reply_body = models.TextField(blank=True)
@@ -53,6 +62,8 @@ class InboundMessage(models.Model):
     class Meta:
         ordering = ["received_at", "pk"]
         indexes = [models.Index(fields=["sender", "received_at"], name="mail_sender_received"),
+                   models.Index(fields=["rate_key", "received_at"], name="mail_ratekey_received"),
+                   models.Index(fields=["notice_to", "received_at"], name="mail_notice_received"),
                    models.Index(fields=["reply_to", "reply_kind", "received_at"], name="mail_reply_received")]
 
     def __str__(self) -> str:
