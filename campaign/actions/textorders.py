@@ -29,7 +29,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .. import battles, layers, locks
-from ..eventhorizon.order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
+from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
+    hash_secret,
+    orders_template,
+    secret_hash_matches,
+    secret_matches,
+    secret_row,
+    turn_key,
+)
 from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
 from ..rules.eventhorizon.textorders import (
     TEXT_RULE,
@@ -189,7 +196,23 @@ def _finish(parsed: ParsedText | None, **kw) -> TextOrdersResult:
 
 # --- the checker ------------------------------------------------------------------------------------
 
-def verified_seat(text: str) -> tuple[int, int] | None:
+REDACTED = "********"  # a secret the mail store masked (campaign/mail/message.py), checked by its hash
+
+
+def header_secret_hash(text: str) -> str:
+    """The hash of the secret the text's header gives ("" if none): what the mail store keeps
+    of it, the secret itself masked in the stored message."""
+    header = parse_text(text).header if isinstance(text, str) and len(text) <= MAX_TEXT_CHARS else None
+    return hash_secret(header.secret) if header is not None and header.secret != REDACTED else ""
+
+
+def _secret_ok(empire: Empire, header: Header, secret_hash: str, row) -> bool:
+    if secret_hash and header.secret == REDACTED:
+        return secret_hash_matches(empire, secret_hash, header.turn, row)
+    return secret_matches(empire, header.secret, header.turn, row)
+
+
+def verified_seat(text: str, secret_hash: str = "") -> tuple[int, int] | None:
     """(campaign id, seat) when the text's header names a seat with its right secret (or turn key),
     else None — without storing anything: what mail's rate limit counts a set of orders under
     (a forged From: can never spend a seat's allowance)."""
@@ -201,17 +224,18 @@ def verified_seat(text: str) -> tuple[int, int] | None:
     empire = (Empire.objects.select_related("order_secret")
               .filter(campaign__layer__in=layers.having("orders"), campaign_id=header.campaign, seat=header.seat)
               .order_by().first())
-    if empire is None or not secret_matches(empire, header.secret, header.turn, _cached_secret(empire)):
+    if empire is None or not _secret_ok(empire, header, secret_hash, _cached_secret(empire)):
         return None
     return header.campaign, header.seat
 
 
 def submit_text_orders(text: str, *, received_at: datetime, via: str,
-                       sender_email: str | None = None) -> TextOrdersResult:
+                       sender_email: str | None = None, secret_hash: str = "") -> TextOrdersResult:
     """Check orders written as text (docs/orders.md) and store them if every line is accepted.
     ``received_at`` is when the site received them (never a mail's ``Date:``); ``via`` is
     ``mail``, ``web`` or ``api``; ``sender_email`` (mail) is noted in the audit entry only as
-    whether it is the seat's registered address. Never raises for anything the text holds."""
+    whether it is the seat's registered address; ``secret_hash`` (mail) is the header's secret as
+    the mail store kept it, the text's secret masked. Never raises for anything the text holds."""
     if via not in VIAS:
         raise ValueError(f"via must be one of {', '.join(VIAS)}, not {via!r}")
     if timezone.is_naive(received_at):
@@ -235,7 +259,7 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
               .order_by().first())
     campaign = empire.campaign if empire is not None else None
     secret = _cached_secret(empire) if empire is not None else None
-    if empire is None or not secret_matches(empire, header.secret, header.turn, secret):
+    if empire is None or not _secret_ok(empire, header, secret_hash, secret):
         # One answer whatever was wrong, so a stranger learns nothing about which campaigns exist.
         # The seat named (if any) is returned so that mail can tell its player of the attempt.
         known = empire is not None and empire.user_id is not None

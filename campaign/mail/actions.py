@@ -69,13 +69,14 @@ def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
     ``envelope_sender``: the SMTP MAIL FROM if the way in knows it ("" for the null sender)."""
     msg = message.parse(raw, headers_only=True)
     mid = message.message_id(msg, raw)
+    secret_hash, stored = _secret_hash(raw), message.redact(raw)
     if settings.MAIL_TRUST_RECEIVED_HEADER and via != InboundMessage.Via.IMAP:
         received_at = message.received_time(msg) or received_at
     now = timezone.now()
     # Parsed before the transaction: input that is no message is refused without the database.
     with transaction.atomic():
         row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
-            "raw": raw, "received_at": accepted_at(received_at, now), "via": via, "sender": message.sender(msg),
+            "raw": stored, "secret_hash": secret_hash, "received_at": accepted_at(received_at, now), "via": via, "sender": message.sender(msg),
             "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
             "envelope_sender": None if envelope_sender is None else envelope_sender.strip().strip("<>").lower()[:254],
             "next_attempt_at": now + FIRST_TRY_GRACE,
@@ -86,6 +87,14 @@ def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
 
 
 FIRST_TRY_GRACE = timedelta(minutes=1)
+
+
+def _secret_hash(raw: bytes) -> str:
+    """The hash of the secret the orders header gives (what the store keeps instead of it)."""
+    from campaign.actions.textorders import header_secret_hash
+
+    text, _ = message.body_text(message.parse(raw))
+    return header_secret_hash(text) if text and routing.has_orders_header(text) else ""
 
 
 def _in_line() -> bool:
@@ -186,8 +195,13 @@ def holds_turn(deadline) -> bool:
 
 def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> str:
     row.status, row.outcome, row.route, row.processed_at = status, outcome[:2000], route, timezone.now()
-    row.save(update_fields=["status", "outcome", "route", "processed_at", "reply_to", "reply_kind", "reply_body",
-                            "rate_key", "notice_to"])
+    fields = ["status", "outcome", "route", "processed_at", "reply_to", "reply_kind", "reply_body", "rate_key",
+              "notice_to"]
+    if status == Status.DROPPED:
+        # Kept for the admin and the limits: who, when, why — not what (docs/mail.md "Retention").
+        row.raw, row.secret_hash = message.headers_of(bytes(row.raw)), ""
+        fields += ["raw", "secret_hash"]
+    row.save(update_fields=fields)
     return status
 
 
@@ -202,7 +216,7 @@ def _identity(msg, row: InboundMessage, incoming: routing.Incoming) -> tuple[str
         if addresses.prefix_of(address) and addresses.is_signed(address):
             return f"addr:{address}"[:300], True
     if routing.has_orders_header(incoming.text):
-        seat = verified_seat(incoming.text)
+        seat = verified_seat(incoming.text, incoming.secret_hash)
         if seat is not None:
             return f"seat:{seat[0]}.{seat[1]}", True
     if row.sender and message.authenticated_from(msg, settings.MAIL_AUTHSERV_ID):
@@ -273,7 +287,7 @@ def _process(row: InboundMessage) -> str:
     text, kind = message.body_text(msg)
     incoming = routing.Incoming(pk=row.pk, message_id=row.message_id, sender=row.sender, subject=row.subject,
                                 text=text or "", recipients=tuple(message.recipients(msg, row.recipients)),
-                                received_at=row.received_at, via=row.via)
+                                received_at=row.received_at, via=row.via, secret_hash=row.secret_hash)
     row.rate_key, verified = _identity(msg, row, incoming)
     if _over_rate_limit(row):
         return _finish(row, Status.DROPPED, f"dropped: over the rate limit of {settings.MAIL_RATE_LIMIT} "
@@ -282,7 +296,9 @@ def _process(row: InboundMessage) -> str:
     replies = []
     email = getattr(answer.user, "email", "") if answer.user is not None else ""
     if answer.body and email and (verified or _may_notify(row, email)):
-        row.reply_to, row.reply_kind, row.reply_body = email, "reply" if verified else "notice", answer.body
+        # The stored copy of the answer masks the turn key its orders template carries.
+        row.reply_to, row.reply_kind = email, "reply" if verified else "notice"
+        row.reply_body = message.redact_text(answer.body)
         replies.append((answer.subject or f"Re: {row.subject}", email, answer.body))
     elif answer.body and answer.user is None and _may_refuse_unknown(row):
         row.reply_to, row.reply_kind, row.reply_body = row.sender, "refusal", UNKNOWN_SENDER
@@ -303,11 +319,12 @@ def _send(reply) -> None:
     deliver([reply])
 
 
-def purge_raw(now=None) -> int:
-    """Empty the raw bytes (and the reply text) of messages received more than
-    MAIL_RAW_RETENTION_DAYS ago; the row stays (its Message-ID still stops a redelivery, its
-    route and outcome stay for the admin). Returns how many were emptied."""
-    days = settings.MAIL_RAW_RETENTION_DAYS
+def purge_raw(now=None, days: int | None = None) -> int:
+    """Empty the raw bytes (and the reply text) of messages received more than ``days``
+    (MAIL_RAW_RETENTION_DAYS) ago; the row stays (its Message-ID still stops a redelivery, its
+    route and outcome stay for the admin; the limits still count it). A message not processed yet
+    is kept. Returns how many were emptied."""
+    days = settings.MAIL_RAW_RETENTION_DAYS if days is None else days
     if days <= 0:
         return 0
     cutoff = (now or timezone.now()) - timedelta(days=days)

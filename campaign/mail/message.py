@@ -6,7 +6,9 @@ whether a machine sent it (auto-replies, bounces, loops, bulk mail), and its tex
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import quopri
 import re
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -212,3 +214,68 @@ def body_text(msg: EmailMessage) -> tuple[str | None, str]:
     if msg.get_body(preferencelist=("html",)) is not None:
         return None, "html"
     return None, "none"
+
+
+# --- redaction: no order secret is stored ----------------------------------------------------------
+
+MASK = "********"  # what the checker's answers show in place of a secret, too
+_SECRET = re.compile(r"(#SECTOR[ \t]+\S+[ \t]+\S+[ \t]+)(\S+)", re.IGNORECASE)
+
+
+def redact_text(text: str) -> str:
+    """Every ``#SECTOR`` header's secret (quoted ones too: a quoted turn report holds a turn key)
+    replaced by the mask."""
+    return _SECRET.sub(lambda m: m[1] + MASK, text)
+
+
+def _secrets_in(msg: EmailMessage) -> bool:
+    for part in msg.walk():
+        if not part.is_multipart() and part.get_content_maintype() == "text":
+            if any(m[2] != MASK for m in _SECRET.finditer(_content(part))):
+                return True
+    return False
+
+
+def _rewrite_part(part) -> None:
+    """A text part's content with its secrets masked, in its own transfer encoding and charset."""
+    text = redact_text(_content(part))
+    charset = part.get_content_charset() or "us-ascii"
+    try:
+        data = text.encode(charset)
+    except (LookupError, UnicodeError):
+        charset, data = "utf-8", text.encode("utf-8")
+        part.set_param("charset", charset)
+    cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
+    if cte == "base64":
+        payload = base64.encodebytes(data).decode("ascii")
+    elif cte == "quoted-printable":
+        payload = quopri.encodestring(data).decode("ascii")
+    else:
+        payload = data.decode("ascii", "surrogateescape")
+    part.set_payload(payload)
+
+
+def redact(raw: bytes) -> bytes:
+    """The message with every order secret masked, as it is stored (docs/mail.md "Retention"):
+    each text part that holds a ``#SECTOR`` header with a secret is written again, masked, in its
+    own transfer encoding and charset; a message without one is kept byte for byte."""
+    lower = raw.lower()
+    if b"#sector" not in lower and b"base64" not in lower and b"quoted-printable" not in lower:
+        return raw  # nothing to look for (an encoded part is looked at decoded)
+    msg = parse(raw)
+    if not _secrets_in(msg):
+        return raw
+    for part in msg.walk():
+        if not part.is_multipart() and part.get_content_maintype() == "text":
+            if any(m[2] != MASK for m in _SECRET.finditer(_content(part))):
+                _rewrite_part(part)
+    return msg.as_bytes()
+
+
+def headers_of(raw: bytes) -> bytes:
+    """The header block of a raw message, without its body (what is kept of a dropped message)."""
+    for end in (b"\r\n\r\n", b"\n\n"):
+        at = raw.find(end)
+        if at >= 0:
+            return raw[:at + len(end)]
+    return raw

@@ -21,7 +21,11 @@ class InboundMessage(models.Model):
     # The Message-ID header as sent (angle brackets included); one made from the bytes' SHA-256
     # when the message has none or an over-long one, so a repeated delivery is still one row.
     message_id = models.CharField(max_length=255, unique=True)
+    # As received, but every order secret masked (docs/mail.md "Retention"); only the header block
+    # of a dropped message; emptied MAIL_RAW_RETENTION_DAYS after receipt.
     raw = models.BinaryField()
+    # The hash of the secret of the orders header (the secret itself is masked in ``raw``).
+    secret_hash = models.CharField(max_length=80, blank=True)
     # When the site's mail system accepted the message (docs/mail.md "When a message was received"):
     # the LMTP/SMTP transaction, the IMAP INTERNALDATE, the topmost Received: of the site's own MTA
     # (MAIL_TRUST_RECEIVED_HEADER), else the store's clock. Orders count by it, never by Date:.

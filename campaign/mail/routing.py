@@ -33,6 +33,7 @@ class Incoming:
     recipients: tuple[str, ...]
     received_at: datetime
     via: str
+    secret_hash: str = ""  # the orders header's secret, as the store kept it (masked in the text)
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def orders(incoming: Incoming) -> Answer:
     from campaign.actions.textorders import submit_text_orders
 
     result = submit_text_orders(incoming.text, received_at=incoming.received_at, via="mail",
-                                sender_email=incoming.sender or None)
+                                sender_email=incoming.sender or None, secret_hash=incoming.secret_hash)
     empire = getattr(result, "empire", None)
     owner = getattr(getattr(result, "membership", None), "user", None) or getattr(empire, "user", None)
     turn = result.turn_number
