@@ -19,6 +19,7 @@ What the checker guarantees (issue 18, as PlanetsCentral and GalaxyNG do it):
 """
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -102,6 +103,9 @@ class TextOrdersResult:
     received_at: datetime | None = None
     via: str = ""
     secret_ok: bool = False
+    # The line numbers of further #SECTOR header lines: one set per text, the first; the others
+    # are ignored and the reply says so.
+    ignored_blocks: tuple[int, ...] = ()
     reply: str = field(default="", repr=False)
 
     def reply_text(self) -> str:
@@ -166,6 +170,10 @@ def _reply(r: TextOrdersResult, parsed: ParsedText | None) -> str:
             out.append(f"  {line.number:>4} {mark} {line.text}")
             if not line.ok:
                 out.append(f"       {' ' * 7} {line.message} ({line.rule})")
+    if r.ignored_blocks:
+        out += ["", "IGNORED: only the first #SECTOR block of a message is read; the #SECTOR line(s) at line(s) "
+                + ", ".join(str(n) for n in r.ignored_blocks) + " and what follows were not read. Send one set per "
+                "message."]
     if r.problems:
         out += ["", "Also refused:"] + [f"  {p}" for p in r.problems]
     if r.warnings:
@@ -241,6 +249,8 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
     if timezone.is_naive(received_at):
         raise ValueError("received_at must be an aware datetime (the site's receipt time)")
     base = {"received_at": received_at, "via": via}
+    if isinstance(text, str) and len(text) <= MAX_TEXT_CHARS:
+        base["ignored_blocks"] = _later_blocks(text)
     if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
         return _finish(None, campaign=None, membership=None, turn_number=None, accepted=False,
                        error=f"the orders must be text of at most {MAX_TEXT_CHARS} characters", reason="text", **base)
@@ -278,6 +288,14 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
         result = _refused(parsed, ctx, **refusal.kw)
         _audit(result, sender_email)
     return result
+
+
+_HEADER_LINE = re.compile(r"^[ \t]*#SECTOR\b", re.IGNORECASE)
+
+
+def _later_blocks(text: str) -> tuple[int, ...]:
+    """The line numbers of the #SECTOR header lines after the first (quoted ones do not count)."""
+    return tuple(n for n, line in enumerate(text.splitlines(), 1) if _HEADER_LINE.match(line))[1:]
 
 
 def _membership(empire: Empire | None) -> Membership | None:

@@ -178,6 +178,42 @@ def automatic(msg: EmailMessage) -> str | None:
     return None
 
 
+def unflow(text: str, delsp: bool = False) -> str:
+    """RFC 3676 ``format=flowed`` text as the lines its writer meant: a line ending in a space
+    (other than the signature separator ``-- ``) goes on in the next line of the same quote depth
+    (with ``DelSp=yes`` that space is deleted); quote depth is the leading ``>``s; a line's leading
+    space is stuffing. Quoted lines come out as ``> …`` (``>`` per depth)."""
+    out: list[str] = []
+    held, held_depth = None, 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if held is not None and depth != held_depth:  # a depth change ends a paragraph
+            out.append(">" * held_depth + (" " if held_depth else "") + held)
+            held = None
+        held = content if held is None else held + content
+        held_depth = depth
+        if not flowed:
+            out.append(">" * depth + (" " if depth else "") + held)
+            held = None
+    if held is not None:
+        out.append(">" * held_depth + (" " if held_depth else "") + held)
+    return "\n".join(out)
+
+
+def _text(part) -> str:
+    """A text part's content, flowed text (RFC 3676, Thunderbird's default) unfolded."""
+    text = _content(part)
+    if part.get_content_type() == "text/plain" and str(part.get_param("format", "")).lower() == "flowed":
+        text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+    return text
+
+
 def _content(part) -> str:
     try:
         text = part.get_content()
@@ -196,11 +232,11 @@ def body_text(msg: EmailMessage) -> tuple[str | None, str]:
     if not msg.is_multipart():  # the common case, without get_body's walk
         kind = msg.get_content_type()
         if kind == "text/plain" and msg.get_content_disposition() != "attachment":
-            text = _content(msg)
+            text = _text(msg)
             return (text, "plain") if text.strip() else (None, "none")
     body = msg.get_body(preferencelist=("plain",))
     if body is not None:
-        text = _content(body)
+        text = _text(body)
         if text.strip():
             return text, "plain"
     for part in msg.walk():
@@ -208,7 +244,7 @@ def body_text(msg: EmailMessage) -> tuple[str | None, str]:
             continue
         name = (part.get_filename() or "").lower()
         if name.endswith(".txt") or (part.get_content_type() == "text/plain" and part is not body):
-            text = _content(part)
+            text = _text(part)
             if text.strip():
                 return text, "attachment"
     if msg.get_body(preferencelist=("html",)) is not None:
