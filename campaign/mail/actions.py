@@ -19,7 +19,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, InterfaceError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -155,9 +155,10 @@ def process(pk: int) -> str:
             if row is None:
                 return InboundMessage.objects.filter(pk=pk).values_list("status", flat=True).first() or "missing"
             return _process(row)
-    except (OperationalError, InterfaceError) as exc:
-        # A lock timeout or a lost connection rolled everything back: the task is retried (with a
-        # broker), and the due-work sweep tries again after the back-off (without one).
+    except (DatabaseError, InterfaceError) as exc:
+        # A lock timeout, a lost connection, a table missing mid-deploy rolled everything back: the
+        # task is retried (with a broker, for OperationalError), and the due-work sweep tries again
+        # after the back-off; MAIL_RETRY_LIMIT bounds what a lasting error costs.
         _attempt_failed(pk, exc)
         raise
     except Exception as exc:
