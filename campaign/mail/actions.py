@@ -67,17 +67,18 @@ def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
     the IMAP INTERNALDATE), else — or, outside IMAP, with MAIL_TRUST_RECEIVED_HEADER, before it —
     the topmost Received: field's date, else now; kept within sense by ``accepted_at``.
     ``envelope_sender``: the SMTP MAIL FROM if the way in knows it ("" for the null sender)."""
-    msg = message.parse(raw, headers_only=True)
-    mid = message.message_id(msg, raw)
-    secret_hash, stored = _secret_hash(raw), message.redact(raw)
+    msg = message.parse(raw)
+    mid, sender, subject = message.message_id(msg, raw), message.sender(msg), message.subject(msg)
+    secret_hash = _secret_hash(msg)
+    stored = message.redact(raw, msg)  # last: it may rewrite msg's parts
     if settings.MAIL_TRUST_RECEIVED_HEADER and via != InboundMessage.Via.IMAP:
         received_at = message.received_time(msg) or received_at
     now = timezone.now()
     # Parsed before the transaction: input that is no message is refused without the database.
     with transaction.atomic():
         row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
-            "raw": stored, "secret_hash": secret_hash, "received_at": accepted_at(received_at, now), "via": via, "sender": message.sender(msg),
-            "recipients": [a.lower() for a in envelope_recipients or []], "subject": message.subject(msg),
+            "raw": stored, "secret_hash": secret_hash, "received_at": accepted_at(received_at, now), "via": via, "sender": sender,
+            "recipients": [a.lower() for a in envelope_recipients or []], "subject": subject,
             "envelope_sender": None if envelope_sender is None else envelope_sender.strip().strip("<>").lower()[:254],
             "next_attempt_at": now + FIRST_TRY_GRACE,
         })
@@ -89,11 +90,11 @@ def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
 FIRST_TRY_GRACE = timedelta(minutes=1)
 
 
-def _secret_hash(raw: bytes) -> str:
+def _secret_hash(msg) -> str:
     """The hash of the secret the orders header gives (what the store keeps instead of it)."""
     from campaign.actions.textorders import header_secret_hash
 
-    text, _ = message.body_text(message.parse(raw))
+    text, _ = message.body_text(msg)
     return header_secret_hash(text) if text and routing.has_orders_header(text) else ""
 
 

@@ -291,14 +291,15 @@ def _rewrite_part(part) -> None:
     part.set_payload(payload)
 
 
-def redact(raw: bytes) -> bytes:
+def redact(raw: bytes, msg: EmailMessage | None = None) -> bytes:
     """The message with every order secret masked, as it is stored (docs/mail.md "Retention"):
     each text part that holds a ``#SECTOR`` header with a secret is written again, masked, in its
-    own transfer encoding and charset; a message without one is kept byte for byte."""
+    own transfer encoding and charset; a message without one is kept byte for byte. ``msg``: the
+    message already parsed from ``raw`` (its parts are rewritten in place)."""
     lower = raw.lower()
     if b"#sector" not in lower and b"base64" not in lower and b"quoted-printable" not in lower:
         return raw  # nothing to look for (an encoded part is looked at decoded)
-    msg = parse(raw)
+    msg = msg if msg is not None else parse(raw)
     if not _secrets_in(msg):
         return raw
     for part in msg.walk():
