@@ -207,17 +207,19 @@ def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> 
     return status
 
 
-def _identity(msg, row: InboundMessage, incoming: routing.Incoming) -> tuple[str, bool]:
+def _identity(msg, row: InboundMessage, incoming: routing.Incoming, *, check_seat: bool = True) -> tuple[str, bool]:
     """What the rate limit counts this message under, and whether it is verified: a signed reply
     address of the site, orders naming a seat with its right secret, a From: the site's own MTA
     authenticated (MAIL_AUTHSERV_ID); otherwise only its (forgeable) From:, counted apart, so
-    forged mail "from" a player never spends her seat's allowance (docs/mail.md "Limits")."""
+    forged mail "from" a player never spends her seat's allowance (docs/mail.md "Limits").
+    ``check_seat`` False (no rate limit to apply): the secret is left to the checker, whose answer
+    says whether it was right (``Answer.verified_key``)."""
     from campaign.actions.textorders import verified_seat
 
     for address in incoming.recipients:
         if addresses.prefix_of(address) and addresses.is_signed(address):
             return f"addr:{address}"[:300], True
-    if routing.has_orders_header(incoming.text):
+    if check_seat and routing.has_orders_header(incoming.text):
         seat = verified_seat(incoming.text, incoming.secret_hash)
         if seat is not None:
             return f"seat:{seat[0]}.{seat[1]}", True
@@ -290,11 +292,13 @@ def _process(row: InboundMessage) -> str:
     incoming = routing.Incoming(pk=row.pk, message_id=row.message_id, sender=row.sender, subject=row.subject,
                                 text=text or "", recipients=tuple(message.recipients(msg, row.recipients)),
                                 received_at=row.received_at, via=row.via, secret_hash=row.secret_hash)
-    row.rate_key, verified = _identity(msg, row, incoming)
+    row.rate_key, verified = _identity(msg, row, incoming, check_seat=settings.MAIL_RATE_LIMIT > 0)
     if _over_rate_limit(row):
         return _finish(row, Status.DROPPED, f"dropped: over the rate limit of {settings.MAIL_RATE_LIMIT} "
                                             f"messages in {settings.MAIL_RATE_WINDOW} s for {row.rate_key}")
     answer = _route(incoming, kind)
+    if answer.verified_key:
+        row.rate_key, verified = answer.verified_key, True
     replies = []
     email = getattr(answer.user, "email", "") if answer.user is not None else ""
     if answer.body and email and (verified or _may_notify(row, email)):

@@ -258,6 +258,10 @@ MASK = "********"  # what the checker's answers show in place of a secret, too
 _SECRET = re.compile(r"(#SECTOR[ \t]+\S+[ \t]+\S+[ \t]+)(\S+)", re.IGNORECASE)
 
 
+_SECRET_BYTES = re.compile(rb"(#SECTOR[ \t]+\S+[ \t]+\S+[ \t]+)(\S+)", re.IGNORECASE)
+_PLAIN_CTE = ("7bit", "8bit", "binary", "")
+
+
 def redact_text(text: str) -> str:
     """Every ``#SECTOR`` header's secret (quoted ones too: a quoted turn report holds a turn key)
     replaced by the mask."""
@@ -300,6 +304,12 @@ def redact(raw: bytes, msg: EmailMessage | None = None) -> bytes:
     if b"#sector" not in lower and b"base64" not in lower and b"quoted-printable" not in lower:
         return raw  # nothing to look for (an encoded part is looked at decoded)
     msg = msg if msg is not None else parse(raw)
+    if not msg.is_multipart() and str(msg.get("Content-Transfer-Encoding", "7bit")).strip().lower() in _PLAIN_CTE:
+        # The common case, one text part sent as it is: masked in the bytes, nothing rewritten.
+        head = headers_of(raw)
+        body = _SECRET_BYTES.sub(lambda m: m[1] + MASK.encode(), raw[len(head):])
+        if not _SECRET.search(body.decode("utf-8", "replace").replace(MASK, "")):
+            return head + body
     if not _secrets_in(msg):
         return raw
     for part in msg.walk():

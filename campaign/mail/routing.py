@@ -48,6 +48,8 @@ class Answer:
     notice_user: object | None = None
     notice_body: str = ""
     notice_subject: str = ""
+    # What the message proved, when the route found out ("seat:<campaign>.<seat>": the right secret).
+    verified_key: str = ""
 
 
 Handler = Callable[[Incoming, str], Answer]
@@ -117,7 +119,8 @@ def orders(incoming: Incoming) -> Answer:
                       user=registered_user(incoming.sender), subject="[Sector Command] orders refused", **notice)
     name = getattr(result.campaign, "name", "")
     subject = f"[Sector Command] {name + ': ' if name else ''}orders {'accepted' if result.accepted else 'refused'}"
-    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=owner, subject=subject)
+    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=owner, subject=subject,
+                  verified_key=f"seat:{result.campaign.pk}.{empire.seat}")
 
 
 def press(incoming: Incoming, address: str) -> Answer:
