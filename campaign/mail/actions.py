@@ -217,7 +217,8 @@ def _identity(msg, row: InboundMessage, incoming: routing.Incoming, *, check_sea
     from campaign.actions.textorders import verified_seat
 
     for address in incoming.recipients:
-        if addresses.prefix_of(address) and addresses.is_signed(address):
+        prefix = addresses.prefix_of(address)
+        if prefix and addresses.is_signed(address, **routing.scheme_for(prefix)):
             return f"addr:{address}"[:300], True
     if check_seat and routing.has_orders_header(incoming.text):
         seat = verified_seat(incoming.text, incoming.secret_hash)

@@ -74,11 +74,12 @@ def read(prefix: str, address: str, count: int, *, salt: str = SALT, with_prefix
     return numbers
 
 
-def is_signed(address: str) -> bool:
-    """A reply address of this site whose signature matches, whatever its prefix and numbers."""
+def is_signed(address: str, **scheme) -> bool:
+    """A reply address of this site whose signature matches (``scheme``: the prefix's salt and
+    form, as given to ``make``), whatever its numbers."""
     local, at, domain = parseaddr(address or "")[1].strip().lower().rpartition("@")
     match = _LOCAL.match(local) if at and domain == settings.MAIL_DOMAIN.lower() else None
     if match is None:
         return False
     numbers = tuple(int(n) for n in match[2].rstrip(".").split("."))
-    return constant_time_compare(match[3], _signature(match[1], numbers))
+    return _verifies(match[3], match[1], numbers, **scheme)

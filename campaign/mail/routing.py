@@ -54,11 +54,21 @@ class Answer:
 
 Handler = Callable[[Incoming, str], Answer]
 _HANDLERS: dict[str, Handler] = {}
+_SCHEMES: dict[str, Callable[[], dict]] = {}
 
 
-def register(prefix: str, handler: Handler) -> None:
-    """Route mail to ``<prefix>+…@MAIL_DOMAIN`` to ``handler(incoming, address)``."""
+def register(prefix: str, handler: Handler, scheme: Callable[[], dict] | None = None) -> None:
+    """Route mail to ``<prefix>+…@MAIL_DOMAIN`` to ``handler(incoming, address)``. ``scheme``: a
+    function giving the signing scheme of the prefix's addresses (``addresses.make``'s ``salt`` and
+    ``with_prefix``) when it is not the default."""
     _HANDLERS[prefix] = handler
+    if scheme is not None:
+        _SCHEMES[prefix] = scheme
+
+
+def scheme_for(prefix: str) -> dict:
+    found = _SCHEMES.get(prefix)
+    return found() if found is not None else {}
 
 
 def handler_for(prefix: str | None) -> Handler | None:
@@ -137,4 +147,10 @@ def press(incoming: Incoming, address: str) -> Answer:
                   body=f"Your reply was not posted: {result.error}\n")
 
 
-register("press", press)
+def _press_scheme() -> dict:
+    from campaign.press.replies import SCHEME
+
+    return SCHEME
+
+
+register("press", press, scheme=_press_scheme)

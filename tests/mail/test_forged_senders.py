@@ -108,3 +108,16 @@ def test_authenticated_from(fields, verified):
 def test_no_authserv_id_trusts_nothing():
     assert not message.authenticated_from(
         _msg("Authentication-Results: mx.sector.example.org; dmarc=pass header.from=example.com"), "")
+
+
+def test_signed_reply_addresses_are_counted_under_the_address(db, settings):
+    from campaign.mail import addresses, routing
+    from campaign.press.replies import reply_address
+
+    settings.MAIL_DOMAIN = "sector.example.org"
+    press = reply_address(4, 2)
+    cam = addresses.make("cam", 1, 2, 3)
+    assert addresses.is_signed(press, **routing.scheme_for("press"))
+    assert addresses.is_signed(cam, **routing.scheme_for("cam"))
+    assert not addresses.is_signed(cam.replace("cam+1.", "cam+9."), **routing.scheme_for("cam"))
+    assert not addresses.is_signed(press)  # press signs in its own scheme
