@@ -4,7 +4,8 @@ With a broker, Celery beat sweeps for due turns (``campaign.tasks.process_due``)
 (the embedded default, ``CELERY_TASK_ALWAYS_EAGER``) nothing runs in the background, so this
 middleware does beat's job: before a request is handled, at most once every
 ``PROCESS_DUE_ON_REQUEST_SECONDS`` (default 30; 0 turns it off) per cache, it processes every
-due turn (all active players ready, or the deadline passed) and every campaign layer's step past
+due turn (all active players ready, or the deadline passed) — after the stored mail still waiting
+for processing (``mail.actions.requeue_pending``) — and every campaign layer's step past
 its deadline (``actions.enqueue_due_steps``) in that request, settles battles
 past their deadline and lets the doctrine play late embedded activations. ``manage.py
 processdue`` from cron does the same. Each server process asks the shared cache at most once
@@ -40,6 +41,12 @@ class ProcessDueTurnsMiddleware:
                 self.next_ask = now + interval
             # cache.add is atomic: of many requests at once, one wins the sweep for the interval.
             if due and cache.add(CACHE_KEY, 1, timeout=interval):
+                try:  # stored mail not processed yet (after its back-off), before the turns it may be for
+                    from .mail.actions import requeue_pending
+
+                    requeue_pending()
+                except Exception:
+                    log.exception("processing stored mail on a request failed")
                 try:
                     actions.enqueue_due_turns()
                 except Exception:  # a failing turn must not take the page the player asked for

@@ -345,9 +345,33 @@ MAIL_IN_ENABLED = envbool("MAIL_IN_ENABLED", False)
 MAIL_ORDERS_ADDRESS = os.environ.get("MAIL_ORDERS_ADDRESS", "").strip() or f"orders@{MAIL_DOMAIN}"
 # Every email the site sends carries "X-Loop: <MAIL_LOOP_TAG>"; incoming mail with an X-Loop is dropped.
 MAIL_LOOP_TAG = os.environ.get("MAIL_LOOP_TAG", "").strip() or MAIL_ORDERS_ADDRESS
-# Per sender: at most MAIL_RATE_LIMIT messages in MAIL_RATE_WINDOW seconds are processed (0: no limit).
+# At most MAIL_RATE_LIMIT messages in MAIL_RATE_WINDOW seconds are processed per seat / verified sender,
+# and as many unverified ones per From: address, counted apart (0: no limit; docs/mail.md).
 MAIL_RATE_LIMIT = envint("MAIL_RATE_LIMIT", 30)
 MAIL_RATE_WINDOW = envint("MAIL_RATE_WINDOW", 3600)
+# Answers to mail the site could not verify (a notice of forged orders, a reply to a From: that is an
+# account) go to one address at most MAIL_NOTICE_LIMIT times per MAIL_NOTICE_WINDOW seconds (0: no cap).
+MAIL_NOTICE_LIMIT = envint("MAIL_NOTICE_LIMIT", 3)
+MAIL_NOTICE_WINDOW = envint("MAIL_NOTICE_WINDOW", 86_400)
+# The authserv-id of the site's own MTA in Authentication-Results headers (RFC 8601): a dmarc=pass (or an
+# aligned dkim/spf pass) from it verifies the From: address. Empty: no such header is trusted.
+MAIL_AUTHSERV_ID = os.environ.get("MAIL_AUTHSERV_ID", "").strip().lower()
+# Stored raw mail (secrets already redacted) is emptied this many days after receipt (0: kept).
+MAIL_RAW_RETENTION_DAYS = envint("MAIL_RAW_RETENTION_DAYS", 30)
+# A stored message whose processing hit a database error is tried again by the due-work sweeps with
+# back-off (MAIL_RETRY_SECONDS doubled per attempt, at most an hour), MAIL_RETRY_LIMIT times at most.
+MAIL_RETRY_SECONDS = envint("MAIL_RETRY_SECONDS", 60)
+MAIL_RETRY_LIMIT = envint("MAIL_RETRY_LIMIT", 12)
+# ingestmail (the pipe): take received_at from the topmost Received: header, added by the site's own MTA
+# (never later than now, never more than MAIL_RECEIVED_MAX_AGE seconds before it). Off: the store's clock.
+MAIL_TRUST_RECEIVED_HEADER = envbool("MAIL_TRUST_RECEIVED_HEADER", False)
+MAIL_RECEIVED_MAX_AGE = envint("MAIL_RECEIVED_MAX_AGE", 172_800)
+# The domain of the Message-IDs of the site's emails; and the envelope sender (where bounces go) when
+# EMAIL_BACKEND is SMTP (empty: DEFAULT_FROM_EMAIL's address).
+MAIL_MESSAGE_ID_DOMAIN = os.environ.get("MAIL_MESSAGE_ID_DOMAIN", "").strip() or MAIL_DOMAIN
+MAIL_RETURN_PATH = os.environ.get("MAIL_RETURN_PATH", "").strip()
+if MAIL_RETURN_PATH and EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":
+    EMAIL_BACKEND = "campaign.mail.smtp.EmailBackend"  # Django's, with MAIL_RETURN_PATH as the envelope sender
 # A raw message larger than this is refused at the door (bytes).
 MAIL_MAX_BYTES = envint("MAIL_MAX_BYTES", 1_000_000)
 # A sender who is no account's address gets one short fixed refusal per this many seconds (0: never).
@@ -358,12 +382,18 @@ MAIL_IMAP_PORT = envint("MAIL_IMAP_PORT", 0)  # 0: 993 with SSL, 143 without
 MAIL_IMAP_USER = os.environ.get("MAIL_IMAP_USER", "")
 MAIL_IMAP_PASSWORD = os.environ.get("MAIL_IMAP_PASSWORD", "")
 MAIL_IMAP_FOLDER = os.environ.get("MAIL_IMAP_FOLDER", "") or "INBOX"
+# TLS always: MAIL_IMAP_SSL=1 implicit TLS (port 993), 0 STARTTLS (port 143); the certificate is verified
+# against the system's CAs or MAIL_IMAP_CAFILE. MAIL_IMAP_PLAIN_LOOPBACK=1 allows a login without TLS to a
+# server on a loopback address (and only there).
 MAIL_IMAP_SSL = envbool("MAIL_IMAP_SSL", True)
+MAIL_IMAP_CAFILE = os.environ.get("MAIL_IMAP_CAFILE", "").strip()
+MAIL_IMAP_PLAIN_LOOPBACK = envbool("MAIL_IMAP_PLAIN_LOOPBACK", False)
 MAIL_IMAP_DELETE = envbool("MAIL_IMAP_DELETE", False)  # delete (expunge) stored messages instead of flagging them \Seen
 MAIL_IMAP_POLL_SECONDS = envint("MAIL_IMAP_POLL_SECONDS", 60)
 CELERY_BEAT_SCHEDULE["mail-process-pending"] = {
     # Messages stored but not processed (a worker died, a task was lost) are processed again.
     "task": "campaign.mail.tasks.process_pending", "schedule": envint("MAIL_PENDING_SWEEP_SECONDS", 300),
 }
+CELERY_BEAT_SCHEDULE["mail-purge-raw"] = {"task": "campaign.mail.tasks.purge_raw", "schedule": 86_400}
 if MAIL_IMAP_HOST:
     CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaign.mail.tasks.poll_imap", "schedule": MAIL_IMAP_POLL_SECONDS}

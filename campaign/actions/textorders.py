@@ -19,6 +19,7 @@ What the checker guarantees (issue 18, as PlanetsCentral and GalaxyNG do it):
 """
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,7 +30,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .. import battles, layers, locks
-from ..eventhorizon.order_text import hash_secret, orders_template, secret_matches, secret_row, turn_key  # noqa: F401 - re-exported
+from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
+    hash_secret,
+    orders_template,
+    secret_hash_matches,
+    secret_matches,
+    secret_row,
+    turn_key,
+)
 from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
 from ..rules.eventhorizon.textorders import (
     TEXT_RULE,
@@ -95,6 +103,9 @@ class TextOrdersResult:
     received_at: datetime | None = None
     via: str = ""
     secret_ok: bool = False
+    # The line numbers of further #SECTOR header lines: one set per text, the first; the others
+    # are ignored and the reply says so.
+    ignored_blocks: tuple[int, ...] = ()
     reply: str = field(default="", repr=False)
 
     def reply_text(self) -> str:
@@ -159,6 +170,10 @@ def _reply(r: TextOrdersResult, parsed: ParsedText | None) -> str:
             out.append(f"  {line.number:>4} {mark} {line.text}")
             if not line.ok:
                 out.append(f"       {' ' * 7} {line.message} ({line.rule})")
+    if r.ignored_blocks:
+        out += ["", "IGNORED: only the first #SECTOR block of a message is read; the #SECTOR line(s) at line(s) "
+                + ", ".join(str(n) for n in r.ignored_blocks) + " and what follows were not read. Send one set per "
+                "message."]
     if r.problems:
         out += ["", "Also refused:"] + [f"  {p}" for p in r.problems]
     if r.warnings:
@@ -189,17 +204,53 @@ def _finish(parsed: ParsedText | None, **kw) -> TextOrdersResult:
 
 # --- the checker ------------------------------------------------------------------------------------
 
+REDACTED = "********"  # a secret the mail store masked (campaign/mail/message.py), checked by its hash
+
+
+def header_secret_hash(text: str) -> str:
+    """The hash of the secret the text's header gives ("" if none): what the mail store keeps
+    of it, the secret itself masked in the stored message."""
+    header = parse_text(text).header if isinstance(text, str) and len(text) <= MAX_TEXT_CHARS else None
+    return hash_secret(header.secret) if header is not None and header.secret != REDACTED else ""
+
+
+def _secret_ok(empire: Empire, header: Header, secret_hash: str, row) -> bool:
+    if secret_hash and header.secret == REDACTED:
+        return secret_hash_matches(empire, secret_hash, header.turn, row)
+    return secret_matches(empire, header.secret, header.turn, row)
+
+
+def verified_seat(text: str, secret_hash: str = "") -> tuple[int, int] | None:
+    """(campaign id, seat) when the text's header names a seat with its right secret (or turn key),
+    else None — without storing anything: what mail's rate limit counts a set of orders under
+    (a forged From: can never spend a seat's allowance)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
+        return None
+    header = parse_text(text).header
+    if header is None:
+        return None
+    empire = (Empire.objects.select_related("order_secret")
+              .filter(campaign__layer__in=layers.having("orders"), campaign_id=header.campaign, seat=header.seat)
+              .order_by().first())
+    if empire is None or not _secret_ok(empire, header, secret_hash, _cached_secret(empire)):
+        return None
+    return header.campaign, header.seat
+
+
 def submit_text_orders(text: str, *, received_at: datetime, via: str,
-                       sender_email: str | None = None) -> TextOrdersResult:
+                       sender_email: str | None = None, secret_hash: str = "") -> TextOrdersResult:
     """Check orders written as text (docs/orders.md) and store them if every line is accepted.
     ``received_at`` is when the site received them (never a mail's ``Date:``); ``via`` is
     ``mail``, ``web`` or ``api``; ``sender_email`` (mail) is noted in the audit entry only as
-    whether it is the seat's registered address. Never raises for anything the text holds."""
+    whether it is the seat's registered address; ``secret_hash`` (mail) is the header's secret as
+    the mail store kept it, the text's secret masked. Never raises for anything the text holds."""
     if via not in VIAS:
         raise ValueError(f"via must be one of {', '.join(VIAS)}, not {via!r}")
     if timezone.is_naive(received_at):
         raise ValueError("received_at must be an aware datetime (the site's receipt time)")
     base = {"received_at": received_at, "via": via}
+    if isinstance(text, str) and len(text) <= MAX_TEXT_CHARS:
+        base["ignored_blocks"] = _later_blocks(text)
     if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
         return _finish(None, campaign=None, membership=None, turn_number=None, accepted=False,
                        error=f"the orders must be text of at most {MAX_TEXT_CHARS} characters", reason="text", **base)
@@ -218,7 +269,7 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
               .order_by().first())
     campaign = empire.campaign if empire is not None else None
     secret = _cached_secret(empire) if empire is not None else None
-    if empire is None or not secret_matches(empire, header.secret, header.turn, secret):
+    if empire is None or not _secret_ok(empire, header, secret_hash, secret):
         # One answer whatever was wrong, so a stranger learns nothing about which campaigns exist.
         # The seat named (if any) is returned so that mail can tell its player of the attempt.
         known = empire is not None and empire.user_id is not None
@@ -237,6 +288,14 @@ def submit_text_orders(text: str, *, received_at: datetime, via: str,
         result = _refused(parsed, ctx, **refusal.kw)
         _audit(result, sender_email)
     return result
+
+
+_HEADER_LINE = re.compile(r"^[ \t]*#SECTOR\b", re.IGNORECASE)
+
+
+def _later_blocks(text: str) -> tuple[int, ...]:
+    """The line numbers of the #SECTOR header lines after the first (quoted ones do not count)."""
+    return tuple(n for n, line in enumerate(text.splitlines(), 1) if _HEADER_LINE.match(line))[1:]
 
 
 def _membership(empire: Empire | None) -> Membership | None:

@@ -145,6 +145,12 @@ def write_bot_orders(*, campaign_id: int) -> int:
     return len(bots)
 
 
+def mail_holds_turn(deadline) -> bool:
+    from ..mail.actions import holds_turn
+
+    return holds_turn(deadline)
+
+
 def due_turns(now=None):
     """Open turns that should be processed: every active player has marked ready, or the
     deadline has passed (RULINGS "Simultaneous orders": ready or deadline)."""
@@ -157,7 +163,10 @@ def due_turns(now=None):
         if turn.number != turn.campaign.turn:
             continue
         if turn.deadline is not None and turn.deadline <= now:
-            due.append(turn)
+            # Mail accepted by the site's mail system by the deadline but not processed yet holds
+            # the turn until it is (docs/rulings.md ML1; its retries are bounded by MAIL_RETRY_LIMIT).
+            if not mail_holds_turn(turn.deadline):
+                due.append(turn)
             continue
         humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
         ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))

@@ -54,6 +54,16 @@ def secret_matches(empire: Empire, given: str, turn_number: int, row=FETCH) -> b
     return by_key or by_secret
 
 
+def secret_hash_matches(empire: Empire, given_hash: str, turn_number: int, row=FETCH) -> bool:
+    """``secret_matches`` for a secret the mail store kept only as its hash (``hash_secret``)."""
+    if empire.user_id is None or not given_hash:
+        return False
+    row = secret_row(empire, row)
+    by_key = hmac.compare_digest(hash_secret(turn_key(empire, turn_number, row)).encode(), given_hash.encode())
+    by_secret = row is not None and hmac.compare_digest(row.secret_hash.encode(), given_hash.encode())
+    return by_key or by_secret
+
+
 def header_for(empire: Empire, turn_number: int, secret=FETCH) -> Header:
     return Header(campaign=empire.campaign_id, seat=empire.seat, secret=turn_key(empire, turn_number, secret),
                   turn=turn_number)

@@ -72,3 +72,14 @@ def read(prefix: str, address: str, count: int, *, salt: str = SALT, with_prefix
     if not _verifies(match[3], prefix, numbers, salt=salt, with_prefix=with_prefix):
         raise BadAddress("the reply address's signature does not match: it was not made by this site")
     return numbers
+
+
+def is_signed(address: str, **scheme) -> bool:
+    """A reply address of this site whose signature matches (``scheme``: the prefix's salt and
+    form, as given to ``make``), whatever its numbers."""
+    local, at, domain = parseaddr(address or "")[1].strip().lower().rpartition("@")
+    match = _LOCAL.match(local) if at and domain == settings.MAIL_DOMAIN.lower() else None
+    if match is None:
+        return False
+    numbers = tuple(int(n) for n in match[2].rstrip(".").split("."))
+    return _verifies(match[3], match[1], numbers, **scheme)

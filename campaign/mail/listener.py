@@ -17,6 +17,7 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, close_old_connections
+from django.utils import timezone
 
 from . import actions
 from .message import Unparsable
@@ -33,10 +34,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _store(raw: bytes, via: str, recipients: list[str]) -> str:
+def _store(raw: bytes, via: str, recipients: list[str], sender: str, accepted) -> str:
     close_old_connections()
     try:
-        row, created = actions.ingest(raw, via=via, envelope_recipients=recipients)
+        row, created = actions.ingest(raw, via=via, envelope_recipients=recipients, envelope_sender=sender,
+                                      received_at=accepted)
         return "stored" if created else "duplicate"
     finally:
         close_old_connections()
@@ -50,12 +52,14 @@ class StoreHandler:
         self.via = via
 
     async def handle_DATA(self, server, session, envelope):
+        accepted = timezone.now()  # the transaction's time: when the site's mail system took the message
         raw = envelope.original_content or envelope.content or b""
         if isinstance(raw, str):
             raw = raw.encode("utf-8", errors="surrogateescape")
         try:
+            # The envelope sender as given ("" for MAIL FROM:<>, a bounce: stored, dropped unanswered).
             what = await asyncio.get_running_loop().run_in_executor(
-                None, _store, raw, self.via, list(envelope.rcpt_tos))
+                None, _store, raw, self.via, list(envelope.rcpt_tos), envelope.mail_from or "", accepted)
             status = f"250 2.0.0 {what}"
         except Unparsable as exc:
             status = f"554 5.6.0 not an email: {exc}"

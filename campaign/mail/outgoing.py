@@ -1,13 +1,16 @@
-"""What the site sends: the X-Loop header on every email, and the replies to incoming mail."""
+"""What the site sends: the X-Loop header and a Message-ID in MAIL_MESSAGE_ID_DOMAIN on every email,
+and the replies to incoming mail."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.core.mail.message import make_msgid
 
 
 def install_loop_header() -> None:
-    """Every email the site builds carries ``X-Loop: <MAIL_LOOP_TAG>``, so a copy of it that comes
+    """Every email the site builds carries ``X-Loop: <MAIL_LOOP_TAG>`` (and a Message-ID whose domain is
+    MAIL_MESSAGE_ID_DOMAIN, not the machine's name), so a copy of it that comes
     back (an auto-forward, a misrouted bounce, a reply robot quoting headers) is dropped by the
     mail-in screening instead of answered — a loop stops after one round.
 
@@ -24,6 +27,10 @@ def install_loop_header() -> None:
         msg = current(self, *args, **kwargs)
         if "X-Loop" not in msg:
             msg["X-Loop"] = settings.MAIL_LOOP_TAG
+        if not any(name.lower() == "message-id" for name in self.extra_headers):
+            # Django names the machine (often "localhost"); the site's own domain instead.
+            del msg["Message-ID"]
+            msg["Message-ID"] = make_msgid(domain=settings.MAIL_MESSAGE_ID_DOMAIN)
         return msg
 
     message._adds_x_loop = True

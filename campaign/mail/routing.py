@@ -33,6 +33,7 @@ class Incoming:
     recipients: tuple[str, ...]
     received_at: datetime
     via: str
+    secret_hash: str = ""  # the orders header's secret, as the store kept it (masked in the text)
 
 
 @dataclass(frozen=True)
@@ -42,15 +43,32 @@ class Answer:
     body: str = ""  # the reply; "" for none
     user: object | None = None  # the account whose registered address gets the reply
     subject: str = ""
+    # A second, short email to another account (the player of a seat someone sent orders for with a
+    # wrong secret): capped per address (MAIL_NOTICE_LIMIT), whatever the message was.
+    notice_user: object | None = None
+    notice_body: str = ""
+    notice_subject: str = ""
+    # What the message proved, when the route found out ("seat:<campaign>.<seat>": the right secret).
+    verified_key: str = ""
 
 
 Handler = Callable[[Incoming, str], Answer]
 _HANDLERS: dict[str, Handler] = {}
+_SCHEMES: dict[str, Callable[[], dict]] = {}
 
 
-def register(prefix: str, handler: Handler) -> None:
-    """Route mail to ``<prefix>+…@MAIL_DOMAIN`` to ``handler(incoming, address)``."""
+def register(prefix: str, handler: Handler, scheme: Callable[[], dict] | None = None) -> None:
+    """Route mail to ``<prefix>+…@MAIL_DOMAIN`` to ``handler(incoming, address)``. ``scheme``: a
+    function giving the signing scheme of the prefix's addresses (``addresses.make``'s ``salt`` and
+    ``with_prefix``) when it is not the default."""
     _HANDLERS[prefix] = handler
+    if scheme is not None:
+        _SCHEMES[prefix] = scheme
+
+
+def scheme_for(prefix: str) -> dict:
+    found = _SCHEMES.get(prefix)
+    return found() if found is not None else {}
 
 
 def handler_for(prefix: str | None) -> Handler | None:
@@ -82,33 +100,37 @@ FORGED_NOTICE = (
 
 
 def orders(incoming: Incoming) -> Answer:
-    """The text order checker. The reply goes to the registered address of the seat's player — a
-    forged order is seen at once by its owner — or, when the header names no seat, to the
-    sender's account if the From: is one (else the short refusal to an unknown sender).
+    """The text order checker. With the right secret the reply goes to the registered address of
+    the seat's player — a set sent by someone else is seen at once by its owner.
 
-    With a wrong secret from another address than the seat's player's, the player gets a short
-    notice that holds none of the text: the checker's full answer echoes the lines, and the site
-    must not carry a stranger's text to a player."""
+    Without it, the sender gets the same answer whatever the header named — a seat that exists or
+    not, a campaign that exists or not (no enumeration): the checker's refusal at the sender's
+    account if the From: is one, else the short refusal to an unknown sender. When the header
+    named a seat that has a player and the mail did not come from her address, she also gets a
+    short notice that someone tried, holding none of the text (the site must not carry a
+    stranger's text to a player), capped per address (MAIL_NOTICE_LIMIT)."""
     from campaign.actions.textorders import submit_text_orders
 
     result = submit_text_orders(incoming.text, received_at=incoming.received_at, via="mail",
-                                sender_email=incoming.sender or None)
+                                sender_email=incoming.sender or None, secret_hash=incoming.secret_hash)
     empire = getattr(result, "empire", None)
     owner = getattr(getattr(result, "membership", None), "user", None) or getattr(empire, "user", None)
     turn = result.turn_number
     outcome = (("accepted" if result.accepted else "refused") + (f" for turn {turn}" if turn is not None else "")
                + (f": {result.error}" if result.error else ""))
+    if not getattr(result, "secret_ok", False):
+        notice = {}
+        if owner is not None and (owner.email or "").lower() != incoming.sender:
+            name = getattr(result.campaign, "name", "")
+            notice = {"notice_user": owner, "notice_subject": f"[Sector Command] {name}: orders for your seat refused",
+                      "notice_body": FORGED_NOTICE.format(seat=getattr(empire, "seat", "?"), campaign=name, turn=turn)}
+            outcome = f"refused, wrong secret from another address than the seat's player's: {result.error}"
+        return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(),
+                      user=registered_user(incoming.sender), subject="[Sector Command] orders refused", **notice)
     name = getattr(result.campaign, "name", "")
     subject = f"[Sector Command] {name + ': ' if name else ''}orders {'accepted' if result.accepted else 'refused'}"
-    if owner is None:
-        return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(),
-                      user=registered_user(incoming.sender), subject=subject)
-    from_owner = (owner.email or "").lower() == incoming.sender
-    if not getattr(result, "secret_ok", True) and not from_owner:
-        body = FORGED_NOTICE.format(seat=getattr(empire, "seat", "?"), campaign=name, turn=turn)
-        return Answer(route="orders", outcome=f"refused, wrong secret from another address: {result.error}"[:2000],
-                      body=body, user=owner, subject=f"[Sector Command] {name}: orders for your seat refused")
-    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=owner, subject=subject)
+    return Answer(route="orders", outcome=outcome[:2000], body=result.reply_text(), user=owner, subject=subject,
+                  verified_key=f"seat:{result.campaign.pk}.{empire.seat}")
 
 
 def press(incoming: Incoming, address: str) -> Answer:
@@ -125,4 +147,10 @@ def press(incoming: Incoming, address: str) -> Answer:
                   body=f"Your reply was not posted: {result.error}\n")
 
 
-register("press", press)
+def _press_scheme() -> dict:
+    from campaign.press.replies import SCHEME
+
+    return SCHEME
+
+
+register("press", press, scheme=_press_scheme)

@@ -25,3 +25,9 @@ def poll_imap() -> int:
     from . import imap
 
     return imap.poll()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_raw() -> int:
+    """Beat's daily purge of raw mail older than MAIL_RAW_RETENTION_DAYS."""
+    return actions.purge_raw()

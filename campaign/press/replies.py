@@ -22,6 +22,7 @@ SALT = "campaign.press.reply-address"
 # Press signs the numbers alone with its own salt (its addresses predate campaign/mail/addresses.py,
 # which signs for it now, keeping this form so sent addresses still verify).
 _SCHEME = {"salt": SALT, "with_prefix": False}
+SCHEME = _SCHEME  # for mail's routing (campaign/mail/routing.py: which signed address a message proves)
 BadAddress = addresses.BadAddress
 
 

@@ -127,7 +127,7 @@ def test_pending_messages_are_processed_by_the_sweep(db, eager_tasks, django_cap
     # Stored, but the tasks were lost (no on-commit run here); one just now, left to its own task.
     actions.ingest(eml("no_orders.eml", mid="lost@example.com"), via="imap")
     actions.ingest(eml("no_orders.eml", mid="lost2@example.com"), via="imap")
-    InboundMessage.objects.update(received_at=timezone.now() - timedelta(hours=1))
+    InboundMessage.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))  # stored a minute ago
     actions.ingest(eml("no_orders.eml", mid="now@example.com"), via="imap")
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.requeue_pending() == 2

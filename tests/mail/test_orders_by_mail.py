@@ -86,14 +86,16 @@ def test_forged_sender_with_the_right_secret_is_answered_at_the_registered_addre
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]  # not the From:, not the Reply-To:
 
 
-def test_forged_sender_with_a_wrong_secret_gets_nothing_and_the_owner_a_bare_notice(ingest, seats):
+def test_forged_sender_with_a_wrong_secret_gets_the_strangers_refusal_and_the_owner_a_bare_notice(ingest, seats):
     c, s = seats
     empire, _ = s[1]
     send(ingest, c, secret="guess", sender="mallory@evil.example", lines="LOSSES cheapest\nVISIT http://spam.example")
     assert stored(empire) is None
-    [notice] = mail.outbox
+    notice, refusal = sorted(mail.outbox, key=lambda m: m.to)
     assert notice.to == ["bob@example.com"] and "another address" in notice.body
     assert "spam.example" not in notice.body  # none of the stranger's text is carried
+    # The stranger gets what he would get for a seat that does not exist (issue 24 item 11).
+    assert refusal.to == ["mallory@evil.example"] and "was not read" in refusal.body
 
 
 def test_another_players_seat_cannot_be_ordered_with_ones_own_secret(ingest, seats):
@@ -102,7 +104,8 @@ def test_another_players_seat_cannot_be_ordered_with_ones_own_secret(ingest, sea
     _, bob_secret = s[1]
     send(ingest, c, seat=2, secret=bob_secret)
     assert stored(carol_empire) is None
-    assert [m.to for m in mail.outbox] == [["carol@example.com"]]
+    # carol is told; bob gets the refusal he would get for a seat that does not exist
+    assert sorted(m.to for m in mail.outbox) == [["bob@example.com"], ["carol@example.com"]]
 
 
 def test_orders_in_a_txt_attachment_of_an_html_mail(ingest, seats):

@@ -156,10 +156,14 @@ class Deployment:
             "bob", lambda m: m["In-Reply-To"] == f"<{mid}>" and subject in m["subject"], f"the answer to {mid}")
 
     def check_way_in(self, way: str, via: str, then=None) -> None:
-        """Orders from bob and a press reply from carol through ``way``; bob gets both answers.
+        """Orders from bob, a press reply from carol and a bounce through ``way``; bob gets the two
+        answers, the bounce is dropped unanswered.
         ``then``: what makes the site fetch them, once the mail system has them (a poll)."""
         self.send_orders(f"{way}-orders@players.test", lines=f"LOSSES cheapest\nINITIATIVE {'first' if way != 'lmtp' else 'last'}")
         address = self.send_press_reply(f"{way}-press@players.test", f"Agreed, by {way}: you take the north.")
+        # a bounce: the null envelope sender (MAIL FROM:<>) is all that says so
+        self.send("", f"orders@{DOMAIN}", eml("no_orders.eml", mid=f"{way}-bounce@players.test").replace(
+            b"bob@example.com", b"bob@players.test"))
         self.drain()
         if then:
             then()
@@ -178,6 +182,9 @@ class Deployment:
         assert (orders["via"], orders["status"], orders["route"]) == (via, "done", "orders"), orders
         assert (press["via"], press["status"], press["route"]) == (via, "done", "press"), press
         assert press["outcome"] == "press message posted"
+        [bounce] = self.messages(state, f"{way}-bounce@players.test")
+        assert (bounce["via"], bounce["status"]) == (via, "dropped"), bounce
+        assert not [m for m in self.postfix.mailbox("bob") if m["In-Reply-To"] == f"<{way}-bounce@players.test>"]
         if via != "imap":
             assert press["recipients"] == [address]
 

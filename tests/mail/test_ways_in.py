@@ -68,22 +68,23 @@ def test_listener_refuses_a_non_loopback_address(db):
 def test_imap_poller_against_a_fake_mailbox(mail_settings, bob, delete):
     box = Mailbox("orders", "s3cret pass")
     box.add(eml("no_orders.eml", mid="imap1@example.com"))
-    box.add(eml("no_orders.eml", mid="old@example.com"), "\\Seen")  # read before: left alone
+    box.add(eml("no_orders.eml", mid="opened@example.com"), "\\Seen")  # opened by a person: still fetched (by UID)
     box.add(b"this is not an email\r\n")
     box.add(eml("html_only.eml"))
     with FakeImapServer(box) as server:
         mail_settings.MAIL_IMAP_HOST, mail_settings.MAIL_IMAP_PORT = "127.0.0.1", server.port
         mail_settings.MAIL_IMAP_SSL, mail_settings.MAIL_IMAP_USER = False, "orders"
+        mail_settings.MAIL_IMAP_PLAIN_LOOPBACK = True
         mail_settings.MAIL_IMAP_PASSWORD, mail_settings.MAIL_IMAP_DELETE = "s3cret pass", delete
-        assert imap.poll() == 2
-        assert imap.poll() == 0  # nothing unseen is left
+        assert imap.poll() == 3
+        assert imap.poll() == 0  # nothing new is left
     rows = InboundMessage.objects.order_by("pk")
-    assert [r.message_id for r in rows] == ["<imap1@example.com>", "<html-only-1@example.com>"]
+    assert [r.message_id for r in rows] == ["<imap1@example.com>", "<opened@example.com>", "<html-only-1@example.com>"]
     assert {r.via for r in rows} == {"imap"} and {r.status for r in rows} == {"done"}
-    assert len(mail.outbox) == 2
+    assert len(mail.outbox) == 3
     left = {m.raw.split(b"\r\n")[0]: m.flags for m in box.messages}
     if delete:  # stored ones expunged; the unparsable one stays for a person, seen
-        assert left == {b"From: Bob <bob@example.com>": {"\\Seen"}, b"this is not an email": {"\\Seen"}}
+        assert left == {b"this is not an email": {"\\Seen"}}
     else:
         assert all("\\Seen" in flags for flags in left.values()) and len(box.messages) == 4
     assert any(c.startswith("UID FETCH") and "BODY.PEEK[]" in c for c in box.commands)
@@ -96,6 +97,7 @@ def test_imap_poller_with_a_wrong_password_stores_nothing(mail_settings):
     with FakeImapServer(box) as server:
         mail_settings.MAIL_IMAP_HOST, mail_settings.MAIL_IMAP_PORT = "127.0.0.1", server.port
         mail_settings.MAIL_IMAP_SSL, mail_settings.MAIL_IMAP_USER, mail_settings.MAIL_IMAP_PASSWORD = False, "orders", "wrong"
+        mail_settings.MAIL_IMAP_PLAIN_LOOPBACK = True
         with pytest.raises(CommandError, match="polling 127.0.0.1 failed"):
             call_command("pollmail")
     assert InboundMessage.objects.count() == 0 and box.messages[0].flags == set()

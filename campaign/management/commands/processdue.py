@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from campaign import actions, battles
+from campaign.mail.actions import requeue_pending
 
 
 class Command(BaseCommand):
@@ -10,13 +11,18 @@ class Command(BaseCommand):
         "layer's: docs/architecture.md). Also settles battles past their battle deadline and lets the computer "
         "doctrine play embedded-battle activations past theirs. With a Celery broker the turns are "
         "queued for the workers; without one (the embedded default) they are processed here, one "
-        "after another."
+        "after another. Stored mail that was never processed (a database error, a lost task) is "
+        "processed first, with back-off (docs/mail.md)."
     )
 
     def handle(self, *args, **opts):
+        # Stored mail first (a message a database error left unprocessed, after its back-off):
+        # orders the mail system accepted before a deadline count for that turn (ruling ML1).
+        mail = requeue_pending()
         count = actions.enqueue_due_turns()
         steps = actions.enqueue_due_steps()
         settled, played = battles.handler().sweep_due()
         self.stdout.write(f"{count} turn(s) due; {steps} campaign step(s) past their deadline; "
                           f"{settled} battle(s) settled at their deadline; "
-                          f"{played} late activation(s) played by the doctrine.")
+                          f"{played} late activation(s) played by the doctrine; "
+                          f"{mail} stored mail message(s) processed again.")

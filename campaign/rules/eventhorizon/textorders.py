@@ -36,6 +36,7 @@ the orders are legal is the engine's business (``orders.check_orders``, ``setup`
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ TEXT_RULE = "docs/orders.md: orders as text"
 HEADER = "#SECTOR"
 END = "#END"
 MAX_LINES = 2000  # more is not a turn's orders; the checker refuses it whole
+TEMPLATE_WIDTH = 72  # the line length mail programs keep (RFC 3676 recommends 72 at most)
 BATTLE_PREFERENCES = ("auto", "tactical", "tabletop", "campaign")  # "campaign": the campaign's mode ("")
 KEYWORDS = frozenset({
     "AT", "TO", "TECH", "DOCKYARD", "HERO", "NAME", "SHIPS", "AS", "HEX", "FLEET", "FIGHT", "RETREAT",
@@ -584,7 +586,9 @@ def format_orders(orders: Mapping, *, header: Header | None = None, ready: bool 
     lines: list[str] = []
     if header is not None:
         lines.append(format_header(header))
-    lines += [f"# {c}" for c in comments]
+    # Notes wrapped at 72 characters: a mail program that wraps longer lines (plain text without
+    # format=flowed) would turn the rest of a long note into a line that is no order.
+    lines += [f"# {chunk}" for c in comments for chunk in (textwrap.wrap(c, width=TEMPLATE_WIDTH - 2) or [""])]
     try:
         for spec in designs:
             lines.append(_design_line(spec))

@@ -6,6 +6,7 @@ import imaplib
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, InterfaceError
 
 from campaign.mail import imap
 
@@ -20,4 +21,10 @@ class Command(BaseCommand):
             new = imap.poll()
         except (OSError, imaplib.IMAP4.error) as exc:
             raise CommandError(f"polling {settings.MAIL_IMAP_HOST} failed: {exc}") from None
+        except (DatabaseError, InterfaceError) as exc:
+            # One line, no traceback, a non-zero exit: cron mails it; the messages stay in the
+            # mailbox (a message is flagged only once stored) for the next poll.
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise CommandError(f"the database is not available, nothing was taken from the mailbox "
+                               f"this time: {first}") from None
         self.stdout.write(f"{new} new message(s) stored")
