@@ -28,6 +28,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("campaign", "tactical")
 FRAMEWORKS = {"django", "celery", "rest_framework", "drf_spectacular", "config"}
@@ -245,6 +247,7 @@ def test_the_cam_layer_reaches_tactical_only_through_its_door():
     assert not wrong, "campaign/cam/ reaches battles through campaign/cam/battles.py only:\n" + "\n".join(wrong)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_no_import_cycle_at_module_level_runs_through_both_apps():
     mods = sources()
     graph: dict[str, set[str]] = {}

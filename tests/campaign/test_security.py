@@ -31,6 +31,7 @@ def _manage(*args, env: dict) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_check_deploy_passes_with_the_documented_production_settings():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -47,6 +48,7 @@ def test_the_readme_documents_those_production_settings():
         assert f"| `{name}` |" in readme, name
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_production_defaults_redirect_to_https_and_send_hsts():
     code = ("from django.conf import settings as s; "
             "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)")
@@ -221,6 +223,7 @@ def test_the_policy_is_configurable(client, settings, bob, small_campaign):
     assert 'nonce=""' in response.content.decode()  # harmless without a policy
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_the_off_setting_turns_the_policy_off():
     code = "from django.conf import settings as s; print(repr(s.CONTENT_SECURITY_POLICY))"
     result = _manage("shell", "-v", "0", "-c", code, env={"CONTENT_SECURITY_POLICY": "off"})

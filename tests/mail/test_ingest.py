@@ -163,6 +163,7 @@ def test_turn_reports_say_where_orders_go_once_mail_reaches_the_site(
     assert all(m.message()["X-Loop"] for m in reports)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_exit_status_of_the_real_command_is_what_an_mta_expects(tmp_path):
     """Run as an MTA runs it (a process, the message on standard input): 65 for input that is no
     message, 75 when the database cannot take it now (here: a database file that cannot be opened)."""

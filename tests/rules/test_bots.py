@@ -276,6 +276,7 @@ def test_trade_war_besieges_the_enemy_home_world():
 
 # --- whole campaigns ------------------------------------------------------------------------------
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @pytest.mark.parametrize("players,size,seed,purpose", [(2, 20, "3", 6), (3, 30, "3", 6), (2, 20, "5", 4)])
 def test_small_bot_campaigns_end_with_a_winner(players, size, seed, purpose):
     # 003 Purpose of the Campaign: the campaign is won, well before 60 turns.
@@ -284,6 +285,7 @@ def test_small_bot_campaigns_end_with_a_winner(players, size, seed, purpose):
     assert result.winner is not None and result.turns < 60
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_the_demo_campaign_reaches_a_winner():
     # `manage.py demo --players 4 --size 40x40 --turns 60 --seed 1`, through the pure pipeline
     # (bench/botsim.py, proven identical to the demo by the last test): Land Grab is won.

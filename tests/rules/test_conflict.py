@@ -691,6 +691,7 @@ def contacts_for(state: CampaignState) -> list[Contact]:
     return out
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_conflict_only_ever_removes_ships(scenario):  # 003 Invading Enemy Hexes; Neutral Planets; Result of a Tactical Battle

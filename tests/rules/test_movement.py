@@ -577,6 +577,7 @@ def scenarios(draw):
     return state, orders, seed
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 @given(scenarios())

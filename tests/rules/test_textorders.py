@@ -1,6 +1,7 @@
 """Orders as text (campaign/rules/eventhorizon/textorders.py): every order kind, the block around
 it, bad lines with their numbers, and format∘parse round trips (hypothesis)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -243,6 +244,7 @@ designs = st.builds(
 headers = st.builds(Header, ints, ints, st.from_regex(r"[A-Za-z0-9_-]{1,30}", fullmatch=True), ints)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @given(order_sets(), headers, st.one_of(st.none(), st.booleans()),
        st.one_of(st.none(), st.sampled_from(["auto", "tactical", "tabletop", "campaign"])),
        st.lists(designs, max_size=2))

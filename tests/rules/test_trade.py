@@ -724,6 +724,7 @@ def test_no_interdiction_without_enemy_fleets(pos, data):  # ruling T6
     assert status.cut_off == tuple(c for c in net.nodes if c not in home_group)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @PROPS
 @given(positions().flatmap(lambda p: st.tuples(st.just(p), fleet_maps(p[0]))))
 def test_status_matches_a_direct_check(args):  # rulings T6, T7, T8

@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
@@ -100,6 +101,7 @@ def test_bp_never_negative(spec):
             assert empire.bp >= 0, f"turn {record.before.turn}: empire {empire.seat} has {empire.bp} BP"
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @PROPERTY
 @given(CAMPAIGNS)
 def test_bp_change_is_spending_plus_income(spec):
@@ -289,6 +291,7 @@ def test_no_fleet_passes_or_ends_on_a_black_hole(spec):
             passable(fleet.coord, f"fleet {fleet.id}")
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @PROPERTY
 @given(CAMPAIGNS, st.randoms(use_true_random=False))
 def test_resolution_is_deterministic_whatever_the_submission_order(spec, shuffler):

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,7 @@ def battles(draw):
     return state, dice, random.Random(seed)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=30, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(battles())

@@ -44,6 +44,7 @@ def test_a_fixed_seed_gives_the_same_battles():
     assert camtrials.play_cam_trial(job, "fixed", 3) == camtrials.play_cam_trial(job, "fixed", 3)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_battles_spread_over_worker_processes_add_up_exactly_as_in_one():
     job = camtrials.catalogue_job(2, 60, {"a": A_FLEET, "b": B_FLEET})
     seen = []

@@ -188,6 +188,7 @@ def test_four_to_six_sided_random_play_keeps_every_property(f, seed, rng):
     _play(start, seed, rng, 0.5)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 def test_a_hundred_three_and_four_sided_doctrine_battles_all_end():
     """Random CAM-legal 60-point fleets of a random period for three or four sides, doctrine
     against doctrine (fixed seeds): every battle ends with a side holding the field or mutual

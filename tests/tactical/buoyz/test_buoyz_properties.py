@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def _refusals(state, rng) -> list:
     return out
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(a=fleets, b=fleets, seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False),
        doctrine_share=st.sampled_from([0.0, 0.5, 0.9]))
@@ -81,6 +83,7 @@ featured = st.lists(st.sampled_from(KEYS + ["tholian", "tholian", "raider", "war
                     max_size=3)
 
 
+@pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(a=featured, b=featured, seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False),
        doctrine_share=st.sampled_from([0.0, 0.5, 0.9]), lurk=st.booleans(), tables=st.sampled_from([1, 2]))
