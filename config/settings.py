@@ -180,6 +180,9 @@ CELERY_BEAT_SCHEDULE = {
 UNCONFIRMED_ACCOUNT_DAYS = envint("UNCONFIRMED_ACCOUNT_DAYS", 7)
 # What-if runs fight their battles in this many worker processes (0: one per core, at most 4).
 WHATIF_PROCESSES = envint("WHATIF_PROCESSES", 0)
+# With a broker, a what-if run's battles are fought by Celery chunk tasks of this many battles,
+# spread over every worker (tactical/whatif/chunks.py; 0: the runner fights them in local processes).
+WHATIF_CHUNK_SIZE = envint("WHATIF_CHUNK_SIZE", 50)
 # Without a broker, a what-if run plays in a thread of the web server process, so its page shows
 # its progress (off: it plays inside the request that starts it).
 WHATIF_IN_BACKGROUND = envbool("WHATIF_IN_BACKGROUND", True)

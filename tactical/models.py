@@ -172,6 +172,23 @@ class WhatIfRun(models.Model):
         return f"What-if {self.pk} ({self.done}/{self.trials})"
 
 
+class WhatIfChunk(models.Model):
+    """The battles ``start`` … ``stop``-1 of a what-if run, fought by one Celery chunk task when a
+    broker is configured (tactical/whatif/chunks.py): their results as JSON, in index order. One
+    row per chunk and claim (a chunk delivered twice counts once); the chunk that completes the
+    run adds them all up in index order, stores the run's result and deletes the rows."""
+
+    run = models.ForeignKey(WhatIfRun, on_delete=models.CASCADE, related_name="chunks")
+    claim = models.CharField(max_length=32)
+    start = models.PositiveIntegerField()
+    stop = models.PositiveIntegerField()
+    results = models.JSONField()
+    started_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "claim", "start"], name="whatif_chunk_once")]
+
+
 class PickupBattle(models.Model):
     """A battle without a campaign (issue 17 item 4; docs/battles.md "Pickup battles"): a rule
     book, a points total and two fleets bought to it, fought online like an embedded battle.

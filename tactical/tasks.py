@@ -5,6 +5,7 @@ idempotent)."""
 from celery import shared_task
 from django.db import OperationalError
 
+from tactical.whatif import chunks
 from tactical.whatif import runs as whatif
 
 
@@ -15,9 +16,19 @@ def run_what_if(self, run_id: int) -> str | None:
     a second time. That can be a redelivery after the worker playing it died a moment ago: look
     again once its heartbeat could have gone stale, and claim it then if nobody is playing it."""
     run = whatif.run_what_if(run_id)
-    if run is not None and run.status == run.Status.RUNNING and not self.request.is_eager:
+    if run is not None and run.status == run.Status.RUNNING and not self.request.is_eager and not chunks.chunk_size():
         raise self.retry(countdown=whatif.STALE_SECONDS + 5)
     return run.status if run is not None else None
+
+
+@shared_task(acks_late=True, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=300, max_retries=5)
+def play_what_if_chunk(run_id: int, claim: str, start: int, stop: int) -> str:
+    """Fight battles ``start`` … ``stop``-1 of a what-if run spread over the workers (a broker is
+    configured; tactical/whatif/chunks.py) and store them; the chunk that completes the run adds
+    them up in index order and stores the result. Safe to deliver twice: a chunk stored already
+    counts once, and one of a claim the run no longer holds does nothing."""
+    return chunks.play_chunk(run_id, claim, start, stop)
 
 
 @shared_task(acks_late=True, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,

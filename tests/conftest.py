@@ -19,6 +19,10 @@ def _fast_test_settings(settings):
     # Without a broker a what-if run plays in the request, so a test sees it done (the thread
     # that plays it in the background is tested on its own: tests/tactical/test_whatif*.py).
     settings.WHATIF_IN_BACKGROUND = False
+    # Even with a broker (the PostgreSQL + Redis pass) a test that calls the runner sees the run
+    # done: its battles are fought in the runner, not queued as chunk tasks (those are tested in
+    # tests/tactical/test_whatif_chunks.py, which sets WHATIF_CHUNK_SIZE).
+    settings.WHATIF_CHUNK_SIZE = 0
     # Rate limits count in the cache (campaign/accounts.py) under user ids a new test reuses.
     from django.core.cache import cache
 

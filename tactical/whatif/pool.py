@@ -8,10 +8,30 @@ kind (``play_run(key, job, …)``); nothing here names a rule book.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 PARALLEL_MIN_TRIALS = 40  # below this a run is fought in-process (starting workers costs more)
+
+# Where ``play_run`` takes its battles from, when not from this machine (``battles_from``).
+_SOURCE: ContextVar[Callable[..., Mapping[int, Any]] | None] = ContextVar("whatif_battles", default=None)
+
+
+@contextmanager
+def battles_from(source: Callable[..., Mapping[int, Any]]) -> Iterator[None]:
+    """Inside the block ``play_run`` does not fight: it asks ``source(trial, job, seed, trials,
+    progress)`` for the results ``{index: result}`` and adds them up as usual. The Celery chunk
+    tasks (``tactical/whatif/chunks.py``) use it twice: to learn a run's job and seed from the
+    book's runner (a source that raises), and to finish a run whose battles were fought by
+    chunks on other machines (a source that returns them), so the runner's result — the tally
+    and whatever it shows beside it — is made by the same code either way."""
+    token = _SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 def trial_of(key: str):
@@ -33,7 +53,10 @@ def play_run(key: str, job: Mapping[str, Any], seed: str, trials: int,
     battles end. The tally is the same however they are spread."""
     trial = trial_of(key)
     results: dict[int, Any] = {}
-    if processes <= 1 or trials < PARALLEL_MIN_TRIALS:
+    source = _SOURCE.get()
+    if source is not None:
+        results = dict(source(trial, job, seed, trials, progress))
+    elif processes <= 1 or trials < PARALLEL_MIN_TRIALS:
         for i in range(trials):
             results[i] = trial.fight(job, seed, i)
             progress(i + 1)

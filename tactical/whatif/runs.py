@@ -60,6 +60,7 @@ from tactical.rules.eventhorizon.trials import (  # noqa: F401 - re-exported for
     trial_from_json,
 )
 from tactical.rules.kit.trial import load
+from tactical.whatif import chunks
 from tactical.whatif import pool as whatif_pool
 
 logger = logging.getLogger(__name__)
@@ -442,6 +443,9 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
     a runner whose claim was taken over (it was taken for dead) stops without writing. A run
     claimed again starts from the first battle, which is safe because every battle rolls from
     the run's own seed.
+
+    With a broker configured (``chunks.chunk_size()``), the runner only claims the run and queues
+    its chunk tasks (tactical/whatif/chunks.py); the chunk that completes it stores the result.
     """
     run = WhatIfRun.objects.filter(pk=run_id).first()
     if run is None or run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED):
@@ -455,6 +459,10 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
             status=WhatIfRun.Status.RUNNING, claim=token, heartbeat_at=now, done=0, error=""):
         return WhatIfRun.objects.get(pk=run_id)  # finished meanwhile, or another runner is playing it
     mine = WhatIfRun.objects.filter(pk=run_id, claim=token)
+    size = chunks.chunk_size()
+    if size:  # a broker: the battles are fought by chunk tasks on every worker (chunks.py)
+        chunks.spread(run, token, size)
+        return WhatIfRun.objects.get(pk=run_id)
     started = clock()
     try:
         trial = whatif_pool.trial_of(kind_of(run.params))

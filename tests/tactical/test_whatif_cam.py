@@ -286,12 +286,13 @@ def test_the_schema_documents_the_cam_bodies(alice):
 @pytest.mark.postgres
 @pytest.mark.skipif(not REQUIRE_SERVICES, reason="only in the PostgreSQL + Redis CI pass")
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_real_celery_worker_plays_a_cam_run_over_worker_processes(bob, tmp_path):
+def test_a_real_celery_worker_plays_a_cam_run_over_worker_processes(bob, tmp_path, monkeypatch):
     from django.db import connection
 
     from tests.campaign.test_tasks import start_worker, stop_worker, wait_for
 
     assert connection.vendor == "postgresql"
+    monkeypatch.setenv("WHATIF_CHUNK_SIZE", "0")  # the runner's own processes (chunks: test_whatif_chunks.py)
     trials = pool.PARALLEL_MIN_TRIALS + 1  # enough to be spread over the worker's subprocesses
     worker = start_worker(tmp_path, "--pool", "prefork", "--concurrency", "1")
     try:

@@ -13,7 +13,9 @@ machines. A book registers ``ResolverRecord(trial=Trial(...))`` naming four func
 
 and, for the site (paths into its Django side, read only there): ``run`` (the runner: the
 battles through ``tactical.whatif.pool.play_run`` and whatever the result shows beside them, such
-as the auto-resolve odds), ``api`` and ``page`` (the run's API JSON and page; empty: the
+as the auto-resolve odds; it must fight them through ``play_run``, once: with a broker the Celery
+chunk tasks of ``tactical/whatif/chunks.py`` learn the job and seed from that call and finish the
+run by answering it), ``api`` and ``page`` (the run's API JSON and page; empty: the
 default ones of ``tactical/whatif/``).
 
 ``key`` is the value a stored run's ``params["ruleset"]`` holds (``"eventhorizon"``; the CAM
