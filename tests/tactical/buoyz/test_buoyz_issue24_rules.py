@@ -50,6 +50,16 @@ def test_ecm_no_attack_craft_run_is_listed():
         check(state, A.FlyAC(2, (30.0, 28.5), 3))
 
 
+def test_a_ship_under_ecm_fires_no_close_defence():
+    """000 7.2 ECM!: "It may not fire" - not its Close Defence at attack craft or torpedoes either
+    (ruling BZ95); without the counter the same ship's Close Defence counts."""
+    from tactical.rules.buoyz.engine.torpedoes import _aegis_points
+
+    dark = _ecm_position("attack").ship(2)
+    assert _aegis_points(dark) == 0
+    assert _aegis_points(replace(dark, special="")) > 0
+
+
 def _answer(ps, action, seat: int) -> str:
     try:
         RULES.check_owner(ps, action, seat)

@@ -17,6 +17,8 @@ TORP_TO_HIT = 3  # 5.9 "they hit on a 3+"
 
 
 def _aegis_points(ship: Ship) -> int:
+    if ship.uses("ecm"):
+        return 0  # 7.2 ECM!: "It may not fire" - its Close Defence neither (ruling BZ95)
     points = 0 if ship.cloaked else close_defence(ship)
     if ship.uses("point_defence") and "secondary" not in ship.fired_keys:
         points += halve(ship.sd.secondary, int(ship.crippled) + ship.crit(ARMAMENT))  # 7.2 Point Defence!
