@@ -152,6 +152,9 @@ def mail_holds_turn(deadline) -> bool:
     return holds_turn(deadline)
 
 
+TURN_JSON = ("events", "summary", "snapshot", "pending")  # a turn's big columns: what a sweep never reads
+
+
 def due_turns(now=None):
     """Open turns that should be processed: every active player has marked ready, or the
     deadline has passed (RULINGS "Simultaneous orders": ready or deadline).
@@ -169,7 +172,7 @@ def due_turns(now=None):
         number=F("campaign__turn"),
     ).filter(
         Q(deadline__lte=now) | (Exists(humans) & ~Exists(not_ready))
-    ).select_related("campaign").order_by("campaign_id")
+    ).select_related("campaign").defer(*TURN_JSON).order_by("campaign_id")
     # Mail accepted by the site's mail system by the deadline but not processed yet holds a turn
     # past its deadline until it is (docs/rulings.md ML1; its retries are bounded by
     # MAIL_RETRY_LIMIT): asked of the due turns only, so an idle sweep asks nothing.

@@ -48,3 +48,15 @@ def test_an_idle_sweep_costs_the_same_with_3_or_30_campaigns(sweep, db, alice, b
         many = sweep_queries(sweep)
     assert queued == []
     assert many == few <= IDLE_SWEEP_MAX
+
+
+def test_a_sweep_never_reads_a_turn_s_json(db, alice, bob, carol):
+    """A due turn is handed to its task by campaign and number: the sweep does not load the turn's
+    snapshot, events or summary (a campaign at turn 53 would decode them on every sweep)."""
+    add_campaigns(1, alice, bob, carol, 0)
+    Turn.objects.update(deadline=timezone.now() - timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as captured:
+        due = actions.due_turns()
+    assert len(due) == 1
+    for q in captured.captured_queries:
+        assert '"campaign_turn"."snapshot"' not in q["sql"] and '"campaign_turn"."events"' not in q["sql"]
