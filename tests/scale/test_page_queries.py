@@ -2,12 +2,11 @@
 number of his campaigns: home (Event Horizon campaigns and CAM rubbers), /press/,
 /api/campaigns/ and a campaign's own page. A per-campaign query coming back makes these fail."""
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import actions
 from tests.cam.conftest import make_cam
+from tests.scale.counting import counted
 
 
 def add_campaigns(n, alice, bob, carol, start=0):
@@ -26,10 +25,10 @@ def add_campaigns(n, alice, bob, carol, start=0):
 
 
 def queries(client, url):
-    with CaptureQueriesContext(connection) as captured:
+    with counted() as sql:
         response = client.get(url)
     assert response.status_code == 200
-    return len(captured.captured_queries)
+    return len(sql)
 
 
 def counts(client, urls):
