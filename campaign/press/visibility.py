@@ -140,8 +140,7 @@ def press_campaigns(user):
     every campaign, but only one's own press is counted and listed as one's own)."""
     if not getattr(user, "is_authenticated", False):
         return Campaign.objects.none()
-    return (Campaign.objects.filter(Q(moderator=user) | Q(empires__user=user) | Q(memberships__user=user))
-            .exclude(status=Campaign.Status.SETUP).distinct())
+    return visible_campaigns(user).exclude(status=Campaign.Status.SETUP)  # indexed, no DISTINCT (issue 33)
 
 
 def unread_by_campaign(user) -> dict[int, int]:

@@ -37,7 +37,7 @@ def counts(client, urls):
 
 def test_pages_cost_the_same_for_a_user_in_1_or_10_campaigns(client, db, alice, bob, carol):
     first = add_campaigns(1, alice, bob, carol)[0]
-    urls = [reverse("home"), "/api/campaigns/",
+    urls = [reverse("home"), reverse("press-index"), "/api/campaigns/",
             reverse("campaign-detail", args=[first.pk])]
     by_user = {}
     for user in (bob, alice):  # a player, the moderator
