@@ -52,3 +52,19 @@ def test_pages_cost_the_same_for_a_user_in_1_or_10_campaigns(client, db, alice, 
     client.force_login(bob)
     assert len(client.get(reverse("home")).context["rows"]) == 20
     assert len(client.get("/api/campaigns/").json()["results"]) == 10
+
+
+def test_unread_press_builds_the_same_query_for_1_or_10_campaigns(db, alice, bob, carol):
+    """The unread count's filter has a term per seat number the user holds, not per campaign (the
+    campaign page, home and the menu all build it; issue 33)."""
+    from campaign.press import visibility
+
+    def seat_terms():
+        with counted() as sql:
+            visibility.unread_by_campaign(bob)
+        return max(s.count('."seat"') for s in sql)
+
+    add_campaigns(1, alice, bob, carol)
+    one = seat_terms()
+    add_campaigns(9, alice, bob, carol, start=1)
+    assert seat_terms() == one
