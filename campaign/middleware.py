@@ -2,11 +2,11 @@
 
 With a broker, Celery beat sweeps for due turns (``campaign.tasks.process_due``). Without one
 (the embedded default, ``CELERY_TASK_ALWAYS_EAGER``) nothing runs in the background, so this
-middleware does beat's job: before a request is handled, at most once every
+middleware does beat's job: after a response is sent, at most once every
 ``PROCESS_DUE_ON_REQUEST_SECONDS`` (default 30; 0 turns it off) per cache, it processes every
 due turn (all active players ready, or the deadline passed) — after the stored mail still waiting
 for processing (``mail.actions.requeue_pending``) — and every campaign layer's step past
-its deadline (``actions.enqueue_due_steps``) in that request, settles battles
+its deadline (``actions.enqueue_due_steps``) once that response is out (the visitor does not wait), settles battles
 past their deadline and lets the doctrine play late embedded activations. ``manage.py
 processdue`` from cron does the same. Each server process asks the shared cache at most once
 per interval too, so most requests cost nothing here.
@@ -33,6 +33,7 @@ class ProcessDueTurnsMiddleware:
         self.next_ask = 0.0  # this process asks the shared cache at most once per interval
 
     def __call__(self, request):
+        response = self.get_response(request)
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
             interval = int(getattr(settings, "PROCESS_DUE_ON_REQUEST_SECONDS", 30))
             now = time.monotonic()
@@ -41,25 +42,35 @@ class ProcessDueTurnsMiddleware:
                 self.next_ask = now + interval
             # cache.add is atomic: of many requests at once, one wins the sweep for the interval.
             if due and cache.add(CACHE_KEY, 1, timeout=interval):
-                try:  # stored mail not processed yet (after its back-off), before the turns it may be for
-                    from .mail.actions import requeue_pending
+                # After the response is sent (issue 33): the server closes the response once the
+                # visitor has every byte, and Django runs its closers then, before the request's
+                # database connection is let go. The visitor never waits for the sweep.
+                response._resource_closers.append(sweep)
+        return response
 
-                    requeue_pending()
-                except Exception:
-                    log.exception("processing stored mail on a request failed")
-                try:
-                    actions.enqueue_due_turns()
-                except Exception:  # a failing turn must not take the page the player asked for
-                    log.exception("processing due turns on a request failed")
-                try:  # every campaign layer's steps past their deadline, through the layer registry
-                    actions.enqueue_due_steps()
-                except Exception:
-                    log.exception("processing due layer steps on a request failed")
-                try:  # battles past their deadlines (and embedded activations), as beat would
-                    battles.handler().sweep_due()
-                except Exception:
-                    log.exception("settling due battles on a request failed")
-        return self.get_response(request)
+
+def sweep() -> None:
+    """Beat's job, in-process: stored mail waiting, due turns, every layer's due steps, battles past their deadline.
+    Each part is a few queries whatever the size of the site (issue 33); a failing part is
+    logged and does not stop the others."""
+    try:  # stored mail not processed yet (after its back-off), before the turns it may be for
+        from .mail.actions import requeue_pending
+
+        requeue_pending()
+    except Exception:
+        log.exception("processing stored mail on a request failed")
+    try:
+        actions.enqueue_due_turns()
+    except Exception:  # a failing turn must not take the page the player asked for
+        log.exception("processing due turns on a request failed")
+    try:  # every campaign layer's steps past their deadline, through the layer registry
+        actions.enqueue_due_steps()
+    except Exception:
+        log.exception("processing due layer steps on a request failed")
+    try:  # battles past their deadlines (and embedded activations), as beat would
+        battles.handler().sweep_due()
+    except Exception:
+        log.exception("settling due battles on a request failed")
 
 
 # --- Content-Security-Policy ------------------------------------------------------------------

@@ -215,7 +215,9 @@ class Empire(models.Model):
 
 
 class MapCell(models.Model):
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="cells")
+    # No index of its own: the unique (campaign, y, x) below serves look-ups by campaign and reads
+    # the map in its order (rows, then columns) without a sort (issue 33).
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="cells", db_index=False)
     x = models.PositiveSmallIntegerField()
     y = models.PositiveSmallIntegerField()
     terrain = models.CharField(max_length=16, choices=TERRAIN_CHOICES)
@@ -223,7 +225,7 @@ class MapCell(models.Model):
     class Meta:
         ordering = ["campaign", "y", "x"]
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "x", "y"], name="mapcell_unique_xy")
+            models.UniqueConstraint(fields=["campaign", "y", "x"], name="mapcell_unique_cell")
         ]
 
     def __str__(self) -> str:
@@ -460,7 +462,8 @@ class DiceRoll(models.Model):
     """One logged roll. Append-only and hash-chained: each row carries the hash of the one
     before (the first carries the campaign's seed hash); see docs/dice.md."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
+    # No index of its own: the unique (campaign, seq) below serves every look-up by campaign (issue 33).
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls", db_index=False)
     seq = models.PositiveIntegerField()
     turn = models.PositiveIntegerField()
     phase = models.CharField(max_length=40)

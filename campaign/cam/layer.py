@@ -13,7 +13,7 @@ a step's deadline (``due_steps``, ``process_due``, ``send_reminders``: ``actions
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from campaign.layers import CampaignLayer, HomeFacts, JoinWords, Seat
 from campaign.models import AuditEntry, Campaign, Membership
@@ -23,7 +23,7 @@ from campaign.rules.cam import scoring as scoring_rules
 from .actions import deadlines, lobby, moderation, scenarios
 from .actions.common import step_label
 from .forms import LobbyForm
-from .models import LAYER, CamCampaign, CamPlayer
+from .models import LAYER, CamCampaign, CamPlayer, CamScenario
 
 PAGES = ("cam-detail", "cam-fleet", "cam-start", "cam-sds", "cam-generate", "cam-between", "cam-between-run",
          "cam-standings", "cam-scenario")
@@ -31,7 +31,12 @@ PAGES = ("cam-detail", "cam-fleet", "cam-start", "cam-sds", "cam-generate", "cam
 
 def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
     ids = [c.pk for c in campaigns]
-    cams = {c.pk: c for c in CamCampaign.objects.filter(pk__in=ids).annotate(seated=Count("players"))}
+    scored = Q(scenario_rows__stage=CamScenario.Stage.SCORED)
+    cams = {c.pk: c for c in CamCampaign.objects.filter(pk__in=ids).annotate(
+        seated=Count("players", distinct=True), played=Count("scenario_rows", filter=scored, distinct=True))}
+    current = {}  # each rubber's scenario in progress (the highest not scored), one query for all
+    for row in CamScenario.objects.filter(cam_id__in=ids).exclude(stage=CamScenario.Stage.SCORED).order_by("number"):
+        current[row.cam_id] = row
     fleets: dict[int, dict[int, tuple[int, str, int]]] = {}  # campaign -> seat -> (user, fleet name, CPs)
     for campaign_id, seat, user_id, name, points in CamPlayer.objects.filter(cam_id__in=ids).values_list(
             "cam_id", "seat", "user_id", "name", "campaign_points"):
@@ -56,7 +61,8 @@ def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:
             summary=f"Period {cam.period} · {cam.scenarios} scenario{'s' if cam.scenarios != 1 else ''}",
             status="Setting up" if c.status == Campaign.Status.ACTIVE and not cam.started else None,
             deadline=None if c.paused or c.status != Campaign.Status.ACTIVE else cam.deadline,
-            step=step_label(c, cam) if c.status == Campaign.Status.ACTIVE else "")
+            step=(step_label(c, cam, current=current.get(c.pk), played=cam.played)
+                  if c.status == Campaign.Status.ACTIVE else ""))
     return facts
 
 

@@ -81,7 +81,7 @@ def campaign_outcome(campaign: Campaign) -> dict | None:
     if campaign.status != Campaign.Status.FINISHED:
         return None
     winner = campaign.winner
-    last = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number").first()
+    last = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number").only("number", "events").first()
     reason = ""
     if last is not None:
         ending = [e for e in (last.events or []) if e.get("kind") in ("campaign_won", "campaign_drawn")]

@@ -242,14 +242,35 @@ def test_each_server_process_asks_the_shared_cache_at_most_once_per_interval(set
     handler = middleware.ProcessDueTurnsMiddleware(lambda request: HttpResponse("ok"))
     request = RequestFactory().get("/")
     cache.delete(CACHE_KEY)
-    handler(request)
+    handler(request).close()
     assert sweeps == [1000.0] and len(added) == 1
     cache.delete(CACHE_KEY)  # another process's sweep window ended, but this process waits its turn
     now[0] += 10
-    handler(request)
-    handler(request)
+    handler(request).close()
+    handler(request).close()
     assert sweeps == [1000.0] and len(added) == 1  # no cache round trip at all
     now[0] += 21
-    handler(request)
+    handler(request).close()
     assert sweeps == [1000.0, 1031.0] and len(added) == 2
+    cache.delete(CACHE_KEY)
+
+
+def test_the_sweep_on_a_request_runs_after_the_response_not_before_it(settings, monkeypatch, db):
+    """Issue 33: the embedded default never makes a visitor pay for the sweep. The page is
+    built and handed back first; the sweep runs when the server closes the response."""
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from campaign import middleware
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.PROCESS_DUE_ON_REQUEST_SECONDS = 30
+    order = []
+    monkeypatch.setattr(actions, "enqueue_due_turns", lambda: order.append("sweep"))
+    handler = middleware.ProcessDueTurnsMiddleware(lambda request: order.append("page") or HttpResponse("ok"))
+    cache.delete(CACHE_KEY)
+    response = handler(RequestFactory().get("/"))
+    assert order == ["page"]  # the visitor has his page and the sweep has not run
+    response.close()  # what the server does once the response is sent
+    assert order == ["page", "sweep"]
     cache.delete(CACHE_KEY)

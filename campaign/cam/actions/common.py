@@ -125,17 +125,24 @@ def _next_step(campaign: Campaign, cam: CamCampaign, label: str) -> None:
     set_step_deadline(campaign, cam)
 
 
-def step_label(campaign: Campaign, cam: CamCampaign) -> str:
-    """What the rubber waits for now, as the moderation panel and the home page say it."""
+_ASK = object()
+
+
+def step_label(campaign: Campaign, cam: CamCampaign, *, current=_ASK, played: int | None = None) -> str:
+    """What the rubber waits for now, as the moderation panel and the home page say it. A list
+    of rubbers passes each one's ``current`` scenario row (None: none) and ``played`` (scenarios
+    scored), read for all of them at once (``cam/layer.py``'s ``home_facts``); otherwise they are
+    asked of the database."""
     if campaign.status == Campaign.Status.FINISHED:
         return "the rubber is over"
     if campaign.status == Campaign.Status.SETUP:
         return "in the lobby: waiting for the two players"
     if not cam.started:
         return "set-up: the starting fleets (CAM 4.0)"
-    row = _current(cam)
+    row = _current(cam) if current is _ASK else current
     if row is None:
-        played = cam.scenario_rows.filter(stage=CamScenario.Stage.SCORED).count()
+        if played is None:
+            played = cam.scenario_rows.filter(stage=CamScenario.Stage.SCORED).count()
         if cam.replacements_done < played:
             return f"between scenarios {played} and {played + 1}: replacements (CAM 4.2)"
         return f"scenario {played + 1}: to be generated (CAM 2.1)"

@@ -23,6 +23,7 @@ Endpoints (all under /api/):
 
 from __future__ import annotations
 
+from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -77,7 +78,8 @@ class CampaignSerializer(serializers.ModelSerializer):
                   "seed_hash", "seed", "players"]
 
     def get_players(self, campaign) -> int:
-        return campaign.empires.count()
+        seated = getattr(campaign, "seated", None)  # the list annotates it: no query per campaign
+        return campaign.empires.count() if seated is None else seated
 
     def get_purpose_name(self, campaign) -> str | None:
         return PURPOSES[campaign.purpose].name if campaign.purpose else None
@@ -87,7 +89,10 @@ class CampaignList(ListAPIView):
     serializer_class = CampaignSerializer
 
     def get_queryset(self):
-        return visible_campaigns(self.request.user).filter(layer__in=layers.having("orders")).order_by("-created_at", "-id")
+        # "My campaigns" once for the page (the paginator's count is a second, cheap query on the
+        # same indexed look-up: campaign/access.py), the seats counted in it (issue 33).
+        return (visible_campaigns(self.request.user).filter(layer__in=layers.having("orders"))
+                .annotate(seated=Count("empires")).order_by("-created_at", "-id"))
 
 
 class CampaignDetail(APIView):

@@ -225,7 +225,9 @@ def _map_context(request, found: lookups.CampaignAccess) -> dict:
 def campaign_reports(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
     viewer = visibility.viewer_for(request.user, campaign)
-    turns = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
+    # The list reads two small columns per turn, never a turn's events, summary or snapshot
+    # (issue 33: at turn 53 decoding every turn's JSON was most of the page's time).
+    turns = campaign.turns.filter(status=Turn.Status.DONE).order_by("-number").values("number", "processed_at")
     return render(request, "campaign/reports.html", {"campaign": campaign, "viewer": viewer, "turns": turns,
                                                      "empires": campaign.empires.order_by("seat"),
                                                      "outcome": campaign_outcome(campaign)})

@@ -1,0 +1,70 @@
+"""Issue 33: the pages that list a user's campaigns cost a fixed number of queries whatever the
+number of his campaigns: home (Event Horizon campaigns and CAM rubbers), /press/,
+/api/campaigns/ and a campaign's own page. A per-campaign query coming back makes these fail."""
+
+from django.urls import reverse
+
+from campaign import actions
+from tests.cam.conftest import make_cam
+from tests.scale.counting import counted
+
+
+def add_campaigns(n, alice, bob, carol, start=0):
+    """n Event Horizon campaigns (bob seat 1, carol seat 2, in their set-up round) and n CAM
+    rubbers (bob and carol play), through the public actions; alice moderates."""
+    made = []
+    for i in range(start, start + n):
+        campaign = actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
+                                           seed=f"scale-{i}", moderator=alice)
+        campaign.empires.filter(seat=1).update(user=bob, name=f"Bob {i}")
+        campaign.empires.filter(seat=2).update(user=carol, name=f"Carol {i}")
+        actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+        make_cam(alice, bob, carol, seed=f"cam-scale-{i}")
+        made.append(campaign)
+    return made
+
+
+def queries(client, url):
+    with counted() as sql:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(sql)
+
+
+def counts(client, urls):
+    return {url: queries(client, url) for url in urls}
+
+
+def test_pages_cost_the_same_for_a_user_in_1_or_10_campaigns(client, db, alice, bob, carol):
+    first = add_campaigns(1, alice, bob, carol)[0]
+    urls = [reverse("home"), reverse("press-index"), "/api/campaigns/",
+            reverse("campaign-detail", args=[first.pk])]
+    by_user = {}
+    for user in (bob, alice):  # a player, the moderator
+        client.force_login(user)
+        counts(client, urls)  # warm the per-process caches (the menu's, the memos)
+        by_user[user.username] = counts(client, urls)
+    add_campaigns(9, alice, bob, carol, start=1)
+    for user in (bob, alice):
+        client.force_login(user)
+        counts(client, urls)
+        assert counts(client, urls) == by_user[user.username], user.username
+    client.force_login(bob)
+    assert len(client.get(reverse("home")).context["rows"]) == 20
+    assert len(client.get("/api/campaigns/").json()["results"]) == 10
+
+
+def test_unread_press_builds_the_same_query_for_1_or_10_campaigns(db, alice, bob, carol):
+    """The unread count's filter has a term per seat number the user holds, not per campaign (the
+    campaign page, home and the menu all build it; issue 33)."""
+    from campaign.press import visibility
+
+    def seat_terms():
+        with counted() as sql:
+            visibility.unread_by_campaign(bob)
+        return max(s.count('."seat"') for s in sql)
+
+    add_campaigns(1, alice, bob, carol)
+    one = seat_terms()
+    add_campaigns(9, alice, bob, carol, start=1)
+    assert seat_terms() == one

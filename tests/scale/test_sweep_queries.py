@@ -1,0 +1,62 @@
+"""Issue 33: the due sweep costs what is due, not what is open. An idle sweep (nothing due) is
+the same handful of queries with 3 or 30 active Event Horizon campaigns and CAM rubbers; a
+per-campaign query coming back makes these fail."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from campaign import actions, middleware
+from campaign.models import Turn
+from tests.cam.conftest import make_cam
+
+IDLE_SWEEP_MAX = 12  # issue 33: "an idle sweep at x100 under 20 queries"
+
+
+def add_campaigns(n, alice, bob, carol, start):
+    """n Event Horizon campaigns (open set-up turn, a deadline a day off, one seat ready) and n
+    CAM rubbers, through the public actions."""
+    for i in range(start, start + n):
+        campaign = actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
+                                           seed=f"scale-{i}", moderator=alice)
+        campaign.empires.filter(seat=1).update(user=bob)
+        campaign.empires.filter(seat=2).update(user=carol)
+        Turn.objects.filter(campaign=campaign).update(deadline=timezone.now() + timedelta(days=1))
+        actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+        make_cam(alice, bob, carol, seed=f"cam-scale-{i}")
+
+
+def sweep_queries(fn):
+    with CaptureQueriesContext(connection) as queries:
+        fn()
+    return len(queries.captured_queries)
+
+
+@pytest.mark.parametrize("sweep", [middleware.sweep, lambda: call_command("processdue", stdout=open("/dev/null", "w"))],
+                         ids=["on-request", "processdue"])
+def test_an_idle_sweep_costs_the_same_with_3_or_30_campaigns(sweep, db, alice, bob, carol, django_capture_on_commit_callbacks):
+    add_campaigns(3, alice, bob, carol, 0)
+    with django_capture_on_commit_callbacks() as queued:
+        few = sweep_queries(sweep)
+    assert queued == []  # nothing was due
+    add_campaigns(27, alice, bob, carol, 3)
+    with django_capture_on_commit_callbacks() as queued:
+        many = sweep_queries(sweep)
+    assert queued == []
+    assert many == few <= IDLE_SWEEP_MAX
+
+
+def test_a_sweep_never_reads_a_turn_s_json(db, alice, bob, carol):
+    """A due turn is handed to its task by campaign and number: the sweep does not load the turn's
+    snapshot, events or summary (a campaign at turn 53 would decode them on every sweep)."""
+    add_campaigns(1, alice, bob, carol, 0)
+    Turn.objects.update(deadline=timezone.now() - timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as captured:
+        due = actions.due_turns()
+    assert len(due) == 1
+    for q in captured.captured_queries:
+        assert '"campaign_turn"."snapshot"' not in q["sql"] and '"campaign_turn"."events"' not in q["sql"]
