@@ -136,8 +136,7 @@ def unread_counts(r: Reader) -> dict[int, int]:
 
 
 def press_campaigns(user):
-    """The running or finished campaigns the user takes part in (staff too: being staff opens
-    every campaign, but only one's own press is counted and listed as one's own)."""
+    """The running or finished campaigns the user takes part in (staff as anyone else: ruling MO8)."""
     if not getattr(user, "is_authenticated", False):
         return Campaign.objects.none()
     return visible_campaigns(user).exclude(status=Campaign.Status.SETUP)  # indexed, no DISTINCT (issue 33)
@@ -153,7 +152,8 @@ def unread_by_campaign(user) -> dict[int, int]:
     if not campaigns:
         return {}
     ids = [c.pk for c in campaigns]
-    moderated = {c.pk for c in campaigns if user.is_staff or c.moderator_id == user.pk or c.co_moderates}
+    # Staff are no moderators here (ruling MO8): they count what their own role lets them read.
+    moderated = {c.pk for c in campaigns if c.moderator_id == user.pk or c.co_moderates}
     allowed = Q(conversation__kind__in=[Conversation.Kind.ANNOUNCEMENTS, Conversation.Kind.ALL])
     if moderated:
         allowed |= Q(campaign_id__in=sorted(moderated), moderator_may_read=True)

@@ -73,3 +73,19 @@ def test_home_counts_unread_press_in_a_fixed_number_of_queries(client, press_cam
     with django_assert_max_num_queries(len(one.captured_queries)):
         home = client.get(reverse("home")).content.decode()
     assert "5 new" in _menu(home)
+
+
+def test_a_staff_players_unread_count_holds_no_private_press_of_other_seats(client, press_campaign, alice, bob, carol,
+                                                                             dave):
+    """Ruling MO8: staff see as their own role does. Dave (seat 3) is staff; a private message
+    between seats 1 and 2 that the moderator may read (press_moderator_reads) is not his to count."""
+    actions.set_press_options(campaign_id=press_campaign.pk, user=alice, moderator_reads=True)
+    dave.is_staff = True
+    dave.save()
+    client.force_login(dave)
+    assert "new" not in _menu(client.get(reverse("home")).content.decode())
+    actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Between us")
+    home = client.get(reverse("home")).content.decode()
+    assert "new" not in _menu(home) and "new" not in _card(home, press_campaign.pk)
+    actions.post(campaign_id=press_campaign.pk, user=bob, to=[3], text="For Dave")  # his own: counted
+    assert "1 new" in _menu(client.get(reverse("home")).content.decode())
