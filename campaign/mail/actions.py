@@ -326,6 +326,7 @@ def _send(reply) -> None:
     deliver([reply])
 
 
+@transaction.atomic
 def purge_raw(now=None, days: int | None = None) -> int:
     """Empty the raw bytes (and the reply text) of messages received more than ``days``
     (MAIL_RAW_RETENTION_DAYS) ago; the row stays (its Message-ID still stops a redelivery, its
