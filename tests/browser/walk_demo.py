@@ -84,7 +84,7 @@ def eh_turn(browser):
         if form.locator("input[type=checkbox]").count():  # process though not every player is ready
             form.locator("input[type=checkbox]").first.check()
         mod.once("dialog", lambda d: d.accept())
-        with mod.expect_navigation():
+        with mod.expect_navigation(timeout=180_000):  # the computer seats' orders are made then
             button.first.click()
         mod.goto(reverse("moderation-panel", args=[pk]))
     shot(mod, "eh-mod-panel-after-turn")
@@ -144,7 +144,7 @@ def cam_online(browser):
                     with page.expect_navigation():
                         form.locator("button").first.click()
                 break
-    for seat, page in pages.items():
+    for page in pages.values():
         page.goto(play)
         button = page.locator("#doctrine-button")
         if button.count():
