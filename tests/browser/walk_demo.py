@@ -77,10 +77,10 @@ def eh_turn(browser):
     mod.goto(reverse("moderation-panel", args=[pk]))
     shot(mod, "eh-mod-panel")
     for _ in range(1):  # process the open turn
-        button = mod.locator("form button", has_text="now")
+        button = mod.locator("#process-now button")
         if not button.count() or button.first.is_disabled():
             break
-        form = mod.locator("form", has=button.first)
+        form = mod.locator("#process-now")
         if form.locator("input[type=checkbox]").count():  # process though not every player is ready
             form.locator("input[type=checkbox]").first.check()
         mod.once("dialog", lambda d: d.accept())
