@@ -14,7 +14,9 @@ from django.urls import reverse
 ROOT = Path(__file__).resolve().parents[2]
 
 DEVELOPER = re.compile(r"docs/\w|\b\w+\.md\b|RULINGS|score_scenario")
-POINTER = re.compile(r"(?i)(?<![-:#\w.])hover(?![-\w])|\bpoint at\b")
+# "click" alone: a phone has no mouse either; pages say "tap or click" (found on the demo walk:
+# the path editor and the play pages said "click").
+POINTER = re.compile(r"(?i)(?<![-:#\w.])hover(?![-\w])|\bpoint at\b|(?<!tap or )\bclick(?:s|ing)?\b")
 
 
 def _text_of_template(source: str) -> str:
