@@ -86,3 +86,11 @@ def test_after_the_set_up_round_its_report_is_still_called_the_set_up_round(clie
         found = TURN_ZERO.search(text)
         assert found is None, f"the {name} page calls the set-up round {found.group(0)!r}"
         assert "set-up round" in text.lower(), name
+
+
+def test_the_dice_log_names_the_set_up_rounds_rolls_set_up(client, small_campaign, bob):
+    # Found walking the demo: the dice log's Turn column read "0" for the map and set-up rolls.
+    client.force_login(bob)
+    text = client.get(reverse("campaign-dice", args=[small_campaign.pk])).content.decode()
+    rows = re.findall(r"<tr><td>\d+</td><td>([^<]*)</td>", text)
+    assert rows and "0" not in rows and "set-up" in rows
