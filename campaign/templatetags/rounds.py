@@ -11,3 +11,9 @@ register = template.Library()
 @register.filter
 def round_name(number) -> str:
     return round_label(int(number))
+
+
+@register.filter
+def round_title(number) -> str:
+    """The same name at the start of a line or link: "Set-up round", "Turn N"."""
+    return round_label(int(number)).removeprefix("the ").capitalize()

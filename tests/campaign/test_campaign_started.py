@@ -71,3 +71,26 @@ def test_the_set_up_round_has_one_name_on_every_page(client, joined, alice, bob,
             assert "set-up round" in text.lower(), f"the {name} page does not name the set-up round"
     for m in mail.outbox:
         assert not TURN_ZERO.search(m.subject + m.body), m.subject
+
+
+def test_after_the_set_up_round_its_report_is_still_called_the_set_up_round(client, small_campaign, bob):
+    # Found walking the demo: the campaign page listed the reports "Turn 4 · … · Turn 1 · Turn 0".
+    client.force_login(bob)
+    pages = {"campaign": reverse("campaign-detail", args=[small_campaign.pk]),
+             "set-up report": reverse("campaign-report", args=[small_campaign.pk, 0]),
+             "reports": reverse("campaign-reports", args=[small_campaign.pk])}
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+        text = re.sub(r"<script.*?</script>", "", response.content.decode(), flags=re.S)
+        found = TURN_ZERO.search(text)
+        assert found is None, f"the {name} page calls the set-up round {found.group(0)!r}"
+        assert "set-up round" in text.lower(), name
+
+
+def test_the_dice_log_names_the_set_up_rounds_rolls_set_up(client, small_campaign, bob):
+    # Found walking the demo: the dice log's Turn column read "0" for the map and set-up rolls.
+    client.force_login(bob)
+    text = client.get(reverse("campaign-dice", args=[small_campaign.pk])).content.decode()
+    rows = re.findall(r"<tr><td>\d+</td><td>([^<]*)</td>", text)
+    assert rows and "0" not in rows and "set-up" in rows

@@ -94,7 +94,7 @@ def test_bp_shortfall_message_gives_total_type_bp_and_difference():  # RULINGS.m
     short = Design(name="Light", ship_type=ShipType.FRIGATE, hull=6, engine=7, force_field=6)
     error = refusal(short)
     assert str(error) == (
-        "003 Star Ship Design Rules: Ship Type (RULINGS.md: Ship classes): a Frigate must total "
+        "003 Star Ship Design Rules: Ship Type (house ruling: Ship classes): a Frigate must total "
         "30 BP; this design totals 16 BP (14 BP short)"
     )
 

@@ -34,7 +34,7 @@ from campaign.rules.dice import Dice
 
 RULE = "003 Alternative to a Tactical Battle"
 MULTIPLIER_RULE = "003 Alternative to a Tactical Battle: Force Multipliers"
-ODDS_RULING = "RULINGS.md: Auto-resolve odds"
+ODDS_RULING = "house ruling: Auto-resolve odds"
 PURPOSE = "003 Alternative to a Tactical Battle"  # every roll is logged under the rule's name
 
 SIDES = 6
@@ -165,7 +165,7 @@ def dice_counts(a: Side, b: Side) -> tuple[int, int, tuple[str, ...]]:
         a_dice, b_dice = (0, 1) if zero == A else (1, 0)
         notes.append(
             f"Fleet {zero.upper()} has 0 BP: it rolls no base dice and fleet {other.upper()} rolls "
-            f"the minimum 1d6 ({ODDS_RULING}; zero-BP ruling in docs/rulings.md)."
+            f"the minimum 1d6 ({ODDS_RULING}; site ruling A2)."
         )
     else:
         strong, weak = (A, B) if a.bp > b.bp else (B, A)

@@ -40,8 +40,8 @@ DESIGN_RULES = "003 Star Ship Design Rules"
 SHIP_TYPE_RULE = "003 Star Ship Design Rules: Ship Type"
 ADVANCED_RULE = "003 Star Ship Design Rules: Advanced Ship Components"
 NOTE_RULE = "003 Star Ship Design Rules: Note"
-SHIP_CLASS_RULE = "003 Star Ship Design Rules: Ship Type (RULINGS.md: Ship classes)"
-RESEARCH_RULE = "003 Use of BP in a Campaign: Research Facility (RULINGS.md: Research-gated components)"
+SHIP_CLASS_RULE = "003 Star Ship Design Rules: Ship Type (house ruling: Ship classes)"
+RESEARCH_RULE = "003 Use of BP in a Campaign: Research Facility (house ruling: Research-gated components)"
 
 HULL_MIN, HULL_MAX = 1, 12
 ENGINE_MIN, ENGINE_MAX = 1, 9

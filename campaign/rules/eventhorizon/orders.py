@@ -35,9 +35,9 @@ from .state import (
 
 MOVE_RULE = "003 Campaign Movement"
 BUILD_TIME_RULE = eh.BUILD_TIME_RULE
-ORDERS_RULE = "docs/orders.md"
+ORDERS_RULE = "the orders format (explained in the API documentation)"
 MAP_RULE = "003 Creating a Map"
-DRIFT_RULE = "003 Creating a Map: Particle Cloud (RULINGS \"Particle clouds\" option)"
+DRIFT_RULE = "003 Creating a Map: Particle Cloud (house ruling \"Particle clouds\", an option)"
 STAR_GATE_RULE = eh.STAR_GATE_RULE
 BLACK_HOLE_RULE = "003 Creating a Map: Black Hole"
 

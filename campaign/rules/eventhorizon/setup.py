@@ -123,7 +123,7 @@ def resolve_setup(state: CampaignState, orders: Mapping[int, Orders], dice: Dice
             chosen = setup_orders(state, seat, names)
             events.append(Event(STEP, "setup_by_computer", (seat,),
                                 "No set-up orders: the computer's set-up purchase was made for you "
-                                "(RULINGS \"Missed deadline\")."))
+                                "(house ruling \"Missed deadline\")."))
         try:
             plan = setup_plan(state, seat, chosen, names)
         except OrderError as exc:

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-TEXT_RULE = "docs/orders.md: orders as text"
+TEXT_RULE = "orders as text (explained on the paste-orders page)"
 HEADER = "#SECTOR"
 END = "#END"
 MAX_LINES = 2000  # more is not a turn's orders; the checker refuses it whole

@@ -203,7 +203,7 @@ def deploy(
                        card_cap=card_cap)
 
 
-CAP_RULE_TEXT = "docs/rulings.md TC23 (card cap)"
+CAP_RULE_TEXT = "site ruling TC23 (card cap)"
 
 
 def _own_placement(battlefield: Battlefield, index: int, side: int, ships: list[CampaignShip],

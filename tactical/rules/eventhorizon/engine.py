@@ -95,7 +95,6 @@ STEALTH_RULE = "003 Stealth Fields"
 SHUTTLE_RULE = "003 Shuttle Craft"
 ANOMALY_RULE = "003 Spatial Anomalies"
 ADVANCED_RULE = "003 Star Ship Design Rules: Advanced Ship Components"
-CAP_RULE = "docs/rulings.md TC23 (card cap)"
 
 LOCK_TARGET = 4  # "Each score of 4, 5 or 6"
 # Hit location table, top to bottom as printed; "move up the chart" goes towards index 0.

@@ -387,3 +387,13 @@ def test_a_side_past_its_deadline_has_one_nomination_made_by_the_doctrine(small_
     assert len(made) <= 2 and all(s.action["type"] == "special" for s in made[:-1])
     assert battle.doctrine_sides == [] and battle.activation_deadline > timezone.now()
     assert play.play_due_activations() == 0  # the next decision has a fresh deadline
+
+
+def test_the_replays_first_step_is_the_set_up_not_turn_0(small_campaign, bob):
+    # Found walking the demo (issue 23 item 8's "one name"): the replay's first step read
+    # "Turn 0, initiative phase"; game turns count from 1 (000 CAM 3.0), before them is the set-up.
+    battle = buoyz_battle(small_campaign, small_setup(7))
+    first = embedded.states(battle)[0].state.battle
+    assert first.turn == 0
+    page = client_for(bob).get(reverse("battle-replay", args=[battle.pk]) + "?step=0").content.decode()
+    assert "Turn 0" not in page and "Set-up, before game turn 1" in page

@@ -252,7 +252,16 @@ class BuoyzPlay(PlayRules):
         b = state.battle
         return {"svg": board.render(b, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names),
                 "ships": ship_rows(b, viewer),
-                "note": f"Turn {b.turn}, {PHASE_NAMES.get(b.phase, b.phase)} phase" if not b.over else "Over"}
+                "note": _replay_note(b)}
+
+
+def _replay_note(b) -> str:
+    """Where a replay step stands: game turns count from 1 (000 CAM 3.0); before it, the set-up."""
+    if b.over:
+        return "Over"
+    if b.turn < 1:
+        return "Set-up, before game turn 1"
+    return f"Turn {b.turn}, {PHASE_NAMES.get(b.phase, b.phase)} phase"
 
 
 RULES = BuoyzPlay()
