@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tactical.rules.kit import Book
+from tactical.rules.kit import Book, private
 
 from . import actions as A
 from .doctrine import MAX_STEPS, doctrine_action
 from .engine import check, legal_actions
-from .play import RULES, PlayEvent, PlayState, setup_for, side_actions
+from .play import RULES, PlayState, setup_for, side_actions
 from .sds import random_fleet
 from .state import ACTIVE, evolve
 
@@ -64,7 +64,7 @@ class BuoyzBook(Book):
             pos = (mine.pos[0] + dx, mine.pos[1] + dy)
             ghost = evolve(enemy, id=PLANTED_ID, pos=pos, cloaked=True, detected=False, moved=False, fired=False)
             # It got there unseen: its move is in the log, told to its own side only.
-            moved = PlayEvent("move", f"Ship ({PLANTED_ID}) moves to {pos}.", {"ship": PLANTED_ID}, (enemy.side,))
+            moved = private("move", f"Ship ({PLANTED_ID}) moves to {pos}.", (enemy.side,), ship=PLANTED_ID)
             yield PlayState(evolve(battle, ships=battle.ships + (ghost,)), state.log + (moved,))
 
     def probe_actions(self, state: PlayState, seat: int) -> Iterable[dict[str, Any]]:

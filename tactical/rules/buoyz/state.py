@@ -47,7 +47,7 @@ SIDES_RULE = "000 3.0 Initiative Phase"  # "If there are more that two 'sides' t
 
 
 # The refusal (``rule``: the 000 section) and the battle log's event are the kit's; an event's
-# fog-of-war tags (``sides``/``public``) are still set afterwards by ``play.tag_events``.
+# fog-of-war tags (``sides``/``public``) are set by the engine where it makes each event (``engine.core._Ctx``).
 Event = KitEvent
 
 

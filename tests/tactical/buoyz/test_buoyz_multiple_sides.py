@@ -28,12 +28,12 @@ from tactical.rules.buoyz.engine import (
     outcome,
     phase_order,
 )
+from tactical.rules.buoyz.engine.core import _Ctx
 from tactical.rules.buoyz.geometry import bearing, distance
-from tactical.rules.buoyz.play import RULES, SetupError, hidden_ships, setup_for, side_actions, tag_events
+from tactical.rules.buoyz.play import RULES, SetupError, hidden_ships, setup_for, side_actions
 from tactical.rules.buoyz.sds import CATALOGUE, random_fleet
 from tactical.rules.buoyz.state import (
     AC_TYPES,
-    Event,
     IllegalActionError,
     Orders,
     new_battle,
@@ -245,10 +245,17 @@ def test_a_three_sided_setup_plays_online_with_each_sides_own_fog_of_war():
     assert all(f'data-ship="{sid}"' in everyone for sid in range(1, 7))
     for colour in board.DEFAULT_COLOURS[:3]:  # each side its own colour
         assert colour in everyone
-    # an event naming side 1's (side 3's) cloaked ship is side 1's (side 3's) only; all read the rest
-    events = [Event("move", f"{battle.ship(sid).name} ({sid}) moves", {"ship": sid}) for sid in (2, 6)]
-    tagged = tag_events((*events, Event("phase", "Turn 1: movement phase")), battle)
-    assert [e.sides for e in tagged] == [(1,), (3,), None]
+    # the engine tags an event about side 1's (side 3's) cloaked ship as side 1's (side 3's) only
+    # where it makes it; all read the rest
+    ctx = _Ctx(None)
+    for sid in (2, 6):
+        ctx.log("move", f"{battle.ship(sid).name} moves", ship=sid)
+    ctx.log("phase", "Turn 1: movement phase")
+    ctx.log("banks", "Phaser (main0) bears on a ship", ship=1, about=(6,))
+    tagged = ctx.tagged(battle)
+    assert [(e.public, e.sides) for e in tagged] == [(False, (1,)), (False, (3,)), (True, ()), (False, (3,))]
+    assert [[e.text for e in RULES.visible_events(tagged, s)] for s in (1, 2)] == [
+        [tagged[0].text, tagged[2].text], [tagged[2].text]]
     # the battle begins and each side's legal actions are its own
     state = RULES.apply(state, A.Begin(), SeededDice(derive_seed("three-online"))).state
     acting = state.battle.acting

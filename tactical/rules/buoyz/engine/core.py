@@ -11,24 +11,52 @@ from tactical.rules.kit import Resolution  # noqa: F401 - the kit's (state, even
 
 from ..geometry import ARCS, arcs_of, distance, halve, inches, round_half_up
 from ..sds import SECONDARY, WeaponSystem, has, weapon_systems
-from ..state import ARMAMENT, MOTIVE, SHIELDS, BattleState, Event, Ship
+from ..state import ARMAMENT, LURKING, MOTIVE, SHIELDS, BattleState, Event, Ship
+
+# The data keys that name a ship an event is about (besides ``about=``): fog of war (10.2, 10.3).
+ABOUT_KEYS = ("ship", "shooter", "target", "boarder", "towed")
 
 
 class _Ctx:
+    """A step's dice and events as it resolves. Each event is logged with the ships it is about
+    (``about=`` and the ship ids under ``ABOUT_KEYS`` in its data); ``tagged`` sets its fog-of-war
+    tags from them when the step is done."""
+
     def __init__(self, dice: Dice):
         self.dice = dice
         self.events: list[Event] = []
+        self.about: list[frozenset[int]] = []
 
     def roll(self, count: int, purpose: str) -> tuple[int, ...]:
         if count <= 0:
             return ()
         return self.dice.roll(count, 6, purpose).faces
 
-    def log(self, event_kind: str, text: str, **data) -> None:
-        self.events.append(Event(event_kind, text, data))
+    def log(self, event_kind: str, text: str, *, about: tuple[int, ...] = (), **data) -> None:
+        self.add(event_kind, text, data, about)
 
-    def add(self, event_kind: str, text: str, data: dict) -> None:
+    def add(self, event_kind: str, text: str, data: dict, about: tuple[int, ...] = ()) -> None:
         self.events.append(Event(event_kind, text, data))
+        self.about.append(frozenset(about) | {data[k] for k in ABOUT_KEYS if isinstance(data.get(k), int)})
+
+    def tagged(self, after: BattleState) -> tuple[Event, ...]:
+        """The step's events with their fog-of-war tags (10.2, 10.3; rulings BZP1, BZP2): one
+        about a ship still lurking, or cloaked and not detected, once the step is done is that
+        ship's side's only; every other is public. Declaring a cloak is seen by every side (its
+        counter leaves the table); where the ship goes then is not."""
+        hidden = {s.id: s.side for s in after.ships if hidden_ship(s) and after.enemies(s.side)}
+        out = []
+        for e, about in zip(self.events, self.about, strict=True):
+            owners = {hidden[i] for i in about if i in hidden}
+            if owners and not (e.kind == "special" and e.data.get("action") == "cloak"):
+                e = Event(e.kind, e.text, e.data, tuple(sorted(owners)), False)
+            out.append(e)
+        return tuple(out)
+
+
+def hidden_ship(ship: Ship) -> bool:
+    """Whether an enemy may not see ``ship``: lurking, or cloaked and not detected (10.2, 10.3)."""
+    return ship.status == LURKING or (ship.cloaked and not ship.detected)
 
 
 def base_speed(ship: Ship) -> float:

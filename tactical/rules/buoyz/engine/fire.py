@@ -130,7 +130,7 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
             if bearing_banks < all_banks:
                 share = round_half_up(dice * bearing_banks / all_banks)
                 ctx.log("banks", f"{system.name} ({key}): {bearing_banks} of its {all_banks} banks bear on "
-                        f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})", ship=ship.id,
+                        f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})", ship=ship.id, about=(target.id,),
                         weapon=key, dice=share, declared=dice)
                 dice = share
                 if not dice:
@@ -142,7 +142,7 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
             state = replace(state, torpedoes=state.torpedoes + torps)
             ctx.log("torpedo", f"{shooter.name} ({shooter.id}) launches {dice} {system.torpedo} torpedo(es) at "
                     f"{target.name} ({target.id}), {rng}\" away", ship=ship.id, target=target.id, count=dice,
-                    kind=system.torpedo)
+                    kind=system.torpedo, about=(shooter.id,))
             continue
         state = _beam_attack(state, shooter, system, target, dice, ctx)
     return _after_nomination(state, ship.side, ctx, ship.id)
@@ -267,7 +267,8 @@ def _do_detect(state: BattleState, action: A.Detect, ctx: _Ctx) -> BattleState:
              if e.cloaked and inches(ship.pos, e.pos) <= DETECT_RANGE] if ok else []
     ctx.log("detect", f"{ship.name} ({ship.id}) searches: {face}{'+1' if bonus else ''} "
             + (f"detects {', '.join(f'{e.name} ({e.id})' for e in found) or 'nothing within 2'}" if ok
-               else "fails; too busy searching to attack"), ship=ship.id, success=ok, detected=[e.id for e in found])
+               else "fails; too busy searching to attack"), ship=ship.id, success=ok, detected=[e.id for e in found],
+            about=tuple(e.id for e in found))
     for e in found:
         state = with_ship(state, replace(e, detected=True))
     if not ok:

@@ -64,7 +64,7 @@ def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
     resolve = _handler(state, action)  # every check first: a refusal rolls nothing
     ctx = _Ctx(dice)
     state = resolve(ctx)
-    return Resolution(state, tuple(ctx.events))
+    return Resolution(state, ctx.tagged(state))
 
 
 def _begin(state: BattleState, action: A.Begin, ctx: _Ctx) -> BattleState:

@@ -40,7 +40,7 @@ table); where it goes then is not.
 
 from __future__ import annotations
 
-from tactical.rules.kit import fallback
+from tactical.rules.kit import fallback, visible_to
 from tactical.rules.play import PlayRules, Step
 
 from .. import actions as A
@@ -66,7 +66,7 @@ from .codec import (  # noqa: F401
 )
 
 # re-exported: importers name them from here, as they did from play.py
-from .fog import PlayEvent, PlayState, _names_ship, _points_at, hidden_ships, side_actions, tag_events  # noqa: F401
+from .fog import PlayState, _points_at, hidden_ships, side_actions  # noqa: F401
 from .page import (  # noqa: F401
     _DECIDING,
     PHASE_NAMES,
@@ -153,9 +153,8 @@ class BuoyzPlay(PlayRules):
             raise IllegalActionError(TURN_RULE, "there is no such target in sight")
 
     def apply(self, state, action, dice):
-        res = apply(state.battle, action, dice)
-        events = tag_events(res.events, res.state)
-        return Step(PlayState(res.state, state.log + events), events)
+        res = apply(state.battle, action, dice)  # its events carry their fog-of-war tags
+        return Step(PlayState(res.state, state.log + res.events), res.events)
 
     def doctrine_action(self, state, side):
         battle = state.battle  # the kit's fallback: a refused choice becomes the first legal action
@@ -172,10 +171,8 @@ class BuoyzPlay(PlayRules):
     def hides_step(self, events, side):
         # A step with any line the side may not read is "a hidden action" to it in the replay
         # (ruling BZP1): its label would name the hidden ship.
-        return any(e.sides is not None and side not in e.sides for e in events) or not self.visible_events(events, side)
+        return not all(visible_to(e, side) for e in events) or not events
 
-    def visible_events(self, events, side):
-        return [e for e in events if side is None or e.sides is None or side in e.sides]
 
     def result(self, state):
         o = outcome(state.battle)
@@ -265,5 +262,5 @@ def _replay_note(b) -> str:
 
 
 RULES = BuoyzPlay()
-__all__ = ["ACTION_TYPES", "RULES", "BuoyzPlay", "PlayEvent", "PlayState", "SetupError", "describe", "from_json",
-           "hidden_ships", "initial_state", "sd_entry", "sd_from_json", "sd_to_json", "setup_for", "ship_rows", "side_actions", "tag_events", "to_json"]
+__all__ = ["ACTION_TYPES", "RULES", "BuoyzPlay", "PlayState", "SetupError", "describe", "from_json",
+           "hidden_ships", "initial_state", "sd_entry", "sd_from_json", "sd_to_json", "setup_for", "ship_rows", "side_actions", "to_json"]

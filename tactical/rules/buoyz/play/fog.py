@@ -1,67 +1,31 @@
 """Fog of war in Buoyz 'N Da 'Hood online play (10.2, 10.3; rulings BZP1, BZP2): the play state and
-its log of events, each tagged with the sides that may read it; the ships a side cannot see; the
-legal actions a side is offered (none that would name or steer toward a ship it cannot see).
+its log of events (the kit's ``Event``, each tagged by the engine where it is made with the sides
+that may read it: ``engine.core._Ctx``); the ships a side cannot see; the legal actions a side is
+offered (none that would name or steer toward a ship it cannot see).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+
+from tactical.rules.kit import Event
 
 from .. import actions as A
 from .. import board
 from ..engine import legal_actions
-from ..state import BattleState, Ship
-
-
-@dataclass(frozen=True)
-class PlayEvent:
-    """An engine event with who may read it: ``sides`` None for every side."""
-
-    kind: str
-    text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    sides: tuple[int, ...] | None = None
-
-    @property
-    def public(self) -> bool:
-        return self.sides is None
+from ..state import BattleState
 
 
 @dataclass(frozen=True)
 class PlayState:
     battle: BattleState
-    log: tuple[PlayEvent, ...] = ()
+    log: tuple[Event, ...] = ()
 
 
 def hidden_ships(state: BattleState, viewer_side: int | None) -> set[int]:
     """The ships ``viewer_side`` may not see (None: none)."""
     return {s.id for s in state.ships if board.hidden_from(s, viewer_side)}
-
-
-def _names_ship(event, ship: Ship) -> bool:
-    for key in ("ship", "shooter", "target", "boarder", "towed"):
-        if event.data.get(key) == ship.id:
-            return True
-    return f"({ship.id})" in event.text
-
-
-def tag_events(events, after: BattleState) -> tuple[PlayEvent, ...]:
-    """Each event with the sides that may read it: one naming a ship still lurking, or cloaked
-    and not detected, after the step is that ship's side's only (the declaration of the cloak
-    itself is seen by every side)."""
-    cloaked = [s for s in after.ships if any(board.hidden_from(s, v) for v in after.enemies(s.side))]
-    out = []
-    for e in events:
-        sides = None
-        if not (e.kind == "special" and e.data.get("action") == "cloak"):
-            owners = {s.side for s in cloaked if _names_ship(e, s)}
-            if owners:
-                sides = tuple(sorted(owners))
-        out.append(PlayEvent(e.kind, e.text, dict(e.data), sides))
-    return tuple(out)
 
 
 def _points_at(action, hidden: set[int], state: BattleState) -> bool:

@@ -23,8 +23,9 @@ from ..deploy import DEPLOY_RULE
 from ..doctrine import doctrine_action
 from ..engine import apply, check, draw_card, is_over, legal_actions, outcome
 from ..geometry import FACING_NAMES
-from ..state import IllegalActionError, hidden_from
-from . import codec
+from ..state import IllegalActionError
+from . import codec, fog
+from .fog import TURN_RULE
 from .page import (
     _ship_label,  # noqa: F401
     action_choices,
@@ -55,7 +56,6 @@ from .setup import (  # noqa: F401
 )
 
 DRAW = {"type": "draw"}
-TURN_RULE = "003 The Turn Sequence"
 
 
 class EventHorizonPlay(PlayRules):
@@ -105,9 +105,7 @@ class EventHorizonPlay(PlayRules):
             if action.side != seat:
                 raise IllegalActionError(TURN_RULE, f"side {action.side} is not yours: you command side {seat}")
             return
-        ship = state.find(action.ship)
-        if ship is None or hidden_from(ship, seat):  # ruling TC29: a hidden ship is refused as one not there
-            raise IllegalActionError(TURN_RULE, f"there is no ship {action.ship} in this battle")
+        ship = fog.ship_in_sight(state, action.ship, seat)
         if ship.side != seat:
             raise IllegalActionError(TURN_RULE, f"ship {ship.id} is not yours (it is side {ship.side}'s)")
 
@@ -124,10 +122,10 @@ class EventHorizonPlay(PlayRules):
         return state.log
 
     def visible_events(self, events, side):
-        return [e for e in events if side is None or e.public or side in e.sides]
+        return fog.visible_events(events, side)
 
     def hides_step(self, events, side):
-        return not any(e.public for e in events)
+        return fog.hides_step(events, side)
 
     def result(self, state):
         return outcome_to_result(outcome(state))
@@ -200,11 +198,7 @@ class EventHorizonPlay(PlayRules):
         return {"type": "fire", "ship": form_value(form, "ship"), "shots": shots}
 
     def replay_context(self, state, action_json, viewer):
-        moved = None
-        if action_json and action_json.get("type") == "move":
-            s = state.find(action_json.get("ship"))
-            if s is not None and (viewer.fog_side is None or not s.stealth_engaged or s.side == viewer.fog_side):
-                moved = s.pos
+        moved = fog.seen_move(state, action_json, viewer.fog_side)
         return {
             "svg": boardsvg.render(state, viewer_side=viewer.fog_side, colours=viewer.colours, names=viewer.names,
                                    last_move=moved),
