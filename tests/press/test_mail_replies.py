@@ -37,9 +37,9 @@ def reply(to, sender="carol@example.com", text="Agreed.", at=NOW):
 def test_the_email_carries_a_signed_reply_address_for_the_recipients_seat(private, settings):
     message, email = private
     (address,) = email.reply_to
-    assert address == f"press+{message.conversation_id}.2.{replies.signature(message.conversation_id, 2)}" \
+    assert address == f"press+{message.conversation.public_id}.2.{replies.signature(message.conversation.public_id, 2)}" \
                       f"@{settings.MAIL_DOMAIN}"
-    assert replies.read_reply_address(f"Carol <{address.upper()}>") == (message.conversation_id, 2)
+    assert replies.read_reply_address(f"Carol <{address.upper()}>") == (message.conversation.public_id, 2)
     assert "Shall we split the Rim?" in email.body and "Bob's Realm" in email.body
 
 
@@ -111,14 +111,14 @@ def test_announcements_carry_no_reply_address_and_a_made_up_one_is_refused(press
     with django_capture_on_commit_callbacks(execute=True):
         note = actions.post(campaign_id=press_campaign.pk, user=alice, to=None, text="Hi", announcement=True)
     assert mail.outbox and not any(m.reply_to for m in mail.outbox)
-    result = reply(replies.reply_address(note.conversation_id, 2))
+    result = reply(replies.reply_address(note.conversation.public_id, 2))
     assert not result.ok and "announcements cannot be answered by mail" in result.error
 
 
 def test_a_seat_outside_a_private_conversation_cannot_use_a_signed_address_for_it(private, dave):
     message, _ = private
     # Even a validly signed address (as if the key leaked) names a seat that is not in it.
-    result = reply(replies.reply_address(message.conversation_id, 3), sender="dave@example.com")
+    result = reply(replies.reply_address(message.conversation.public_id, 3), sender="dave@example.com")
     assert not result.ok and "not in this conversation" in result.error
 
 
