@@ -17,13 +17,14 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from .. import locks
 from ..actions.errors import ActionError, NotAllowed, NotFound, TooMany
 from ..models import AuditEntry, Campaign
 from . import mail, replies, unread, visibility
-from .models import MAX_TEXT, Conversation, Participant, PressMessage, ReadMark
+from .models import MAX_TEXT, PUBLIC_ID_MIN, Conversation, Participant, PressMessage, ReadMark
 from .visibility import MODERATOR_READS_OPTION, PRESS_OPTION
 
 ALL = "all"
@@ -114,8 +115,10 @@ def _store(campaign: Campaign, conversation: Conversation, reader: visibility.Re
     at = at or timezone.now()
     _check_rate(campaign, reader.user, at)
     private = conversation.kind == Conversation.Kind.SEATS
+    # The next number in the conversation: the campaign row is locked, so nobody takes it meanwhile.
+    last = PressMessage.objects.filter(conversation=conversation).aggregate(n=Max("number"))["n"] or 0
     message = PressMessage.objects.create(
-        campaign=campaign, conversation=conversation, sender_seat=seat.number if seat else None,
+        campaign=campaign, conversation=conversation, number=last + 1, sender_seat=seat.number if seat else None,
         sender_name=(seat.name if seat else MODERATOR_NAME)[:80], announcement=announcement, text=text,
         turn=campaign.turn, via=via, author=reader.user if getattr(reader.user, "is_authenticated", False) else None,
         moderator_may_read=visibility.moderator_reads(campaign) if private else True,
@@ -211,7 +214,7 @@ def set_press_options(*, campaign_id: int, user, press: bool | None = None,
 
 @transaction.atomic
 def mark_read(*, campaign_id: int, conversation_id: int, user, up_to: int) -> int:
-    """Move the user's read mark of a conversation forward to message ``up_to`` (never back).
+    """Move the user's read mark of a conversation forward to message number ``up_to`` (never back).
     No campaign lock: the conditional update settles two tabs marking at once (the higher wins)."""
     campaign = visibility.campaign_for(user, campaign_id)
     reader = visibility.reader(campaign, user) if campaign is not None else None
@@ -241,9 +244,18 @@ def _mail_key(to_address: str, sender_email: str, text: str, received_at: dateti
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _addressed(number: int) -> Conversation | None:
+    """The conversation a reply address names: by its public id, or — for a conversation made
+    before public ids, whose addresses already sent name its primary key — by that key (public ids
+    are never that small: models.PUBLIC_ID_MIN)."""
+    if number >= PUBLIC_ID_MIN:
+        return Conversation.objects.filter(public_id=number).only("campaign_id").first()
+    return Conversation.objects.filter(pk=number, legacy_reply_address=True).only("campaign_id").first()
+
+
 def receive_mail_reply(*, to_address: str, sender_email: str, text: str, received_at: datetime) -> PressReplyResult:
-    """Post a reply that came by mail to a press reply address (``press+<conversation>.<seat>.
-    <signature>@MAIL_DOMAIN``) into its conversation, as that seat. Refused — nothing posted —
+    """Post a reply that came by mail to a press reply address (``press+<conversation's public id>.
+    <seat>.<signature>@MAIL_DOMAIN``) into its conversation, as that seat. Refused — nothing posted —
     when the signature does not match, the sender is not the seat's registered address, the seat
     may not write there, press is off, or nothing is left once quoted lines (``> …``) and the
     signature (from a ``-- `` line) are cut. ``received_at`` (the site's receipt time, never the
@@ -263,7 +275,7 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
     done = PressMessage.objects.filter(mail_key=key).first()
     if done is not None:
         return PressReplyResult(True, None, done)
-    conversation = Conversation.objects.filter(pk=conversation_id).only("campaign_id").first()
+    conversation = _addressed(conversation_id)
     if conversation is None:
         return PressReplyResult(False, "the conversation this address names no longer exists", None)
     sender = parseaddr(sender_email or "")[1].strip().lower()
@@ -273,7 +285,7 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
             done = PressMessage.objects.filter(mail_key=key).first()  # posted while we waited for the lock
             if done is not None:
                 return PressReplyResult(True, None, done)
-            conversation = Conversation.objects.get(pk=conversation_id)
+            conversation = Conversation.objects.get(pk=conversation.pk)
             from . import seats as seat_registry
 
             seat = next((s for s in seat_registry.seats_of(campaign) if s.number == seat_number), None)

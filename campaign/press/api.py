@@ -51,8 +51,9 @@ class PressSeatSerializer(serializers.Serializer):
 
 
 class PressMessageSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    conversation = serializers.IntegerField(source="conversation_id")
+    id = serializers.IntegerField(source="number", help_text="The message's number in its conversation: 1, 2, 3…")
+    conversation = serializers.IntegerField(source="conversation.public_id",
+                                            help_text="The conversation's id (a random public number).")
     sender_seat = serializers.IntegerField(allow_null=True, help_text="Empty for the moderator's announcements.")
     sender_name = serializers.CharField()
     announcement = serializers.BooleanField()
@@ -63,7 +64,8 @@ class PressMessageSerializer(serializers.Serializer):
 
 
 class PressConversationSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="A random public number (not a count of conversations), as in its page's "
+                                            "address and its reply addresses.")
     kind = serializers.ChoiceField(choices=Conversation.Kind.choices)
     title = serializers.CharField()
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="Private conversations: their seats.")
@@ -102,7 +104,7 @@ class PressOptionsSerializer(serializers.Serializer):
 
 
 def _conversation_json(reader, conversation, unread: int) -> dict:
-    return {"id": conversation.pk, "kind": conversation.kind, "seats": conversation.seat_numbers,
+    return {"id": conversation.public_id, "kind": conversation.kind, "seats": conversation.seat_numbers,
             "title": conversation_title(conversation, reader.all_seats, viewer_seats=reader.seat_numbers),
             "last_message_at": conversation.last_message_at, "unread": unread}
 
@@ -167,7 +169,7 @@ class PressConversation(APIView):
     POST answers in it."""
 
     def _found(self, reader, conversation_id: int):
-        found = visibility.conversations(reader).filter(pk=conversation_id).first()
+        found = visibility.conversations(reader).filter(public_id=conversation_id).first()
         if found is None:
             raise NotFound("no such conversation")
         return found
@@ -179,7 +181,9 @@ class PressConversation(APIView):
         shown = list(visibility.messages(reader, found))
         if shown:
             actions.mark_read(campaign_id=reader.campaign.pk, conversation_id=found.pk, user=request.user,
-                              up_to=max(m.pk for m in shown))
+                              up_to=max(m.number for m in shown))
+        for m in shown:
+            m.conversation = found  # the serializer names it by its public id, without a query each
         return Response({**_conversation_json(reader, found, 0), "may_write": actions.may_write(reader, found),
                          "messages": [_message_json(m) for m in shown]})
 

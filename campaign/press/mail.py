@@ -84,7 +84,7 @@ def queue_emails(campaign, conversation: Conversation, message, all_seats) -> in
 
 
 def press_email(campaign, conversation: Conversation, message, recipient, seat, all_seats):
-    url = notifications.absolute(reverse("press-conversation", args=[campaign.pk, conversation.pk]))
+    url = notifications.absolute(reverse("press-conversation", args=[campaign.pk, conversation.public_id]))
     addressees, answered = email_names(conversation, message, all_seats, seat)
     context = {"message": message, "conversation": conversation, "seat": seat,
                "addressees": addressees, "answered": answered,
@@ -101,9 +101,9 @@ def press_email(campaign, conversation: Conversation, message, recipient, seat, 
     email = notifications._message(campaign=campaign, recipient=recipient, kind=notifications.PRESS,
                                    subject=subject, template="press_message", context=context)
     if context["can_reply"]:
-        email.reply_to = [replies.reply_address(conversation.pk, seat.number)]
-    # Mail clients thread a conversation's emails by these.
-    thread = f"<press-{conversation.pk}@{settings.MAIL_DOMAIN}>"
+        email.reply_to = [replies.reply_address(conversation.public_id, seat.number)]
+    # Mail clients thread a conversation's emails by these (its public id: not a site-wide count).
+    thread = f"<press-{conversation.public_id}@{settings.MAIL_DOMAIN}>"
     email.extra_headers["References"] = thread
     email.extra_headers["In-Reply-To"] = thread
     return email

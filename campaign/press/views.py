@@ -120,7 +120,7 @@ def conversations(request, campaign_id: int):
             else:
                 flash.success(request, "Announcement posted." if announcing else "Message sent.")
                 return redirect("press-conversation", campaign_id=reader.campaign.pk,
-                                conversation_id=message.conversation_id)
+                                conversation_id=message.conversation.public_id)
         if announcing:
             announce = form
         else:
@@ -136,7 +136,7 @@ def conversations(request, campaign_id: int):
 @require_http_methods(["GET", "POST"])
 def conversation(request, campaign_id: int, conversation_id: int):
     reader = _reader(request, campaign_id)
-    found = visibility.conversations(reader).filter(pk=conversation_id).first()
+    found = visibility.conversations(reader).filter(public_id=conversation_id).first()
     if found is None:
         raise Http404("no such conversation")
     may_write = actions.may_write(reader, found)
@@ -154,11 +154,11 @@ def conversation(request, campaign_id: int, conversation_id: int):
             except ActionError as exc:
                 form.add_error(None, str(exc))
             else:
-                return redirect("press-conversation", campaign_id=reader.campaign.pk, conversation_id=found.pk)
+                return redirect("press-conversation", campaign_id=reader.campaign.pk, conversation_id=found.public_id)
     shown = list(visibility.messages(reader, found))
     if shown:
         actions.mark_read(campaign_id=reader.campaign.pk, conversation_id=found.pk, user=request.user,
-                          up_to=max(m.pk for m in shown))
+                          up_to=max(m.number for m in shown))
     return render(request, "press/conversation.html", _context(
         reader, conversation=found, shown=shown, form=form,
         title=conversation_title(found, reader.all_seats, viewer_seats=reader.seat_numbers)))

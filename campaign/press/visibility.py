@@ -110,9 +110,9 @@ def messages(r: Reader, conversation: Conversation):
     if r.role is None:
         return base.none()
     if conversation.kind != Conversation.Kind.SEATS or r.seat_numbers & set(conversation.seat_numbers):
-        return base.order_by("created_at", "id")
+        return base.order_by("created_at", "number")
     if r.is_moderator:
-        return base.filter(moderator_may_read=True).order_by("created_at", "id")
+        return base.filter(moderator_may_read=True).order_by("created_at", "number")
     return base.none()
 
 
@@ -122,7 +122,7 @@ def _unread(user, allowed: Q):
     mark = ReadMark.objects.filter(conversation=OuterRef("conversation"), user=user).values("last_read")[:1]
     return (PressMessage.objects.filter(allowed).exclude(author=user)
             .annotate(read_to=Coalesce(Subquery(mark, output_field=IntegerField()), Value(0)))
-            .filter(id__gt=F("read_to")))
+            .filter(number__gt=F("read_to")))
 
 
 def unread_counts(r: Reader) -> dict[int, int]:

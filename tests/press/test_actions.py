@@ -128,9 +128,9 @@ def test_read_marks_count_unread_and_only_move_forward(press_campaign, bob, caro
     assert visibility.unread_counts(carol_reads) == {first.conversation_id: 2}
     assert visibility.unread_counts(visibility.reader(press_campaign, bob)) == {}  # his own
     actions.mark_read(campaign_id=press_campaign.pk, conversation_id=first.conversation_id, user=carol,
-                      up_to=second.pk)
+                      up_to=second.number)
     actions.mark_read(campaign_id=press_campaign.pk, conversation_id=first.conversation_id, user=carol,
-                      up_to=first.pk)
+                      up_to=first.number)
     assert visibility.unread_counts(carol_reads) == {}
     actions.reply(campaign_id=press_campaign.pk, conversation_id=first.conversation_id, user=bob, text="three")
     assert visibility.unread_counts(carol_reads) == {first.conversation_id: 1}

@@ -125,7 +125,7 @@ def test_posting_over_the_rate_limit_is_429_naming_the_limit_and_posts_nothing(p
     settings.PRESS_RATE_LIMIT, settings.PRESS_RATE_WINDOW = 3, 3600
     for n in range(2):
         assert api(bob).post(url(press_campaign), {"to": [2], "text": f"one {n}"}, format="json").status_code == 201
-    conversation = PressMessage.objects.get(text="one 0").conversation_id
+    conversation = PressMessage.objects.get(text="one 0").conversation.public_id
     assert api(bob).post(url(press_campaign, conversation), {"text": "three"}, format="json").status_code == 201
     before = PressMessage.objects.count()
     refused = api(bob).post(url(press_campaign), {"to": "all", "text": "four"}, format="json")

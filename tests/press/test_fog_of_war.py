@@ -25,10 +25,10 @@ def secret(press_campaign, alice, bob, carol, dave, django_capture_on_commit_cal
         first = actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text=SECRETS[0])
         c = APIClient()
         c.force_authenticate(carol)
-        assert c.post(f"/api/campaigns/{press_campaign.pk}/press/{first.conversation_id}/", {"text": SECRETS[1]},
+        assert c.post(f"/api/campaigns/{press_campaign.pk}/press/{first.conversation.public_id}/", {"text": SECRETS[1]},
                       format="json").status_code == 201
         result = actions.receive_mail_reply(
-            to_address=replies.reply_address(first.conversation_id, 1), sender_email=bob.email,
+            to_address=replies.reply_address(first.conversation.public_id, 1), sender_email=bob.email,
             text=SECRETS[2] + "\n> " + SECRETS[1], received_at=datetime(2026, 11, 25, 12, tzinfo=UTC))
         assert result.ok, result.error
         actions.post(campaign_id=press_campaign.pk, user=dave, to="all", text="Dave says hello to all.")
@@ -49,9 +49,9 @@ def test_no_page_shows_another_seats_private_press(client, request, press_campai
         response = client.get(reverse(name, args=args))
         body = response.content.decode()
         assert not leaked(body), (name, who)
-        assert reverse("press-conversation", args=[pk, secret.pk]) not in body, (name, who)
-    assert client.get(reverse("press-conversation", args=[pk, secret.pk])).status_code == 404
-    assert client.post(reverse("press-conversation", args=[pk, secret.pk]), {"text": "hi"}).status_code == 404
+        assert reverse("press-conversation", args=[pk, secret.public_id]) not in body, (name, who)
+    assert client.get(reverse("press-conversation", args=[pk, secret.public_id])).status_code == 404
+    assert client.post(reverse("press-conversation", args=[pk, secret.public_id]), {"text": "hi"}).status_code == 404
     # and no unread count hints that something was written
     if who == "dave":
         listing = client.get(reverse("press", args=[pk])).content.decode()
@@ -68,11 +68,11 @@ def test_no_api_answer_shows_another_seats_private_press(request, press_campaign
     listing = c.get(base)
     assert not leaked(listing.content.decode())
     if listing.status_code == 200:
-        assert secret.pk not in [row["id"] for row in listing.json()["conversations"]]
+        assert secret.public_id not in [row["id"] for row in listing.json()["conversations"]]
         assert sum(row["unread"] for row in listing.json()["conversations"]) <= 2  # the public two at most
     else:
         assert listing.status_code == 404
-    for response in (c.get(f"{base}{secret.pk}/"), c.post(f"{base}{secret.pk}/", {"text": "x"}, format="json")):
+    for response in (c.get(f"{base}{secret.public_id}/"), c.post(f"{base}{secret.public_id}/", {"text": "x"}, format="json")):
         assert response.status_code == 404 and not leaked(response.content.decode())
     assert PressMessage.objects.filter(conversation=secret).count() == 3
 
@@ -94,22 +94,22 @@ def test_no_email_carries_another_seats_private_press(secret, bob, carol, dave, 
 def test_the_moderator_reads_private_press_only_written_while_allowed(client, press_campaign, secret, alice, bob):
     actions.set_press_options(campaign_id=press_campaign.pk, user=alice, moderator_reads=True)
     client.force_login(alice)
-    assert client.get(reverse("press-conversation", args=[press_campaign.pk, secret.pk])).status_code == 404
+    assert client.get(reverse("press-conversation", args=[press_campaign.pk, secret.public_id])).status_code == 404
     actions.reply(campaign_id=press_campaign.pk, conversation_id=secret.pk, user=bob, text="Now the moderator reads.")
-    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.pk])).content.decode()
+    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.public_id])).content.decode()
     assert "Now the moderator reads." in thread and not leaked(thread)
     assert 'id="reply"' not in thread  # reading is not writing
     c = APIClient()
     c.force_authenticate(alice)
-    api = c.get(f"/api/campaigns/{press_campaign.pk}/press/{secret.pk}/").json()
+    api = c.get(f"/api/campaigns/{press_campaign.pk}/press/{secret.public_id}/").json()
     assert [m["text"] for m in api["messages"]] == ["Now the moderator reads."] and api["may_write"] is False
     actions.set_press_options(campaign_id=press_campaign.pk, user=alice, moderator_reads=False)
     actions.reply(campaign_id=press_campaign.pk, conversation_id=secret.pk, user=bob, text="Private again.")
-    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.pk])).content.decode()
+    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.public_id])).content.decode()
     assert "Now the moderator reads." in thread and "Private again." not in thread
 
 
 def test_the_players_of_the_conversation_read_all_of_it(client, press_campaign, secret, carol):
     client.force_login(carol)
-    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.pk])).content.decode()
+    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, secret.public_id])).content.decode()
     assert leaked(thread) == list(SECRETS)

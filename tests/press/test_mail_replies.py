@@ -37,9 +37,9 @@ def reply(to, sender="carol@example.com", text="Agreed.", at=NOW):
 def test_the_email_carries_a_signed_reply_address_for_the_recipients_seat(private, settings):
     message, email = private
     (address,) = email.reply_to
-    assert address == f"press+{message.conversation_id}.2.{replies.signature(message.conversation_id, 2)}" \
+    assert address == f"press+{message.conversation.public_id}.2.{replies.signature(message.conversation.public_id, 2)}" \
                       f"@{settings.MAIL_DOMAIN}"
-    assert replies.read_reply_address(f"Carol <{address.upper()}>") == (message.conversation_id, 2)
+    assert replies.read_reply_address(f"Carol <{address.upper()}>") == (message.conversation.public_id, 2)
     assert "Shall we split the Rim?" in email.body and "Bob's Realm" in email.body
 
 
@@ -111,14 +111,14 @@ def test_announcements_carry_no_reply_address_and_a_made_up_one_is_refused(press
     with django_capture_on_commit_callbacks(execute=True):
         note = actions.post(campaign_id=press_campaign.pk, user=alice, to=None, text="Hi", announcement=True)
     assert mail.outbox and not any(m.reply_to for m in mail.outbox)
-    result = reply(replies.reply_address(note.conversation_id, 2))
+    result = reply(replies.reply_address(note.conversation.public_id, 2))
     assert not result.ok and "announcements cannot be answered by mail" in result.error
 
 
 def test_a_seat_outside_a_private_conversation_cannot_use_a_signed_address_for_it(private, dave):
     message, _ = private
     # Even a validly signed address (as if the key leaked) names a seat that is not in it.
-    result = reply(replies.reply_address(message.conversation_id, 3), sender="dave@example.com")
+    result = reply(replies.reply_address(message.conversation.public_id, 3), sender="dave@example.com")
     assert not result.ok and "not in this conversation" in result.error
 
 
@@ -155,3 +155,45 @@ def test_a_mailed_reply_over_the_rate_limit_is_refused_naming_it(private, settin
     refused = reply(address, text="third", at=NOW + timedelta(minutes=2))
     assert not refused.ok and "2 press messages" in refused.error
     assert not PressMessage.objects.filter(text="third").exists()
+
+
+def test_a_conversation_made_before_public_ids_still_answers_its_old_reply_address(private, dave):
+    """Issue 24 item 4: addresses already in inboxes named the conversation's primary key; the
+    migration marks those conversations, which go on answering them. A newer conversation does not
+    answer to its primary key (that would make it guessable again)."""
+    message, _ = private
+    conversation = message.conversation
+    old = replies.reply_address(conversation.pk, 2)
+    refused = reply(old)
+    assert not refused.ok and "no longer exists" in refused.error
+    conversation.legacy_reply_address = True
+    conversation.save(update_fields=["legacy_reply_address"])
+    result = reply(old)
+    assert result.ok, result.error
+    assert result.message.conversation_id == conversation.pk and result.message.number == 2
+
+
+def test_the_migration_gives_existing_press_public_ids_numbers_and_read_marks_by_number(private, bob, carol, dave):
+    import importlib
+
+    from django.apps import apps
+    from django.db.models import F
+
+    from campaign.press.models import Conversation, ReadMark
+
+    message, _ = private
+    other = actions.post(campaign_id=message.campaign_id, user=dave, to="all", text="Interleaved.")
+    second = actions.reply(campaign_id=message.campaign_id, conversation_id=message.conversation_id, user=bob,
+                           text="Second.")
+    third = actions.reply(campaign_id=message.campaign_id, conversation_id=message.conversation_id, user=carol,
+                          text="Third.")
+    # As before public ids: read marks held message primary keys.
+    ReadMark.objects.create(conversation_id=message.conversation_id, user=carol, last_read=second.pk)
+    PressMessage.objects.update(number=F("id") + 1000)
+    importlib.import_module("campaign.press.migrations.0002_public_ids").fill(apps, None)
+    numbers = dict(PressMessage.objects.values_list("pk", "number"))
+    assert [numbers[m.pk] for m in (message, second, third, other)] == [1, 2, 3, 1]
+    assert ReadMark.objects.get(user=carol).last_read == 2
+    rows = list(Conversation.objects.values_list("public_id", "legacy_reply_address"))
+    assert len({p for p, _ in rows}) == 2 and all(10**11 <= p < 10**12 and legacy for p, legacy in rows)
+

@@ -35,7 +35,7 @@ def test_writing_to_a_new_conversation_at_once_makes_one(press_campaign, bob, ca
 
 def test_one_mailed_reply_processed_by_several_workers_posts_once(press_campaign, bob, carol):
     first = actions.post(campaign_id=press_campaign.pk, user=bob, to=[2], text="Rim?")
-    address = replies.reply_address(first.conversation_id, 2)
+    address = replies.reply_address(first.conversation.public_id, 2)
     at = datetime(2026, 11, 25, 12, tzinfo=UTC)
     results = in_threads([lambda: actions.receive_mail_reply(to_address=address, sender_email=carol.email,
                                                              text="Yes.", received_at=at)] * 5)

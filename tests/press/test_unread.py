@@ -34,7 +34,7 @@ def test_the_menu_and_the_home_cards_count_unread_press(client, press_campaign, 
     assert f'href="{reverse("press", args=[press_campaign.pk])}"' in _card(home, press_campaign.pk)
     assert "2 new" in _card(home, press_campaign.pk) and "1 new" in _card(home, cam.pk)
     # The menu is on every page; reading a conversation counts it read there at once.
-    conversation = actions.post(campaign_id=cam.pk, user=bob, to=[2], text="Again").conversation_id
+    conversation = actions.post(campaign_id=cam.pk, user=bob, to=[2], text="Again").conversation.public_id
     assert "4 new" in _menu(client.get(reverse("design-library")).content.decode())
     client.get(reverse("press-conversation", args=[cam.pk, conversation]))
     assert "2 new" in _menu(client.get(reverse("design-library")).content.decode())
