@@ -18,6 +18,7 @@ from campaign.cam import actions as cam_actions
 from campaign.cam.actions.moderation import roll_back_step
 from campaign.dice import log_reader
 from campaign.models import DiceRoll
+from campaign.press import unread
 from tactical.models import Battle
 from tactical.play import embedded
 from tactical.rules.buoyz import play as codec
@@ -104,6 +105,8 @@ def test_the_dice_page_replays_a_battle_once_per_step_not_per_view_and_its_queri
         battle.refresh_from_db()
         assert battle.status == Battle.Status.PLAYING
         replays["n"] = 0
+        for user in players.values():  # the menu's unread press count is cached on its own (press/unread.py):
+            unread.total(user)  # counted once before, so only the dice page's own queries are compared
         cold = _view(readers[1], c)  # the first view since the last step replays the battle, for both sides
         assert replays["n"] == 1
         warm = [_view(readers[1], c), _view(readers[2], c), _view(readers[1], c)]
@@ -112,7 +115,8 @@ def test_the_dice_page_replays_a_battle_once_per_step_not_per_view_and_its_queri
     (short, cold_short, warm_short), (long, cold_long, warm_long) = counts
     assert long >= short + 30
     assert cold_long == cold_short and warm_long == warm_short, counts  # queries do not grow with the steps
-    assert max(warm_long) <= 12, counts
+    # 13: one more than before issue 24 item 3, the CAM layer's revealed purchase rolls (one query, not per step).
+    assert max(warm_long) <= 13, counts
 
 
 def test_the_masked_rows_are_a_fresh_replays_after_every_step_and_after_a_roll_back(client, alice, bob, carol):
