@@ -170,6 +170,8 @@ def create_api_token(*, user, name: str = "API token"):
     """A new API token for the user, beside the ones they have. Returns (token, key): the key is
     shown to the user once and stored nowhere. Past TOKENS_PER_USER the least recently used
     token is revoked."""
+    from django.db.models import F
+
     from campaign import apitokens
     from campaign.models import ApiToken
 
@@ -177,7 +179,9 @@ def create_api_token(*, user, name: str = "API token"):
     name = (name or "").strip() or "API token"
     if len(name) > 100:
         raise ActionError("a token's name is at most 100 characters")
-    held = list(ApiToken.objects.filter(user=user).order_by("-last_used", "-created").values_list("pk", flat=True))
+    # Most recently used first, never used last (PostgreSQL would sort NULLs first), the newest first.
+    held = list(ApiToken.objects.filter(user=user)
+                .order_by(F("last_used").desc(nulls_last=True), "-created", "-pk").values_list("pk", flat=True))
     if len(held) >= apitokens.TOKENS_PER_USER:
         ApiToken.objects.filter(pk__in=held[apitokens.TOKENS_PER_USER - 1:]).delete()
     key = apitokens.new_key()

@@ -780,3 +780,19 @@ def test_a_password_change_outdates_an_email_change_link(client, posting, bob):
     assert client.post(link).status_code == 400
     bob.refresh_from_db()
     assert bob.email == "bob@example.com"
+
+
+def test_the_21st_token_replaces_the_least_recently_used_one(bob):
+    """At most TOKENS_PER_USER tokens: a used token outlives ones never used, on every database."""
+    from django.utils import timezone
+
+    from campaign import apitokens
+
+    used, used_key = actions.create_api_token(user=bob, name="used")
+    for n in range(apitokens.TOKENS_PER_USER - 1):
+        actions.create_api_token(user=bob, name=f"idle {n}")
+    apitokens.touch(used, timezone.now())
+    actions.create_api_token(user=bob, name="newest")
+    names = set(bob.api_tokens.values_list("name", flat=True))
+    assert len(names) == apitokens.TOKENS_PER_USER and {"used", "newest"} <= names and "idle 0" not in names
+    assert not _refused(used_key)
