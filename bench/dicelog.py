@@ -122,7 +122,7 @@ class CamFixture(Fixture):
         from campaign.cam import online
         from campaign.cam.models import CamScenario
         from campaign.dice import CampaignDice
-        from tactical.battles import cam as tcam
+        from tactical.hosts.cam import scenarios as tcam
         from tactical.rules import buoyz as bz
         from tactical.rules.buoyz import play as codec
 

@@ -349,7 +349,7 @@ PRESS_RATE_WINDOW = envint("PRESS_RATE_WINDOW", 3600)
 # account, and at most this many to one address whoever sends them.
 INVITATION_EMAILS_PER_SENDER = envint("INVITATION_EMAILS_PER_SENDER", 20)
 INVITATION_EMAILS_PER_ADDRESS = envint("INVITATION_EMAILS_PER_ADDRESS", 5)
-# Pickup battles one account may create in a clock hour (tactical/pickup; 0: no limit).
+# Pickup battles one account may create in a clock hour (tactical/hosts/pickup; 0: no limit).
 PICKUP_CREATE_LIMIT = envint("PICKUP_CREATE_LIMIT", 20)
 
 # --- Mail in (issue 18; campaign/mail, docs/mail.md) -------------------------------------------

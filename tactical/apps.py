@@ -11,17 +11,17 @@ class TacticalConfig(AppConfig):
         from campaign import battles
         from campaign.cam import battles as cam_battles
 
-        from .battles.cam import CamOnlineBattles
         from .battles.hooks import TacticalBattles
+        from .hosts.cam.scenarios import CamOnlineBattles
 
         battles.register(TacticalBattles())
         # CAM scenarios fought online reach the Buoyz engine through their layer's own door.
         cam_battles.register(CamOnlineBattles())
-        # Pickup battles (tactical/pickup/): their host campaigns' layer, and where their results go.
+        # Pickup battles (tactical/hosts/pickup/): their host campaigns' layer, and where their results go.
         from campaign import layers
 
-        from .pickup import actions as pickup
-        from .pickup.layer import RECORD, battle_page
+        from .hosts.pickup import actions as pickup
+        from .hosts.pickup.layer import RECORD, battle_page
         from .play import actions as play
         from .play import kinds
 
@@ -30,6 +30,6 @@ class TacticalConfig(AppConfig):
         kinds.HOST_PAGES[RECORD.key] = battle_page  # its battles' titles (issue 23 item 15)
         # CAM scenarios fought online are played on the generic play and replay pages as a battle
         # kind of their own.
-        from .battles.cam_play import CamPlayKind
+        from .hosts.cam.kind import CamPlayKind
 
         kinds.register(CamPlayKind())

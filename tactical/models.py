@@ -196,7 +196,7 @@ class PickupBattle(models.Model):
     The battle needs what every online battle has — a dice stream with its hash-chained log, seats
     with their players, an activation deadline — and those belong to a ``campaign.Campaign`` row;
     so a pickup battle is hosted by a campaign row of the ``"pickup"`` layer
-    (tactical/pickup/layer.py: no platform feature, no map, no turns) with one ``Empire`` row per
+    (tactical/hosts/pickup/layer.py: no platform feature, no map, no turns) with one ``Empire`` row per
     seat. Seat 1 is the creator's (the attacker), seat 2 the opponent's; a Buoyz battle of more
     sides (``sides`` 3 to 6, ruling PK6) has seats 3… too, each held by its ``Empire`` row (its
     player, or ``is_bot`` for the computer)."""

@@ -36,9 +36,9 @@ def play_what_if_chunk(run_id: int, claim: str, start: int, stop: int) -> str:
 def play_due_activations() -> int:
     """Beat's periodic sweep (embedded battles): the computer doctrine plays every side whose
     activation deadline has passed (tactical/play/actions.py), and every CAM scenario fought online
-    whose decision deadline has (tactical/battles/cam.py). Safe to deliver twice: a battle no longer
+    whose decision deadline has (tactical/hosts/cam/scenarios.py). Safe to deliver twice: a battle no longer
     late is left alone."""
-    from tactical.battles import cam
+    from tactical.hosts.cam import scenarios as cam
     from tactical.play import actions as play
 
     return play.play_due_activations() + cam.play_due()

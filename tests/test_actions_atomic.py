@@ -33,8 +33,8 @@ IN_CALLERS_TRANSACTION = {
     "campaign.cam.actions.moderation.set_deadline": "the layer record's hook, called by extend_deadline",
     "campaign.cam.actions.moderation.after_resume": "the layer record's hook, called by resume_campaign",
     "campaign.mail.actions.process": "its own transaction; the failure mark is written after it rolled back",
-    "tactical.pickup.actions.record_result": "the battle's end, inside tactical/play's action under its lock",
-    "tactical.play.actions.begin": "called by tactical/battles/lifecycle.py inside its transaction",
+    "tactical.hosts.pickup.actions.record_result": "the battle's end, inside tactical/play's action under its lock",
+    "tactical.play.actions.begin": "called by tactical/hosts/eventhorizon/lifecycle.py inside its transaction",
     "tactical.play.actions.finish_with_doctrine": "called by settle_due_battle under the campaign row lock",
 }
 
@@ -99,7 +99,7 @@ def misplaced_atomic(modules: dict[str, Path]) -> tuple[list[str], set[str]]:
 def test_every_action_is_atomic_and_no_helper_is():
     modules = actions_modules()
     assert {"campaign.cam.actions.setup", "campaign.actions.lobby", "campaign.press.actions",
-            "campaign.mail.actions", "tactical.pickup.actions", "tactical.play.actions",
+            "campaign.mail.actions", "tactical.hosts.pickup.actions", "tactical.play.actions",
             "tactical.battles.actions"} <= set(modules)
     wrong, hooks = misplaced_atomic(modules)
     assert not wrong, "@transaction.atomic belongs on the action itself:\n" + "\n".join(wrong)

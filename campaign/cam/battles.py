@@ -3,7 +3,7 @@
 A CAM scenario in "fought online" mode (``CamScenario.Mode.ONLINE``) is fought on the Buoyz 'N Da
 'Hood engine as a ``tactical`` ``Battle`` row (ruleset ``buoyz``). The CAM layer does not import
 ``tactical`` (docs/architecture.md): ``tactical/apps.py`` registers, when Django starts, one object
-with the methods of ``CamBattleHandler`` (``tactical/battles/cam.py``), and the CAM actions
+with the methods of ``CamBattleHandler`` (``tactical/hosts/cam/scenarios.py``), and the CAM actions
 (``campaign/cam/online.py``) call it through ``handler()``. The battle reports back through
 ``campaign.cam.online.record_progress`` and ``record_engine_result`` — the same CAM record and the
 same scoring the tabletop entry uses. tests/test_architecture.py keeps campaign/cam free of

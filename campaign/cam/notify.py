@@ -112,7 +112,7 @@ def scenario_scored(campaign, row, events) -> int:
 
 
 def your_decision(campaign, row, seat: int, label: str, path: str, *, key: str) -> int:
-    """A scenario fought online: the decision has passed to ``seat`` (tactical/battles/cam_play.py
+    """A scenario fought online: the decision has passed to ``seat`` (tactical/hosts/cam/kind.py
     ``tell_decision``). Once per decision window (``key``), on the ``notify_battles`` switch; the
     text names the phase and the page, never a ship or a position (fog of war)."""
     user_id = row.cam.players.filter(seat=seat).values_list("user_id", flat=True).first()

@@ -210,7 +210,7 @@ def after_table(campaign, cam, row: CamScenario) -> None:
         handler().open_battle(campaign, cam, row)
 
 
-# --- what the engine reports back (called by tactical/battles/cam.py) ----------------------------
+# --- what the engine reports back (called by tactical/hosts/cam/scenarios.py) ----------------------------
 
 
 def record_progress(row: CamScenario, cam_battle, events=()) -> None:

@@ -1,3 +1,4 @@
-"""Battles handed off by the campaign turn: the lifecycle (``lifecycle``: a turn stops at battles
-fought as games and completes when they are settled), battle actions (``actions``: tabletop
-entry, confirm, dispute, moderator settlement, deadlines), their forms, pages, API and URLs."""
+"""What every battle a campaign turn hands off shares: battle actions (``actions``: tabletop entry,
+confirm, dispute, moderator settlement, deadlines), the handler the platform calls (``hooks``),
+their forms, pages, API and URLs. Each layer's door to the engines is in ``tactical/hosts/``
+(the Event Horizon turn's lifecycle in ``tactical/hosts/eventhorizon/lifecycle.py``)."""

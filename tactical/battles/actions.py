@@ -16,10 +16,10 @@ from django.utils import timezone
 from campaign import access, locks
 from campaign.models import Campaign, Empire, Membership
 from campaign.rules.eventhorizon.conflict import ResultError
-from tactical.battles import lifecycle
-from tactical.battles.cam import cam_seats
 from tactical.battles.forms import seat_name
-from tactical.battles.lifecycle import BattleError
+from tactical.hosts.cam.scenarios import cam_seats
+from tactical.hosts.eventhorizon import lifecycle
+from tactical.hosts.eventhorizon.lifecycle import BattleError
 from tactical.models import Battle
 
 
@@ -70,7 +70,7 @@ def _locked(battle_id: int, user, *, doing: str) -> tuple[Campaign, Battle]:
     battle.campaign = campaign
     if battle.resolved:
         raise BattleError(f"battle {battle.pk} is already resolved: you cannot {doing}")
-    if "cam" in (battle.setup or {}):  # a CAM scenario fought online (tactical/battles/cam.py)
+    if "cam" in (battle.setup or {}):  # a CAM scenario fought online (tactical/hosts/cam/scenarios.py)
         raise BattleError(f"battle {battle.pk} is a CAM scenario fought online: settle it on the scenario's page")
     return campaign, battle
 
@@ -220,7 +220,7 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
 
 def due_battles(now=None):
     now = now or timezone.now()
-    # A CAM scenario fought online has decision deadlines only (tactical/battles/cam.py).
+    # A CAM scenario fought online has decision deadlines only (tactical/hosts/cam/scenarios.py).
     return Battle.objects.filter(deadline__lte=now).exclude(setup__has_key="cam").exclude(
         status__in=[Battle.Status.RESOLVED, Battle.Status.DISPUTED]).values_list("pk", flat=True)
 

@@ -122,7 +122,7 @@ def settled_text(battle: Battle) -> str:
     """How a resolved battle was settled, as the turn report says it: 'fought on the tabletop,
     settled by the moderator', 'auto-resolved at the battle deadline'… ('' while open)."""
     from campaign.rules.eventhorizon.conflict import settled_text as text
-    from tactical.battles.lifecycle import settled_key
+    from tactical.hosts.eventhorizon.lifecycle import settled_key
 
     if not battle.resolved:
         return ""

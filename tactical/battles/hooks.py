@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tactical.battles import actions, forms, lifecycle
+from tactical.battles import actions, forms
+from tactical.hosts.eventhorizon import lifecycle
 from tactical.models import Battle
 
 
@@ -44,7 +45,7 @@ class TacticalBattles:
 
     @staticmethod
     def sweep_due(now=None) -> tuple[int, int]:
-        from tactical.battles import cam
+        from tactical.hosts.cam import scenarios as cam
         from tactical.play import actions as play
 
         return actions.settle_due_battles(now), play.play_due_activations(now) + cam.play_due(now)

@@ -79,7 +79,7 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
     can_answer = (open_ and battle.status == Battle.Status.ENTERED and seat is not None
                   and seat != battle.proposed_by)
     turn = Turn.objects.filter(campaign=campaign, number=battle.turn).first()
-    # A CAM scenario fought online (tactical/battles/cam.py) is played and settled from its scenario page.
+    # A CAM scenario fought online (tactical/hosts/cam/scenarios.py) is played and settled from its scenario page.
     cam = "cam" in (battle.setup or {})
     context = {
         "battle": battle, "campaign": campaign, "seat": seat, "moderator": moderator,

@@ -207,12 +207,12 @@ def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
 # Where a battle's result goes when it ends, by its campaign's layer (``Campaign.layer``): a
 # campaign turn's battle goes back to its turn (``lifecycle.record_result``, the default); a layer
 # that hosts battles of its own registers its ``record(battle=, result=, how=, user=)`` here
-# (tactical/apps.py: the pickup battles' host, tactical/pickup/actions.py).
+# (tactical/apps.py: the pickup battles' host, tactical/hosts/pickup/actions.py).
 RESULT_SINKS: dict = {}
 
 
 def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user=None) -> None:
-    from tactical.battles import lifecycle
+    from tactical.hosts.eventhorizon import lifecycle
 
     result = rules.result(state)
     battle.activation_deadline = None
@@ -227,7 +227,7 @@ def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user
 # --- the actions ---------------------------------------------------------------------------
 
 def start_embedded(battle: Battle) -> Battle:
-    """Begin a battle in tactical mode (called by tactical/battles/lifecycle.py inside its transaction,
+    """Begin a battle in tactical mode (called by tactical/hosts/eventhorizon/lifecycle.py inside its transaction,
     campaign row locked): deploy the fleets, shuffle with the campaign dice, and play on until a
     human side must act. Seats played by the computer (bots, or nobody) start with the doctrine."""
     with transaction.atomic():
@@ -269,7 +269,7 @@ def _computer_sides(battle: Battle, campaign: Campaign) -> set[int]:
 
 
 def begin(battle: Battle) -> Battle:
-    """Begin an embedded battle (tactical/battles/lifecycle.py, inside its transaction). With deployment
+    """Begin an embedded battle (tactical/hosts/eventhorizon/lifecycle.py, inside its transaction). With deployment
     by hand and a person on either side, the fleets are deployed first (``deploy_fleet``); else
     the battle starts at once with the fleets lined up automatically (``start_embedded``)."""
     campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
@@ -435,7 +435,7 @@ def play_due_activations(now=None) -> int:
     the doctrine plays the late side's decisions (Event Horizon: its activations for the card in
     play); then the battle goes on as usual. Returns the number of battles advanced."""
     now = now or timezone.now()
-    # A CAM scenario fought online has its own sweep (tactical/battles/cam.py ``play_due``).
+    # A CAM scenario fought online has its own sweep (tactical/hosts/cam/scenarios.py ``play_due``).
     due = list(Battle.objects.filter(status__in=[PLAYING, DEPLOYING], activation_deadline__lte=now)
                .exclude(setup__has_key="cam").values_list("pk", flat=True))
     done = 0

@@ -3,7 +3,7 @@ for any registered rule book.
 
 The battle's ``ruleset`` names its rule book; ``rules_for`` finds that rule book's online-play
 hooks (``tactical.rules.play.PlayRules``, registered with ``tactical/rules/registry.py``) — this
-package never imports an engine. A battle's ``setup`` (written by tactical/battles/lifecycle.py,
+package never imports an engine. A battle's ``setup`` (written by tactical/hosts/eventhorizon/lifecycle.py,
 or by whoever created the battle) is what the hooks' ``initial_state`` sets up with the battle's
 dice. Every automatic step (Event Horizon's card drawn) and every action taken is a
 ``BattleStep`` row; every die rolled is in the campaign's dice log under the phase

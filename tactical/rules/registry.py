@@ -29,7 +29,7 @@ class ResolverRecord:
     """One rule book in the registry. ``resolve(state, dice, …)`` plays a deployed battle out
     with the doctrine; ``play`` is what online play asks of it (None: no online play); ``book``
     the ``RuleBook`` every book answers the same way (the contract test, what-if, pickup);
-    ``fleets`` what a player may buy for a pickup battle (a ``tactical.pickup.books.FleetBook``;
+    ``fleets`` what a player may buy for a pickup battle (a ``tactical.hosts.pickup.books.FleetBook``;
     None: not offered) and ``trial`` its what-if battles (a ``tactical.whatif.trial.Trial``;
     None: no what-if)."""
 

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.urls import reverse
 
+from tactical.hosts.pickup.books import available, book
 from tactical.models import Battle, PickupBattle
-from tactical.pickup.books import available, book
 from tests.browser.conftest import sideways_overflow
 
 HAND_DECISIONS = 4

@@ -10,9 +10,9 @@ from urllib.parse import urlsplit
 
 from django.urls import reverse
 
+from tactical.hosts.pickup import actions
+from tactical.hosts.pickup.books import available, book
 from tactical.models import Battle, PickupBattle
-from tactical.pickup import actions
-from tactical.pickup.books import available, book
 from tests.browser.conftest import sideways_overflow
 
 

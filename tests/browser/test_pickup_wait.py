@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from django.urls import reverse
 
 from campaign.models import Empire
+from tactical.hosts.pickup.books import available
 from tactical.models import PickupBattle
-from tactical.pickup.books import available
 from tests.browser.conftest import sideways_overflow
 
 

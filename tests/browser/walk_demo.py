@@ -160,8 +160,8 @@ def cam_online(browser):
 
 
 def pickup(browser):
+    from tactical.hosts.pickup.books import available, book
     from tactical.models import PickupBattle
-    from tactical.pickup.books import available, book
 
     page = phone(browser)
     log_in(page, "player2", PASSWORD)

@@ -14,8 +14,8 @@ from campaign.cam.models import CamPlayer, CamScenario, CamShip
 from campaign.dice import log_entries, log_reader
 from campaign.models import AuditEntry, Campaign, DiceRoll
 from campaign.rules import dicelog
-from tactical.battles import cam as tcam
 from tactical.battles.actions import settle_due_battles
+from tactical.hosts.cam import scenarios as tcam
 from tactical.models import Battle
 from tactical.play.actions import play_due_activations
 from tactical.rules.buoyz import doctrine_action

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from campaign.cam import online
-from tactical.battles import cam as tcam
+from tactical.hosts.cam import scenarios as tcam
 from tactical.models import Battle
 from tactical.rules.buoyz import doctrine_action
 from tactical.rules.buoyz import play as codec

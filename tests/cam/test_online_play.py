@@ -12,7 +12,7 @@ from django.urls import reverse
 from campaign.cam import online
 from campaign.cam.models import CamScenario
 from campaign.models import Membership
-from tactical.battles import cam as tcam
+from tactical.hosts.cam import scenarios as tcam
 from tactical.models import Battle
 from tactical.play import embedded
 from tactical.rules.buoyz import play as codec

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from campaign.cam import actions, adapters, online
 from campaign.cam.models import CamScenario
 from campaign.models import AuditEntry
-from tactical.battles import cam as tcam
+from tactical.hosts.cam import scenarios as tcam
 from tactical.models import Battle
 from tactical.rules.buoyz.cam import deal_tables
 

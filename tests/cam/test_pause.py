@@ -12,7 +12,7 @@ from campaign.cam import actions, online
 from campaign.cam.actions.battle import held_confirmation
 from campaign.cam.models import CamCampaign, CamPlayer, CamScenario, CamShip, CamSnapshot
 from campaign.models import AuditEntry, Campaign, DiceRoll
-from tactical.battles import cam as tcam
+from tactical.hosts.cam import scenarios as tcam
 from tactical.models import Battle
 from tactical.rules.buoyz import doctrine_action
 from tactical.rules.buoyz import play as codec

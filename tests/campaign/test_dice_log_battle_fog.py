@@ -16,9 +16,9 @@ from campaign.cam.models import CamScenario
 from campaign.dice import log_reader, shown_rows
 from campaign.models import Campaign, DiceRoll
 from campaign.rules import dicelog
-from tactical.battles import cam as tcam
+from tactical.hosts.cam import scenarios as tcam
+from tactical.hosts.pickup import actions as pickups
 from tactical.models import Battle
-from tactical.pickup import actions as pickups
 from tactical.play import actions as play
 from tactical.play import embedded
 from tactical.rules.buoyz import play as codec

@@ -160,7 +160,7 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
             message = press.post(campaign_id=small_campaign.pk, user=bob, to=[2], text="hello")
             return {"campaign_id": small_campaign.pk, "conversation_id": message.conversation_id}
         if kind in ("pickup", "pickup-seat"):
-            from tactical.pickup import actions as pickup
+            from tactical.hosts.pickup import actions as pickup
 
             made = {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
                                                       opponent="link").pk}

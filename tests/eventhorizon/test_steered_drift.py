@@ -3,7 +3,7 @@ standing drift order steers it" (003 Creating a Map: Particle Cloud, "Failure me
 opponent moves the ship/fleet for the rest of its remaining movement"; docs/rulings.md P2) — on
 the site: a campaign option (off by default) on the lobby form, the API and the moderation
 panel, and a standing drift order given with any turn's orders. The engine's use of it is tested
-in tests/rules/test_movement.py (test_issue13_item4_p2_*)."""
+in tests/rules/eventhorizon/test_movement.py (test_issue13_item4_p2_*)."""
 
 import pytest
 from django.core.management import call_command

@@ -1,6 +1,6 @@
 """Shared set-up for the embedded-battle tests (tests/tactical/test_play*.py, tests/browser/
 test_embedded_battle.py): a small battle between bob (seat 1) and carol (seat 2) of the
-``small_campaign`` fixture, and a stand-in for ``tactical.battles.lifecycle.record_result`` when the
+``small_campaign`` fixture, and a stand-in for ``tactical.hosts.eventhorizon.lifecycle.record_result`` when the
 lead's lifecycle module does not provide it."""
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ class Recorder:
 
 
 def patch_record_result(monkeypatch) -> Recorder:
-    """Replace ``tactical.battles.lifecycle.record_result`` with a Recorder."""
+    """Replace ``tactical.hosts.eventhorizon.lifecycle.record_result`` with a Recorder."""
     recorder = Recorder()
-    module = importlib.import_module("tactical.battles.lifecycle")
+    module = importlib.import_module("tactical.hosts.eventhorizon.lifecycle")
     monkeypatch.setattr(module, "record_result", recorder)
     return recorder

@@ -12,7 +12,7 @@ What differs is a small ``CaseAdapter`` per rule book, as ``PlayRules`` is for o
 to build the first state from the case's ``battle``, how to decode and apply a step, what the
 state and its records (ships, flights, planets, …) look like to an ``expect``, which actions are
 legal, and the book's own expectations (Event Horizon's ``outcome``, Buoyz's ``cam``).
-``tests/tactical/case_loader.py`` (Event Horizon) and ``tests/tactical/buoyz/case_loader.py``
+``tests/tactical/eventhorizon/case_loader.py`` (Event Horizon) and ``tests/tactical/buoyz/case_loader.py``
 (Buoyz 'N Da 'Hood) are the two adapters; a new rule book writes a third.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from campaign.rules.dice import DiceError, FixedDice, Roll
-from tests.rules.case_loader import CaseError, read_case_files
+from tests.rules.eventhorizon.case_loader import CaseError, read_case_files
 
 __all__ = ["CaseAdapter", "CaseError", "action_from", "case_param", "check_case", "jsonish", "matches",
            "run_case", "sections_cited", "tuplify"]

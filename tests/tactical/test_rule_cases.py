@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.tactical.buoyz.case_loader import ADAPTER as BUOYZ
-from tests.tactical.case_loader import ADAPTER as EVENT_HORIZON
+from tests.tactical.eventhorizon.case_loader import ADAPTER as EVENT_HORIZON
 from tests.tactical.rule_cases import CaseAdapter, CaseError, run_case, sections_cited
 
 # --- a toy engine: a counter that dice add to --------------------------------------------------

@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 from campaign.access import role_of, visible_campaigns
 from campaign.models import Campaign, Membership
 from tactical.battles.actions import visible_battles
-from tactical.pickup import actions
+from tactical.hosts.pickup import actions
 
-from .test_pickup import EH, a_fleet
+from .pickup.test_pickup import EH, a_fleet
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 docs/orders.md. Pure Python (standard library only): ``parse_text`` reads a message, finds the
 order block and turns it into the JSON orders (plus the extras that are not turn orders: designs,
 the battle preference, ready); ``format_orders`` writes JSON orders back as text. For every
-order set ``parse_text(format_orders(x)).orders == x`` (tests/rules/test_textorders.py).
+order set ``parse_text(format_orders(x)).orders == x`` (tests/rules/eventhorizon/test_textorders.py).
 
     #SECTOR <campaign> <seat> <secret> TURN <n>
     BUY planetary_defences AT 3,4

@@ -3,7 +3,7 @@
 The same hooks as any Buoyz battle (``play.BuoyzPlay``: the board, fog of war, the codec, the
 doctrine), with what differs for a CAM scenario: the table is not set up from a stored setup but
 by ``cam.deploy_cam`` from the scenario's CAM record (the Django side passes the state in:
-tactical/battles/cam.py registers a battle kind, tactical/play/kinds.py), and the end is the CAM
+tactical/hosts/cam/scenarios.py registers a battle kind, tactical/play/kinds.py), and the end is the CAM
 3.1 score of the scenario, not "who holds the field". The CAM players are the sides.
 """
 
@@ -23,7 +23,7 @@ class CamBuoyzPlay(BuoyzPlay):
     late_text = "the computer doctrine decides for it for the rest of the phase (ruling CAM42)."
 
     def initial_state(self, setup, dice):
-        raise NotImplementedError("a CAM battle is set up from its scenario's CAM record (tactical/battles/cam.py)")
+        raise NotImplementedError("a CAM battle is set up from its scenario's CAM record (tactical/hosts/cam/scenarios.py)")
 
     def result(self, state):
         out = super().result(state)

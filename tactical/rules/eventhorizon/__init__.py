@@ -74,5 +74,5 @@ if "eventhorizon" not in _registry.RESOLVERS:
                      "tactical.rules.eventhorizon.trials:trial_from_json",
                      "tactical.rules.eventhorizon.trials:tally_for",
                      run="tactical.whatif.runs:play_eventhorizon"),  # its what-if battles
-        fleets="tactical.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
+        fleets="tactical.hosts.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
     ))

@@ -21,7 +21,7 @@ from campaign.rules.cam.factions import faction, other_power
 from campaign.rules.cam.state import CamCampaign, ScenarioRecord, ShipStatus
 from campaign.rules.dice import DiceError, FixedDice, Roll
 from tests.rules.cam.builders import campaign_of
-from tests.rules.case_loader import CaseError, read_case_files
+from tests.rules.eventhorizon.case_loader import CaseError, read_case_files
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "rule", "doc", "xfail", "campaign", "steps"}

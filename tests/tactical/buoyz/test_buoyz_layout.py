@@ -44,8 +44,8 @@ def test_every_action_type_has_one_handler_in_its_phase_module():
 
 
 def test_no_two_tactical_modules_differ_only_by_an_underscore():
-    """``tactical/rules/buoyz/camplay.py`` against ``tactical/battles/cam_play.py`` read as one
-    name; the Buoyz one is now ``cam_play_rules.py``."""
+    """``tactical/rules/buoyz/camplay.py`` against ``tactical/hosts/cam/kind.py`` read as one
+    name; the Buoyz one is now ``cam_play_rules.py`` (and the other ``tactical/hosts/cam/kind.py``)."""
     names = defaultdict(set)
     for path in TACTICAL.rglob("*.py"):
         if "migrations" in path.parts:

@@ -203,7 +203,7 @@ class ToyBook(kit.Book):
 
 
 def _fleets():
-    from tactical.pickup.books import FleetBook, Offer
+    from tactical.hosts.pickup.books import FleetBook, Offer
 
     class ToyFleets(FleetBook):
         ruleset = "toy"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from campaign.rules.dice import SeededDice, derive_seed
-from tactical.pickup import books
+from tactical.hosts.pickup import books
 from tactical.rules import registry
 from tactical.whatif import pool
 from tests.tactical import test_rulebook_contract as contract

@@ -2,7 +2,7 @@
 ``tactical/play/`` calls for a battle whose ruleset is ``"eventhorizon"`` (issue 5 "Playing it
 online"; rulings TP1… in docs/rulings.md).
 
-A battle's ``setup`` (written by tactical/battles/lifecycle.py) gives the fleets, the hex's
+A battle's ``setup`` (written by tactical/hosts/eventhorizon/lifecycle.py) gives the fleets, the hex's
 terrain and its world; ``initial_state`` deploys them with the battle's dice. A stored step is a
 card drawn (``{"type": "draw"}``) or an action (``codec.py``). The fleets may be deployed by
 hand (``Campaign.deployment`` "hand", ruling TP8): ``placements`` checks a side's squares and

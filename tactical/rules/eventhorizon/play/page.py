@@ -86,7 +86,7 @@ def ship_rows(state: BattleState, viewer: Viewer) -> list[dict]:
 
 
 def outcome_to_result(result: BattleOutcome) -> dict[str, Any]:
-    """The campaign-level result JSON handed to ``tactical.battles.lifecycle.record_result``."""
+    """The campaign-level result JSON handed to ``tactical.hosts.eventhorizon.lifecycle.record_result``."""
     ships = []
     for s in result.ships:
         ships.append({

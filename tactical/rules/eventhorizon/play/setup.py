@@ -1,5 +1,5 @@
 """The setup of an Event Horizon battle played online: the fleets, the hex's terrain and its world
-(written by tactical/battles/lifecycle.py), deployed by ``initial_state`` with the battle's dice; and
+(written by tactical/hosts/eventhorizon/lifecycle.py), deployed by ``initial_state`` with the battle's dice; and
 deployment by hand (``Campaign.deployment`` "hand", ruling TP8): the order the sides deploy in, their
 placements checked against their zones (``check_placements``), and the table previewed with them.
 """
