@@ -1,0 +1,37 @@
+"""Print&Play's pickup fleet book (issue 30): the house roster's dashboards bought by points,
+two to six sides (the dice bag, 001 Initiative). Registered by ``tactical/rules/printplay/``
+as ``"tactical.pickup.printplay:PRINTPLAY"`` (the pure package may not import this module)."""
+
+from __future__ import annotations
+
+from tactical.pickup.books import FleetBook, Offer
+
+
+class PrintPlayBook(FleetBook):
+    ruleset = "printplay"
+    unit = "points"
+    title = "Star Trek Print&Play"
+    max_sides = 6
+    sides_rule = "001 Initiative: two players roll 2 dice; more draw dice from a bag"
+    min_points = 40
+    max_points = 1000
+    default_points = 200
+    max_ships = 8
+    limits_text = "ruling PP21"
+
+    def offers(self, user) -> list[Offer]:
+        from tactical.rules.printplay.dashboards import ROSTER
+
+        return [Offer(d.key, f"{d.name} ({d.faction})", d.points,
+                      f"{d.type}: hull {d.hull}, shields {d.shields[0]} ({d.shield_max}), impulse {d.impulse}"
+                      + ("; the book's dashboard" if d.source == "book" else "; the site's dashboard"))
+                for d in sorted(ROSTER.values(), key=lambda d: (d.points, d.key))]
+
+    def setup(self, fleets, names, colours) -> dict:
+        from tactical.rules.printplay.play import setup_for
+
+        return setup_for({seat: [o.key for o in fleets[seat]] for seat in sorted(fleets)}, names=dict(names),
+                         mat="4x6" if len(fleets) > 2 else "4x4")
+
+
+PRINTPLAY = PrintPlayBook()
