@@ -219,7 +219,7 @@ def boost_problem(ship: Ship, source: str, target: str) -> str | None:
         return "power moves from one system to another"
     if source == "emergency":
         if ship.hull * 2 > ship.dash.hull:
-            return "emergency power boosts systems only once the hull is down to 50% (001 Dashboards)"
+            return "emergency power boosts systems only once the hull is down to 50% hull (001 Dashboards)"
         if ship.emergency < 1:
             return "no emergency power is left"
     elif source in SIDES and ship.shield(source) < 4:

@@ -201,19 +201,19 @@ def order_by_dice(sides, dice, purpose: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def zones(mat, count: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def zones(mat, count: int) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
     """The deployment zones (001 Deployment, 8" from an edge; ruling PP13): each a line through
-    the middle of the zone, from one end to the other."""
+    the middle of the zone, from one end to the other, and the heading across the mat from it."""
     w, h = mat
     mid = ZONE / 2
-    south, north = ((4.0, mid), (w - 4, mid)), ((4.0, h - mid), (w - 4, h - mid))
-    west, east = ((mid, 12.0), (mid, h - 12)), ((w - mid, 12.0), (w - mid, h - 12))
+    south, north = ((4.0, mid), (w - 4, mid), 0.0), ((4.0, h - mid), (w - 4, h - mid), 180.0)
+    west, east = ((mid, 12.0), (mid, h - 12), 90.0), ((w - mid, 12.0), (w - mid, h - 12), 270.0)
     if count <= 2:
         return [south, north][:count]
     if count <= 4:
         return [south, north, west, east][:count]
-    halves = [((4.0, mid), (w / 2 - 2, mid)), ((w / 2 + 2, h - mid), (w - 4, h - mid)),
-              ((w / 2 + 2, mid), (w - 4, mid)), ((4.0, h - mid), (w / 2 - 2, h - mid))]
+    halves = [((4.0, mid), (w / 2 - 2, mid), 0.0), ((w / 2 + 2, h - mid), (w - 4, h - mid), 180.0),
+              ((w / 2 + 2, mid), (w - 4, mid), 0.0), ((4.0, h - mid), (w / 2 - 2, h - mid), 180.0)]
     return (halves + [west, east])[:count]
 
 
@@ -251,18 +251,20 @@ def deploy(setup: Mapping[str, Any], dice) -> State:
     sides = tuple(sorted(int(k) for k in sides_raw))
     order = order_by_dice(sides, dice, "001 Deployment: initiative for deployment")
     lines = zones(mat, len(sides))
-    centre = (mat[0] / 2, mat[1] / 2)
-    ships, number = [], 0
+    first_id, number = {}, 0
+    for side in sides:  # ship ids by seat, whatever the zones
+        first_id[side] = number + 1
+        number += len(sides_raw[str(side)]["ships"])
+    ships = []
     for zone_index, side in enumerate(order):
         fleet = sides_raw[str(side)]["ships"]
-        (ax, ay), (bx, by) = lines[zone_index]
+        (ax, ay), (bx, by), heading = lines[zone_index]
         n = len(fleet)
         for i, spec in enumerate(fleet):
-            number += 1
             f = (i + 1) / (n + 1)
             pos = (round(ax + (bx - ax) * f, 4), round(ay + (by - ay) * f, 4))
-            heading = round(geo.bearing(pos, centre) / 45) * 45
-            ships.append(new_ship(number, side, dashboard_of(spec), pos, heading))
+            ships.append(new_ship(first_id[side] + i, side, dashboard_of(spec), pos, heading))
+    ships.sort(key=lambda s: s.id)
     terrain = terrain_from(setup.get("terrain"), dice)
     names = tuple((s, str(sides_raw[str(s)].get("name") or f"Side {s}")) for s in sides)
     mode = "initiative" if len(sides) == 2 else "bag"
