@@ -7,7 +7,7 @@ from tactical.rules.geometry import inches as geo
 
 from .actions import Activate, Attack, Boost, Cloak, Hold, Move, Regenerate, Special
 from .dashboards import SIDES
-from .engine import acting_side, attack_options, band, exposed_sides, legal_actions, max_speed, shot_problem
+from .engine import acting_side, band, exposed_sides, legal_actions, max_speed, shot_problem
 from .state import SPECIALS, State, hidden_from, mounts_of
 
 
@@ -83,7 +83,9 @@ def _move(state: State, ship):
 
 def _attack(state: State, ship):
     mounts = mounts_of(ship.dash)
-    enemies = sorted(_enemies(state, ship), key=lambda s: (s.hull, s.id))
+    reach = max(w.range for w in ship.dash.weapons) + 0.01
+    enemies = sorted((e for e in _enemies(state, ship) if geo.distance(ship.pos, e.pos) <= reach),
+                     key=lambda s: (s.hull, s.id))
     shots, letters = [], {}
     for i, mount in enumerate(mounts):
         weapon = ship.dash.weapons[mount.line]
@@ -98,8 +100,7 @@ def _attack(state: State, ship):
                     letters[mount.letter] = target.id
                 break
     if not shots:
-        options = attack_options(state, ship)
-        return options[0] if options else Hold(ship.id, "attack")
+        return Hold(ship.id, "attack")
     order = SPECIALS.get(ship.dash.faction)
     if order and order[1] == "ATT" and ship.side not in state.specials:
         return Attack(ship.id, tuple(shots), order[0])

@@ -53,7 +53,16 @@ class _Log:
 
 
 def over(state: State) -> bool:
-    return len({s.side for s in state.living()}) <= 1 or state.round > state.round_cap
+    if state.round > state.round_cap:
+        return True
+    first = None
+    for s in state.ships:
+        if s.hull > 0:
+            if first is None:
+                first = s.side
+            elif s.side != first:
+                return False
+    return True
 
 
 def acting_side(state: State) -> int | None:

@@ -69,9 +69,13 @@ def setup_for(fleets: Mapping[int, list], names: Mapping[int, str] | None = None
               terrain: list | None = None) -> dict:
     """The stored set-up of a battle: ``fleets`` maps a seat to roster keys or dashboard JSON."""
     names = names or {}
-    return {"mat": mat, "terrain": list(terrain or []),
-            "sides": {str(seat): {"name": names.get(seat) or f"Side {seat}", "ships": list(fleets[seat])}
-                      for seat in sorted(fleets)}}
+    seats = sorted(fleets)
+    setup = {"mat": mat, "terrain": list(terrain or []), "attacker": seats[0], "defender": seats[1],
+             "sides": {str(seat): {"name": names.get(seat) or f"Side {seat}", "ships": list(fleets[seat])}
+                       for seat in seats}}
+    if len(seats) > 2:
+        setup["seats"] = seats  # tactical.models.Battle.seats: every side of a battle of more than two
+    return setup
 
 
 class PrintPlayRules(PlayRules):

@@ -48,12 +48,22 @@ class Mount:
     qty: int
 
 
+_MOUNTS: dict[int, tuple[Dashboard, tuple[Mount, ...]]] = {}
+
+
 def mounts_of(dash: Dashboard) -> tuple[Mount, ...]:
+    """The mounts of a dashboard's weapon lines, in line order (cached per dashboard)."""
+    found = _MOUNTS.get(id(dash))
+    if found is not None and found[0] is dash:
+        return found[1]
     out = []
     for i, w in enumerate(dash.weapons):
         letters = w.mount.split("/")
         for letter in letters:
             out.append(Mount(i, letter, w.qty // len(letters)))
+    if len(_MOUNTS) > 5000:
+        _MOUNTS.clear()
+    _MOUNTS[id(dash)] = (dash, tuple(out))
     return tuple(out)
 
 
@@ -137,7 +147,9 @@ class State:
         return None
 
     def living(self, side: int | None = None) -> list[Ship]:
-        return [s for s in self.ships if s.alive and (side is None or s.side == side)]
+        if side is None:
+            return [s for s in self.ships if s.hull > 0]
+        return [s for s in self.ships if s.hull > 0 and s.side == side]
 
     def with_ship(self, ship: Ship) -> State:
         return evolve(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))

@@ -10,12 +10,37 @@ from __future__ import annotations
 from typing import Any
 
 
+def random_fleets(sides: int, points: int, dice) -> dict:
+    """Fleets bought at random from the roster, ``points`` a side (a die per ship bought, as
+    the pickup computer buys its fleet), for ``sides`` sides: a set-up."""
+    from .dashboards import ROSTER
+    from .play import setup_for
+
+    pool = sorted(ROSTER.values(), key=lambda d: (d.points, d.key))
+    fleets = {}
+    for seat in range(1, sides + 1):
+        left, fleet = points, []
+        while len(fleet) < 6:
+            fits = [d for d in pool if d.points <= left]
+            if not fits:
+                break
+            pick = fits[dice.roll(1, len(fits), f"what-if: side {seat} buys a ship").faces[0] - 1] if len(fits) > 1 else fits[0]
+            fleet.append(pick.key)
+            left -= pick.points
+        fleets[seat] = fleet or [pool[0].key]
+    return setup_for(fleets, mat="4x6" if sides > 2 else "4x4")
+
+
 def play_job(job: Any, seed: str, index: int) -> dict:
+    """One battle: ``job`` is a set-up, or ``{"random": {"sides": n, "points": p}}`` (random
+    fleets drawn with the battle's own dice)."""
     from campaign.rules.dice import SeededDice, derive_seed
 
     from .book import BOOK
 
     dice = SeededDice(derive_seed(f"what-if/printplay/{seed}/{index}"))
+    if "random" in job:
+        job = random_fleets(int(job["random"]["sides"]), int(job["random"]["points"]), dice)
     end = BOOK.simulate(BOOK.new_battle(job, dice), dice)
     result = BOOK.outcome(end)
     return {"winner": result["winner"], "rounds": result.get("rounds", 0),
@@ -28,7 +53,8 @@ def same(value: Any) -> Any:
 
 class Tally:
     def __init__(self, job: Any = None):
-        sides = sorted((job or {}).get("sides", {"1": 0, "2": 0}))
+        job = job or {}
+        sides = sorted(job.get("sides") or [str(s) for s in range(1, int(job.get("random", {}).get("sides", 2)) + 1)])
         self.wins = {str(s): 0 for s in sides}
         self.wins["draw"] = 0
         self.rounds = 0
