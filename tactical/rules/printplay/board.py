@@ -52,7 +52,7 @@ def ship_svg(state: State, ship, colour: str, selected: bool = False) -> str:
     return "".join(parts)
 
 
-def render(state: State, side: int | None = None, selected: int | None = None) -> str:
+def render(state: State, side: int | None = None, selected: int | None = None, colours=None) -> str:
     w, hgt = state.mat
     W, H = w * SCALE, hgt * SCALE
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W:.0f} {H:.0f}" width="{W:.0f}" height="{H:.0f}" '
@@ -75,7 +75,8 @@ def render(state: State, side: int | None = None, selected: int | None = None) -
     for ship in state.ships:
         if not ship.alive or hidden_from(state, ship, side):
             continue
-        colour = COLOURS[sides.index(ship.side) % len(COLOURS)] if ship.side in sides else "#ccc"
+        colour = (colours or {}).get(ship.side) or (COLOURS[sides.index(ship.side) % len(COLOURS)]
+                                                    if ship.side in sides else "#ccc")
         out.append(ship_svg(state, ship, colour, ship.id == selected))
     out.append("</svg>")
     return "".join(out)

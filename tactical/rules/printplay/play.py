@@ -211,14 +211,14 @@ class PrintPlayRules(PlayRules):
         active = state.ship(state.active) if state.active is not None else None
         if active is not None and hidden_from(state, active, side):
             active = None
-        return {"svg": board.render(state, side, active.id if active else None),
+        return {"svg": board.render(state, side, active.id if active else None, viewer.colours),
                 "pp": state, "pp_stage": STAGES.get(state.stage, state.stage),
                 "pp_active": active, "pp_buttons": buttons, "pp_moves": moves,
                 "pp_ships": self._ship_rows(state, side), "pp_bag": len(state.bag),
                 "pp_drawn": state.side_name(state.drawn) if state.drawn is not None else ""}
 
     def replay_context(self, state, action_json, viewer):
-        return {"svg": board.render(state, viewer.fog_side), "ships": [],
+        return {"svg": board.render(state, viewer.fog_side, None, viewer.colours), "ships": [],
                 "note": f"Round {min(state.round, state.round_cap)}"}
 
 
