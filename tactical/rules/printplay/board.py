@@ -30,7 +30,7 @@ def _arc(cx, cy, r, heading, centre, width=80) -> str:
 def ship_svg(state: State, ship, colour: str, selected: bool = False) -> str:
     cx, cy = _pt(state, ship.pos)
     h = ship.heading
-    r = SCALE * 0.9
+    r = SCALE * 1.6  # drawn larger than the 1" tile, to be seen on a phone
     tip = (cx + r * math.sin(math.radians(h)), cy - r * math.cos(math.radians(h)))
     left = (cx + r * 0.7 * math.sin(math.radians(h + 140)), cy - r * 0.7 * math.cos(math.radians(h + 140)))
     right = (cx + r * 0.7 * math.sin(math.radians(h - 140)), cy - r * 0.7 * math.cos(math.radians(h - 140)))
@@ -40,14 +40,14 @@ def ship_svg(state: State, ship, colour: str, selected: bool = False) -> str:
              + (f", {ship.power} power token" if ship.power else "") + "</title>"]
     for side in SIDES:
         value = 0 if ship.cloaked else ship.shield(side)
-        width = 0.8 + 3.2 * min(value, ship.dash.shield_max) / max(ship.dash.shield_max, 1)
+        width = 1.5 + 4.5 * min(value, ship.dash.shield_max) / max(ship.dash.shield_max, 1)
         opacity = "0.9" if value else "0.2"
-        parts.append(f'<path class="pp-shield" data-side="{side}" d="{_arc(cx, cy, SCALE * 1.25, h, SIDE_CENTRES[side])}" '
+        parts.append(f'<path class="pp-shield" data-side="{side}" d="{_arc(cx, cy, SCALE * 2.2, h, SIDE_CENTRES[side])}" '
                      f'stroke="#9fe8ff" stroke-width="{width:.1f}" fill="none" opacity="{opacity}"/>')
     dash = ' stroke-dasharray="3,2"' if ship.cloaked else ""
     parts.append(f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {left[0]:.1f},{left[1]:.1f} {right[0]:.1f},{right[1]:.1f}" '
                  f'fill="{colour}" stroke="{"#fff" if selected else "#000"}" stroke-width="{2 if selected else 1}"{dash}/>')
-    parts.append(f'<text x="{cx:.1f}" y="{cy + SCALE * 2.2:.1f}" font-size="10" fill="#fff" text-anchor="middle">'
+    parts.append(f'<text x="{cx:.1f}" y="{cy + SCALE * 3.4:.1f}" font-size="18" fill="#fff" text-anchor="middle">'
                  f"{ship.id}·{ship.hull}</text></g>")
     return "".join(parts)
 
