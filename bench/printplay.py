@@ -15,6 +15,7 @@ battles every run. No database.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -74,8 +75,9 @@ def main(argv=None) -> int:
     print(f"one battle (2 sides, 200 points each): median {statistics.median(times):.3f} s CPU "
           f"(goal <= 0.5 s; max {max(times):.3f} s)")
 
+    print(f"load average when the runs start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
     if args.battles:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         winners: Counter = Counter()
         steps = 0
         for i in range(args.battles):
@@ -92,17 +94,19 @@ def main(argv=None) -> int:
                 print(f"battle {i} ({sides} sides): {p}")
             failed += bool(problems)
         print(f"{args.battles} checked battles (half 2 sides, half 4): {time.perf_counter() - t:.1f} s wall, "
+              f"{time.process_time() - cpu:.1f} s CPU, "
               f"{steps} steps, {failed} failed; winners {dict(sorted(winners.items(), key=str))}")
 
     if args.whatif:
         from tactical.whatif import pool
 
         for sides in (2, 4):
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             result = pool.play_run("printplay", {"random": {"sides": sides, "points": 200}}, "bench",
                                    args.whatif, processes=args.processes).result()
             print(f"what-if path, {args.whatif} battles of {sides} sides ({args.processes} process(es)): "
-                  f"{time.perf_counter() - t:.1f} s wall (goal for 1,000 <= 30 s); {result}")
+                  f"{time.perf_counter() - t:.1f} s wall, {time.process_time() - cpu:.1f} s CPU of this process "
+                  f"(goal for 1,000 <= 30 s); {result}")
             if result["trials"] != args.whatif:
                 failed += 1
     return 1 if failed else 0

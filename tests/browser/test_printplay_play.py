@@ -1,7 +1,7 @@
 """Star Trek Print&Play on phones (390×844; issue 30): Bob makes a four-sided pickup battle, his
 opponent by link and the other two seats the computer's; Carol takes seat 2; both buy a ship.
 Each plays his own activations on the play page by hand (the ship to activate, the action, the
-move from the list, the attack), the computer's two seats play theirs, the dice bag drawing who
+move picked by tapping the mat, the attack), the computer's two seats play theirs, the dice bag drawing who
 goes next; after some rounds each hands his fleet to the computer and the battle ends. The result,
 the replay and the dice log are shown. No page is wider than the phone.
 Screenshots: tests/artifacts/test_a_four_sided_print_and_play_battle_on_phones--*.png."""
@@ -21,6 +21,14 @@ def _decide(pg) -> bool:
     if not pg.locator("#your-turn").count():
         return False
     buttons = pg.locator("button.pp-action")
+    if not buttons.count():  # the movement: picked on the mat, the nearest dot to the tap
+        dots = pg.locator("#board .pp-dot")
+        assert dots.count() > 1
+        dot = dots.nth(dots.count() // 2)
+        want = dot.get_attribute("data-move")
+        box = dot.bounding_box()
+        pg.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert pg.input_value("#pp-move") == want and "Chosen:" in pg.inner_text("#pp-chosen")
     with pg.expect_navigation():
         if buttons.count():
             buttons.nth(buttons.count() - 1).click()  # the last choice: fire, a power boost, activate
@@ -71,13 +79,19 @@ def test_a_four_sided_print_and_play_battle_on_phones(new_page, login, shot, bob
             pg.wait_for_selector("#board svg")
             if _decide(pg):
                 taken[seat] += 1
-                if taken[seat] in (1, 3):
+                if taken[seat] in (1, 2, 3):
                     shot(pg, f"02-seat-{seat}-decision-{taken[seat]}")
                     assert sideways_overflow(pg) == []
     assert min(taken.values()) >= 4, taken  # a whole activation each, by hand
     assert BattleStep.objects.filter(battle_id=battle_id, side=1, by_doctrine=False).count() >= 4
     assert BattleStep.objects.filter(battle_id=battle_id, side=3, by_doctrine=True).exists()
 
+    desk = new_page()  # the same table at desktop width
+    login(desk, "bob", "pw-bob")
+    desk.goto(reverse("battle-play", args=[battle_id]))
+    desk.wait_for_selector("#board svg .pp-shield")
+    shot(desk, "02-desktop")
+    assert sideways_overflow(desk) == []
     for pg in pages.values():
         pg.goto(reverse("battle-play", args=[battle_id]))
         if Battle.objects.get(pk=battle_id).status == Battle.Status.PLAYING:

@@ -52,7 +52,9 @@ def ship_svg(state: State, ship, colour: str, selected: bool = False) -> str:
     return "".join(parts)
 
 
-def render(state: State, side: int | None = None, selected: int | None = None, colours=None) -> str:
+def render(state: State, side: int | None = None, selected: int | None = None, colours=None, dots=()) -> str:
+    """The mat seen by ``side`` (None: everything); ``dots``: (x, y, move JSON, label) of the
+    moves the viewer may pick on the mat (static/printplay_board.js)."""
     w, hgt = state.mat
     W, H = w * SCALE, hgt * SCALE
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W:.0f} {H:.0f}" width="{W:.0f}" height="{H:.0f}" '
@@ -78,6 +80,11 @@ def render(state: State, side: int | None = None, selected: int | None = None, c
         colour = (colours or {}).get(ship.side) or (COLOURS[sides.index(ship.side) % len(COLOURS)]
                                                     if ship.side in sides else "#ccc")
         out.append(ship_svg(state, ship, colour, ship.id == selected))
+    for x, y, move, text in dots:
+        px, py = _pt(state, (x, y))
+        out.append(f'<circle class="pp-dot" cx="{px}" cy="{py}" r="5" fill="#ffffff" opacity="0.75" '
+                   f'data-move="{escape(move, quote=True)}" data-label="{escape(text, quote=True)}">'
+                   f"<title>{escape(text)}</title></circle>")
     out.append("</svg>")
     return "".join(out)
 

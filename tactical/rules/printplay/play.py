@@ -211,7 +211,8 @@ class PrintPlayRules(PlayRules):
         active = state.ship(state.active) if state.active is not None else None
         if active is not None and hidden_from(state, active, side):
             active = None
-        return {"svg": board.render(state, side, active.id if active else None, viewer.colours),
+        dots = _dots(state, moves) if moves else ()
+        return {"svg": board.render(state, side, active.id if active else None, viewer.colours, dots),
                 "pp": state, "pp_stage": STAGES.get(state.stage, state.stage),
                 "pp_active": active, "pp_buttons": buttons, "pp_moves": moves,
                 "pp_ships": self._ship_rows(state, side), "pp_bag": len(state.bag),
@@ -220,6 +221,27 @@ class PrintPlayRules(PlayRules):
     def replay_context(self, state, action_json, viewer):
         return {"svg": board.render(state, viewer.fog_side, None, viewer.colours), "ships": [],
                 "note": f"Round {min(state.round, state.round_cap)}"}
+
+
+def _dots(state: State, moves) -> list:
+    """Where each move without a last turn or a slide ends (collisions aside): the mat's dots."""
+    from tactical.rules.geometry import inches as geo
+
+    ship = state.ship(state.active)
+    out, seen = [], set()
+    for item in moves:
+        m = codec.from_json(json.loads(item["json"]))
+        if m.turn3 or m.slide_x or m.slide_y:
+            continue
+        heading = geo.norm(ship.heading + m.turn1)
+        pos = geo.advance(ship.pos, heading, m.go1)
+        heading = geo.norm(heading + m.turn2)
+        pos = geo.advance(pos, heading, m.go2)
+        key = (round(pos[0], 2), round(pos[1], 2))
+        if key not in seen:
+            seen.add(key)
+            out.append((pos[0], pos[1], item["json"], item["label"]))
+    return out
 
 
 RULES = PrintPlayRules()
