@@ -29,9 +29,16 @@ class PrintPlayBook(FleetBook):
 
     def setup(self, fleets, names, colours) -> dict:
         from tactical.rules.printplay.play import setup_for
+        from tactical.rules.printplay.state import MATS
 
+        mat = "4x6" if len(fleets) > 2 else "4x4"
+        w, h = MATS[mat]
+        # Ruling PP21: an asteroid field and a nebula (its type rolled at set-up) either side of
+        # the middle, the same distance from the south and north zones.
+        terrain = [{"kind": "asteroids", "at": [w / 2 - 10, h / 2], "radius": 4},
+                   {"kind": "nebula", "at": [w / 2 + 10, h / 2], "radius": 4}]
         return setup_for({seat: [o.key for o in fleets[seat]] for seat in sorted(fleets)}, names=dict(names),
-                         mat="4x6" if len(fleets) > 2 else "4x4")
+                         mat=mat, terrain=terrain)
 
 
 PRINTPLAY = PrintPlayBook()

@@ -52,7 +52,8 @@ def test_a_four_sided_battle_two_people_two_computers_is_fought_to_its_end(bob, 
     battle = Battle.objects.get(pk=done.json()["battle"])
     assert battle.ruleset == PP and battle.seats == (1, 2, 3, 4) and sorted(battle.doctrine_sides) == [3, 4]
     state = embedded.current_state(battle)
-    assert state.mode == "bag" and state.sides == (1, 2, 3, 4)
+    assert state.mode == "bag" and state.sides == (1, 2, 3, 4) and state.mat == (72.0, 48.0)
+    assert [t.kind for t in state.terrain] == ["asteroids", "nebula"] and 1 <= state.terrain[1].nebula <= 6  # PP21
     page = api(bob).get(reverse("battle-play", args=[battle.pk])).content.decode()
     assert "pp-shield" in page and 'id="pp-ships"' in page
     assert api(mallory).get(reverse("battle-play", args=[battle.pk])).status_code == 404
