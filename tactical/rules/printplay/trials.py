@@ -15,6 +15,7 @@ def random_fleets(sides: int, points: int, dice) -> dict:
     the pickup computer buys its fleet), for ``sides`` sides: a set-up."""
     from .dashboards import ROSTER
     from .play import setup_for
+    from .state import MATS
 
     pool = sorted(ROSTER.values(), key=lambda d: (d.points, d.key))
     fleets = {}
@@ -28,7 +29,11 @@ def random_fleets(sides: int, points: int, dice) -> dict:
             fleet.append(pick.key)
             left -= pick.points
         fleets[seat] = fleet or [pool[0].key]
-    return setup_for(fleets, mat="4x6" if sides > 2 else "4x4")
+    mat = "4x6" if sides > 2 else "4x4"
+    w, h = MATS[mat]
+    terrain = [{"kind": "asteroids", "at": [w / 2 - 10, h / 2], "radius": 4},
+               {"kind": "nebula", "at": [w / 2 + 10, h / 2], "radius": 4}]  # as a pickup battle's (PP21)
+    return setup_for(fleets, mat=mat, terrain=terrain)
 
 
 def play_job(job: Any, seed: str, index: int) -> dict:
