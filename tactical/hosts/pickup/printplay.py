@@ -1,10 +1,10 @@
 """Print&Play's pickup fleet book (issue 30): the house roster's dashboards bought by points,
 two to six sides (the dice bag, 001 Initiative). Registered by ``tactical/rules/printplay/``
-as ``"tactical.pickup.printplay:PRINTPLAY"`` (the pure package may not import this module)."""
+as ``"tactical.hosts.pickup.printplay:PRINTPLAY"`` (the pure package may not import this module)."""
 
 from __future__ import annotations
 
-from tactical.pickup.books import FleetBook, Offer
+from tactical.hosts.pickup.books import FleetBook, Offer
 
 
 class PrintPlayBook(FleetBook):

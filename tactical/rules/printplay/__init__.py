@@ -29,7 +29,7 @@ if "printplay" not in _registry.RESOLVERS:
         resolve=resolve_battle,
         play=RULES,
         book=BOOK,
-        fleets="tactical.pickup.printplay:PRINTPLAY",  # its pickup fleet book (Django side)
+        fleets="tactical.hosts.pickup.printplay:PRINTPLAY",  # its pickup fleet book (Django side)
         trial=_Trial("printplay", "tactical.rules.printplay.trials:play_job",
                      "tactical.rules.printplay.trials:same", "tactical.rules.printplay.trials:same",
                      "tactical.rules.printplay.trials:tally_for"),

@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from tactical.hosts.pickup.books import available, book
 from tactical.models import Battle, BattleStep, PickupBattle
-from tactical.pickup.books import available, book
 from tactical.play import embedded
-from tests.tactical.test_pickup_sides import _play_to_the_end
+from tests.tactical.pickup.test_pickup_sides import _play_to_the_end
 
 pytestmark = pytest.mark.django_db
 PP = "printplay"
