@@ -16,7 +16,7 @@ from tactical.rules.play import PlayRules, Step
 from . import board, codec, engine
 from .actions import Activate, Attack, Boost, Cloak, Hold, Move, Regenerate, Special
 from .dashboards import SIDES
-from .state import SPECIALS, State, deploy, hidden_from, mounts_of
+from .state import SPECIALS, State, dashboard_of, deploy, hidden_from, mounts_of
 
 TURN_RULE = "001 Turns Sequence"
 STAGES = {"choose": "choosing a ship", "action": "action", "move": "movement", "attack": "attack"}
@@ -67,12 +67,21 @@ def _order_name(order: str) -> str:
 
 def setup_for(fleets: Mapping[int, list], names: Mapping[int, str] | None = None, mat: str = "4x6",
               terrain: list | None = None) -> dict:
-    """The stored set-up of a battle: ``fleets`` maps a seat to roster keys or dashboard JSON."""
+    """The stored set-up of a battle: ``fleets`` maps a seat to roster keys or dashboard JSON;
+    each ship is stored with its id, name and dashboard (``dash``)."""
     names = names or {}
     seats = sorted(fleets)
-    setup = {"mat": mat, "terrain": list(terrain or []), "attacker": seats[0], "defender": seats[1],
-             "sides": {str(seat): {"name": names.get(seat) or f"Side {seat}", "ships": list(fleets[seat])}
-                       for seat in seats}}
+    sides, number = {}, 0
+    for seat in seats:
+        ships = []
+        for spec in fleets[seat]:
+            number += 1
+            dash = dashboard_of(spec)
+            # the battle pages' ship table (tactical/battles/forms.py side_rows) reads "design"
+            ships.append({"id": number, "name": f"{dash.name} #{number}", "dash": spec,
+                          "design": {"name": dash.name, "ship_type": dash.type, "hull": dash.hull}})
+        sides[str(seat)] = {"name": names.get(seat) or f"Side {seat}", "ships": ships}
+    setup = {"mat": mat, "terrain": list(terrain or []), "attacker": seats[0], "defender": seats[1], "sides": sides}
     if len(seats) > 2:
         setup["seats"] = seats  # tactical.models.Battle.seats: every side of a battle of more than two
     return setup

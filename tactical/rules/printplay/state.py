@@ -230,6 +230,9 @@ def zones(mat, count: int) -> list[tuple[tuple[float, float], tuple[float, float
 
 
 def dashboard_of(spec) -> Dashboard:
+    """A ship of a set-up: a roster key, a dashboard's JSON, or a stored ship ``{"dash": …}``."""
+    if isinstance(spec, Mapping) and "dash" in spec:
+        spec = spec["dash"]
     if isinstance(spec, Dashboard):
         return spec
     if isinstance(spec, str):
