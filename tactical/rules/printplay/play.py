@@ -93,6 +93,7 @@ class PrintPlayRules(PlayRules):
     format_rule = codec.FORMAT
     turn_rule = TURN_RULE
     play_template = "tactical/rulesets/printplay/play.html"
+    replay_ships_template = "tactical/rulesets/printplay/_replay_ships.html"
     setup_label = "Set-up: the fleets deploy 8\" from the mat's edges"
 
     def initial_state(self, setup, dice):
@@ -228,7 +229,8 @@ class PrintPlayRules(PlayRules):
                 "pp_drawn": state.side_name(state.drawn) if state.drawn is not None else ""}
 
     def replay_context(self, state, action_json, viewer):
-        return {"svg": board.render(state, viewer.fog_side, None, viewer.colours), "ships": [],
+        return {"svg": board.render(state, viewer.fog_side, None, viewer.colours),
+                "ships": self._ship_rows(state, viewer.fog_side),
                 "note": f"Round {min(state.round, state.round_cap)}"}
 
 

@@ -65,6 +65,7 @@ def test_a_four_sided_battle_two_people_two_computers_is_fought_to_its_end(bob, 
     assert BattleStep.objects.filter(battle=battle, side=3, by_doctrine=True).exists()
     assert BattleStep.objects.filter(battle=battle, side=1, by_doctrine=False).exists()
     for user in (bob, carol):
-        assert api(user).get(reverse("battle-replay", args=[battle.pk])).status_code == 200
+        replay = api(user).get(reverse("battle-replay", args=[battle.pk]))
+        assert replay.status_code == 200 and b"Ships after this step" in replay.content
         assert api(user).get(reverse("battle-detail", args=[battle.pk])).status_code == 200
         assert b'id="battle-over"' in api(user).get(reverse("battle-play", args=[battle.pk])).content
