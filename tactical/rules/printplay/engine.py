@@ -502,7 +502,7 @@ def resolve_move(state: State, m: Move, dice, log: _Log) -> State:
     if m.order:
         state = evolve(state, specials=state.specials + (ship.side,))
     label = f" ({SPECIALS[ship.dash.faction][2]})" if m.order else ""
-    log.about(state, ship, "move", f"{ship.name} moves {gone_total:g}\"{label}.", ship=ship.id,
+    log.about(state, ship, "move", f"{ship.name} moves {round(gone_total, 1):g}\"{label}.", ship=ship.id,
               inches=round(gone_total, 4), at=list(pos), heading=heading, order=m.order)
     if touched is not None:
         state = _collide(state, ship, touched, gone_total, dice, log)
