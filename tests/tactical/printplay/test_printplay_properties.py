@@ -128,3 +128,20 @@ def test_a_hundred_doctrine_battles_end_with_a_defined_result(sides):
         assert not problems, problems[:3]
         assert result["over"] is True and {s["side"] for s in result["ships"]} == set(range(1, sides + 1))
     assert play_job({"random": {"sides": sides, "points": 150}}, "t", 1)["winner"] in (None, *range(1, sides + 1))
+
+
+@pytest.mark.parametrize("sides", [5, 6])
+def test_five_and_six_sides_deploy_in_their_own_zones_and_fight_to_the_end(sides):
+    """001 Deployment (ruling PP13: the long edges' halves, then west and east), 001 Initiative (the bag)."""
+    setup = setup_for({seat: ["b_rel", "saber"] for seat in range(1, sides + 1)}, mat="4x6")
+    dice = SeededDice(derive_seed(f"pp {sides} sides"))
+    state = BOOK.new_battle(setup, dice)
+    w, h = state.mat
+    for ship in state.ships:
+        x, y = ship.pos
+        assert min(x, w - x, y, h - y) <= 8, ship  # 8" from an edge
+    zones = {side: {(round(s.pos[0] / 24), round(s.pos[1] / 24)) for s in state.living(side)} for side in state.sides}
+    assert len({frozenset(z) for z in zones.values()}) == sides  # no two sides share a zone
+    end = BOOK.simulate(state, dice)
+    assert BOOK.is_over(end) and not broken(None, end)
+    assert {s["side"] for s in BOOK.outcome(end)["ships"]} == set(range(1, sides + 1))
