@@ -24,7 +24,7 @@ def broken(before: State | None, after: State, action=None) -> list[str]:
             out.append(f"ship {s.id}: ablative {s.ablative} outside 0..{d.ablative}")
         if not 0 <= s.emergency <= d.emergency:
             out.append(f"ship {s.id}: emergency power {s.emergency} outside 0..{d.emergency}")
-        if any(not -3 <= v <= 3 for v in (s.wps, s.sensors, s.ecm)) and (s.wps, s.sensors, s.ecm) != (d.wps, d.sensors, d.ecm):
+        if any(not -3 <= v <= 3 for v in (s.wps, s.sensors, s.ecm)):
             out.append(f"ship {s.id}: a system outside -3..+3")
         if any(t not in ("", "red", "green") for t in s.torpedoes):
             out.append(f"ship {s.id}: torpedo tokens {s.torpedoes}")
