@@ -32,5 +32,6 @@ if "printplay" not in _registry.RESOLVERS:
         fleets="tactical.hosts.pickup.printplay:PRINTPLAY",  # its pickup fleet book (Django side)
         trial=_Trial("printplay", "tactical.rules.printplay.trials:play_job",
                      "tactical.rules.printplay.trials:same", "tactical.rules.printplay.trials:same",
-                     "tactical.rules.printplay.trials:tally_for"),
+                     "tactical.rules.printplay.trials:tally_for",
+                     run="tactical.rules.printplay.trials:run"),
     ))

@@ -52,6 +52,18 @@ def play_job(job: Any, seed: str, index: int) -> dict:
             "destroyed": sum(1 for s in result["ships"] if s["fate"] == "destroyed")}
 
 
+def run(params: Any, trials: int, progress: Any, processes: int = 1) -> dict:
+    """The site's runner (``Trial.run``, ``tactical/whatif/runs.py``): a stored run's params are
+    ``{"ruleset": "printplay", "seed": …, "job": a set-up or {"random": …}}``; its battles are fought
+    in this process in index order (the same tally however they are spread) and added up."""
+    job, seed = params["job"], str(params["seed"])
+    tally = tally_for(job)
+    for i in range(trials):
+        tally.add(play_job(job, seed, i))
+        progress(i + 1)
+    return tally.result()
+
+
 def same(value: Any) -> Any:
     return value
 
@@ -83,4 +95,4 @@ def tally_for(job: Any) -> Tally:
     return Tally(job)
 
 
-__all__ = ["Tally", "play_job", "same", "tally_for"]
+__all__ = ["Tally", "play_job", "random_fleets", "run", "same", "tally_for"]

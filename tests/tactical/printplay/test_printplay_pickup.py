@@ -69,3 +69,18 @@ def test_a_four_sided_battle_two_people_two_computers_is_fought_to_its_end(bob, 
         assert replay.status_code == 200 and b"Ships after this step" in replay.content
         assert api(user).get(reverse("battle-detail", args=[battle.pk])).status_code == 200
         assert b'id="battle-over"' in api(user).get(reverse("battle-play", args=[battle.pk])).content
+
+
+def test_the_sites_what_if_runner_fights_a_print_and_play_run(bob):
+    """The registered Trial's runner (``Trial.run``): a stored run of four random 120-point fleets is
+    fought by ``tactical.whatif.runs.run_what_if`` and its tally stored; the same as the pool's."""
+    from tactical.models import WhatIfRun
+    from tactical.whatif import pool
+    from tactical.whatif.runs import run_what_if
+
+    job = {"random": {"sides": 4, "points": 120}}
+    run = WhatIfRun.objects.create(user=bob, params={"ruleset": PP, "seed": "s", "job": job}, trials=6)
+    done = run_what_if(run.pk)
+    assert done.status == WhatIfRun.Status.DONE, done.error
+    assert done.result["trials"] == 6 and set(done.result["wins"]) == {"1", "2", "3", "4", "draw"}
+    assert {k: v for k, v in done.result.items() if k != "seconds"} == pool.play_run(PP, job, "s", 6).result()
