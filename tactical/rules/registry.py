@@ -82,3 +82,4 @@ def playable() -> list[ResolverRecord]:
 # Built-in resolvers register themselves when imported (last: they import this module).
 from tactical.rules import buoyz as _buoyz  # noqa: E402,F401
 from tactical.rules import eventhorizon as _eventhorizon  # noqa: E402,F401
+from tactical.rules import printplay as _printplay  # noqa: E402,F401
