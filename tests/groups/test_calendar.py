@@ -1,7 +1,7 @@
 """The deadline calendar (issue 32 item 2, docs/groups.md): a private RFC 5545 feed at a secret
 URL, read here with a real parser (``icalendar``); it follows extensions, pauses and away dates."""
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import icalendar
 import pytest
@@ -11,7 +11,7 @@ from campaign import actions
 from campaign.groups import away, calendar
 from campaign.models import Turn
 
-SOON = (datetime.now(dt_timezone.utc) + timedelta(days=2)).replace(second=0, microsecond=0)
+SOON = (datetime.now(UTC) + timedelta(days=2)).replace(second=0, microsecond=0)
 
 
 @pytest.fixture

@@ -206,7 +206,7 @@ def test_nothing_private_is_ever_sent(small_campaign, alice, bob, carol, receive
     assert len(receiver.received) == len(WebhookDelivery.objects.all()) >= 4 * len(hooks)
     not_ready = next(json.loads(b)["text"] for _, b in receiver.received if b"deadline_1h" in b and b"\"event\"" in b)
     assert "Not ready yet: Bob's Realm, Carol's Combine" in not_ready  # public seat names only
-    for headers, body in receiver.received:
+    for _headers, body in receiver.received:
         text = body.decode()
         assert PRIVATE_MARKER not in text and FLEET_MARKER not in text
         assert "Secret pact" not in text and "Public greetings" not in text  # no press between players at all
