@@ -95,7 +95,8 @@ def declare_absence(*, user, starts, ends, note: str = "", campaign_id: int | No
         role = role_of(user, campaign) if campaign is not None else None
         if role is None:
             raise NotFound("no such campaign")
-        if not seats_of(campaign, user.pk) and campaign.status != Campaign.Status.SETUP:
+        in_lobby = campaign.status == Campaign.Status.SETUP and role == "player"
+        if not in_lobby and not seats_of(campaign, user.pk):
             raise NotAllowed("only a player with a seat declares an absence in a campaign")
     if Absence.objects.filter(user=user, ended_at__isnull=True, ends__gt=now).count() >= MAX_OPEN_ABSENCES:
         raise ActionError(f"you have {MAX_OPEN_ABSENCES} absences to come already; cancel one first")

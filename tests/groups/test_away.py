@@ -240,3 +240,23 @@ def test_a_cam_steps_deadline_moves_through_its_layer_record_and_back(alice, bob
         away.set_away_policy(campaign_id=rubber.pk, user=alice, mode="computer")
     away.end_absence(absence_id=absence.pk, user=carol, now=NOW + timedelta(hours=2))
     assert _deadline(rubber) == original
+
+
+def test_the_moderator_sees_a_joined_players_absence_in_the_lobby_and_observers_cannot_declare(
+        alice, bob, carol, client):
+    from campaign import actions
+    from campaign.actions.errors import NotAllowed
+    from campaign.models import Membership
+
+    lobby = actions.create_lobby(moderator=alice, name="Lobby Sector", width=12, height=12, seats=2)
+    Membership.objects.create(campaign=lobby, user=bob, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=lobby, user=carol, role=Membership.Role.OBSERVER)
+    away.declare_absence(user=bob, starts=NOW, ends=NOW + timedelta(days=3), note="Exams week",
+                         campaign_id=lobby.pk, now=NOW)
+    with pytest.raises(NotAllowed):
+        away.declare_absence(user=carol, starts=NOW, ends=NOW + timedelta(days=3), campaign_id=lobby.pk, now=NOW)
+    client.force_login(alice)
+    page = client.get(reverse("lobby-detail", args=[lobby.pk])).content.decode()
+    assert 'id="away-card"' in page and "Exams week" in page and "bob" in page
+    client.force_login(bob)
+    assert "away-card" not in client.get(reverse("lobby-detail", args=[lobby.pk])).content.decode()

@@ -183,10 +183,12 @@ def test_a_day_of_failures_disables_the_webhook_and_tells_the_moderator(small_ca
     assert hook.active and hook.failing_since is None
 
 
-def test_nothing_private_is_ever_sent(small_campaign, alice, bob, carol, receiver, django_capture_on_commit_callbacks):
+def test_nothing_private_is_ever_sent(small_campaign, alice, bob, carol, receiver, django_capture_on_commit_callbacks,
+                                     monkeypatch):
     """The planted-marker check: a private press message and carol's hidden fleet's ships carry
     markers; every event fires (announcement, deadline warnings, turn processed) in every preset
     and no delivery carries a marker."""
+    monkeypatch.setattr(webhooks, "RATE_PER_MINUTE", 1000)  # every post now, none held back
     campaign = small_campaign
     hooks = [_hook(campaign, alice, receiver.url, preset=preset) for preset in ("json", "discord", "slack", "matrix")]
     press.post(campaign_id=campaign.pk, user=bob, to=[2], text=f"Secret pact {PRIVATE_MARKER}")
