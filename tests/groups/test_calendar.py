@@ -106,3 +106,24 @@ def test_text_is_escaped_and_long_lines_are_folded(running, bob, client):
     running.save(update_fields=["name"])
     (event,) = _events(_feed(client, calendar.rotate_feed(user=bob)))
     assert str(event["SUMMARY"]).startswith("A; very, long\\slashed " + "é" * 60)
+
+
+def test_a_battle_decision_deadline_is_in_its_sides_feeds_only(running, bob, carol, client, django_user_model):
+    from campaign.models import Membership
+    from tactical.models import Battle
+    from tests.tactical.play_support import make_battle
+
+    battle = make_battle(running, start=False)
+    Battle.objects.filter(pk=battle.pk).update(deadline=SOON + timedelta(hours=5))
+    olive = django_user_model.objects.create_user("olive", "olive@example.com", "pw-olive")
+    Membership.objects.create(campaign=running, user=olive, role=Membership.Role.OBSERVER)
+    sides = {battle.attacker, battle.defender}
+    for user, seat in ((bob, 1), (carol, 2)):
+        found = [e for e in _events(_feed(client, calendar.rotate_feed(user=user))) if "battle" in str(e["UID"])]
+        if seat in sides:
+            (event,) = found
+            assert event.decoded("DTSTART") == SOON + timedelta(hours=5)
+            assert str(event["URL"]).endswith(reverse("battle-detail", args=[battle.pk]))
+        else:
+            assert found == []
+    assert _events(_feed(client, calendar.rotate_feed(user=olive))) == []  # observers: no deadlines

@@ -283,3 +283,25 @@ def test_the_rate_limit_holds_posts_back(small_campaign, alice, receiver, monkey
     assert results == [None, None, 60] and len(receiver.received) == 2
     assert webhooks.attempt(WebhookDelivery.objects.order_by("pk").last().pk, now=now + timedelta(seconds=61)) is None
     assert len(receiver.received) == 3
+
+
+def test_a_waiting_battle_and_the_end_are_announced_once_without_sides(small_campaign, alice, receiver,
+                                                                        django_capture_on_commit_callbacks):
+    from tests.tactical.play_support import make_battle
+
+    _hook(small_campaign, alice, receiver.url, events_=["battle", "ended"])
+    battle = make_battle(small_campaign, start=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_now()
+        tasks.sweep_now()
+    (_, body), = receiver.received
+    payload = json.loads(body)
+    assert payload["event"] == "battle" and payload["text"].endswith("a battle waits for its players.")
+    names = [e.name for e in small_campaign.empires.filter(seat__in=[battle.attacker, battle.defender])]
+    assert not any(name in payload["text"] for name in names)
+    small_campaign.status = "finished"
+    small_campaign.save(update_fields=["status"])
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_now()
+        tasks.sweep_now()
+    assert [json.loads(b)["event"] for _, b in receiver.received] == ["battle", "ended"]
