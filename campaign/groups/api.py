@@ -4,7 +4,8 @@ but not act).
 
     away/                              GET your absences to come; POST {"starts", "ends", "note", "campaign"}
     away/{id}/end/                     POST: back early, or cancel one to come
-    campaigns/{id}/away/               GET the seats away (moderators: notes and the policy too)
+    campaigns/{id}/away/               GET the seats away (moderators: notes and the policy too);
+                                       PUT (moderators) {"mode", "limit_hours", "substitute"}: the away policy
     campaigns/{id}/webhooks/           (moderators) GET the webhooks and their log; POST {"url", "preset", "events"}
     campaigns/{id}/webhooks/{hook}/    (moderators) DELETE
     calendar/                          POST: a new secret feed URL (the old one stops); DELETE: revoke
@@ -76,6 +77,12 @@ class EndAbsenceView(APIView):
         return Response(_absence_json(absence))
 
 
+class PolicySerializer(serializers.Serializer):
+    mode = serializers.CharField(max_length=12)
+    limit_hours = serializers.IntegerField(required=False, default=168)
+    substitute = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+
+
 class CampaignAwayView(APIView):
     @extend_schema(responses={200: dict}, summary="The seats away in a campaign")
     def get(self, request, campaign_id: int):
@@ -87,8 +94,19 @@ class CampaignAwayView(APIView):
             policy = away.policy_of(campaign)
             out["policy"] = {"mode": away.mode_for(campaign), "limit_hours": policy.limit_hours,
                              "substitute": policy.substitute.username if policy.substitute_id else None}
-            out["absences"] = [{**r, "starts": r["starts"], "ends": r["ends"]} for r in away.moderator_view(campaign)]
+            out["absences"] = away.moderator_view(campaign)
         return Response(out)
+
+    @extend_schema(request=PolicySerializer, responses={200: dict}, summary="Set the away policy (moderators)")
+    def put(self, request, campaign_id: int):
+        campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+        if campaign is None:
+            raise NotFound("no such campaign")
+        data = PolicySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        policy = _call(away.set_away_policy, campaign_id=campaign.pk, user=request.user, **data.validated_data)
+        return Response({"mode": policy.mode, "limit_hours": policy.limit_hours,
+                         "substitute": policy.substitute.username if policy.substitute_id else None})
 
 
 class WebhookSerializer(serializers.Serializer):

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -303,9 +304,11 @@ def retry_due(*, now=None) -> int:
     from . import tasks
 
     now = now or timezone.now()
-    # With a broker the task retries itself: the sweep only picks up what it lost (overdue).
+    # With a broker the task retries itself: the sweep only picks up what it lost (overdue). A
+    # delivery never tried is its own task's, queued when it was made (not posted twice here).
     late = timedelta(0) if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False) else timedelta(minutes=5)
     due = list(WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, next_at__lte=now - late)
+               .filter(Q(attempts__gt=0) | Q(created_at__lte=now - timedelta(minutes=5)))
                .values_list("pk", flat=True)[:200])
     for pk in due:
         tasks.deliver_webhook.delay(pk)

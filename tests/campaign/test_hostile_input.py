@@ -102,6 +102,7 @@ ENDPOINTS = [
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
     ("api-away", "post", "bob", "", {"starts": TEXT, "ends": TEXT, "note": TEXT, "campaign": NUMBER}),
     ("api-away-end", "post", "bob", "absence", {"note": TEXT, "n": NUMBER}),
+    ("api-campaign-away", "put", "alice", "eh", {"mode": TEXT, "limit_hours": NUMBER}),
     ("api-webhooks", "post", "alice", "eh", {"url": TEXT, "events": [TEXT], "n": NUMBER}),
     ("api-webhook", "delete", "alice", "webhook", {"note": TEXT, "n": NUMBER}),
     ("api-calendar", "post", "bob", "", {"note": TEXT, "n": NUMBER}),

@@ -260,3 +260,16 @@ def test_the_moderator_sees_a_joined_players_absence_in_the_lobby_and_observers_
     assert 'id="away-card"' in page and "Exams week" in page and "bob" in page
     client.force_login(bob)
     assert "away-card" not in client.get(reverse("lobby-detail", args=[lobby.pk])).content.decode()
+
+
+def test_the_api_sets_the_policy_for_moderators_only(running, alice, bob, client):
+    url = reverse("api-campaign-away", args=[running.pk])
+    client.force_login(bob)
+    assert client.put(url, {"mode": "computer"}, content_type="application/json").status_code == 403
+    assert "policy" not in client.get(url).json()
+    client.force_login(alice)
+    made = client.put(url, {"mode": "computer", "limit_hours": 48}, content_type="application/json")
+    assert made.status_code == 200 and made.json()["mode"] == "computer"
+    assert client.get(url).json()["policy"] == {"mode": "computer", "limit_hours": 48, "substitute": None}
+    bad = client.put(url, {"mode": "holiday"}, content_type="application/json")
+    assert bad.status_code == 400 and "offers" in bad.json()["detail"]

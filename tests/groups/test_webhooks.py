@@ -305,3 +305,32 @@ def test_a_waiting_battle_and_the_end_are_announced_once_without_sides(small_cam
         tasks.sweep_now()
         tasks.sweep_now()
     assert [json.loads(b)["event"] for _, b in receiver.received] == ["battle", "ended"]
+
+
+def test_the_panel_shows_each_webhooks_state_and_last_post(small_campaign, alice, receiver, client,
+                                                          django_capture_on_commit_callbacks):
+    from django.urls import reverse
+
+    _hook(small_campaign, alice, receiver.url, events_=["announcement"])
+    receiver.codes = [500]
+    press.post(campaign_id=small_campaign.pk, user=alice, to="all", text="Hello", announcement=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_now()
+    client.force_login(alice)
+    card = client.get(reverse("moderation-panel", args=[small_campaign.pk])).content.decode()
+    assert 'id="webhook-states"' in card and "waiting (HTTP 500)" in card
+    assert len(receiver.received) == 1  # the new delivery was posted once, by its own task
+
+
+def test_without_a_broker_the_sweep_retries_a_failed_delivery_when_its_time_comes(
+        small_campaign, alice, receiver, django_capture_on_commit_callbacks):
+    _hook(small_campaign, alice, receiver.url, events_=["announcement"])
+    receiver.codes = [500]
+    press.post(campaign_id=small_campaign.pk, user=alice, to="all", text="Hello", announcement=True)
+    t0 = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_now(t0)
+    assert len(receiver.received) == 1
+    assert webhooks.retry_due(now=t0 + timedelta(seconds=10)) == 0  # not yet: 30 s
+    assert webhooks.retry_due(now=t0 + timedelta(seconds=31)) == 1
+    assert len(receiver.received) == 2 and WebhookDelivery.objects.get().status == "delivered"
