@@ -36,7 +36,8 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   call every layer's; None: the layer has none (Event Horizon's turns are still the platform's own).
 - away dates (``campaign/groups/``): ``away_modes`` (the away policies a campaign may choose)
   and ``hold_seat`` (standing orders or the computer for an away seat, and back); ``not_ready``
-  (the seats not ready, for the webhooks' deadline warnings when the campaign shows ready marks).
+  (the seats not ready, for the webhooks' deadline warnings when the campaign shows ready marks);
+  ``act_url`` (the page where a player acts on the open step: the calendar's links).
 - ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
   a feature the layer lacks answers 404 (pages) or refuses (actions).
 """
@@ -174,6 +175,9 @@ class CampaignLayer:
     # (campaign) -> [seat names] not ready for the open step, for a campaign that shows ready marks
     # (``Campaign.show_ready``): the webhooks' deadline warnings name them. None: no ready marks.
     not_ready: Callable | None = None
+    # The URL name of the page where a player acts on the open step (one argument: the campaign
+    # id): the deadline calendar's events link there. "": the campaign's ``detail_url``.
+    act_url: str = ""
 
     def has(self, feature: str) -> bool:
         return feature in self.features

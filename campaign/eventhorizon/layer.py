@@ -191,5 +191,6 @@ def record() -> CampaignLayer:
         away_modes=AWAY_MODES,
         hold_seat=hold_seat,
         not_ready=not_ready,
+        act_url="campaign-orders",
     )
 

@@ -103,8 +103,9 @@ def deadlines(user, *, now=None) -> list[dict]:
                 seats[campaign.pk] = mine[0]
         if not step.open or step.deadline is None:
             continue
+        acts = layer.act_url if layer.act_url and campaign.pk in seats else layer.detail_url
         try:
-            url = base + reverse(layer.detail_url, args=[campaign.pk])
+            url = base + reverse(acts, args=[campaign.pk])
         except NoReverseMatch:
             url = base + "/"
         events.append({"uid": f"campaign-{campaign.pk}-step-{step.number}@{_host()}",

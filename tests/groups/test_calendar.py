@@ -40,7 +40,7 @@ def test_the_feed_parses_and_lists_the_turn_deadline_with_alarms_and_its_page(ru
     (event,) = _events(cal)
     assert event.decoded("DTSTART") == SOON
     assert running.name in str(event["SUMMARY"]) and "deadline" in str(event["SUMMARY"])
-    assert str(event["URL"]).endswith(reverse("campaign-detail", args=[running.pk]))
+    assert str(event["URL"]).endswith(reverse("campaign-orders", args=[running.pk]))  # where he acts on it
     triggers = sorted(alarm.decoded("TRIGGER") for alarm in event.walk("VALARM"))
     assert triggers == [timedelta(hours=-24), timedelta(hours=-1)]
     assert {str(alarm["ACTION"]) for alarm in event.walk("VALARM")} == {"DISPLAY"}
@@ -63,6 +63,11 @@ def test_the_feed_follows_an_extension_a_pause_and_an_absence(running, alice, bo
 
     actions.pause_campaign(campaign_id=running.pk, user=alice)
     assert _events(_feed(client, secret)) == []  # paused: no deadline
+
+
+def test_the_moderators_event_links_to_the_campaign_page(running, alice, client):
+    (event,) = _events(_feed(client, calendar.rotate_feed(user=alice)))
+    assert str(event["URL"]).endswith(reverse("campaign-detail", args=[running.pk]))
 
 
 def test_a_secret_is_revocable_and_replaced_and_others_campaigns_never_show(running, bob, mallory, client):
