@@ -56,3 +56,35 @@ def test_a_player_declares_an_absence_and_the_other_player_sees_his_seat_away(ne
     assert "Hiking the Kungsleden" in alice.locator("#away-card").inner_text()
     assert sideways_overflow(alice) == []
     shot(alice, "phone-moderator-panel")
+
+
+def test_the_calendar_and_webhook_pages_fit_a_phone(new_page, login, shot, small_campaign, settings):
+    campaign = small_campaign
+    Turn.objects.filter(campaign=campaign, number=campaign.turn).update(deadline=timezone.now() + timedelta(days=2))
+    bob = new_page(phone=True)
+    login(bob, "bob", "pw-bob")
+    bob.goto(reverse("account"))
+    bob.click("#calendar-link")
+    with bob.expect_navigation():
+        bob.click("#calendar-rotate")
+    url = bob.locator("#calendar-url code").inner_text()
+    assert url.endswith(".ics") and "/calendar/" in url
+    assert campaign.name in bob.locator("#calendar-events").inner_text()
+    assert sideways_overflow(bob) == []
+    shot(bob, "phone-calendar")
+    feed = bob.request.get(url)
+    assert feed.status == 200 and feed.headers["content-type"].startswith("text/calendar")
+    assert "BEGIN:VEVENT" in feed.text()
+
+    settings.GROUPS_WEBHOOK_ALLOW_PRIVATE = True  # the live server's own address stands in for a chat server
+    alice = new_page(phone=True)
+    login(alice, "alice", "pw-alice")
+    alice.goto(reverse("moderation-panel", args=[campaign.pk]))
+    alice.click("#away-card >> text=Webhooks")
+    alice.fill("input[name=url]", "http://127.0.0.1:9/hook")
+    alice.select_option("select[name=preset]", "discord")
+    with alice.expect_navigation():
+        alice.click("#webhook-form button[type=submit]")
+    assert "Discord" in alice.locator(".webhook").first.inner_text()
+    assert sideways_overflow(alice) == []
+    shot(alice, "phone-webhooks")
