@@ -53,7 +53,8 @@ def feed_user(secret: str, *, now=None):
     feed = CalendarFeed.objects.select_related("user").filter(secret_hash=_hash(secret)).first()
     if feed is None or not feed.user.is_active:
         return None
-    CalendarFeed.objects.filter(pk=feed.pk).update(last_read_at=now or timezone.now())
+    with transaction.atomic():
+        CalendarFeed.objects.filter(pk=feed.pk).update(last_read_at=now or timezone.now())
     return feed.user
 
 

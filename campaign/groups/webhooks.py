@@ -229,13 +229,15 @@ def attempt(delivery_id: int, *, now=None) -> int | None:
         return None
     hook = delivery.webhook
     if not hook.active:
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.FAILED,
-                                                              last_error="the webhook is disabled")
+        with transaction.atomic():
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.FAILED,
+                                                                  last_error="the webhook is disabled")
         return None
     recent = WebhookDelivery.objects.filter(webhook__campaign_id=hook.campaign_id,
                                             last_attempt_at__gt=now - timedelta(minutes=1)).count()
     if recent >= RATE_PER_MINUTE:
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(next_at=now + timedelta(seconds=60))
+        with transaction.atomic():
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(next_at=now + timedelta(seconds=60))
         return 60
     body = delivery.body.encode()
     code, error = None, ""
@@ -249,11 +251,13 @@ def attempt(delivery_id: int, *, now=None) -> int | None:
         error = str(exc)
     except (OSError, ValueError) as exc:
         error = f"{type(exc).__name__}: {exc}"
-    return _record(delivery.pk, code, error, now)
+    return record_attempt(delivery.pk, code, error, now)
 
 
 @transaction.atomic
-def _record(delivery_id: int, code: int | None, error: str, now) -> int | None:
+def record_attempt(delivery_id: int, code: int | None, error: str, now) -> int | None:
+    """Record one post's answer (``code`` None: none came, ``error`` says why) under the
+    delivery's and webhook's row locks; returns the seconds to the next try, or None."""
     delivery = WebhookDelivery.objects.select_for_update().get(pk=delivery_id)
     hook = Webhook.objects.select_for_update().get(pk=delivery.webhook_id)
     delivery.attempts += 1
