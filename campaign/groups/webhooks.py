@@ -310,7 +310,7 @@ def retry_due(*, now=None) -> int:
     now = now or timezone.now()
     # With a broker the task retries itself: the sweep only picks up what it lost (overdue). A
     # delivery never tried is its own task's, queued when it was made (not posted twice here).
-    late = timedelta(0) if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False) else timedelta(minutes=5)
+    late = timedelta(0) if tasks.deliver_webhook.app.conf.task_always_eager else timedelta(minutes=5)
     due = list(WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, next_at__lte=now - late)
                .filter(Q(attempts__gt=0) | Q(created_at__lte=now - timedelta(minutes=5)))
                .values_list("pk", flat=True)[:200])
