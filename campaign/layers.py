@@ -34,6 +34,10 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   deadline does, idempotent), ``send_reminders`` (``now -> emails queued``: deadline reminders).
   The platform's sweeps (middleware, ``processdue``, Celery beat) and ``send_deadline_reminders``
   call every layer's; None: the layer has none (Event Horizon's turns are still the platform's own).
+- away dates (``campaign/groups/``): ``away_modes`` (the away policies a campaign may choose)
+  and ``hold_seat`` (standing orders or the computer for an away seat, and back); ``not_ready``
+  (the seats not ready, for the webhooks' deadline warnings when the campaign shows ready marks);
+  ``act_url`` (the page where a player acts on the open step: the calendar's links).
 - ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
   a feature the layer lacks answers 404 (pages) or refuses (actions).
 """
@@ -159,6 +163,21 @@ class CampaignLayer:
     # (campaign) -> seqs of rolls made for one seat that every reader sees now (the layer revealed
     # what they were for: CAM's blind force purchases once the table is rolled); None: none.
     revealed_dice: Callable | None = None
+    # Away dates (issue 32, campaign/groups/): the away policies a campaign of the layer may choose
+    # besides none ("extend": its open step's deadline moves, through current_step/set_deadline;
+    # "substitute": the named substitute and the moderators are asked by email; "standing",
+    # "computer": the layer's ``hold_seat``); empty: a player's absence changes nothing there.
+    away_modes: frozenset[str] = frozenset()
+    # (campaign, seat, mode, *, on, before=None) -> dict: puts an away seat on standing orders or
+    # the computer (on=True, returns the seat's state before) and gives it back (on=False, with
+    # that state). The caller holds the campaign row lock; None: the layer has neither.
+    hold_seat: Callable | None = None
+    # (campaign) -> [seat names] not ready for the open step, for a campaign that shows ready marks
+    # (``Campaign.show_ready``): the webhooks' deadline warnings name them. None: no ready marks.
+    not_ready: Callable | None = None
+    # The URL name of the page where a player acts on the open step (one argument: the campaign
+    # id): the deadline calendar's events link there. "": the campaign's ``detail_url``.
+    act_url: str = ""
 
     def has(self, feature: str) -> bool:
         return feature in self.features

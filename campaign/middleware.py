@@ -59,6 +59,12 @@ def sweep() -> None:
         requeue_pending()
     except Exception:
         log.exception("processing stored mail on a request failed")
+    try:  # away dates first (a deadline inside an absence moves before it is acted on), webhooks
+        from .groups.tasks import sweep_now
+
+        sweep_now()
+    except Exception:
+        log.exception("the groups sweep (away dates, webhooks) on a request failed")
     try:
         actions.enqueue_due_turns()
     except Exception:  # a failing turn must not take the page the player asked for

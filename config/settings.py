@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "campaign.cam",
     "campaign.press",
     "campaign.mail",
+    "campaign.groups",
     "tactical",
 ]
 
@@ -409,6 +410,11 @@ CELERY_BEAT_SCHEDULE["mail-process-pending"] = {
     # Messages stored but not processed (a worker died, a task was lost) are processed again.
     "task": "campaign.mail.tasks.process_pending", "schedule": envint("MAIL_PENDING_SWEEP_SECONDS", 300),
 }
+# issue 32 (campaign/groups/, docs/groups.md): away dates, webhook events and retries, each minute.
+CELERY_BEAT_SCHEDULE["groups-sweep"] = {"task": "campaign.groups.tasks.sweep", "schedule": 60}
+# Webhooks to loopback, private or link-local addresses are refused unless this is on (tests, a
+# site whose chat server is on its own network).
+GROUPS_WEBHOOK_ALLOW_PRIVATE = os.environ.get("GROUPS_WEBHOOK_ALLOW_PRIVATE", "") == "1"
 CELERY_BEAT_SCHEDULE["mail-purge-raw"] = {"task": "campaign.mail.tasks.purge_raw", "schedule": 86_400}
 if MAIL_IMAP_HOST:
     CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaign.mail.tasks.poll_imap", "schedule": MAIL_IMAP_POLL_SECONDS}

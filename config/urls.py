@@ -45,11 +45,13 @@ urlpatterns = [
     path("api/token/", token_api.ObtainTokenView.as_view(), name="api-token"),
     path("api/cam/", include("campaign.cam.api_urls")),
     path("api/", include("campaign.press.api_urls")),
+    path("api/", include("campaign.groups.api_urls")),
     path("api/", include("campaign.api.urls")),
     path("api/", include("campaign.eventhorizon.api.urls")),
     path("", include("campaign.cam.urls")),
     path("", include("tactical.urls")),
     path("", include("campaign.press.urls")),
+    path("", include("campaign.groups.urls")),
     path("", include("campaign.urls")),
     path("", include("campaign.eventhorizon.urls")),
 ]

@@ -144,4 +144,7 @@ LAYER_RECORD = CampaignLayer(
     send_reminders=deadlines.send_step_reminders,
     join_words=JOIN_WORDS,
     revealed_dice=scenarios.revealed_force_dice,
+    # issue 32: an away fleet's step deadline moves, or its substitute is asked; no standing
+    # orders or computer play in a rubber (each step wants its players' own choices).
+    away_modes=frozenset({"extend", "substitute"}),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..access import empire_seats
 from ..layers import CampaignLayer, HomeFacts, Seat, Step
-from ..models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
+from ..models import AuditEntry, Campaign, DiceRoll, Empire, Turn, TurnOrders
 from ..notifications import round_label
 
 KEY = "eventhorizon"
@@ -117,6 +117,47 @@ def check_join(campaign: Campaign, *, role: str, empire_name: str, faction: str)
     """Event Horizon seats any empire name and faction (the lobby checks names and colours)."""
 
 
+AWAY_MODES = frozenset({"extend", "standing", "computer", "substitute"})
+
+
+def hold_seat(campaign: Campaign, seat: int, mode: str, *, on: bool, before: dict | None = None) -> dict:
+    """An away seat (issue 32, docs/groups.md): ``"computer"`` hands it to the computer the way
+    missed turns do (``auto_bot``, so its player may take it back on the orders page);
+    ``"standing"`` leaves it on its standing orders (RULINGS "Missed deadline"), and when it is
+    given back (``on=False``) the turns it missed while away stop counting and a seat the missed
+    turn limit gave to the computer meanwhile returns to its player. Returns the seat's state."""
+    from .. import locks
+
+    empire = locks.rows(Empire.objects.filter(campaign=campaign, seat=seat)).first()
+    if empire is None:
+        return {}
+    state = {"is_bot": empire.is_bot, "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
+    fields: list[str] = []
+    if on and mode == "computer" and not empire.is_bot:
+        empire.is_bot = empire.auto_bot = True
+        fields = ["is_bot", "auto_bot"]
+    elif not on:
+        before = before or {}
+        if mode == "standing" and empire.missed_turns > before.get("missed_turns", 0):
+            empire.missed_turns = before.get("missed_turns", 0)
+            fields.append("missed_turns")
+        if empire.auto_bot and empire.user_id is not None and not before.get("is_bot", False):
+            empire.is_bot = empire.auto_bot = False
+            fields += ["is_bot", "auto_bot"]
+    if fields:
+        empire.save(update_fields=fields)
+    return state if on else {"is_bot": empire.is_bot, "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
+
+
+def not_ready(campaign: Campaign) -> list[str]:
+    """The players' empires not marked ready for the open turn (issue 32's deadline warnings;
+    the platform asks only when the campaign shows ready marks)."""
+    ready = set(TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn, ready=True)
+                .values_list("empire_id", flat=True))
+    return [name for pk, name in campaign.empires.filter(is_bot=False, eliminated=False, user__isnull=False)
+            .order_by("seat").values_list("pk", "name") if pk not in ready]
+
+
 def record() -> CampaignLayer:
     from .. import actions
     from ..forms import LobbyCreateForm
@@ -147,5 +188,9 @@ def record() -> CampaignLayer:
         export=exchange.export_campaign,
         seats=seats,
         user_seats=empire_seats,
+        away_modes=AWAY_MODES,
+        hold_seat=hold_seat,
+        not_ready=not_ready,
+        act_url="campaign-orders",
     )
 

@@ -100,6 +100,12 @@ ENDPOINTS = [
     ("api-whatif-list", "post", "bob", "", {"seed": TEXT, "trials": NUMBER,
                                             "a": {"ships": [{"design": 1, "count": 1}]},
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
+    ("api-away", "post", "bob", "", {"starts": TEXT, "ends": TEXT, "note": TEXT, "campaign": NUMBER}),
+    ("api-away-end", "post", "bob", "absence", {"note": TEXT, "n": NUMBER}),
+    ("api-campaign-away", "put", "alice", "eh", {"mode": TEXT, "limit_hours": NUMBER}),
+    ("api-webhooks", "post", "alice", "eh", {"url": TEXT, "events": [TEXT], "n": NUMBER}),
+    ("api-webhook", "delete", "alice", "webhook", {"note": TEXT, "n": NUMBER}),
+    ("api-calendar", "post", "bob", "", {"note": TEXT, "n": NUMBER}),
     ("api-whatif-cam", "post", "bob", "", {"seed": TEXT, "trials": NUMBER, "period": 2, "points": 60,
                                            "a": {"sds": [TEXT]}, "b": {"sds": ["d7"]}}),
 ]
@@ -169,6 +175,20 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
             from campaign import actions
 
             return {"token_id": actions.create_api_token(user=bob)[0].pk}
+        if kind == "absence":  # issue 32: away dates
+            from datetime import timedelta
+
+            from django.utils import timezone
+
+            from campaign.groups import away
+
+            return {"absence_id": away.declare_absence(user=bob, starts=timezone.now() + timedelta(days=1),
+                                                       ends=timezone.now() + timedelta(days=2)).pk}
+        if kind == "webhook":
+            from campaign.groups.models import Webhook
+
+            return {"campaign_id": small_campaign.pk, "webhook_id": Webhook.objects.create(
+                campaign=small_campaign, url="https://example.com/hook", events=["turn"], secret="s").pk}
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 

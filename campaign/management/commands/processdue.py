@@ -12,17 +12,22 @@ class Command(BaseCommand):
         "doctrine play embedded-battle activations past theirs. With a Celery broker the turns are "
         "queued for the workers; without one (the embedded default) they are processed here, one "
         "after another. Stored mail that was never processed (a database error, a lost task) is "
-        "processed first, with back-off (docs/mail.md)."
+        "processed first, with back-off (docs/mail.md). Away dates' effects and the campaigns' "
+        "webhook events and retries (docs/groups.md) come before the turns."
     )
 
     def handle(self, *args, **opts):
         # Stored mail first (a message a database error left unprocessed, after its back-off):
         # orders the mail system accepted before a deadline count for that turn (ruling ML1).
         mail = requeue_pending()
+        from campaign.groups.tasks import sweep_now
+
+        groups = sweep_now()
         count = actions.enqueue_due_turns()
         steps = actions.enqueue_due_steps()
         settled, played = battles.handler().sweep_due()
         self.stdout.write(f"{count} turn(s) due; {steps} campaign step(s) past their deadline; "
                           f"{settled} battle(s) settled at their deadline; "
                           f"{played} late activation(s) played by the doctrine; "
-                          f"{mail} stored mail message(s) processed again.")
+                          f"{mail} stored mail message(s) processed again; "
+                          f"{groups} away effect(s) and webhook post(s).")

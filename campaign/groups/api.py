@@ -1,0 +1,170 @@
+"""Away dates, the calendar and webhooks in the REST API (thin: look-ups start from what the
+caller may see, outsiders get 404; a refusal is 400 with its reason, 403 when the caller may see
+but not act).
+
+    away/                              GET your absences to come; POST {"starts", "ends", "note", "campaign"}
+    away/{id}/end/                     POST: back early, or cancel one to come
+    campaigns/{id}/away/               GET the seats away (moderators: notes and the policy too);
+                                       PUT (moderators) {"mode", "limit_hours", "substitute"}: the away policy
+    campaigns/{id}/webhooks/           (moderators) GET the webhooks and their log; POST {"url", "preset", "events"}
+    campaigns/{id}/webhooks/{hook}/    (moderators) DELETE
+    calendar/                          POST: a new secret feed URL (the old one stops); DELETE: revoke
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import is_moderator, visible_campaigns
+from campaign.actions.errors import ActionError, NotAllowed
+from campaign.actions.errors import NotFound as ActionNotFound
+
+from . import away, calendar, webhooks
+from .models import Webhook, WebhookEvent
+
+
+def _call(action, **kwargs):
+    try:
+        return action(**kwargs)
+    except ActionNotFound as exc:
+        raise NotFound(str(exc)) from None
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except ActionError as exc:
+        raise ValidationError({"detail": str(exc)}) from None
+
+
+class AbsenceSerializer(serializers.Serializer):
+    starts = serializers.DateTimeField()
+    ends = serializers.DateTimeField()
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+def _absence_json(a) -> dict:
+    return {"id": a.pk, "starts": a.starts, "ends": a.ends, "note": a.note, "campaign": a.campaign_id}
+
+
+class AbsencesView(APIView):
+    @extend_schema(responses={200: dict}, summary="Your absences to come or running")
+    def get(self, request):
+        from django.utils import timezone
+
+        from .models import Absence
+
+        rows = Absence.objects.filter(user=request.user, ended_at__isnull=True, ends__gt=timezone.now())
+        return Response({"absences": [_absence_json(a) for a in rows]})
+
+    @extend_schema(request=AbsenceSerializer, responses={201: dict}, summary="Declare an absence")
+    def post(self, request):
+        data = AbsenceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        absence = _call(away.declare_absence, user=request.user, starts=v["starts"], ends=v["ends"],
+                        note=v["note"], campaign_id=v["campaign"])
+        return Response(_absence_json(absence), status=status.HTTP_201_CREATED)
+
+
+class EndAbsenceView(APIView):
+    @extend_schema(request=None, responses={200: dict}, summary="Back early (or cancel an absence to come)")
+    def post(self, request, absence_id: int):
+        absence = _call(away.end_absence, absence_id=absence_id, user=request.user)
+        return Response(_absence_json(absence))
+
+
+class PolicySerializer(serializers.Serializer):
+    mode = serializers.CharField(max_length=12)
+    limit_hours = serializers.IntegerField(required=False, default=168)
+    substitute = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+
+
+class CampaignAwayView(APIView):
+    @extend_schema(responses={200: dict}, summary="The seats away in a campaign")
+    def get(self, request, campaign_id: int):
+        campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+        if campaign is None:
+            raise NotFound("no such campaign")
+        out = {"away": [{"seat": seat, "from": s, "until": e} for seat, (s, e) in away.away_now(campaign).items()]}
+        if is_moderator(request.user, campaign):
+            policy = away.policy_of(campaign)
+            out["policy"] = {"mode": away.mode_for(campaign), "limit_hours": policy.limit_hours,
+                             "substitute": policy.substitute.username if policy.substitute_id else None}
+            out["absences"] = away.moderator_view(campaign)
+        return Response(out)
+
+    @extend_schema(request=PolicySerializer, responses={200: dict}, summary="Set the away policy (moderators)")
+    def put(self, request, campaign_id: int):
+        campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+        if campaign is None:
+            raise NotFound("no such campaign")
+        data = PolicySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        policy = _call(away.set_away_policy, campaign_id=campaign.pk, user=request.user, **data.validated_data)
+        return Response({"mode": policy.mode, "limit_hours": policy.limit_hours,
+                         "substitute": policy.substitute.username if policy.substitute_id else None})
+
+
+class WebhookSerializer(serializers.Serializer):
+    url = serializers.CharField(max_length=500)
+    preset = serializers.ChoiceField(choices=Webhook.Preset.values, default="json")
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WebhookEvent.values), min_length=1)
+
+
+def _hook_json(h: Webhook, *, log: bool = True) -> dict:
+    out = {"id": h.pk, "url": h.url, "preset": h.preset, "events": h.events, "active": h.active,
+           "secret": h.secret, "disabled_reason": h.disabled_reason, "failing_since": h.failing_since}
+    if log:
+        out["log"] = [{"id": d.pk, "event": d.event, "status": d.status, "attempts": d.attempts,
+                       "last_code": d.last_code, "last_error": d.last_error, "created_at": d.created_at}
+                      for d in h.deliveries.order_by("-pk")[:20]]
+    return out
+
+
+def _moderated(request, campaign_id: int):
+    campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
+    if campaign is None:
+        raise NotFound("no such campaign")
+    if not is_moderator(request.user, campaign):
+        raise PermissionDenied("only the campaign's moderators manage its webhooks")
+    return campaign
+
+
+class WebhooksView(APIView):
+    @extend_schema(responses={200: dict}, summary="The campaign's webhooks and their log (moderators)")
+    def get(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        return Response({"webhooks": [_hook_json(h) for h in campaign.webhooks.order_by("pk")]})
+
+    @extend_schema(request=WebhookSerializer, responses={201: dict}, summary="Add a webhook (moderators)")
+    def post(self, request, campaign_id: int):
+        campaign = _moderated(request, campaign_id)
+        data = WebhookSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = _call(webhooks.add_webhook, campaign_id=campaign.pk, user=request.user, **data.validated_data)
+        return Response(_hook_json(hook, log=False), status=status.HTTP_201_CREATED)
+
+
+class WebhookView(APIView):
+    @extend_schema(responses={204: None}, summary="Remove a webhook (moderators)")
+    def delete(self, request, campaign_id: int, webhook_id: int):
+        campaign = _moderated(request, campaign_id)
+        _call(webhooks.remove_webhook, campaign_id=campaign.pk, user=request.user, webhook_id=webhook_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CalendarView(APIView):
+    @extend_schema(request=None, responses={201: dict}, summary="A new secret URL of your deadline calendar")
+    def post(self, request):
+        secret = calendar.rotate_feed(user=request.user)
+        return Response({"url": request.build_absolute_uri(reverse("calendar-feed", args=[secret]))},
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None}, summary="Revoke your deadline calendar's URL")
+    def delete(self, request):
+        calendar.revoke_feed(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
