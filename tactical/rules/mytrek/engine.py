@@ -161,9 +161,9 @@ def _check_orders(battle: Battle, ship: Ship, o: Orders) -> None:
             raise IllegalActionError(T.SYSTEMS, f"{system} are at factor {T.FACTOR_NAMES[ship.factor(system)]}: "
                                      f"at most {ship.factor(system)} power points")
     if o.tractor not in (0, TRACTOR_PP):
-        raise IllegalActionError(f"{T.RULINGS} MT8", f"a tractor beam takes {TRACTOR_PP} power point or none")
+        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT8)", f"a tractor beam takes {TRACTOR_PP} power point or none")
     if o.invisibility not in (0, INVISIBILITY_PP) or (o.invisibility and not ship.design.invisibility):
-        raise IllegalActionError(f"{T.RULINGS} MT11", f"only a ship with an invisibility device powers it, "
+        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT11)", f"only a ship with an invisibility device powers it, "
                                  f"with {INVISIBILITY_PP} power points")
     if o.power.total > pp:
         raise IllegalActionError(T.HULL, f"{ship.label} has {pp} power points, not {o.power.total}")
@@ -181,7 +181,7 @@ def _check_move(battle: Battle, ship: Ship, m: Move) -> None:
     if m.how == "F":
         dx, dy = square.FACING_VECTORS[ship.facing]
         if not (0 <= ship.x + dx < battle.width and 0 <= ship.y + dy < battle.height):
-            raise IllegalActionError(f"{T.RULINGS} MT13", f"{ship.label} cannot move off the edge of the board")
+            raise IllegalActionError(f"{T.PHASES} (ruling MT13)", f"{ship.label} cannot move off the edge of the board")
 
 
 def _check_attack(battle: Battle, ship: Ship, a: Attack) -> None:
@@ -201,7 +201,7 @@ def _check_attack(battle: Battle, ship: Ship, a: Attack) -> None:
     if spaces > reach:
         raise IllegalActionError(T.ATTACKING, f"{target.label} is {spaces} spaces away: out of range ({reach})")
     if not in_arc(ship, target, a.weapon):
-        raise IllegalActionError(f"{T.RULINGS} MT12", f"{target.label} is behind {ship.label}: only aft weapons "
+        raise IllegalActionError(f"{T.ATTACKING} (ruling MT12)", f"{target.label} is behind {ship.label}: only aft weapons "
                                  "fire there")
 
 

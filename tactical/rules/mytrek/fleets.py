@@ -63,7 +63,7 @@ def check_fleet(designs, points: int = FLEET_POINTS) -> None:
     if not designs:
         raise IllegalActionError(T.FLEET, "a fleet needs at least one ship")
     if len(designs) > MAX_SHIPS:
-        raise IllegalActionError(f"{T.RULINGS} MT19", f"a fleet has at most {MAX_SHIPS} ships")
+        raise IllegalActionError(f"{T.FLEET} (ruling MT19)", f"a fleet has at most {MAX_SHIPS} ships")
     total = fleet_points(designs)
     if total > points:
         raise IllegalActionError(T.FLEET, f"the fleet costs {total} points, more than {points}")
@@ -106,7 +106,7 @@ def new_battle(setup: Mapping[str, Any]) -> Battle:
     for i, side in enumerate(order):
         fleet = [design_from(d) for d in sides[str(side)]]
         if len(fleet) > MAX_SHIPS:
-            raise IllegalActionError(f"{T.RULINGS} MT19", f"a fleet has at most {MAX_SHIPS} ships")
+            raise IllegalActionError(f"{T.FLEET} (ruling MT19)", f"a fleet has at most {MAX_SHIPS} ships")
         x, facing = (1, 1) if i % 2 == 0 else (width - 2, 3)
         top = (height - 2 * (len(fleet) - 1)) // 2
         for j, d in enumerate(fleet):
