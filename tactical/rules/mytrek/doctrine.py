@@ -40,7 +40,7 @@ def _orders(battle: Battle, ship: Ship) -> Orders:
 
 def _move(battle: Battle, ship: Ship) -> Move:
     enemies = _enemies(battle, ship)
-    options = [m for m in (Move(ship.id, h) for h in ("F", "L", "R", "H")) if E._ok(battle, m)]
+    options = E.legal_actions_for(battle, ship)
     if not enemies:
         return options[0]
     target = min(enemies, key=lambda e: (square.distance(e.pos, ship.pos), e.id))
@@ -66,14 +66,18 @@ def _expected(battle: Battle, ship: Ship, a: Attack) -> float:
 
 def _attack(battle: Battle, ship: Ship) -> Attack:
     best, value = Attack(ship.id), 0.0
-    for a in E.legal_actions_for(battle, ship):
-        if not a.target or a.system:
+    ready = E._weapons_ready(ship)
+    weapons = [w for w in ready if w == "beams" or w == "tractor" or "beams" not in ready]
+    for target in _enemies(battle, ship):
+        if square.distance(ship.pos, target.pos) > T.MAX_RANGE:
             continue
-        if a.weapon in ("torpedo", "missile") and "beams" in E._weapons_ready(ship):
-            continue
-        v = _expected(battle, ship, a)
-        if v > value:
-            best, value = a, v
+        for weapon in weapons:
+            a = Attack(ship.id, target.id, weapon)
+            if not E._passes(E._check_attack, battle, ship, a):
+                continue
+            v = _expected(battle, ship, a)
+            if v > value:
+                best, value = a, v
     return best
 
 

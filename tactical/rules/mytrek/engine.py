@@ -480,16 +480,27 @@ def legal_actions_for(battle: Battle, ship: Ship) -> list:
                        max_speed(ship, p.engines), False, fix) for p in power_splits(ship)]
         out.append(Orders(ship.id, destruct=True, repair=fix))
     elif battle.step == "move":
-        out += [m for m in (Move(ship.id, h) for h in MOVES) if _ok(battle, m)]
+        out += [m for m in (Move(ship.id, h) for h in MOVES) if _passes(_check_move, battle, ship, m)]
     else:
         out.append(Attack(ship.id))
+        ready = _weapons_ready(ship)
         for target in battle.ships:
-            for weapon in _weapons_ready(ship):
+            if target.side == ship.side or not target.alive or square.distance(ship.pos, target.pos) > T.MAX_RANGE:
+                continue
+            for weapon in ready:
                 for system in ("",) if weapon == "tractor" else ("",) + T.SYSTEMS_NAMES:
                     a = Attack(ship.id, target.id, weapon, system)
-                    if target.side != ship.side and _ok(battle, a):
+                    if _passes(_check_attack, battle, ship, a):
                         out.append(a)
     return out
+
+
+def _passes(checker, battle: Battle, ship: Ship, action) -> bool:
+    try:
+        checker(battle, ship, action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _ok(battle: Battle, action) -> bool:
