@@ -14,6 +14,7 @@ run. No database.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -89,10 +90,11 @@ def main() -> int:
         for p in problems[:20]:
             print("  ", p)
         failed = bool(problems) or sum(ends.values()) != args.battles
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     result = pool.play_run("mytrek", {"random": 400}, SEED, args.battles, processes=args.processes).result()
     print(f"{args.battles} battles through the what-if path ({args.processes} process(es)): "
-          f"{time.perf_counter() - t:.1f} s wall (goal <= 20 s for 1,000); {result}")
+          f"{time.perf_counter() - t:.1f} s wall, {time.process_time() - cpu:.1f} s CPU in this process "
+          f"(goal <= 20 s for 1,000; load average {os.getloadavg()[0]:.1f}); {result}")
     if result["trials"] != args.battles:
         failed = True
     return 1 if failed else 0

@@ -18,7 +18,7 @@ from .play import BOOK, RULES  # noqa: E402
 _registry.register(_registry.ResolverRecord(
     name="mytrek", title=BOOK.title, rule_book=BOOK.rule_book,
     resolve=lambda state, dice, **kw: BOOK.outcome(BOOK.simulate(state, dice)),
-    play=RULES, book=BOOK, fleets=None,
+    play=RULES, book=BOOK, fleets="tactical.hosts.pickup.mytrek_fleets:MYTREK",
     trial=_Trial("mytrek", "tactical.rules.mytrek.trial:play_job", "tactical.rules.mytrek.trial:same",
                  "tactical.rules.mytrek.trial:same", "tactical.rules.mytrek.trial:tally_for"),
 ))

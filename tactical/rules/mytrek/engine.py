@@ -81,13 +81,18 @@ def _weapons_ready(ship: Ship) -> tuple[str, ...]:
 
 
 def acting_side(battle: Battle) -> int | None:
-    if battle.over:
-        return None
-    done = battle.ordered()
-    for side in battle.sides:
-        if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships):
-            return side
-    return None
+    cached = battle.__dict__.get("_acting", False)
+    if cached is not False:
+        return cached
+    found = None
+    if not battle.over:
+        done = battle.ordered()
+        for side in battle.sides:
+            if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships):
+                found = side
+                break
+    battle.__dict__["_acting"] = found
+    return found
 
 
 def in_arc(attacker: Ship, target: Ship, weapon: str) -> bool:

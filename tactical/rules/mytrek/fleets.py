@@ -1,8 +1,9 @@
 """Fleets by points (002 Assembling a Fleet): the ship designer's price, the site's house roster,
 random fleets for the benches, and the battle set up from two fleets (pure Python).
 
-The set-up JSON ``{"sides": {"1": [design, …], "2": […]}, "width": 24, "height": 16}``, a design
-as ``design_json``. Side 1 lines up along the left edge facing east, side 2 along the right edge
+The set-up JSON ``{"sides": {"1": [design, …], "2": […]}, "width": 24, "height": 16}`` (a side may
+also be ``{"name", "colour", "ships": [design, …]}``, as the site stores it), a design as
+``design_json`` or a house roster name. Side 1 lines up along the left edge facing east, side 2 along the right edge
 facing west, two rows apart (ruling MT13).
 """
 
@@ -104,7 +105,12 @@ def new_battle(setup: Mapping[str, Any]) -> Battle:
     ships, n = [], 0
     order = sorted(int(k) for k in sides)
     for i, side in enumerate(order):
-        fleet = [design_from(d) for d in sides[str(side)]]
+        given = sides[str(side)]
+        if isinstance(given, Mapping):  # the site's form: {"name", "colour", "ships": [...]}
+            given = given.get("ships") or []
+        if not isinstance(given, list):
+            raise IllegalActionError(T.FLEET, "a fleet is a list of designs")
+        fleet = [design_from(d) for d in given]
         if len(fleet) > MAX_SHIPS:
             raise IllegalActionError(f"{T.FLEET} (ruling MT19)", f"a fleet has at most {MAX_SHIPS} ships")
         x, facing = (1, 1) if i % 2 == 0 else (width - 2, 3)

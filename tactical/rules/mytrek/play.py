@@ -8,6 +8,7 @@ invisibility device that the seat has not detected is left out of everything the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -114,7 +115,12 @@ class MyTrekPlay(PlayRules):
         return f"{names.get(winner, f'Side {winner}')} wins." if winner else "The battle ends in a draw."
 
     def late_done(self, state: Battle) -> bool:
-        return True
+        """A late side's decision is done when its ships' orders for the step are all in: the step
+        was resolved (nothing pending) or the orders now wait for another side."""
+        if not state.pending:
+            return True
+        last = state.ship(state.pending[-1][0])
+        return last is None or E.acting_side(state) != last.side
 
     def turn_label(self, state: Battle) -> str:
         return E.step_label(state)
@@ -153,7 +159,7 @@ class MyTrekPlay(PlayRules):
         waiting = [s.id for s in E.waiting(state)] if viewer.can_act else []
         return {"svg": board.render(state, side, waiting[0] if waiting else None, dict(viewer.colours)),
                 "mt": self.state_json(state, viewer), "waiting": waiting,
-                "legal": self.legal_json(state, viewer.seat) if viewer.seat else {}}
+                "order_form": order_form(state, waiting[0]) if waiting else None}
 
     def replay_context(self, state: Battle, action_json, viewer: Viewer) -> dict:
         return {"svg": board.render(state, viewer.fog_side, None, dict(viewer.colours)),
@@ -170,6 +176,22 @@ class MyTrekPlay(PlayRules):
             elif value != "":
                 data[key] = value
         return data
+
+
+def order_form(state: Battle, ship_id: int) -> dict:
+    """What the play page offers for the next ship of the acting side to be given its orders."""
+    ship = state.ship(ship_id)
+    out: dict[str, Any] = {"ship": ship.id, "label": ship.label, "step": state.step}
+    if state.step == "zero":
+        out.update(pp=T.power_points(ship.design.size, ship.hull), device=ship.design.invisibility,
+                   factors={k: ship.factor(k) for k in T.SYSTEMS_NAMES},
+                   speeds=[(v, T.speed_name(v)) for v in range(ship.design.top_speed + 1)],
+                   repairs=[k for k in T.SYSTEMS_NAMES if ship.factor(k) < T.MAX_PER_SYSTEM],
+                   top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)})
+        return out
+    out["options"] = [{"json": json.dumps(to_json(a)), "label": E._order_text(a)}
+                      for a in E.legal_actions_for(state, ship)]
+    return out
 
 
 RULES = MyTrekPlay()

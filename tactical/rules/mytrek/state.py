@@ -136,6 +136,10 @@ class Battle:
     sides: tuple[int, ...] = (1, 2)
     log: tuple[Event, ...] = ()
 
+    # ``engine.acting_side`` keeps its answer in the instance dict; a copy that changes any of
+    # these fields drops it (``kit.evolve``).
+    _cached_from = {name: ("_acting",) for name in ("ships", "step", "phase", "pending", "over", "sides")}
+
     def ship(self, ship_id: int) -> Ship | None:
         return next((s for s in self.ships if s.id == ship_id), None)
 
