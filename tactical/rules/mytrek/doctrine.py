@@ -81,8 +81,9 @@ def _attack(battle: Battle, ship: Ship) -> Attack:
     return best
 
 
-def doctrine_action(battle: Battle):
-    ship = E.waiting(battle)[0]
+def doctrine_action(battle: Battle, side: int | None = None):
+    """The orders of ``side``'s next ship (default: the first side to give orders)."""
+    ship = E.waiting(battle, side)[0]
     if battle.step == "zero":
         return _orders(battle, ship)
     if battle.step == "move":

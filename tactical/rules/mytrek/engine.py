@@ -80,19 +80,25 @@ def _weapons_ready(ship: Ship) -> tuple[str, ...]:
     return tuple(out)
 
 
-def acting_side(battle: Battle) -> int | None:
-    cached = battle.__dict__.get("_acting", False)
-    if cached is not False:
+def acting_sides(battle: Battle) -> tuple[int, ...]:
+    """Every side with a ship still to be given orders in this step, in side order (ruling MT17:
+    the sides give them in any order; the step is resolved when the last is in)."""
+    cached = battle.__dict__.get("_acting")
+    if cached is not None:
         return cached
-    found = None
+    found: tuple[int, ...] = ()
     if not battle.over:
         done = battle.ordered()
-        for side in battle.sides:
-            if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships):
-                found = side
-                break
+        found = tuple(side for side in battle.sides
+                      if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships))
     battle.__dict__["_acting"] = found
     return found
+
+
+def acting_side(battle: Battle) -> int | None:
+    """The first of ``acting_sides`` (the side the ``RuleBook`` protocol and the doctrine loop ask)."""
+    sides = acting_sides(battle)
+    return sides[0] if sides else None
 
 
 def in_arc(attacker: Ship, target: Ship, weapon: str) -> bool:
@@ -145,10 +151,9 @@ def attack_dice(ship: Ship, weapon: str) -> int:
 # --- refusals ----------------------------------------------------------------------------------
 
 def _own_ship(battle: Battle, ship_id: object) -> Ship:
-    side = acting_side(battle)
     ship = battle.ship(ship_id) if isinstance(ship_id, int) else None
-    if ship is None or ship.side != side or not ship.alive:
-        raise IllegalActionError(T.PHASES, f"there is no ship {ship_id} of side {side} to give orders to")
+    if ship is None or ship.side not in acting_sides(battle) or not ship.alive:
+        raise IllegalActionError(T.PHASES, f"there is no ship {ship_id} to give orders to now")
     if ship.id in battle.ordered():
         raise IllegalActionError(T.PHASES, f"{ship.label} already has its orders for this step")
     if not needs_order(battle, ship):
@@ -237,7 +242,7 @@ def apply(battle: Battle, action, dice) -> kit.Resolution:
     log.add("orders", f"{ship.label}: orders given ({_order_text(action)}).", sides=(ship.side,), public=False,
             ship=ship.id)
     battle = evolve(battle, pending=battle.pending + ((ship.id, action),))
-    if acting_side(battle) is None:
+    if not acting_sides(battle):
         battle = _resolve(battle, dice, log)
         battle = _advance(battle, dice, log)
     return kit.Resolution(evolve(battle, log=battle.log + tuple(log.events)), tuple(log.events))
@@ -449,9 +454,12 @@ def _new_turn(battle: Battle, log: kit.EventLog) -> Battle:
 
 # --- legal actions ------------------------------------------------------------------------------
 
-def waiting(battle: Battle) -> list[Ship]:
-    """The acting side's ships still to be given orders in this step."""
-    side = acting_side(battle)
+def waiting(battle: Battle, side: int | None = None) -> list[Ship]:
+    """``side``'s ships (default: the first acting side's) still to be given orders in this step."""
+    if side is None:
+        side = acting_side(battle)
+    elif side not in acting_sides(battle):
+        return []
     done = battle.ordered()
     return [s for s in battle.ships if s.side == side and s.id not in done and needs_order(battle, s)]
 
@@ -467,11 +475,12 @@ def repair_choice(ship: Ship) -> str:
     return next((s for s in T.SYSTEMS_NAMES if ship.factor(s) < T.MAX_PER_SYSTEM), "")
 
 
-def legal_actions(battle: Battle) -> tuple:
-    """The acting side's orders: in Phase Zero each power split at the top speed it allows (any lower
-    speed is accepted too) and self-destruct; moves; attacks at every target in sight and reach."""
+def legal_actions(battle: Battle, side: int | None = None) -> tuple:
+    """``side``'s orders (default: the first acting side's): in Phase Zero each power split at the
+    top speed it allows (any lower speed is accepted too) and self-destruct; moves; attacks at every
+    target in sight and reach."""
     out: list = []
-    for ship in waiting(battle):
+    for ship in waiting(battle, side):
         out += legal_actions_for(battle, ship)
     return tuple(out)
 

@@ -79,6 +79,9 @@ class MyTrekPlay(PlayRules):
     def acting_side(self, state: Battle):
         return E.acting_side(state)
 
+    def acting_sides(self, state: Battle):
+        return E.acting_sides(state)
+
     def is_over(self, state: Battle) -> bool:
         return state.over
 
@@ -102,7 +105,10 @@ class MyTrekPlay(PlayRules):
         return Step(res.state, res.events)
 
     def doctrine_action(self, state: Battle, side: int):
-        return BOOK.doctrine_action(state)
+        from tactical.rules.kit import fallback
+
+        return fallback(state, D.doctrine_action(state, side), check=E.check,
+                        instead=lambda s: BOOK.instead(s, side))
 
     def events(self, state: Battle):
         return state.log
@@ -120,7 +126,11 @@ class MyTrekPlay(PlayRules):
         if not state.pending:
             return True
         last = state.ship(state.pending[-1][0])
-        return last is None or E.acting_side(state) != last.side
+        return last is None or last.side not in E.acting_sides(state)
+
+    def clock_restarts(self, state: Battle) -> bool:
+        """The decision clock starts afresh with each step, not when one side's orders are in."""
+        return not state.pending
 
     def turn_label(self, state: Battle) -> str:
         return E.step_label(state)
@@ -129,10 +139,8 @@ class MyTrekPlay(PlayRules):
         return f"the orders for {E.step_label(state)}"
 
     def legal_json(self, state: Battle, side: int) -> dict:
-        if E.acting_side(state) != side:
-            return {}
         out: dict[str, list] = {}
-        for action in E.legal_actions(state):
+        for action in E.legal_actions(state, side) if side in E.acting_sides(state) else ():
             out.setdefault(str(action.ship), []).append(to_json(action))
         return out
 
@@ -156,7 +164,7 @@ class MyTrekPlay(PlayRules):
 
     def page_context(self, state: Battle, viewer: Viewer) -> dict:
         side = viewer.fog_side
-        waiting = [s.id for s in E.waiting(state)] if viewer.can_act else []
+        waiting = [s.id for s in E.waiting(state, viewer.seat)] if viewer.can_act and viewer.seat else []
         return {"svg": board.render(state, side, waiting[0] if waiting else None, dict(viewer.colours)),
                 "mt": self.state_json(state, viewer), "waiting": waiting,
                 "order_form": order_form(state, waiting[0]) if waiting else None}
@@ -213,8 +221,8 @@ class MyTrekBook(kit.Book):
     def choose(self, state: Battle):
         return D.doctrine_action(state)
 
-    def instead(self, state: Battle):
-        ship = E.waiting(state)[0]
+    def instead(self, state: Battle, side: int | None = None):
+        ship = E.waiting(state, side)[0]
         if state.step == "zero":
             return Orders(ship.id)
         return Move(ship.id, "H") if state.step == "move" else Attack(ship.id)

@@ -136,7 +136,7 @@ class Battle:
     sides: tuple[int, ...] = (1, 2)
     log: tuple[Event, ...] = ()
 
-    # ``engine.acting_side`` keeps its answer in the instance dict; a copy that changes any of
+    # ``engine.acting_sides`` keeps its answer in the instance dict; a copy that changes any of
     # these fields drops it (``kit.evolve``).
     _cached_from = {name: ("_acting",) for name in ("ships", "step", "phase", "pending", "over", "sides")}
 

@@ -85,35 +85,45 @@ def test_a_refused_order_is_shown_and_changes_nothing(client, bob):
     assert pickup.battle.steps.count() == steps
 
 
-def test_the_other_side_sees_no_orders_until_both_are_in(client, bob, carol):
-    """002 Phase Zero 1 (orders written on paper), ruling MT17."""
+def test_the_sides_give_orders_in_any_order_and_see_none_until_both_are_in(client, bob, carol):
+    """002 Phase Zero 1 (orders written on paper), ruling MT17, on the generic play layer's
+    ``PlayRules.acting_sides``: both sides are asked at once; carol (side 2) gives hers first; bob
+    is told nothing of them (only that they are in) until his are in too, then both are revealed."""
     pickup = actions.create_pickup(user=bob, ruleset=MT, points=400, opponent="link")
     actions.accept_pickup(token=pickup.invite_token, user=carol)
     actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=["cruiser"])
     actions.submit_fleet(pickup_id=pickup.pk, user=carol, ships=["cruiser"])
     pickup.refresh_from_db()
     battle = pickup.battle
-    client.force_login(carol)
+    client.force_login(bob)
     api_url = reverse("api-battle-state", args=[battle.pk])
     before = client.get(api_url).json()
-    play.take_action(battle_id=battle.pk, user=bob, action_json={
-        "type": "orders", "ship": 1, "engines": 1, "fields": 3, "weapons": 3, "tractor": 1, "speed": 2})
+    assert before["acting_sides"] == [1, 2] and before["your_turn"]
+    client.force_login(carol)
+    assert client.get(api_url).json()["your_turn"]
+    play.take_action(battle_id=battle.pk, user=carol, action_json={
+        "type": "orders", "ship": 2, "engines": 1, "fields": 3, "weapons": 3, "tractor": 1, "speed": 2})
+    assert not client.get(api_url).json()["your_turn"]
+    client.force_login(bob)
     after = client.get(api_url).json()
-    assert after["acting_side"] == 2 and before["acting_side"] == 1 and after["my_orders"] == {}
-    assert "power" not in next(s for s in after["ships"] if s["id"] == 1)
+    assert after["acting_sides"] == [1] and after["your_turn"] and after["my_orders"] == {}
+    assert "power" not in next(s for s in after["ships"] if s["id"] == 2)
 
-    def told(d):  # everything but whose turn it is and the step count
-        return json.dumps({k: v for k, v in d.items() if k not in ("acting_side", "your_turn", "legal", "steps",
-                                                                "activation_deadline")},
+    def told(d):  # everything but who is still to give orders and the step count
+        return json.dumps({k: v for k, v in d.items() if k not in ("acting_side", "acting_sides", "legal",
+                                                                    "steps", "activation_deadline")},
                           sort_keys=True)
     assert told(after) == told(before)
-    mine = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
-    assert "orders given" not in mine  # bob's order is his side's only
-    client.force_login(bob)
-    assert "orders given" in client.get(reverse("battle-play", args=[battle.pk])).content.decode()
-    play.take_action(battle_id=battle.pk, user=carol, action_json={
-        "type": "orders", "ship": 2, "engines": 2, "fields": 3, "weapons": 3, "speed": 5})
+    page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
+    assert "orders given" not in page and "Your orders" in page
     client.force_login(carol)
+    page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
+    assert "orders given" in page and "Waiting for" in page  # her own order, and bob still to give his
+    with pytest.raises(play.NotYourTurn):
+        play.take_action(battle_id=battle.pk, user=carol, action_json={"type": "move", "ship": 2, "how": "F"})
+    play.take_action(battle_id=battle.pk, user=bob, action_json={
+        "type": "orders", "ship": 1, "engines": 2, "fields": 3, "weapons": 3, "speed": 5})
+    client.force_login(bob)
     revealed = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
     assert "tractor 1" in revealed  # both in: revealed together
 
