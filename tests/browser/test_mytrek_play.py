@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from tactical.hosts.pickup import actions
 from tactical.models import Battle, PickupBattle
-from tactical.pickup import actions
 from tests.browser.conftest import sideways_overflow
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from tactical.pickup import actions
+from tactical.hosts.pickup import actions
 from tactical.play import actions as play
 from tactical.rules import kit, registry
 from tactical.rules.kit import IllegalActionError, evolve
@@ -107,7 +107,7 @@ class SealedPlay(PlayRules):
 
 @pytest.fixture
 def sealed():
-    from tactical.pickup.books import FleetBook, Offer
+    from tactical.hosts.pickup.books import FleetBook, Offer
 
     class Fleets(FleetBook):
         ruleset = "sealed"

@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaign.models import Campaign
-from tactical.models import Battle, PickupBattle
 from tactical.hosts.pickup import actions
 from tactical.hosts.pickup.books import available, book
+from tactical.models import Battle, PickupBattle
 from tactical.play import actions as play
 
 pytestmark = pytest.mark.django_db
