@@ -66,6 +66,22 @@ def test_my_trek_against_the_computer_on_a_phone(phone, login, shot, bob):
     _phase_zero(page)
     _phase_zero(page)  # both ships' power split in: the computer's were in already, all revealed
     assert "speed Hyper 2" in page.locator("#battle-log").inner_text()
+    # A move picked on the board: the ship being ordered is tapped, which holds it; then the square
+    # ahead of the next one, which moves it forward (static/mytrek_board.js).
+    page.wait_for_selector(".mt-move")
+    selected = page.get_attribute("#board svg", "data-selected")
+    with page.expect_navigation():
+        page.click(f'#board g.ship[data-ship="{selected}"] polygon')
+    assert "orders given (hold)" in page.locator("#battle-log").inner_text()
+    if page.locator(".mt-move").count():
+        ship = page.locator("#board svg").get_attribute("data-selected")
+        g = page.locator(f'#board g.ship[data-ship="{ship}"]')
+        x, y = int(g.get_attribute("data-x")), int(g.get_attribute("data-y"))
+        dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[int(g.get_attribute("data-facing"))]
+        with page.expect_navigation():
+            page.click(f'#board rect.sq[data-x="{x + dx}"][data-y="{y + dy}"]', force=True)
+        assert "orders given (forward)" in page.locator("#battle-log").inner_text()
+    shot(page, "02a-moves-picked-on-the-board")
     played = 0
     while played < 6 and _state(page, battle_id)["your_turn"] and _one_order(page):
         played += 1

@@ -197,7 +197,8 @@ def order_form(state: Battle, ship_id: int) -> dict:
                    repairs=[k for k in T.SYSTEMS_NAMES if ship.factor(k) < T.MAX_PER_SYSTEM],
                    top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)})
         return out
-    out["options"] = [{"json": json.dumps(to_json(a)), "label": E._order_text(a)}
+    out["options"] = [{"json": json.dumps(to_json(a)), "label": E._order_text(a), "how": getattr(a, "how", ""),
+                       "target": getattr(a, "target", 0), "system": getattr(a, "system", "")}
                       for a in E.legal_actions_for(state, ship)]
     return out
 
