@@ -29,8 +29,10 @@ def _phase_zero(page, engines="2", speed="4", weapons="3") -> None:
 
 def _one_order(page) -> bool:
     """The first order the page offers for the next ship; False when it offers none."""
-    if page.locator("#give-orders").count():
-        _phase_zero(page)
+    if page.locator("#give-orders").count():  # Phase Zero: the form's own starting values
+        with page.expect_navigation():
+            page.click("#give-orders")
+        assert "Refused" not in page.content()
         return True
     button = page.locator(".mt-move").first if page.locator(".mt-move").count() else page.locator("#attack-button")
     if not button.count():
@@ -51,7 +53,7 @@ def _to_the_end(page, battle_id: int, shot, name: str) -> None:
     assert sideways_overflow(page) == []
 
 
-def test_my_trek_against_the_computer_on_a_phone(phone, login, shot, bob):
+def test_my_trek_against_the_computer_on_a_phone(phone, new_page, login, shot, bob):
     pickup = actions.create_pickup(user=bob, ruleset="mytrek", points=400, opponent="computer")
     actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=["cruiser", "frigate"])
     pickup.refresh_from_db()
@@ -63,6 +65,12 @@ def test_my_trek_against_the_computer_on_a_phone(phone, login, shot, bob):
     assert page.locator("#orders-form").is_visible()
     shot(page, "01-phase-zero-orders")
     assert sideways_overflow(page) == []
+    desk = new_page()  # the same page on a desktop: the board beside the orders
+    login(desk, "bob", "pw-bob")
+    desk.goto(reverse("battle-play", args=[battle_id]))
+    desk.wait_for_selector("#board svg[data-selected]")
+    shot(desk, "01b-desktop")
+    assert sideways_overflow(desk) == []
     _phase_zero(page)
     _phase_zero(page)  # both ships' power split in: the computer's were in already, all revealed
     assert "speed Hyper 2" in page.locator("#battle-log").inner_text()

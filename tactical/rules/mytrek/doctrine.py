@@ -38,6 +38,14 @@ def _orders(battle: Battle, ship: Ship) -> Orders:
     return Orders(ship.id, engines, fields, weapons, tractor, 0, E.max_speed(ship, engines), False, fix)
 
 
+def suggested_orders(battle: Battle, ship: Ship) -> Orders:
+    """The Phase Zero form's starting values: the doctrine's power split, never self-destruct."""
+    o = _orders(battle, ship)
+    if o.destruct:
+        return Orders(ship.id, repair=o.repair)
+    return o
+
+
 def _move(battle: Battle, ship: Ship) -> Move:
     enemies = _enemies(battle, ship)
     options = E.legal_actions_for(battle, ship)

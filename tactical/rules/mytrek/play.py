@@ -195,7 +195,8 @@ def order_form(state: Battle, ship_id: int) -> dict:
                    factors={k: ship.factor(k) for k in T.SYSTEMS_NAMES},
                    speeds=[(v, T.speed_name(v)) for v in range(ship.design.top_speed + 1)],
                    repairs=[k for k in T.SYSTEMS_NAMES if ship.factor(k) < T.MAX_PER_SYSTEM],
-                   top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)})
+                   top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)},
+                   suggest=vars(D.suggested_orders(state, ship)))
         return out
     out["options"] = [{"json": json.dumps(to_json(a)), "label": E._order_text(a), "how": getattr(a, "how", ""),
                        "target": getattr(a, "target", 0), "system": getattr(a, "system", "")}
