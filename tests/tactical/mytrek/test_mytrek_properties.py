@@ -119,3 +119,23 @@ def test_100_doctrine_battles_from_random_400_point_fleets():
         out, problems = checked_battle(i)
         assert problems == [] and out["over"] is True and out["winner"] in (1, 2, None)
         assert out["winner"] == play_job({"random": 400}, "bench mytrek", i)["winner"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_phase_zero_forms_starting_values_are_always_legal(seed):
+    """The play page fills the Phase Zero form with ``doctrine.suggested_orders``: whatever the
+    damage, each is an order ``check`` accepts, and never a self-destruct."""
+    from tactical.rules.mytrek.doctrine import suggested_orders
+
+    state, dice = _battle(seed), SeededDice(derive_seed(f"suggest {seed}"))
+    seen = 0
+    while not state.over:
+        if state.step == "zero":
+            for side in E.acting_sides(state):
+                for ship in E.waiting(state, side):
+                    o = suggested_orders(state, ship)
+                    assert not o.destruct
+                    E.check(state, o)
+                    seen += 1
+        state = E.apply(state, BOOK.doctrine_action(state), dice).state
+    assert seen
