@@ -61,13 +61,25 @@ def needs_order(battle: Battle, ship: Ship) -> bool:
     if battle.step == "zero":
         return True
     if battle.step == "move":
-        return T.moves_in(ship.speed, battle.phase) and not ship.held
+        return T.moves_in(ship.speed, battle.phase) and not ship.held and not ship.invisible
     return bool(_weapons_ready(ship))
 
 
+def plotted_move(ship: Ship, phase: int) -> str:
+    """An invisible ship's move in ``phase``: the letter of its plot for this move of the turn
+    (hold when the plot is shorter; ruling MT11)."""
+    n = sum(1 for p in T.CHART[ship.speed] if p < phase)
+    return ship.plot[n] if n < len(ship.plot) else "H"
+
+
+def _plotted_movers(battle: Battle) -> list[Ship]:
+    return [s for s in battle.ships if s.alive and s.invisible and not s.held
+            and T.moves_in(s.speed, battle.phase)]
+
+
 def _weapons_ready(ship: Ship) -> tuple[str, ...]:
-    if ship.invisible:
-        return ("tractor",) if ship.power.tractor else ()
+    if ship.invisible:  # an invisible ship attacks with nothing (ruling MT11)
+        return ()
     out = []
     if ship.energy("weapons") > 0:
         out.append("beams")
@@ -181,6 +193,9 @@ def _check_orders(battle: Battle, ship: Ship, o: Orders) -> None:
     if not 0 <= o.speed <= top:
         raise IllegalActionError(T.PHASE_ZERO, f"with {o.engines} power points in engines the top speed is "
                                  f"{T.speed_name(top)}")
+    if o.plot and (not o.invisibility or len(o.plot) > len(T.CHART[o.speed]) or set(o.plot) - set(MOVES)):
+        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT11)", "a plot is for a ship going invisible: one of F, L, "
+                                 f"R, H for each of its {len(T.CHART[o.speed])} moves this turn")
     if o.repair and (o.repair not in T.SYSTEMS_NAMES or ship.factor(o.repair) >= T.MAX_PER_SYSTEM):
         raise IllegalActionError(T.SYSTEMS, f"{o.repair} are not damaged: there is nothing to repair")
 
@@ -252,8 +267,9 @@ def _order_text(action) -> str:
     if isinstance(action, Orders):
         text = (f"engines {action.engines}, fields {action.fields}, weapons {action.weapons}, tractor "
                 f"{action.tractor}, invisibility {action.invisibility}; speed {T.speed_name(action.speed)}")
-        return text + (", SELF-DESTRUCT" if action.destruct else "") + (f", repair {action.repair}"
-                                                                       if action.repair else "")
+        return (text + (", SELF-DESTRUCT" if action.destruct else "") + (f", repair {action.repair}" if action.repair
+                                                                        else "")
+                + (f", plot {action.plot}" if action.plot else ""))
     if isinstance(action, Move):
         return {"F": "forward", "L": "turn left", "R": "turn right", "H": "hold"}[action.how]
     if not action.target:
@@ -284,7 +300,7 @@ def _resolve_zero(battle: Battle, orders: dict, dice, log: kit.EventLog) -> Batt
     for sid in sorted(orders):
         o, ship = orders[sid], battle.ship(sid)
         ship = evolve(ship, power=o.power, speed=o.speed, destruct=o.destruct, held=False,
-                      invisible=bool(o.invisibility), torpedo_used=False, missile_used=False)
+                      invisible=bool(o.invisibility), torpedo_used=False, missile_used=False, plot=o.plot)
         _tell(log, battle, ship, "power", f"{ship.label}: {_order_text(o)}.", ship=sid, speed=o.speed,
               destruct=o.destruct)
         if o.repair:
@@ -299,6 +315,14 @@ def _resolve_zero(battle: Battle, orders: dict, dice, log: kit.EventLog) -> Batt
 
 
 def _resolve_moves(battle: Battle, orders: dict, log: kit.EventLog) -> Battle:
+    orders = dict(orders)
+    for ship in _plotted_movers(battle):  # invisible ships follow their Phase Zero plot (ruling MT11)
+        how = plotted_move(ship, battle.phase)
+        if how == "F":
+            dx, dy = square.FACING_VECTORS[ship.facing]
+            if not (0 <= ship.x + dx < battle.width and 0 <= ship.y + dy < battle.height):
+                how = "H"  # the board's edge (ruling MT13)
+        orders[ship.id] = Move(ship.id, how)
     changed = {}
     for sid in sorted(orders):
         m, ship = orders[sid], battle.ship(sid)
@@ -414,6 +438,8 @@ def _advance(battle: Battle, dice, log: kit.EventLog) -> Battle:
             battle = evolve(battle, phase=phase, step=step)
             if acting_side(battle) is not None:
                 return battle
+            if step == "move" and _plotted_movers(battle):
+                battle = _resolve_moves(battle, {}, log)
             if step == "attack" and phase == 12 and any(s.destruct and s.alive for s in battle.ships):
                 battle = _resolve_attacks(battle, {}, dice, log)
             if step == "attack":

@@ -26,7 +26,8 @@ from .state import Attack, Battle, Move, Orders, Power
 FORMAT = f"{T.BOOK} action format"
 PLANTED_ID = 9_999
 FIELDS = {
-    "orders": {"ship", "engines", "fields", "weapons", "tractor", "invisibility", "speed", "destruct", "repair"},
+    "orders": {"ship", "engines", "fields", "weapons", "tractor", "invisibility", "speed", "destruct", "repair",
+               "plot"},
     "move": {"ship", "how"},
     "attack": {"ship", "target", "weapon", "system"},
 }
@@ -181,6 +182,8 @@ class MyTrekPlay(PlayRules):
             value = form_value(form, key, "")
             if key == "destruct":
                 data[key] = value in ("1", "on", "true")
+            elif key == "plot":
+                data[key] = value.strip().upper()
             elif value != "":
                 data[key] = value
         return data

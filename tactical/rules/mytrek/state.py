@@ -95,6 +95,7 @@ class Ship:
     torpedo_used: bool = False
     missile_used: bool = False
     removed: bool = False
+    plot: str = ""  # an invisible ship's moves for the turn, one letter per move phase (ruling MT11)
 
     @property
     def pos(self) -> tuple[int, int]:
@@ -165,6 +166,7 @@ class Orders:
     speed: int = 0
     destruct: bool = False
     repair: str = ""  # "", "engines", "fields" or "weapons" (002 System Damage)
+    plot: str = ""  # with the invisibility device on: its moves this turn, F/L/R/H each (ruling MT11)
 
     @property
     def power(self) -> Power:
