@@ -28,8 +28,8 @@ from campaign.rules.dice import SeededDice, derive_seed  # noqa: E402
 from tactical.rules.mytrek import engine as E  # noqa: E402
 from tactical.rules.mytrek.play import BOOK  # noqa: E402
 from tactical.rules.mytrek.properties import broken  # noqa: E402
-from tactical.rules.mytrek.trial import setup_for  # noqa: E402
 from tactical.whatif import pool  # noqa: E402
+from tactical.whatif.mytrektrials import setup_for  # noqa: E402
 
 SEED = "bench mytrek"
 

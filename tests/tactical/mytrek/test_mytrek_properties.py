@@ -18,8 +18,8 @@ from tactical.rules.kit import IllegalActionError
 from tactical.rules.mytrek import engine as E
 from tactical.rules.mytrek.play import BOOK, RULES
 from tactical.rules.mytrek.properties import broken
-from tactical.rules.mytrek.trial import play_job
 from tactical.rules.play import Viewer
+from tactical.whatif.mytrektrials import play_job
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,5 @@
-"""What-if battles of My Trek V (pure Python): one doctrine battle from a job and its seed, and the
+"""What-if battles of My Trek V (pure Python; here beside ``camtrials.py`` rather than in the rule
+book's package, which never imports ``random``): one doctrine battle from a job and its seed, and the
 tally. A job is a set-up (``fleets.new_battle``'s JSON), or ``{"random": points}``: battle ``i``
 draws its own two random fleets of that many points from its seed (the 1,000-battle bench)."""
 
@@ -6,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from . import fleets as F
-from .play import BOOK
+from tactical.rules.mytrek import fleets as F
+from tactical.rules.mytrek.play import BOOK
 
 
 def setup_for(job: dict, seed: str, index: int) -> dict:
