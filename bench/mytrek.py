@@ -71,7 +71,9 @@ def main() -> int:
     parser.add_argument("--skip-check", action="store_true")
     args = parser.parse_args()
     failed = False
-    print(f"one battle (random 400-point fleets, median of 7): {one_battle_seconds():.3f} s CPU (goal <= 0.2 s)")
+    print(
+        f"one battle (random 400-point fleets, median of 7): {one_battle_seconds():.3f} s CPU (goal <= 0.2 s)"
+    )
     if not args.skip_check:
         t = time.perf_counter()
         ends, turns, problems = Counter(), [], []
@@ -85,16 +87,20 @@ def main() -> int:
             if out:
                 ends[out["winner"] if out["winner"] is not None else "draw"] += 1
                 turns.append(out["turns"])
-        print(f"{args.battles} checked battles: {time.perf_counter() - t:.1f} s; ends {dict(ends)}; "
-              f"turns mean {statistics.mean(turns):.2f}, max {max(turns)}; properties broken: {len(problems)}")
+        print(
+            f"{args.battles} checked battles: {time.perf_counter() - t:.1f} s; ends {dict(ends)}; "
+            f"turns mean {statistics.mean(turns):.2f}, max {max(turns)}; properties broken: {len(problems)}"
+        )
         for p in problems[:20]:
             print("  ", p)
         failed = bool(problems) or sum(ends.values()) != args.battles
     t, cpu = time.perf_counter(), time.process_time()
     result = pool.play_run("mytrek", {"random": 400}, SEED, args.battles, processes=args.processes).result()
-    print(f"{args.battles} battles through the what-if path ({args.processes} process(es)): "
-          f"{time.perf_counter() - t:.1f} s wall, {time.process_time() - cpu:.1f} s CPU in this process "
-          f"(goal <= 20 s for 1,000; load average {os.getloadavg()[0]:.1f}); {result}")
+    print(
+        f"{args.battles} battles through the what-if path ({args.processes} process(es)): "
+        f"{time.perf_counter() - t:.1f} s wall, {time.process_time() - cpu:.1f} s CPU in this process "
+        f"(goal <= 20 s for 1,000; load average {os.getloadavg()[0]:.1f}); {result}"
+    )
     if result["trials"] != args.battles:
         failed = True
     return 1 if failed else 0

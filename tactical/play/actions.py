@@ -197,7 +197,8 @@ def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_s
         if side in skip:
             continue
         _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): "
-                                      f"{rules.your_turn_label(state)} is yours. Play it at /battles/{battle.pk}/play/")
+                                      f"{rules.your_turn_label(state)} is yours. "
+                                      f"Play it at /battles/{battle.pk}/play/")
 
 
 def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
@@ -465,7 +466,8 @@ def play_due_activations(now=None) -> int:
             for seat in late:
                 BattleLogEntry.objects.create(
                     battle=battle, kind="activation_late", seat=seat,
-                    text=f"{side_names(battle).get(seat, seat)} missed the activation deadline: {rules.late_text}",
+                    text=f"{side_names(battle).get(seat, seat)} missed the activation deadline: "
+                         f"{rules.late_text}",
                 )
             dice = _dice(battle, campaign)
             steps = _Steps(battle)

@@ -14,8 +14,12 @@ from tactical.rules.mytrek.play import BOOK
 def setup_for(job: dict, seed: str, index: int) -> dict:
     if "random" in job:
         rng = random.Random(f"mytrek fleets/{seed}/{index}")
-        return {"sides": {str(side): [F.design_json(d) for d in F.random_fleet(rng, int(job["random"]))]
-                          for side in (1, 2)}}
+        return {
+            "sides": {
+                str(side): [F.design_json(d) for d in F.random_fleet(rng, int(job["random"]))]
+                for side in (1, 2)
+            }
+        }
     return job
 
 

@@ -34,7 +34,9 @@ def _one_order(page) -> bool:
             page.click("#give-orders")
         assert "Refused" not in page.content()
         return True
-    button = page.locator(".mt-move").first if page.locator(".mt-move").count() else page.locator("#attack-button")
+    button = (
+        page.locator(".mt-move").first if page.locator(".mt-move").count() else page.locator("#attack-button")
+    )
     if not button.count():
         return False
     with page.expect_navigation():

@@ -120,15 +120,24 @@ def sealed():
         def setup(self, fleets, names, colours):
             return {"sides": {str(s): {"name": names[s], "colour": colours[s]} for s in fleets}}
 
-    registry.register(registry.ResolverRecord(name="sealed", title="Sealed bids", rule_book="test",
-                                              resolve=lambda *a, **k: None, play=SealedPlay(), fleets=Fleets()))
+    registry.register(
+        registry.ResolverRecord(
+            name="sealed",
+            title="Sealed bids",
+            rule_book="test",
+            resolve=lambda *a, **k: None,
+            play=SealedPlay(),
+            fleets=Fleets(),
+        )
+    )
     yield
     registry.RESOLVERS.pop("sealed", None)
 
 
 def _battle(bob, carol=None, **kw):
-    pickup = actions.create_pickup(user=bob, ruleset="sealed", points=10,
-                                   opponent="link" if carol else "computer", **kw)
+    pickup = actions.create_pickup(
+        user=bob, ruleset="sealed", points=10, opponent="link" if carol else "computer", **kw
+    )
     if carol:
         actions.accept_pickup(token=pickup.invite_token, user=carol)
     actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=["bidder"])
@@ -153,7 +162,9 @@ def test_both_sides_may_bid_first_and_neither_reads_the_others_bid(sealed, bob, 
     state = embedded.current_state(battle)
     assert state.score == (0, 1) and rules.acting_sides(state) == (1, 2)
     assert [e.text for e in rules.visible_events(rules.events(state), 1)] == [
-        "Side 1 bids 4.", "Bids revealed: 4 against 7."]
+        "Side 1 bids 4.",
+        "Bids revealed: 4 against 7.",
+    ]
 
 
 def test_a_computer_side_bids_at_once_without_waiting(sealed, bob):
@@ -175,8 +186,9 @@ def test_at_the_deadline_every_late_side_is_played(sealed, bob, carol):
     assert battle.steps.filter(by_doctrine=True).count() == 2
 
 
-def test_each_side_is_emailed_once_when_first_asked(sealed, bob, carol, eager_tasks,
-                                                     django_capture_on_commit_callbacks):
+def test_each_side_is_emailed_once_when_first_asked(
+    sealed, bob, carol, eager_tasks, django_capture_on_commit_callbacks
+):
     pickup = actions.create_pickup(user=bob, ruleset="sealed", points=10, opponent="link")
     actions.accept_pickup(token=pickup.invite_token, user=carol)
     actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=["bidder"])

@@ -13,8 +13,11 @@ from tactical.rules.mytrek import tables as T
 def _detail(d) -> str:
     extras = [k for k in ("aft", "invisibility", "torpedoes", "missiles") if getattr(d, k)]
     speed = f"Hyper {d.max_hyper}" if d.max_hyper else "sub-light"
-    return (f"size {d.size} (hull {d.hull}), {speed}, force fields {T.ROMAN[d.fields]}, weapons {d.dice}d6"
-            + (f"; {', '.join(extras)}" if extras else "") + " — the site's design")
+    return (
+        f"size {d.size} (hull {d.hull}), {speed}, force fields {T.ROMAN[d.fields]}, weapons {d.dice}d6"
+        + (f"; {', '.join(extras)}" if extras else "")
+        + " — the site's design"
+    )
 
 
 class MyTrekFleets(FleetBook):
@@ -29,13 +32,23 @@ class MyTrekFleets(FleetBook):
     sides_rule = "002 Assembling a Fleet: two fleets"
 
     def offers(self, user) -> list[Offer]:
-        return [Offer(key=name.lower(), name=name, points=d.points(), detail=_detail(d))
-                for name, d in sorted(F.ROSTER.items(), key=lambda kv: (-kv[1].points(), kv[0]))
-                if d.points() > 0]
+        return [
+            Offer(key=name.lower(), name=name, points=d.points(), detail=_detail(d))
+            for name, d in sorted(F.ROSTER.items(), key=lambda kv: (-kv[1].points(), kv[0]))
+            if d.points() > 0
+        ]
 
     def setup(self, fleets, names, colours) -> dict:
-        return {"sides": {str(seat): {"name": names[seat], "colour": colours[seat],
-                                      "ships": [o.name for o in fleets[seat]]} for seat in sorted(fleets)}}
+        return {
+            "sides": {
+                str(seat): {
+                    "name": names[seat],
+                    "colour": colours[seat],
+                    "ships": [o.name for o in fleets[seat]],
+                }
+                for seat in sorted(fleets)
+            }
+        }
 
 
 MYTREK = MyTrekFleets()

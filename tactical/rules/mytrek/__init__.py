@@ -6,8 +6,8 @@ power, targeted systems and self-destruct. Pure Python on ``tactical.rules.kit``
 ``tables`` (the book's tables; the phase chart reconstructed, ruling MT1), ``state`` (designs,
 ships, the battle, the actions), ``engine`` (``check``/``apply``/``legal_actions``), ``doctrine``,
 ``fleets`` (points, the house roster, set-up), ``board`` (SVG), ``play`` (``PlayRules`` and the
-``RuleBook``); what-if battles are ``tactical/whatif/mytrektrials.py``. The site's rulings are MT1… in docs/rulings.md; what
-is covered: docs/mytrek.md.
+``RuleBook``); what-if battles are ``tactical/whatif/mytrektrials.py``. The site's rulings are
+MT1… in docs/rulings.md; what is covered: docs/mytrek.md.
 """
 
 from tactical.rules import registry as _registry  # noqa: E402
@@ -15,10 +15,21 @@ from tactical.rules.kit.trial import Trial as _Trial  # noqa: E402
 
 from .play import BOOK, RULES  # noqa: E402
 
-_registry.register(_registry.ResolverRecord(
-    name="mytrek", title=BOOK.title, rule_book=BOOK.rule_book,
-    resolve=lambda state, dice, **kw: BOOK.outcome(BOOK.simulate(state, dice)),
-    play=RULES, book=BOOK, fleets="tactical.hosts.pickup.mytrek_fleets:MYTREK",
-    trial=_Trial("mytrek", "tactical.whatif.mytrektrials:play_job", "tactical.whatif.mytrektrials:same",
-                 "tactical.whatif.mytrektrials:same", "tactical.whatif.mytrektrials:tally_for"),
-))
+_registry.register(
+    _registry.ResolverRecord(
+        name="mytrek",
+        title=BOOK.title,
+        rule_book=BOOK.rule_book,
+        resolve=lambda state, dice, **kw: BOOK.outcome(BOOK.simulate(state, dice)),
+        play=RULES,
+        book=BOOK,
+        fleets="tactical.hosts.pickup.mytrek_fleets:MYTREK",
+        trial=_Trial(
+            "mytrek",
+            "tactical.whatif.mytrektrials:play_job",
+            "tactical.whatif.mytrektrials:same",
+            "tactical.whatif.mytrektrials:same",
+            "tactical.whatif.mytrektrials:tally_for",
+        ),
+    )
+)

@@ -17,15 +17,20 @@ from .state import Attack, Battle, Move, Orders, Ship
 
 
 def _enemies(battle: Battle, ship: Ship) -> list[Ship]:
-    return [s for s in battle.ships if s.side != ship.side and s.alive and not E.hidden_from(battle, s, ship.side)]
+    return [
+        s for s in battle.ships if s.side != ship.side and s.alive and not E.hidden_from(battle, s, ship.side)
+    ]
 
 
 def _orders(battle: Battle, ship: Ship) -> Orders:
     pp = T.power_points(ship.design.size, ship.hull)
     enemies = _enemies(battle, ship)
     near = [e for e in enemies if square.distance(e.pos, ship.pos) <= 3]
-    friends = [s for s in battle.ships if s.side == ship.side and s.alive and s.id != ship.id
-               and square.distance(s.pos, ship.pos) <= 8]
+    friends = [
+        s
+        for s in battle.ships
+        if s.side == ship.side and s.alive and s.id != ship.id and square.distance(s.pos, ship.pos) <= 8
+    ]
     fix = E.repair_choice(ship)
     if T.damage_level(ship.design.size, ship.hull) == "critical" and len(near) >= 1 and not friends:
         return Orders(ship.id, destruct=True, repair=fix)

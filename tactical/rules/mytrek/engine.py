@@ -29,6 +29,7 @@ TRACTOR_PP = 1  # ruling MT8
 
 # --- looking at the table ---------------------------------------------------------------------
 
+
 def max_speed(ship: Ship, engines: int) -> int:
     """The top speed ``engines`` power points allow (ruling MT4): none all stop, 1 full sub-light,
     2 half the ship's Hyper speed (rounded up), 3 its top speed."""
@@ -47,8 +48,9 @@ def hidden_from(battle: Battle, ship: Ship, side: int | None) -> bool:
     spaces from every ship of ``side`` (ruling MT11). None (the moderator) sees everything."""
     if side is None or ship.side == side or not ship.invisible or ship.removed:
         return False
-    return all(square.distance(ship.pos, s.pos) > DETECTION_RANGE for s in battle.ships
-               if s.side == side and s.alive)
+    return all(
+        square.distance(ship.pos, s.pos) > DETECTION_RANGE for s in battle.ships if s.side == side and s.alive
+    )
 
 
 def alive_sides(battle: Battle) -> list[int]:
@@ -73,8 +75,11 @@ def plotted_move(ship: Ship, phase: int) -> str:
 
 
 def _plotted_movers(battle: Battle) -> list[Ship]:
-    return [s for s in battle.ships if s.alive and s.invisible and not s.held
-            and T.moves_in(s.speed, battle.phase)]
+    return [
+        s
+        for s in battle.ships
+        if s.alive and s.invisible and not s.held and T.moves_in(s.speed, battle.phase)
+    ]
 
 
 def _weapons_ready(ship: Ship) -> tuple[str, ...]:
@@ -101,8 +106,11 @@ def acting_sides(battle: Battle) -> tuple[int, ...]:
     found: tuple[int, ...] = ()
     if not battle.over:
         done = battle.ordered()
-        found = tuple(side for side in battle.sides
-                      if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships))
+        found = tuple(
+            side
+            for side in battle.sides
+            if any(s.side == side and s.id not in done and needs_order(battle, s) for s in battle.ships)
+        )
     battle.__dict__["_acting"] = found
     return found
 
@@ -125,12 +133,15 @@ def in_arc(attacker: Ship, target: Ship, weapon: str) -> bool:
 def blocked(battle: Battle, attacker: Ship, target: Ship) -> bool:
     """A ship between them on the line (every square of some step of it holds another ship the
     attacker can see; ruling MT12)."""
-    others = {s.pos for s in battle.ships if s.alive and s.id not in (attacker.id, target.id)
-              and not s.invisible}
+    others = {
+        s.pos for s in battle.ships if s.alive and s.id not in (attacker.id, target.id) and not s.invisible
+    }
     return any(all(sq in others for sq in step) for step in square.squares_between(attacker.pos, target.pos))
 
 
-def deductions(battle: Battle, attacker: Ship, target: Ship, weapon: str, system: str) -> list[tuple[str, int]]:
+def deductions(
+    battle: Battle, attacker: Ship, target: Ship, weapon: str, system: str
+) -> list[tuple[str, int]]:
     """The attack roll's deductions (002 Attacking), each named."""
     out = []
     spaces = square.distance(attacker.pos, target.pos)
@@ -162,6 +173,7 @@ def attack_dice(ship: Ship, weapon: str) -> int:
 
 # --- refusals ----------------------------------------------------------------------------------
 
+
 def _own_ship(battle: Battle, ship_id: object) -> Ship:
     ship = battle.ship(ship_id) if isinstance(ship_id, int) else None
     if ship is None or ship.side not in acting_sides(battle) or not ship.alive:
@@ -178,35 +190,52 @@ def _check_orders(battle: Battle, ship: Ship, o: Orders) -> None:
     for system in T.SYSTEMS_NAMES:
         value = getattr(o, system)
         if not 0 <= value <= T.MAX_PER_SYSTEM:
-            raise IllegalActionError(T.PHASE_ZERO, f"no more than {T.MAX_PER_SYSTEM} power points into {system}")
+            raise IllegalActionError(
+                T.PHASE_ZERO, f"no more than {T.MAX_PER_SYSTEM} power points into {system}"
+            )
         if value > ship.factor(system):
-            raise IllegalActionError(T.SYSTEMS, f"{system} are at factor {T.FACTOR_NAMES[ship.factor(system)]}: "
-                                     f"at most {ship.factor(system)} power points")
+            raise IllegalActionError(
+                T.SYSTEMS,
+                f"{system} are at factor {T.FACTOR_NAMES[ship.factor(system)]}: "
+                f"at most {ship.factor(system)} power points",
+            )
     if o.tractor not in (0, TRACTOR_PP):
-        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT8)", f"a tractor beam takes {TRACTOR_PP} power point or none")
+        raise IllegalActionError(
+            f"{T.PHASE_ZERO} (ruling MT8)", f"a tractor beam takes {TRACTOR_PP} power point or none"
+        )
     if o.invisibility not in (0, INVISIBILITY_PP) or (o.invisibility and not ship.design.invisibility):
-        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT11)", f"only a ship with an invisibility device powers it, "
-                                 f"with {INVISIBILITY_PP} power points")
+        raise IllegalActionError(
+            f"{T.PHASE_ZERO} (ruling MT11)",
+            f"only a ship with an invisibility device powers it, with {INVISIBILITY_PP} power points",
+        )
     if o.power.total > pp:
         raise IllegalActionError(T.HULL, f"{ship.label} has {pp} power points, not {o.power.total}")
     top = max_speed(ship, o.engines)
     if not 0 <= o.speed <= top:
-        raise IllegalActionError(T.PHASE_ZERO, f"with {o.engines} power points in engines the top speed is "
-                                 f"{T.speed_name(top)}")
+        raise IllegalActionError(
+            T.PHASE_ZERO, f"with {o.engines} power points in engines the top speed is {T.speed_name(top)}"
+        )
     if o.plot and (not o.invisibility or len(o.plot) > len(T.CHART[o.speed]) or set(o.plot) - set(MOVES)):
-        raise IllegalActionError(f"{T.PHASE_ZERO} (ruling MT11)", "a plot is for a ship going invisible: one of F, L, "
-                                 f"R, H for each of its {len(T.CHART[o.speed])} moves this turn")
+        raise IllegalActionError(
+            f"{T.PHASE_ZERO} (ruling MT11)",
+            "a plot is for a ship going invisible: one of F, L, "
+            f"R, H for each of its {len(T.CHART[o.speed])} moves this turn",
+        )
     if o.repair and (o.repair not in T.SYSTEMS_NAMES or ship.factor(o.repair) >= T.MAX_PER_SYSTEM):
         raise IllegalActionError(T.SYSTEMS, f"{o.repair} are not damaged: there is nothing to repair")
 
 
 def _check_move(battle: Battle, ship: Ship, m: Move) -> None:
     if m.how not in MOVES:
-        raise IllegalActionError(T.PHASES, "a move is F (one space forward), L or R (a 90 degree turn) or H (hold)")
+        raise IllegalActionError(
+            T.PHASES, "a move is F (one space forward), L or R (a 90 degree turn) or H (hold)"
+        )
     if m.how == "F":
         dx, dy = square.FACING_VECTORS[ship.facing]
         if not (0 <= ship.x + dx < battle.width and 0 <= ship.y + dy < battle.height):
-            raise IllegalActionError(f"{T.PHASES} (ruling MT13)", f"{ship.label} cannot move off the edge of the board")
+            raise IllegalActionError(
+                f"{T.PHASES} (ruling MT13)", f"{ship.label} cannot move off the edge of the board"
+            )
 
 
 def _check_attack(battle: Battle, ship: Ship, a: Attack) -> None:
@@ -215,19 +244,30 @@ def _check_attack(battle: Battle, ship: Ship, a: Attack) -> None:
             raise IllegalActionError(T.ATTACKING, "no attack names no weapon and no system")
         return
     target = battle.ship(a.target) if isinstance(a.target, int) else None
-    if target is None or target.side == ship.side or not target.alive or hidden_from(battle, target, ship.side):
+    if (
+        target is None
+        or target.side == ship.side
+        or not target.alive
+        or hidden_from(battle, target, ship.side)
+    ):
         raise IllegalActionError(T.ATTACKING, f"there is no enemy ship {a.target} in sight")
     if a.weapon not in WEAPONS or a.weapon not in _weapons_ready(ship):
         raise IllegalActionError(T.ATTACKING, f"{ship.label} has no {a.weapon} ready")
     if a.system and (a.system not in T.SYSTEMS_NAMES or a.weapon == "tractor"):
-        raise IllegalActionError(T.TARGETING, "a weapon targets engines, fields or weapons (or the whole ship)")
+        raise IllegalActionError(
+            T.TARGETING, "a weapon targets engines, fields or weapons (or the whole ship)"
+        )
     spaces = square.distance(ship.pos, target.pos)
     reach = TRACTOR_RANGE if a.weapon == "tractor" else T.MAX_RANGE
     if spaces > reach:
-        raise IllegalActionError(T.ATTACKING, f"{target.label} is {spaces} spaces away: out of range ({reach})")
+        raise IllegalActionError(
+            T.ATTACKING, f"{target.label} is {spaces} spaces away: out of range ({reach})"
+        )
     if not in_arc(ship, target, a.weapon):
-        raise IllegalActionError(f"{T.ATTACKING} (ruling MT12)", f"{target.label} is behind {ship.label}: only aft weapons "
-                                 "fire there")
+        raise IllegalActionError(
+            f"{T.ATTACKING} (ruling MT12)",
+            f"{target.label} is behind {ship.label}: only aft weapons fire there",
+        )
 
 
 def check(battle: Battle, action) -> None:
@@ -237,7 +277,9 @@ def check(battle: Battle, action) -> None:
     if kind is None:
         raise IllegalActionError(T.PHASES, "not an action of this rule book")
     if kind != battle.step:
-        raise IllegalActionError(T.PHASES, f"this is {step_label(battle)}, not the time for {type(action).__name__}")
+        raise IllegalActionError(
+            T.PHASES, f"this is {step_label(battle)}, not the time for {type(action).__name__}"
+        )
     ship = _own_ship(battle, action.ship)
     {"zero": _check_orders, "move": _check_move, "attack": _check_attack}[kind](battle, ship, action)
 
@@ -250,12 +292,18 @@ def step_label(battle: Battle) -> str:
 
 # --- applying -------------------------------------------------------------------------------------
 
+
 def apply(battle: Battle, action, dice) -> kit.Resolution:
     check(battle, action)
     log = kit.EventLog()
     ship = battle.ship(action.ship)
-    log.add("orders", f"{ship.label}: orders given ({_order_text(action)}).", sides=(ship.side,), public=False,
-            ship=ship.id)
+    log.add(
+        "orders",
+        f"{ship.label}: orders given ({_order_text(action)}).",
+        sides=(ship.side,),
+        public=False,
+        ship=ship.id,
+    )
     battle = evolve(battle, pending=battle.pending + ((ship.id, action),))
     if not acting_sides(battle):
         battle = _resolve(battle, dice, log)
@@ -265,11 +313,16 @@ def apply(battle: Battle, action, dice) -> kit.Resolution:
 
 def _order_text(action) -> str:
     if isinstance(action, Orders):
-        text = (f"engines {action.engines}, fields {action.fields}, weapons {action.weapons}, tractor "
-                f"{action.tractor}, invisibility {action.invisibility}; speed {T.speed_name(action.speed)}")
-        return (text + (", SELF-DESTRUCT" if action.destruct else "") + (f", repair {action.repair}" if action.repair
-                                                                        else "")
-                + (f", plot {action.plot}" if action.plot else ""))
+        text = (
+            f"engines {action.engines}, fields {action.fields}, weapons {action.weapons}, tractor "
+            f"{action.tractor}, invisibility {action.invisibility}; speed {T.speed_name(action.speed)}"
+        )
+        return (
+            text
+            + (", SELF-DESTRUCT" if action.destruct else "")
+            + (f", repair {action.repair}" if action.repair else "")
+            + (f", plot {action.plot}" if action.plot else "")
+        )
     if isinstance(action, Move):
         return {"F": "forward", "L": "turn left", "R": "turn right", "H": "hold"}[action.how]
     if not action.target:
@@ -299,17 +352,45 @@ def _resolve_zero(battle: Battle, orders: dict, dice, log: kit.EventLog) -> Batt
     changed = {}
     for sid in sorted(orders):
         o, ship = orders[sid], battle.ship(sid)
-        ship = evolve(ship, power=o.power, speed=o.speed, destruct=o.destruct, held=False,
-                      invisible=bool(o.invisibility), torpedo_used=False, missile_used=False, plot=o.plot)
-        _tell(log, battle, ship, "power", f"{ship.label}: {_order_text(o)}.", ship=sid, speed=o.speed,
-              destruct=o.destruct)
+        ship = evolve(
+            ship,
+            power=o.power,
+            speed=o.speed,
+            destruct=o.destruct,
+            held=False,
+            invisible=bool(o.invisibility),
+            torpedo_used=False,
+            missile_used=False,
+            plot=o.plot,
+        )
+        _tell(
+            log,
+            battle,
+            ship,
+            "power",
+            f"{ship.label}: {_order_text(o)}.",
+            ship=sid,
+            speed=o.speed,
+            destruct=o.destruct,
+        )
         if o.repair:
             face = kit.d6(dice, f"{T.SYSTEMS}: repair {o.repair} ({ship.label})")[0]
             if face == 6:
                 ship = evolve(ship, **{o.repair: ship.factor(o.repair) + 1})
-            _tell(log, battle, ship, "repair", f"{ship.label} repairs {o.repair}: {face}, "
-                  f"{'repaired to factor ' + T.FACTOR_NAMES[ship.factor(o.repair)] if face == 6 else 'not yet'}.",
-                  ship=sid, face=face)
+            _tell(
+                log,
+                battle,
+                ship,
+                "repair",
+                f"{ship.label} repairs {o.repair}: {face}, "
+                + (
+                    f"repaired to factor {T.FACTOR_NAMES[ship.factor(o.repair)]}."
+                    if face == 6
+                    else "not yet."
+                ),
+                ship=sid,
+                face=face,
+            )
         changed[sid] = ship
     return evolve(battle.replace_ships(changed), phase=0)
 
@@ -331,8 +412,16 @@ def _resolve_moves(battle: Battle, orders: dict, log: kit.EventLog) -> Battle:
             ship = evolve(ship, x=ship.x + dx, y=ship.y + dy)
         elif m.how in ("L", "R"):
             ship = evolve(ship, facing=square.turn(ship.facing, m.how))
-        _tell(log, battle, ship, "move", f"{ship.label} {_order_text(m)}: at {ship.pos} facing "
-              f"{square.FACING_NAMES[ship.facing]}.", ship=sid, at=list(ship.pos), facing=ship.facing)
+        _tell(
+            log,
+            battle,
+            ship,
+            "move",
+            f"{ship.label} {_order_text(m)}: at {ship.pos} facing {square.FACING_NAMES[ship.facing]}.",
+            ship=sid,
+            at=list(ship.pos),
+            facing=ship.facing,
+        )
         changed[sid] = ship
     return battle.replace_ships(changed)
 
@@ -351,7 +440,12 @@ def _resolve_attacks(battle: Battle, orders: dict, dice, log: kit.EventLog) -> B
         target = battle.ship(a.target)
         if a.weapon == "tractor":
             held.add(target.id)
-            log.add("tractor", f"{ship.label} holds {target.label} in its tractor beam.", ship=sid, target=target.id)
+            log.add(
+                "tractor",
+                f"{ship.label} holds {target.label} in its tractor beam.",
+                ship=sid,
+                target=target.id,
+            )
             continue
         if a.weapon in ("torpedo", "missile"):
             used.setdefault(sid, {})[f"{a.weapon}_used"] = True
@@ -369,19 +463,30 @@ def _resolve_attacks(battle: Battle, orders: dict, dice, log: kit.EventLog) -> B
         sid = ship.id
         if sid not in hull and sid not in hits and sid not in held and sid not in used:
             continue
-        new = evolve(ship, hull=max(0, ship.hull - hull.get(sid, 0)), held=ship.held or sid in held,
-                     **used.get(sid, {}))
+        new = evolve(
+            ship,
+            hull=max(0, ship.hull - hull.get(sid, 0)),
+            held=ship.held or sid in held,
+            **used.get(sid, {}),
+        )
         for system in hits.get(sid, ()):
             new = evolve(new, **{system: max(0, new.factor(system) - 1)})
-            log.add("system", f"{new.label}'s {system} drop to {T.FACTOR_NAMES[new.factor(system)]}.", ship=sid,
-                    system=system, factor=new.factor(system))
+            log.add(
+                "system",
+                f"{new.label}'s {system} drop to {T.FACTOR_NAMES[new.factor(system)]}.",
+                ship=sid,
+                system=system,
+                factor=new.factor(system),
+            )
         if ship.hull > 0 and new.hull == 0:
             log.add("destroyed", f"{new.label} is destroyed (0 hull points).", ship=sid)
         changed[sid] = new
     return battle.replace_ships(changed)
 
 
-def _one_attack(battle: Battle, ship: Ship, target: Ship, a: Attack, dice, log: kit.EventLog) -> tuple[int, bool]:
+def _one_attack(
+    battle: Battle, ship: Ship, target: Ship, a: Attack, dice, log: kit.EventLog
+) -> tuple[int, bool]:
     n = attack_dice(ship, a.weapon)
     faces = kit.d6(dice, f"{T.ATTACKING}: {ship.label} {a.weapon} at {target.label}", n)
     minus = deductions(battle, ship, target, a.weapon, a.system)
@@ -390,11 +495,21 @@ def _one_attack(battle: Battle, ship: Ship, target: Ship, a: Attack, dice, log: 
     damage = max(0, over)
     system_hit = bool(a.system) and over >= T.SYSTEM_DAMAGE_MARGIN
     why = ", ".join(f"-{v} {k}" for k, v in minus) or "no deductions"
-    log.add("attack", f"{ship.label} fires {a.weapon} ({n}d6: {sum(faces)}; {why}) at {target.label}: {roll} "
-            f"against force field {target.field_value}: {damage} hull damage"
-            f"{f'; its {a.system} are hit' if system_hit else ''}.",
-            ship=ship.id, target=target.id, weapon=a.weapon, faces=list(faces), roll=roll,
-            field=target.field_value, damage=damage, system=a.system, system_hit=system_hit)
+    log.add(
+        "attack",
+        f"{ship.label} fires {a.weapon} ({n}d6: {sum(faces)}; {why}) at {target.label}: {roll} "
+        f"against force field {target.field_value}: {damage} hull damage"
+        f"{f'; its {a.system} are hit' if system_hit else ''}.",
+        ship=ship.id,
+        target=target.id,
+        weapon=a.weapon,
+        faces=list(faces),
+        roll=roll,
+        field=target.field_value,
+        damage=damage,
+        system=a.system,
+        system_hit=system_hit,
+    )
     return damage, system_hit
 
 
@@ -413,13 +528,23 @@ def _self_destruct(battle: Battle, ship: Ship, dice, log: kit.EventLog) -> dict[
         faces = kit.d6(dice, f"{T.DESTRUCT}: {ship.label} at {other.label}", n)
         damage = max(0, sum(faces) - other.field_value)
         out[other.id] = damage
-        log.add("attack", f"The blast ({n}d6: {sum(faces)}) reaches {other.label} {spaces} spaces away: "
-                f"{damage} hull damage.", ship=ship.id, target=other.id, weapon="self-destruct",
-                faces=list(faces), roll=sum(faces), field=other.field_value, damage=damage)
+        log.add(
+            "attack",
+            f"The blast ({n}d6: {sum(faces)}) reaches {other.label} {spaces} spaces away: "
+            f"{damage} hull damage.",
+            ship=ship.id,
+            target=other.id,
+            weapon="self-destruct",
+            faces=list(faces),
+            roll=sum(faces),
+            field=other.field_value,
+            damage=damage,
+        )
     return out
 
 
 # --- the sequence of steps ------------------------------------------------------------------------
+
 
 def _positions(phase: int, step: str) -> Iterable[tuple[int, str]]:
     """The steps after (phase, step), in order, to the end of the turn."""
@@ -456,8 +581,11 @@ def _check_end(battle: Battle, log: kit.EventLog) -> Battle:
     if len(left) > 1:
         return battle
     winner = left[0] if left else None
-    log.add("end", f"The battle is over: {'side ' + str(winner) + ' wins' if winner else 'no ship is left'}.",
-            winner=winner)
+    log.add(
+        "end",
+        f"The battle is over: {'side ' + str(winner) + ' wins' if winner else 'no ship is left'}.",
+        winner=winner,
+    )
     return evolve(battle, over=True, winner=winner)
 
 
@@ -471,14 +599,18 @@ def _new_turn(battle: Battle, log: kit.EventLog) -> Battle:
             log.add("removed", f"{ship.label} is removed from the board.", ship=ship.id)
     battle = evolve(battle.replace_ships(changed), turn=battle.turn + 1, phase=0, step="zero")
     if battle.turn > battle.turn_cap:
-        log.add("end", f"The battle is over: {battle.turn_cap} turns fought, no side destroyed (a draw).",
-                winner=None)
+        log.add(
+            "end",
+            f"The battle is over: {battle.turn_cap} turns fought, no side destroyed (a draw).",
+            winner=None,
+        )
         return evolve(battle, turn=battle.turn_cap, over=True, winner=None)
     log.add("turn", f"Turn {battle.turn}: Phase Zero.", turn=battle.turn)
     return battle
 
 
 # --- legal actions ------------------------------------------------------------------------------
+
 
 def waiting(battle: Battle, side: int | None = None) -> list[Ship]:
     """``side``'s ships (default: the first acting side's) still to be given orders in this step."""
@@ -493,8 +625,15 @@ def waiting(battle: Battle, side: int | None = None) -> list[Ship]:
 def power_splits(ship: Ship) -> list[Power]:
     pp = T.power_points(ship.design.size, ship.hull)
     inv = (0, INVISIBILITY_PP) if ship.design.invisibility else (0,)
-    return [Power(e, f, w, t, i) for e in range(ship.engines + 1) for f in range(ship.fields + 1)
-            for w in range(ship.weapons + 1) for t in (0, TRACTOR_PP) for i in inv if e + f + w + t + i <= pp]
+    return [
+        Power(e, f, w, t, i)
+        for e in range(ship.engines + 1)
+        for f in range(ship.fields + 1)
+        for w in range(ship.weapons + 1)
+        for t in (0, TRACTOR_PP)
+        for i in inv
+        if e + f + w + t + i <= pp
+    ]
 
 
 def repair_choice(ship: Ship) -> str:
@@ -516,8 +655,20 @@ def legal_actions_for(battle: Battle, ship: Ship) -> list:
     out: list = []
     if battle.step == "zero":
         fix = repair_choice(ship)
-        out += [Orders(ship.id, p.engines, p.fields, p.weapons, p.tractor, p.invisibility,
-                       max_speed(ship, p.engines), False, fix) for p in power_splits(ship)]
+        out += [
+            Orders(
+                ship.id,
+                p.engines,
+                p.fields,
+                p.weapons,
+                p.tractor,
+                p.invisibility,
+                max_speed(ship, p.engines),
+                False,
+                fix,
+            )
+            for p in power_splits(ship)
+        ]
         out.append(Orders(ship.id, destruct=True, repair=fix))
     elif battle.step == "move":
         out += [m for m in (Move(ship.id, h) for h in MOVES) if _passes(_check_move, battle, ship, m)]
@@ -525,7 +676,11 @@ def legal_actions_for(battle: Battle, ship: Ship) -> list:
         out.append(Attack(ship.id))
         ready = _weapons_ready(ship)
         for target in battle.ships:
-            if target.side == ship.side or not target.alive or square.distance(ship.pos, target.pos) > T.MAX_RANGE:
+            if (
+                target.side == ship.side
+                or not target.alive
+                or square.distance(ship.pos, target.pos) > T.MAX_RANGE
+            ):
                 continue
             for weapon in ready:
                 for system in ("",) if weapon == "tractor" else ("",) + T.SYSTEMS_NAMES:
@@ -552,6 +707,14 @@ def _ok(battle: Battle, action) -> bool:
 
 
 def result(battle: Battle) -> dict:
-    ships = [{"ship": s.id, "side": s.side, "name": s.name, "fate": "destroyed" if s.hull <= 0 else "survived",
-              "hull": s.hull} for s in battle.ships]
+    ships = [
+        {
+            "ship": s.id,
+            "side": s.side,
+            "name": s.name,
+            "fate": "destroyed" if s.hull <= 0 else "survived",
+            "hull": s.hull,
+        }
+        for s in battle.ships
+    ]
     return kit.battle_result(battle.winner, ships, battle.over, turns=battle.turn)

@@ -3,8 +3,8 @@ random fleets for the benches, and the battle set up from two fleets (pure Pytho
 
 The set-up JSON ``{"sides": {"1": [design, …], "2": […]}, "width": 24, "height": 16}`` (a side may
 also be ``{"name", "colour", "ships": [design, …]}``, as the site stores it), a design as
-``design_json`` or a house roster name. Side 1 lines up along the left edge facing east, side 2 along the right edge
-facing west, two rows apart (ruling MT13).
+``design_json`` or a house roster name. Side 1 lines up along the left edge facing east, side 2
+along the right edge facing west, two rows apart (ruling MT13).
 """
 
 from __future__ import annotations
@@ -21,20 +21,32 @@ MAX_SHIPS = 6  # ruling MT19
 FLEET_POINTS = 400
 
 # The site's house roster (not in the book: ruling MT19). Points from the table.
-ROSTER: dict[str, Design] = {d.name: d for d in (
-    Design("Dreadnought", "A", 10, 5, 5, torpedoes=True, aft=True),  # the book's 400-point example
-    Design("Battlecruiser", "B", 8, 4, 5, torpedoes=True),
-    Design("Raider", "B", 7, 3, 4, invisibility=True),
-    Design("Cruiser", "C", 6, 3, 4, missiles=True),
-    Design("Frigate", "D", 4, 2, 3, aft=True),
-    Design("Scout", "E", 2, 1, 2, missiles=True),
-    Design("Shuttle", "F", 0, 0, 1),
-)}
+ROSTER: dict[str, Design] = {
+    d.name: d
+    for d in (
+        Design("Dreadnought", "A", 10, 5, 5, torpedoes=True, aft=True),  # the book's 400-point example
+        Design("Battlecruiser", "B", 8, 4, 5, torpedoes=True),
+        Design("Raider", "B", 7, 3, 4, invisibility=True),
+        Design("Cruiser", "C", 6, 3, 4, missiles=True),
+        Design("Frigate", "D", 4, 2, 3, aft=True),
+        Design("Scout", "E", 2, 1, 2, missiles=True),
+        Design("Shuttle", "F", 0, 0, 1),
+    )
+}
 
 
 def design_json(d: Design) -> dict[str, Any]:
-    return {"name": d.name, "size": d.size, "max_hyper": d.max_hyper, "fields": d.fields, "dice": d.dice,
-            "aft": d.aft, "invisibility": d.invisibility, "torpedoes": d.torpedoes, "missiles": d.missiles}
+    return {
+        "name": d.name,
+        "size": d.size,
+        "max_hyper": d.max_hyper,
+        "fields": d.fields,
+        "dice": d.dice,
+        "aft": d.aft,
+        "invisibility": d.invisibility,
+        "torpedoes": d.torpedoes,
+        "missiles": d.missiles,
+    }
 
 
 def design_from(data: Any) -> Design:
@@ -48,9 +60,12 @@ def design_from(data: Any) -> Design:
     if set(data) - known:
         raise IllegalActionError(T.FLEET, f"a design has no field(s) {sorted(set(data) - known)}")
     try:
-        d = Design(str(data.get("name", "Ship"))[:40], str(data.get("size", "")),
-                   *(int(data.get(k, -1)) for k in ("max_hyper", "fields", "dice")),
-                   *(bool(data.get(k, False)) for k in ("aft", "invisibility", "torpedoes", "missiles")))
+        d = Design(
+            str(data.get("name", "Ship"))[:40],
+            str(data.get("size", "")),
+            *(int(data.get(k, -1)) for k in ("max_hyper", "fields", "dice")),
+            *(bool(data.get(k, False)) for k in ("aft", "invisibility", "torpedoes", "missiles")),
+        )
     except (TypeError, ValueError) as exc:
         raise IllegalActionError(T.FLEET, f"a design's numbers are whole numbers ({exc})") from None
     return check_design(d)
@@ -73,9 +88,17 @@ def check_fleet(designs, points: int = FLEET_POINTS) -> None:
 def random_design(rng, budget: int) -> Design | None:
     """A design drawn with ``rng`` costing at most ``budget`` (None when nothing fits)."""
     for _ in range(40):
-        d = Design("Ship", rng.choice(T.SIZES), rng.choice(range(0, 11)), rng.choice(T.FIELD_TYPES),
-                   rng.choice(T.WEAPON_DICE), rng.random() < 0.2, rng.random() < 0.2, rng.random() < 0.2,
-                   rng.random() < 0.2)
+        d = Design(
+            "Ship",
+            rng.choice(T.SIZES),
+            rng.choice(range(0, 11)),
+            rng.choice(T.FIELD_TYPES),
+            rng.choice(T.WEAPON_DICE),
+            rng.random() < 0.2,
+            rng.random() < 0.2,
+            rng.random() < 0.2,
+            rng.random() < 0.2,
+        )
         if d.size == "F" and d.max_hyper:
             continue
         if d.points() <= budget:
@@ -117,6 +140,9 @@ def new_battle(setup: Mapping[str, Any]) -> Battle:
         top = (height - 2 * (len(fleet) - 1)) // 2
         for j, d in enumerate(fleet):
             n += 1
-            ships.append(Ship(n, side, d, x, min(height - 1, max(0, top + 2 * j)), facing, d.hull, name=d.name))
-    return Battle(tuple(ships), width=width, height=height, sides=tuple(order),
-                  turn_cap=int(setup.get("turn_cap", 10)))
+            ships.append(
+                Ship(n, side, d, x, min(height - 1, max(0, top + 2 * j)), facing, d.hull, name=d.name)
+            )
+    return Battle(
+        tuple(ships), width=width, height=height, sides=tuple(order), turn_cap=int(setup.get("turn_cap", 10))
+    )

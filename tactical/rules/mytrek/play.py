@@ -26,8 +26,18 @@ from .state import Attack, Battle, Move, Orders, Power
 FORMAT = f"{T.BOOK} action format"
 PLANTED_ID = 9_999
 FIELDS = {
-    "orders": {"ship", "engines", "fields", "weapons", "tractor", "invisibility", "speed", "destruct", "repair",
-               "plot"},
+    "orders": {
+        "ship",
+        "engines",
+        "fields",
+        "weapons",
+        "tractor",
+        "invisibility",
+        "speed",
+        "destruct",
+        "repair",
+        "plot",
+    },
     "move": {"ship", "how"},
     "attack": {"ship", "target", "weapon", "system"},
 }
@@ -108,8 +118,9 @@ class MyTrekPlay(PlayRules):
     def doctrine_action(self, state: Battle, side: int):
         from tactical.rules.kit import fallback
 
-        return fallback(state, D.doctrine_action(state, side), check=E.check,
-                        instead=lambda s: BOOK.instead(s, side))
+        return fallback(
+            state, D.doctrine_action(state, side), check=E.check, instead=lambda s: BOOK.instead(s, side)
+        )
 
     def events(self, state: Battle):
         return state.log
@@ -149,30 +160,54 @@ class MyTrekPlay(PlayRules):
         side = viewer.fog_side
         ships = []
         for s in board.visible_ships(state, side):
-            row = {"id": s.id, "side": s.side, "name": s.name, "at": [s.x, s.y], "facing": s.facing,
-                   "hull": s.hull, "max_hull": s.design.hull, "size": s.design.size,
-                   "level": T.damage_level(s.design.size, s.hull), "speed": T.speed_name(s.speed),
-                   "invisible": s.invisible, "held": s.held,
-                   "factors": {k: s.factor(k) for k in T.SYSTEMS_NAMES}}
+            row = {
+                "id": s.id,
+                "side": s.side,
+                "name": s.name,
+                "at": [s.x, s.y],
+                "facing": s.facing,
+                "hull": s.hull,
+                "max_hull": s.design.hull,
+                "size": s.design.size,
+                "level": T.damage_level(s.design.size, s.hull),
+                "speed": T.speed_name(s.speed),
+                "invisible": s.invisible,
+                "held": s.held,
+                "factors": {k: s.factor(k) for k in T.SYSTEMS_NAMES},
+            }
             if side is None or s.side == side:
                 row["power"] = vars(s.power)
                 row["destruct"] = s.destruct
             ships.append(row)
-        mine = {str(sid): to_json(a) for sid, a in state.pending
-                if side is None or state.ship(sid).side == side}
-        return {"turn": state.turn, "phase": state.phase, "step": state.step, "label": E.step_label(state),
-                "ships": ships, "my_orders": mine, "over": state.over, "winner": state.winner}
+        mine = {
+            str(sid): to_json(a) for sid, a in state.pending if side is None or state.ship(sid).side == side
+        }
+        return {
+            "turn": state.turn,
+            "phase": state.phase,
+            "step": state.step,
+            "label": E.step_label(state),
+            "ships": ships,
+            "my_orders": mine,
+            "over": state.over,
+            "winner": state.winner,
+        }
 
     def page_context(self, state: Battle, viewer: Viewer) -> dict:
         side = viewer.fog_side
         waiting = [s.id for s in E.waiting(state, viewer.seat)] if viewer.can_act and viewer.seat else []
-        return {"svg": board.render(state, side, waiting[0] if waiting else None, dict(viewer.colours)),
-                "mt": self.state_json(state, viewer), "waiting": waiting,
-                "order_form": order_form(state, waiting[0]) if waiting else None}
+        return {
+            "svg": board.render(state, side, waiting[0] if waiting else None, dict(viewer.colours)),
+            "mt": self.state_json(state, viewer),
+            "waiting": waiting,
+            "order_form": order_form(state, waiting[0]) if waiting else None,
+        }
 
     def replay_context(self, state: Battle, action_json, viewer: Viewer) -> dict:
-        return {"svg": board.render(state, viewer.fog_side, None, dict(viewer.colours)),
-                "note": E.step_label(state)}
+        return {
+            "svg": board.render(state, viewer.fog_side, None, dict(viewer.colours)),
+            "note": E.step_label(state),
+        }
 
     def form_action(self, kind: str, form: Mapping[str, list[str]]):
         if kind not in FIELDS:
@@ -194,16 +229,26 @@ def order_form(state: Battle, ship_id: int) -> dict:
     ship = state.ship(ship_id)
     out: dict[str, Any] = {"ship": ship.id, "label": ship.label, "step": state.step}
     if state.step == "zero":
-        out.update(pp=T.power_points(ship.design.size, ship.hull), device=ship.design.invisibility,
-                   factors={k: ship.factor(k) for k in T.SYSTEMS_NAMES},
-                   speeds=[(v, T.speed_name(v)) for v in range(ship.design.top_speed + 1)],
-                   repairs=[k for k in T.SYSTEMS_NAMES if ship.factor(k) < T.MAX_PER_SYSTEM],
-                   top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)},
-                   suggest=vars(D.suggested_orders(state, ship)))
+        out.update(
+            pp=T.power_points(ship.design.size, ship.hull),
+            device=ship.design.invisibility,
+            factors={k: ship.factor(k) for k in T.SYSTEMS_NAMES},
+            speeds=[(v, T.speed_name(v)) for v in range(ship.design.top_speed + 1)],
+            repairs=[k for k in T.SYSTEMS_NAMES if ship.factor(k) < T.MAX_PER_SYSTEM],
+            top={e: T.speed_name(E.max_speed(ship, e)) for e in range(4)},
+            suggest=vars(D.suggested_orders(state, ship)),
+        )
         return out
-    out["options"] = [{"json": json.dumps(to_json(a)), "label": E._order_text(a), "how": getattr(a, "how", ""),
-                       "target": getattr(a, "target", 0), "system": getattr(a, "system", "")}
-                      for a in E.legal_actions_for(state, ship)]
+    out["options"] = [
+        {
+            "json": json.dumps(to_json(a)),
+            "label": E._order_text(a),
+            "how": getattr(a, "how", ""),
+            "target": getattr(a, "target", 0),
+            "system": getattr(a, "system", ""),
+        }
+        for a in E.legal_actions_for(state, ship)
+    ]
     return out
 
 
@@ -233,8 +278,12 @@ class MyTrekBook(kit.Book):
         return Move(ship.id, "H") if state.step == "move" else Attack(ship.id)
 
     def sample_setup(self, rng) -> dict:
-        return {"sides": {"1": [F.design_json(d) for d in F.random_fleet(rng)],
-                          "2": [F.design_json(d) for d in F.random_fleet(rng)]}}
+        return {
+            "sides": {
+                "1": [F.design_json(d) for d in F.random_fleet(rng)],
+                "2": [F.design_json(d) for d in F.random_fleet(rng)],
+            }
+        }
 
     def plant_hidden(self, state: Battle, seat: int):
         """An enemy ship under its invisibility device, more than 3 spaces from every ship of the
@@ -243,12 +292,29 @@ class MyTrekBook(kit.Book):
         mine = [s for s in state.ships if s.side == seat and s.alive]
         if enemy is None or not mine or state.over:
             return
-        spot = next(((x, y) for y in range(state.height) for x in range(state.width)
-                     if all(max(abs(x - s.x), abs(y - s.y)) > E.DETECTION_RANGE + 1 for s in mine)), None)
+        spot = next(
+            (
+                (x, y)
+                for y in range(state.height)
+                for x in range(state.width)
+                if all(max(abs(x - s.x), abs(y - s.y)) > E.DETECTION_RANGE + 1 for s in mine)
+            ),
+            None,
+        )
         if spot is None:
             return
-        ghost = evolve(enemy, id=PLANTED_ID, x=spot[0], y=spot[1], hull=enemy.design.hull, removed=False,
-                       power=Power(invisibility=E.INVISIBILITY_PP), speed=0, invisible=True, destruct=False)
+        ghost = evolve(
+            enemy,
+            id=PLANTED_ID,
+            x=spot[0],
+            y=spot[1],
+            hull=enemy.design.hull,
+            removed=False,
+            power=Power(invisibility=E.INVISIBILITY_PP),
+            speed=0,
+            invisible=True,
+            destruct=False,
+        )
         pending = state.pending
         if state.step == "zero":
             pending += ((PLANTED_ID, Orders(PLANTED_ID, invisibility=E.INVISIBILITY_PP)),)

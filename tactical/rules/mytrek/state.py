@@ -39,8 +39,13 @@ class Design:
         return T.HULL_POINTS[self.size]
 
     def points(self) -> int:
-        return (T.size_points(self.size) + T.speed_points(self.max_hyper) + T.field_points(self.fields)
-                + T.weapon_points(self.dice) + sum(T.SPECIALS[k] for k in T.SPECIALS if getattr(self, k)))
+        return (
+            T.size_points(self.size)
+            + T.speed_points(self.max_hyper)
+            + T.field_points(self.fields)
+            + T.weapon_points(self.dice)
+            + sum(T.SPECIALS[k] for k in T.SPECIALS if getattr(self, k))
+        )
 
 
 def check_design(d: Design) -> Design:
@@ -152,6 +157,7 @@ class Battle:
 
 
 # --- the actions (one per ship and step) ------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Orders:

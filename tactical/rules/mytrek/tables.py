@@ -95,8 +95,12 @@ LEVELS = ("none", "light", "serious", "critical", "destroyed")
 LEVEL_PP = {"none": 8, "light": 7, "serious": 5, "critical": 2, "destroyed": 0}
 # size class: the lowest hull points of each level none, light, serious, critical (all down to 1)
 LEVEL_FLOORS = {
-    "A": (46, 31, 16, 1), "B": (37, 25, 13, 1), "C": (28, 19, 10, 1),
-    "D": (19, 13, 7, 1), "E": (10, 7, 4, 1), "F": (5, 4, 3, 1),
+    "A": (46, 31, 16, 1),
+    "B": (37, 25, 13, 1),
+    "C": (28, 19, 10, 1),
+    "D": (19, 13, 7, 1),
+    "E": (10, 7, 4, 1),
+    "F": (5, 4, 3, 1),
 }
 HULL_POINTS = {"A": 60, "B": 48, "C": 36, "D": 24, "E": 12, "F": 6}
 

@@ -50,9 +50,17 @@ def load_battle(spec: Mapping[str, Any]) -> Battle:
         raise CaseError(f"battle: unknown key(s) {sorted(unknown)}")
     ships = tuple(_ship(s) for s in spec["ships"])
     pending = tuple((a["ship"], action_from(a, CLASSES)) for a in spec.get("pending", []))
-    return Battle(ships, width=spec.get("width", 24), height=spec.get("height", 16), turn=spec.get("turn", 1),
-                  phase=spec.get("phase", 0), step=spec.get("step", "zero"), pending=pending,
-                  turn_cap=spec.get("turn_cap", 10), sides=tuple(sorted({s.side for s in ships})))
+    return Battle(
+        ships,
+        width=spec.get("width", 24),
+        height=spec.get("height", 16),
+        turn=spec.get("turn", 1),
+        phase=spec.get("phase", 0),
+        step=spec.get("step", "zero"),
+        pending=pending,
+        turn_cap=spec.get("turn_cap", 10),
+        sides=tuple(sorted({s.side for s in ships})),
+    )
 
 
 def ship_view(state: Battle, sid: str) -> dict | None:
@@ -60,8 +68,13 @@ def ship_view(state: Battle, sid: str) -> dict | None:
     if ship is None:
         return None
     view = {f.name: jsonish(getattr(ship, f.name)) for f in fields(Ship) if f.name not in ("design", "power")}
-    view.update(power=vars(ship.power), level=T.damage_level(ship.design.size, ship.hull),
-                pp=T.power_points(ship.design.size, ship.hull), field_value=ship.field_value, at=[ship.x, ship.y])
+    view.update(
+        power=vars(ship.power),
+        level=T.damage_level(ship.design.size, ship.hull),
+        pp=T.power_points(ship.design.size, ship.hull),
+        field_value=ship.field_value,
+        at=[ship.x, ship.y],
+    )
     return view
 
 
@@ -82,8 +95,15 @@ class MyTrekCases(CaseAdapter):
         return E.legal_actions(state)
 
     def state_view(self, state):
-        return {"turn": state.turn, "phase": state.phase, "step": state.step, "over": state.over,
-                "winner": state.winner, "acting": E.acting_side(state), "pending": len(state.pending)}
+        return {
+            "turn": state.turn,
+            "phase": state.phase,
+            "step": state.step,
+            "over": state.over,
+            "winner": state.winner,
+            "acting": E.acting_side(state),
+            "pending": len(state.pending),
+        }
 
     def records(self):
         return {"ships": ("ship", ship_view)}

@@ -14,8 +14,15 @@ CASES = load_cases()
 
 # Every section of the book's combat rules the engine implements ("Assembling a Fleet" is
 # tests/tactical/mytrek/test_mytrek_fleets.py's).
-SECTIONS = ("002 Phase Zero", "002 Combat Phases", "002 Attacking", "002 Targeting Systems", "002 Hull Damage",
-            "002 System Damage", "002 Self-Destruct")
+SECTIONS = (
+    "002 Phase Zero",
+    "002 Combat Phases",
+    "002 Attacking",
+    "002 Targeting Systems",
+    "002 Hull Damage",
+    "002 System Damage",
+    "002 Self-Destruct",
+)
 
 
 def test_every_implemented_section_has_cases():

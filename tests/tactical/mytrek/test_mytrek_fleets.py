@@ -21,9 +21,17 @@ def test_the_worked_400_point_example():
     assert F.ROSTER["Dreadnought"].points() == 400
 
 
-@pytest.mark.parametrize("row,pts,size,hypers,field,dice", [
-    (0, 100, "A", (9, 10), 5, 9), (1, 50, "B", (7, 8), 4, 5), (2, 25, "C", (5, 6), 3, 4),
-    (3, 10, "D", (3, 4), 2, 3), (4, 5, "E", (1, 2), 1, 2), (5, 0, "F", (0,), 0, 1)])
+@pytest.mark.parametrize(
+    "row,pts,size,hypers,field,dice",
+    [
+        (0, 100, "A", (9, 10), 5, 9),
+        (1, 50, "B", (7, 8), 4, 5),
+        (2, 25, "C", (5, 6), 3, 4),
+        (3, 10, "D", (3, 4), 2, 3),
+        (4, 5, "E", (1, 2), 1, 2),
+        (5, 0, "F", (0,), 0, 1),
+    ],
+)
 def test_every_row_of_the_points_table(row, pts, size, hypers, field, dice):
     """002 Assembling a Fleet: PTS / Size / Max. Speed / Force Fields / Max. Damage, each column alone."""
     cheap = Design("x", "F", 0, 0, 1)
@@ -35,7 +43,9 @@ def test_every_row_of_the_points_table(row, pts, size, hypers, field, dice):
     assert Design("x", "F", 0, 0, dice).points() == pts
 
 
-@pytest.mark.parametrize("special,pts", [("aft", 25), ("invisibility", 25), ("torpedoes", 25), ("missiles", 10)])
+@pytest.mark.parametrize(
+    "special,pts", [("aft", 25), ("invisibility", 25), ("torpedoes", 25), ("missiles", 10)]
+)
 def test_special_weapons_and_abilities(special, pts):
     """002 Assembling a Fleet: Special Weapons and Abilities."""
     assert Design("x", "F", 0, 0, 1, **{special: True}).points() == pts
@@ -50,8 +60,14 @@ def test_fleet_limits():
 
 
 def test_bad_designs_are_refused():
-    for bad in ({"size": "G"}, {"size": "A", "max_hyper": 11}, {"size": "A", "dice": 6}, {"size": "A", "fields": 9},
-                {"size": "A", "colour": "red"}, {"size": "A", "dice": "x"}):
+    for bad in (
+        {"size": "G"},
+        {"size": "A", "max_hyper": 11},
+        {"size": "A", "dice": 6},
+        {"size": "A", "fields": 9},
+        {"size": "A", "colour": "red"},
+        {"size": "A", "dice": "x"},
+    ):
         with pytest.raises(IllegalActionError):
             F.design_from(bad)
 

@@ -48,8 +48,20 @@ def test_a_battle_against_the_computer_is_played_on_the_pages_to_its_end(client,
     for _ in range(2):  # Phase Zero for both ships: engines 2, fields 3, weapons 3, at speed Hyper 2
         form = client.get(url).context["order_form"]
         assert form["step"] == "zero"
-        assert client.post(url, {"kind": "orders", "ship": form["ship"], "engines": "2", "fields": "3",
-                                 "weapons": "3", "speed": "4"}).status_code == 302
+        assert (
+            client.post(
+                url,
+                {
+                    "kind": "orders",
+                    "ship": form["ship"],
+                    "engines": "2",
+                    "fields": "3",
+                    "weapons": "3",
+                    "speed": "4",
+                },
+            ).status_code
+            == 302
+        )
     assert client.get(url).context["mt"]["step"] != "zero"
     state = client.get(reverse("api-battle-state", args=[battle.pk])).json()
     assert state["started"] and not state["over"]
@@ -79,8 +91,11 @@ def test_a_refused_order_is_shown_and_changes_nothing(client, bob):
     url = reverse("battle-play", args=[pickup.battle_id])
     steps = pickup.battle.steps.count()
     ship = client.get(url).context["order_form"]["ship"]
-    response = client.post(url, {"kind": "orders", "ship": ship, "engines": "3", "fields": "3", "weapons": "3",
-                                 "speed": "0"}, follow=True)
+    response = client.post(
+        url,
+        {"kind": "orders", "ship": ship, "engines": "3", "fields": "3", "weapons": "3", "speed": "0"},
+        follow=True,
+    )
     assert "has 8 power points, not 9" in response.content.decode()
     assert pickup.battle.steps.count() == steps
 
@@ -101,8 +116,19 @@ def test_the_sides_give_orders_in_any_order_and_see_none_until_both_are_in(clien
     assert before["acting_sides"] == [1, 2] and before["your_turn"]
     client.force_login(carol)
     assert client.get(api_url).json()["your_turn"]
-    play.take_action(battle_id=battle.pk, user=carol, action_json={
-        "type": "orders", "ship": 2, "engines": 1, "fields": 3, "weapons": 3, "tractor": 1, "speed": 2})
+    play.take_action(
+        battle_id=battle.pk,
+        user=carol,
+        action_json={
+            "type": "orders",
+            "ship": 2,
+            "engines": 1,
+            "fields": 3,
+            "weapons": 3,
+            "tractor": 1,
+            "speed": 2,
+        },
+    )
     assert not client.get(api_url).json()["your_turn"]
     client.force_login(bob)
     after = client.get(api_url).json()
@@ -110,9 +136,15 @@ def test_the_sides_give_orders_in_any_order_and_see_none_until_both_are_in(clien
     assert "power" not in next(s for s in after["ships"] if s["id"] == 2)
 
     def told(d):  # everything but who is still to give orders and the step count
-        return json.dumps({k: v for k, v in d.items() if k not in ("acting_side", "acting_sides", "legal",
-                                                                    "steps", "activation_deadline")},
-                          sort_keys=True)
+        return json.dumps(
+            {
+                k: v
+                for k, v in d.items()
+                if k not in ("acting_side", "acting_sides", "legal", "steps", "activation_deadline")
+            },
+            sort_keys=True,
+        )
+
     assert told(after) == told(before)
     page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
     assert "orders given" not in page and "Your orders" in page
@@ -121,8 +153,11 @@ def test_the_sides_give_orders_in_any_order_and_see_none_until_both_are_in(clien
     assert "orders given" in page and "Waiting for" in page  # her own order, and bob still to give his
     with pytest.raises(play.NotYourTurn):
         play.take_action(battle_id=battle.pk, user=carol, action_json={"type": "move", "ship": 2, "how": "F"})
-    play.take_action(battle_id=battle.pk, user=bob, action_json={
-        "type": "orders", "ship": 1, "engines": 2, "fields": 3, "weapons": 3, "speed": 5})
+    play.take_action(
+        battle_id=battle.pk,
+        user=bob,
+        action_json={"type": "orders", "ship": 1, "engines": 2, "fields": 3, "weapons": 3, "speed": 5},
+    )
     client.force_login(bob)
     revealed = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
     assert "tractor 1" in revealed  # both in: revealed together

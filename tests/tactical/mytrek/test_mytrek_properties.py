@@ -53,10 +53,21 @@ class Counting:
 
 
 @SETTINGS
-@given(st.integers(0, 10_000), st.integers(0, 60), st.sampled_from([
-    {"type": "orders", "ship": 1, "engines": 4}, {"type": "orders", "ship": 1, "speed": 12, "engines": 1},
-    {"type": "move", "ship": 2, "how": "F"}, {"type": "attack", "ship": 1, "target": 99},
-    {"type": "attack", "ship": 1, "target": 1}, {"type": "orders", "ship": 77}, {"type": "move", "ship": 1, "how": "Z"}]))
+@given(
+    st.integers(0, 10_000),
+    st.integers(0, 60),
+    st.sampled_from(
+        [
+            {"type": "orders", "ship": 1, "engines": 4},
+            {"type": "orders", "ship": 1, "speed": 12, "engines": 1},
+            {"type": "move", "ship": 2, "how": "F"},
+            {"type": "attack", "ship": 1, "target": 99},
+            {"type": "attack", "ship": 1, "target": 1},
+            {"type": "orders", "ship": 77},
+            {"type": "move", "ship": 1, "how": "Z"},
+        ]
+    ),
+)
 def test_a_refusal_rolls_nothing_and_changes_nothing(seed, steps, probe):
     state, dice = _battle(seed), SeededDice(derive_seed(f"refuse {seed}"))
     for _ in range(steps):
@@ -75,9 +86,15 @@ def test_a_refusal_rolls_nothing_and_changes_nothing(seed, steps, probe):
 
 def _told(state, seat):
     viewer = Viewer(seat=seat, fog_side=seat, can_act=E.acting_side(state) == seat)
-    return json.dumps([RULES.state_json(state, viewer), RULES.legal_json(state, seat),
-                       [RULES.event_row(e, seat) for e in RULES.visible_events(RULES.events(state), seat)]],
-                      sort_keys=True, default=repr)
+    return json.dumps(
+        [
+            RULES.state_json(state, viewer),
+            RULES.legal_json(state, seat),
+            [RULES.event_row(e, seat) for e in RULES.visible_events(RULES.events(state), seat)],
+        ],
+        sort_keys=True,
+        default=repr,
+    )
 
 
 @SETTINGS

@@ -65,11 +65,17 @@ def _cost(s, m):
 def test_the_chart_is_the_most_even_one_with_the_printed_rows():
     """Ruling MT1, re-derived: search every chart with the three properties above and the printed
     row counts; none spreads the moves more evenly than the one the engine uses."""
+
     def even(c, m):
         gaps = [c[0]] + [c[i + 1] - c[i] for i in range(m - 1)]
         return max(gaps) - min(gaps) <= 1
-    cands = {m: sorted((frozenset(c) for c in combinations(range(1, 13), m) if even(c, m)),
-                       key=lambda s: _cost(s, m)) for m in range(1, 13)}
+
+    cands = {
+        m: sorted(
+            (frozenset(c) for c in combinations(range(1, 13), m) if even(c, m)), key=lambda s: _cost(s, m)
+        )
+        for m in range(1, 13)
+    }
     best = [None, float("inf")]
 
     def search(m, rem, chosen, prev, cost):
@@ -79,8 +85,9 @@ def test_the_chart_is_the_most_even_one_with_the_printed_rows():
             best[:] = [list(chosen), cost]
             return
         for s in cands[m]:
-            if any(rem[p] == 0 for p in s) or (prev and any(
-                    sum(q <= p for q in s) < sum(q <= p for q in prev) for p in range(1, 13))):
+            if any(rem[p] == 0 for p in s) or (
+                prev and any(sum(q <= p for q in s) < sum(q <= p for q in prev) for p in range(1, 13))
+            ):
                 continue
             for p in s:
                 rem[p] -= 1
@@ -88,6 +95,7 @@ def test_the_chart_is_the_most_even_one_with_the_printed_rows():
                 search(m + 1, rem, chosen + [s], s, cost + _cost(s, m))
             for p in s:
                 rem[p] += 1
+
     search(1, dict(T.ROW_MARKS), [], None, 0.0)
     mine = sum(_cost(T.CHART[m], m) for m in range(1, 13))
     assert best[0] is not None and abs(best[1] - mine) < 1e-9
@@ -98,10 +106,17 @@ def test_attacks_in_phases_3_6_9_12():
     assert T.ATTACK_PHASES == (3, 6, 9, 12)
 
 
-@pytest.mark.parametrize("size,rows", [
-    ("A", ((60, 46), (45, 31), (30, 16), (15, 1))), ("B", ((48, 37), (36, 25), (24, 13), (12, 1))),
-    ("C", ((36, 28), (27, 19), (18, 10), (9, 1))), ("D", ((24, 19), (18, 13), (12, 7), (6, 1))),
-    ("E", ((12, 10), (9, 7), (6, 4), (3, 1))), ("F", ((6, 5), (4, 4), (3, 3), (2, 1)))])
+@pytest.mark.parametrize(
+    "size,rows",
+    [
+        ("A", ((60, 46), (45, 31), (30, 16), (15, 1))),
+        ("B", ((48, 37), (36, 25), (24, 13), (12, 1))),
+        ("C", ((36, 28), (27, 19), (18, 10), (9, 1))),
+        ("D", ((24, 19), (18, 13), (12, 7), (6, 1))),
+        ("E", ((12, 10), (9, 7), (6, 4), (3, 1))),
+        ("F", ((6, 5), (4, 4), (3, 3), (2, 1))),
+    ],
+)
 def test_damage_levels_by_size_class(size, rows):
     """002 Hull Damage: the size class table, every row and every hull point, and the PP each leaves."""
     assert T.HULL_POINTS[size] == rows[0][0]
