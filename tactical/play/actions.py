@@ -14,6 +14,7 @@ after the transaction commits. Rulings TP1… in docs/rulings.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import transaction
@@ -139,33 +140,36 @@ def doctrine_choice(rules: PlayRules, state, side: int):
     return rules.doctrine_action(state, side)
 
 
-def _advance(battle: Battle, rules: PlayRules, state, dice, steps: _Steps, *, late_side: int | None = None):
+def _advance(battle: Battle, rules: PlayRules, state, dice, steps: _Steps, *, late_sides: Iterable[int] = ()):
     """Take automatic steps and let computer sides play until a human side must act or the
-    battle is over. ``late_side`` (the deadline sweep): the doctrine also plays that side's
+    battle is over. ``late_sides`` (the deadline sweep): the doctrine also plays those sides'
     decisions until the rules next take a step by themselves (Event Horizon: the card in play) or
-    the ruleset says the late decision is done (``PlayRules.late_done``)."""
+    the ruleset says a late side's decision is done (``PlayRules.late_done``). With several sides
+    to act at once (``PlayRules.acting_sides``: secret orders revealed together) a computer or
+    late side among them acts at once, without waiting for the others."""
     doctrine = set(battle.doctrine_sides or [])
+    late = set(late_sides)
     while not rules.is_over(state):
-        side = rules.acting_side(state)
-        if side is None:
-            late_side = None  # the late side's decision is done; the next starts afresh
+        sides = rules.acting_sides(state)
+        if not sides:
+            late = set()  # the late sides' decisions are done; the next start afresh
             res, step_json = rules.automatic_step(state, dice)
             state = res.state
             steps.add(None, step_json)
             continue
-        if side in doctrine or side == late_side:
-            action = doctrine_choice(rules, state, side)
-            state = rules.apply(state, action, dice).state
-            steps.add(side, rules.action_json(action), by_doctrine=True)
-            if side == late_side and side not in doctrine and rules.late_done(state):
-                late_side = None
-            continue
-        break
+        side = next((s for s in sides if s in doctrine or s in late), None)
+        if side is None:
+            break
+        action = doctrine_choice(rules, state, side)
+        state = rules.apply(state, action, dice).state
+        steps.add(side, rules.action_json(action), by_doctrine=True)
+        if side in late and side not in doctrine and rules.late_done(state):
+            late.discard(side)
     return state
 
 
 def _settle(battle: Battle, campaign: Campaign, rules: PlayRules, state, dice: CampaignDice, steps: _Steps, *,
-            user=None, acted_side: int | None = None) -> None:
+            user=None, acted_side: int | None = None, asked: Iterable[int] = ()) -> None:
     """Store the steps, commit the dice, restart the activation clock or record the result."""
     saved = steps.save()
     dice.commit()
@@ -181,16 +185,20 @@ def _settle(battle: Battle, campaign: Campaign, rules: PlayRules, state, dice: C
     if (saved and rules.clock_restarts(state)) or (battle.activation_deadline is None) != (not hours):
         battle.activation_deadline = timezone.now() + timedelta(hours=hours) if hours else None
         battle.save(update_fields=["activation_deadline"])
-    _notify(battle, campaign, rules, state, acted_side)
+    _notify(battle, campaign, rules, state, acted_side, asked)
 
 
-def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_side: int | None) -> None:
-    """Email the player whose decision it now is, when it has passed to them from someone else."""
-    side = rules.acting_side(state)
-    if side is None or side == acted_side or side in (battle.doctrine_sides or []):
-        return
-    _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): {rules.your_turn_label(state)} "
-                                  f"is yours. Play it at /battles/{battle.pk}/play/")
+def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_side: int | None,
+            asked: Iterable[int] = ()) -> None:
+    """Email each player whose decision it now is, when it has passed to them from someone else
+    (``asked``: sides already asked before the step, waiting still: not emailed again)."""
+    skip = {acted_side, *asked, *(battle.doctrine_sides or [])}
+    for side in rules.acting_sides(state):
+        if side in skip:
+            continue
+        _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): "
+                                      f"{rules.your_turn_label(state)} is yours. "
+                                      f"Play it at /battles/{battle.pk}/play/")
 
 
 def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
@@ -380,10 +388,12 @@ def take_action(*, battle_id: int, user, action_json):
         state = embedded.current_state(battle)
         names = side_names(battle)
         acting = rules.acting_side(state)
-        if acting not in seats:
+        asked = rules.acting_sides(state)
+        mine = [s for s in seats if s in asked]
+        if not mine:
             whose = names.get(acting, "nobody's") if acting is not None else "nobody's"
             raise NotYourTurn(f"{rules.turn_rule}: acting out of turn: {rules.turn_label(state)} is {whose}")
-        seat = acting
+        seat = mine[0]
         if seat in (battle.doctrine_sides or []):
             raise NotYourTurn("your fleet is in the computer doctrine's hands: take it back first")
         dice = _dice(battle, campaign)
@@ -395,7 +405,7 @@ def take_action(*, battle_id: int, user, action_json):
         steps = _Steps(battle)
         steps.add(seat, rules.action_json(action), user=user)
         state = _advance(battle, rules, state, dice, steps)
-        _settle(battle, campaign, rules, state, dice, steps, user=user, acted_side=seat)
+        _settle(battle, campaign, rules, state, dice, steps, user=user, acted_side=seat, asked=asked)
     return state
 
 
@@ -452,16 +462,17 @@ def play_due_activations(now=None) -> int:
                 done += 1
                 continue
             state = embedded.current_state(battle)
-            late = rules.acting_side(state)
-            if late is not None:
+            late = rules.acting_sides(state)
+            for seat in late:
                 BattleLogEntry.objects.create(
-                    battle=battle, kind="activation_late", seat=late,
-                    text=f"{side_names(battle).get(late, late)} missed the activation deadline: {rules.late_text}",
+                    battle=battle, kind="activation_late", seat=seat,
+                    text=f"{side_names(battle).get(seat, seat)} missed the activation deadline: "
+                         f"{rules.late_text}",
                 )
             dice = _dice(battle, campaign)
             steps = _Steps(battle)
-            state = _advance(battle, rules, state, dice, steps, late_side=late)
-            _settle(battle, campaign, rules, state, dice, steps, acted_side=late)
+            state = _advance(battle, rules, state, dice, steps, late_sides=late)
+            _settle(battle, campaign, rules, state, dice, steps, acted_side=late[0] if late else None)
             done += 1
     return done
 

@@ -63,10 +63,11 @@ def state_json(view: BattleView) -> dict:
     state = embedded.current_state(battle)
     viewer = view.viewer
     over = rules.is_over(state)
-    your_turn = viewer.can_act and rules.acting_side(state) == view.seat and not over
+    asked = rules.acting_sides(state)
+    your_turn = viewer.can_act and view.seat in asked and not over
     events = event_rows(rules, rules.events(state), view)
     out.update({
-        "started": True, "over": over, "acting_side": rules.acting_side(state),
+        "started": True, "over": over, "acting_side": rules.acting_side(state), "acting_sides": list(asked),
         "your_turn": your_turn, "legal": rules.legal_json(state, view.seat) if your_turn else {},
     })
     out.update(rules.state_json(state, viewer))

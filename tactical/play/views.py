@@ -196,13 +196,15 @@ def play_context(view: BattleView) -> dict:
         return ctx
     state = embedded.current_state(battle)
     viewer = view.viewer
-    acting = rules.acting_side(state)
+    asked = rules.acting_sides(state)
     over = rules.is_over(state)
+    your_turn = viewer.can_act and view.seat in asked and not over
+    waiting_for = [view.names.get(s, f"Seat {s}") for s in asked if s != view.seat]
     events = event_rows(rules, rules.events(state), view)
     ctx.update({
-        "state": state, "your_turn": viewer.can_act and acting == view.seat and not over, "over": over,
+        "state": state, "your_turn": your_turn, "over": over,
         "events": list(reversed(events[-LOG_LIMIT:])), "event_count": len(events),
-        "acting_name": view.names.get(acting) if acting is not None else None,
+        "acting_name": " and ".join(waiting_for) if waiting_for and not your_turn else None,
         "computer": view.computer, "steps": battle.steps.count(),
         "summary": rules.summary(rules.result(state), view.names) if over else "",
         "sides": [{"seat": s, "name": view.names[s], "colour": view.colours.get(s, "#999"),

@@ -112,6 +112,16 @@ class PlayRules:
         when the battle is over."""
         raise NotImplementedError
 
+    def acting_sides(self, state) -> tuple[int, ...]:
+        """Every side that may act now, first ``acting_side``. One side for most books; a book
+        whose steps are secret orders that every side gives and that are revealed together
+        ("every side commits, then reveal": My Trek V, ruling MT17) returns every side whose
+        orders are not in yet, and accepts them in any order. ``tactical/play/`` lets each of
+        these sides act, lets the doctrine give a computer side's orders at once, hands every
+        late one to the doctrine at the deadline and emails each side when it is first asked."""
+        side = self.acting_side(state)
+        return () if side is None else (side,)
+
     def is_over(self, state) -> bool:
         raise NotImplementedError
 

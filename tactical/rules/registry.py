@@ -82,4 +82,5 @@ def playable() -> list[ResolverRecord]:
 # Built-in resolvers register themselves when imported (last: they import this module).
 from tactical.rules import buoyz as _buoyz  # noqa: E402,F401
 from tactical.rules import eventhorizon as _eventhorizon  # noqa: E402,F401
+from tactical.rules import mytrek as _mytrek  # noqa: E402,F401
 from tactical.rules import printplay as _printplay  # noqa: E402,F401
