@@ -134,7 +134,7 @@ def sd_for(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: bool = Fals
     engine_left = max(0, design.engine - damage.engine)
     speed = None if station else min(10, engine_left)
     # XC2: force field 4-8 -> shields 2-6 (+1 improved, at most 6); lost generators: their arcs 0.
-    shield = 0 if design.force_field is None else min(6, design.force_field - 2 + (1 if design.improved_force_fields else 0))
+    shield = 0 if design.force_field is None else min(6, design.force_field - 1 + (1 if design.improved_force_fields else 0))
     shields = [shield] * 4
     for arc in SHIELD_LOSS_ORDER[:damage.force_field_generators]:
         shields[arc] = 0
