@@ -133,7 +133,7 @@ class LobbyCreateForm(forms.Form):
         if len(books) > 1:  # issue 31: the rule book battles fought online use
             label, help_text = OPTION_FIELDS["battle_book"]
             self.fields["option_battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],
-                                                                  help_text=help_text)
+                                                                  required=False, help_text=help_text)
 
     def clean_setup_hours(self):
         value = self.cleaned_data.get("setup_hours")

@@ -118,6 +118,8 @@ def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, o
     if unknown:
         raise ActionError(f"unknown campaign option(s): {', '.join(sorted(unknown))}")
     opts = {**DEFAULT_OPTIONS, **(options or {})}
+    if not opts.get(BOOK_OPTION):
+        opts.pop(BOOK_OPTION, None)  # the layer's own book: nothing to record (issue 31)
     return name, board, opts
 
 
