@@ -214,6 +214,8 @@ def import_campaign(doc) -> Campaign:
         raise ActionError(f"import refused: {exc}") from None
     users = {u.username: u for u in get_user_model().objects.all().only("id", "username")}
     c = doc["campaign"]
+    if c["options"].get(BOOK_OPTION):  # issue 31: a rule book the site can fight the layer's battles on
+        check_battle_book(c["layer"], c["options"][BOOK_OPTION])
     campaign = Campaign.objects.create(
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),

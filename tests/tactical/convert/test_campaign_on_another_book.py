@@ -73,3 +73,33 @@ def test_an_embedded_battle_is_fought_on_buoyz_and_its_result_goes_back_to_the_t
     kept = {s["ship"] for s in battle.result["ships"] if s["fate"] in ("survived", "warped_out")}
     assert destroyed or kept
     assert not destroyed & numbers and kept <= numbers  # destroyed ships are gone, the rest fight on
+
+
+def test_the_moderation_panel_offers_the_books_until_the_first_battle(client, small_campaign, alice):
+    client.force_login(alice)
+    page = client.get(f"/campaigns/{small_campaign.pk}/moderate/").content.decode()
+    assert "Battles fought online use" in page and 'value="buoyz"' in page
+    response = client.post(f"/campaigns/{small_campaign.pk}/moderate/options/", {"battle_book": "buoyz"})
+    assert response.status_code == 302
+    small_campaign.refresh_from_db()
+    assert small_campaign.options["battle_book"] == "buoyz"
+    assert AuditEntry.objects.filter(campaign=small_campaign, action="set_option", after={"battle_book": "buoyz"})
+    response = client.post(f"/campaigns/{small_campaign.pk}/moderate/options/", {"battle_book": "go"})
+    assert response.status_code == 400 and b"cannot be fought on the rule book" in response.content
+    small_campaign.refresh_from_db()
+    assert small_campaign.options["battle_book"] == "buoyz"
+
+
+def test_export_and_import_carry_the_rule_book(small_campaign, alice):
+    from campaign.eventhorizon.exchange import export_campaign
+
+    _choose_buoyz(small_campaign, alice)
+    doc = export_campaign(small_campaign)
+    assert doc["campaign"]["options"]["battle_book"] == "buoyz"
+    copy = campaign_actions.import_campaign(doc)
+    assert copy.options["battle_book"] == "buoyz"
+    doc["campaign"]["options"]["battle_book"] = "nosuchbook"
+    count = type(small_campaign).objects.count()
+    with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'nosuchbook'"):
+        campaign_actions.import_campaign(doc)
+    assert type(small_campaign).objects.count() == count
