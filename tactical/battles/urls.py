@@ -10,6 +10,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", battle_views.battle_list, name="battle-list"),
     path("campaigns/<int:campaign_id>/battle-preference/", battle_views.battle_preference, name="battle-preference"),
     path("battles/<int:battle_id>/", battle_views.battle_detail, name="battle-detail"),
+    path("battles/<int:battle_id>/sheets/", battle_views.battle_sheets, name="battle-sheets"),
     path("battles/<int:battle_id>/enter/", battle_views.battle_enter, name="battle-enter"),
     path("battles/<int:battle_id>/confirm/", battle_views.battle_confirm, name="battle-confirm"),
     path("battles/<int:battle_id>/dispute/", battle_views.battle_dispute, name="battle-dispute"),

@@ -41,6 +41,21 @@ class ResolverRecord:
     book: RuleBook | None = None
     fleets: Any = None
     trial: Any = None
+    sheets: Any = None  # issue 31: record sheets of a setup, ``sheets(setup) -> HTML`` or "module:function"
+
+
+def record_sheets(name: str, setup) -> str:
+    """The printable record sheets of a battle ``setup`` of the rule book ``name`` (issue 31);
+    ValueError if the book prints none."""
+    import importlib
+
+    found = find_resolver(name).sheets
+    if found is None:
+        raise ValueError(f"the rule book '{name}' has no record sheets yet")
+    if isinstance(found, str):
+        module, _, attr = found.partition(":")
+        found = getattr(importlib.import_module(module), attr)
+    return found(setup)
 
 
 RESOLVERS: dict[str, ResolverRecord] = {}

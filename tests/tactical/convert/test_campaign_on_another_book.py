@@ -103,3 +103,18 @@ def test_export_and_import_carry_the_rule_book(small_campaign, alice):
     with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'nosuchbook'"):
         campaign_actions.import_campaign(doc)
     assert type(small_campaign).objects.count() == count
+
+
+def test_a_tabletop_battle_prints_the_ships_on_the_chosen_book(client, small_campaign, alice, bob, mallory):
+    _choose_buoyz(small_campaign, alice)
+    contact_turn(small_campaign, "tabletop")
+    battle = Battle.objects.get()
+    assert not battle.converted and battle.ruleset == "eventhorizon"  # the table enters the result as today
+    client.force_login(bob)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert 'id="record-sheets"' in page and "Buoyz" in page
+    sheets = client.get(f"/battles/{battle.pk}/sheets/").content.decode()
+    ships = sum(len(s["ships"]) for s in battle.setup["sides"].values())
+    assert sheets.count('<section class="sheet">') == ships and "Buoyz 'N Da 'Hood SD (000 1.5)" in sheets
+    client.force_login(mallory)  # an outsider: 404, as for the battle page
+    assert client.get(f"/battles/{battle.pk}/sheets/").status_code == 404
