@@ -26,9 +26,9 @@ OPTION_FIELDS = {
     ),
     "battle_book": (
         "Battles fought online use",
-        "Issue 31: the rule book the campaign's battles are fought on online and printed on for the tabletop. "
-        "Another book than Event Horizon's own converts the fleets by the rulings XC1-XC9 (docs/rulings.md); "
-        "the result comes back as Event Horizon's. It can change until the first battle.",
+        "The rule book the campaign's battles are fought on online, and printed in for the tabletop. Another "
+        "book than Event Horizon's own converts the fleets (house rulings XC1-XC9); the result comes back as "
+        "Event Horizon's. It can change until the first battle.",
     ),
     "steered_drift": (
         "Opponents steer particle-cloud drift",

@@ -172,7 +172,8 @@ def _run(request, campaign: Campaign, success: str, action, **kwargs):
         return _panel(request, campaign, status=409, error=str(exc))
     except actions.ActionError as exc:
         return _panel(request, campaign, status=400, error=str(exc))
-    messages.success(request, success.format(result=result))
+    if success:
+        messages.success(request, success.format(result=result))
     return redirect("moderation-panel", campaign.pk)
 
 
@@ -225,14 +226,16 @@ def confirm_page(request, campaign: Campaign, *, title: str, question: str, poin
 def set_options(request, campaign_id: int):
     """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
     campaign = _moderated(request, campaign_id, "options")
-    for key in sorted(actions.SWITCHABLE_OPTIONS):
+    keys = sorted(actions.SWITCHABLE_OPTIONS)
+    for key in keys:
         if key == actions.BOOK_OPTION:  # a choice (issue 31); not sent: unchanged
             if key not in request.POST:
                 continue
             value = request.POST.get(key, "")
         else:
             value = bool(request.POST.get(key))
-        response = _run(request, campaign, "Rule options saved.", actions.set_campaign_option, key=key, value=value)
+        response = _run(request, campaign, "Rule options saved." if key == keys[-1] else "", actions.set_campaign_option,
+                        key=key, value=value)
         if response.status_code != 302:
             return response
     return redirect("moderation-panel", campaign.pk)

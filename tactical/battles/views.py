@@ -136,7 +136,7 @@ def battle_detail(request, battle_id: int):
     return _render(request, _battle_for(request, battle_id))
 
 
-def sheets_for(battle: Battle) -> tuple[str, str]:
+def sheets_for(battle: Battle, nonce: str = "") -> tuple[str, str]:
     """(rule book, HTML) of the battle's printable record sheets (issue 31 item 4): on the rule
     book it is fought on, or, for a battle not fought online, the one its campaign chose — the
     campaign's ships converted by that book's converter."""
@@ -146,12 +146,13 @@ def sheets_for(battle: Battle) -> tuple[str, str]:
     if "cam" in (battle.setup or {}):
         raise ValueError("a CAM scenario's ships are printed from its scenario page")
     if battle.converted:
-        return battle.ruleset, registry.find_converter(battle.campaign.layer, battle.ruleset).sheets(battle.setup)
+        converter = registry.find_converter(battle.campaign.layer, battle.ruleset)
+        return battle.ruleset, converter.sheets(battle.setup, nonce=nonce)
     book = battle_book(battle.campaign)
     converter = registry.find_converter(battle.campaign.layer, book)
     if converter is None:
-        return book, registry.record_sheets(book, battle.setup)
-    return book, converter.sheets(converter.to_book(battle.layer_setup))
+        return book, registry.record_sheets(book, battle.setup, nonce=nonce)
+    return book, converter.sheets(converter.to_book(battle.layer_setup), nonce=nonce)
 
 
 @login_required
@@ -159,7 +160,7 @@ def battle_sheets(request, battle_id: int):
     """The battle's ships as record sheets to print (one page per ship), for a table."""
     battle = _battle_for(request, battle_id)
     try:
-        _book, html = sheets_for(battle)
+        _book, html = sheets_for(battle, getattr(request, "csp_nonce", ""))
     except ValueError as exc:
         raise Http404(str(exc)) from None
     return HttpResponse(html)

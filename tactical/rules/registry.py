@@ -44,7 +44,7 @@ class ResolverRecord:
     sheets: Any = None  # issue 31: record sheets of a setup, ``sheets(setup) -> HTML`` or "module:function"
 
 
-def record_sheets(name: str, setup) -> str:
+def record_sheets(name: str, setup, **kwargs) -> str:
     """The printable record sheets of a battle ``setup`` of the rule book ``name`` (issue 31);
     ValueError if the book prints none."""
     import importlib
@@ -55,7 +55,7 @@ def record_sheets(name: str, setup) -> str:
     if isinstance(found, str):
         module, _, attr = found.partition(":")
         found = getattr(importlib.import_module(module), attr)
-    return found(setup)
+    return found(setup, **kwargs)
 
 
 RESOLVERS: dict[str, ResolverRecord] = {}

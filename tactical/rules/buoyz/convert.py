@@ -273,10 +273,10 @@ def fleet(ships) -> list[SD]:
             for i, s in enumerate(ships, 1)]
 
 
-def sheets(book_setup: Mapping[str, Any]) -> str:
+def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:
     from .sheets import record_sheets
 
-    return record_sheets(book_setup)
+    return record_sheets(book_setup, **kwargs)
 
 
 __all__ = ["carried", "fleet", "result_back", "sd_for", "sheets", "to_book", "sd_from_json", "sd_to_json"]

@@ -342,10 +342,10 @@ def fleet(units: Sequence[Mapping[str, Any]], first_id: int = 1) -> list[Campaig
     return out
 
 
-def sheets(book_setup: Mapping[str, Any]) -> str:
+def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:
     from .sheets import record_sheets
 
-    return record_sheets(book_setup)
+    return record_sheets(book_setup, **kwargs)
 
 
 __all__ = ["AC_DESIGN", "BASE_DESIGN", "CamResult", "apply_to_cam", "cam_setup", "crippled_damage", "design_for",

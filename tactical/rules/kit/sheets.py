@@ -52,13 +52,16 @@ def row(label: str, value: str) -> str:
     return f"<tr><th>{escape(label)}</th><td>{value}</td></tr>"
 
 
-def document(title: str, sheets: Iterable[str], intro: str = "") -> str:
+def document(title: str, sheets: Iterable[str], intro: str = "", nonce: str = "") -> str:
+    """The page: ``nonce`` is the page's Content-Security-Policy nonce (its style and script)."""
     body = "\n".join(sheets)
+    n = f' nonce="{escape(nonce)}"' if nonce else ""
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{CSS}</style></head>"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style{n}>{CSS}</style></head>"
             f"<body><div class=\"noprint\"><h1>{escape(title)}</h1><p>{intro}</p>"
-            "<p><button onclick=\"window.print()\">Print</button> one page per ship (A4 or Letter).</p></div>"
-            f"{body}</body></html>")
+            "<p><button type=\"button\" id=\"print-sheets\">Print</button> one page per ship (A4 or Letter).</p></div>"
+            f"{body}<script{n}>document.getElementById('print-sheets').addEventListener('click', () => window.print());"
+            "</script></body></html>")
 
 
 __all__ = ["CSS", "boxes", "document", "row"]
