@@ -19,7 +19,6 @@ from tactical.rules import registry
 from tactical.rules.buoyz import convert as bc
 from tactical.rules.buoyz.play import RULES as BZ
 from tactical.rules.buoyz.play.fog import PlayState
-from tactical.rules.buoyz.sds import weapon_systems
 from tactical.rules.eventhorizon import convert as ec
 from tactical.rules.eventhorizon import simulate as eh_simulate
 from tactical.rules.eventhorizon.play import RULES as EH
@@ -139,7 +138,7 @@ def test_every_catalogue_sd_becomes_legal_designs_crippled_or_not(key):  # XC11-
     ships = ec.ships_for(unit)
     assert sum(d.ship_type.bp for d, _, _ in ships) == sum(t.bp for t in ec.squadron(sd.points)) or \
         sd.ship_class.value == "TP"
-    for design, damage, hero in ships:
+    for design, _damage, hero in ships:
         validate_design(design)  # exactly its type's BP, 7 systems at most, … (003 Star Ship Design Rules)
         # XC11: its Speed (faster with BP to spare), slower only when the BP do not fit it
         assert 1 <= design.engine <= 9 and (design.engine >= min(9, sd.speed) or design.cargo == 0)
@@ -171,11 +170,11 @@ def test_an_event_horizon_result_is_recorded_for_cam_scoring():  # XC18; 000 CAM
     setup = ec.to_book(cam)
     units = setup["converted"]["units"]
     by_unit = {}
-    for number, (seat, uid) in units.items():
+    for number, (_seat, uid) in units.items():
         by_unit.setdefault(uid, []).append(int(number))
     # Seat 2 holds the field: seat 1's BB (ship:1) loses one of its squadron, its DD (ship:4) all.
     ships = []
-    for number, (seat, uid) in units.items():
+    for number, (_seat, uid) in units.items():
         fate = "destroyed" if uid == "ship:4" or (uid == "ship:1" and int(number) == by_unit["ship:1"][0]) \
             else "survived"
         ships.append({"ship": int(number), "fate": fate, "damage": None if fate == "destroyed" else {},
