@@ -94,7 +94,9 @@ def create_lobby(
         if type(value) is not type(DEFAULT_OPTIONS[key]):
             raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
     if opts.get("battle_book"):
-        opts["battle_book"] = check_battle_book("eventhorizon", opts["battle_book"]) or opts.pop("battle_book")
+        book = check_battle_book("eventhorizon", opts.pop("battle_book"))
+        if book:  # another book than the layer's own (issue 31); its own: nothing recorded
+            opts["battle_book"] = book
     turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
     setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
     detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])

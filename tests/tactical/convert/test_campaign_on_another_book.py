@@ -118,3 +118,18 @@ def test_a_tabletop_battle_prints_the_ships_on_the_chosen_book(client, small_cam
     assert sheets.count('<section class="sheet">') == ships and "Buoyz 'N Da 'Hood SD (000 1.5)" in sheets
     client.force_login(mallory)  # an outsider: 404, as for the battle page
     assert client.get(f"/battles/{battle.pk}/sheets/").status_code == 404
+
+
+def test_the_lobby_offers_the_books_and_records_the_choice(client, alice):
+    client.force_login(alice)
+    page = client.get("/lobby/new/").content.decode()
+    assert "Battles fought online use" in page and 'value="buoyz"' in page
+    campaign = campaign_actions.create_lobby(moderator=alice, name="Mixed", width=10, height=10, seats=2,
+                                             options={"battle_book": "buoyz"})
+    assert campaign.options["battle_book"] == "buoyz"
+    own = campaign_actions.create_lobby(moderator=alice, name="Own", width=10, height=10, seats=2,
+                                        options={"battle_book": "eventhorizon"})
+    assert "battle_book" not in own.options  # its own book: nothing recorded
+    with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'chess'"):
+        campaign_actions.create_lobby(moderator=alice, name="Bad", width=10, height=10, seats=2,
+                                      options={"battle_book": "chess"})
