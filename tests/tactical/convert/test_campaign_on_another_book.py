@@ -133,3 +133,16 @@ def test_the_lobby_offers_the_books_and_records_the_choice(client, alice):
     with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'chess'"):
         campaign_actions.create_lobby(moderator=alice, name="Bad", width=10, height=10, seats=2,
                                       options={"battle_book": "chess"})
+
+
+def test_the_api_sets_the_rule_book_and_refuses_a_book_it_cannot_fight_on(client, small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/options/"
+    client.force_login(bob)  # a player, not a moderator
+    assert client.patch(url, {"battle_book": "buoyz"}, content_type="application/json").status_code in (403, 404)
+    client.force_login(alice)
+    response = client.patch(url, {"battle_book": "buoyz"}, content_type="application/json")
+    assert response.status_code == 200 and response.json()["options"]["battle_book"] == "buoyz"
+    response = client.patch(url, {"battle_book": 7}, content_type="application/json")
+    assert response.status_code == 400
+    small_campaign.refresh_from_db()
+    assert small_campaign.options["battle_book"] == "buoyz"
