@@ -11,10 +11,12 @@ records it in the CAM battle record, ready for ``campaign.rules.cam.scoring.scor
 
 The point systems (XC10): one CAM point (000 CAM 2.2) is worth 5 BP (003 "Ship Type"), so a
 60-point CAM scenario (CAM 2.2's quick game) is a 300 BP battle. A unit becomes a squadron of
-Event Horizon ships whose ship types' BP add up to its points × 5 (``SQUADRONS``: a CA, 10
-points, is a Star Cruiser and a Patrol Craft, 60 BP; a BB, 20 points, two Star Cruisers and a
-Patrol Craft, 100 BP); the smallest units (DE, runabouts, AC counters: 3 points, 15 BP) become
-one Patrol Craft (20 BP), Event Horizon's smallest warship.
+Event Horizon ships whose ship types' BP add up to 5 × its *worth* (``squadron``, ``worth``):
+CAM 2.2 prices a ship by its class alone (a Galaxy and a Constitution are both 10-point CAs), so
+the worth is read from the SD's own numbers and scaled so that the book's catalogue as a whole is
+worth exactly its CAM points (the rate stays 1 point = 5 BP); under 20 BP a unit is one Patrol
+Craft (20 BP), Event Horizon's smallest warship. Changed after the fairness table: squadrons by
+CAM points flipped match-ups #3 and #8.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.rules.cam import breakcontact
-from campaign.rules.cam.ships import SD, ShipClass
+from campaign.rules.cam.ships import SD, STARTER_CATALOGUE, ShipClass
 from campaign.rules.eventhorizon.designs import WEAPONS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
 from tactical.rules import registry
@@ -62,6 +64,31 @@ def squadron(points: int) -> tuple[ShipType, ...]:
 
 def _has(sd: SD, name: str) -> bool:
     return any(a.lower() == name.lower() for a in sd.special_abilities)
+
+
+def _value(sd: SD) -> float:
+    """XC10: an SD's fighting worth, from its own numbers (000 1.5): its durability (Hull, times
+    1 + its mean shield / 3) times its firepower (main dice, half the secondary dice, AC flights,
+    a quarter of the close defence dice), to the power 3/4; a Cloak (10.0) × 1.25, Fire cloaked
+    (7.3) × 1.5 more."""
+    durability = sd.hull * (1 + sum(sd.shields) / 4 / 3)
+    firepower = sd.main_dice + 0.5 * sd.secondary + sd.ac + 0.25 * sd.close_defence
+    value = (durability * max(firepower, 0.5)) ** 0.75
+    if _has(sd, "Cloak"):
+        value *= 1.25 * (1.5 if _has(sd, "Fire cloaked") else 1)  # 10.0: unseen, and (7.3) firing so
+    return value
+
+
+# XC10: CAM points per unit of worth, so that the book's own catalogue (1.5, 1.6) is worth, all
+# together, exactly its CAM 2.2 points: the exchange rate stays 1 point = 5 BP on the whole.
+POINTS_PER_VALUE = sum(sd.points for sd in STARTER_CATALOGUE.values()) / sum(
+    _value(sd) for sd in STARTER_CATALOGUE.values())
+
+
+def worth(sd: SD) -> int:
+    """XC10: the CAM points an SD's squadron is built on: its worth (``_value``) at the
+    catalogue's rate, rounded, at least 1."""
+    return max(1, round(_value(sd) * POINTS_PER_VALUE))
 
 
 def _torpedo(name: str) -> bool:
@@ -221,7 +248,7 @@ def ships_for(unit: Mapping[str, Any]) -> list[tuple[Design, Damage, bool]]:
     elif sd.speed is None:
         types = (ShipType.SPACE_STATION,) * max(1, round(sd.points * BP_PER_POINT / 30))
     else:
-        types = squadron(int(unit.get("points") or sd.points))
+        types = squadron(worth(sd))
     out = []
     for i, t in enumerate(types, 1):
         design = design_for(sd, t, name=f"{unit.get('name') or sd.name}" + (f" ({i}/{len(types)})" if len(types) > 1 else ""))

@@ -131,13 +131,23 @@ def test_a_units_squadron_is_worth_its_points_times_five(points):  # XC10
     assert all(t.bp >= 20 for t in ec.squadron(points))
 
 
+def test_worth_is_read_from_the_sd_and_the_catalogue_keeps_its_points():  # XC10
+    total = sum(ec._value(sd) * ec.POINTS_PER_VALUE for sd in STARTER_CATALOGUE.values())
+    assert total == pytest.approx(sum(sd.points for sd in STARTER_CATALOGUE.values()))
+    cat = STARTER_CATALOGUE
+    # CAM 2.2 prices a Galaxy and a Constitution alike (CA, 10 points); their SDs are not alike
+    assert cat["galaxy"].points == cat["constitution"].points and ec.worth(cat["galaxy"]) > 2 * ec.worth(
+        cat["constitution"])
+    assert ec.worth(cat["borg_cube"]) > ec.worth(cat["galaxy"]) > ec.worth(cat["b_rel"]) >= ec.worth(cat["l42"]) >= 1
+
+
 @pytest.mark.parametrize("key", sorted(STARTER_CATALOGUE))
 def test_every_catalogue_sd_becomes_legal_designs_crippled_or_not(key):  # XC11-XC14; 000 5.7
     sd = STARTER_CATALOGUE[key]
     unit = {"uid": "ship:1", "kind": "ship", "name": sd.name, "points": sd.points, "sd": ec.sd_json(sd)}
     ships = ec.ships_for(unit)
-    assert sum(d.ship_type.bp for d, _, _ in ships) == sum(t.bp for t in ec.squadron(sd.points)) or \
-        sd.ship_class.value == "TP"
+    assert sum(d.ship_type.bp for d, _, _ in ships) == sum(t.bp for t in ec.squadron(ec.worth(sd))) or \
+        sd.ship_class.value == "TP"  # XC10: its squadron is built on its worth
     for design, _damage, hero in ships:
         validate_design(design)  # exactly its type's BP, 7 systems at most, … (003 Star Ship Design Rules)
         # XC11: its Speed (faster with BP to spare), slower only when the BP do not fit it
@@ -163,8 +173,8 @@ FLEET = ["t_bb", "t_ca", "t_cl", "t_dd", "t_de", "t_tp"]
 
 
 def test_an_event_horizon_result_is_recorded_for_cam_scoring():  # XC18; 000 CAM 3.0, 3.1
-    camp = campaign_of(FLEET, FLEET, period=3, points_level=100)
-    battle = battle_with(camp, {1: [1, 2, 4], 2: [8, 9, 10]})
+    camp = campaign_of(["galaxy", "firecat", "b_rel"], ["galaxy", "firecat", "b_rel"], period=5, points_level=100)
+    battle = battle_with(camp, {1: [1, 3], 2: [4, 5, 6]})
     cam = ec.cam_setup(battle, camp.catalogue, {s.id: s.sd for p in camp.players for s in p.ships},
                        {1: "Kirk", 2: "Kor"})
     setup = ec.to_book(cam)
@@ -172,17 +182,17 @@ def test_an_event_horizon_result_is_recorded_for_cam_scoring():  # XC18; 000 CAM
     by_unit = {}
     for number, (_seat, uid) in units.items():
         by_unit.setdefault(uid, []).append(int(number))
-    # Seat 2 holds the field: seat 1's BB (ship:1) loses one of its squadron, its DD (ship:4) all.
+    assert len(by_unit["ship:1"]) > 1  # the Galaxy is a squadron (XC10)
+    # Seat 2 holds the field: seat 1's Galaxy (ship:1) loses one ship of its squadron, its B'Rel (ship:3) all.
     ships = []
     for number, (_seat, uid) in units.items():
-        fate = "destroyed" if uid == "ship:4" or (uid == "ship:1" and int(number) == by_unit["ship:1"][0]) \
-            else "survived"
+        fate = "destroyed" if uid == "ship:3" or int(number) == by_unit["ship:1"][0] else "survived"
         ships.append({"ship": int(number), "fate": fate, "damage": None if fate == "destroyed" else {},
                       "captured_by": None})
     back = ec.result_back(cam, setup, {"holder": 2, "ships": ships})
-    assert back["destroyed"] == {"1": ["ship:4"]} and back["crippled"] == {"1": ["ship:1"]}
+    assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {"1": ["ship:1"]}
     record = ec.apply_to_cam(battle, back)
-    assert record.unit_status(1, "ship:4").state is UnitState.DESTROYED
+    assert record.unit_status(1, "ship:3").state is UnitState.DESTROYED
     assert record.unit_status(1, "ship:1").crippled
     assert record.ordered_to_break(1) and not record.ordered_to_break(2)
     assert record.contact_broken  # the loser's ships left the table: scoring can read it
