@@ -146,3 +146,13 @@ def test_the_api_sets_the_rule_book_and_refuses_a_book_it_cannot_fight_on(client
     assert response.status_code == 400
     small_campaign.refresh_from_db()
     assert small_campaign.options["battle_book"] == "buoyz"
+
+
+def test_a_tabletop_battle_switched_online_is_fought_on_the_chosen_book(small_campaign, alice):
+    _choose_buoyz(small_campaign, alice)
+    contact_turn(small_campaign, "tabletop")
+    battle = Battle.objects.get()
+    actions.change_mode(battle_id=battle.pk, user=alice, mode="tactical")
+    battle.refresh_from_db()
+    assert battle.converted and battle.ruleset == "buoyz" and battle.status == "playing"
+    assert embedded.current_state(battle).battle.ships  # a Buoyz state
