@@ -40,6 +40,15 @@ class BattleHandler(Protocol):
     def auto_settled_for(self, campaign, turn) -> dict:
         """Battles handed off as games and then auto-resolved: how, by index."""
 
+    # -- the rule book battles are fought on (issue 31; campaign/actions/, the lobby and panel) --
+    def book_choices(self, layer: str) -> list[tuple[str, str]]:
+        """The rule books a campaign of ``layer`` may fight its battles on online: (key, title),
+        the layer's own first (its default)."""
+
+    def battles_begun(self, campaign) -> bool:
+        """Whether any battle of the campaign has been handed off as a game (the rule book can
+        no longer change)."""
+
     # -- moderation (campaign/actions/moderation.py) --
     def discard_battles(self, campaign, from_turn: int) -> list[int]:
         """Delete the campaign's battles of turn ``from_turn`` and later (a roll-back); their ids."""

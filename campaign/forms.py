@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from . import layers
+from . import battles, layers
 from .actions import DEFAULT_OPTIONS, LOBBY_LIMITS, MAX_PLAYERS, MIN_PLAYERS, SEED_MAX_LENGTH
 from .models import COLOUR_PALETTE, GRID_CHOICES, Campaign, Membership
 from .rules.grid import MAX_SIDE
@@ -23,6 +23,12 @@ OPTION_FIELDS = {
         "Planetary economy types",
         "003 \"Planetary Economy Type\": every planet rolls industrial, commercial or agricultural, "
         "which sets its income (a house ruling, on by default). Off: every planet earns 1d6 × 10 BP.",
+    ),
+    "battle_book": (
+        "Battles fought online use",
+        "The rule book the campaign's battles are fought on online, and printed in for the tabletop. Another "
+        "book than Event Horizon's own converts the fleets (house rulings XC1-XC9); the result comes back as "
+        "Event Horizon's. It can change until the first battle.",
     ),
     "steered_drift": (
         "Opponents steer particle-cloud drift",
@@ -123,6 +129,11 @@ class LobbyCreateForm(forms.Form):
                 self.fields[f"option_{key}"] = forms.BooleanField(
                     label=label, required=False, initial=default, help_text=help_text
                 )
+        books = battles.handler().book_choices("eventhorizon")
+        if len(books) > 1:  # issue 31: the rule book battles fought online use
+            label, help_text = OPTION_FIELDS["battle_book"]
+            self.fields["option_battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],
+                                                                  required=False, help_text=help_text)
 
     def clean_setup_hours(self):
         value = self.cleaned_data.get("setup_hours")

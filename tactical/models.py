@@ -90,6 +90,19 @@ class Battle(models.Model):
         return (self.attacker, self.defender)
 
     @property
+    def layer_setup(self) -> dict:
+        """The battle as its campaign layer set it up (Event Horizon: docs/battles.md "Setup"). A
+        battle fought on another rule book (issue 31) keeps it under ``setup["layer_setup"]``
+        beside the book's own setup, the converted ships (tactical/rules/<book>/convert.py)."""
+        setup = self.setup if isinstance(self.setup, dict) else {}
+        return setup.get("layer_setup") or setup
+
+    @property
+    def converted(self) -> bool:
+        """Fought on another rule book than its campaign layer's own (issue 31)."""
+        return isinstance(self.setup, dict) and "layer_setup" in self.setup
+
+    @property
     def resolved(self) -> bool:
         return self.status == self.Status.RESOLVED
 

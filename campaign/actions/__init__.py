@@ -24,10 +24,12 @@ from .accounts import (  # noqa: F401
     sign_up,
 )
 from .campaigns import (  # noqa: F401
+    BOOK_OPTION,
     DEFAULT_OPTIONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SWITCHABLE_OPTIONS,
+    check_battle_book,
     create_campaign,
     import_campaign,
     save_design,

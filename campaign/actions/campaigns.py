@@ -29,10 +29,29 @@ from ..rules.grid import GridError, make_grid
 from .errors import ActionError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-DEFAULT_OPTIONS = {"economy_types": True, "steered_drift": False}
+# "battle_book": the rule book the campaign's battles fought online use (issue 31; "" = the layer's own).
+DEFAULT_OPTIONS = {"economy_types": True, "steered_drift": False, "battle_book": ""}
 # Options a moderator may switch while the campaign runs (RULINGS: "A moderator may switch any
 # ruling marked (option) per campaign"); economy types are rolled with the map and stay.
-SWITCHABLE_OPTIONS = frozenset({"steered_drift"})
+SWITCHABLE_OPTIONS = frozenset({"steered_drift", "battle_book"})
+BOOK_OPTION = "battle_book"
+
+
+def check_battle_book(layer: str, value, *, campaign=None) -> str:
+    """The rule book option (issue 31): one the layer's battles can be fought on (a converter is
+    registered for it), and only until the campaign's first battle. "" or the layer's own: its own."""
+    from .. import battles
+
+    if not isinstance(value, str):
+        raise ActionError(f"the rule book for battles must be a rule book's name, not {value!r}")
+    choices = dict(battles.handler().book_choices(layer))
+    if value and value not in choices:
+        raise ActionError(f"battles cannot be fought on the rule book {value!r}; one of: {', '.join(choices)}")
+    if campaign is not None and battles.handler().battles_begun(campaign):
+        raise ActionError("the campaign has had its first battle: the rule book its battles are fought on "
+                          "can no longer change")
+    own = next(iter(choices), "")
+    return "" if value == own else value
 
 
 def _seed_bytes(seed: str | bytes | None) -> bytes:
@@ -99,6 +118,8 @@ def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, o
     if unknown:
         raise ActionError(f"unknown campaign option(s): {', '.join(sorted(unknown))}")
     opts = {**DEFAULT_OPTIONS, **(options or {})}
+    if not opts.get(BOOK_OPTION):
+        opts.pop(BOOK_OPTION, None)  # the layer's own book: nothing to record (issue 31)
     return name, board, opts
 
 
@@ -193,6 +214,8 @@ def import_campaign(doc) -> Campaign:
         raise ActionError(f"import refused: {exc}") from None
     users = {u.username: u for u in get_user_model().objects.all().only("id", "username")}
     c = doc["campaign"]
+    if c["options"].get(BOOK_OPTION):  # issue 31: a rule book the site can fight the layer's battles on
+        check_battle_book(c["layer"], c["options"][BOOK_OPTION])
     campaign = Campaign.objects.create(
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),

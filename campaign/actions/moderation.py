@@ -19,7 +19,7 @@ from django.utils import timezone
 from .. import battles, layers, locks, versioning
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 from ..rules.eventhorizon.setup import SETUP_TURN
-from .campaigns import DEFAULT_OPTIONS, SWITCHABLE_OPTIONS
+from .campaigns import BOOK_OPTION, DEFAULT_OPTIONS, SWITCHABLE_OPTIONS, check_battle_book
 from .errors import ActionError, NotAllowed, NotFound, StaleTurn, TurnClosed, _stale_turn
 from .notifications import _send_once
 from .orders import _open_turn
@@ -387,6 +387,9 @@ def set_campaign_option(*, campaign_id: int, user, key: str, value) -> Campaign:
         raise ActionError(f"campaign option {key!r} cannot be switched during a campaign (options that can: {known})")
     if type(value) is not type(DEFAULT_OPTIONS[key]):
         raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
+    if key == BOOK_OPTION:
+        value = check_battle_book(campaign.layer, value, campaign=campaign) if value != campaign.options.get(
+            key, "") else value
     before = campaign.options.get(key, DEFAULT_OPTIONS[key])
     if before == value:
         return campaign

@@ -114,7 +114,8 @@ class Options(_ModerationView):
         return Response({"options": {**actions.DEFAULT_OPTIONS, **campaign.options},
                          "switchable": sorted(actions.SWITCHABLE_OPTIONS)})
 
-    @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False)}),
+    @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False),
+                                                         "battle_book": serializers.CharField(required=False)}),
                    responses=OpenApiTypes.OBJECT)
     def patch(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "options")

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaign import battles
 from campaign.access import role_of, visible_campaigns
 from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
@@ -312,6 +313,8 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "confirmed_by": actions.battle.held_confirmation(row),  # kept while paused (ruling CAM60)
         "online": online.battle_summary(row), "modes": CamScenario.Mode.choices, "ship_tables": ship_tables,
         "table_numbers": range(1, cam.tables + 1),
+        # issue 31: the forces as record sheets, on each rule book that can print them, once the table is set
+        "sheet_books": battles.handler().book_choices(LAYER) if row.battle is not None else [],
     }
     return render(request, "cam/scenario.html", context, status=status)
 

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
-from .. import actions, layers
+from .. import actions, battles, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..forms import OPTION_FIELDS, AddModeratorForm
 from ..models import AuditEntry, Campaign, Membership, Turn, TurnOrders
@@ -148,10 +148,14 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
     if layer.has("substitute"):
         context["substitute_form"] = forms_.get("substitute_form") or SubstituteForm(campaign=campaign)
     if layer.has("options"):
+        books = battles.handler().book_choices(campaign.layer)
+        context["battles_begun"] = len(books) > 1 and battles.handler().battles_begun(campaign)
         context["switchable_options"] = [
-            {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]),
-             "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1]}
-            for key in sorted(actions.SWITCHABLE_OPTIONS)]
+            {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]) or (
+                books[0][0] if key == actions.BOOK_OPTION and books else ""),
+             "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1],
+             "choices": books if key == actions.BOOK_OPTION else None}
+            for key in sorted(actions.SWITCHABLE_OPTIONS) if key != actions.BOOK_OPTION or len(books) > 1]
     return render(request, "moderation/panel.html", context, status=status)
 
 
@@ -168,7 +172,8 @@ def _run(request, campaign: Campaign, success: str, action, **kwargs):
         return _panel(request, campaign, status=409, error=str(exc))
     except actions.ActionError as exc:
         return _panel(request, campaign, status=400, error=str(exc))
-    messages.success(request, success.format(result=result))
+    if success:
+        messages.success(request, success.format(result=result))
     return redirect("moderation-panel", campaign.pk)
 
 
@@ -221,9 +226,16 @@ def confirm_page(request, campaign: Campaign, *, title: str, question: str, poin
 def set_options(request, campaign_id: int):
     """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
     campaign = _moderated(request, campaign_id, "options")
-    for key in sorted(actions.SWITCHABLE_OPTIONS):
-        response = _run(request, campaign, "Rule options saved.", actions.set_campaign_option,
-                        key=key, value=bool(request.POST.get(key)))
+    keys = sorted(actions.SWITCHABLE_OPTIONS)
+    for key in keys:
+        if key == actions.BOOK_OPTION:  # a choice (issue 31); not sent: unchanged
+            if key not in request.POST:
+                continue
+            value = request.POST.get(key, "")
+        else:
+            value = bool(request.POST.get(key))
+        response = _run(request, campaign, "Rule options saved." if key == keys[-1] else "", actions.set_campaign_option,
+                        key=key, value=value)
         if response.status_code != 302:
             return response
     return redirect("moderation-panel", campaign.pk)

@@ -210,6 +210,7 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
                   + (" (the entered result is dropped)." if dropped else "."), user=user)
     from tactical.play import actions as play
 
+    lifecycle.convert(battle, battle.campaign)  # on the rule book the campaign chose (issue 31)
     play.begin(battle)  # deployment by hand first, or straight to the first card
     lifecycle.notify_sides(battle, f"The battle at {battle.hex} is now to be played online: "
                                    "see its battle page.")

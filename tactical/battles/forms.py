@@ -27,7 +27,7 @@ def _int(value, default=0) -> int:
 def side_rows(battle: Battle) -> list[dict]:
     """The two sides as the pages show them: attacker first, each ship with its design and the
     damage it carried into the battle (from the battle's setup)."""
-    setup = battle.setup or {}
+    setup = battle.layer_setup  # the campaign's ships, whichever rule book fights the battle (issue 31)
     rows = []
     for role, seat in (("attacker", battle.attacker), ("defender", battle.defender)):
         side = (setup.get("sides") or {}).get(str(seat)) or {}

@@ -22,6 +22,16 @@ class TacticalBattles:
     seat_name = staticmethod(forms.seat_name)
 
     @staticmethod
+    def book_choices(layer: str) -> list[tuple[str, str]]:
+        from tactical.rules import registry
+
+        return [(name, registry.find_resolver(name).title.split(" (")[0]) for name in registry.books_for(layer)]
+
+    @staticmethod
+    def battles_begun(campaign) -> bool:
+        return Battle.objects.filter(campaign=campaign).exists()
+
+    @staticmethod
     def finish_turn_if_ready(campaign):
         return lifecycle.finish_turn_if_ready(campaign)
 

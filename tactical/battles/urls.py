@@ -5,11 +5,14 @@ from django.urls import path
 
 from tactical.battles import api as battle_api
 from tactical.battles import views as battle_views
+from tactical.hosts.cam import sheets as cam_sheets
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", battle_views.battle_list, name="battle-list"),
     path("campaigns/<int:campaign_id>/battle-preference/", battle_views.battle_preference, name="battle-preference"),
     path("battles/<int:battle_id>/", battle_views.battle_detail, name="battle-detail"),
+    path("battles/<int:battle_id>/sheets/", battle_views.battle_sheets, name="battle-sheets"),
+    path("cam/<int:campaign_id>/scenarios/<int:number>/sheets/", cam_sheets.scenario_sheets, name="cam-scenario-sheets"),
     path("battles/<int:battle_id>/enter/", battle_views.battle_enter, name="battle-enter"),
     path("battles/<int:battle_id>/confirm/", battle_views.battle_confirm, name="battle-confirm"),
     path("battles/<int:battle_id>/dispute/", battle_views.battle_dispute, name="battle-dispute"),

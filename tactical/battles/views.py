@@ -18,7 +18,7 @@ from itertools import groupby
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -103,11 +103,28 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
         "cam_scenario_url": reverse("cam-scenario", args=[campaign.pk, battle.turn]) if cam else "",
         # its title and ship table from its host and rule book (issue 23 item 15)
         "page": kinds.page_for(battle), "ships_template": _ships_template(battle),
+        "sheets_book": "" if cam else _sheets_title(battle),
     }
     return render(request, "tactical/battle_detail.html", context, status=status)
 
 
+def _sheets_title(battle: Battle) -> str:
+    """The rule book the battle's record sheets are printed in (issue 31), by its title."""
+    from tactical.hosts.eventhorizon.lifecycle import battle_book
+    from tactical.rules import registry
+
+    book = battle.ruleset if battle.converted else battle_book(battle.campaign)
+    try:
+        return registry.find_resolver(book).title.split(" (")[0]
+    except ValueError:
+        return ""
+
+
 def _ships_template(battle: Battle) -> str:
+    if battle.converted:  # the campaign's own ships (side_rows reads its layer's setup): its own book's table
+        from tactical.rules import registry
+
+        battle = Battle(ruleset=registry.OWN_BOOK.get(battle.campaign.layer, "eventhorizon"))
     try:
         return embedded.rules_for(battle).battle_ships_template
     except ValueError:  # a rule book without online play: the generic table
@@ -117,6 +134,36 @@ def _ships_template(battle: Battle) -> str:
 @login_required
 def battle_detail(request, battle_id: int):
     return _render(request, _battle_for(request, battle_id))
+
+
+def sheets_for(battle: Battle, nonce: str = "") -> tuple[str, str]:
+    """(rule book, HTML) of the battle's printable record sheets (issue 31 item 4): on the rule
+    book it is fought on, or, for a battle not fought online, the one its campaign chose — the
+    campaign's ships converted by that book's converter."""
+    from tactical.hosts.eventhorizon.lifecycle import battle_book
+    from tactical.rules import registry
+
+    if "cam" in (battle.setup or {}):
+        raise ValueError("a CAM scenario's ships are printed from its scenario page")
+    if battle.converted:
+        converter = registry.find_converter(battle.campaign.layer, battle.ruleset)
+        return battle.ruleset, converter.sheets(battle.setup, nonce=nonce)
+    book = battle_book(battle.campaign)
+    converter = registry.find_converter(battle.campaign.layer, book)
+    if converter is None:
+        return book, registry.record_sheets(book, battle.setup, nonce=nonce)
+    return book, converter.sheets(converter.to_book(battle.layer_setup), nonce=nonce)
+
+
+@login_required
+def battle_sheets(request, battle_id: int):
+    """The battle's ships as record sheets to print (one page per ship), for a table."""
+    battle = _battle_for(request, battle_id)
+    try:
+        _book, html = sheets_for(battle, getattr(request, "csp_nonce", ""))
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    return HttpResponse(html)
 
 
 def _refused(request, battle_id: int, exc: BattleError, **forms):

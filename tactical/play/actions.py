@@ -227,6 +227,11 @@ def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user
     battle.save(update_fields=["activation_deadline"])
     text = rules.summary(result, side_names(battle))
     BattleLogEntry.objects.create(battle=battle, kind="tactical_over", text=text, data=result)
+    if battle.converted:  # fought on another rule book (issue 31): the result as the layer's own
+        from tactical.rules import registry
+
+        converter = registry.find_converter(campaign.layer, battle.ruleset)
+        result = converter.result_back(battle.layer_setup, battle.setup, result)
     battle.campaign = campaign
     record = RESULT_SINKS.get(campaign.layer, lifecycle.record_result)
     record(battle=battle, result=result, how="tactical", user=user)

@@ -153,6 +153,8 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
             defender=b.defender, aewa=b.aewa, mode=mode, deadline=deadline,
             setup=setup_for(campaign, empires, state, b), doctrine_sides=bots,
         )
+        if mode == Battle.Mode.TACTICAL:
+            convert(row, campaign)
         log(row, "created", f"Battle at {tuple(b.hex)}: {seat_name(row, b.attacker)} (attacker) invades the hex of "
                             f"{seat_name(row, b.defender)} (defender); "
                             f"to be {Battle.Mode(mode).label.lower()}"
@@ -165,6 +167,30 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
 
             play.begin(row)  # deployment by hand first, or straight to the first card
     return rows
+
+
+def battle_book(campaign: Campaign) -> str:
+    """The rule book the campaign's battles are fought on online (issue 31: the campaign option
+    ``battle_book``; "" or unset: Event Horizon's own)."""
+    return (campaign.options or {}).get("battle_book") or "eventhorizon"
+
+
+def convert(row: Battle, campaign: Campaign) -> None:
+    """A battle to be fought online on another rule book than Event Horizon's (issue 31): its
+    setup becomes the book's, converted by the book's registered converter, with the Event
+    Horizon setup kept under ``layer_setup`` (its result is converted back when it ends,
+    ``tactical/play/actions.py``)."""
+    from tactical.rules import registry
+
+    book = battle_book(campaign)
+    converter = registry.find_converter(campaign.layer, book)
+    if converter is None or row.converted:
+        return
+    row.setup = {**converter.to_book(row.setup), "layer_setup": row.setup}
+    row.ruleset = book
+    row.save(update_fields=["setup", "ruleset"])
+    log(row, "converted", f"Fought on {registry.find_resolver(book).title.split(' (')[0]}: the fleets are "
+                          f"converted by rulings {converter.rulings} (docs/rulings.md).")
 
 
 def log(battle: Battle, kind: str, text: str, *, user=None, seat: int | None = None, data: dict | None = None):
@@ -229,7 +255,7 @@ def check_result(battle: Battle, raw, how: str) -> conflict.BattleResult:
     battles); raises ResultError naming the problem."""
     state = adapters.load_state(battle.campaign)
     result = result_from_json(raw, how)
-    conflict.check_battle_result(state, battle_from_json(battle.setup), result)
+    conflict.check_battle_result(state, battle_from_json(battle.layer_setup), result)
     return result
 
 

@@ -46,5 +46,6 @@ if "buoyz" not in _registry.RESOLVERS:
                      run="tactical.whatif.cam:play",
                      api="tactical.whatif.cam_api:run_json",
                      page="tactical.whatif.cam_views:detail_page"),  # the CAM what-if on this engine (stored runs say "buoyz")
+        sheets="tactical.rules.buoyz.sheets:record_sheets",  # its printed record sheets (issue 31)
         fleets="tactical.hosts.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

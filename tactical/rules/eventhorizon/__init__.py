@@ -74,5 +74,6 @@ if "eventhorizon" not in _registry.RESOLVERS:
                      "tactical.rules.eventhorizon.trials:trial_from_json",
                      "tactical.rules.eventhorizon.trials:tally_for",
                      run="tactical.whatif.runs:play_eventhorizon"),  # its what-if battles
+        sheets="tactical.rules.eventhorizon.sheets:record_sheets",  # its printed record sheets (issue 31)
         fleets="tactical.hosts.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
     ))

@@ -176,9 +176,10 @@ class BuoyzPlay(PlayRules):
 
     def result(self, state):
         o = outcome(state.battle)
+        crits = {s.id: list(s.crits) for s in state.battle.ships}  # 5.8, for a converted battle's result (XC9)
         return {"winner": o.winner, "turns": o.turns, "over": o.over,
                 "ships": [{"ship": f.ship, "side": f.side, "fate": f.fate, "points": f.points, "hull": f.hull,
-                           "crippled": f.crippled} for f in o.ships],
+                           "crippled": f.crippled, "crits": crits.get(f.ship, [0, 0, 0])} for f in o.ships],
                 "points_destroyed": {str(k): v for k, v in o.points_destroyed.items()}}
 
     def summary(self, result, names):

@@ -1,0 +1,88 @@
+"""Issue 31 item 4: the converted ships as printable record sheets, each book's own form (Buoyz
+SDs, 000 1.5; Event Horizon designs, 003 Star Ship Design Rules): one A4 or Letter page per ship,
+checked by printing them to PDF in Chromium (Playwright's ``page.pdf``) and counting the pages."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from campaign.rules.cam.ships import STARTER_CATALOGUE
+from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
+from tactical.rules import registry
+from tactical.rules.buoyz import play as bz_play
+from tactical.rules.buoyz.sheets import record_sheets as buoyz_sheets
+from tactical.rules.eventhorizon import convert as eh_convert
+from tactical.rules.eventhorizon.sheets import record_sheets as eh_sheets
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _eh_ship(i, design, damage=None, hero=False):
+    return {"id": i, "name": f"Ship {i}", "design_id": None, "design": design.to_dict(), "damage": damage or {},
+            "hero_crew": hero}
+
+
+EH_SETUP = {"hex": [1, 1], "terrain": "space", "world": None, "attacker": 1, "defender": 2, "aewa": False,
+            "sides": {"1": {"name": "Red", "ships": [_eh_ship(i, d) for i, d in enumerate(SAMPLE_DESIGNS, 1)]},
+                      "2": {"name": "Blue", "ships": [_eh_ship(10 + i, d, {"hull": 1, "engine": 0, "weapons": [],
+                                                                             "force_field_generators": 2,
+                                                                             "stealth": False, "boarding_parties": 0},
+                                                               hero=True)
+                                                      for i, d in enumerate(SAMPLE_DESIGNS, 1)]}}}
+CAM_SETUP = {"attacker": 1, "defender": 2, "nature": "gas_giant", "planet_owner": 2, "sides": {
+    "1": {"name": "Kirk", "units": [{"uid": f"ship:{i}", "kind": "ship", "name": sd.name, "points": sd.points,
+                                     "sd": eh_convert.sd_json(sd), "crippled": i % 2 == 0}
+                                    for i, sd in enumerate(STARTER_CATALOGUE.values(), 1)]},
+    "2": {"name": "Kor", "units": [{"uid": "ac:1", "kind": "ac", "name": "AC", "points": 3},
+                                   {"uid": "base:1", "kind": "base", "name": "Battery", "points": 8},
+                                   {"uid": "minefield:1", "kind": "minefield", "name": "Mines", "points": 3}]}}}
+
+
+def _sheet_count(html: str) -> int:
+    return html.count('<section class="sheet">')
+
+
+def test_each_book_draws_one_sheet_per_ship_with_its_tracks():
+    bz_setup = registry.find_converter("eventhorizon", "buoyz").to_book(EH_SETUP)
+    html = buoyz_sheets(bz_setup)
+    assert _sheet_count(html) == 8
+    assert "Hull 10/5" in html or re.search(r"Hull \d+/\d+", html)  # 1.5 "Hull 7/3"
+    assert "Criticals (5.8)" in html and "Command</th><td>3" in html  # XC5: a hero crew is Command 3
+    eh_setup = registry.find_converter("cam", "eventhorizon").to_book(CAM_SETUP)
+    ships = sum(len(s["ships"]) for s in eh_setup["sides"].values())
+    html = eh_sheets(eh_setup)
+    assert _sheet_count(html) == ships and ships > len(STARTER_CATALOGUE)  # squadrons (XC10)
+    assert 'class="box gone"' in html  # the crippled ships' carried damage is struck (XC14)
+    assert "Mines" not in html  # XC16: a minefield fights no Event Horizon battle
+    # The catalogue's own SDs too (a CAM battle on its own book, printed).
+    own = bz_play.setup_for({1: list(STARTER_CATALOGUE.values())[:6], 2: list(STARTER_CATALOGUE.values())[6:]})
+    assert _sheet_count(buoyz_sheets(own)) == len(STARTER_CATALOGUE)
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_record_sheets_print_one_page_per_ship(paper):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    documents = [
+        buoyz_sheets(registry.find_converter("eventhorizon", "buoyz").to_book(EH_SETUP)),
+        eh_sheets(registry.find_converter("cam", "eventhorizon").to_book(CAM_SETUP)),
+        buoyz_sheets(bz_play.setup_for({1: list(STARTER_CATALOGUE.values())[:6],
+                                        2: list(STARTER_CATALOGUE.values())[6:]})),
+    ]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            for html in documents:
+                page.set_content(html)
+                pdf = page.pdf(format=paper)
+                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+                assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
+        finally:
+            browser.close()
