@@ -50,11 +50,17 @@ EH_TYPE = {ShipType.PATROL_CRAFT: "escort", ShipType.CORVETTE: "frigate", ShipTy
            ShipType.BULK_CARRIER: "destroyer", ShipType.STAR_LIFTER: "light cruiser"}
 # Print&Play's sides are fore, aft, port, starboard; ruling TC25 loses aft, port, starboard, fore.
 GENERATOR_LOSS_SIDES = (1, 2, 3, 0)
-# XC21: weapons (every Event Horizon weapon fires all round: arc 360°, mounted fore).
-EH_BEAMS = {"laser_bank": ("Laser Bank", 3, 1, 12), "particle_accelerator": ("Particle Accelerator", 3, 2, 12),
-            "emp_cannon": ("EMP Cannon", 3, 3, 12)}  # name, Hit, Dmg (its BP, as XC3), Range
-MISSILE = ("Guided Missile", 4, 4, 8, 2)  # Hit, Dmg, Range, Burst (a torpedo: every second turn)
-FIGHTERS = ("Fighter strike", 4, 2, 12)  # XC21/XC27: a fighter bay, an AC flight (cannon: shields take it whole)
+# XC21: weapons. 003 "Arcs of fire are irrelevant": arc 360°, mounted fore. A force field absorbs
+# a hit whole (003 Force Fields: no excess), as Print&Play's shields take a cannon: every Event
+# Horizon weapon is a cannon; the lock on's 4+ is Hit +4; damage points × SCALE (003 "Weapon
+# Damage and Range"); short range (1 square) 6", long (2-3 squares) 12".
+SCALE = HULL_PER_EH
+EH_WEAPONS = {"emp_cannon": ("EMP Cannon", 3, 6), "particle_accelerator": ("Particle Accelerator", 2, 6),
+              "laser_bank": ("Laser Bank", 1, 6), "guided_missile_bay": ("Guided Missile", 3, 12),
+              "fighter_bay": ("Fighter", 1, 12)}  # name, damage points, range
+LOCK_ON = 4
+FF_SHIELDS = 4  # XC20: shields per BP of force field generator
+FIGHTERS = ("Fighter strike", 5, 2, 12)  # XC27: a CAM AC flight (Hit, Dmg, Range): a cannon
 POINT_DEFENCE = Weapon("Point defence (F)", "F", 1, 6, 1, 4, 360)  # XC24: an unarmed ship's one primary
 
 # XC26: CAM's numbers on a dashboard.
@@ -85,17 +91,10 @@ def _eh_weapons(design: Design, damage: Damage, notes: list[str]) -> list[Weapon
     for key in damage.weapons:
         left[key] = left.get(key, 0) - 1
     out = []
-    for key in ("emp_cannon", "particle_accelerator", "laser_bank"):
+    for key, (name, points, rng) in EH_WEAPONS.items():
         if left.get(key, 0) > 0:
-            name, hit, dmg, rng = EH_BEAMS[key]
-            out.append(Weapon(f"{name} (F)", "F", min(12, left[key]), hit, dmg, rng, 360))
-    if left.get("fighter_bay", 0) > 0:
-        name, hit, dmg, rng = FIGHTERS
-        out.append(Weapon(f"{name} (F)", "F", min(12, left["fighter_bay"]), hit, dmg, rng, 360, "cannon"))
-    if left.get("guided_missile_bay", 0) > 0:
-        hit, dmg, rng, burst = MISSILE[1:]
-        out.append(Weapon(f"{MISSILE[0]} (F)", "F", min(12, left["guided_missile_bay"]), hit, dmg, rng, 360,
-                          "torpedo", 0, burst))
+            out.append(Weapon(f"{name} (F)", "F", min(12, left[key]), LOCK_ON, SCALE * (1 + points) // 2, rng, 360,
+                              "cannon"))
     if left.get("planetary_bombardment_array", 0) > 0:
         notes.append("Planetary Bombardment Array: no Print&Play equivalent against ships; carried, fires at "
                      "nothing and comes back intact (XC24).")
@@ -120,17 +119,18 @@ def dashboard_for_eh(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: b
     if design.force_field is None:
         per_side = [0, 0, 0, 0]
     else:
-        per_side = [(design.force_field - 3) * 3 + (3 if design.improved_force_fields else 0)] * 4
+        per_side = [(design.force_field - 3) * FF_SHIELDS] * 4  # XC20: by the generator's BP (FF 4 = 1 … 8 = 5)
         for side in GENERATOR_LOSS_SIDES[:damage.force_field_generators]:
             per_side[side] = 0
     shields, bracket = _shield_dash(per_side if design.force_field is not None else [0, 0, 0, 0])
     if design.force_field is not None:
-        bracket = max(bracket, round(((design.force_field - 3) * 3) * 1.5))
+        bracket = bracket + (FF_SHIELDS if design.improved_force_fields else 0)
     abilities = []
     if design.stealth_field:
         if damage.stealth:
             notes.append("Stealth field generator inoperable (carried damage): no cloak (XC22).")
         else:
+            notes.append("Stealth field: cloak (XC22).")
             abilities.append("cloak")  # XC22: 001 Cloaking Device
     if design.nanobot_skin:
         abilities.append("regenerate")  # XC22: a hull that regenerates (001 Regenerate)
@@ -273,7 +273,7 @@ def _torpedo(name: str) -> bool:
     return "torp" in low or "drone" in low or "rocket" in low
 
 
-HANDLED = {"cloak", "fire cloaked", "advanced sensors", "agile", "adaption", "carrier", "warp", "impulse"}
+HANDLED = {"cloak", "fire cloaked", "advanced sensors", "agile", "adaption", "shield drain", "carrier", "warp", "impulse"}
 
 
 def _cam_weapons(sd: SD, half: bool) -> list[Weapon]:
@@ -295,7 +295,7 @@ def _cam_weapons(sd: SD, half: bool) -> list[Weapon]:
     if sd.secondary:
         out.append(Weapon("Secondary battery (F)", "F", qty(sd.secondary), 4, 2, 8, 360))
     if sd.ac:
-        out.append(Weapon(f"{FIGHTERS[0]} (F)", "F", qty(sd.ac), FIGHTERS[1], FIGHTERS[2], FIGHTERS[3], 360,
+        out.append(Weapon(f"{FIGHTERS[0]} (F)", "F", qty((sd.ac + 1) // 2), FIGHTERS[1], FIGHTERS[2], FIGHTERS[3], 360,
                           "cannon"))
     if not any(not w.secondary for w in out):
         out.insert(0, POINT_DEFENCE)
@@ -332,7 +332,8 @@ def dashboard_for_sd(sd: SD, *, crippled: bool = False, key: str = "cam", name: 
         CAM_TYPE.get(sd.ship_class, "escort")
     return _design(key, name or sd.name, type_, shields, max(bracket, max(shields)), hull, speed,
                    _cam_weapons(sd, crippled), notes, abilities=tuple(abilities), sensors=min(3, sensors),
-                   ecm=min(2, sd.close_defence // 3), faction="Borg" if _has(sd, "Adaption") else FACTION)
+                   ecm=min(3, sd.close_defence // 3 + _has(sd, "Adaption")), wps=1 if _has(sd, "Shield Drain") else 0,
+                   faction="Borg" if _has(sd, "Adaption") else FACTION)
 
 
 AC_DASH = dash_mod.design("cam-ac", "Attack craft flight", FACTION, "escort", 0, 0, 4, 8,
