@@ -55,9 +55,9 @@ GENERATOR_LOSS_SIDES = (1, 2, 3, 0)
 # Horizon weapon is a cannon; the lock on's 4+ is Hit +4; damage points × SCALE (003 "Weapon
 # Damage and Range"); short range (1 square) 6", long (2-3 squares) 12".
 SCALE = HULL_PER_EH
-EH_WEAPONS = {"emp_cannon": ("EMP Cannon", 3, 6), "particle_accelerator": ("Particle Accelerator", 2, 6),
-              "laser_bank": ("Laser Bank", 1, 6), "guided_missile_bay": ("Guided Missile", 3, 12),
-              "fighter_bay": ("Fighter", 1, 12)}  # name, damage points, range
+EH_WEAPONS = {"emp_cannon": ("EMP Cannon", 3, 8), "particle_accelerator": ("Particle Accelerator", 2, 8),
+              "laser_bank": ("Laser Bank", 1, 8), "guided_missile_bay": ("Guided Missile", 3, 8),
+              "fighter_bay": ("Fighter", 1, 8)}  # name, damage points, range
 LOCK_ON = 4
 FF_SHIELDS = 4  # XC20: shields per BP of force field generator
 FIGHTERS = ("Fighter strike", 5, 2, 12)  # XC27: a CAM AC flight (Hit, Dmg, Range): a cannon
@@ -284,7 +284,7 @@ def _cam_weapons(sd: SD, half: bool) -> list[Weapon]:
         return min(12, max(1, (n + 1) // 2 if half else n))
 
     out = []
-    for i, w in enumerate(sd.main):
+    for w in sd.main:
         label = f"{w.name[:30]} (F)"
         if _torpedo(w.name):
             plasma = "plasma" in w.name.lower()
