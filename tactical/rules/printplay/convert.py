@@ -136,7 +136,7 @@ def dashboard_for_eh(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: b
         abilities.append("regenerate")  # XC22: a hull that regenerates (001 Regenerate)
     sensors = (1 if hero_crew else 0) + (1 if design.ai_supercomputer else 0)  # XC22, XC23
     if hero_crew:
-        notes.append("Hero crew: Sensors +1 (XC23).")
+        notes.append("Hero crew: Sensors +1, ECM +1, WPS +1 (XC23: 30 BP, 003 Military Academy).")
     if design.ai_supercomputer:
         notes.append("AI Supercomputer: Sensors +1 (XC22).")
     parties = design.boarding_parties - damage.boarding_parties
@@ -147,7 +147,8 @@ def dashboard_for_eh(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: b
         notes.append(f"Cargo {design.cargo} BP: carried, no effect in battle (XC24).")
     weapons = _eh_weapons(design, damage, notes)
     return _design(key, name or design.name, EH_TYPE[design.ship_type], shields, bracket, hull, impulse, weapons,
-                   notes, abilities=tuple(abilities), sensors=min(3, sensors))
+                   notes, abilities=tuple(abilities), sensors=min(3, sensors), ecm=1 if hero_crew else 0,
+                   wps=1 if hero_crew else 0)
 
 
 def _ship_dash(ship: Mapping[str, Any]) -> Dashboard:

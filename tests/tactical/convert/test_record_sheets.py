@@ -102,7 +102,7 @@ def _printplay_documents() -> list[str]:
 
 def test_print_and_play_draws_one_dashboard_per_ship():
     eh, cam, own = _printplay_documents()
-    assert _sheet_count(eh) == 8 and "001 Dashboards" in eh and "Hero crew: Sensors +1 (XC23)" in eh
+    assert _sheet_count(eh) == 8 and "001 Dashboards" in eh and "Hero crew: Sensors +1, ECM +1, WPS +1" in eh
     assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 2  # the AC counter and the base; no minefield (XC29)
     assert "Mines" not in cam and "Crippled (5.7)" in cam
     assert _sheet_count(own) == 4 and "the book's dashboard" in own  # the Constitution as printed (PP2)
