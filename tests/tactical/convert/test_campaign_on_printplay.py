@@ -63,3 +63,18 @@ def test_a_tabletop_battle_prints_the_dashboards(client, small_campaign, alice, 
     sheets = client.get(f"/battles/{battle.pk}/sheets/").content.decode()
     ships = sum(len(s["ships"]) for s in battle.setup["sides"].values())
     assert sheets.count('<section class="sheet">') == ships and "001 Dashboards" in sheets
+
+
+def test_a_cam_tabletop_scenario_prints_its_forces_as_dashboards(client, alice, bob, carol):  # XC26-XC29
+    from campaign.cam import actions as cam_actions
+    from tests.cam.conftest import make_cam, ship_numbers
+
+    c = make_cam(alice, bob, carol)
+    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    cam_actions.roll_table(campaign_id=c.pk, user=bob)
+    client.force_login(bob)
+    assert "?book=printplay" in client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
+    sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book=printplay").content.decode()
+    assert sheets.count('<section class="sheet">') == 5 and "001 Dashboards" in sheets  # one per unit
