@@ -27,6 +27,11 @@ def _track(count: int, per_line: int = 30) -> str:
     return "<br>".join(out) or "none"
 
 
+def _kind(w) -> str:
+    """001 Attack: a cannon's or torpedo's hit is taken whole by the shields; torpedoes are secondaries."""
+    return {"cannon": "cannon (absorbed whole)", "torpedo": "secondary"}.get(w.kind, "")
+
+
 def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
@@ -35,7 +40,7 @@ def dashboard_sheet(dash: Dashboard, side_name: str, ship_name: str = "") -> str
     shields = "<br>".join(f"{side.title()} {value}: {_track(value, 30)}" for side, value in zip(SIDES, dash.shields))
     weapons = "".join(
         f"<tr><td>{escape(w.name)}</td><td>{w.qty}</td><td>+{w.hit}</td><td>{w.dmg}</td><td>{w.range}\"</td>"
-        f"<td>{w.arc}</td><td>{escape(w.extra() or ('secondary' if w.secondary else ''))}</td></tr>"
+        f"<td>{w.arc}</td><td>{escape(', '.join(x for x in (w.extra(), _kind(w)) if x))}</td></tr>"
         for w in dash.weapons)
     rows = [
         row("Shields (bracket)", f"{'/'.join(str(s) for s in dash.shields)} ({dash.shield_max})<br>{shields}"),
