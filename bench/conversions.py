@@ -88,6 +88,15 @@ def sds_on_buoyz(a, b, seed: str) -> int | None:
     return bz_outcome(bz_simulate(bz_deploy({1: a, 2: b}), dice)).winner
 
 
+def dashboards_on_printplay(a, b, seed: str) -> int | None:
+    from tactical.rules.printplay import play as pp_play
+    from tactical.rules.printplay.book import BOOK as PP
+
+    dice = SeededDice(derive_seed(seed))
+    setup = pp_play.setup_for({1: [d.to_json() for d in a], 2: [d.to_json() for d in b]}, mat="4x6")
+    return PP.outcome(PP.simulate(PP.new_battle(setup, dice), dice))["winner"]
+
+
 def eh_autoresolve(a, b) -> float:
     def side(ships, other):
         types = {s.design.ship_type for s in ships}
@@ -110,16 +119,19 @@ def flips(own: float, other: float) -> bool:
 
 def eh_rows(battles: int):
     bz = registry.find_converter("eventhorizon", "buoyz")
+    pp_eh = registry.find_converter("eventhorizon", "printplay")
     for n, (kind, fa, fb) in enumerate(EH_MATCHUPS, 1):
         a, b = eh_fleet(fa, 1), eh_fleet(fb, 101)
         own = rate(eh_on_eh, a, b, battles, f"eh{n}")
         conv = rate(sds_on_buoyz, bz.fleet(a), bz.fleet(b), battles, f"eh{n}bz")
+        pp_conv = rate(dashboards_on_printplay, pp_eh.fleet(a), pp_eh.fleet(b), battles, f"eh{n}pp")
         label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
-        yield n, kind, label, own, {"buoyz": conv}, eh_autoresolve(a, b)
+        yield n, kind, label, own, {"buoyz": conv, "printplay": pp_conv}, eh_autoresolve(a, b)
 
 
 def cam_rows(battles: int):
     eh = registry.find_converter("cam", "eventhorizon")
+    pp_cam = registry.find_converter("cam", "printplay")
     for n, (kind, fa, fb) in enumerate(CAM_MATCHUPS, 1):
         sa = [STARTER_CATALOGUE[k] for k in fa]
         sb = [STARTER_CATALOGUE[k] for k in fb]
@@ -128,9 +140,11 @@ def cam_rows(battles: int):
                    "sd": eh_convert.sd_json(sd), "crippled": False} for i, sd in enumerate(side, 1)] for side in (sa, sb)]
         a, b = eh.fleet(units[0], 1), eh.fleet(units[1], 101)
         conv = rate(eh_on_eh, a, b, battles, f"cam{n}eh")
+        pp_conv = rate(dashboards_on_printplay, pp_cam.fleet(units[0]), pp_cam.fleet(units[1]), battles,
+                       f"cam{n}pp")
         label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
                  f"({sum(s.points for s in sb)} pts)")
-        yield n, kind, label, own, {"eventhorizon": conv}, None
+        yield n, kind, label, own, {"eventhorizon": conv, "printplay": pp_conv}, None
 
 
 def main(argv=None) -> int:
@@ -143,8 +157,8 @@ def main(argv=None) -> int:
     for layer, own_book, rows in (("Event Horizon", "eventhorizon", eh_rows(args.battles)),
                                   ("CAM", "buoyz", cam_rows(args.battles))):
         print(f"\n### {layer} layer (own book: {own_book}; {args.battles} battles per match-up and book)\n")
-        other = "buoyz" if own_book == "eventhorizon" else "eventhorizon"
-        head = f"| # | kind | side A v side B | A wins on {own_book} | A wins on {other} |"
+        others = ("buoyz" if own_book == "eventhorizon" else "eventhorizon", "printplay")
+        head = f"| # | kind | side A v side B | A wins on {own_book} | " + " | ".join(f"A wins on {o}" for o in others) + " |"
         if own_book == "eventhorizon":
             head += " A wins, auto-resolve odds |"
         print(head)

@@ -30,6 +30,7 @@ if "printplay" not in _registry.RESOLVERS:
         play=RULES,
         book=BOOK,
         fleets="tactical.hosts.pickup.printplay:PRINTPLAY",  # its pickup fleet book (Django side)
+        sheets="tactical.rules.printplay.sheets:record_sheets",  # its printed dashboards (issue 31)
         trial=_Trial("printplay", "tactical.rules.printplay.trials:play_job",
                      "tactical.rules.printplay.trials:same", "tactical.rules.printplay.trials:same",
                      "tactical.rules.printplay.trials:tally_for",

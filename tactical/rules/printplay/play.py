@@ -162,7 +162,8 @@ class PrintPlayRules(PlayRules):
         w = engine.winner(state)
         return {"winner": w, "over": engine.over(state), "rounds": min(state.round, state.round_cap),
                 "ships": [{"ship": s.id, "side": s.side, "fate": engine.fate(s), "class": s.dash.name,
-                           "points": s.dash.points, "hull": max(s.hull, 0)} for s in state.ships]}
+                           "points": s.dash.points, "hull": max(s.hull, 0), "shields": list(s.shields),
+                           "crits": s.crits} for s in state.ships]}
 
     def summary(self, result, names):
         w = result.get("winner")

@@ -86,3 +86,44 @@ def test_record_sheets_print_one_page_per_ship(paper):
                 assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
         finally:
             browser.close()
+
+
+# --- Print&Play: its dashboards (001 Dashboards), rulings XC19-XC30 ------------------------------
+
+def _printplay_documents() -> list[str]:
+    from tactical.rules.printplay import play as pp_play
+    from tactical.rules.printplay.sheets import record_sheets as pp_sheets
+
+    return [registry.find_converter("eventhorizon", "printplay").sheets(
+                registry.find_converter("eventhorizon", "printplay").to_book(EH_SETUP)),
+            registry.find_converter("cam", "printplay").sheets(registry.find_converter("cam", "printplay").to_book(CAM_SETUP)),
+            pp_sheets(pp_play.setup_for({1: ["borg_cube", "constitution"], 2: ["sovereign", "talon"]}))]
+
+
+def test_print_and_play_draws_one_dashboard_per_ship():
+    eh, cam, own = _printplay_documents()
+    assert _sheet_count(eh) == 8 and "001 Dashboards" in eh and "Hero crew: Sensors +1, ECM +1, WPS +1" in eh
+    assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 2  # the AC counter and the base; no minefield (XC29)
+    assert "Mines" not in cam and "Crippled (5.7)" in cam
+    assert _sheet_count(own) == 4 and "the book's dashboard" in own  # the Constitution as printed (PP2)
+    assert own.count('class="box"') > 60 * 1  # the Borg Cube's hull alone is 60 boxes
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_print_and_play_dashboards_print_one_page_per_ship(paper):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            for html in _printplay_documents():
+                page.set_content(html)
+                pdf = page.pdf(format=paper)
+                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+                assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
+        finally:
+            browser.close()

@@ -1,0 +1,80 @@
+"""Issue 31 on Star Trek Print&Play: an Event Horizon campaign whose battles are fought online on
+Print&Play (rulings XC19-XC25). The option offers it, the battle is set up from the converted
+fleets (dashboards, 001 Dashboards), handed to the computer at its deadline, played to its end on
+Print&Play, and its result goes back to the turn as Event Horizon's (docs/battles.md "Result");
+a tabletop battle prints the dashboards."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from campaign import actions as campaign_actions
+from campaign.models import Ship, Turn
+from tactical.battles import actions
+from tactical.models import Battle
+from tactical.play import embedded
+from tests.tactical.battle_support import contact_turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _choose_printplay(campaign, alice):
+    campaign_actions.set_campaign_option(campaign_id=campaign.pk, user=alice, key="battle_book", value="printplay")
+    campaign.refresh_from_db()
+
+
+def test_an_embedded_battle_is_fought_on_print_and_play_and_the_turn_takes_it_up(small_campaign, alice):
+    from campaign import battles
+
+    assert "printplay" in [k for k, _ in battles.handler().book_choices("eventhorizon")]
+    _choose_printplay(small_campaign, alice)
+    turn = contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    assert battle.ruleset == "printplay" and battle.converted
+    layer = battle.layer_setup
+    dashes = [e["dash"] for side in ("1", "2") for e in battle.setup["sides"][side]["ships"]]
+    assert all(d["key"].startswith("eh-") and d["faction"] == "Federation" for d in dashes)  # XC20
+    assert battle.log.filter(kind="converted", text__contains="XC19-XC25").exists()
+    state = embedded.current_state(battle)
+    assert state.ships and battle.status == "playing"  # a Print&Play state, fought online
+    assert actions.settle_due_battles(now=battle.deadline + timedelta(minutes=1)) == 1
+    battle.refresh_from_db()
+    turn.refresh_from_db()
+    assert battle.status == "resolved" and battle.resolved_how == "tactical"
+    assert "round(s)" in battle.log.get(kind="tactical_over").text  # Print&Play's summary
+    ids = {s["id"] for side in ("1", "2") for s in layer["sides"][side]["ships"]}
+    assert {s["ship"] for s in battle.result["ships"]} == ids
+    assert {s["fate"] for s in battle.result["ships"]} <= {"survived", "destroyed", "warped_out"}
+    assert turn.status == Turn.Status.DONE  # the campaign took it up
+    numbers = set(Ship.objects.filter(campaign=small_campaign).values_list("number", flat=True))
+    destroyed = {s["ship"] for s in battle.result["ships"] if s["fate"] == "destroyed"}
+    kept = {s["ship"] for s in battle.result["ships"] if s["fate"] in ("survived", "warped_out")}
+    assert not destroyed & numbers and kept <= numbers
+
+
+def test_a_tabletop_battle_prints_the_dashboards(client, small_campaign, alice, bob):
+    _choose_printplay(small_campaign, alice)
+    contact_turn(small_campaign, "tabletop")
+    battle = Battle.objects.get()
+    client.force_login(bob)
+    assert "Print&amp;Play" in client.get(f"/battles/{battle.pk}/").content.decode()
+    sheets = client.get(f"/battles/{battle.pk}/sheets/").content.decode()
+    ships = sum(len(s["ships"]) for s in battle.setup["sides"].values())
+    assert sheets.count('<section class="sheet">') == ships and "001 Dashboards" in sheets
+
+
+def test_a_cam_tabletop_scenario_prints_its_forces_as_dashboards(client, alice, bob, carol):  # XC26-XC29
+    from campaign.cam import actions as cam_actions
+    from tests.cam.conftest import make_cam, ship_numbers
+
+    c = make_cam(alice, bob, carol)
+    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    cam_actions.roll_table(campaign_id=c.pk, user=bob)
+    client.force_login(bob)
+    assert "?book=printplay" in client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
+    sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book=printplay").content.decode()
+    assert sheets.count('<section class="sheet">') == 5 and "001 Dashboards" in sheets  # one per unit
