@@ -29,9 +29,14 @@ from tactical.whatif.pool import trial_of
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    """A run as the API shows it: its kind's own view (``Trial.api``: Event Horizon's below, the CAM
+    what-if's in cam_api.py), else the generic one of any book (``books.run_json``)."""
     trial = trial_of(whatif.kind_of(run.params))
-    if trial.api:  # a kind with its own API view (the CAM what-if: tactical/whatif/cam_api.py)
-        return load(trial.api)(run, full=full)
+    return load(trial.api or "tactical.whatif.books:run_json")(run, full=full)
+
+
+def eventhorizon_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    """An Event Horizon run as the API shows it (its ``Trial.api``)."""
     data: dict[str, Any] = {
         "id": run.pk, "status": run.status, "done": run.done, "trials": run.trials,
         "campaign": run.campaign_id, "created_at": run.created_at, "finished_at": run.finished_at,

@@ -60,3 +60,69 @@ def test_its_hidden_skiff_would_be_caught_leaking(toy):
         toybook.check(state, action)
     with pytest.raises(contract.ContractError):
         contract.clause_hidden(contract.Faulty(toy, check=telling), t.states)
+
+
+# --- the what-if pages: the toy book is offered and a run of it ends in win rates ------------------
+
+@pytest.mark.django_db
+def test_it_is_offered_on_the_what_if_pages(toy, client, bob):
+    from django.urls import reverse
+
+    client.force_login(bob)
+    url = reverse("whatif-book-new", kwargs={"book": "toy"})
+    for page in (reverse("whatif-list"), reverse("whatif-new")):
+        assert f'href="{url}" data-book="toy"' in client.get(page).content.decode()
+    form = client.get(url)
+    assert form.status_code == 200 and "Toy skiffs (a test book)" in form.content.decode()
+    assert 'value="skiff"' in form.content.decode()  # its fleet book's ship
+    toybook.unregister()
+    assert client.get(url).status_code == 404
+    assert 'data-book="toy"' not in client.get(reverse("whatif-list")).content.decode()
+    toybook.register()
+
+
+@pytest.mark.django_db
+def test_a_what_if_of_it_runs_to_win_rates_on_its_page(toy, client, bob, django_capture_on_commit_callbacks):
+    from django.urls import reverse
+
+    from tactical.models import WhatIfRun
+
+    client.force_login(bob)
+    data = {"points": "30", "trials": "12", "seed": "toy seed", "s1_ship_1": "skiff", "s1_count_1": "2",
+            "s2_ship_1": "skiff"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("whatif-book-new", kwargs={"book": "toy"}), data)
+    run = WhatIfRun.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("whatif-detail", args=[run.pk])
+    assert run.status == WhatIfRun.Status.DONE, run.error
+    # The same battles as the pool fights from the toy's own pickup setup (two skiffs against one).
+    expected = pool.play_run("toy", {"sides": {"1": 2, "2": 1}}, "toy seed", 12).result()
+    assert run.params["job"] == {"sides": {"1": 2, "2": 1}}
+    assert {k: v for k, v in run.result.items() if k != "seconds"} == expected
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="whatif-book-results"' in page and "<progress" not in page
+    wins = expected["wins"]
+    assert f"<td>{wins['1']}</td><td>{wins['1'] / 12 * 100:.1f}%</td>" in page
+    assert "2 × Skiff (10 points)" in page
+    api = client.get(reverse("api-whatif", args=[run.pk])).json()
+    assert api["book"] == "toy" and [r["wins"] for r in api["win_rates"]] == [wins["1"], wins["2"], wins["draw"]]
+    assert "Toy skiffs (a test book)" in client.get(reverse("whatif-list")).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_toy_what_if_over_its_limits_is_refused_and_creates_nothing(toy, client, bob):
+    from django.urls import reverse
+
+    from tactical.models import WhatIfRun
+
+    client.force_login(bob)
+    url = reverse("whatif-book-new", kwargs={"book": "toy"})
+    too_many = {"points": "30", "trials": "5", "s1_ship_1": "skiff", "s1_count_1": "3", "s1_ship_2": "skiff",
+                "s2_ship_1": "skiff"}
+    response = client.post(url, too_many)
+    assert response.status_code == 400
+    assert "Side 1: at most 3 ships a side (toy), not 4; the fleet costs 40 points, over the battle&#x27;s 30 " \
+           "points by 10" in response.content.decode()
+    response = client.post(url, {"points": "30", "trials": "5", "s1_ship_1": "skiff"})
+    assert response.status_code == 400 and "Side 2: a fleet needs at least one ship" in response.content.decode()
+    assert not WhatIfRun.objects.exists()
