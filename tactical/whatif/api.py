@@ -6,6 +6,9 @@
                          429 naming the limit (WHATIF_RUNS_AT_ONCE, WHATIF_BATTLES_PER_DAY)
     GET  what-if/        your runs, newest first
     GET  what-if/{id}/   one of your runs: status, done, trials, the fleets, the result; others get 404
+    POST what-if/book/{book}/   a run of any rule book without its own what-if (tactical/whatif/books.py):
+                         {"points": n, "trials": K, "seed": text, "forces": {"1": [ship key, …], "2": […]}};
+                         201, 400 naming the problem, 404 for a book not offered, 429 naming the limit
 
 Thin: ``whatif.start_what_if`` checks and queues; the run is played by the ``run_what_if`` task.
 """
@@ -24,6 +27,7 @@ from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
 from tactical.rules.kit.trial import load
+from tactical.whatif import books
 from tactical.whatif import runs as whatif
 from tactical.whatif.pool import trial_of
 
@@ -75,3 +79,17 @@ class WhatIfDetail(APIView):
     @extend_schema(operation_id="what_if_retrieve", responses=OpenApiTypes.OBJECT)
     def get(self, request, run_id: int):
         return Response(run_json(get_object_or_404(whatif.runs_of(request.user), pk=run_id)))
+
+
+class BookWhatIfCreate(APIView):
+    @extend_schema(operation_id="what_if_book_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, book: str):
+        try:
+            run = books.start_book_what_if(user=request.user, book=book, params=request.data)
+        except whatif.WhatIfLimitError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        except books.WhatIfNotFound as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
+        except whatif.WhatIfError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(run_json(run), status=status.HTTP_201_CREATED)

@@ -74,6 +74,9 @@ class BookWhatIfForm(forms.Form):
 
 @login_required
 def whatif_book_new(request, book: str):
+    own = next((b for b in books.offered() if b["name"] == book and not b["generic"]), None)
+    if own is not None:  # a book with its own form (Event Horizon, the CAM what-if): there
+        return redirect(own["url"])
     try:
         record, fleets = books.generic_book(book)
     except runs.WhatIfError as exc:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("what-if/<int:run_id>/restart/", whatif_views.whatif_restart, name="whatif-restart"),
     path("api/what-if/", whatif_api.WhatIfList.as_view(), name="api-whatif-list"),
     path("api/what-if/cam/", cam_api.CamWhatIfCreate.as_view(), name="api-whatif-cam"),
+    path("api/what-if/book/<slug:book>/", whatif_api.BookWhatIfCreate.as_view(), name="api-whatif-book"),
     path("api/what-if/cam/<int:run_id>/", cam_api.CamWhatIfDetail.as_view(), name="api-whatif-cam-detail"),
     path("api/what-if/<int:run_id>/", whatif_api.WhatIfDetail.as_view(), name="api-whatif"),
 ]

@@ -52,3 +52,19 @@ def test_cam_tallies_are_the_same_through_the_registry():
 def test_event_horizon_battles_in_worker_processes_add_up_as_in_one():
     n = pool.PARALLEL_MIN_TRIALS + 1
     assert pool.play_run("eventhorizon", {"sides": SIDES}, "spread", n, processes=2).result() == _old_eh("spread", n)
+
+
+@pytest.mark.django_db
+def test_books_with_their_own_what_if_form_are_listed_and_sent_there(client, bob):
+    from django.urls import reverse
+
+    from tactical.whatif import books
+
+    offered = {b["name"]: b for b in books.offered()}
+    assert offered["eventhorizon"]["url"] == reverse("whatif-new") and not offered["eventhorizon"]["generic"]
+    assert offered["buoyz"]["url"] == reverse("whatif-cam-new") and offered["buoyz"]["title"] == "Buoyz (CAM)"
+    client.force_login(bob)
+    for book, form in (("eventhorizon", "whatif-new"), ("buoyz", "whatif-cam-new")):
+        response = client.get(reverse("whatif-book-new", kwargs={"book": book}))
+        assert response.status_code == 302 and response["Location"] == reverse(form)
+    assert client.get(reverse("whatif-book-new", kwargs={"book": "nosuch"})).status_code == 404

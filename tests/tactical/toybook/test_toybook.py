@@ -126,3 +126,26 @@ def test_a_toy_what_if_over_its_limits_is_refused_and_creates_nothing(toy, clien
     response = client.post(url, {"points": "30", "trials": "5", "s1_ship_1": "skiff"})
     assert response.status_code == 400 and "Side 2: a fleet needs at least one ship" in response.content.decode()
     assert not WhatIfRun.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_api_starts_a_toy_what_if_and_refuses_bad_ones(toy, client, bob, django_capture_on_commit_callbacks):
+    from django.urls import reverse
+
+    from tactical.models import WhatIfRun
+
+    client.force_login(bob)
+    url = reverse("api-whatif-book", kwargs={"book": "toy"})
+    body = {"points": 30, "trials": 12, "seed": "toy seed", "forces": {"1": ["skiff", "skiff"], "2": ["skiff"]}}
+    with django_capture_on_commit_callbacks(execute=True):
+        made = client.post(url, body, content_type="application/json")
+    assert made.status_code == 201, made.content
+    run = WhatIfRun.objects.get()
+    assert run.status == WhatIfRun.Status.DONE and run.result["wins"] == \
+        pool.play_run("toy", {"sides": {"1": 2, "2": 1}}, "toy seed", 12).result()["wins"]
+    bad = client.post(url, {**body, "forces": {"1": ["galleon"], "2": ["skiff"]}}, content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["detail"] == "Side 1: no ship 'galleon' to buy here"
+    gone = client.post(reverse("api-whatif-book", kwargs={"book": "nosuch"}), body, content_type="application/json")
+    assert gone.status_code == 404 and "no rule book 'nosuch'" in gone.json()["detail"]
+    assert WhatIfRun.objects.count() == 1
+
