@@ -149,3 +149,35 @@ def test_the_api_starts_a_toy_what_if_and_refuses_bad_ones(toy, client, bob, dja
     assert gone.status_code == 404 and "no rule book 'nosuch'" in gone.json()["detail"]
     assert WhatIfRun.objects.count() == 1
 
+
+
+def test_its_what_if_battles_are_fought_in_worker_processes_too(toy):
+    # The workers (python -m tactical.whatif.worker) never import this package's registration:
+    # the Trial record goes to them with the job.
+    n = pool.PARALLEL_MIN_TRIALS + 2
+    job = {"sides": {"1": 2, "2": 2}}
+    assert pool.play_run("toy", job, "workers", n, processes=2).result() == pool.play_run("toy", job, "workers", n).result()
+
+
+@pytest.mark.django_db
+def test_its_what_if_spread_as_celery_chunks_adds_up_to_the_local_result(toy, bob, settings, monkeypatch,
+                                                                          django_capture_on_commit_callbacks):
+    from tactical.models import WhatIfRun
+    from tactical.whatif import books as whatif_books
+    from tactical.whatif import chunks
+    from tactical.whatif import runs as whatif
+
+    settings.CELERY_BROKER_URL, settings.WHATIF_CHUNK_SIZE = "redis://127.0.0.1:6379/15", 4  # never reached
+    sent = []
+    monkeypatch.setattr(chunks, "send", lambda run_id, claim, parts: sent.extend(
+        (run_id, claim, start, stop) for start, stop in parts))
+    run = whatif_books.start_book_what_if(user=bob, book="toy", params={
+        "points": 30, "trials": 10, "seed": "chunks", "forces": {"1": ["skiff"] * 2, "2": ["skiff"] * 2}})
+    with django_capture_on_commit_callbacks(execute=True):
+        whatif.run_what_if(run.pk)
+    assert [(s, e) for _, _, s, e in sent] == [(0, 4), (4, 8), (8, 10)]
+    for chunk in reversed(sent):
+        chunks.play_chunk(*chunk)
+    run.refresh_from_db()
+    assert run.status == WhatIfRun.Status.DONE, run.error
+    assert run.result["wins"] == pool.play_run("toy", run.params["job"], "chunks", 10).result()["wins"]
