@@ -181,3 +181,42 @@ def test_its_what_if_spread_as_celery_chunks_adds_up_to_the_local_result(toy, bo
     run.refresh_from_db()
     assert run.status == WhatIfRun.Status.DONE, run.error
     assert run.result["wins"] == pool.play_run("toy", run.params["job"], "chunks", 10).result()["wins"]
+
+
+@pytest.mark.django_db
+def test_a_running_toy_what_if_shows_its_progress(toy, client, bob, mallory):
+    from django.urls import reverse
+
+    from tactical.models import WhatIfRun
+    from tactical.whatif import books as whatif_books
+
+    run = whatif_books.start_book_what_if(user=bob, book="toy", params={  # not run: no commit here
+        "points": 30, "trials": 40, "forces": {"1": ["skiff"], "2": ["skiff"]}})
+    WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.RUNNING, done=10)
+    client.force_login(bob)
+    page = client.get(reverse("whatif-detail", args=[run.pk])).content.decode()
+    assert '<progress id="whatif-bar" value="10" max="40"' in page and "whatif-book-results" not in page
+    assert client.get(reverse("whatif-progress", args=[run.pk])).json()["percent"] == 25.0
+    client.force_login(mallory)
+    assert client.get(reverse("whatif-detail", args=[run.pk])).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("body", "words"), [
+    ([1, 2], "the request must be an object"),
+    ({"forces": "skiff"}, 'give the forces as {"1": [ship key, …], "2": [ship key, …]}'),
+    ({"forces": {"1": ["skiff"], "2": [3]}}, "Side 2: give a list of ship keys"),
+    ({"forces": {"1": ["skiff"], "2": ["skiff"]}, "colour": "red"}, "unknown field(s): colour"),
+    ({"forces": {"1": ["skiff"], "2": ["skiff"]}, "points": "lots"}, "points must be a whole number"),
+    ({"forces": {"1": ["skiff"], "2": ["skiff"]}, "points": 5000}, "between 1 and 1000 points, not 5000"),
+    ({"forces": {"1": ["skiff"], "2": ["skiff"]}, "trials": 0}, "trials must be 1 to 2000, not 0"),
+])
+def test_a_bad_toy_what_if_request_is_refused_with_a_reason(toy, client, bob, body, words):
+    from django.urls import reverse
+
+    from tactical.models import WhatIfRun
+
+    client.force_login(bob)
+    answer = client.post(reverse("api-whatif-book", kwargs={"book": "toy"}), body, content_type="application/json")
+    assert answer.status_code == 400 and words in answer.json()["detail"]
+    assert not WhatIfRun.objects.exists()
