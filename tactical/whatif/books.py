@@ -20,8 +20,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
 
-from tactical.models import WhatIfRun
 from tactical.hosts.pickup.books import FleetBook, FleetError, fleet_book_of
+from tactical.models import WhatIfRun
 from tactical.rules import registry
 from tactical.whatif import runs
 from tactical.whatif.cam import WhatIfNotFound
