@@ -235,6 +235,25 @@ def deal_tables(battle: bc.BattleState) -> dict[str, int]:
     return out
 
 
+def _unit_ship(campaign: CamCampaign, seat: int, unit, ship_id: int, places: Mapping[str, tuple],
+               lurking: dict[str, tuple[int, int]], lurk_ids: dict[int, tuple[int, int]],
+               table: tuple[float, float]) -> Ship:
+    """The ship of a CAM ship unit (``deploy_cam``): at its place in its side's line, or, when it
+    starts lurking (10.2), at the table's centre with its 2' square moved from ``lurking`` to
+    ``lurk_ids``."""
+    roster = campaign.player(seat).ship(unit.ship_id)
+    if roster is None:
+        raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
+    sd = campaign.sd_of(roster)
+    if unit.uid in lurking:
+        if not has(sd.special_abilities, "Cloak"):
+            raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
+        lurk_ids[ship_id] = tuple(lurking.pop(unit.uid))
+        return new_ship(ship_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
+    pos, heading = places[unit.uid]
+    return new_ship(ship_id, seat, sd, pos, heading)
+
+
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
                dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
@@ -287,21 +306,8 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
             here = [u for u in units if u.uid not in lurking and where[u.uid] == k]
             for unit, (pos, heading) in zip(here, _line(probe.edge(seat), len(here), table)):
                 places[unit.uid] = (shift(k, pos), heading)
-        player = campaign.player(seat)
         for unit in units:
-            roster = player.ship(unit.ship_id)
-            if roster is None:
-                raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
-            sd = campaign.sd_of(roster)
-            if unit.uid in lurking:
-                if not has(sd.special_abilities, "Cloak"):
-                    raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
-                lurk_ids[next_id] = tuple(lurking.pop(unit.uid))
-                ship = new_ship(next_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
-            else:
-                pos, heading = places[unit.uid]
-                ship = new_ship(next_id, seat, sd, pos, heading)
-            ships.append(ship)
+            ships.append(_unit_ship(campaign, seat, unit, next_id, places, lurking, lurk_ids, table))
             link_units.append((next_id, seat, unit.uid))
             next_id += 1
         bases = [u for u in battle.force(seat).units if u.kind == "base"]
