@@ -32,6 +32,11 @@ from tactical.whatif import runs as whatif
 from tactical.whatif.pool import trial_of
 
 
+def refused(exc: whatif.WhatIfError) -> Response:
+    """A refused request: its reason, with 429 / 404 / 403 / 400 (``runs.http_status``)."""
+    return Response({"detail": str(exc)}, status=whatif.http_status(exc))
+
+
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
     """A run as the API shows it: its kind's own view (``Trial.api``: Event Horizon's below, the CAM
     what-if's in cam_api.py), else the generic one of any book (``books.run_json``)."""
@@ -68,10 +73,8 @@ class WhatIfList(APIView):
     def post(self, request):
         try:
             run = whatif.start_what_if(user=request.user, params=request.data)
-        except whatif.WhatIfLimitError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         except whatif.WhatIfError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+            return refused(exc)
         return Response(run_json(run), status=status.HTTP_201_CREATED)
 
 
@@ -86,10 +89,6 @@ class BookWhatIfCreate(APIView):
     def post(self, request, book: str):
         try:
             run = books.start_book_what_if(user=request.user, book=book, params=request.data)
-        except whatif.WhatIfLimitError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-        except books.WhatIfNotFound as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
         except whatif.WhatIfError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+            return refused(exc)
         return Response(run_json(run), status=status.HTTP_201_CREATED)

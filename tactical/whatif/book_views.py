@@ -81,7 +81,7 @@ def whatif_book_new(request, book: str):
         record, fleets = books.generic_book(book)
     except runs.WhatIfError as exc:
         return render(request, "tactical/whatif_book_new.html", {"error": str(exc), "offered": books.offered()},
-                      status=404)
+                      status=runs.http_status(exc))
     offers = fleets.offers(request.user)
     if request.method == "POST":
         form = BookWhatIfForm(request.POST, fleets=fleets, offers=offers)

@@ -24,7 +24,6 @@ from tactical.hosts.pickup.books import FleetBook, FleetError, fleet_book_of
 from tactical.models import WhatIfRun
 from tactical.rules import registry
 from tactical.whatif import runs
-from tactical.whatif.cam import WhatIfNotFound
 from tactical.whatif.camtrials import wilson
 
 SEATS = (1, 2)  # a what-if is two forces
@@ -64,7 +63,7 @@ def generic_book(name: str) -> tuple[registry.ResolverRecord, FleetBook]:
     record = registry.RESOLVERS.get(name) if isinstance(name, str) else None
     if record is None or record.trial is None or record.trial.form or record.fleets is None:
         known = ", ".join(b["name"] for b in offered() if b["generic"]) or "none"
-        raise WhatIfNotFound(f"no rule book {name!r} offers this what-if (books with it: {known})")
+        raise runs.WhatIfNotFound(f"no rule book {name!r} offers this what-if (books with it: {known})")
     return record, fleet_book_of(record)
 
 

@@ -85,6 +85,22 @@ class WhatIfLimitError(WhatIfError):
     ``WHATIF_BATTLES_PER_DAY``); the API answers 429."""
 
 
+class WhatIfNotFound(WhatIfError):
+    """A campaign, scenario or rule book the user may not see (or that does not exist): 404."""
+
+
+class WhatIfNotAllowed(WhatIfError):
+    """A member who may not run this what-if (an observer; a player before the table is rolled): 403."""
+
+
+def http_status(exc: WhatIfError) -> int:
+    """The HTTP status a refusal answers with, on the pages and in the API: 429 over a limit,
+    404 for what the user may not see, 403 for what he may not do, else 400."""
+    if isinstance(exc, WhatIfLimitError):
+        return 429
+    return 404 if isinstance(exc, WhatIfNotFound) else 403 if isinstance(exc, WhatIfNotAllowed) else 400
+
+
 class _Superseded(Exception):
     """This runner's claim was taken over (it was taken for dead): stop without writing."""
 
