@@ -20,45 +20,12 @@ names and colours, and whether they may act now (``can_act``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tactical.rules.kit import IllegalActionError
-
-
-def action_type(data: Any, fields: Mapping[str, set[str]], error: type[Exception]) -> str:
-    """The ``type`` of one action read from JSON, after the checks every rule book's codec makes
-    first: an object, a known type, no field that type does not have. ``error`` is the rule
-    book's own format error (an ``IllegalActionError``), raised naming what is wrong."""
-    if not isinstance(data, Mapping):
-        raise error(f"an action is a JSON object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in fields:
-        raise error(f"unknown action type {kind!r}; one of: {', '.join(sorted(fields))}")
-    unknown = set(data) - fields[kind] - {"type"}
-    if unknown:
-        raise error(f"a {kind} action has no field(s) {', '.join(sorted(map(str, unknown)))}")
-    return kind
-
-_WHOLE = re.compile(r"-?[0-9]{1,15}")
-
-
-def whole_number(value: Any, *, negative: bool = True) -> int | None:
-    """A whole number sent as a JSON integer or as ASCII digits ("12", " -3 "), else None (true,
-    1.5, "x"). Every rule book's codec reads numbers with it: ``str.isdigit`` is not enough (it
-    passes "²", which ``int()`` refuses), nor ``int()`` alone (it reads true and 1.5 as 1), and
-    at most 15 digits (``int()`` of thousands of digits is a ValueError). ``negative=False``:
-    None for a number below 0."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-        value = int(value.strip())
-    if not isinstance(value, int):
-        return None
-    return value if negative or value >= 0 else None
-
+from tactical.rules.kit.codec import action_type, whole_number  # noqa: F401 - every codec's first checks (kit)
 
 AUTOMATIC = "auto"  # a side's deployment when its fleet lines up automatically
 

@@ -6,6 +6,9 @@
                          429 naming the limit (WHATIF_RUNS_AT_ONCE, WHATIF_BATTLES_PER_DAY)
     GET  what-if/        your runs, newest first
     GET  what-if/{id}/   one of your runs: status, done, trials, the fleets, the result; others get 404
+    POST what-if/book/{book}/   a run of any rule book without its own what-if (tactical/whatif/books.py):
+                         {"points": n, "trials": K, "seed": text, "forces": {"1": [ship key, …], "2": […]}};
+                         201, 400 naming the problem, 404 for a book not offered, 429 naming the limit
 
 Thin: ``whatif.start_what_if`` checks and queues; the run is played by the ``run_what_if`` task.
 """
@@ -24,14 +27,25 @@ from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
 from tactical.rules.kit.trial import load
+from tactical.whatif import books
 from tactical.whatif import runs as whatif
 from tactical.whatif.pool import trial_of
 
 
+def refused(exc: whatif.WhatIfError) -> Response:
+    """A refused request: its reason, with 429 / 404 / 403 / 400 (``runs.http_status``)."""
+    return Response({"detail": str(exc)}, status=whatif.http_status(exc))
+
+
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    """A run as the API shows it: its kind's own view (``Trial.api``: Event Horizon's below, the CAM
+    what-if's in cam_api.py), else the generic one of any book (``books.run_json``)."""
     trial = trial_of(whatif.kind_of(run.params))
-    if trial.api:  # a kind with its own API view (the CAM what-if: tactical/whatif/cam_api.py)
-        return load(trial.api)(run, full=full)
+    return load(trial.api or "tactical.whatif.books:run_json")(run, full=full)
+
+
+def eventhorizon_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
+    """An Event Horizon run as the API shows it (its ``Trial.api``)."""
     data: dict[str, Any] = {
         "id": run.pk, "status": run.status, "done": run.done, "trials": run.trials,
         "campaign": run.campaign_id, "created_at": run.created_at, "finished_at": run.finished_at,
@@ -59,10 +73,8 @@ class WhatIfList(APIView):
     def post(self, request):
         try:
             run = whatif.start_what_if(user=request.user, params=request.data)
-        except whatif.WhatIfLimitError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         except whatif.WhatIfError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+            return refused(exc)
         return Response(run_json(run), status=status.HTTP_201_CREATED)
 
 
@@ -70,3 +82,13 @@ class WhatIfDetail(APIView):
     @extend_schema(operation_id="what_if_retrieve", responses=OpenApiTypes.OBJECT)
     def get(self, request, run_id: int):
         return Response(run_json(get_object_or_404(whatif.runs_of(request.user), pk=run_id)))
+
+
+class BookWhatIfCreate(APIView):
+    @extend_schema(operation_id="what_if_book_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request, book: str):
+        try:
+            run = books.start_book_what_if(user=request.user, book=book, params=request.data)
+        except whatif.WhatIfError as exc:
+            return refused(exc)
+        return Response(run_json(run), status=status.HTTP_201_CREATED)

@@ -44,12 +44,8 @@ FIELDS_SCENARIO = {"campaign", "scenario", "trials", "seed"}
 FIELDS_CATALOGUE = {"period", "points", "a", "b", "trials", "seed"}
 
 
-class WhatIfNotFound(runs.WhatIfError):
-    """A campaign or scenario the user may not see (or that does not exist): 404."""
-
-
-class WhatIfNotAllowed(runs.WhatIfError):
-    """A member who may not run this what-if (an observer; a player before the table is rolled): 403."""
+WhatIfNotFound = runs.WhatIfNotFound  # a campaign or scenario the user may not see: 404
+WhatIfNotAllowed = runs.WhatIfNotAllowed  # an observer; a player before the table is rolled: 403
 
 
 # --- a CAM scenario, as the user may see it --------------------------------------------------------

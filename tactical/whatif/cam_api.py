@@ -174,16 +174,12 @@ class CamWhatIfCreate(APIView):
     @extend_schema(operation_id="what_if_cam_create", request=CamWhatIfRequest, examples=EXAMPLES,
                    responses={201: CamWhatIfRun})
     def post(self, request):
+        from tactical.whatif.api import refused
+
         try:
             run = cam.start_cam_what_if(user=request.user, params=request.data)
-        except runs.WhatIfLimitError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-        except cam.WhatIfNotFound as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
-        except cam.WhatIfNotAllowed as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
         except runs.WhatIfError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+            return refused(exc)  # 429, 404, 403 or 400 (runs.http_status)
         return Response(run_json(run), status=status.HTTP_201_CREATED)
 
 

@@ -19,11 +19,7 @@ from tactical.models import WhatIfRun
 from tactical.whatif import cam, camtrials, runs
 from tactical.whatif.cam_api import forces_json
 
-
-def _status(exc: runs.WhatIfError) -> int:
-    if isinstance(exc, runs.WhatIfLimitError):
-        return 429
-    return 404 if isinstance(exc, cam.WhatIfNotFound) else 403 if isinstance(exc, cam.WhatIfNotAllowed) else 400
+_status = runs.http_status
 
 
 def _sd_keys(text: str) -> list[str]:

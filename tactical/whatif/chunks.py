@@ -91,7 +91,7 @@ def job_of(run: WhatIfRun) -> tuple[Trial, Mapping[str, Any], str]:
     trial = pool.trial_of(_kind(run))
     with pool.battles_from(stop):
         try:
-            load(trial.run)(run.params, run.trials, lambda done: None, 1)
+            load(trial.runner)(run.params, run.trials, lambda done: None, 1)
         except _Job as found:
             return found.trial, found.job, found.seed
     raise RuntimeError(f"the {trial.key} what-if runner fought no battles")
@@ -166,7 +166,7 @@ def _store(run_id: int, claim: str, start: int, stop: int, results: list[Any], s
         return fought
 
     with pool.battles_from(given):
-        result = load(trial.run)(run.params, run.trials, lambda done: None, 1)
+        result = load(trial.runner)(run.params, run.trials, lambda done: None, 1)
     result["seconds"] = round((now - totals["first"]).total_seconds(), 3)
     WhatIfRun.objects.filter(pk=run_id).update(status=WhatIfRun.Status.DONE, done=run.trials, result=result,
                                                heartbeat_at=now, finished_at=now)

@@ -7,6 +7,7 @@ kind (``play_run(key, job, …)``); nothing here names a rule book.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -61,12 +62,22 @@ def play_run(key: str, job: Mapping[str, Any], seed: str, trials: int,
             results[i] = trial.fight(job, seed, i)
             progress(i + 1)
     else:
-        results = _in_workers({"trial": key, "job": dict(job), "seed": seed}, trials, processes, progress,
-                              trial.decode)
+        # The record goes with the job, so a book registered at run time (not on import) is
+        # fought in the workers too.
+        payload = {"trial": key, "record": dataclasses.asdict(trial), "job": dict(job), "seed": seed}
+        results = _in_workers(payload, trials, processes, progress, trial.decode)
     tally = trial.new_tally(job)
     for i in range(trials):
         tally.add(results[i])
     return tally
+
+
+def run_job(params: Mapping[str, Any], trials: int, progress: Callable[[int], None] = lambda done: None,
+            processes: int = 1) -> dict[str, Any]:
+    """The runner of a book that names none (``kit.trial.DEFAULT_RUN``): the battles of the job a
+    run stored (``params["job"]``: the book's ``FleetBook.setup``), fought by the book's ``Trial``
+    (``params["ruleset"]``), and its tally's result."""
+    return play_run(params["ruleset"], params["job"], params["seed"], trials, progress, processes).result()
 
 
 def play_trials(sides: Sequence[Mapping[str, Any]], seed: str, trials: int,

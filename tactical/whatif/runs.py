@@ -85,6 +85,22 @@ class WhatIfLimitError(WhatIfError):
     ``WHATIF_BATTLES_PER_DAY``); the API answers 429."""
 
 
+class WhatIfNotFound(WhatIfError):
+    """A campaign, scenario or rule book the user may not see (or that does not exist): 404."""
+
+
+class WhatIfNotAllowed(WhatIfError):
+    """A member who may not run this what-if (an observer; a player before the table is rolled): 403."""
+
+
+def http_status(exc: WhatIfError) -> int:
+    """The HTTP status a refusal answers with, on the pages and in the API: 429 over a limit,
+    404 for what the user may not see, 403 for what he may not do, else 400."""
+    if isinstance(exc, WhatIfLimitError):
+        return 429
+    return 404 if isinstance(exc, WhatIfNotFound) else 403 if isinstance(exc, WhatIfNotAllowed) else 400
+
+
 class _Superseded(Exception):
     """This runner's claim was taken over (it was taken for dead): stop without writing."""
 
@@ -253,6 +269,21 @@ def _free_side(ctx: _Context, label: str, rows: Any) -> dict[str, Any]:
     return {"source": "free", "fleet": None, "owner": None, "own": True, "label": "; ".join(names), "ships": ships}
 
 
+def trials_and_seed(raw: Mapping[str, Any]) -> tuple[int, str]:
+    """A request's number of battles (default ``DEFAULT_TRIALS``) and seed (a fresh random one
+    when none is given), checked."""
+    raw_trials = raw.get("trials")
+    trials = DEFAULT_TRIALS if raw_trials in (None, "") else _whole(raw_trials, "trials")
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise WhatIfError(f"trials must be {MIN_TRIALS} to {MAX_TRIALS}, not {trials}")
+    seed = raw.get("seed")
+    if seed in (None, ""):
+        seed = secrets.token_hex(16)
+    elif not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH or not seed.strip():
+        raise WhatIfError(f"seed must be a text of 1 to {MAX_SEED_LENGTH} characters")
+    return trials, seed
+
+
 def build_params(*, user, raw: Any) -> dict[str, Any]:
     """Check a what-if request and resolve it into the params a run stores (no writes).
 
@@ -264,15 +295,7 @@ def build_params(*, user, raw: Any) -> dict[str, Any]:
     unknown = sorted(set(raw) - {"campaign", "trials", "seed", "a", "b"})
     if unknown:
         raise WhatIfError(f"unknown field(s): {', '.join(unknown)} (expected campaign, trials, seed, a, b)")
-    raw_trials = raw.get("trials")
-    trials = DEFAULT_TRIALS if raw_trials in (None, "") else _whole(raw_trials, "trials")
-    if not MIN_TRIALS <= trials <= MAX_TRIALS:
-        raise WhatIfError(f"trials must be {MIN_TRIALS} to {MAX_TRIALS}, not {trials}")
-    seed = raw.get("seed")
-    if seed in (None, ""):
-        seed = secrets.token_hex(16)
-    elif not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH or not seed.strip():
-        raise WhatIfError(f"seed must be a text of 1 to {MAX_SEED_LENGTH} characters")
+    trials, seed = trials_and_seed(raw)
     ctx = _campaign_context(user, raw.get("campaign"))
     sides = []
     for key in SIDES:
@@ -476,7 +499,7 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
                     raise _Superseded()
                 reported, last = done, now
 
-        result = load(trial.run)(run.params, run.trials, progress, worker_count())
+        result = load(trial.runner)(run.params, run.trials, progress, worker_count())
         result["seconds"] = round(clock() - started, 3)
     except _Superseded:
         logger.warning("what-if run %s: another runner took it over; this one stops", run_id)

@@ -23,6 +23,7 @@ from campaign.eventhorizon import visibility
 from campaign.sanitise import whole_number
 from tactical.models import WhatIfRun
 from tactical.rules.kit.trial import load
+from tactical.whatif import books
 from tactical.whatif import runs as whatif
 from tactical.whatif.pool import trial_of
 
@@ -122,8 +123,10 @@ class WhatIfForm(forms.Form):
 
 @login_required
 def whatif_list(request):
-    runs = whatif.runs_of(request.user).select_related("campaign")[:100]
-    return render(request, "tactical/whatif_list.html", {"runs": runs})
+    runs = list(whatif.runs_of(request.user).select_related("campaign")[:100])
+    for run in runs:
+        run.kind_title = books.title_of(run.params)
+    return render(request, "tactical/whatif_list.html", {"runs": runs, "offered": books.offered()})
 
 
 @login_required
@@ -153,7 +156,7 @@ def whatif_new(request):
         form = WhatIfForm(user=request.user, campaign=campaign)
     at_once, per_day = whatif.limits()
     return render(request, "tactical/whatif_new.html",
-                  {"campaigns": campaigns, "campaign": campaign, "form": form,
+                  {"campaigns": campaigns, "campaign": campaign, "form": form, "offered": books.offered(),
                    "max_ships": whatif.MAX_SHIPS, "runs_at_once": at_once, "battles_per_day": per_day},
                   status=400 if form.errors else 200)
 
@@ -256,8 +259,13 @@ def _run_for(request, run_id: int) -> WhatIfRun:
 def whatif_detail(request, run_id: int):
     run = _run_for(request, run_id)
     trial = trial_of(whatif.kind_of(run.params))
-    if trial.page:  # a kind with its own page (the CAM what-if: tactical/whatif/cam_views.py)
-        return load(trial.page)(request, run)
+    # A kind with its own page (Event Horizon's below, the CAM what-if's in cam_views.py), else
+    # the generic page of any book (book_views.py).
+    return load(trial.page or "tactical.whatif.book_views:detail_page")(request, run)
+
+
+def eventhorizon_page(request, run: WhatIfRun):
+    """An Event Horizon run's page (its ``Trial.page``; ``whatif_detail`` found the run the user may see)."""
     context: dict[str, Any] = {"run": run, "sides": _sides(run), "finished": run.status in (
         WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED), "stale_seconds": whatif.STALE_SECONDS}
     if run.status == WhatIfRun.Status.DONE and run.result:

@@ -18,9 +18,11 @@ import sys
 def main() -> int:
     job = json.load(sys.stdin)
     out = sys.stdout
+    from tactical.rules.kit.trial import Trial
     from tactical.whatif.pool import trial_of
 
-    trial, payload = trial_of(job["trial"]), job["job"]
+    trial = Trial(**job["record"]) if "record" in job else trial_of(job["trial"])
+    payload = job["job"]
     for index in job["indices"]:
         out.write(json.dumps([index, trial.encode(trial.fight(payload, job["seed"], index))]) + "\n")
         out.flush()

@@ -3,6 +3,7 @@ events with fog-of-war tags, evolve, the doctrine's fallback and the simulate lo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -141,3 +142,44 @@ def test_play_rules_defaults_refuse():
     assert Silent().visible_events([untagged], None) == [untagged]
     Open().check_owner(None, object(), 1)
     assert Open().visible_events([untagged, private], 1) == [untagged, private]
+
+
+# --- the codec helper (kit/codec.py): every book's first checks and field readers, one wording ----
+
+class _ToyFormatError(kit.FormatError):
+    RULE = "toy format"
+
+
+def test_codec_fields_read_and_refuse_in_the_books_own_error():
+    read = kit.Fields(_ToyFormatError)
+    fields = {"fire": {"ship", "target", "evasive"}}
+    assert read.kind({"type": "fire", "ship": 1}, fields) == "fire"
+    for bad, words in (([], "an action is a JSON object"), ({"type": "jump"}, "unknown action type 'jump'"),
+                       ({"type": "fire", "colour": 1}, "a fire action has no field(s) colour")):
+        with pytest.raises(_ToyFormatError, match=re.escape(words)) as caught:
+            read.kind(bad, fields)
+        assert caught.value.rule == "toy format" and isinstance(caught.value, kit.IllegalActionError)
+    assert read.whole({"ship": "12"}, "ship", "fire") == 12
+    assert read.whole({}, "target", "fire", optional=True) is None
+    with pytest.raises(_ToyFormatError, match="'ship' of a fire action must be a whole number, not True"):
+        read.whole({"ship": True}, "ship", "fire")
+    with pytest.raises(_ToyFormatError, match="a fire action needs 'ship'"):
+        read.whole({}, "ship", "fire", required=True)
+    assert read.flag({}, "evasive") is False and read.flag({"evasive": True}, "evasive") is True
+    assert read.flag({}, "evasive", default=None, nullable=True) is None
+    with pytest.raises(_ToyFormatError, match="'evasive' must be true or false, not 1"):
+        read.flag({"evasive": 1}, "evasive")
+    with pytest.raises(_ToyFormatError, match="'evasive' must be true, false or null, not 'x'"):
+        read.flag({"evasive": "x"}, "evasive", nullable=True)
+
+
+def test_both_books_codecs_refuse_through_the_kit():
+    from tactical.rules.buoyz.play import codec as bz
+    from tactical.rules.eventhorizon.play import codec as eh
+
+    for codec, bad in ((bz, {"type": "move", "ship": 1, "sweep": "yes"}),
+                       (eh, {"type": "activate", "ship": 1, "evasive": "yes"})):
+        assert issubclass(codec.ActionFormatError, kit.FormatError)
+        with pytest.raises(codec.ActionFormatError, match="must be true") as caught:
+            codec.from_json(bad)
+        assert caught.value.rule == codec.FORMAT_RULE

@@ -10,6 +10,7 @@ import pytest
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
 from tactical.rules import registry
 from tactical.rules.eventhorizon import trials as eh
+from tactical.whatif import books as whatif_books
 from tactical.whatif import camtrials, pool
 from tests.tactical.test_whatif_cam import A_FLEET, B_FLEET
 
@@ -52,3 +53,43 @@ def test_cam_tallies_are_the_same_through_the_registry():
 def test_event_horizon_battles_in_worker_processes_add_up_as_in_one():
     n = pool.PARALLEL_MIN_TRIALS + 1
     assert pool.play_run("eventhorizon", {"sides": SIDES}, "spread", n, processes=2).result() == _old_eh("spread", n)
+
+
+@pytest.mark.django_db
+def test_books_with_their_own_what_if_form_are_listed_and_sent_there(client, bob):
+    from django.urls import reverse
+
+    from tactical.whatif import books
+
+    offered = {b["name"]: b for b in books.offered()}
+    assert offered["eventhorizon"]["url"] == reverse("whatif-new") and not offered["eventhorizon"]["generic"]
+    assert offered["buoyz"]["url"] == reverse("whatif-cam-new") and offered["buoyz"]["title"] == "Buoyz (CAM)"
+    client.force_login(bob)
+    for book, form in (("eventhorizon", "whatif-new"), ("buoyz", "whatif-cam-new")):
+        response = client.get(reverse("whatif-book-new", kwargs={"book": book}))
+        assert response.status_code == 302 and response["Location"] == reverse(form)
+    assert client.get(reverse("whatif-book-new", kwargs={"book": "nosuch"})).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", [b["name"] for b in whatif_books.offered() if b["generic"]])
+def test_every_book_on_the_generic_what_if_runs_from_its_pickup_fleets(name, bob, django_capture_on_commit_callbacks):
+    """A book on the generic what-if pages (a Trial and a FleetBook, no pages of its own): two forces
+    its fleet book's computer buys within its default points run to win counts, battle by battle the
+    same as its Trial fights the pickup setup the run stored."""
+    from campaign.rules.dice import SeededDice, derive_seed
+    from tactical.models import WhatIfRun
+
+    books = whatif_books
+    _, fleets = books.generic_book(name)
+    offers, points = fleets.offers(bob), fleets.default_points
+    forces = {str(seat): [o.key for o in fleets.computer_fleet(offers, points, SeededDice(derive_seed(f"wi/{seat}")))]
+              for seat in books.SEATS}
+    with django_capture_on_commit_callbacks(execute=True):
+        run = books.start_book_what_if(user=bob, book=name, params={"points": points, "trials": 3, "seed": "every",
+                                                                    "forces": forces})
+    run.refresh_from_db()
+    assert run.status == WhatIfRun.Status.DONE, run.error
+    assert sum(run.result["wins"].values()) == 3 and set(run.result["wins"]) >= {"1", "2", "draw"}
+    assert {k: v for k, v in run.result.items() if k != "seconds"} == \
+        pool.play_run(run.params["ruleset"], run.params["job"], "every", 3).result()

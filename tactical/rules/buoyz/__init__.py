@@ -45,7 +45,8 @@ if "buoyz" not in _registry.RESOLVERS:
                      "tactical.whatif.camtrials:tally_for",
                      run="tactical.whatif.cam:play",
                      api="tactical.whatif.cam_api:run_json",
-                     page="tactical.whatif.cam_views:detail_page"),  # the CAM what-if on this engine (stored runs say "buoyz")
+                     page="tactical.whatif.cam_views:detail_page",
+                     form="whatif-cam-new", title="Buoyz (CAM)"),  # the CAM what-if on this engine (stored runs say "buoyz")
         sheets="tactical.rules.buoyz.sheets:record_sheets",  # its printed record sheets (issue 31)
         fleets="tactical.hosts.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

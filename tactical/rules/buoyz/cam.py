@@ -22,6 +22,7 @@ from campaign.rules.cam.scoring import ScenarioScore, score_scenario
 from campaign.rules.cam.ships import SD, ShipClass, Weapon, validate_sd
 from campaign.rules.cam.state import CamCampaign
 from campaign.rules.dice import Dice
+from tactical.rules import kit
 
 from .deploy import lurk
 from .geometry import EPSILON, advance, norm, turn_degrees
@@ -117,8 +118,8 @@ CLEAR_OF_EDGES = 12  # objects are placed at least 12" in from every edge, clear
 
 def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[float, float]:
     w, h = (int(v) for v in table)
-    x = CLEAR_OF_EDGES - 1 + dice.roll(1, w - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} x").faces[0]
-    y = CLEAR_OF_EDGES - 1 + dice.roll(1, h - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} y").faces[0]
+    x = CLEAR_OF_EDGES - 1 + kit.one(dice, w - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} x")
+    y = CLEAR_OF_EDGES - 1 + kit.one(dice, h - 2 * CLEAR_OF_EDGES + 1, f"{TABLE_RULE}: {what} y")
     return (float(x), float(y))
 
 
@@ -141,8 +142,8 @@ def _one_table(nature, moons, dice: Dice, table, first: int, label: str) -> list
         centre = _random_point(dice, table, "gas giant" + label)
         out.append(Celestial(first + 1, "planet", centre, GIANT_RADIUS))
         for i in range(moons or 0):
-            bearing_deg = 30 * dice.roll(1, 12, f"{TABLE_RULE}: moon {i + 1} bearing{label}").faces[0]
-            reach = GIANT_RADIUS + 1 + dice.roll(1, 3, f"{TABLE_RULE}: moon {i + 1} distance{label}").faces[0]
+            bearing_deg = 30 * kit.one(dice, 12, f"{TABLE_RULE}: moon {i + 1} bearing{label}")
+            reach = GIANT_RADIUS + 1 + kit.one(dice, 3, f"{TABLE_RULE}: moon {i + 1} distance{label}")
             out.append(Celestial(first + 2 + i, "moon", advance(centre, bearing_deg, reach), MOON_RADIUS))
     elif nature is TableNature.NEBULAE:
         for i in range(2):
@@ -234,6 +235,25 @@ def deal_tables(battle: bc.BattleState) -> dict[str, int]:
     return out
 
 
+def _unit_ship(campaign: CamCampaign, seat: int, unit, ship_id: int, places: Mapping[str, tuple],
+               lurking: dict[str, tuple[int, int]], lurk_ids: dict[int, tuple[int, int]],
+               table: tuple[float, float]) -> Ship:
+    """The ship of a CAM ship unit (``deploy_cam``): at its place in its side's line, or, when it
+    starts lurking (10.2), at the table's centre with its 2' square moved from ``lurking`` to
+    ``lurk_ids``."""
+    roster = campaign.player(seat).ship(unit.ship_id)
+    if roster is None:
+        raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
+    sd = campaign.sd_of(roster)
+    if unit.uid in lurking:
+        if not has(sd.special_abilities, "Cloak"):
+            raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
+        lurk_ids[ship_id] = tuple(lurking.pop(unit.uid))
+        return new_ship(ship_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
+    pos, heading = places[unit.uid]
+    return new_ship(ship_id, seat, sd, pos, heading)
+
+
 def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float, float] = DEFAULT_TABLE,
                orders: Mapping[int, Orders] | None = None, turn_cap: int | None = None,
                dice: Dice | None = None, *, extra_ac_kinds: Mapping[int, tuple[str, ...]] | None = None,
@@ -286,21 +306,8 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
             here = [u for u in units if u.uid not in lurking and where[u.uid] == k]
             for unit, (pos, heading) in zip(here, _line(probe.edge(seat), len(here), table)):
                 places[unit.uid] = (shift(k, pos), heading)
-        player = campaign.player(seat)
         for unit in units:
-            roster = player.ship(unit.ship_id)
-            if roster is None:
-                raise ValueError(f"seat {seat} has no roster ship {unit.ship_id} for unit {unit.uid}")
-            sd = campaign.sd_of(roster)
-            if unit.uid in lurking:
-                if not has(sd.special_abilities, "Cloak"):
-                    raise ValueError(f"{unit.uid} ({sd.name}) has no cloaking device and cannot lurk (000 10.2)")
-                lurk_ids[next_id] = tuple(lurking.pop(unit.uid))
-                ship = new_ship(next_id, seat, sd, (table[0] / 2, table[1] / 2), 0.0)
-            else:
-                pos, heading = places[unit.uid]
-                ship = new_ship(next_id, seat, sd, pos, heading)
-            ships.append(ship)
+            ships.append(_unit_ship(campaign, seat, unit, next_id, places, lurking, lurk_ids, table))
             link_units.append((next_id, seat, unit.uid))
             next_id += 1
         bases = [u for u in battle.force(seat).units if u.kind == "base"]
@@ -460,7 +467,7 @@ def start_lurking(state: BattleState, seat: int, log) -> BattleState:
         lurker = replace(ship, status=LURKING, zone=state.zone_at(ship.pos), cloaked=True, detected=False,
                          tractor=None, landed=False)
         state = replace(state, ships=tuple(lurker if x.id == ship.id else x for x in state.ships))
-        log.add("lurk", f"{ship.name} ({ship.id}) cloaks and lurks: it breaks contact ({LURK_RULE})",
+        log.note("lurk", f"{ship.name} ({ship.id}) cloaks and lurks: it breaks contact ({LURK_RULE})",
                 {"ship": ship.id, "zone": list(lurker.zone)})
     return state
 
@@ -475,7 +482,7 @@ def ac_follow(state: BattleState, log) -> BattleState:
         for i, f in enumerate(flights):
             if f.side == seat and f.status not in (LOST, FLIGHT_LEFT):
                 flights[i] = replace(f, status=FLIGHT_LEFT, pos=None, attack=None, locked=False, cap=False)
-                log.add("ac_left", f"Side {seat}'s {f.kind} flight {f.id} leaves with its fleet ({SORTIE_RULE})",
+                log.note("ac_left", f"Side {seat}'s {f.kind} flight {f.id} leaves with its fleet ({SORTIE_RULE})",
                         {"flight": f.id})
     return replace(state, flights=tuple(flights))
 
@@ -489,7 +496,7 @@ def end_phase(state: BattleState, log) -> BattleState:
     before = {seat for seat in state.sides if link.breaking(seat)}
     res = bc.end_of_turn(link.battle, log.dice)
     for e in res.events:
-        log.add("cam", e.text, dict(e.data))
+        log.note("cam", e.text, dict(e.data))
     state = replace(state, cam=replace(link, battle=res.battle))
     ordered = [seat for seat in state.sides if state.cam.breaking(seat) and seat not in before]
     for seat in ordered:
@@ -506,7 +513,7 @@ def finish(state: BattleState, log) -> tuple[BattleState, int | None]:
     link = state.cam
     score = score_scenario(link.battle, force_end=not link.battle.contact_broken)
     for e in score.events:
-        log.add("cam_score", e.text, dict(e.data))
+        log.note("cam_score", e.text, dict(e.data))
     state = replace(state, cam=replace(link, score=score))
     return state, score.winner
 

@@ -140,38 +140,14 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     by_arcs: dict[frozenset, list[tuple[int, float]]] = {}
     trig: dict[float, tuple[float, float]] = {}
     turned: dict[tuple[float, int], float] = {}
-    hypot, atan2, degrees, floor, sin, cos, radians = (math.hypot, math.atan2, math.degrees, math.floor, math.sin,
-                                                       math.cos, math.radians)
+    hypot, atan2, degrees, floor = math.hypot, math.atan2, math.degrees, math.floor
     lo, x_lo, x_hi, y_hi = -EPSILON, ox - EPSILON, ox + w + EPSILON, hgt + EPSILON
     cut = reach + 0.5 + 1e-3  # farther than this rounds beyond every range
     best, best_key = None, None
     for m in options:
-        if m.lay_mine or m.web or (m.sweep and not fields):
-            continue  # the same pose as the plain move listed before it
-        if m.orbit is not None:
-            continue  # 9.0 orbits are not chosen by the doctrine (docs/buoyz.md "Not yet")
-        x, y = x0, y0
-        if m.before:
-            sc = trig.get(h0)
-            if sc is None:
-                sc = trig[h0] = (sin(radians(h0)), cos(radians(h0)))
-            x, y = round(x + m.before * sc[0], 4), round(y + m.before * sc[1], 4)
-        xb, yb = x, y
-        key = (h0, m.turn)
-        h = turned.get(key)
-        if h is None:
-            h = turned[key] = norm(h0 + turn_degrees(m.turn))
-        if m.after:
-            sc = trig.get(h)
-            if sc is None:
-                sc = trig[h] = (sin(radians(h)), cos(radians(h)))
-            x, y = round(x + m.after * sc[0], 4), round(y + m.after * sc[1], 4)
-        if m.turn_end:
-            key = (h, m.turn_end)
-            hh = turned.get(key)
-            if hh is None:
-                hh = turned[key] = norm(h + turn_degrees(m.turn_end))
-            h = hh
+        if not _weighed(m, fields):
+            continue
+        xb, yb, x, y, h = _end_pose(m, x0, y0, h0, trig, turned)
         if not (x_lo <= x <= x_hi and lo <= y <= y_hi):
             score = -1e9
         else:
@@ -219,13 +195,54 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
                 dice = 0.0  # 5.10: a sweeping ship may not shoot, and its path is swept clear
             score = dice * 10 - (nearest if nearest < 1e9 else 0.0) - (5.0 if edge < 3 else 0.0)
             if fields and not m.sweep:
-                legs = ((x0, y0), (xb, yb)), ((xb, yb), (x, y))
-                score -= MINE_PENALTY * sum(1 for f in fields if any(
-                    segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs if a != b))
+                score -= MINE_PENALTY * _fields_crossed(fields, ((x0, y0), (xb, yb)), ((xb, yb), (x, y)))
         rank = (score, -m.before - m.after)
         if best_key is None or rank > best_key:
             best, best_key = m, rank
     return best
+
+
+def _weighed(m: A.Move, fields) -> bool:
+    """Whether ``_best_move`` scores this option: not one with the same pose as the plain move
+    listed before it (laying a mine, spinning a web, sweeping where no minefield is), nor an orbit
+    (9.0 orbits are not chosen by the doctrine: docs/buoyz.md "Not yet")."""
+    return not (m.lay_mine or m.web or (m.sweep and not fields)) and m.orbit is None
+
+
+def _end_pose(m: A.Move, x0: float, y0: float, h0: float, trig: dict, turned: dict):
+    """``_best_move``'s end pose of a move from (x0, y0) heading h0, as ``engine._do_move``
+    computes it (``advance``, ``norm``): the point after its first leg (xb, yb), the end point and
+    heading; ``trig`` (heading → sine, cosine) and ``turned`` ((heading, turn) → heading) are the
+    caller's caches, shared by all its options."""
+    x, y = x0, y0
+    if m.before:
+        sc = trig.get(h0)
+        if sc is None:
+            sc = trig[h0] = (math.sin(math.radians(h0)), math.cos(math.radians(h0)))
+        x, y = round(x + m.before * sc[0], 4), round(y + m.before * sc[1], 4)
+    xb, yb = x, y
+    key = (h0, m.turn)
+    h = turned.get(key)
+    if h is None:
+        h = turned[key] = norm(h0 + turn_degrees(m.turn))
+    if m.after:
+        sc = trig.get(h)
+        if sc is None:
+            sc = trig[h] = (math.sin(math.radians(h)), math.cos(math.radians(h)))
+        x, y = round(x + m.after * sc[0], 4), round(y + m.after * sc[1], 4)
+    if m.turn_end:
+        key = (h, m.turn_end)
+        hh = turned.get(key)
+        if hh is None:
+            hh = turned[key] = norm(h + turn_degrees(m.turn_end))
+        h = hh
+    return xb, yb, x, y, h
+
+
+def _fields_crossed(fields, *legs) -> int:
+    """How many of the minefields (5.10) a path of ``legs`` (segments; a zero-length one skipped) crosses."""
+    return sum(1 for f in fields if any(
+        segment_crosses_rect(a, b, f.centre, f.heading, f.length, f.width) for a, b in legs if a != b))
 
 
 def _retreat_score(state: BattleState, ship: Ship, m: A.Move, edge: str | None = None) -> float:

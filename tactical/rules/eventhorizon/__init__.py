@@ -73,7 +73,10 @@ if "eventhorizon" not in _registry.RESOLVERS:
                      "tactical.rules.eventhorizon.trials:trial_to_json",
                      "tactical.rules.eventhorizon.trials:trial_from_json",
                      "tactical.rules.eventhorizon.trials:tally_for",
-                     run="tactical.whatif.runs:play_eventhorizon"),  # its what-if battles
+                     run="tactical.whatif.runs:play_eventhorizon",
+                     api="tactical.whatif.api:eventhorizon_json",
+                     page="tactical.whatif.views:eventhorizon_page",
+                     form="whatif-new", title="Event Horizon"),  # its what-if battles and pages
         sheets="tactical.rules.eventhorizon.sheets:record_sheets",  # its printed record sheets (issue 31)
         fleets="tactical.hosts.pickup.books:EVENT_HORIZON",  # its pickup fleet book (reads the site's designs)
     ))

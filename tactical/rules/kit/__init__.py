@@ -17,6 +17,9 @@ this kit and of ``tactical.rules.geometry``; it never copies them. Import from h
                    ``DiceBag`` (one shuffle, then draws)
 ``doctrine``       ``fallback`` (a doctrine choice the engine refuses is replaced) and
                    ``play_out`` (the simulate loop)
+``codec``          ``action_type``/``whole_number`` (every codec's first checks), ``FormatError``
+                   (a book's action-format error), ``Fields`` (field readers in one wording)
+``trial``          ``Trial`` (a book's what-if battles), ``WinTally`` (the generic page's tally)
 ``book``           the ``RuleBook`` protocol every registered book follows, ``Book`` (that
                    protocol over a book's ``PlayRules``), ``battle_result`` (one result JSON)
 =================  ==========================================================================
@@ -26,12 +29,14 @@ The checklist for a new book is docs/architecture.md, "How to add a rule book";
 """
 
 from .book import Book, RuleBook, battle_result, result_winner
+from .codec import Fields, FormatError, action_type, whole_number
 from .dice import Dice, DiceBag, d3, d6, d12, one, roll, shuffle
 from .doctrine import fallback, play_out
 from .errors import IllegalActionError
 from .events import Event, EventLog, Resolution, private, public, visible, visible_to
 from .values import build, derive, evolve
 
-__all__ = ["Book", "Dice", "DiceBag", "Event", "EventLog", "IllegalActionError", "Resolution", "RuleBook",
-           "battle_result", "build", "d3", "d6", "d12", "derive", "evolve", "fallback", "one", "play_out", "private",
-           "public", "result_winner", "roll", "shuffle", "visible", "visible_to"]
+__all__ = ["Book", "Dice", "DiceBag", "Event", "EventLog", "Fields", "FormatError", "IllegalActionError",
+           "Resolution", "RuleBook", "action_type", "battle_result", "build", "d3", "d6", "d12", "derive", "evolve",
+           "fallback", "one", "play_out", "private", "public", "result_winner", "roll", "shuffle", "visible",
+           "visible_to", "whole_number"]

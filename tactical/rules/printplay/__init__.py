@@ -33,6 +33,5 @@ if "printplay" not in _registry.RESOLVERS:
         sheets="tactical.rules.printplay.sheets:record_sheets",  # its printed dashboards (issue 31)
         trial=_Trial("printplay", "tactical.rules.printplay.trials:play_job",
                      "tactical.rules.printplay.trials:same", "tactical.rules.printplay.trials:same",
-                     "tactical.rules.printplay.trials:tally_for",
-                     run="tactical.rules.printplay.trials:run"),
+                     "tactical.rules.printplay.trials:tally_for"),  # the generic what-if pages and runner
     ))

@@ -88,13 +88,7 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
                                                          and math.isfinite(v) for v in to)):
         raise IllegalActionError(AC_RULE, f"'to' must be a point (x, y) in inches, not {to!r}")
     if action.home:
-        if not f.offtable:
-            raise IllegalActionError(CARRIER_RULE, f"flight {f.id} flies from a carrier on the table, not an off-table base")
-        if action.attack is not None or action.cap or action.loiter:
-            raise IllegalActionError(CARRIER_RULE, "a flight leaving for its base declares nothing else")
-        if distance(to, edge_point(state, f.side, to)) > EPSILON:
-            raise IllegalActionError(CARRIER_RULE, f"flight {f.id} leaves by its side's own ({state.edge(f.side)}) edge "
-                                     "to reach its off-table base (ruling BZ80)")
+        _check_home(state, f, action, to)
     if state.table_of(to) is None or state.table_of(to) != state.table_of(f.pos):
         raise IllegalActionError(AC_RULE, "AC counters stay on the table (ruling BZ35; 11.3: only warp capable ships "
                                  "move between tables)")
@@ -113,8 +107,23 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
             raise IllegalActionError(DOGFIGHT_RULE, "only armed Fighter ACs can fly CAP (8.1)")
         if action.attack is not None:
             raise IllegalActionError(DOGFIGHT_RULE, "a CAP intercepts what comes within 6\"; it declares no attack")
-    if action.attack is None:
-        return
+    if action.attack is not None:
+        _check_ac_attack(state, f, action)
+
+
+def _check_home(state: BattleState, f, action: A.FlyAC, to) -> None:
+    """A flight leaving for its off-table base (ruling BZ80)."""
+    if not f.offtable:
+        raise IllegalActionError(CARRIER_RULE, f"flight {f.id} flies from a carrier on the table, not an off-table base")
+    if action.attack is not None or action.cap or action.loiter:
+        raise IllegalActionError(CARRIER_RULE, "a flight leaving for its base declares nothing else")
+    if distance(to, edge_point(state, f.side, to)) > EPSILON:
+        raise IllegalActionError(CARRIER_RULE, f"flight {f.id} leaves by its side's own ({state.edge(f.side)}) edge "
+                                 "to reach its off-table base (ruling BZ80)")
+
+
+def _check_ac_attack(state: BattleState, f, action: A.FlyAC) -> None:
+    """A flight's declared attack (8.1, 8.3, 8.6): armed, not a patrol, at an enemy it may attack."""
     if f.patrol:
         raise IllegalActionError(PATROL_RULE, f"flight {f.id} loitered as a patrol counter and may never initiate combat")
     if not f.armed:

@@ -7,7 +7,8 @@ resolves with.
 from __future__ import annotations
 
 from campaign.rules.dice import Dice
-from tactical.rules.kit import Resolution  # noqa: F401 - the kit's (state, events), the engine's Resolution
+from tactical.rules import kit
+from tactical.rules.kit import Resolution  # the kit's (state, events), the engine's Resolution
 
 from ..geometry import ARCS, arcs_of, distance, halve, inches, round_half_up
 from ..sds import SECONDARY, WeaponSystem, has, weapon_systems
@@ -17,27 +18,39 @@ from ..state import ARMAMENT, LURKING, MOTIVE, SHIELDS, BattleState, Event, Ship
 ABOUT_KEYS = ("ship", "shooter", "target", "boarder", "towed")
 
 
-class _Ctx:
-    """A step's dice and events as it resolves. Each event is logged with the ships it is about
-    (``about=`` and the ship ids under ``ABOUT_KEYS`` in its data); ``tagged`` sets its fog-of-war
-    tags from them when the step is done."""
+class _Ctx(kit.EventLog):
+    """A step's dice and events as it resolves: the kit's ``EventLog`` with the step's dice. Each
+    event is logged with the ships it is about (``about=`` and the ship ids under ``ABOUT_KEYS``
+    in its data); ``tagged`` sets its fog-of-war tags from them when the step is done, and
+    ``resolution(state)`` is the step's kit ``Resolution`` with the tagged events."""
 
     def __init__(self, dice: Dice):
+        super().__init__()
         self.dice = dice
-        self.events: list[Event] = []
         self.about: list[frozenset[int]] = []
 
     def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+        """``count`` d6 (the book's only die), through the kit; none for a count of 0 or less."""
         if count <= 0:
             return ()
-        return self.dice.roll(count, 6, purpose).faces
+        return kit.d6(self.dice, purpose, count)
 
     def log(self, event_kind: str, text: str, *, about: tuple[int, ...] = (), **data) -> None:
-        self.add(event_kind, text, data, about)
+        self.note(event_kind, text, data, about)
 
-    def add(self, event_kind: str, text: str, data: dict, about: tuple[int, ...] = ()) -> None:
+    def note(self, event_kind: str, text: str, data: dict, about: tuple[int, ...] = ()) -> None:
+        """An event with its data as a dict (the CAM layer's events), about ``about`` and the
+        ships its data names."""
         self.events.append(Event(event_kind, text, data))
         self.about.append(frozenset(about) | {data[k] for k in ABOUT_KEYS if isinstance(data.get(k), int)})
+
+    def add(self, kind: str, text: str, sides: tuple[int, ...] = (), public: bool = True, **data) -> None:
+        """The kit's ``EventLog.add`` (tags given here are kept unless the ship is hidden)."""
+        super().add(kind, text, sides, public, **data)
+        self.about.append(frozenset(data[k] for k in ABOUT_KEYS if isinstance(data.get(k), int)))
+
+    def resolution(self, state: BattleState) -> Resolution:
+        return Resolution(state, self.tagged(state))
 
     def tagged(self, after: BattleState) -> tuple[Event, ...]:
         """The step's events with their fog-of-war tags (10.2, 10.3; rulings BZP1, BZP2): one
@@ -45,6 +58,8 @@ class _Ctx:
         ship's side's only; every other is public. Declaring a cloak is seen by every side (its
         counter leaves the table); where the ship goes then is not."""
         hidden = {s.id: s.side for s in after.ships if hidden_ship(s) and after.enemies(s.side)}
+        if not hidden:
+            return tuple(self.events)
         out = []
         for e, about in zip(self.events, self.about, strict=True):
             owners = {hidden[i] for i in about if i in hidden}

@@ -33,6 +33,21 @@ CLOAK_RULE = "000 10.2 Cloaking Devices"
 
 
 def _check_fire(state: BattleState, action: A.Fire) -> None:
+    ship = _check_firer(state, action)
+    if action.board is not None:
+        _check_board(state, ship, action.board)
+    by_key = {s.key: s for s in systems(ship)}
+    used: dict[str, int] = {}
+    for shot in action.shots:
+        if not (isinstance(shot, tuple) and len(shot) == 3):
+            raise IllegalActionError(FIRE_RULE, f"a shot is (weapon, target, dice), not {shot!r}")
+        key, target_id, dice = shot
+        _check_shot_dice(ship, by_key, key, dice, used)
+        _check_shot_target(state, ship, target_id)
+
+
+def _check_firer(state: BattleState, action: A.Fire) -> Ship:
+    """The ship nominated to fire, if it may fire now (5.0, 7.2, 10.2, 9.3, 7.3)."""
     if state.phase != ATTACK:
         raise IllegalActionError(FIRE_RULE, "ships fire in the Attack Phase")
     ship = _own_ship(state, action.ship, FIRE_RULE)
@@ -51,45 +66,47 @@ def _check_fire(state: BattleState, action: A.Fire) -> None:
         raise IllegalActionError(TRACTOR_RULE, f"{ship.name} ({ship.id}) holds a tractor beam and may not fire")
     if ship.cloaked and not fires_cloaked(ship):
         raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is cloaked and may not fire")
-    if action.board is not None:
-        _check_board(state, ship, action.board)
-    by_key = {s.key: s for s in systems(ship)}
-    used: dict[str, int] = {}
-    for shot in action.shots:
-        if not (isinstance(shot, tuple) and len(shot) == 3):
-            raise IllegalActionError(FIRE_RULE, f"a shot is (weapon, target, dice), not {shot!r}")
-        key, target_id, dice = shot
-        system = by_key.get(key)
-        if system is None:
-            raise IllegalActionError(FIRE_RULE, f"{ship.name} has no weapon system {key!r} "
-                                     f"(it has: {', '.join(by_key) or 'none'})")
-        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 1:
-            raise IllegalActionError(FIRE_RULE, f"{key}: fire 1 or more dice, not {dice!r}")
-        if system.group == SECONDARY and ship.uses("point_defence"):
-            raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id})'s secondary weapons are on "
-                                     "Point Defence this turn (they do not otherwise fire)")
-        if key in used and system.group == MAIN:
-            raise IllegalActionError(SPLIT_RULE, f"only Secondary and Close Defence weapons may split their fire; "
-                                     f"{system.name} ({key}) fires at one target")
-        used[key] = used.get(key, 0) + dice
-        available = system_dice(ship, system)
-        if used[key] > available:
-            raise IllegalActionError(HIT_RULE, f"{system.name} ({key}) has {available} attack dice now, not {used[key]}")
-        target = state.ship(target_id) if isinstance(target_id, int) else None
-        if target is None or target.side == ship.side:
-            raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
-        if target.status == LURKING:
-            raise IllegalActionError(LURK_RULE, f"{target.name} ({target.id}) is lurking unseen, not on the table")
-        if target.status == TRANSIT:
-            raise IllegalActionError(MULTI_RULE, f"{target.name} ({target.id}) is in transit between tables and "
-                                     "cannot be attacked")
-        if not target.active:
-            raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
-        _no_attack_under_ecm(target, "fired at")
-        if target.cloaked and not target.detected:
-            raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
-        if target.hyperspace:
-            raise IllegalActionError(HYPER_RULE, f"{target.name} ({target.id}) is in hyperspace: no combat is possible")
+    return ship
+
+
+def _check_shot_dice(ship: Ship, by_key: dict, key, dice, used: dict[str, int]) -> None:
+    """A shot's weapon system and dice (5.5, 5.3, 7.2 Point Defence!); ``used`` counts the dice
+    each system has fired so far in this action."""
+    system = by_key.get(key)
+    if system is None:
+        raise IllegalActionError(FIRE_RULE, f"{ship.name} has no weapon system {key!r} "
+                                 f"(it has: {', '.join(by_key) or 'none'})")
+    if not isinstance(dice, int) or isinstance(dice, bool) or dice < 1:
+        raise IllegalActionError(FIRE_RULE, f"{key}: fire 1 or more dice, not {dice!r}")
+    if system.group == SECONDARY and ship.uses("point_defence"):
+        raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id})'s secondary weapons are on "
+                                 "Point Defence this turn (they do not otherwise fire)")
+    if key in used and system.group == MAIN:
+        raise IllegalActionError(SPLIT_RULE, f"only Secondary and Close Defence weapons may split their fire; "
+                                 f"{system.name} ({key}) fires at one target")
+    used[key] = used.get(key, 0) + dice
+    available = system_dice(ship, system)
+    if used[key] > available:
+        raise IllegalActionError(HIT_RULE, f"{system.name} ({key}) has {available} attack dice now, not {used[key]}")
+
+
+def _check_shot_target(state: BattleState, ship: Ship, target_id) -> None:
+    """A shot's target: an enemy on the table, seen and not in hyperspace (5.4, 10.2, 11.8)."""
+    target = state.ship(target_id) if isinstance(target_id, int) else None
+    if target is None or target.side == ship.side:
+        raise IllegalActionError(TARGET_RULE, f"ship {target_id!r} is not an enemy ship")
+    if target.status == LURKING:
+        raise IllegalActionError(LURK_RULE, f"{target.name} ({target.id}) is lurking unseen, not on the table")
+    if target.status == TRANSIT:
+        raise IllegalActionError(MULTI_RULE, f"{target.name} ({target.id}) is in transit between tables and "
+                                 "cannot be attacked")
+    if not target.active:
+        raise IllegalActionError(TARGET_RULE, f"{target.name} ({target.id}) is no longer in the battle")
+    _no_attack_under_ecm(target, "fired at")
+    if target.cloaked and not target.detected:
+        raise IllegalActionError(DETECT_RULE, f"{target.name} ({target.id}) is cloaked and has not been detected")
+    if target.hyperspace:
+        raise IllegalActionError(HYPER_RULE, f"{target.name} ({target.id}) is in hyperspace: no combat is possible")
 
 
 def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:

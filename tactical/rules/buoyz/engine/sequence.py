@@ -63,8 +63,7 @@ def check(state: BattleState, action: A.Action) -> None:
 def apply(state: BattleState, action: A.Action, dice: Dice) -> Resolution:
     resolve = _handler(state, action)  # every check first: a refusal rolls nothing
     ctx = _Ctx(dice)
-    state = resolve(ctx)
-    return Resolution(state, ctx.tagged(state))
+    return ctx.resolution(resolve(ctx))
 
 
 def _begin(state: BattleState, action: A.Begin, ctx: _Ctx) -> BattleState:

@@ -40,7 +40,20 @@ def _check_special(state: BattleState, action: A.Special) -> None:
     if action.action not in A.SPECIAL_ACTIONS:
         raise IllegalActionError(SPECIAL_RULE, f"unknown Special Action {action.action!r} "
                                  f"(known: {', '.join(sorted(A.SPECIAL_ACTIONS))})")
-    name = action.action.replace("_", " ")
+    _check_special_timing(state, ship, action)
+    if ship.moved:
+        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
+    if (action.target is not None) != (action.action == "ramming" or action.action in TRACTORS):
+        raise IllegalActionError(SPECIAL_RULE, "Ramming Speed! and Tractor! name the ship they act on; no other "
+                                 "Special Action takes a target")
+    for check in _SPECIAL_CHECKS.get(action.action, ()):
+        check(state, ship, action)
+
+
+def _check_special_timing(state: BattleState, ship: Ship, action: A.Special) -> None:
+    """When a Special Action may be attempted: hyperspace and maximum warp after a successful
+    Flank Speed (11.8, 7.2), a No Win Scenario's two more tries (7.2), else once a turn, before
+    the ship moves (7.1)."""
     if action.action == "hyperspace":
         if state.nominated != ship.id or not ship.uses("flank_speed") or not has(ship.abilities, "Hyperspace"):
             raise IllegalActionError(HYPER_RULE, "a ship with the Hyperspace ability enters hyperspace after "
@@ -64,59 +77,87 @@ def _check_special(state: BattleState, action: A.Special) -> None:
                                      "now")
         if ship.special_tried:
             raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has attempted its Special Action this turn")
-    if ship.moved:
-        raise IllegalActionError(MOVE_RULE, f"{ship.name} ({ship.id}) has already been nominated to move this turn")
-    if (action.target is not None) != (action.action == "ramming" or action.action in TRACTORS):
-        raise IllegalActionError(SPECIAL_RULE, "Ramming Speed! and Tractor! name the ship they act on; no other "
-                                 "Special Action takes a target")
-    if action.action in TRACTORS:
-        _check_tractor(state, ship, action.target)
-    if action.action in ("flank_speed", "hard_about", "ramming") and (ship.sd.speed is None or dead_in_space(ship)):
+
+
+# --- each Special Action's own conditions (7.2, 7.3), in _SPECIAL_CHECKS below ---------------------
+
+def _needs_to_move(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if ship.sd.speed is None or dead_in_space(ship):
+        name = action.action.replace("_", " ")
         raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) cannot move, so cannot use {name}")
-    if action.action == "ecm" and any(o.kind in ("nebula", "planet") and distance(ship.pos, o.centre) <= o.radius
-                                      for o in state.objects):
+
+
+def _check_tractor_action(state: BattleState, ship: Ship, action: A.Special) -> None:
+    _check_tractor(state, ship, action.target)
+
+
+def _check_ecm(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if any(o.kind in ("nebula", "planet") and distance(ship.pos, o.centre) <= o.radius for o in state.objects):
         raise IllegalActionError(ECM_RULE, "ECM cannot be performed within an atmosphere or nebula")
-    if action.action == "attack_shields" and not has(ship.abilities, "Attack Shields"):
+
+
+def _check_attack_shields(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not has(ship.abilities, "Attack Shields"):
         raise IllegalActionError("000 7.3 Klingon Attack Shields", f"{ship.name} ({ship.id}) has no Attack Shields")
-    if action.action in ("cloak", "decloak"):
-        if not has(ship.abilities, "Cloak"):
-            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) has no cloaking device")
-        if action.action == "cloak" and ship.cloaked or action.action == "decloak" and not ship.cloaked:
-            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is {'already' if ship.cloaked else 'not'} "
-                                     "cloaked")
-        if action.action == "cloak" and (ship.crippled or ship.crit(SHIELDS)):
-            raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id})'s cloak is inoperative (5.7 (5), 5.8 (3))")
-    if action.action == "engine_doubling" and not (has(ship.abilities, "Engine Doubling") or ship.extra_tries):
+
+
+def _check_cloak(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not has(ship.abilities, "Cloak"):
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) has no cloaking device")
+    if action.action == "cloak" and ship.cloaked or action.action == "decloak" and not ship.cloaked:
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id}) is {'already' if ship.cloaked else 'not'} "
+                                 "cloaked")
+    if action.action == "cloak" and (ship.crippled or ship.crit(SHIELDS)):
+        raise IllegalActionError(CLOAK_RULE, f"{ship.name} ({ship.id})'s cloak is inoperative (5.7 (5), 5.8 (3))")
+
+
+def _check_engine_doubling(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not (has(ship.abilities, "Engine Doubling") or ship.extra_tries):
         raise IllegalActionError("000 7.3 Orion / Pirate Engine Doubling", f"{ship.name} ({ship.id}) cannot double its "
                                  "engines (an Orion ability, or one of a No Win Scenario's actions)")
-    if action.action == "saucer_separation":
-        if not has(ship.abilities, "Saucer"):
-            raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has no separable saucer")
-        if ship.hull < 2:
-            raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has too little hull left to separate")
-    if action.action == "land":
-        if not has(ship.abilities, "Landing"):
-            raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) cannot land")
-        if ship.landed or not any(o.kind in MASSES and distance(ship.pos, o.centre) <= o.radius + 1 + EPSILON
-                                  for o in state.objects):
-            raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) is not within 1\" of a planet or moon it "
-                                     "could land on")
-    if action.action == "take_off" and not ship.landed:
+
+
+def _check_saucer(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not has(ship.abilities, "Saucer"):
+        raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has no separable saucer")
+    if ship.hull < 2:
+        raise IllegalActionError(SAUCER_RULE, f"{ship.name} ({ship.id}) has too little hull left to separate")
+
+
+def _check_land(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not has(ship.abilities, "Landing"):
+        raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) cannot land")
+    if ship.landed or not any(o.kind in MASSES and distance(ship.pos, o.centre) <= o.radius + 1 + EPSILON
+                              for o in state.objects):
+        raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) is not within 1\" of a planet or moon it "
+                                 "could land on")
+
+
+def _check_take_off(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not ship.landed:
         raise IllegalActionError(LANDING_RULE, f"{ship.name} ({ship.id}) has not landed")
-    if action.action == "use_the_force" and ship.sd.command < 3:
+
+
+def _check_force(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if ship.sd.command < 3:
         raise IllegalActionError(FORCE_RULE, f"only Superior crews go into overwatch; {ship.name} ({ship.id}) has "
                                  f"Command {ship.sd.command}")
-    if action.action == "point_defence" and not ship.sd.secondary:
+
+
+def _check_point_defence(state: BattleState, ship: Ship, action: A.Special) -> None:
+    if not ship.sd.secondary:
         raise IllegalActionError("000 7.2 Point Defence!", f"{ship.name} ({ship.id}) has no secondary weapons")
-    if action.action == "ramming":
-        target = state.ship(action.target) if isinstance(action.target, int) else None
-        if target is None or target.side == ship.side or not target.active:
-            raise IllegalActionError("000 7.2 Ramming Speed!", f"ship {action.target!r} is not an enemy vessel in the "
-                                     "battle")
-        _no_attack_under_ecm(target, "rammed")
-        if inches(ship.pos, target.pos) > RAM_RANGE:
-            raise IllegalActionError("000 7.2 Ramming Speed!", f"{target.name} ({target.id}) is "
-                                     f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
+
+
+def _check_ram(state: BattleState, ship: Ship, action: A.Special) -> None:
+    target = state.ship(action.target) if isinstance(action.target, int) else None
+    if target is None or target.side == ship.side or not target.active:
+        raise IllegalActionError("000 7.2 Ramming Speed!", f"ship {action.target!r} is not an enemy vessel in the "
+                                 "battle")
+    _no_attack_under_ecm(target, "rammed")
+    if inches(ship.pos, target.pos) > RAM_RANGE:
+        raise IllegalActionError("000 7.2 Ramming Speed!", f"{target.name} ({target.id}) is "
+                                 f"{inches(ship.pos, target.pos)}\" away; a ram reaches {RAM_RANGE}\"")
 
 
 def _do_special(state: BattleState, action: A.Special, ctx: _Ctx) -> BattleState:
@@ -295,6 +336,16 @@ def _ram(state: BattleState, ship: Ship, target: Ship, ctx: _Ctx) -> BattleState
 
 
 TRACTORS = {"tractor_hold": "hold", "tractor_tow": "tow", "tractor_pull": "pull"}
+
+# Each Special Action's own checks, in order, after the common ones of ``_check_special``.
+_SPECIAL_CHECKS: dict[str, tuple[Callable[[BattleState, Ship, A.Special], None], ...]] = {
+    **{key: (_check_tractor_action,) for key in TRACTORS},
+    "flank_speed": (_needs_to_move,), "hard_about": (_needs_to_move,), "ramming": (_needs_to_move, _check_ram),
+    "ecm": (_check_ecm,), "attack_shields": (_check_attack_shields,), "cloak": (_check_cloak,),
+    "decloak": (_check_cloak,), "engine_doubling": (_check_engine_doubling,), "saucer_separation": (_check_saucer,),
+    "land": (_check_land,), "take_off": (_check_take_off,), "use_the_force": (_check_force,),
+    "point_defence": (_check_point_defence,),
+}
 TRACTOR_RULE = "000 7.2 Tractor!"
 TRACTOR_RANGE, PULL = 1, 0.5
 

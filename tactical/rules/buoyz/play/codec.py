@@ -8,19 +8,20 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.rules.play import action_type, whole_number
+from tactical.rules import kit
 
 from .. import actions as A
-from ..state import IllegalActionError
 
 FORMAT_RULE = "action format (tactical/rules/buoyz/play/codec.py)"
 MAX_SHOTS = 20
 MAX_INCHES = 200.0
 
 
-class ActionFormatError(IllegalActionError):
-    def __init__(self, message: str):
-        super().__init__(FORMAT_RULE, message)
+class ActionFormatError(kit.FormatError):
+    RULE = FORMAT_RULE
+
+
+_READ = kit.Fields(ActionFormatError)  # the kit's field readers, refusing with this book's error
 
 
 _FIELDS = {
@@ -56,13 +57,7 @@ def to_json(action: A.Action) -> dict[str, Any]:
 
 
 def _int(data: Mapping, name: str, kind: str, *, optional: bool = False) -> int | None:
-    value = data.get(name)
-    if value is None and optional:
-        return None
-    number = whole_number(value)
-    if number is None:
-        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {value!r}"[:300])
-    return number
+    return _READ.whole(data, name, kind, optional=optional)
 
 
 def _inches(data: Mapping, name: str, kind: str) -> float:
@@ -74,10 +69,7 @@ def _inches(data: Mapping, name: str, kind: str) -> float:
 
 
 def _flag(data: Mapping, name: str) -> bool:
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        raise ActionFormatError(f"{name!r} must be true or false, not {value!r}")
-    return value
+    return _READ.flag(data, name)
 
 
 def _point(data: Mapping, name: str, kind: str) -> tuple[float, float]:
@@ -89,7 +81,7 @@ def _point(data: Mapping, name: str, kind: str) -> tuple[float, float]:
 
 def from_json(data: Any) -> A.Action:
     """Read one action; ``ActionFormatError`` (an ``IllegalActionError``) says what is wrong."""
-    kind = action_type(data, _FIELDS, ActionFormatError)
+    kind = _READ.kind(data, _FIELDS)
     if kind == "begin":
         return A.Begin()
     if kind == "fly":

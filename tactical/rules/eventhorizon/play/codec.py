@@ -24,22 +24,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.rules.play import action_type, whole_number
+from tactical.rules import kit
 
 from .. import actions as A
 from ..geometry import MOVE_TOKENS
-from ..state import WEAPON_DAMAGE, IllegalActionError
+from ..state import WEAPON_DAMAGE
 
 FORMAT_RULE = "action format (tactical/rules/eventhorizon/play/codec.py)"
 MAX_PATH = 40
 MAX_SHOTS = 40
 
 
-class ActionFormatError(IllegalActionError):
+class ActionFormatError(kit.FormatError):
     """The JSON is not an action (unknown type, a missing or mistyped field)."""
 
-    def __init__(self, message: str):
-        super().__init__(FORMAT_RULE, message)
+    RULE = FORMAT_RULE
+
+
+_READ = kit.Fields(ActionFormatError)  # the kit's field readers, refusing with this book's error
 
 
 # type name -> (class, fields beyond "type")
@@ -91,12 +93,7 @@ def to_json(action: A.Action) -> dict[str, Any]:
 
 
 def _int(data: Mapping, name: str, kind: str) -> int:
-    if name not in data:
-        raise ActionFormatError(f"a {kind} action needs {name!r}")
-    number = whole_number(data[name])
-    if number is None:
-        raise ActionFormatError(f"{name!r} of a {kind} action must be a whole number, not {data[name]!r}"[:300])
-    return number
+    return _READ.whole(data, name, kind, required=True)
 
 
 def _target(value: Any, kind: str) -> int | str:
@@ -113,17 +110,14 @@ def _target(value: Any, kind: str) -> int | str:
 
 def from_json(data: Any) -> A.Action:
     """Read one action; raises ActionFormatError naming what is wrong."""
-    kind = action_type(data, _FIELDS, ActionFormatError)
+    kind = _READ.kind(data, _FIELDS)
     if kind == "pass":
         return A.Pass(_int(data, "side", kind))
     ship = _int(data, "ship", kind)
     if kind in _SHIP_ONLY:
         return _SHIP_ONLY[kind](ship)
     if kind == "activate":
-        evasive = data.get("evasive")
-        if evasive is not None and not isinstance(evasive, bool):
-            raise ActionFormatError(f"'evasive' must be true, false or null, not {evasive!r}")
-        return A.Activate(ship, evasive=evasive)
+        return A.Activate(ship, evasive=_READ.flag(data, "evasive", default=None, nullable=True))
     if kind in ("scan", "teleport"):
         target = _int(data, "target", kind)
         return (A.Scan if kind == "scan" else A.Teleport)(ship, target)
@@ -140,10 +134,7 @@ def from_json(data: Any) -> A.Action:
             if not isinstance(token, str) or token.upper() not in MOVE_TOKENS:
                 raise ActionFormatError(f"unknown move {token!r}: use F, FL, FR (steps) or L, R (turns)")
             tokens.append(token.upper())
-        into = data.get("into_black_hole", False)
-        if not isinstance(into, bool):
-            raise ActionFormatError(f"'into_black_hole' must be true or false, not {into!r}")
-        return A.Move(ship, tuple(tokens), into_black_hole=into)
+        return A.Move(ship, tuple(tokens), into_black_hole=_READ.flag(data, "into_black_hole"))
     # fire
     shots = data.get("shots")
     if not isinstance(shots, (list, tuple)) or not shots:
