@@ -116,3 +116,20 @@ def test_the_campaign_page_builds_the_same_sql_for_a_player_in_1_or_10_campaigns
     one = sql()
     add_campaigns(9, alice, bob, carol, start=1)
     assert sql() == one
+
+
+def test_the_press_index_shows_a_page_of_campaigns_at_a_time(client, db, alice, bob, carol):
+    """/press/ lists 25 campaigns a page (the newest first) with their unread counts, each page in
+    the same queries."""
+    from campaign.press.views import INDEX_PAGE
+
+    add_campaigns(14, alice, bob, carol)  # 28 running campaigns: pages of 25 and 3
+    client.force_login(bob)
+    url = reverse("press-index")
+    queries(client, url)
+    first, second = client.get(url), client.get(url, {"page": 2})
+    assert INDEX_PAGE == 25 and len(first.context["rows"]) == 25 and len(second.context["rows"]) == 3
+    listed = [r["campaign"].pk for r in first.context["rows"] + second.context["rows"]]
+    assert listed == list(Campaign.objects.order_by("-created_at", "-id").values_list("pk", flat=True))
+    assert "Page 2 of 2: 28 campaigns" in second.content.decode()
+    assert queries(client, url + "?page=2") == queries(client, url)
