@@ -12,7 +12,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q
 
 from .. import battles, layers
-from ..access import visible_campaigns
+from ..access import seats_taken, visible_campaigns
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 
 
@@ -75,7 +75,7 @@ PER_PAGE = 10  # cards on one page of "My campaigns"
 
 def _mine(user):
     return (visible_campaigns(user).select_related("moderator", "winner")
-            .annotate(players=Count("empires", distinct=True)).order_by("-created_at", "-id"))
+            .annotate(players=seats_taken()).order_by("-created_at", "-id"))
 
 
 def my_campaigns_page(user, number=None) -> tuple[list[CampaignRow], Page]:
