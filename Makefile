@@ -54,9 +54,11 @@ test: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
-# The pure engines and unit tests: no database, browser or live server, nothing marked slow.
+# The pure engines and unit tests: no database, browser or live server, nothing marked slow; on
+# FAST_WORKERS processes (pytest-xdist; 0: in this one).
+FAST_WORKERS ?= 2
 test-fast: install-dev
-	$(PY) -m pytest --fast
+	$(PY) -m pytest --fast -n $(FAST_WORKERS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

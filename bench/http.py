@@ -74,6 +74,13 @@ def parse_args(argv=None):
     p.add_argument("--turns", type=int, default=10, help="turns the computer plays first (default 10)")
     p.add_argument("--only", default="bare,login,token,map,orders",
                    help="comma-separated targets (default all: bare,login,token,map,orders)")
+    p.add_argument("--rounds", type=int, default=0,
+                   help="then this many interleaved rounds of every target (--round-seconds each at "
+                        "--connections): cpu ms/req per round, its median and spread, and orders/token "
+                        "and map/login per round (on a shared machine the figures drift between targets "
+                        "run one after the other; interleaving compares them under the same load)")
+    p.add_argument("--round-seconds", type=float, default=3.0,
+                   help="seconds per target and round (default 3)")
     p.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
     return p.parse_args(argv)
 
@@ -502,6 +509,28 @@ def goals(results: dict[str, Result], high: dict[str, Result], conns: int, high_
     return out
 
 
+def interleaved(args, targets: list[Target], port: int, pid: int, floors: list[tuple[str, str]]) -> None:
+    """--rounds: every target in turn, round after round, so that each pair is measured under the
+    same load; prints cpu ms/req per round, the median and range, and each floor ratio per round."""
+    import statistics
+
+    per: dict[str, list[float]] = {t.key: [] for t in targets}
+    print(f"\n{args.rounds} interleaved rounds, {args.round_seconds:g} s per target at {args.connections} "
+          "connections (cpu ms/req of gunicorn's processes):")
+    for n in range(args.rounds):
+        for t in targets:
+            r = asyncio.run(drive(t, port, args.connections, args.round_seconds, args.requests, 0.5, pid))
+            per[t.key].append(r.server_ms() or float("nan"))
+        print(f"  round {n + 1}: " + "  ".join(f"{k} {v[-1]:.2f}" for k, v in per.items())
+              + "".join(f"  {k}/{f} {per[k][-1] / per[f][-1]:.2f}" for k, f in floors))
+    for k, v in per.items():
+        print(f"  {k:<7} median {statistics.median(v):.2f} ms, range {min(v):.2f}–{max(v):.2f}")
+    for k, f in floors:
+        ratios = [a / b for a, b in zip(per[k], per[f], strict=True)]
+        print(f"  {k}/{f} cpu per request: median {statistics.median(ratios):.2f}, "
+              f"range {min(ratios):.2f}–{max(ratios):.2f}")
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     database_url, tmp = prepare_environment()
@@ -556,6 +585,8 @@ def main(argv=None) -> int:
             missed += not ok
             print(f"  {'met   ' if ok else 'MISSED'}  {name}: {detail}")
         floors = [(k, f) for k, f in (("map", "login"), ("orders", "token")) if k in results and f in results]
+        if args.rounds:
+            interleaved(args, targets, port, proc.pid, floors)
         if floors:
             print("against the floors (the least a page or an API call that reads its user costs):")
             for key, floor in floors:

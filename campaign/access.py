@@ -9,7 +9,8 @@ the campaign exists.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from .models import Campaign, Empire, Membership
 
@@ -27,6 +28,16 @@ def visible_campaigns(user):
         | Q(pk__in=Empire.objects.filter(user=user).values("campaign_id"))
         | Q(pk__in=Membership.objects.filter(user=user).values("campaign_id"))
     )
+
+
+def seats_taken():
+    """The number of a campaign's seats (``Empire`` rows), as an annotation: a subquery, not a
+    join with GROUP BY, so the count of a paginated list of campaigns leaves it out and counts
+    the campaigns alone (issue 33: the join made that count cost every seat of every campaign
+    the user is in)."""
+    seats = (Empire.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
+             .annotate(n=Count("pk")))
+    return Coalesce(Subquery(seats.values("n")), 0)
 
 
 def role_of(user, campaign: Campaign) -> str | None:

@@ -37,21 +37,38 @@ def _layout(model: type[models.Model], alias: str) -> tuple[list[str], list, int
     return _COLUMNS[key]
 
 
-def columns(model: type[models.Model], table_alias: str | None, alias: str = "default") -> str:
+_SELECTS: dict[tuple, str] = {}
+
+
+def columns(model: type[models.Model], table_alias: str | None, alias: str = "default",
+            omit: str | None = None) -> str:
     """The SELECT list of a model's concrete columns, in field order, from ``table_alias`` (None:
-    unqualified, as a RETURNING clause wants them)."""
-    quote = connections[alias].ops.quote_name
-    prefix = f"{table_alias}." if table_alias else ""
-    return ", ".join(f"{prefix}{quote(f.column)}" for f in model._meta.concrete_fields)
+    unqualified, as a RETURNING clause wants them), without the field ``omit`` if named. Made
+    once per model and alias."""
+    key = (model, table_alias, alias, omit)
+    if key not in _SELECTS:
+        quote = connections[alias].ops.quote_name
+        prefix = f"{table_alias}." if table_alias else ""
+        _SELECTS[key] = ", ".join(f"{prefix}{quote(f.column)}" for f in model._meta.concrete_fields
+                                  if f.attname != omit)
+    return _SELECTS[key]
 
 
-def instance(model: type[models.Model], values, alias: str = "default"):
+def instance(model: type[models.Model], values, alias: str = "default", omit: str | None = None,
+             omitted=None):
     """A model instance from its columns as the database returned them (None if the primary key
-    is NULL: an outer join found nothing)."""
+    is NULL: an outer join found nothing). ``omit``: the field left out of ``columns``, whose value
+    the caller knows already (``omitted``: the orders just stored, say, not decoded back)."""
     names, converters, pk_index = _layout(model, alias)
+    if omit is not None:
+        at = names.index(omit)
+        values = [*values[:at], None, *values[at:]]
     out = []
     connection = connections[alias]
-    for value, convs in zip(values, converters, strict=True):
+    for i, (value, convs) in enumerate(zip(values, converters, strict=True)):
+        if omit is not None and i == at:
+            out.append(omitted)
+            continue
         for convert, col in convs:  # as the ORM's compiler does: every converter, NULLs included
             value = convert(value, col, connection)
         out.append(value)

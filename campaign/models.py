@@ -405,6 +405,10 @@ class Turn(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="turn_unique_number")
         ]
+        # The due sweep reads the open turns only (one per running campaign), not every turn
+        # ever played (issue 33: checked with EXPLAIN on PostgreSQL, docs/storage.md).
+        indexes = [models.Index(fields=["deadline"], condition=models.Q(status="open"),
+                                name="turn_open_deadline")]
 
     def __str__(self) -> str:
         return f"Turn {self.number} of {self.campaign_id} ({self.status})"

@@ -70,7 +70,15 @@ class Battle(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "turn", "index"], name="battle_unique_index"),
         ]
-        indexes = [models.Index(fields=["status", "deadline"], name="battle_due")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="battle_due"),
+            # The due sweep's two questions (tactical/battles/hooks.py), on the unsettled battles
+            # only, not every battle ever fought (issue 33: checked with EXPLAIN on PostgreSQL).
+            models.Index(fields=["deadline"], condition=~models.Q(status__in=["resolved", "disputed"]),
+                         name="battle_open_deadline"),
+            models.Index(fields=["activation_deadline"], name="battle_activation_due",
+                         condition=models.Q(status__in=["playing", "deploying"])),
+        ]
 
     def __str__(self) -> str:
         return f"Battle {self.pk} at ({self.x}, {self.y}), turn {self.turn}"

@@ -11,7 +11,7 @@ from ..eventhorizon.visibility import fog_radius
 from ..models import Campaign, Empire, Turn, TurnOrders
 from ..notifications import round_label
 from ..rules.eventhorizon.orders import OrderError, Preview
-from ..rules.eventhorizon.preview import check_round_orders
+from ..rules.eventhorizon.preview import check_viewed_orders
 from .errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
 
 
@@ -27,11 +27,11 @@ def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
 
 def preview_orders(*, empire: Empire, raw) -> Preview:
     """Validate orders without storing them: the preview players see while writing."""
-    state, names = adapters.state_for_orders(empire.campaign)
+    view, names = adapters.view_for_orders(empire.campaign, empire.seat, fog_radius(empire.campaign))
     try:
         # Set-up purchases in the set-up round, turn orders (with their warnings) afterwards.
         # Checked against what the seat may see, never the whole map (issue 23 item 1).
-        return check_round_orders(state, empire.seat, raw, names[empire.seat], fog_radius(empire.campaign))
+        return check_viewed_orders(view, empire.seat, raw, names)
     except OrderError as exc:
         raise OrdersRefused(exc) from None
 
@@ -102,8 +102,8 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
     returning = conn.features.can_return_columns_from_insert  # RETURNING: PostgreSQL, SQLite ≥ 3.35
     sql = (f"UPDATE {table} SET {', '.join(sets)} WHERE empire_id = %s AND turn_id = "
            f"(SELECT t.id FROM {Turn._meta.db_table} t WHERE t.campaign_id = %s AND t.number = %s AND t.status = %s{lock})")
-    if returning:
-        sql += f" RETURNING {lookups.columns(TurnOrders, None, conn.alias)}"
+    if returning:  # the orders are the ones just sent: not read back and decoded again
+        sql += f" RETURNING {lookups.columns(TurnOrders, None, conn.alias, omit='orders')}"
     with conn.cursor() as cursor:
         cursor.execute(sql, [*params, empire.pk, empire.campaign_id, number, Turn.Status.OPEN])
         found = cursor.fetchone() if returning else None
@@ -115,7 +115,8 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
             found = cursor.fetchone()
     if found is None:
         return None
-    row = lookups.instance(TurnOrders, found, conn.alias)
+    row = (lookups.instance(TurnOrders, found, conn.alias, omit="orders", omitted=raw) if returning
+           else lookups.instance(TurnOrders, found, conn.alias))
     row._state.fields_cache["empire"] = empire
     return row
 

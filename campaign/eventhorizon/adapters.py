@@ -15,6 +15,7 @@ from django.db.models import Q
 from ..bulk import update_rows
 from ..models import BuildOrder, Campaign, Design, Empire, Fleet, MapCell, Ship, Structure, World
 from ..rules.eventhorizon import economy as eh
+from ..rules.eventhorizon import fog
 from ..rules.eventhorizon.designs import Design as DesignSpec
 from ..rules.eventhorizon.designs import Technology
 from ..rules.eventhorizon.mapgen import EconomyType, GeneratedMap, Terrain
@@ -366,5 +367,25 @@ def state_for_orders(campaign: Campaign) -> tuple[CampaignState, dict[int, dict[
     state, names = load_state(campaign), design_names_by_seat(campaign)
     if len(_ORDERS_STATE_CACHE) > 64:
         _ORDERS_STATE_CACHE.clear()
+        _ORDERS_VIEW_CACHE.clear()
     _ORDERS_STATE_CACHE[campaign.pk] = (key, state, names)
     return state, names
+
+
+_ORDERS_VIEW_CACHE: dict[tuple[int, int, int | None], tuple[CampaignState, CampaignState]] = {}
+
+
+def view_for_orders(campaign: Campaign, seat: int,
+                    radius: int | None) -> tuple[CampaignState, dict[str, int]]:
+    """(the seat's ``fog.orders_view``, its design names) for checking its orders: the view is
+    kept beside the state it was made from (``state_for_orders``) and made again when that
+    state is, so a player revising orders does not pay for the fog of war each time (issue 34
+    item 10). Frozen, so shared safely."""
+    state, names = state_for_orders(campaign)
+    key = (campaign.pk, seat, radius)
+    hit = _ORDERS_VIEW_CACHE.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1], names[seat]
+    view = fog.orders_view(state, seat, radius)
+    _ORDERS_VIEW_CACHE[key] = (state, view)
+    return view, names[seat]

@@ -68,7 +68,10 @@ class InboundMessage(models.Model):
         indexes = [models.Index(fields=["sender", "received_at"], name="mail_sender_received"),
                    models.Index(fields=["rate_key", "received_at"], name="mail_ratekey_received"),
                    models.Index(fields=["notice_to", "received_at"], name="mail_notice_received"),
-                   models.Index(fields=["reply_to", "reply_kind", "received_at"], name="mail_reply_received")]
+                   models.Index(fields=["reply_to", "reply_kind", "received_at"], name="mail_reply_received"),
+                   # The due sweep's stored mail not processed yet, not every message kept (issue 33).
+                   models.Index(fields=["received_at"], condition=models.Q(status="received"),
+                                name="mail_waiting")]
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender or '?'} ({self.status})"

@@ -48,11 +48,13 @@ def total(user) -> int:
     return count
 
 
-def by_campaign(user) -> dict[int, int]:
-    """Campaign id -> unread press (``visibility.unread_by_campaign``), keeping their sum as the
-    menu's count (the home page shows both)."""
-    counts = visibility.unread_by_campaign(user)
-    cache.set(_key(user, _generation()), sum(counts.values()), SECONDS)
+def by_campaign(user, only=None) -> dict[int, int]:
+    """Campaign id -> unread press (``visibility.unread_by_campaign``; of the campaign ids ``only``
+    when given), keeping their sum as the menu's count when it is over every campaign (the home
+    page shows both)."""
+    counts = visibility.unread_by_campaign(user, only)
+    if only is None:
+        cache.set(_key(user, _generation()), sum(counts.values()), SECONDS)
     return counts
 
 

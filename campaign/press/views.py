@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -181,11 +182,18 @@ def options(request, campaign_id: int):
     return redirect("press", campaign_id=reader.campaign.pk)
 
 
+INDEX_PAGE = 25  # campaigns on a page of the press index
+
+
 @login_required
 def index(request):
     # The campaigns the user takes part in and their unread press, in a fixed number of queries
     # whatever their number (issue 33; campaign/press/unread.py).
-    counts = unread_press.by_campaign(request.user)
-    rows = [{"campaign": campaign, "unread": counts.get(campaign.pk, 0)}
-            for campaign in visibility.press_campaigns(request.user).order_by("-created_at", "-id")]
-    return render(request, "press/index.html", {"rows": rows})
+    # A page of INDEX_PAGE campaigns at a time (?page=N), their unread press counted for the page.
+    page = Paginator(visibility.press_campaigns(request.user).order_by("-created_at", "-id"), INDEX_PAGE).get_page(
+        request.GET.get("page"))
+    campaigns = list(page.object_list)
+    counts = (unread_press.by_campaign(request.user) if not page.has_other_pages()
+              else unread_press.by_campaign(request.user, [c.pk for c in campaigns]))
+    rows = [{"campaign": campaign, "unread": counts.get(campaign.pk, 0)} for campaign in campaigns]
+    return render(request, "press/index.html", {"rows": rows, "page": page})

@@ -142,13 +142,14 @@ def press_campaigns(user):
     return visible_campaigns(user).exclude(status=Campaign.Status.SETUP)  # indexed, no DISTINCT (issue 33)
 
 
-def unread_by_campaign(user) -> dict[int, int]:
-    """Campaign id -> unread messages, over every campaign of ``press_campaigns``, in a fixed
-    number of queries (the campaigns, the moderator memberships, each layer's seats, the count):
-    the same messages as ``unread_counts`` of each campaign's reader."""
+def unread_by_campaign(user, only=None) -> dict[int, int]:
+    """Campaign id -> unread messages, over every campaign of ``press_campaigns`` (those of the ids
+    ``only``, when given: a page of the home page's), in a fixed number of queries (the campaigns,
+    the moderator memberships, each layer's seats, the count): the same messages as
+    ``unread_counts`` of each campaign's reader."""
     co_moderator = Membership.objects.filter(campaign=OuterRef("pk"), user=user, role=Membership.Role.MODERATOR)
-    campaigns = list(press_campaigns(user).only("pk", "layer", "moderator_id")
-                     .annotate(co_moderates=Exists(co_moderator)))
+    mine = press_campaigns(user) if only is None else press_campaigns(user).filter(pk__in=list(only))
+    campaigns = list(mine.only("pk", "layer", "moderator_id").annotate(co_moderates=Exists(co_moderator)))
     if not campaigns:
         return {}
     ids = [c.pk for c in campaigns]

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q
 
 from .. import battles, layers
-from ..access import visible_campaigns
+from ..access import seats_taken, visible_campaigns
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 
 
@@ -69,13 +70,28 @@ def _url(campaign: Campaign) -> str:
     return reverse(layers.of(campaign).detail_url, args=[campaign.pk])
 
 
+PER_PAGE = 10  # cards on one page of "My campaigns"
+
+
+def _mine(user):
+    return (visible_campaigns(user).select_related("moderator", "winner")
+            .annotate(players=seats_taken()).order_by("-created_at", "-id"))
+
+
+def my_campaigns_page(user, number=None) -> tuple[list[CampaignRow], Page]:
+    """One page of ``my_campaigns`` and the page (its number, the count, the links): what the
+    home page draws costs the same whatever the number of the user's campaigns (issue 33). Any
+    ``number`` is taken: not a number gives the first page, one past the end the last."""
+    page = Paginator(_mine(user), PER_PAGE).get_page(number)
+    return _rows(user, list(page.object_list), every=not page.has_other_pages()), page
+
+
 def my_campaigns(user) -> list[CampaignRow]:
     """Every campaign the user moderates, plays or observes, newest first."""
-    campaigns = list(
-        visible_campaigns(user).select_related("moderator", "winner")
-        .annotate(players=Count("empires", distinct=True))
-        .order_by("-created_at", "-id")
-    )
+    return _rows(user, list(_mine(user)))
+
+
+def _rows(user, campaigns: list[Campaign], every: bool = True) -> list[CampaignRow]:
     if not campaigns:
         return []
     ids = [c.pk for c in campaigns]
@@ -118,15 +134,16 @@ def my_campaigns(user) -> list[CampaignRow]:
         rows.append(row)
 
     _attach_battles(rows)
-    _attach_press(rows, user)
+    _attach_press(rows, user, every)
     return rows
 
 
-def _attach_press(rows: list[CampaignRow], user) -> None:
-    """Each campaign's unread press (a fixed number of queries, campaign/press/visibility.py)."""
+def _attach_press(rows: list[CampaignRow], user, every: bool) -> None:
+    """Each campaign's unread press (a fixed number of queries, campaign/press/visibility.py):
+    counted over the rows' campaigns only when they are not all the user's (a page of them)."""
     from ..press import unread
 
-    counts = unread.by_campaign(user)
+    counts = unread.by_campaign(user) if every else unread.by_campaign(user, [row.campaign.pk for row in rows])
     for row in rows:
         row.press_unread = counts.get(row.campaign.pk, 0)
 

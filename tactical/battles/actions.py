@@ -10,7 +10,7 @@ activation, handing a fleet to the doctrine) are in ``tactical/play/actions.py``
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from campaign import access, locks
@@ -33,19 +33,22 @@ class NotFound(BattleError):
 
 def visible_battles(user):
     """Battles a user may look at: those of campaigns he moderates, and those his empire fights
-    (an observer or another player of the campaign sees a battle's result in the turn report)."""
+    (an observer or another player of the campaign sees a battle's result in the turn report).
+    One filter of fixed size whatever the number of seats the user holds (issue 33: a term per
+    seat made a campaign page cost CPU per campaign its viewer played in anywhere on the site)."""
     if not user.is_authenticated:
         return Battle.objects.none()
     # access.role_of's rules (creator or moderator membership), as one subquery, not per campaign.
     moderated = Campaign.objects.filter(
         Q(moderator=user) | Q(memberships__user=user, memberships__role=Membership.Role.MODERATOR)).values("pk")
-    seats = list(Empire.objects.filter(user=user).values_list("campaign_id", "seat")) + list(cam_seats(user))
     q = Q(campaign_id__in=moderated)
-    for campaign_id, seat in seats:
-        q |= Q(campaign_id=campaign_id, attacker=seat) | Q(campaign_id=campaign_id, defender=seat)
+    for side in ("attacker", "defender"):  # an empire's seat, or a CAM player's (tactical/battles/cam.py)
+        q |= Q(Exists(Empire.objects.filter(user=user, campaign_id=OuterRef("campaign_id"), seat=OuterRef(side))))
+        q |= Q(Exists(cam_seats(user).filter(cam_id=OuterRef("campaign_id"), seat=OuterRef(side))))
     # Seats 3 and above (a pickup battle of more sides, ruling PK6) are listed in the battle's
     # setup only (``Battle.seats``): read there, for the campaigns where the user holds such a seat.
-    beyond = {(c, s) for c, s in seats if s > 2}
+    beyond = set(Empire.objects.filter(user=user, seat__gt=2).values_list("campaign_id", "seat"))
+    beyond |= set(cam_seats(user).filter(seat__gt=2))
     if beyond:
         held = [b.pk for b in Battle.objects.filter(campaign_id__in={c for c, _ in beyond})
                 if any((b.campaign_id, s) in beyond for s in b.seats)]

@@ -297,6 +297,14 @@ def test_orders_are_checked_against_the_state_as_it_is_now(played, alice, bob, d
         again, _ = adapters.state_for_orders(played)
     assert again is adapters.state_for_orders(played)[0]
 
+    # The seat's fogged view is kept with the state (issue 34 item 10), and made again with it.
+    view, _ = adapters.view_for_orders(played, 1, 3)
+    assert adapters.view_for_orders(played, 1, 3)[0] is view
+    assert view.ship_index()[ship.number].damage.hull == 1
+    edit(ship, damage={"hull": 2})
+    played.refresh_from_db()
+    assert adapters.view_for_orders(played, 1, 3)[0].ship_index()[ship.number].damage.hull == 2
+
 
 def test_orders_naming_a_turn_that_is_no_longer_open_are_409(played, bob):
     """Issue 14: orders (and "save and mark ready") written for turn N never land in turn N + 1."""

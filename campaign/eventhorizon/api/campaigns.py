@@ -23,7 +23,6 @@ Endpoints (all under /api/):
 
 from __future__ import annotations
 
-from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -33,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import actions, layers, lookups
-from campaign.access import empire_of, is_moderator, visible_campaigns
+from campaign.access import empire_of, is_moderator, seats_taken, visible_campaigns
 from campaign.api.moderation import named_turn
 from campaign.dice import log_reader, shown_rows
 from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
@@ -92,7 +91,7 @@ class CampaignList(ListAPIView):
         # "My campaigns" once for the page (the paginator's count is a second, cheap query on the
         # same indexed look-up: campaign/access.py), the seats counted in it (issue 33).
         return (visible_campaigns(self.request.user).filter(layer__in=layers.having("orders"))
-                .annotate(seated=Count("empires")).order_by("-created_at", "-id"))
+                .annotate(seated=seats_taken()).order_by("-created_at", "-id"))
 
 
 class CampaignDetail(APIView):

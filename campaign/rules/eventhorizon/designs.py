@@ -329,11 +329,22 @@ class Design:
 
     @property
     def bp(self) -> int:
-        return sum(bp for _, bp in self.bp_breakdown())
+        # Kept in the instance dict (the design is frozen; tactical/rules/kit/values.py's way):
+        # an order check asks a build's cost several times (issue 34 item 10).
+        found = self.__dict__.get("_bp")
+        if found is None:
+            found = self.__dict__["_bp"] = sum(bp for _, bp in self.bp_breakdown())
+        return found
 
     @property
     def technologies_required(self) -> frozenset[Technology]:
         """Technologies a campaign empire must hold to build this design."""
+        found = self.__dict__.get("_technologies_required")
+        if found is None:
+            found = self.__dict__["_technologies_required"] = self._technologies_required()
+        return found
+
+    def _technologies_required(self) -> frozenset[Technology]:
         needed = set()
         if self.improved_force_fields:
             needed.add(Technology.IMPROVED_FORCE_FIELDS)

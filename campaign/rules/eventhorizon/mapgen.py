@@ -143,6 +143,8 @@ class GeneratedMap:
         default_factory=lambda: MappingProxyType({}),
     )
 
+    _cells: dict = field(init=False, repr=False, compare=False, hash=False, default_factory=dict)
+
     def __post_init__(self) -> None:
         grid = self.grid
         if len(self.terrain) != grid.size:
@@ -181,9 +183,13 @@ class GeneratedMap:
         return self._economy_lookup
 
     def cells_of(self, terrain: Terrain) -> tuple[Coord, ...]:
-        """Every cell holding ``terrain``, row-major."""
-        width = self.grid.width
-        return tuple((i % width, i // width) for i, t in enumerate(self.terrain) if t is terrain)
+        """Every cell holding ``terrain``, row-major (found once per map: the map is frozen)."""
+        found = self._cells.get(terrain)
+        if found is None:
+            width = self.grid.width
+            found = tuple((i % width, i // width) for i, t in enumerate(self.terrain) if t is terrain)
+            self._cells[terrain] = found
+        return found
 
     def planets(self) -> tuple[Coord, ...]:
         return self.cells_of(Terrain.PLANET)

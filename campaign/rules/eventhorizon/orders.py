@@ -460,7 +460,8 @@ class PathRules:
             return None
         if self.is_jump(here, cell):
             return 0
-        return 1 if cell in grid.neighbours(here) else None
+        # One step: the neighbours of ``here`` are the in-bounds cells at distance 1 (both grids).
+        return 1 if grid.distance(here, cell) == 1 else None
 
     def as_json(self) -> dict:
         return {"blocked": sorted(map(list, self.blocked)),

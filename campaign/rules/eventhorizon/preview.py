@@ -24,8 +24,6 @@ from .orders import (
     OrderErrors,
     Orders,
     Preview,
-    check_orders,
-    parse_orders,
     parse_orders_collecting,
     validate_orders,
 )
@@ -36,11 +34,18 @@ from .warnings import orders_warnings
 
 def check_round_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int],
                        radius: int | None) -> Preview:
-    state = orders_view(state, seat, radius)
-    if is_setup(state):
-        return _check_setup(state, seat, raw, design_names)
-    preview = check_orders(state, seat, raw, design_names)
-    found = orders_warnings(state, seat, parse_orders(raw), preview)
+    return check_viewed_orders(orders_view(state, seat, radius), seat, raw, design_names)
+
+
+def check_viewed_orders(view: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:
+    """``check_round_orders`` against the seat's ``orders_view`` made already (a caller that keeps
+    the view between requests: campaign/eventhorizon/adapters.py, ``view_for_orders``)."""
+    if is_setup(view):
+        return _check_setup(view, seat, raw, design_names)
+    # Parsed once: the orders checked are the orders warned about (a parse error raises first).
+    orders, errors = parse_orders_collecting(raw)
+    preview = validate_orders(view, seat, orders, design_names, errors=errors)
+    found = orders_warnings(view, seat, orders, preview)
     return replace(preview, warnings=preview.warnings + found) if found else preview
 
 
