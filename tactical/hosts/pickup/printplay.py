@@ -38,7 +38,7 @@ class PrintPlayBook(FleetBook):
         terrain = [{"kind": "asteroids", "at": [w / 2 - 10, h / 2], "radius": 4},
                    {"kind": "nebula", "at": [w / 2 + 10, h / 2], "radius": 4}]
         return setup_for({seat: [o.key for o in fleets[seat]] for seat in sorted(fleets)}, names=dict(names),
-                         mat=mat, terrain=terrain)
+                         mat=mat, terrain=terrain, colours=dict(colours))
 
 
 PRINTPLAY = PrintPlayBook()
