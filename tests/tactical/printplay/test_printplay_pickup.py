@@ -103,4 +103,4 @@ def test_each_side_has_its_pickup_colour_on_the_play_page_not_grey(bob):
     for seat in (1, 2, 3):
         assert f'style="background:{COLOURS[seat]}"' in page
     assert 'style="background:#999"' not in page
-    assert f'fill="{COLOURS[2]}"' in page  # the board's ships in the same colours
+    assert f'fill="{COLOURS[1]}"' in page  # the board draws his ships in the same colour
