@@ -88,7 +88,7 @@ class DesignForm(forms.Form):
     shields_aft = forms.IntegerField(label="Aft")
     shields_port = forms.IntegerField(label="Port")
     shields_starboard = forms.IntegerField(label="Starboard")
-    shield_max = forms.IntegerField(label="Boosted maximum [ ]")
+    shield_max = forms.IntegerField(label="Boosted max")
     hull = forms.IntegerField()
     impulse = forms.IntegerField(label="Impulse (inches)")
     sensors = forms.IntegerField(initial=0)
