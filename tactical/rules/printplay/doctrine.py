@@ -3,10 +3,10 @@ see, fire everything that bears, boost when hurt. Never peeks at a ship hidden f
 
 from __future__ import annotations
 
-from math import hypot
+from math import atan2, degrees, hypot
 
 from tactical.rules.geometry import inches as geo
-from tactical.rules.kit import IllegalActionError, evolve
+from tactical.rules.kit import IllegalActionError
 
 from .actions import Activate, Attack, Boost, Cloak, Hold, Move, Regenerate, Special
 from .dashboards import SIDES
@@ -15,12 +15,11 @@ from .engine import (
     boost_problem,
     check,
     exposed_sides,
-    in_arc,
     legal_actions,
     max_speed,
     shot_problem,
 )
-from .state import SPECIALS, State, hidden_from, in_asteroids, mounts_of
+from .state import MOUNT_CENTRE, SPECIALS, State, hidden_from, mounts_of, terrain_at
 
 
 def _enemies(state: State, ship):
@@ -83,35 +82,54 @@ def _expected(weapon, ship=None) -> float:
     return weapon.burst * max(weapon.dmg + wps, 1) * (7 - weapon.hit) / 6
 
 
-def _firepower(state: State, ship, enemies) -> float:
-    """What ``ship`` could fire this activation from where it stands: per mount, its best target in
-    arc and range (torpedoes only when loaded), lightly preferring the weakest ship."""
-    total = 0.0
-    for i, mount in enumerate(mounts_of(ship.dash)):
-        weapon = ship.dash.weapons[mount.line]
-        if weapon.secondary and ship.torpedoes[i]:
-            continue
-        best = 0.0
-        for e in enemies:
-            dist = geo.distance(ship.pos, e.pos)
-            if dist <= 1.01 or dist > weapon.range + 0.01 or (e.cloaked and dist > 8.01):
-                continue
-            if in_arc(ship, mount, weapon, e):
-                best = max(best, mount.qty * _expected(weapon, ship) * (1 + 4 / (4 + e.hull)))
-        total += best
-    return total
+def _off(pos, heading: float, centre: float, other) -> float:
+    """Degrees between a mount's centre line and ``other`` seen from ``pos`` heading ``heading``."""
+    rel = degrees(atan2(other[0] - pos[0], other[1] - pos[1])) - heading - centre
+    return abs((rel + 180.0) % 360.0 - 180.0)
 
 
-def _threat(ship, enemies) -> float:
-    """What the enemies could fire at ``ship`` where it stands, from where they are now."""
-    total = 0.0
-    for e in enemies:
-        dist = geo.distance(e.pos, ship.pos)
-        for mount in mounts_of(e.dash):
-            weapon = e.dash.weapons[mount.line]
-            if dist <= weapon.range + 0.01 and in_arc(e, mount, weapon, ship):
-                total += mount.qty * _expected(weapon)
-    return total
+class _Board:
+    """What one move decision weighs, worked out once: the ship's usable mounts, every enemy's
+    mounts, the other ships' places (the candidates only change where the ship ends)."""
+
+    def __init__(self, state: State, ship, enemies):
+        self.state, self.ship, self.enemies = state, ship, enemies
+        self.mine = []  # (mount centre, half arc, range, value)
+        for i, mount in enumerate(mounts_of(ship.dash)):
+            weapon = ship.dash.weapons[mount.line]
+            if not (weapon.secondary and ship.torpedoes[i]):
+                self.mine.append((MOUNT_CENTRE[mount.letter], weapon.arc / 2 + 0.01, weapon.range + 0.01,
+                                  mount.qty * _expected(weapon, ship)))
+        self.foes = [(e, 1 + 4 / (4 + e.hull), 8.01 if e.cloaked else 99.0) for e in enemies]
+        self.theirs = [(e.pos, e.heading, MOUNT_CENTRE[m.letter], e.dash.weapons[m.line].arc / 2 + 0.01,
+                        e.dash.weapons[m.line].range + 0.01, m.qty * _expected(e.dash.weapons[m.line]))
+                       for e in enemies for m in mounts_of(e.dash)]
+        self.others = [o.pos for o in state.living() if o.id != ship.id]
+        self.reach = max(w.range for w in ship.dash.weapons)
+        self._threats: dict = {}
+        self.rocks = any(t.kind == "asteroids" for t in state.terrain)
+
+    def firepower(self, pos, heading: float) -> float:
+        """Per mount, its best target in arc and range (loaded torpedoes only), the weakest preferred."""
+        total = 0.0
+        for centre, half, rng, value in self.mine:
+            best = 0.0
+            for e, weight, cloak in self.foes:
+                dist = hypot(e.pos[0] - pos[0], e.pos[1] - pos[1])
+                if 1.01 < dist <= min(rng, cloak) and (half >= 180 or _off(pos, heading, centre, e.pos) <= half):
+                    best = max(best, value * weight)
+            total += best
+        return total
+
+    def threat(self, pos) -> float:
+        """What the enemies could fire at a ship at ``pos``, from where they stand now."""
+        key = (round(pos[0], 3), round(pos[1], 3))
+        if key not in self._threats:
+            self._threats[key] = sum(
+                value for epos, eheading, centre, half, rng, value in self.theirs
+                if hypot(epos[0] - pos[0], epos[1] - pos[1]) <= rng
+                and (half >= 180 or _off(epos, eheading, centre, pos) <= half))
+        return self._threats[key]
 
 
 def _end_pose(ship, m: Move):
@@ -125,24 +143,22 @@ def _end_pose(ship, m: Move):
     return (pos[0] + m.slide_x, pos[1] + m.slide_y), heading
 
 
-def _score(state: State, ship, m: Move, enemies, reach: float, others) -> float:
+def _score(board: _Board, m: Move) -> float:
     """How well a move places the ship: its fire now, less a part of what could fire back, closing
     to its weapons' best range, facing the nearest enemy, out of the asteroids and off the edge."""
+    state, ship = board.state, board.ship
     pos, heading = _end_pose(ship, m)
     w, h = state.mat
-    if not (2 <= pos[0] <= w - 2 and 2 <= pos[1] <= h - 2):
-        return -1e6  # off the mat's edge: the ship would leave (ruling PP17)
     x, y = pos
-    if any(hypot(ox - x, oy - y) < 1.6 for ox, oy in others):
+    if not (2 <= x <= w - 2 and 2 <= y <= h - 2):
+        return -1e6  # off the mat's edge: the ship would leave (ruling PP17)
+    if any(hypot(ox - x, oy - y) < 1.6 for ox, oy in board.others):
         return -1e5  # touching: a collision, and no shot at a ship it touches
-    moved = evolve(ship, pos=pos, heading=heading)
-    score = 3 * _firepower(state, moved, enemies) - THREAT * _threat(moved, enemies)
-    near, foe = min((hypot(e.pos[0] - x, e.pos[1] - y), e.id, e) for e in enemies)[::2]
-    score -= max(near - reach * CLOSE, 0) * 2  # close in to the weapons' best range
-    # Face the nearest enemy for the next activation (the front arc carries most weapons).
-    off = abs((geo.bearing(pos, foe.pos) - heading + 180) % 360 - 180)
-    score -= off / 45
-    if in_asteroids(state, moved):
+    score = 3 * board.firepower(pos, heading) - THREAT * board.threat(pos)
+    near, _, foe = min((hypot(e.pos[0] - x, e.pos[1] - y), e.id, e) for e in board.enemies)
+    score -= max(near - board.reach * CLOSE, 0) * 2  # close in to the weapons' best range
+    score -= _off(pos, heading, 0.0, foe.pos) / 45  # face the nearest enemy (the front arc carries most)
+    if board.rocks and terrain_at(state, pos, "asteroids"):
         score -= 3  # slow next turn, and the rocks hit the hull
     if m.order:
         score -= 1  # a special order is the side's once a round: only when it pays
@@ -164,7 +180,9 @@ def _candidates(state: State, ship) -> list[Move]:
     limit = 90 if ship.dash.has("fast turn") else 45
     turns = sorted({-limit, -45, 0, 45, limit})
     top = max_speed(state, ship)
-    out = [Move(ship.id, go, t1, 0, 0, t3) for go in range(1, top + 1) for t1 in turns for t3 in turns]
+    # 001 Turning: slow ships turn at both ends, faster ones at one end only (the rest the engine refuses).
+    out = [Move(ship.id, go, t1, 0, 0, t3) for go in range(1, top + 1) for t1 in turns for t3 in turns
+           if go <= 2 or not (t1 and t3)]
     if ship.dash.type in ("escort", "destroyer") and top >= 3:
         out += [Move(ship.id, 1, t1, t2, 2, 0) for t1 in (-45, 45) for t2 in (-45, 45)]
     if ship.cloaked:
@@ -180,9 +198,8 @@ def _move(state: State, ship):
     enemies = _enemies(state, ship)
     moves = _candidates(state, ship)
     if enemies:
-        reach = max(w.range for w in ship.dash.weapons)
-        others = [o.pos for o in state.living() if o.id != ship.id]
-        ranked = sorted(range(len(moves)), key=lambda i: (-_score(state, ship, moves[i], enemies, reach, others), i))
+        board = _Board(state, ship, enemies)
+        ranked = sorted(range(len(moves)), key=lambda i: (-_score(board, moves[i]), i))
     else:  # nobody in sight: make for the middle of the mat
         w, h = state.mat
         ranked = sorted(range(len(moves)), key=lambda i: (geo.distance(_end_pose(ship, moves[i])[0], (w / 2, h / 2)),
