@@ -107,6 +107,7 @@ class _Board:
         self.others = [o.pos for o in state.living() if o.id != ship.id]
         self.reach = max(w.range for w in ship.dash.weapons)
         self._threats: dict = {}
+        self.places: dict = {}
         self.rocks = any(t.kind == "asteroids" for t in state.terrain)
 
     def firepower(self, pos, heading: float) -> float:
@@ -134,31 +135,55 @@ class _Board:
 
 def _end_pose(ship, m: Move):
     """Where a move leaves the ship (collisions aside): the turn, go, turn, go, turn of 001 Movement."""
+    pos, heading = _end_place(ship, m)
+    return pos, geo.norm(heading + m.turn3)
+
+
+def _end_place(ship, m: Move):
+    """Where a move leaves the ship and its heading before the last turn (which only turns it)."""
     heading = geo.norm(ship.heading + m.turn1)
     pos = geo.advance(ship.pos, heading, m.go1)
     heading = geo.norm(heading + m.turn2)
     if m.go2:
         pos = geo.advance(pos, heading, m.go2)
-    heading = geo.norm(heading + m.turn3)
     return (pos[0] + m.slide_x, pos[1] + m.slide_y), heading
+
+
+def _place(board: _Board, m: Move):
+    """What a move's end place is worth whatever the last turn: (pos, heading before it, refusal
+    score or None, threat there, distance to and the nearest enemy, in asteroids); worked out once."""
+    key = (m.go1, m.turn1, m.turn2, m.go2, m.slide_x, m.slide_y)
+    found = board.places.get(key)
+    if found is None:
+        pos, heading = _end_place(board.ship, m)
+        w, h = board.state.mat
+        x, y = pos
+        bad = None
+        if not (2 <= x <= w - 2 and 2 <= y <= h - 2):
+            bad = -1e6  # off the mat's edge: the ship would leave (ruling PP17)
+        elif any(hypot(ox - x, oy - y) < 1.6 for ox, oy in board.others):
+            bad = -1e5  # touching: a collision, and no shot at a ship it touches
+        if bad is not None:
+            found = (pos, heading, bad, 0.0, 0.0, None, False)
+        else:
+            near, _, foe = min((hypot(e.pos[0] - x, e.pos[1] - y), e.id, e) for e in board.enemies)
+            rocks = board.rocks and bool(terrain_at(board.state, pos, "asteroids"))
+            found = (pos, heading, None, board.threat(pos), near, foe, rocks)
+        board.places[key] = found
+    return found
 
 
 def _score(board: _Board, m: Move) -> float:
     """How well a move places the ship: its fire now, less a part of what could fire back, closing
     to its weapons' best range, facing the nearest enemy, out of the asteroids and off the edge."""
-    state, ship = board.state, board.ship
-    pos, heading = _end_pose(ship, m)
-    w, h = state.mat
-    x, y = pos
-    if not (2 <= x <= w - 2 and 2 <= y <= h - 2):
-        return -1e6  # off the mat's edge: the ship would leave (ruling PP17)
-    if any(hypot(ox - x, oy - y) < 1.6 for ox, oy in board.others):
-        return -1e5  # touching: a collision, and no shot at a ship it touches
-    score = 3 * board.firepower(pos, heading) - THREAT * board.threat(pos)
-    near, _, foe = min((hypot(e.pos[0] - x, e.pos[1] - y), e.id, e) for e in board.enemies)
+    pos, heading, bad, threat, near, foe, rocks = _place(board, m)
+    if bad is not None:
+        return bad
+    heading = geo.norm(heading + m.turn3)
+    score = 3 * board.firepower(pos, heading) - THREAT * threat
     score -= max(near - board.reach * CLOSE, 0) * 2  # close in to the weapons' best range
     score -= _off(pos, heading, 0.0, foe.pos) / 45  # face the nearest enemy (the front arc carries most)
-    if board.rocks and terrain_at(state, pos, "asteroids"):
+    if rocks:
         score -= 3  # slow next turn, and the rocks hit the hull
     if m.order:
         score -= 1  # a special order is the side's once a round: only when it pays
