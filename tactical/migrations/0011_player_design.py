@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tactical', '0009_whatif_chunks'),
+        ('tactical', '0010_sweep_partial_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
