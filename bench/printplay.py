@@ -59,6 +59,12 @@ def one_battle(seed: int, sides: int = 2, points: int = 200, check: bool = False
     return result, steps, problems
 
 
+def ending(result) -> str:
+    """How a battle ended: one side (or none) left with ships on the mat, or the round cap (PP18)."""
+    left = {s["side"] for s in result["ships"] if s["fate"] == "survived"}
+    return "round cap" if len(left) > 1 else ("one side left" if left else "no side left")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--battles", type=int, default=1000)
@@ -79,6 +85,8 @@ def main(argv=None) -> int:
     if args.battles:
         t, cpu = time.perf_counter(), time.process_time()
         winners: Counter = Counter()
+        endings: Counter = Counter()
+        rounds: dict = {2: [], 4: []}
         steps = 0
         for i in range(args.battles):
             sides = 2 if i % 2 == 0 else 4
@@ -90,12 +98,20 @@ def main(argv=None) -> int:
                 continue
             steps += n
             winners[(sides, result["winner"])] += 1
+            endings[(sides, ending(result))] += 1
+            rounds[sides].append(result["rounds"])
             for p in problems[:3]:
                 print(f"battle {i} ({sides} sides): {p}")
             failed += bool(problems)
         print(f"{args.battles} checked battles (half 2 sides, half 4): {time.perf_counter() - t:.1f} s wall, "
               f"{time.process_time() - cpu:.1f} s CPU, "
               f"{steps} steps, {failed} failed; winners {dict(sorted(winners.items(), key=str))}")
+        for sides in (2, 4):
+            n = sum(v for (s, _), v in endings.items() if s == sides) or 1
+            print(f"  {sides} sides, how they end: " + ", ".join(
+                f"{what} {endings[(sides, what)]} ({100 * endings[(sides, what)] / n:.0f}%)"
+                for what in ("one side left", "no side left", "round cap"))
+                + f"; rounds fought: mean {statistics.mean(rounds[sides] or [0]):.1f}")
 
     if args.whatif:
         from tactical.whatif import pool

@@ -266,3 +266,23 @@ class PickupBattle(models.Model):
 
         return (Empire.objects.filter(campaign_id=self.campaign_id, user=user, seat__gt=2)
                 .values_list("seat", flat=True).first())
+
+
+class PlayerDesign(models.Model):
+    """A ship a player designed himself for his pickup battles under a rule book with a designer
+    (Print&Play's dashboards: tactical/hosts/pickup/designs.py). ``data`` is the design as the rule
+    book stores it (``dashboards.Dashboard.to_json``), checked and priced by the book's designer
+    when saved and again when offered; ``points`` is the designer's price."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ship_designs")
+    ruleset = models.CharField(max_length=32)
+    name = models.CharField(max_length=40)
+    points = models.PositiveIntegerField()
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruleset", "points", "name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset}, {self.points} points, {self.owner_id})"

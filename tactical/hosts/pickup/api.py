@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -30,7 +31,7 @@ from rest_framework.views import APIView
 
 from tactical.models import PickupBattle
 
-from . import actions
+from . import actions, designs
 from .books import BOOKS, available
 
 
@@ -255,3 +256,48 @@ class PickupLeave(APIView):
                    summary="Leave your seat (2…) before you submit a fleet; it is free again")
     def post(self, request, pickup_id: int):
         return _act(request, actions.leave_pickup, pickup_id=pickup_id)
+
+
+# --- the player's own designs (a rule book with a designer: Print&Play's dashboards) ----------
+
+def design_json(row) -> dict:
+    return {"id": row.pk, "key": f"design-{row.pk}", "name": row.name, "points": row.points, "design": row.data}
+
+
+class DesignList(APIView):
+    @extend_schema(operation_id="pickup_designs", responses={200: OpenApiTypes.OBJECT},
+                   summary="Your own ship designs under a rule book with a designer")
+    def get(self, request, ruleset: str):
+        try:
+            designs.designer_book(ruleset)
+        except actions.PickupError as exc:
+            return _refused(exc)
+        return Response({"results": [design_json(r) for r in designs.designs_of(request.user, ruleset)]})
+
+    @extend_schema(operation_id="pickup_design_create", request=OpenApiTypes.OBJECT,
+                   responses={201: OpenApiTypes.OBJECT},
+                   summary="Design a ship: checked and priced by the rule book's designer (400 names the field)",
+                   examples=[OpenApiExample("a Print&Play dashboard", request_only=True, value={
+                       "name": "Akira", "faction": "Federation", "type": "heavy cruiser", "shields": [18, 18, 14, 14],
+                       "shield_max": 26, "hull": 28, "impulse": 6, "weapons": [
+                           {"name": "Phaser", "mount": "F", "qty": 4, "hit": 3, "dmg": 2, "range": 12, "arc": 270}]})])
+    def post(self, request, ruleset: str):
+        try:
+            row = designs.save_design(user=request.user, ruleset=ruleset, fields=request.data)
+        except designs.DesignRefused as exc:
+            return Response({"detail": exc.message, "field": exc.field, "problems": exc.problems},
+                            status=status.HTTP_400_BAD_REQUEST)
+        except actions.PickupError as exc:
+            return _refused(exc)
+        return Response(design_json(row), status=status.HTTP_201_CREATED)
+
+
+class DesignDetail(APIView):
+    @extend_schema(operation_id="pickup_design_delete", request=None, responses={204: None},
+                   summary="Delete one of your designs (fleets that bought it keep it as bought)")
+    def delete(self, request, ruleset: str, design_id: int):
+        try:
+            designs.delete_design(user=request.user, ruleset=ruleset, design_id=design_id)
+        except actions.PickupError as exc:
+            return _refused(exc)
+        return Response(status=status.HTTP_204_NO_CONTENT)

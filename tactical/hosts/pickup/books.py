@@ -32,6 +32,15 @@ class FleetError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+class DesignError(ValueError):
+    """A ship design a book's designer refuses (``FleetBook.design``): ``field`` is the field at
+    fault ("" for the whole design)."""
+
+    def __init__(self, field: str, message: str):
+        self.field, self.message = field, message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
 @dataclass(frozen=True)
 class Offer:
     """A ship a player may buy: its key in fleet submissions, what it is called, its points,
@@ -58,6 +67,11 @@ class FleetBook:
     title: str = ""
     max_sides: int = 2  # seats in one battle (ruling PK6)
     sides_rule: str = ""
+    designer: str = ""  # the designer page's title when players may design ships (``design``)
+
+    def design(self, fields):
+        """The book's designer: the checked, priced design of ``fields``, or ``DesignError``."""
+        raise DesignError("", f"{self.title or self.ruleset} has no ship designer")
 
     def offers(self, user) -> list[Offer]:
         raise NotImplementedError

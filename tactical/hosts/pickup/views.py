@@ -10,6 +10,8 @@
     battles/pickup/<id>/seats/<seat>/computer/  POST: the creator hands a waiting seat to the computer
     battles/pickup/<id>/leave/     POST: a player of seat 2… without a fleet leaves it
     battles/pickup/host/<campaign>/  the host campaign's page: redirects to its pickup battle
+    battles/designs/<ruleset>/     your own ship designs under a rule book with a designer (POST: a new one)
+    battles/designs/<ruleset>/<id>/delete/  POST: delete one
 
 Thin: pickup battles the user plays in only (anyone else: 404), one action per POST, refusals
 shown on the page (status 400) with nothing changed. The battle is played on the same play page as
@@ -27,9 +29,9 @@ from django.views.decorators.http import require_POST
 from tactical.models import BattleLogEntry, PickupBattle
 from tactical.rules import registry
 
-from . import actions
+from . import actions, designs
 from .books import BOOKS, available
-from .forms import FleetForm, NewPickupForm
+from .forms import DesignForm, FleetForm, NewPickupForm
 
 
 def _title(ruleset: str) -> str:
@@ -221,3 +223,51 @@ def pickup_leave(request, pickup_id: int):
         return _detail(request, pickup, error=exc.message, status=exc.status)
     messages.success(request, f"You have left pickup battle {pickup.pk}: your seat is free again.")
     return redirect("pickup-list")
+
+
+# --- the player's own designs ---------------------------------------------------------------
+
+def _designer(ruleset: str):
+    try:
+        return designs.designer_book(ruleset)
+    except actions.PickupError:
+        raise Http404("no ship designer for this rule book") from None
+
+
+@login_required
+def design_list(request, ruleset: str):
+    """The designer page: his designs with their price, and the form for a new one (POST)."""
+    found = _designer(ruleset)
+    form = DesignForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                row = designs.save_design(user=request.user, ruleset=ruleset, fields=form.design_fields())
+            except designs.DesignRefused as exc:
+                form.refuse(exc.field, exc.message)
+            except actions.PickupError as exc:
+                form.add_error(None, exc.message)
+                status = exc.status
+            else:
+                messages.success(request, f"{row.name} is saved at {row.points} {found.unit}: your pickup battles "
+                                 f"under {found.title} offer it.")
+                return redirect("pickup-designs", ruleset)
+    return render(request, "tactical/pickup/designs.html", {
+        "book": found, "ruleset": ruleset, "form": form,
+        "designs": list(designs.designs_of(request.user, ruleset)),
+        "back": request.GET.get("pickup", "") if (request.GET.get("pickup") or "").isdigit() else "",
+    }, status=status)
+
+
+@login_required
+@require_POST
+def design_delete(request, ruleset: str, design_id: int):
+    _designer(ruleset)
+    try:
+        designs.delete_design(user=request.user, ruleset=ruleset, design_id=design_id)
+    except actions.PickupError:
+        raise Http404("no such design of yours") from None
+    messages.success(request, "The design is deleted.")
+    return redirect("pickup-designs", ruleset)

@@ -31,7 +31,12 @@ WIDTHS = (90, 180, 270, 360)
 
 
 class DashboardError(IllegalActionError):
-    """A dashboard the designer refuses (``rule`` names the section)."""
+    """A dashboard the designer refuses (``rule`` names the section; ``field`` the dashboard's
+    field at fault, as ``to_json`` names it: "hull", "shields.port", "weapons.0.hit"; "" for the whole)."""
+
+    def __init__(self, rule: str, message: str, field: str = ""):
+        super().__init__(rule, message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -101,9 +106,21 @@ class Dashboard:
         return out
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
+def _shown(value: Any) -> str:
+    """A refused value as the error shows it (a huge number is not spelled out: its digits may be many)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 12:
+        return "a number that large"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _a_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= 40 and value.isprintable()
+
+
+def _whole(value: Any, what: str, low: int, high: int, field: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DashboardError(RULE, f"{what} must be a whole number from {low} to {high}, not {value!r}")
+        raise DashboardError(RULE, f"{what} must be a whole number from {low} to {high}, not {_shown(value)}", field)
     return value
 
 
@@ -126,59 +143,67 @@ def points_for(d: Dashboard) -> int:
 
 
 def validate_weapon(w: Weapon) -> Weapon:
-    if not isinstance(w.name, str) or not w.name.strip() or len(w.name) > 40:
-        raise DashboardError(RULE, f"a weapon needs a name of 1 to 40 characters, not {w.name!r}")
+    if not _a_name(w.name):
+        raise DashboardError(RULE, f"a weapon needs a name of 1 to 40 printable characters, not {_shown(w.name)}",
+                             "name")
     if w.mount not in MOUNTS:
-        raise DashboardError(RULE, f"{w.name}: the mount must be one of {', '.join(MOUNTS)}, not {w.mount!r}")
+        raise DashboardError(RULE, f"{w.name}: the mount must be one of {', '.join(MOUNTS)}, not {w.mount!r}",
+                             "mount")
     if w.kind not in KINDS:
-        raise DashboardError(RULE, f"{w.name}: the kind must be one of {', '.join(KINDS)}, not {w.kind!r}")
-    _whole(w.qty, f"{w.name}: Qty", 1, 12)
-    _whole(w.hit, f"{w.name}: Hit", 2, 6)
-    _whole(w.dmg, f"{w.name}: Dmg", 1, 12)
-    _whole(w.range, f"{w.name}: Range (inches)", 1, 24)
+        raise DashboardError(RULE, f"{w.name}: the kind must be one of {', '.join(KINDS)}, not {w.kind!r}", "kind")
+    _whole(w.qty, f"{w.name}: Qty", 1, 12, "qty")
+    _whole(w.hit, f"{w.name}: Hit", 2, 6, "hit")
+    _whole(w.dmg, f"{w.name}: Dmg", 1, 12, "dmg")
+    _whole(w.range, f"{w.name}: Range (inches)", 1, 24, "range")
     if w.arc not in WIDTHS:
-        raise DashboardError(RULE, f"{w.name}: the arc must be one of {WIDTHS} degrees, not {w.arc!r}")
-    _whole(w.minus_shields, f"{w.name}: '-N vs shields'", 0, 6)
-    _whole(w.burst, f"{w.name}: Burst", 1, 6)
+        raise DashboardError(RULE, f"{w.name}: the arc must be one of {WIDTHS} degrees, not {w.arc!r}", "arc")
+    _whole(w.minus_shields, f"{w.name}: '-N vs shields'", 0, 6, "minus_shields")
+    _whole(w.burst, f"{w.name}: Burst", 1, 6, "burst")
     if w.mount in ("P/S", "F/A") and w.qty % 2:
         raise DashboardError(RULE, f"{w.name}: a {w.mount} line splits its quantity between two mounts "
-                             "(ruling PP4): an even Qty")
+                             "(ruling PP4): an even Qty", "qty")
     return w
 
 
 def validate(d: Dashboard) -> Dashboard:
     """The designer's checks (ruling PP2): every field of the printed dashboard within bounds."""
-    if not isinstance(d.name, str) or not d.name.strip() or len(d.name) > 40:
-        raise DashboardError(RULE, f"the class needs a name of 1 to 40 characters, not {d.name!r}")
+    if not _a_name(d.name):
+        raise DashboardError(RULE, f"the class needs a name of 1 to 40 printable characters, not {_shown(d.name)}",
+                             "name")
     if d.faction not in FACTIONS:
-        raise DashboardError(RULE, f"the faction must be one of {', '.join(FACTIONS)}, not {d.faction!r}")
+        raise DashboardError(RULE, f"the faction must be one of {', '.join(FACTIONS)}, not {d.faction!r}",
+                             "faction")
     if d.type not in TYPES:
-        raise DashboardError(RULE, f"the type must be one of {', '.join(TYPES)}, not {d.type!r}")
+        raise DashboardError(RULE, f"the type must be one of {', '.join(TYPES)}, not {d.type!r}", "type")
     if len(d.shields) != 4:
-        raise DashboardError(RULE, "shields are four numbers: fore, aft, port, starboard")
+        raise DashboardError(RULE, "shields are four numbers: fore, aft, port, starboard", "shields")
     for side, value in zip(SIDES, d.shields):
-        _whole(value, f"the {side} shields", 0, 60)
-    _whole(d.shield_max, "the shields' boosted maximum (in brackets)", max(d.shields), 80)
-    _whole(d.hull, "Hull", 1, 120)
-    _whole(d.impulse, "Impulse", 1, 8)
+        _whole(value, f"the {side} shields", 0, 60, f"shields.{side}")
+    _whole(d.shield_max, "the shields' boosted maximum (in brackets)", max(d.shields), 80, "shield_max")
+    _whole(d.hull, "Hull", 1, 120, "hull")
+    _whole(d.impulse, "Impulse", 1, 8, "impulse")
     for name in ("sensors", "wps", "ecm"):
-        _whole(getattr(d, name), name.upper() if name != "sensors" else "Sensors", -3, 3)
-    _whole(d.ablative, "Ablative", 0, 40)
-    _whole(d.emergency, "Emergency power", 0, 10)
+        _whole(getattr(d, name), name.upper() if name != "sensors" else "Sensors", -3, 3, name)
+    _whole(d.ablative, "Ablative", 0, 40, "ablative")
+    _whole(d.emergency, "Emergency power", 0, 10, "emergency")
     unknown = [a for a in d.abilities if a not in ABILITIES]
     if unknown:
-        raise DashboardError(RULE, f"unknown abilities {unknown}; one of: {', '.join(ABILITIES)}")
+        raise DashboardError(RULE, f"unknown abilities {unknown}; one of: {', '.join(ABILITIES)}", "abilities")
     armour = [a for a in d.abilities if a in ("ablative armour", "regenerative ablative armour")]
     if armour and d.ablative <= 0:
-        raise DashboardError(RULE, "ablative armour needs an Ablative value above 0")
+        raise DashboardError(RULE, "ablative armour needs an Ablative value above 0", "ablative")
     if d.ablative and not armour:
-        raise DashboardError(RULE, "an Ablative value needs the ablative armour ability (001 Ship Abilities)")
+        raise DashboardError(RULE, "an Ablative value needs the ablative armour ability (001 Ship Abilities)",
+                             "abilities")
     if not d.weapons:
-        raise DashboardError(RULE, "every ship has primary weapons (001 Dashboards, Weapons)")
+        raise DashboardError(RULE, "every ship has primary weapons (001 Dashboards, Weapons)", "weapons")
     if not any(not w.secondary for w in d.weapons):
-        raise DashboardError(RULE, "every ship has at least one primary weapon (phasers, disruptors)")
-    for w in d.weapons:
-        validate_weapon(w)
+        raise DashboardError(RULE, "every ship has at least one primary weapon (phasers, disruptors)", "weapons")
+    for i, w in enumerate(d.weapons):
+        try:
+            validate_weapon(w)
+        except DashboardError as exc:
+            raise DashboardError(RULE, exc.message, f"weapons.{i}.{exc.field}".rstrip(".")) from None
     return d
 
 

@@ -66,10 +66,11 @@ def _order_name(order: str) -> str:
 
 
 def setup_for(fleets: Mapping[int, list], names: Mapping[int, str] | None = None, mat: str = "4x6",
-              terrain: list | None = None) -> dict:
+              terrain: list | None = None, colours: Mapping[int, str] | None = None) -> dict:
     """The stored set-up of a battle: ``fleets`` maps a seat to roster keys or dashboard JSON;
-    each ship is stored with its id, name and dashboard (``dash``)."""
-    names = names or {}
+    each ship is stored with its id, name and dashboard (``dash``); each side with its name and
+    colour (the pickup's, else the board's palette: the play page's swatches read it)."""
+    names, colours = names or {}, colours or {}
     seats = sorted(fleets)
     sides, number = {}, 0
     for seat in seats:
@@ -80,7 +81,8 @@ def setup_for(fleets: Mapping[int, list], names: Mapping[int, str] | None = None
             # the battle pages' ship table (tactical/battles/forms.py side_rows) reads "design"
             ships.append({"id": number, "name": f"{dash.name} #{number}", "dash": spec,
                           "design": {"name": dash.name, "ship_type": dash.type, "hull": dash.hull}})
-        sides[str(seat)] = {"name": names.get(seat) or f"Side {seat}", "ships": ships}
+        colour = colours.get(seat) or board.COLOURS[(len(sides)) % len(board.COLOURS)]
+        sides[str(seat)] = {"name": names.get(seat) or f"Side {seat}", "colour": colour, "ships": ships}
     setup = {"mat": mat, "terrain": list(terrain or []), "attacker": seats[0], "defender": seats[1], "sides": sides}
     if len(seats) > 2:
         setup["seats"] = seats  # tactical.models.Battle.seats: every side of a battle of more than two

@@ -84,3 +84,23 @@ def test_the_sites_what_if_runner_fights_a_print_and_play_run(bob):
     assert done.status == WhatIfRun.Status.DONE, done.error
     assert done.result["trials"] == 6 and set(done.result["wins"]) == {"1", "2", "3", "4", "draw"}
     assert {k: v for k, v in done.result.items() if k != "seconds"} == pool.play_run(PP, job, "s", 6).result()
+
+
+def test_each_side_has_its_pickup_colour_on_the_play_page_not_grey(bob):
+    """The play page's status card draws a swatch per side from the set-up's colour; Print&Play's
+    set-up stored none, so every swatch fell back to grey (#999)."""
+    from tactical.hosts.pickup.actions import COLOURS
+
+    res = api(bob).post("/api/pickup/", {"ruleset": PP, "points": 60, "opponent": "computer", "sides": 3,
+                                         "others": ["computer"]}, format="json")
+    assert res.status_code == 201, res.content
+    done = api(bob).post(f"/api/pickup/{res.json()['id']}/fleet/", {"ships": ["saber"]}, format="json")
+    assert done.status_code == 200, done.content
+    battle = Battle.objects.get(pk=done.json()["battle"])
+    assert {seat: side["colour"] for seat, side in battle.setup["sides"].items()} == \
+        {"1": COLOURS[1], "2": COLOURS[2], "3": COLOURS[3]}
+    page = api(bob).get(reverse("battle-play", args=[battle.pk])).content.decode()
+    for seat in (1, 2, 3):
+        assert f'style="background:{COLOURS[seat]}"' in page
+    assert 'style="background:#999"' not in page
+    assert f'fill="{COLOURS[1]}"' in page  # the board draws his ships in the same colour
