@@ -327,9 +327,9 @@ class StarSectorsBook(FleetBook):
         return out
 
     def setup(self, fleets, names, colours) -> dict:
-        from tactical.rules.starsectors.fleets import random_terrain
-
         import random
+
+        from tactical.rules.starsectors.fleets import random_terrain
 
         total = sum(o.points for fleet in fleets.values() for o in fleet)
         big = total > 80

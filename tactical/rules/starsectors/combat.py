@@ -16,7 +16,7 @@ def _can_fire(state: BattleState, ship: Ship) -> None:
     _tactical(ship, "attacking")
     if ship.card.arc == "none":
         raise Refusal("004 IV.D", "a ship with no combat factor cannot target any enemy vessel")
-    if ship.t_attacked:
+    if ship.t_engaged:
         raise Refusal("004 IV.E", "a ship that attacked cannot engage another ship for the rest of the turn")
     if ship.cloaked:
         raise Refusal("004 VI.A", "a cloaked ship cannot fire its weapons")
@@ -86,7 +86,7 @@ def _attack(state: BattleState, ship: Ship, a: A.Attack) -> Resolver:
             raise Refusal("004 VI.B", "the target is out of the advanced weapon's range")
 
     def run(ctx: _Ctx) -> None:
-        s = ctx.change(ship.id, t_attacked=True,
+        s = ctx.change(ship.id, t_attacked=ship.t_attacked or a.roll, t_engaged=True,
                        banks=tuple(False if i in a.banks else c for i, c in enumerate(ship.banks)),
                        t_fired=ship.t_fired + tuple(a.banks))
         if C.cloak_between(ctx.state, fs["from"], fs["to"], exclude=(ship.id, t.id)):
@@ -160,7 +160,7 @@ def _attack_mine(state: BattleState, ship: Ship, a: A.AttackMine) -> Resolver:
         raise Refusal("004 IV.E", f"mine {mine.id} is out of arc or range")
 
     def run(ctx: _Ctx) -> None:
-        ctx.change(ship.id, t_attacked=True)
+        ctx.change(ship.id, t_attacked=True, t_engaged=True)
         face = ctx.d12(1, f"004 VII.B attack on mine {mine.id} by ship {ship.id} (CF {eff})")[0]
         if face <= eff:
             ctx.state = evolve(ctx.state, mines=tuple(m for m in ctx.state.mines if m.id != mine.id))

@@ -108,7 +108,7 @@ def _tactical(state: BattleState, ship: Ship, legal) -> A.Action | None:
         best = min(warps, key=lambda a: (_score(state, evolve(ship, pos=_ahead(ship, a.hexes)), enemies), a.hexes))
         if _score(state, evolve(ship, pos=_ahead(ship, best.hexes)), enemies) < here:
             return best
-    if not ship.boost and not ship.tri and not ship.t_attacked and here[0] <= 1:
+    if not ship.boost and not ship.tri and not ship.t_engaged and here[0] <= 1:
         if A.Boost(ship.id, "trilithium:cf") in legal:
             return A.Boost(ship.id, "trilithium:cf")
     first = _plan(state, ship, enemies, here, {a.kind for a in _pick(legal, A.Move)})

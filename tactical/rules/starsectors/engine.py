@@ -17,12 +17,11 @@ from tactical.rules.kit import evolve
 
 from . import actions as A
 from . import core as C
-from .cards import DF_WEAPONS
 from .state import NO_CLOAK, BattleState, Mine, Refusal, Ship
 
 Resolver = Callable[["_Ctx"], None]
 _RESET = dict(boost="", tri="", dil="", crew_option="", t_phase="tactical", t_mf=0, t_forward=False, t_reverse=0,
-              t_turned=False, t_warped=False, t_attacked=False, t_cloak="", t_repaired=False, t_charged_warp=False,
+              t_turned=False, t_warped=False, t_attacked=False, t_engaged=False, t_cloak="", t_repaired=False, t_charged_warp=False,
               t_fired=(), t_duties=0, t_bank_repairs=0, t_warp_repairs=0, t_operation=False, t_stopped=False,
               t_wormhole=False, t_nebula=False)
 
@@ -368,7 +367,7 @@ def _transfer(state: BattleState, ship: Ship, a: A.Transfer) -> Resolver:
         raise Refusal("004 IV.C", "a transfer needs a charged warp engine")
     if ship.boost or ship.t_warped:
         raise Refusal("004 IV.C", "once per turn, and only one engine can be used per turn (IV.B)")
-    if ship.t_attacked:
+    if ship.t_engaged:
         raise Refusal("004 IV.C", "no transfer on a turn the ship attacked")
     if ship.dil or ship.tri:
         raise Refusal("004 IV.C", "warp transfers cannot be combined with dilithium or trilithium")

@@ -51,6 +51,8 @@ def _duty(state: BattleState, ship: Ship, task: str) -> dict:
         return {"banks": tuple(True if k == i else c for k, c in enumerate(ship.banks))}
     if ship.card.cloaks == 0:
         raise Refusal("004 VI.A", f"ship {ship.id} has no cloaking device")
+    if ship.t_engaged:
+        raise Refusal("004 VI.A", "a ship cannot attack and then cloak during the same turn")
     if ship.cloaked or ship.t_cloak:
         raise Refusal("004 VI.A", "no ship can cloak and de-cloak the same turn, nor cloak twice")
     if C.damaged_mf(ship) < 2:
@@ -110,7 +112,7 @@ def _power(state: BattleState, ship: Ship, task: str) -> dict:
 
 
 def _operation(state: BattleState, ship: Ship, task: str) -> dict:
-    if ship.t_attacked:
+    if ship.t_engaged:
         raise Refusal("004 V.B", "cargo, mining and repair operations only if the ship did not attack")
     if ship.cloaked:
         raise Refusal("004 VI.A", "a cloaked ship cannot conduct mining or cargo transfer operations")

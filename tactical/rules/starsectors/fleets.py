@@ -40,7 +40,9 @@ def random_terrain(rng, width: int, height: int, count: int) -> list[dict[str, A
     worm holes in pairs."""
     tiles, used = [], set()
     kinds = [k for k in KINDS if k != "wormhole"]
-    while len(tiles) < count:
+    for _round in range(count * 4):
+        if len(tiles) >= count:
+            break
         kind = rng.choice(kinds + ["wormhole"])
         picks = 2 if kind == "wormhole" else 1
         for _ in range(picks):

@@ -6,7 +6,10 @@ from tactical.rules import kit
 from tactical.rules.kit import evolve
 
 from . import actions as A
-from . import combat, core as C, engine as E, engineering as G
+from . import combat
+from . import core as C
+from . import engine as E
+from . import engineering as G
 from .state import BattleState, Refusal
 
 _HANDLERS = {A.Crew: E._crew, A.Move: E._move, A.Warp: E._warp, A.Transfer: E._transfer, A.Boost: E._boost,

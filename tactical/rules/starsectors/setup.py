@@ -22,8 +22,16 @@ from tactical.rules import kit
 from tactical.rules.geometry import hex as hx
 
 from . import core as C
-from .cards import (COMMAND_CREW_COST, DILITHIUM_COST, MINE_COST, ROSTER, TRILITHIUM_COST, Card, CardError,
-                    card_from_json)
+from .cards import (
+    COMMAND_CREW_COST,
+    DILITHIUM_COST,
+    MINE_COST,
+    ROSTER,
+    TRILITHIUM_COST,
+    Card,
+    CardError,
+    card_from_json,
+)
 from .state import ROUND_CAP, BattleState, Refusal, Ship, Tile
 
 KINDS = ("asteroid", "ion", "metaphasic", "moon", "mutara", "planet", "star", "wormhole", "station")

@@ -72,7 +72,8 @@ class Ship:
     t_reverse: int = 0
     t_turned: bool = False
     t_warped: bool = False
-    t_attacked: bool = False
+    t_attacked: bool = False  # rolled an attack (V.A: no duties; VI.B: banks alone do not count)
+    t_engaged: bool = False  # engaged a target this turn (IV.E: no other)
     t_cloak: str = ""  # "cloak" / "decloak" this turn
     t_repaired: bool = False
     t_charged_warp: bool = False
