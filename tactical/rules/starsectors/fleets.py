@@ -9,6 +9,28 @@ from .cards import COMMAND_CREW_COST, DILITHIUM_COST, MINE_COST, ROSTER, TRILITH
 from .setup import KINDS
 
 
+class DiceRng:
+    """The few ``random.Random`` methods the set-up draws need, rolled with dice (rule books never
+    import ``random``): what-if battles draw their fleets and terrain from their own seed."""
+
+    def __init__(self, dice) -> None:
+        self.dice = dice
+
+    def randrange(self, low: int, high: int) -> int:
+        if high - low <= 1:
+            return low
+        return low + self.dice.roll(1, high - low, "set-up draw").faces[0] - 1
+
+    def randint(self, low: int, high: int) -> int:
+        return self.randrange(low, high + 1)
+
+    def choice(self, seq):
+        return seq[self.randrange(0, len(seq))]
+
+    def random(self) -> float:
+        return (self.dice.roll(1, 1000, "set-up draw").faces[0] - 1) / 1000
+
+
 def random_fleet(rng, points: int, max_ships: int = 16) -> list[dict[str, Any]]:
     """Cards bought at random while one fits, a command crew now and then, the points left on
     mines, dilithium and trilithium within cargo (III: what you don't spend, you lose)."""
@@ -63,4 +85,4 @@ def sample_setup(rng, points: int = 25, sides: int = 2, max_ships: int = 16) -> 
             "terrain": random_terrain(rng, width, height, rng.randint(2, 5))}
 
 
-__all__ = ["random_fleet", "random_terrain", "sample_setup"]
+__all__ = ["DiceRng", "random_fleet", "random_terrain", "sample_setup"]

@@ -4,17 +4,16 @@ for each battle from its own seed); battle ``index`` rolls from its own seed onl
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from campaign.rules.dice import SeededDice, derive_seed
 
 from .book import BOOK
-from .fleets import random_terrain, sample_setup
+from .fleets import DiceRng, random_terrain, sample_setup
 
 
 def setup_of(job: dict[str, Any], seed: str, index: int) -> dict[str, Any]:
-    rng = random.Random(f"starsectors what-if/{seed}/{index}")
+    rng = DiceRng(SeededDice(derive_seed(f"starsectors what-if set-up/{seed}/{index}")))
     points = int(job.get("points", 25))
     if "fleets" not in job:
         return sample_setup(rng, points, int(job.get("sides", 2)))
