@@ -186,12 +186,12 @@ def fire_blocked(state: BattleState, a: Coord, b: Coord, seen, exclude=()) -> st
     if (ka in NEBULAE or kb in NEBULAE) and (ta is None or tb is None or ta.id != tb.id):
         return "ships in a nebula cannot fire on or be fired upon from outside it"
     occ = state.occupied
-    occupied = {c for c, sid in occ.items() if sid in seen and sid not in exclude}
     for c in line(state, a, b)[1:-1]:
         k = kind_at(state, c)
         if k and not (k in NEBULAE and ta is not None and state.terrain[c].id == ta.id):
             return f"the {k} at {list(c)} blocks the line of sight"
-        if c in occupied:
+        sid = occ.get(c)
+        if sid is not None and sid in seen and sid not in exclude:
             return f"a vessel at {list(c)} blocks the line of sight"
     return ""
 

@@ -127,13 +127,14 @@ def deploy(state: BattleState, side_index: int, ship: Ship) -> Ship:
     than one hex lies astern, inward from the edge (ruling SS22)."""
     edge, facing = EDGES[side_index % 6]
     taken = {c for s in state.ships for c in s.hull()}
-    for cell in _edge_cells(state.grid, edge):
-        base = cell
-        for _ in range(ship.card.hull - 1):
-            base = hx.step(base, facing)
-        placed = Ship(**{**ship.__dict__, "pos": base, "facing": facing})
-        if not C.hull_ok(state, placed.hull(), placed, set()) and not set(placed.hull()) & taken:
-            return placed
+    for depth in range(4):  # the first row full: the next one inward (ruling SS22)
+        for cell in _edge_cells(state.grid, edge):
+            base = cell
+            for _ in range(ship.card.hull - 1 + depth):
+                base = hx.step(base, facing)
+            placed = Ship(**{**ship.__dict__, "pos": base, "facing": facing})
+            if not C.hull_ok(state, placed.hull(), placed, set()) and not set(placed.hull()) & taken:
+                return placed
     raise SetupError("004 III", f"no room to deploy ship {ship.id} on side {ship.side}'s first row")
 
 
