@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tactical.hosts.pickup import actions
+from tactical.hosts.pickup.books import available, book
 from tactical.models import Battle, PickupBattle
-from tactical.pickup import actions
-from tactical.pickup.books import available, book
 from tactical.play import actions as play
 from tactical.whatif import pool
 
