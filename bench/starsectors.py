@@ -22,6 +22,7 @@ from campaign.rules.dice import SeededDice, derive_seed  # noqa: E402
 from tactical.rules.starsectors import BOOK  # noqa: E402
 from tactical.rules.starsectors import actions as A  # noqa: E402
 from tactical.rules.starsectors import core as C  # noqa: E402
+from tactical.rules.starsectors.engine import _begin  # noqa: E402
 from tactical.rules.starsectors.fleets import sample_setup  # noqa: E402
 
 
@@ -39,7 +40,10 @@ def checked_battle(setup: dict, seed: str) -> dict:
         if isinstance(action, A.Move) and ship.alive and ship.t_mf > C.mf(state, ship) + 1:
             raise AssertionError(f"{seed}: ship {ship.id} spent {ship.t_mf} MF, over its MF")
         if isinstance(action, A.Warp):
-            wf = C.warp_factor(before, before.ship(action.ship))
+            mover = before.ship(action.ship)
+            if before.active != mover.id:  # its turn begins with this order: the turn's values, fresh
+                mover = _begin(mover, before)
+            wf = C.warp_factor(before, mover)
             reach = (wf + 1) // 2 if action.reverse else wf
             if action.hexes > reach:
                 raise AssertionError(f"{seed}: a jump of {action.hexes} over warp factor {wf}")
