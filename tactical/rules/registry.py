@@ -167,6 +167,7 @@ from tactical.rules import buoyz as _buoyz  # noqa: E402,F401
 from tactical.rules import eventhorizon as _eventhorizon  # noqa: E402,F401
 from tactical.rules import mytrek as _mytrek  # noqa: E402,F401
 from tactical.rules import printplay as _printplay  # noqa: E402,F401
+from tactical.rules import starsectors as _starsectors  # noqa: E402,F401
 
 # Converters register after every book (each imports the books it converts between).
 from tactical.rules.buoyz import convert as _bz_convert  # noqa: E402,F401

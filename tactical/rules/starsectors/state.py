@@ -1,0 +1,178 @@
+"""The Star Sectors battle as frozen values (004; pure Python).
+
+A ``Ship`` is a profile card (``cards.Card``) on the hex map with its chips: damage (white), charged
+warp engines (green), charged advanced banks (red), cloak (blue), cargo (mines, dilithium,
+trilithium) and its command crew; the ``t_*`` fields are what it did in its current turn (reset
+when its next turn begins). ``BattleState`` holds the map (``HexGrid`` cells ``(col, row)``), the
+terrain tiles, the mines, the sides in their order of play, the round and whose turn it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from campaign.rules.grid import HexGrid
+from tactical.rules.geometry import hex as hx
+from tactical.rules.kit import Event, IllegalActionError, evolve
+
+from .cards import Card
+
+Coord = tuple[int, int]
+BLOCKING = frozenset({"asteroid", "planet", "moon", "star", "station"})  # impassable bodies (VII.A, ruling SS9)
+NEBULAE = frozenset({"metaphasic", "mutara"})
+NO_CLOAK = frozenset({"ion", "metaphasic", "mutara"})  # VI.A, VII.A
+ROUND_CAP = 30  # ruling SS1
+
+
+class Refusal(IllegalActionError):
+    pass
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: int
+    kind: str
+    cells: tuple[Coord, ...]
+
+
+@dataclass(frozen=True)
+class Mine:
+    id: int
+    cell: Coord
+    side: int
+
+
+@dataclass(frozen=True)
+class Ship:
+    id: int
+    side: int
+    card: Card
+    pos: Coord
+    facing: int
+    damage: int = 0
+    destroyed: bool = False
+    cloaked: bool = False
+    warp: int = 0  # charged warp engines (green chips)
+    banks: tuple[bool, ...] = ()  # charged advanced banks (red chips), one per bank on the card
+    mines: int = 0
+    dilithium: int = 0
+    trilithium: int = 0
+    crew: bool = False
+    crew_option: str = ""  # VII.B, chosen at the start of its turn, lasts to its next turn (ruling SS12)
+    df_drop: int = 0  # VI.B TWC/TBP/EDT, for the rest of the round
+    boost: str = ""  # IV.C warp transfer chosen this turn (cf, df, mf, repair)
+    tri: str = ""  # VII.B trilithium used this turn (cf, df, charge)
+    dil: str = ""  # VII.B dilithium used this turn (mf, repair, charge)
+    berth: str = ""  # where it ended its last turn docked (V.B "remain docked … for one turn")
+    done: bool = False  # took its turn this round
+    t_phase: str = ""  # "", "tactical", "engineering"
+    t_mf: int = 0  # movement spent
+    t_forward: bool = False
+    t_reverse: int = 0
+    t_turned: bool = False
+    t_warped: bool = False
+    t_attacked: bool = False  # rolled an attack (V.A: no duties; VI.B: banks alone do not count)
+    t_engaged: bool = False  # engaged a target this turn (IV.E: no other)
+    t_cloak: str = ""  # "cloak" / "decloak" this turn
+    t_repaired: bool = False
+    t_charged_warp: bool = False
+    t_fired: tuple[int, ...] = ()  # banks discharged this turn
+    t_duties: int = 0
+    t_bank_repairs: int = 0
+    t_warp_repairs: int = 0
+    t_operation: bool = False
+    t_stopped: bool = False  # entered orbit: all movement stops (VII.A)
+    t_wormhole: bool = False  # left a worm hole: one more space only (VII.A)
+    t_nebula: bool = False  # paid the nebula's −1 MF this turn (VII.A)
+    t_orbit: bool = False  # began its turn in orbit: half MF (VII.A)
+
+    @property
+    def alive(self) -> bool:
+        return not self.destroyed
+
+    def hull(self) -> tuple[Coord, ...]:
+        """The hexes its hull covers: the flight stand's hex (``pos``) then astern (ruling SS4)."""
+        cells, c = [self.pos], self.pos
+        for _ in range(self.card.hull - 1):
+            c = hx.step(c, self.facing + 3)
+            cells.append(c)
+        return tuple(cells)
+
+
+@dataclass(frozen=True)
+class BattleState:
+    width: int
+    height: int
+    ships: tuple[Ship, ...]
+    sides: tuple[int, ...]
+    order: tuple[int, ...]  # the order of play (III, ruling SS1)
+    tiles: tuple[Tile, ...] = ()
+    mines: tuple[Mine, ...] = ()
+    round: int = 1
+    acting: int = 0  # index into ``order``
+    active: int | None = None  # the ship whose turn it is
+    stations_used: tuple[int, ...] = ()  # V.B: a station repairs one ship a round
+    round_cap: int = ROUND_CAP
+    next_mine: int = 1
+    log: tuple[Event, ...] = field(default=(), compare=True)
+
+    _cached_from = {"width": ("grid", "near"), "height": ("grid", "near"), "tiles": ("terrain", "near"),
+                    "ships": ("_alive_sides", "_seen", "occupied"), "round": ("_alive_sides",), "round_cap": ("_alive_sides",)}
+
+    @cached_property
+    def grid(self) -> HexGrid:
+        return HexGrid(self.width, self.height)
+
+    @cached_property
+    def terrain(self) -> dict[Coord, Tile]:
+        return {c: t for t in self.tiles for c in t.cells}
+
+    @cached_property
+    def near(self) -> tuple[frozenset, dict]:
+        """The hexes next to a star (VII.A) and the planet or moon each orbit hex circles."""
+        stars, orbit = set(), {}
+        for t in self.tiles:
+            if t.kind in ("star", "planet", "moon"):
+                for c in t.cells:
+                    for n in self.grid.neighbours(c):
+                        if t.kind == "star":
+                            stars.add(n)
+                        else:
+                            orbit.setdefault(n, t.id)
+        return frozenset(stars), orbit
+
+    @cached_property
+    def occupied(self) -> dict[Coord, int]:
+        """Each hex a living ship's hull covers, and that ship's id."""
+        return {c: s.id for s in self.ships if s.alive for c in s.hull()}
+
+    def ship(self, ship_id: int) -> Ship | None:
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        return None
+
+    @property
+    def side(self) -> int | None:
+        return None if self.over else self.order[self.acting]
+
+    @property
+    def over(self) -> bool:
+        d = self.__dict__
+        if "_alive_sides" not in d:
+            d["_alive_sides"] = self.round > self.round_cap or len({s.side for s in self.ships if s.alive}) <= 1
+        return d["_alive_sides"]
+
+    def with_ship(self, ship: Ship) -> BattleState:
+        return evolve(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+
+    def __repr__(self) -> str:  # every field, deeply (the contract's snapshot), not the caches
+        return (f"BattleState({self.width}x{self.height}, ships={self.ships!r}, order={self.order}, "
+                f"tiles={self.tiles!r}, mines={self.mines!r}, round={self.round}, acting={self.acting}, "
+                f"active={self.active}, stations={self.stations_used}, cap={self.round_cap}, "
+                f"next_mine={self.next_mine}, log={len(self.log)}:{self.log[-1:]!r})")
+
+
+__all__ = ["BLOCKING", "BattleState", "Coord", "Mine", "NEBULAE", "NO_CLOAK", "ROUND_CAP", "Refusal", "Ship",
+           "Tile"]
