@@ -1,7 +1,7 @@
 """Star Sectors beyond the rule cases: the card designer and its prices (004 II, III), set-up
 refusals (III), the codec, hypothesis properties (no ship beyond its MF or warp factor, nothing
 illegal listed as legal, a refused action changes nothing, replay gives the same state) and a
-slow run of seeded doctrine battles that must all end."""
+slow run of twelve seeded doctrine battles that must all end."""
 
 from __future__ import annotations
 
@@ -149,10 +149,12 @@ def test_replay_gives_the_same_state():
 
 
 @pytest.mark.slow
-def test_a_hundred_seeded_battles_end_with_a_result():
+def test_seeded_battles_end_with_a_result():
+    # Twelve battles here (the engine plays a 100-point battle in about 3 s today); bench/starsectors.py
+    # runs the issue's 1,000 checked battles.
     from bench.starsectors import checked_battle
 
-    for i in range(100):
+    for i in range(12):
         points = 25 if i % 2 == 0 else 100
         out = checked_battle(sample_setup(random.Random(f"slow/{i}"), points), f"slow {i}")
         assert out["over"] is True
