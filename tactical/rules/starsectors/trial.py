@@ -1,6 +1,6 @@
 """Star Sectors what-if battles (``kit.trial.Trial``): a job is ``{"points": 25, "fleets": {"1":
-[ships], "2": [ships]}}`` (the set-up's ship entries) or ``{"points": 25}`` alone (random fleets
-for each battle from its own seed); battle ``index`` rolls from its own seed only."""
+[ships], "2": [ships]}}`` (the set-up's ship entries), a whole set-up as the pickup fleet book makes it
+(the generic what-if pages), or ``{"points": 25}`` alone (random fleets for each battle from its own seed); battle ``index`` rolls from its own seed only."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from .fleets import DiceRng, random_terrain, sample_setup
 
 def setup_of(job: dict[str, Any], seed: str, index: int) -> dict[str, Any]:
     rng = DiceRng(SeededDice(derive_seed(f"starsectors what-if set-up/{seed}/{index}")))
+    if isinstance(job.get("sides"), dict):
+        return job  # a whole set-up, as the pickup fleet book makes it (the generic what-if pages)
     points = int(job.get("points", 25))
     if "fleets" not in job:
         return sample_setup(rng, points, int(job.get("sides", 2)))
@@ -35,8 +37,9 @@ def same(value):
 
 
 class Tally:
-    def __init__(self) -> None:
-        self.wins: dict[str, int] = {}
+    def __init__(self, sides=(1, 2)) -> None:
+        # every side and "draw" listed from the start, as kit.trial.WinTally (the generic what-if page reads it)
+        self.wins: dict[str, int] = {**{str(side): 0 for side in sides}, "draw": 0}
         self.trials = 0
         self.rounds = 0
 
@@ -53,7 +56,9 @@ class Tally:
 
 
 def tally_for(job: dict[str, Any]) -> Tally:
-    return Tally()
+    sides = job.get("sides")
+    count = len(sides) if isinstance(sides, dict) else int(sides or 2)
+    return Tally(tuple(range(1, count + 1)))
 
 
 __all__ = ["Tally", "play_job", "same", "setup_of", "tally_for"]
