@@ -155,7 +155,8 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
                 books[0][0] if key == actions.BOOK_OPTION and books else ""),
              "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1],
              "choices": books if key == actions.BOOK_OPTION else None}
-            for key in sorted(actions.SWITCHABLE_OPTIONS) if key != actions.BOOK_OPTION or len(books) > 1]
+            for key in sorted(actions.SWITCHABLE_OPTIONS & layer.options)
+            if key != actions.BOOK_OPTION or len(books) > 1]
     return render(request, "moderation/panel.html", context, status=status)
 
 
@@ -226,7 +227,7 @@ def confirm_page(request, campaign: Campaign, *, title: str, question: str, poin
 def set_options(request, campaign_id: int):
     """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
     campaign = _moderated(request, campaign_id, "options")
-    keys = sorted(actions.SWITCHABLE_OPTIONS)
+    keys = sorted(actions.SWITCHABLE_OPTIONS & layers.of(campaign).options)
     for key in keys:
         if key == actions.BOOK_OPTION:  # a choice (issue 31); not sent: unchanged
             if key not in request.POST:
