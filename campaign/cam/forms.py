@@ -9,7 +9,15 @@ from campaign.rules.cam import ships as sh
 from campaign.rules.cam import state as st
 from campaign.sanitise import whole_number
 
-from .models import CLASS_CHOICES, EDGE_CHOICES, LAYER, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign, ScenarioMode
+from .models import (
+    CLASS_CHOICES,
+    EDGE_CHOICES,
+    LAYER,
+    TEMPER_CHOICES,
+    WEALTH_CHOICES,
+    CamCampaign,
+    ScenarioMode,
+)
 
 FACTION_HELP = ("A power the rule book classes (" + ", ".join(fx.PRESETS) + ") takes its CAM 4.2 wealth class "
                 "and CAM 3.1 modifier from the book; for any other power choose the wealth class that fits best.")
