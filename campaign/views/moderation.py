@@ -149,7 +149,8 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
         context["substitute_form"] = forms_.get("substitute_form") or SubstituteForm(campaign=campaign)
     if layer.has("options"):
         books = battles.handler().book_choices(campaign.layer)
-        context["battles_begun"] = len(books) > 1 and battles.handler().battles_begun(campaign)
+        begun = layer.battles_begun or battles.handler().battles_begun  # the layer's own test (issue 31)
+        context["battles_begun"] = len(books) > 1 and begun(campaign)
         context["switchable_options"] = [
             {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]) or (
                 books[0][0] if key == actions.BOOK_OPTION and books else ""),
