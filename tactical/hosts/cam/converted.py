@@ -144,6 +144,7 @@ def summary(battle: Battle) -> dict:
         "status_label": battle.get_status_display(), "resolved_how": battle.resolved_how,
         "doctrine_sides": list(battle.doctrine_sides or []), "deciding": deciding, "game_turn": None,
         "phase": None, "converted": True,
+        "book_title": f"{registry.find_resolver(battle.ruleset).title.split(' (')[0]} (converted)",
         "decision_deadline": battle.activation_deadline.isoformat() if playing and battle.activation_deadline else None,
         "steps": battle.steps.count(), "url": reverse("battle-detail", args=[battle.pk]),
         "play_url": reverse("battle-play", args=[battle.pk]),
