@@ -44,3 +44,4 @@ class TacticalConfig(AppConfig):
         kinds.HOST_SEATS[CAM] = converted.seats_of
         kinds.HOST_PAGES[CAM] = converted.page
         play.PAUSE_HOLDS.add(CAM)
+        play.DECISION_MAILS[CAM] = converted.tell_decision

@@ -198,8 +198,12 @@ def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_s
     """Email each player whose decision it now is, when it has passed to them from someone else
     (``asked``: sides already asked before the step, waiting still: not emailed again)."""
     skip = {acted_side, *asked, *(battle.doctrine_sides or [])}
+    host_mail = DECISION_MAILS.get(campaign.layer)
     for side in rules.acting_sides(state):
         if side in skip:
+            continue
+        if host_mail is not None:  # a host whose seats are not Empire ones (issue 31: a CAM scenario)
+            host_mail(battle, campaign, side, rules.your_turn_label(state))
             continue
         _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): "
                                       f"{rules.your_turn_label(state)} is yours. "
@@ -225,6 +229,8 @@ RESULT_SINKS: dict = {}
 # Layers whose battles wait while the campaign is paused (a player's decision is refused, 409; the
 # deadline sweep skips them): CAM's (ruling CAM60), registered by tactical/apps.py.
 PAUSE_HOLDS: set[str] = set()
+# Layers that email "your decision" themselves: layer key -> mail(battle, campaign, seat, label).
+DECISION_MAILS: dict = {}
 
 
 def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user=None) -> None:

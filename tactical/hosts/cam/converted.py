@@ -101,6 +101,16 @@ def page(battle) -> dict:
             "after_end": f"The result is scored in scenario {battle.turn} (000 CAM 3.1, 4.3)."}
 
 
+def tell_decision(battle: Battle, campaign, seat: int, label: str) -> None:
+    """The "your decision" email of the CAM layer (play.DECISION_MAILS["cam"]): the phase and the
+    page only, never a ship or a position (fog of war); once per decision window."""
+    from campaign.cam import notify
+
+    row = CamScenario.objects.select_related("cam").get(cam_id=campaign.pk, number=battle.turn)
+    notify.your_decision(campaign, row, seat, label, reverse("battle-play", args=[battle.pk]),
+                         key=f"{battle.pk}.{battle.steps.count()}")
+
+
 def record_result(*, battle: Battle, result, how: str, user=None) -> Battle:
     """The battle is over (``play._finish``, the campaign row locked): ``result`` is already the
     CAM result (the converter's ``result_back``). It goes into the scenario's CAM record

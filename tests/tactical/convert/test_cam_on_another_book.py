@@ -6,6 +6,7 @@ its decision deadline and hand-over to the computer, pause, replay and dice log 
 whose result comes back as CAM's and is scored by the CAM path (000 CAM 3.1, 4.3)."""
 
 from datetime import timedelta
+from html import escape
 
 import pytest
 from django.core import mail
@@ -152,6 +153,10 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
     assert DiceRoll.objects.filter(campaign=c, phase=battle.dice_phase).exists()
     client.force_login(bob)
     assert client.get(reverse("battle-replay", args=[battle.pk])).status_code == 200
+    detail = client.get(reverse("battle-detail", args=[battle.pk]))  # the converted ships' table
+    assert detail.status_code == 200 and escape(battle.setup["sides"]["1"]["ships"][0]["name"]) in detail.content.decode()
+    decisions = [m for m in mail.outbox if "your decision" in m.subject]  # the CAM layer's email
+    assert decisions and all(f"/battles/{battle.pk}/play/" in m.body for m in decisions)
     report = [m for m in mail.outbox if "scenario 1 report" in m.subject]
     assert report and "fought online on eventhorizon" in report[0].body
     # The rubber goes on: the CAM 4.2 step between scenarios is next.
