@@ -27,8 +27,8 @@ OPTION_FIELDS = {
     "battle_book": (
         "Battles fought online use",
         "The rule book the campaign's battles are fought on online, and printed in for the tabletop. Another "
-        "book than Event Horizon's own converts the fleets (house rulings XC1-XC9); the result comes back as "
-        "Event Horizon's. It can change until the first battle.",
+        "book than the campaign's own converts the fleets (house rulings XC…); the result comes back as the "
+        "campaign's own. It can change until the first battle.",
     ),
     "steered_drift": (
         "Opponents steer particle-cloud drift",

@@ -38,6 +38,10 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   and ``hold_seat`` (standing orders or the computer for an away seat, and back); ``not_ready``
   (the seats not ready, for the webhooks' deadline warnings when the campaign shows ready marks);
   ``act_url`` (the page where a player acts on the open step: the calendar's links).
+- rule options (issue 31): ``options``, the ``Campaign.options`` keys the layer takes (what its
+  lobby, moderation panel and options API show and switch; the "options" feature); ``battles_begun``
+  (``campaign -> bool``: whether its first battle has begun, after which the rule book its battles
+  are fought on no longer changes; None: the battle app's, any battle row).
 - ``features``: which of the platform's features apply (``FEATURES`` below); a page or action of
   a feature the layer lacks answers 404 (pages) or refuses (actions).
 """
@@ -178,6 +182,11 @@ class CampaignLayer:
     # The URL name of the page where a player acts on the open step (one argument: the campaign
     # id): the deadline calendar's events link there. "": the campaign's ``detail_url``.
     act_url: str = ""
+    # Rule options (issue 31): the ``Campaign.options`` keys the layer takes (its lobby, panel and
+    # options API show and switch only these), and its own "first battle has begun" test (None: the
+    # battle app's ``battles_begun``, any battle row of the campaign).
+    options: frozenset[str] = frozenset()
+    battles_begun: Callable | None = None
 
     def has(self, feature: str) -> bool:
         return feature in self.features

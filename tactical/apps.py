@@ -33,3 +33,15 @@ class TacticalConfig(AppConfig):
         from .hosts.cam.kind import CamPlayKind
 
         kinds.register(CamPlayKind())
+        # A CAM scenario fought online on another rule book (issue 31) is a battle of the generic
+        # kind: its sides are the CAM players, its result is scored by the CAM layer, and it waits
+        # while the rubber is paused (ruling CAM60).
+        from campaign.cam.models import LAYER as CAM
+
+        from .hosts.cam import converted
+
+        play.RESULT_SINKS[CAM] = converted.record_result
+        kinds.HOST_SEATS[CAM] = converted.seats_of
+        kinds.HOST_PAGES[CAM] = converted.page
+        play.PAUSE_HOLDS.add(CAM)
+        play.DECISION_MAILS[CAM] = converted.tell_decision

@@ -40,14 +40,15 @@ BOOK_OPTION = "battle_book"
 def check_battle_book(layer: str, value, *, campaign=None) -> str:
     """The rule book option (issue 31): one the layer's battles can be fought on (a converter is
     registered for it), and only until the campaign's first battle. "" or the layer's own: its own."""
-    from .. import battles
+    from .. import battles, layers
 
     if not isinstance(value, str):
         raise ActionError(f"the rule book for battles must be a rule book's name, not {value!r}")
     choices = dict(battles.handler().book_choices(layer))
     if value and value not in choices:
         raise ActionError(f"battles cannot be fought on the rule book {value!r}; one of: {', '.join(choices)}")
-    if campaign is not None and battles.handler().battles_begun(campaign):
+    begun = layers.get(layer).battles_begun or battles.handler().battles_begun
+    if campaign is not None and begun(campaign):
         raise ActionError("the campaign has had its first battle: the rule book its battles are fought on "
                           "can no longer change")
     own = next(iter(choices), "")

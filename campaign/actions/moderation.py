@@ -382,8 +382,9 @@ def set_campaign_option(*, campaign_id: int, user, key: str, value) -> Campaign:
     campaign = _moderated_campaign(campaign_id, user, doing="change the campaign's rule options", feature="options")
     if campaign.status == Campaign.Status.FINISHED:
         raise ActionError("the campaign has finished; its options can no longer change")
-    if key not in SWITCHABLE_OPTIONS:
-        known = ", ".join(sorted(SWITCHABLE_OPTIONS))
+    switchable = SWITCHABLE_OPTIONS & layers.of(campaign).options
+    if key not in switchable:
+        known = ", ".join(sorted(switchable))
         raise ActionError(f"campaign option {key!r} cannot be switched during a campaign (options that can: {known})")
     if type(value) is not type(DEFAULT_OPTIONS[key]):
         raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")

@@ -111,8 +111,9 @@ class Options(_ModerationView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id, "options")
-        return Response({"options": {**actions.DEFAULT_OPTIONS, **campaign.options},
-                         "switchable": sorted(actions.SWITCHABLE_OPTIONS)})
+        taken = layers.of(campaign).options  # the layer's own options only (issue 31: a CAM rubber's book)
+        options = {k: v for k, v in {**actions.DEFAULT_OPTIONS, **campaign.options}.items() if k in taken}
+        return Response({"options": options, "switchable": sorted(actions.SWITCHABLE_OPTIONS & taken)})
 
     @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False),
                                                          "battle_book": serializers.CharField(required=False)}),

@@ -9,7 +9,15 @@ from campaign.rules.cam import ships as sh
 from campaign.rules.cam import state as st
 from campaign.sanitise import whole_number
 
-from .models import CLASS_CHOICES, EDGE_CHOICES, TEMPER_CHOICES, WEALTH_CHOICES, CamCampaign, ScenarioMode
+from .models import (
+    CLASS_CHOICES,
+    EDGE_CHOICES,
+    LAYER,
+    TEMPER_CHOICES,
+    WEALTH_CHOICES,
+    CamCampaign,
+    ScenarioMode,
+)
 
 FACTION_HELP = ("A power the rule book classes (" + ", ".join(fx.PRESETS) + ") takes its CAM 4.2 wealth class "
                 "and CAM 3.1 modifier from the book; for any other power choose the wealth class that fits best.")
@@ -153,6 +161,14 @@ class LobbyForm(forms.Form):
         for key, field in CreateForm.base_fields.items():
             if key != "name" and not key.startswith("p1_") and not key.startswith("p2_"):
                 self.fields[key] = copy.deepcopy(field)
+        from campaign import battles  # issue 31: the rule book scenarios fought online use
+        from campaign.forms import OPTION_FIELDS
+
+        books = battles.handler().book_choices(LAYER)
+        if len(books) > 1:
+            label, help_text = OPTION_FIELDS["battle_book"]
+            self.fields["battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],
+                                                           help_text=help_text, required=False)
 
     def action_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

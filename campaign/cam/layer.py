@@ -119,7 +119,11 @@ LAYER_RECORD = CampaignLayer(
                 "fought on the tabletop or auto-resolved.",
     detail_url="cam-detail",
     pages=PAGES,
-    features=frozenset({"lobby", "moderation", "audit"}),
+    features=frozenset({"lobby", "moderation", "audit", "options"}),
+    # issue 31: "battles fought online use: <rule book>" (Buoyz, CAM's own, by default), until the
+    # first scenario's table is rolled.
+    options=frozenset({"battle_book"}),
+    battles_begun=scenarios.battles_begun,
     lobby_form=LobbyForm,
     create_lobby=lobby.create_cam_lobby,
     check_join=lobby.check_join,

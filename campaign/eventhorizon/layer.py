@@ -171,6 +171,7 @@ def record() -> CampaignLayer:
         detail_url="campaign-detail",
         pages=PAGES,
         features=frozenset({"lobby", "moderation", "audit", "process_now", "substitute", "options", "orders"}),
+        options=frozenset({"economy_types", "steered_drift", "battle_book"}),
         lobby_form=LobbyCreateForm,
         create_lobby=actions.create_lobby,
         check_join=check_join,

@@ -111,8 +111,8 @@ def _render_lobby(request, campaign: Campaign, **forms):
         "players": players,
         "seats": seats,
         "in_setup": campaign.status == Campaign.Status.SETUP,
-        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()]
-        if layer.has("options") else [],
+        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()
+                    if key in layer.options] if layer.has("options") else [],
         "layer": layer,
         "campaign_url": reverse(layer.detail_url, args=[campaign.pk]),
         "start_points": layer.start_points(campaign, len(players)),

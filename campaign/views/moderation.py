@@ -149,13 +149,15 @@ def _panel(request, campaign: Campaign, *, status: int = 200, error: str = "", *
         context["substitute_form"] = forms_.get("substitute_form") or SubstituteForm(campaign=campaign)
     if layer.has("options"):
         books = battles.handler().book_choices(campaign.layer)
-        context["battles_begun"] = len(books) > 1 and battles.handler().battles_begun(campaign)
+        begun = layer.battles_begun or battles.handler().battles_begun  # the layer's own test (issue 31)
+        context["battles_begun"] = len(books) > 1 and begun(campaign)
         context["switchable_options"] = [
             {"key": key, "value": campaign.options.get(key, actions.DEFAULT_OPTIONS[key]) or (
                 books[0][0] if key == actions.BOOK_OPTION and books else ""),
              "label": OPTION_FIELDS.get(key, (key, ""))[0], "help": OPTION_FIELDS.get(key, (key, ""))[1],
              "choices": books if key == actions.BOOK_OPTION else None}
-            for key in sorted(actions.SWITCHABLE_OPTIONS) if key != actions.BOOK_OPTION or len(books) > 1]
+            for key in sorted(actions.SWITCHABLE_OPTIONS & layer.options)
+            if key != actions.BOOK_OPTION or len(books) > 1]
     return render(request, "moderation/panel.html", context, status=status)
 
 
@@ -226,7 +228,7 @@ def confirm_page(request, campaign: Campaign, *, title: str, question: str, poin
 def set_options(request, campaign_id: int):
     """The panel's rule options (checkboxes): each switchable option is set to what was sent."""
     campaign = _moderated(request, campaign_id, "options")
-    keys = sorted(actions.SWITCHABLE_OPTIONS)
+    keys = sorted(actions.SWITCHABLE_OPTIONS & layers.of(campaign).options)
     for key in keys:
         if key == actions.BOOK_OPTION:  # a choice (issue 31); not sent: unchanged
             if key not in request.POST:

@@ -60,6 +60,12 @@ def seat_of(user, battle: Battle) -> int | None:
     """The seat the user plays in this battle, if any."""
     if not user.is_authenticated:
         return None
+    from tactical.play import kinds
+
+    host_seats = kinds.HOST_SEATS.get(battle.campaign.layer)
+    if host_seats is not None and kinds.kind_for(battle) is None:  # a CAM scenario's players (issue 31)
+        seats = sorted(host_seats(user, battle))
+        return seats[0] if seats else None
     empire = Empire.objects.filter(campaign_id=battle.campaign_id, user=user, seat__in=battle.seats).first()
     return empire.seat if empire else None
 

@@ -28,6 +28,8 @@ def side_rows(battle: Battle) -> list[dict]:
     """The two sides as the pages show them: attacker first, each ship with its design and the
     damage it carried into the battle (from the battle's setup)."""
     setup = battle.layer_setup  # the campaign's ships, whichever rule book fights the battle (issue 31)
+    if not any((side or {}).get("ships") for side in (setup.get("sides") or {}).values()):
+        setup = battle.setup  # a CAM scenario's units converted (issue 31): the book's own ships
     rows = []
     for role, seat in (("attacker", battle.attacker), ("defender", battle.defender)):
         side = (setup.get("sides") or {}).get(str(seat)) or {}

@@ -68,6 +68,9 @@ def seats_of(user, battle: Battle) -> list[int]:
     kind = kinds.kind_for(battle)
     if kind is not None:
         return sorted(kind.seats_of(user, battle))
+    layer = Campaign.objects.filter(pk=battle.campaign_id).values_list("layer", flat=True).first()
+    if layer in kinds.HOST_SEATS:  # sides that are not Empire seats (issue 31: a CAM scenario)
+        return sorted(kinds.HOST_SEATS[layer](user, battle))
     return sorted(Empire.objects.filter(campaign_id=battle.campaign_id, user=user, seat__in=battle.seats)
                   .values_list("seat", flat=True))
 
@@ -105,6 +108,8 @@ def _lock_for(battle_id: int, user, status: str, doing: str) -> tuple[Battle, Ca
     seats = seats_of(user, battle)
     if not seats:
         raise NotAllowed("you command no fleet in this battle")
+    if campaign.paused and campaign.layer in PAUSE_HOLDS:
+        raise NotYourTurn("the campaign is paused: the battle waits until the moderator resumes it (ruling CAM60)")
     if battle.status != status:
         raise NotYourTurn(f"the {doing} ({battle.get_status_display().lower()})")
     return battle, campaign, seats
@@ -193,8 +198,12 @@ def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_s
     """Email each player whose decision it now is, when it has passed to them from someone else
     (``asked``: sides already asked before the step, waiting still: not emailed again)."""
     skip = {acted_side, *asked, *(battle.doctrine_sides or [])}
+    host_mail = DECISION_MAILS.get(campaign.layer)
     for side in rules.acting_sides(state):
         if side in skip:
+            continue
+        if host_mail is not None:  # a host whose seats are not Empire ones (issue 31: a CAM scenario)
+            host_mail(battle, campaign, side, rules.your_turn_label(state))
             continue
         _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): "
                                       f"{rules.your_turn_label(state)} is yours. "
@@ -217,6 +226,11 @@ def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:
 # that hosts battles of its own registers its ``record(battle=, result=, how=, user=)`` here
 # (tactical/apps.py: the pickup battles' host, tactical/hosts/pickup/actions.py).
 RESULT_SINKS: dict = {}
+# Layers whose battles wait while the campaign is paused (a player's decision is refused, 409; the
+# deadline sweep skips them): CAM's (ruling CAM60), registered by tactical/apps.py.
+PAUSE_HOLDS: set[str] = set()
+# Layers that email "your decision" themselves: layer key -> mail(battle, campaign, seat, label).
+DECISION_MAILS: dict = {}
 
 
 def _finish(battle: Battle, campaign: Campaign, rules: PlayRules, state, *, user=None) -> None:
@@ -460,6 +474,8 @@ def play_due_activations(now=None) -> int:
             if battle.status not in (PLAYING, DEPLOYING) or battle.activation_deadline is None \
                     or battle.activation_deadline > now:
                 continue  # someone acted (or it ended) meanwhile
+            if campaign.paused and campaign.layer in PAUSE_HOLDS:
+                continue  # no decision deadline passes while the campaign is paused (ruling CAM60)
             rules = embedded.rules_for(battle)
             if battle.status == DEPLOYING:  # the late side's fleet lines up automatically
                 _record_deployment(battle, rules.next_to_deploy(battle.setup), embedded.AUTOMATIC, late=True)
@@ -482,7 +498,7 @@ def play_due_activations(now=None) -> int:
     return done
 
 
-def finish_with_doctrine(battle: Battle) -> None:
+def finish_with_doctrine(battle: Battle, *, text: str = "") -> None:
     """Ruling C19: at the battle deadline the computer doctrine plays both sides to the end and
     the result goes to the campaign as any embedded battle's would. The caller
     (tactical/battles/actions.py ``settle_due_battle``) holds the campaign row lock; ``battle.campaign``
@@ -492,8 +508,8 @@ def finish_with_doctrine(battle: Battle) -> None:
     battle.save(update_fields=["doctrine_sides"])
     BattleLogEntry.objects.create(
         battle=battle, kind="doctrine",
-        text="The battle deadline passed: the computer doctrine plays "
-             + ("both fleets" if len(battle.seats) == 2 else "every fleet") + " to the end.")
+        text=text or ("The battle deadline passed: the computer doctrine plays "
+                      + ("both fleets" if len(battle.seats) == 2 else "every fleet") + " to the end."))
     rules = embedded.rules_for(battle)
     state = embedded.current_state(battle)
     dice = _dice(battle, campaign)

@@ -69,6 +69,9 @@ def kind_for(battle) -> BattleKind | None:
 
 # campaign layer key -> page(battle) -> dict, for battles of the generic kind (tactical/apps.py)
 HOST_PAGES: dict[str, Callable[[Any], dict]] = {}
+# campaign layer key -> seats_of(user, battle) -> [seat], for battles of the generic kind whose sides
+# are not the campaign's ``Empire`` seats (issue 31: a CAM scenario fought on another rule book).
+HOST_SEATS: dict[str, Callable[[Any, Any], list[int]]] = {}
 
 
 def campaign_turn_page(battle) -> dict:
@@ -86,4 +89,4 @@ def page_for(battle) -> dict:
     return HOST_PAGES.get(battle.campaign.layer, campaign_turn_page)(battle)
 
 
-__all__ = ["HOST_PAGES", "BattleKind", "campaign_turn_page", "kind_for", "page_for", "register"]
+__all__ = ["HOST_PAGES", "HOST_SEATS", "BattleKind", "campaign_turn_page", "kind_for", "page_for", "register"]

@@ -201,7 +201,9 @@ def test_the_moderation_panel_serves_a_cam_rubber(client, cam_campaign, alice, b
     page = client.get(reverse("moderation-panel", args=[cam_campaign.pk])).content.decode()
     assert "scenario 1: force selection" in page and "Bob&#x27;s Squadron" in page
     assert "Roll back step 1: scenario 1 generated (CAM 2.1)…" in page
-    assert "moderation-process" not in page and "Substitute a player" not in page and "rule-options" not in page
+    assert "moderation-process" not in page and "Substitute a player" not in page
+    # issue 31: a rubber's one rule option is the book its scenarios are fought on online
+    assert 'id="opt-battle_book"' in page and "steered_drift" not in page and "economy_types" not in page
     client.force_login(bob)
     assert client.get(reverse("moderation-panel", args=[cam_campaign.pk])).status_code == 403
     client.force_login(mallory)

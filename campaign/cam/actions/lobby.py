@@ -54,7 +54,7 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
                      replacement_percent: int = st.DEFAULT_REPLACEMENT_PERCENT, survival_roll: bool = False,
                      battle_mode: str = CamCampaign.BattleMode.TABLETOP, seed: str | None = None, tables: int = 1,
                      replacement_house_rule: bool = False, step_hours: int = 72, listed: bool = False,
-                     scenario_mode: str = ScenarioMode.TABLETOP) -> Campaign:
+                     scenario_mode: str = ScenarioMode.TABLETOP, battle_book: str = "") -> Campaign:
     """A CAM rubber waiting in the lobby (status SETUP) with ``moderator`` as its moderator, its
     invitation link on and two seats (ruling CAM5). ``step_hours``: the time each step of the
     rubber gets (``Campaign.turn_hours``; 0: no deadline); ``scenario_mode``: how its scenarios
@@ -73,11 +73,19 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
                                replacement_percent=replacement_percent, survival_roll=survival_roll, tables=tables,
                                replacement_house_rule=replacement_house_rule, battle_mode=battle_mode,
                                scenario_mode=scenario_mode)
+    from campaign.actions.campaigns import check_battle_book
+    from campaign.actions.errors import ActionError
+
+    try:  # issue 31: the rule book scenarios fought online use ("": Buoyz, CAM's own)
+        book = check_battle_book(LAYER, battle_book)
+    except ActionError as exc:
+        raise CamActionError(str(exc), "bad_book") from None
     seed_raw = derive_seed(seed) if seed else new_seed()
     campaign = Campaign.objects.create(
         name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.SETUP, turn=1, seats=2,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator, battle_mode="tabletop",
-        turn_hours=step_hours, invite_token=secrets.token_urlsafe(32), listed=listed)
+        turn_hours=step_hours, invite_token=secrets.token_urlsafe(32), listed=listed,
+        options={"battle_book": book} if book else {})
     CamCampaign.objects.create(campaign=campaign, **fields)
     Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR)
     return campaign

@@ -71,6 +71,12 @@ def _generate(campaign, cam, *, nature: str | None = None, defender: int | None 
 FORCES_PHASE = "cam-forces"  # the dice log's phase of the CAM 2.2 purchase rolls (turn: the scenario)
 
 
+def battles_begun(campaign: Campaign) -> bool:
+    """Issue 31: a rubber's first battle has begun once a scenario's table is rolled (CAM 2.3): from
+    then on the rule book its scenarios are fought on online no longer changes."""
+    return CamScenario.objects.filter(cam_id=campaign.pk).exclude(stage=CamScenario.Stage.FORCES).exists()
+
+
 def revealed_force_dice(campaign: Campaign) -> list[int]:
     """The layer record's ``revealed_dice``: the purchase rolls of every scenario whose table has
     been rolled (its forces are public from then on, CAM 2.3)."""

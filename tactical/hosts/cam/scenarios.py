@@ -23,6 +23,7 @@ from collections import OrderedDict
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -40,6 +41,8 @@ from tactical.rules.buoyz import play as codec  # its to_json / from_json: the p
 from tactical.rules.buoyz.cam import deal_tables, deploy_cam
 from tactical.rules.buoyz.state import INITIATIVE, IllegalActionError
 from tactical.rules.replay import LoggedDie, ReplayDice, ReplayMismatch
+
+from . import converted
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +63,12 @@ def cam_seats(user):
 def cam_battles():
     """The battles of CAM scenarios fought online (a Buoyz battle of another kind has no "cam")."""
     return Battle.objects.filter(ruleset=RULESET, setup__has_key="cam")
+
+
+def _hosted(campaign):
+    """Every battle of the rubber's scenarios fought online, on Buoyz or converted (issue 31), locked."""
+    return (Battle.objects.select_for_update().filter(campaign=campaign)
+            .filter(Q(ruleset=RULESET, setup__has_key="cam") | Q(setup__has_key="layer_setup")).order_by("pk"))
 
 
 def battle_for(row, *, lock: bool = False) -> Battle | None:
@@ -289,6 +298,9 @@ class CamOnlineBattles:
 
     @staticmethod
     def open_battle(campaign, cam, row) -> Battle:
+        book = converted.book_of(campaign)
+        if book != RULESET:  # another rule book chosen for the rubber (issue 31)
+            return converted.open_battle(campaign, cam, row, book)
         seats = tuple(sorted(cam.players.values_list("seat", flat=True)))
         defender = row.defender if row.defender in seats else seats[1]
         attacker = seats[0] if defender != seats[0] else seats[1]
@@ -330,6 +342,9 @@ class CamOnlineBattles:
 
     @staticmethod
     def summary(row) -> dict | None:
+        other = converted.battle_for(row)
+        if other is not None:
+            return converted.summary(other)
         battle = battle_for(row)
         if battle is None:
             return None
@@ -349,6 +364,10 @@ class CamOnlineBattles:
 
     @staticmethod
     def act(campaign, row, seat: int, action, user) -> dict:
+        other = converted.battle_for(row)
+        if other is not None:
+            converted.act(other, user, action)
+            return CamOnlineBattles.summary(row)
         battle = _playing(row)
         try:
             decision = codec.from_json(action)
@@ -375,6 +394,10 @@ class CamOnlineBattles:
 
     @staticmethod
     def hand_to_doctrine(campaign, row, seat: int, on: bool, user) -> dict:
+        other = converted.battle_for(row)
+        if other is not None:
+            converted.hand_to_doctrine(other, user, on)
+            return CamOnlineBattles.summary(row)
         battle = _playing(row)
         current = set(battle.doctrine_sides or [])
         if (seat in current) == on:
@@ -394,6 +417,10 @@ class CamOnlineBattles:
 
     @staticmethod
     def finish_by_doctrine(campaign, row, user) -> None:
+        other = converted.battle_for(row, lock=True)
+        if other is not None:
+            converted.finish_by_doctrine(campaign, other, user)
+            return
         battle = battle_for(row, lock=True)
         if battle is None or battle.status != PLAYING:
             raise BattleStuck(f"scenario {row.number} has no battle being played")
@@ -410,7 +437,7 @@ class CamOnlineBattles:
 
     @staticmethod
     def close(campaign, row, user, note: str) -> None:
-        battle = battle_for(row, lock=True)
+        battle = battle_for(row, lock=True) or converted.battle_for(row, lock=True)
         if battle is None or battle.resolved:
             return
         battle.status = Battle.Status.RESOLVED
@@ -427,12 +454,14 @@ class CamOnlineBattles:
     def report(row) -> list[str]:
         from .kind import report_lines
 
+        other = converted.battle_for(row)
+        if other is not None:
+            return converted.report_lines(other, row)
         return report_lines(row)
 
     @staticmethod
     def pause_clock(campaign, now) -> None:
-        for battle in cam_battles().select_for_update().filter(campaign=campaign, status=PLAYING,
-                                                                activation_deadline__isnull=False):
+        for battle in _hosted(campaign).filter(status=PLAYING, activation_deadline__isnull=False):
             left = max(int((battle.activation_deadline - now).total_seconds()), 0)
             battle.setup = {**battle.setup, PAUSED_LEFT: left}
             battle.activation_deadline = None
@@ -440,8 +469,7 @@ class CamOnlineBattles:
 
     @staticmethod
     def resume_clock(campaign, now) -> None:
-        for battle in cam_battles().select_for_update().filter(campaign=campaign, status=PLAYING,
-                                                                setup__has_key=PAUSED_LEFT):
+        for battle in _hosted(campaign).filter(status=PLAYING, setup__has_key=PAUSED_LEFT):
             setup = dict(battle.setup)
             battle.activation_deadline = now + timedelta(seconds=setup.pop(PAUSED_LEFT))
             battle.setup = setup
@@ -451,7 +479,7 @@ class CamOnlineBattles:
     def after_roll_back(campaign) -> list[int]:
         rows = {r.number: r for r in campaign.cam.scenario_rows.all()}
         deleted = []
-        for battle in cam_battles().select_for_update().filter(campaign=campaign):
+        for battle in _hosted(campaign):
             row = rows.get(battle.turn)
             if row is None or row.mode != online.ONLINE or row.stage == row.Stage.FORCES:
                 deleted.append(battle.pk)
