@@ -30,8 +30,9 @@ def _hull_track(d: Design, hull: int) -> str:
         lines.append(boxes(n, max(0, min(n, gone - start))))
         start += n
         left -= n
-    floors = ", ".join(f"{lvl} from {f} ({T.LEVEL_PP[lvl]} power)"
-                       for lvl, f in zip(T.LEVELS, T.LEVEL_FLOORS[d.size]))
+    floors = ", ".join(
+        f"{lvl} from {f} ({T.LEVEL_PP[lvl]} power)" for lvl, f in zip(T.LEVELS, T.LEVEL_FLOORS[d.size])
+    )
     return "<br>".join(lines) + f'<br><span class="notes">Levels: {escape(floors)}.</span>'
 
 
@@ -48,9 +49,16 @@ def ship_log(entry: Any, side_name: str, notes: list[str] | None = None) -> str:
     d = design_from(given)
     hull = int(entry.get("hull", d.hull)) if isinstance(entry, Mapping) and "design" in entry else d.hull
     name = (entry.get("name") if isinstance(entry, Mapping) else "") or d.name
-    specials = [label for key, label in (("aft", "Aft weapons"), ("invisibility", "Invisibility device"),
-                                         ("torpedoes", "Torpedoes (one shot)"), ("missiles", "Missiles (one shot)"))
-                if getattr(d, key)]
+    specials = [
+        label
+        for key, label in (
+            ("aft", "Aft weapons"),
+            ("invisibility", "Invisibility device"),
+            ("torpedoes", "Torpedoes (one shot)"),
+            ("missiles", "Missiles (one shot)"),
+        )
+        if getattr(d, key)
+    ]
     speed = "sub-light only" if d.max_hyper == 0 else f"Hyper {d.max_hyper}"
     rows = [
         row("Size / points", f"{escape(d.size)} · {d.points()} points (002 Assembling a Fleet)"),
@@ -61,13 +69,18 @@ def ship_log(entry: Any, side_name: str, notes: list[str] | None = None) -> str:
         row(f"Hull {d.hull}", _hull_track(d, hull)),
         row("Systems (002 System Damage)", _systems(entry)),
     ]
-    power = "".join(f"<tr><td>{t}</td><td></td><td></td><td></td><td></td><td></td></tr>" for t in range(1, 11))
-    return (f'<section class="sheet"><h2>{escape(str(name))}</h2>'
-            f'<p class="sub">{escape(side_name)} · My Trek V ship log (002)</p>'
-            f"<table>{''.join(rows)}</table>"
-            "<table><tr><th>Turn</th><th>Engines</th><th>Fields</th><th>Weapons</th><th>Tractor/Invis.</th>"
-            f"<th>Speed</th></tr>{power}</table>"
-            + (f'<p class="notes">{escape(" ".join(notes))}</p>' if notes else "") + "</section>")
+    power = "".join(
+        f"<tr><td>{t}</td><td></td><td></td><td></td><td></td><td></td></tr>" for t in range(1, 11)
+    )
+    return (
+        f'<section class="sheet"><h2>{escape(str(name))}</h2>'
+        f'<p class="sub">{escape(side_name)} · My Trek V ship log (002)</p>'
+        f"<table>{''.join(rows)}</table>"
+        "<table><tr><th>Turn</th><th>Engines</th><th>Fields</th><th>Weapons</th><th>Tractor/Invis.</th>"
+        f"<th>Speed</th></tr>{power}</table>"
+        + (f'<p class="notes">{escape(" ".join(notes))}</p>' if notes else "")
+        + "</section>"
+    )
 
 
 def record_sheets(setup: Mapping[str, Any], title: str = "My Trek V ship logs", nonce: str = "") -> str:
@@ -83,8 +96,13 @@ def record_sheets(setup: Mapping[str, Any], title: str = "My Trek V ship logs", 
         for entry in ships:
             n += 1
             sheets.append(ship_log(entry, label or f"Side {seat}", notes.get(str(n))))
-    return document(title, sheets, "Each ship's log, as My Trek V's table prices it; tick the hull and system "
-                    "boxes as they go and write each turn's Phase Zero power.", nonce=nonce)
+    return document(
+        title,
+        sheets,
+        "Each ship's log, as My Trek V's table prices it; tick the hull and system "
+        "boxes as they go and write each turn's Phase Zero power.",
+        nonce=nonce,
+    )
 
 
 __all__ = ["record_sheets", "ship_log"]

@@ -23,7 +23,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _choose_mytrek(campaign, alice):
-    campaign_actions.set_campaign_option(campaign_id=campaign.pk, user=alice, key="battle_book", value="mytrek")
+    campaign_actions.set_campaign_option(
+        campaign_id=campaign.pk, user=alice, key="battle_book", value="mytrek"
+    )
     campaign.refresh_from_db()
 
 

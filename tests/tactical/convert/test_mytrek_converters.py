@@ -36,8 +36,20 @@ def test_my_trek_is_offered_to_both_layers():
 
 def test_the_rate_comes_from_the_books_point_systems():  # XC31; 002 Assembling a Fleet
     # the book's own example (the house roster's Dreadnought reads its weapons as 5d6, ruling MT19) = 400
-    assert design_from({"name": "X", "size": "A", "max_hyper": 10, "fields": 5, "dice": 5, "aft": True,
-                        "torpedoes": True}).points() == 400
+    assert (
+        design_from(
+            {
+                "name": "X",
+                "size": "A",
+                "max_hyper": 10,
+                "fields": 5,
+                "dice": 5,
+                "aft": True,
+                "torpedoes": True,
+            }
+        ).points()
+        == 400
+    )
     for d in SAMPLE_DESIGNS:  # every sample design within half to twice the rate
         assert 0.5 < mc.eh_design(d).points() / d.bp / mc.MT_PER_BP < 2
     for sd in STARTER_CATALOGUE.values():  # CAM's flat class points: within a third to three times
@@ -58,17 +70,30 @@ def test_every_sample_design_becomes_a_legal_my_trek_design(design):  # XC32; 00
 
 
 def test_carried_damage_hero_crew_and_what_my_trek_cannot_express():  # XC33-XC35
-    hurt = Damage(hull=3, engine=2, weapons=("laser_bank", "laser_bank"), force_field_generators=2, stealth=True)
+    hurt = Damage(
+        hull=3, engine=2, weapons=("laser_bank", "laser_bank"), force_field_generators=2, stealth=True
+    )
     _check_damage(SWORD, hurt)
-    entry = mc.eh_entry({"id": 1, "name": "Hurt", "design": SWORD.to_dict(), "damage": hurt.to_json(),
-                         "hero_crew": True})
+    entry = mc.eh_entry(
+        {"id": 1, "name": "Hurt", "design": SWORD.to_dict(), "damage": hurt.to_json(), "hero_crew": True}
+    )
     d = design_from(entry["design"])
     assert entry["hull"] == d.hull // 2  # 3 of 6 hull lost
-    assert (entry["engines"], entry["fields"], entry["weapons"]) == (2, 1, 2)  # 2/7 engine, 2/4 gens, 2/6 weapons
+    assert (entry["engines"], entry["fields"], entry["weapons"]) == (
+        2,
+        1,
+        2,
+    )  # 2/7 engine, 2/4 gens, 2/6 weapons
     assert d.fields == SWORD.force_field - 3 and any("inoperable" in n for n in entry["notes"])
     assert d.dice == mc._up(mc.eh_design(SWORD).dice) and any("Hero crew" in n for n in entry["notes"])
-    hammer = Design(name="Hammer", ship_type=ShipType.STAR_CRUISER, hull=10, engine=5,
-                    weapons={"planetary_bombardment_array": 1}, core_containment_capacitor=True)
+    hammer = Design(
+        name="Hammer",
+        ship_type=ShipType.STAR_CRUISER,
+        hull=10,
+        engine=5,
+        weapons={"planetary_bombardment_array": 1},
+        core_containment_capacitor=True,
+    )
     validate_design(hammer)
     notes = " ".join(mc.eh_notes(hammer, Damage(), False))
     assert SWORD.boarding_parties and "boarding parties" in " ".join(mc.eh_notes(SWORD, Damage(), False))
@@ -87,7 +112,9 @@ def test_every_catalogue_sd_becomes_a_legal_design_crippled_or_not(key):  # XC36
     assert not d.invisibility and d.fields == min(5, max(sd.shields) + cloak)
     assert d.max_hyper == (0 if sd.speed is None else min(10, sd.speed)) and entry["hull"] == d.hull
     crippled = mc.unit_entry({**unit, "crippled": True})
-    assert crippled["hull"] <= d.hull and crippled["engines"] == crippled["fields"] == crippled["weapons"] == 2
+    assert (
+        crippled["hull"] <= d.hull and crippled["engines"] == crippled["fields"] == crippled["weapons"] == 2
+    )
     assert design_from(crippled["design"]).fields == d.fields - cloak  # no cloak crippled
     assert any("Crippled (5.7)" in n for n in crippled["notes"])
     for ability in (a for a in sd.special_abilities if a.lower() not in mc.HANDLED):  # XC38: named
@@ -102,11 +129,27 @@ def test_ac_counters_bases_and_minefields_by_stated_rules():  # XC39
 
 def _eh_setup():
     def ship(i, d):
-        return {"id": i, "name": f"S{i}", "design_id": None, "design": d.to_dict(), "damage": {}, "hero_crew": False}
-    return {"hex": [0, 0], "terrain": "space", "world": {"kind": "terrestrial", "owner": 2},
-            "attacker": 1, "defender": 2, "aewa": False,
-            "sides": {"1": {"name": "Red", "ships": [ship(5, SAN_MARCO), ship(6, SWORD)]},
-                      "2": {"name": "Blue", "ships": [ship(9, SULTAN), ship(12, GALIOT)]}}}
+        return {
+            "id": i,
+            "name": f"S{i}",
+            "design_id": None,
+            "design": d.to_dict(),
+            "damage": {},
+            "hero_crew": False,
+        }
+
+    return {
+        "hex": [0, 0],
+        "terrain": "space",
+        "world": {"kind": "terrestrial", "owner": 2},
+        "attacker": 1,
+        "defender": 2,
+        "aewa": False,
+        "sides": {
+            "1": {"name": "Red", "ships": [ship(5, SAN_MARCO), ship(6, SWORD)]},
+            "2": {"name": "Blue", "ships": [ship(9, SULTAN), ship(12, GALIOT)]},
+        },
+    }
 
 
 def test_a_my_trek_result_comes_back_as_event_horizons():  # XC35; docs/battles.md "Result"
@@ -116,11 +159,15 @@ def test_a_my_trek_result_comes_back_as_event_horizons():  # XC35; docs/battles.
     state = RULES.initial_state(setup, SeededDice(derive_seed("xc35")))
     assert [s.id for s in state.ships] == [1, 2, 3, 4] and [s.side for s in state.ships] == [1, 1, 2, 2]
     sultan_hull = T.HULL_POINTS[mc.eh_design(SULTAN).size]
-    result = {"winner": 2, "ships": [
-        {"ship": 1, "fate": "destroyed", "hull": 0, "systems": [0, 0, 0]},
-        {"ship": 2, "fate": "survived", "hull": 1, "systems": [3, 3, 3]},
-        {"ship": 3, "fate": "survived", "hull": sultan_hull // 2, "systems": [2, 0, 1]},
-        {"ship": 4, "fate": "survived", "hull": 24, "systems": [3, 3, 3]}]}
+    result = {
+        "winner": 2,
+        "ships": [
+            {"ship": 1, "fate": "destroyed", "hull": 0, "systems": [0, 0, 0]},
+            {"ship": 2, "fate": "survived", "hull": 1, "systems": [3, 3, 3]},
+            {"ship": 3, "fate": "survived", "hull": sultan_hull // 2, "systems": [2, 0, 1]},
+            {"ship": 4, "fate": "survived", "hull": 24, "systems": [3, 3, 3]},
+        ],
+    }
     back = mc.eh_result_back(eh, setup, result)
     fates = {s["ship"]: s for s in back["ships"]}
     assert back["holder"] == 2 and back["book"] == "mytrek"
@@ -155,33 +202,51 @@ def test_an_event_horizon_battle_fought_on_my_trek_gives_a_result_the_turn_accep
 
 
 def test_more_than_six_ships_a_side_fit_a_converted_grid():  # XC31: ruling MT19's cap lifted
-    ships = [{"id": i, "name": f"S{i}", "design": SWORD.to_dict(), "damage": {}, "hero_crew": False}
-             for i in range(1, 11)]
+    ships = [
+        {"id": i, "name": f"S{i}", "design": SWORD.to_dict(), "damage": {}, "hero_crew": False}
+        for i in range(1, 11)
+    ]
     eh = {"attacker": 1, "defender": 2, "sides": {"1": {"ships": ships[:9]}, "2": {"ships": ships[9:]}}}
     state = RULES.initial_state(mc.eh_to_book(eh), SeededDice(derive_seed("cap")))
     assert len({s.pos for s in state.ships}) == 10 and all(0 <= s.y < state.height for s in state.ships)
 
 
 def _cam(camp, battle):
-    return ec.cam_setup(battle, camp.catalogue, {s.id: s.sd for p in camp.players for s in p.ships},
-                        {1: "Kirk", 2: "Kor"})
+    return ec.cam_setup(
+        battle, camp.catalogue, {s.id: s.sd for p in camp.players for s in p.ships}, {1: "Kirk", 2: "Kor"}
+    )
 
 
 def test_a_my_trek_result_is_recorded_for_cam_scoring():  # XC40; 000 CAM 3.0, 3.1
-    camp = campaign_of(["galaxy", "firecat", "b_rel"], ["galaxy", "firecat", "b_rel"], period=5, points_level=100)
+    camp = campaign_of(
+        ["galaxy", "firecat", "b_rel"], ["galaxy", "firecat", "b_rel"], period=5, points_level=100
+    )
     battle = battle_with(camp, {1: [1, 3], 2: [4, 5, 6]})
     cam = _cam(camp, battle)
     setup = mc.cam_to_book(cam)
     by_uid = {(v[0], v[1]): int(k) for k, v in setup["converted"]["units"].items()}
     galaxy, b_rel = by_uid[(1, "ship:1")], by_uid[(1, "ship:3")]
-    full = {n + 1: T.HULL_POINTS[e["design"]["size"]]
-            for n, e in enumerate(e for seat in ("1", "2") for e in setup["sides"][seat]["ships"])}
-    ships = [{"ship": n, "fate": "destroyed" if n == b_rel else "survived",
-              "hull": full[n] // 2 if n == galaxy else full[n]} for n in full]
+    full = {
+        n + 1: T.HULL_POINTS[e["design"]["size"]]
+        for n, e in enumerate(e for seat in ("1", "2") for e in setup["sides"][seat]["ships"])
+    }
+    ships = [
+        {
+            "ship": n,
+            "fate": "destroyed" if n == b_rel else "survived",
+            "hull": full[n] // 2 if n == galaxy else full[n],
+        }
+        for n in full
+    ]
     back = mc.cam_result_back(cam, setup, {"winner": 2, "ships": ships})
-    assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {"1": ["ship:1"]}  # half its hull: 5.7
+    assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {
+        "1": ["ship:1"]
+    }  # half its hull: 5.7
     record = ec.apply_to_cam(battle, back)
-    assert record.unit_status(1, "ship:3").state is UnitState.DESTROYED and record.unit_status(1, "ship:1").crippled
+    assert (
+        record.unit_status(1, "ship:3").state is UnitState.DESTROYED
+        and record.unit_status(1, "ship:1").crippled
+    )
     assert record.ordered_to_break(1) and not record.ordered_to_break(2) and record.contact_broken
     assert score_scenario(record).winner == 2
 
