@@ -76,8 +76,9 @@ def ship_log(entry: Any, side_name: str, notes: list[str] | None = None) -> str:
         f'<section class="sheet"><h2>{escape(str(name))}</h2>'
         f'<p class="sub">{escape(side_name)} · My Trek V ship log (002)</p>'
         f"<table>{''.join(rows)}</table>"
-        "<table><tr><th>Turn</th><th>Engines</th><th>Fields</th><th>Weapons</th><th>Tractor/Invis.</th>"
-        f"<th>Speed</th></tr>{power}</table>"
+        # header cells as <td>: the kit's <th> is a 28%-wide row label, six of them overflow a phone
+        "<table><tr><td><b>Turn</b></td><td><b>Eng.</b></td><td><b>Fields</b></td><td><b>Weap.</b></td>"
+        f"<td><b>Tr./Inv.</b></td><td><b>Speed</b></td></tr>{power}</table>"
         + (f'<p class="notes">{escape(" ".join(notes))}</p>' if notes else "")
         + "</section>"
     )
