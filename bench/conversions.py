@@ -138,7 +138,8 @@ def eh_rows(battles: int):
         pp_conv = rate(dashboards_on_printplay, pp_eh.fleet(a), pp_eh.fleet(b), battles, f"eh{n}pp")
         mt_conv = rate(entries_on_mytrek, mt_eh.fleet(a), mt_eh.fleet(b), battles, f"eh{n}mt")
         label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
-        yield n, kind, label, own, {"buoyz": conv, "printplay": pp_conv, "mytrek": mt_conv}, eh_autoresolve(a, b)
+        others = {"buoyz": conv, "printplay": pp_conv, "mytrek": mt_conv}
+        yield n, kind, label, own, others, eh_autoresolve(a, b)
 
 
 def cam_rows(battles: int):
@@ -155,7 +156,8 @@ def cam_rows(battles: int):
         conv = rate(eh_on_eh, a, b, battles, f"cam{n}eh")
         pp_conv = rate(dashboards_on_printplay, pp_cam.fleet(units[0]), pp_cam.fleet(units[1]), battles,
                        f"cam{n}pp")
-        mt_conv = rate(entries_on_mytrek, mt_cam.fleet(units[0]), mt_cam.fleet(units[1]), battles, f"cam{n}mt")
+        mt_conv = rate(entries_on_mytrek, mt_cam.fleet(units[0]), mt_cam.fleet(units[1]), battles,
+                       f"cam{n}mt")
         label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
                  f"({sum(s.points for s in sb)} pts)")
         yield n, kind, label, own, {"eventhorizon": conv, "printplay": pp_conv, "mytrek": mt_conv}, None
