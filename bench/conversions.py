@@ -97,6 +97,16 @@ def dashboards_on_printplay(a, b, seed: str) -> int | None:
     return PP.outcome(PP.simulate(PP.new_battle(setup, dice), dice))["winner"]
 
 
+def entries_on_mytrek(a, b, seed: str) -> int | None:
+    from tactical.rules.mytrek import convert as mt_convert
+    from tactical.rules.mytrek.play import BOOK as MT
+
+    dice = SeededDice(derive_seed(seed))
+    setup = mt_convert._setup({1: a, 2: b}, {1: "A", 2: "B"}, 1, 2)
+    setup["converted"] = {"layer": "bench", "book": "mytrek"}
+    return MT.outcome(MT.simulate(MT.new_battle(setup, dice), dice))["winner"]
+
+
 def eh_autoresolve(a, b) -> float:
     def side(ships, other):
         types = {s.design.ship_type for s in ships}
@@ -120,18 +130,22 @@ def flips(own: float, other: float) -> bool:
 def eh_rows(battles: int):
     bz = registry.find_converter("eventhorizon", "buoyz")
     pp_eh = registry.find_converter("eventhorizon", "printplay")
+    mt_eh = registry.find_converter("eventhorizon", "mytrek")
     for n, (kind, fa, fb) in enumerate(EH_MATCHUPS, 1):
         a, b = eh_fleet(fa, 1), eh_fleet(fb, 101)
         own = rate(eh_on_eh, a, b, battles, f"eh{n}")
         conv = rate(sds_on_buoyz, bz.fleet(a), bz.fleet(b), battles, f"eh{n}bz")
         pp_conv = rate(dashboards_on_printplay, pp_eh.fleet(a), pp_eh.fleet(b), battles, f"eh{n}pp")
+        mt_conv = rate(entries_on_mytrek, mt_eh.fleet(a), mt_eh.fleet(b), battles, f"eh{n}mt")
         label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
-        yield n, kind, label, own, {"buoyz": conv, "printplay": pp_conv}, eh_autoresolve(a, b)
+        others = {"buoyz": conv, "printplay": pp_conv, "mytrek": mt_conv}
+        yield n, kind, label, own, others, eh_autoresolve(a, b)
 
 
 def cam_rows(battles: int):
     eh = registry.find_converter("cam", "eventhorizon")
     pp_cam = registry.find_converter("cam", "printplay")
+    mt_cam = registry.find_converter("cam", "mytrek")
     for n, (kind, fa, fb) in enumerate(CAM_MATCHUPS, 1):
         sa = [STARTER_CATALOGUE[k] for k in fa]
         sb = [STARTER_CATALOGUE[k] for k in fb]
@@ -142,9 +156,11 @@ def cam_rows(battles: int):
         conv = rate(eh_on_eh, a, b, battles, f"cam{n}eh")
         pp_conv = rate(dashboards_on_printplay, pp_cam.fleet(units[0]), pp_cam.fleet(units[1]), battles,
                        f"cam{n}pp")
+        mt_conv = rate(entries_on_mytrek, mt_cam.fleet(units[0]), mt_cam.fleet(units[1]), battles,
+                       f"cam{n}mt")
         label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
                  f"({sum(s.points for s in sb)} pts)")
-        yield n, kind, label, own, {"eventhorizon": conv, "printplay": pp_conv}, None
+        yield n, kind, label, own, {"eventhorizon": conv, "printplay": pp_conv, "mytrek": mt_conv}, None
 
 
 def main(argv=None) -> int:
@@ -157,7 +173,7 @@ def main(argv=None) -> int:
     for layer, own_book, rows in (("Event Horizon", "eventhorizon", eh_rows(args.battles)),
                                   ("CAM", "buoyz", cam_rows(args.battles))):
         print(f"\n### {layer} layer (own book: {own_book}; {args.battles} battles per match-up and book)\n")
-        others = ("buoyz" if own_book == "eventhorizon" else "eventhorizon", "printplay")
+        others = ("buoyz" if own_book == "eventhorizon" else "eventhorizon", "printplay", "mytrek")
         head = f"| # | kind | side A v side B | A wins on {own_book} | " + " | ".join(f"A wins on {o}" for o in others) + " |"
         if own_book == "eventhorizon":
             head += " A wins, auto-resolve odds |"

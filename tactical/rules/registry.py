@@ -172,4 +172,5 @@ from tactical.rules import starsectors as _starsectors  # noqa: E402,F401
 # Converters register after every book (each imports the books it converts between).
 from tactical.rules.buoyz import convert as _bz_convert  # noqa: E402,F401
 from tactical.rules.eventhorizon import convert as _eh_convert  # noqa: E402,F401
+from tactical.rules.mytrek import convert as _mt_convert  # noqa: E402,F401
 from tactical.rules.printplay import convert as _pp_convert  # noqa: E402,F401

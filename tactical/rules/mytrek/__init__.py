@@ -24,6 +24,7 @@ _registry.register(
         play=RULES,
         book=BOOK,
         fleets="tactical.hosts.pickup.mytrek_fleets:MYTREK",
+        sheets="tactical.rules.mytrek.sheets:record_sheets",  # its printed ship logs (issue 31)
         trial=_Trial(
             "mytrek",
             "tactical.whatif.mytrektrials:play_job",

@@ -714,6 +714,7 @@ def result(battle: Battle) -> dict:
             "name": s.name,
             "fate": "destroyed" if s.hull <= 0 else "survived",
             "hull": s.hull,
+            "systems": [s.engines, s.fields, s.weapons],  # issue 31: damaged by system
         }
         for s in battle.ships
     ]

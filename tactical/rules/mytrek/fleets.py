@@ -119,6 +119,23 @@ def random_fleet(rng, points: int = FLEET_POINTS) -> list[Design]:
     return out or [ROSTER["Shuttle"]]
 
 
+def _carried(ship: Ship, entry: Mapping[str, Any]) -> Ship:
+    """A converted ship's carried state (issue 31, rulings XC31…): ``{"design", "name", "hull",
+    "engines", "fields", "weapons"}``: its hull left and its systems' factors (002 System Damage)."""
+    from dataclasses import replace
+
+    def whole(key: str, top: int, default: int) -> int:
+        try:
+            return max(0, min(top, int(entry.get(key, default))))
+        except (TypeError, ValueError):
+            raise IllegalActionError(T.FLEET, f"a ship's {key} is a whole number") from None
+
+    top = T.MAX_PER_SYSTEM
+    return replace(ship, hull=max(1, whole("hull", ship.hull, ship.hull)),
+                   name=str(entry.get("name") or ship.name)[:40], engines=whole("engines", top, top), fields=whole("fields", top, top),
+                   weapons=whole("weapons", top, top))
+
+
 def new_battle(setup: Mapping[str, Any]) -> Battle:
     """The battle from its set-up JSON; raises ``IllegalActionError`` for a bad one."""
     width, height = int(setup.get("width", 24)), int(setup.get("height", 16))
@@ -133,16 +150,20 @@ def new_battle(setup: Mapping[str, Any]) -> Battle:
             given = given.get("ships") or []
         if not isinstance(given, list):
             raise IllegalActionError(T.FLEET, "a fleet is a list of designs")
-        fleet = [design_from(d) for d in given]
-        if len(fleet) > MAX_SHIPS:
+        converted = bool(setup.get("converted"))
+        fleet = [design_from(d["design"] if converted and isinstance(d, Mapping) and "design" in d else d)
+                 for d in given]
+        cap = max(MAX_SHIPS, int(setup.get("max_ships", MAX_SHIPS))) if converted else MAX_SHIPS
+        if len(fleet) > cap:
             raise IllegalActionError(f"{T.FLEET} (ruling MT19)", f"a fleet has at most {MAX_SHIPS} ships")
         x, facing = (1, 1) if i % 2 == 0 else (width - 2, 3)
         top = (height - 2 * (len(fleet) - 1)) // 2
         for j, d in enumerate(fleet):
             n += 1
-            ships.append(
-                Ship(n, side, d, x, min(height - 1, max(0, top + 2 * j)), facing, d.hull, name=d.name)
-            )
+            ship = Ship(n, side, d, x, min(height - 1, max(0, top + 2 * j)), facing, d.hull, name=d.name)
+            if converted and isinstance(given[j], Mapping) and "design" in given[j]:
+                ship = _carried(ship, given[j])
+            ships.append(ship)
     return Battle(
         tuple(ships), width=width, height=height, sides=tuple(order), turn_cap=int(setup.get("turn_cap", 10))
     )

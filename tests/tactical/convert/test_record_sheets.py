@@ -127,3 +127,41 @@ def test_print_and_play_dashboards_print_one_page_per_ship(paper):
                 assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
         finally:
             browser.close()
+
+
+def _mytrek_documents() -> list[str]:
+    from tactical.rules.mytrek.fleets import ROSTER, design_json
+    from tactical.rules.mytrek.sheets import record_sheets as mt_sheets
+
+    eh, cam = (registry.find_converter(layer, "mytrek") for layer in ("eventhorizon", "cam"))
+    return [eh.sheets(eh.to_book(EH_SETUP)), cam.sheets(cam.to_book(CAM_SETUP)),
+            mt_sheets({"sides": {"1": [design_json(d) for d in ROSTER.values()], "2": ["Scout"]}})]
+
+
+def test_my_trek_draws_one_ship_log_per_ship():  # XC31-XC40; 002 Hull Damage, System Damage
+    eh, cam, own = _mytrek_documents()
+    assert _sheet_count(eh) == 8 and "My Trek V ship log (002)" in eh and "Hero crew" in eh
+    assert eh.count('class="box gone"') > 0  # the carried damage struck (hull, a generator's fields)
+    assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 2  # the AC counter and the base; no minefield (XC39)
+    assert "Mines" not in cam and "Crippled (5.7)" in cam
+    assert _sheet_count(own) == 8 and own.count('class="box"') >= 60  # the Dreadnought's 60 hull boxes
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_my_trek_ship_logs_print_one_page_per_ship(paper):
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            for html in _mytrek_documents():
+                page.set_content(html)
+                pdf = page.pdf(format=paper)
+                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+                assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
+        finally:
+            browser.close()
