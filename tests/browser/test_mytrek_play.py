@@ -79,6 +79,26 @@ def test_my_trek_against_the_computer_on_a_phone(phone, new_page, login, shot, b
     # A move picked on the board: the ship being ordered is tapped, which holds it; then the square
     # ahead of the next one, which moves it forward (static/mytrek_board.js).
     page.wait_for_selector(".mt-move")
+    # Zoom and pan (static/map.js, as the campaign map): "+" zooms in, a drag pans and gives no
+    # order, "Whole board" shows it all again.
+    home = page.get_attribute("#board svg", "viewBox")
+    page.click('[data-map-action="in"]')
+    zoomed = page.get_attribute("#board svg", "viewBox")
+    assert float(zoomed.split()[2]) < float(home.split()[2]) / 1.4
+    box = page.locator("#board").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    log, url = page.locator("#battle-log").inner_text(), page.url
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx - 60, cy - 20, steps=6)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert page.get_attribute("#board svg", "viewBox") not in (zoomed, home)
+    assert page.url == url and page.locator("#battle-log").inner_text() == log  # a pan, not an order
+    shot(page, "01c-zoomed-and-panned")
+    assert sideways_overflow(page) == []
+    page.click('[data-map-action="reset"]')
+    assert page.get_attribute("#board svg", "viewBox") == home
     selected = page.get_attribute("#board svg", "data-selected")
     with page.expect_navigation():
         page.click(f'#board g.ship[data-ship="{selected}"] polygon')
