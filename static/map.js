@@ -1,13 +1,14 @@
 /* Sector Command map: wheel and pinch zoom, drag pan, zoom buttons, reset, hover details.
  * Plain JavaScript, no libraries. Works on any <svg class="campaign-map"> inside an element
- * with data-map-viewport, or fetched from the element's data-map-src; the hover panel is the element with id "map-hover" (optional).
+ * with data-map-viewport (or the SVG its data-map-svg selector names: the My Trek V board), or
+ * fetched from the element's data-map-src; the hover panel is the element with id "map-hover" (optional).
  * Clicks on cells and fleets are announced as "map:cell" / "map:fleet" CustomEvents on the
  * viewport (detail: {x, y} or {fleet, owner, x, y}) for pages that want to use them. */
 (function () {
   "use strict";
 
   function setup(viewport) {
-    var svg = viewport.querySelector("svg.campaign-map");
+    var svg = viewport.querySelector(viewport.getAttribute("data-map-svg") || "svg.campaign-map");
     if (!svg) { return; }
     var vb = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     var home = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };

@@ -2,7 +2,7 @@
 // The ship being ordered is the board's data-selected. In a move phase a tap ahead of it moves it
 // forward, a tap beside or behind turns it that way, a tap on it holds; in an attack phase a tap on
 // an enemy ship attacks it (the whole ship, the first weapon offered). Every choice is also a
-// button or a list beside the board: this only presses it.
+// button or a list beside the board: this only presses it. Zoom and pan: static/map.js.
 (function () {
   "use strict";
   const board = document.querySelector("#board svg.mytrek-board");
@@ -27,7 +27,11 @@
     return true;
   }
 
+  // The board pans by dragging (static/map.js): a press that moved is a pan, not an order.
+  let down = null;
+  board.addEventListener("pointerdown", (event) => { down = {x: event.clientX, y: event.clientY}; });
   board.addEventListener("click", (event) => {
+    if (down && Math.abs(event.clientX - down.x) + Math.abs(event.clientY - down.y) >= 4) return;
     const ship = event.target.closest("g.ship");
     if (ship && ship !== me && attack(ship.dataset.ship)) return;
     if (!document.querySelector(".mt-move")) return;

@@ -97,9 +97,14 @@ ENDPOINTS = [
     ("api-pickup-cancel", "post", "bob", "pickup", {"note": TEXT, "n": NUMBER}),
     ("api-pickup-seat-computer", "post", "bob", "pickup-seat", {"note": TEXT, "seat": NUMBER}),
     ("api-pickup-leave", "post", "bob", "pickup", {"note": TEXT, "n": NUMBER}),
+    ("api-pickup-designs", "post", "bob", "designer", {"name": TEXT, "size": "A", "max_hyper": NUMBER, "fields": 5,
+                                                       "dice": 5}),
+    ("api-pickup-design", "delete", "bob", "design", {"note": TEXT, "n": NUMBER}),
     ("api-whatif-list", "post", "bob", "", {"seed": TEXT, "trials": NUMBER,
                                             "a": {"ships": [{"design": 1, "count": 1}]},
                                             "b": {"ships": [{"design": 1, "count": 1}]}}),
+    ("api-whatif-book", "post", "bob", "whatif-book", {"seed": TEXT, "trials": NUMBER, "points": 400,
+                                                       "forces": {"1": [TEXT], "2": ["scout"]}}),
     ("api-away", "post", "bob", "", {"starts": TEXT, "ends": TEXT, "note": TEXT, "campaign": NUMBER}),
     ("api-away-end", "post", "bob", "absence", {"note": TEXT, "n": NUMBER}),
     ("api-campaign-away", "put", "alice", "eh", {"mode": TEXT, "limit_hours": NUMBER}),
@@ -176,6 +181,16 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
             made = {"pickup_id": pickup.create_pickup(user=bob, ruleset="eventhorizon", points=200,
                                                       opponent="link").pk}
             return {**made, "seat": 2} if kind == "pickup-seat" else made
+        if kind == "whatif-book":  # issue 27: the generic what-if of a rule book (My Trek V here)
+            return {"book": "mytrek"}
+        if kind == "designer":  # a player's own ship designs (My Trek V's designer)
+            return {"ruleset": "mytrek"}
+        if kind == "design":
+            from tactical.models import PlayerDesign
+
+            return {"ruleset": "mytrek", "design_id": PlayerDesign.objects.create(
+                owner=bob, ruleset="mytrek", name="Scout", points=20,
+                data={"name": "Scout", "size": "E", "max_hyper": 2, "fields": 1, "dice": 2}).pk}
         if kind == "token":
             from campaign import actions
 

@@ -20,6 +20,8 @@ an embedded campaign battle (``battle-play``).
 
 from __future__ import annotations
 
+import importlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -227,6 +229,11 @@ def pickup_leave(request, pickup_id: int):
 
 # --- the player's own designs ---------------------------------------------------------------
 
+def _named(path: str):
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 def _designer(ruleset: str):
     try:
         return designs.designer_book(ruleset)
@@ -238,7 +245,9 @@ def _designer(ruleset: str):
 def design_list(request, ruleset: str):
     """The designer page: his designs with their price, and the form for a new one (POST)."""
     found = _designer(ruleset)
-    form = DesignForm(request.POST or None)
+    # A book may name its own form and page (My Trek V: MyTrekFleets.design_form, design_template).
+    form_class = _named(found.design_form) if getattr(found, "design_form", "") else DesignForm
+    form = form_class(request.POST or None)
     status = 200
     if request.method == "POST":
         status = 400
@@ -254,7 +263,7 @@ def design_list(request, ruleset: str):
                 messages.success(request, f"{row.name} is saved at {row.points} {found.unit}: your pickup battles "
                                  f"under {found.title} offer it.")
                 return redirect("pickup-designs", ruleset)
-    return render(request, "tactical/pickup/designs.html", {
+    return render(request, getattr(found, "design_template", "") or "tactical/pickup/designs.html", {
         "book": found, "ruleset": ruleset, "form": form,
         "designs": list(designs.designs_of(request.user, ruleset)),
         "back": request.GET.get("pickup", "") if (request.GET.get("pickup") or "").isdigit() else "",

@@ -15,7 +15,7 @@ from typing import Any
 from tactical.rules.kit import IllegalActionError
 
 from . import tables as T
-from .state import Battle, Design, Ship, check_design
+from .state import Battle, Design, DesignError, Ship, check_design
 
 MAX_SHIPS = 6  # ruling MT19
 FLEET_POINTS = 400
@@ -49,26 +49,36 @@ def design_json(d: Design) -> dict[str, Any]:
     }
 
 
+DESIGN_FIELDS = (
+    "name",
+    "size",
+    "max_hyper",
+    "fields",
+    "dice",
+    "aft",
+    "invisibility",
+    "torpedoes",
+    "missiles",
+)
+
+
 def design_from(data: Any) -> Design:
+    """A design from its JSON (``design_json``) or a house roster name, checked field by field
+    (``DesignError`` names every field at fault: the designer page shows each at its field)."""
     if isinstance(data, str):
         if data not in ROSTER:
-            raise IllegalActionError(T.FLEET, f"no design {data!r} in the roster")
+            raise IllegalActionError(T.FLEET, f"no design {data[:40]!r} in the roster")
         return ROSTER[data]
     if not isinstance(data, Mapping):
-        raise IllegalActionError(T.FLEET, "a design is a name or an object")
-    known = {"name", "size", "max_hyper", "fields", "dice", "aft", "invisibility", "torpedoes", "missiles"}
-    if set(data) - known:
-        raise IllegalActionError(T.FLEET, f"a design has no field(s) {sorted(set(data) - known)}")
-    try:
-        d = Design(
-            str(data.get("name", "Ship"))[:40],
-            str(data.get("size", "")),
-            *(int(data.get(k, -1)) for k in ("max_hyper", "fields", "dice")),
-            *(bool(data.get(k, False)) for k in ("aft", "invisibility", "torpedoes", "missiles")),
+        raise DesignError({"": "a design is a name or an object of its fields"})
+    unknown = sorted(str(k)[:20] for k in set(data) - set(DESIGN_FIELDS))
+    if unknown:
+        raise DesignError(
+            {unknown[0]: f"a design has no field(s) {unknown} (its fields: {', '.join(DESIGN_FIELDS)})"}
         )
-    except (TypeError, ValueError) as exc:
-        raise IllegalActionError(T.FLEET, f"a design's numbers are whole numbers ({exc})") from None
-    return check_design(d)
+    defaults = {"name": "Ship", "size": "", "max_hyper": -1, "fields": -1, "dice": -1}
+    given = {k: data.get(k, defaults.get(k, False)) for k in DESIGN_FIELDS}
+    return check_design(Design(**given))
 
 
 def fleet_points(designs) -> int:

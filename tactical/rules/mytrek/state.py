@@ -48,19 +48,49 @@ class Design:
         )
 
 
-def check_design(d: Design) -> Design:
-    """Refuse a design the points table cannot price (002 Assembling a Fleet)."""
-    problems = []
+class DesignError(IllegalActionError):
+    """A design the "Assembling a Fleet" table cannot price; ``problems`` maps each field at fault
+    (``name``, ``size``, ``max_hyper``, ``fields``, ``dice``, a flag, or ``""`` for the whole design)
+    to what is wrong with it, in the order of the design's fields."""
+
+    def __init__(self, problems: dict[str, str]):
+        self.problems = dict(problems)
+        super().__init__(T.FLEET, "; ".join(f"{k}: {v}" if k else v for k, v in self.problems.items()))
+
+    @property
+    def field(self) -> str:
+        return next(iter(self.problems), "")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def design_problems(d: Design) -> dict[str, str]:
+    """Every field of ``d`` the points table (002 Assembling a Fleet) cannot price, with the reason."""
+    problems = {}
+    name = d.name
+    if not (isinstance(name, str) and name.strip() and len(name) <= 40 and name.isprintable()):
+        problems["name"] = "a name is 1 to 40 printable characters"
     if d.size not in T.SIZES:
-        problems.append(f"size {d.size!r} is not A-F")
-    if not (isinstance(d.max_hyper, int) and 0 <= d.max_hyper <= 10):
-        problems.append("the top speed is sub-light (0) or Hyper 1-10")
-    if d.fields not in T.FIELD_TYPES:
-        problems.append("force fields are type 0 (none) to 5 (V)")
-    if d.dice not in T.WEAPON_DICE:
-        problems.append(f"weapons roll one of {', '.join(f'{n}d6' for n in sorted(T.WEAPON_DICE))}")
+        problems["size"] = f"the size is one of {', '.join(T.SIZES)}"
+    if not (_whole(d.max_hyper) and 0 <= d.max_hyper <= 10):
+        problems["max_hyper"] = "the top speed is sub-light (0) or Hyper 1-10"
+    if not (_whole(d.fields) and d.fields in T.FIELD_TYPES):
+        problems["fields"] = "force fields are type 0 (none) to 5 (V)"
+    if not (_whole(d.dice) and d.dice in T.WEAPON_DICE):
+        problems["dice"] = f"weapons roll one of {', '.join(f'{n}d6' for n in sorted(T.WEAPON_DICE))}"
+    for flag in T.SPECIALS:
+        if not isinstance(getattr(d, flag), bool):
+            problems[flag] = "yes or no (true or false)"
+    return problems
+
+
+def check_design(d: Design) -> Design:
+    """Refuse a design the points table cannot price (002 Assembling a Fleet), every field named."""
+    problems = design_problems(d)
     if problems:
-        raise IllegalActionError(T.FLEET, "; ".join(problems))
+        raise DesignError(problems)
     return d
 
 
