@@ -111,11 +111,6 @@ ENDPOINTS = [
     ("api-webhooks", "post", "alice", "eh", {"url": TEXT, "events": [TEXT], "n": NUMBER}),
     ("api-webhook", "delete", "alice", "webhook", {"note": TEXT, "n": NUMBER}),
     ("api-calendar", "post", "bob", "", {"note": TEXT, "n": NUMBER}),
-    ("api-whatif-book", "post", "bob", "book", {"seed": TEXT, "trials": NUMBER, "points": NUMBER,
-                                                "forces": {"1": [TEXT], "2": [TEXT]}}),
-    ("api-pickup-designs", "post", "bob", "designs", {"name": TEXT, "hull": NUMBER, "shields": {"fore": NUMBER},
-                                                      "weapons": [{"name": TEXT, "dice": NUMBER}]}),
-    ("api-pickup-design", "delete", "bob", "design", {"note": TEXT, "n": NUMBER}),
     ("api-whatif-cam", "post", "bob", "", {"seed": TEXT, "trials": NUMBER, "period": 2, "points": 60,
                                            "a": {"sds": [TEXT]}, "b": {"sds": ["d7"]}}),
 ]
@@ -209,15 +204,6 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
 
             return {"campaign_id": small_campaign.pk, "webhook_id": Webhook.objects.create(
                 campaign=small_campaign, url="https://example.com/hook", events=["turn"], secret="s").pk}
-        if kind == "book":  # the generic what-if pages: any book with a Trial and a fleet book
-            return {"book": "printplay"}
-        if kind in ("designs", "design"):  # a player's own ships (Print&Play's dashboard designer)
-            if kind == "designs":
-                return {"ruleset": "printplay"}
-            from tactical.models import PlayerDesign
-
-            row = PlayerDesign.objects.create(owner=bob, ruleset="printplay", name="Mine", points=50, data={})
-            return {"ruleset": "printplay", "design_id": row.pk}
         if kind == "battle":
             from tests.tactical.play_support import make_battle
 
