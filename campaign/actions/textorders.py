@@ -29,6 +29,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from campaign.eventhorizon.models import OrderSecret
+from campaign.models import AuditEntry, Campaign, Empire, Membership, Turn, TurnOrders
+
 from .. import battles, layers, locks
 from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
     hash_secret,
@@ -38,7 +41,6 @@ from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
     secret_row,
     turn_key,
 )
-from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
 from ..rules.eventhorizon.textorders import (
     TEXT_RULE,
     Header,

@@ -10,7 +10,9 @@ import hmac
 
 from django.utils.crypto import salted_hmac
 
-from ..models import Empire, OrderSecret, TurnOrders
+from campaign.eventhorizon.models import OrderSecret
+from campaign.models import Empire, TurnOrders
+
 from ..rules.eventhorizon.textorders import Header, format_orders
 
 TURN_KEY_SALT = "campaign.textorders.turn-key"

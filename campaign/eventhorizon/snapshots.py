@@ -19,20 +19,8 @@ from django.db import connections, router
 from django.db.models import Q
 
 from campaign.dice import _truncate_dice_log
-
-from ..models import (
-    BuildOrder,
-    Campaign,
-    Design,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Ship,
-    Structure,
-    Turn,
-    TurnOrders,
-    World,
-)
+from campaign.eventhorizon.models import BuildOrder, Design, Fleet, Ship, Structure, World
+from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 
 VERSION = 1
 

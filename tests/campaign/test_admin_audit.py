@@ -10,7 +10,8 @@ from django.db.models import BooleanField, JSONField
 from django.test import Client, RequestFactory
 
 from campaign import actions
-from campaign.models import AuditEntry, Campaign, DiceRoll, Fleet, Ship, Turn, TurnOrders, World
+from campaign.eventhorizon.models import Fleet, Ship, World
+from campaign.models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ from django.test import Client
 
 from campaign import actions
 from campaign.eventhorizon import adapters
-from campaign.models import Campaign, Design, Fleet, Ship
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import Campaign
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign.models import Structure, TurnOrders
+from campaign.eventhorizon.models import Structure
+from campaign.models import TurnOrders
 
 pytestmark = pytest.mark.django_db
 

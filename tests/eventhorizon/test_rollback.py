@@ -105,7 +105,7 @@ def test_roll_back_then_reprocess_gives_the_same_state(bot_campaign, alice):
 
 def test_roll_back_then_reprocess_a_battle(bot_campaign, alice):
     # 003 Invading Enemy Hexes; Alternative to a Tactical Battle: a fleet attacks another.
-    from campaign.models import Fleet
+    from campaign.eventhorizon.models import Fleet
     from campaign.rules.eventhorizon.mapgen import Terrain
 
     for _ in range(3):

@@ -13,17 +13,8 @@ from rest_framework.test import APIClient
 
 from campaign import actions
 from campaign.eventhorizon.exchange import export_campaign
-from campaign.models import (
-    COLOUR_PALETTE,
-    Campaign,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Membership,
-    Ship,
-    Turn,
-    TurnOrders,
-)
+from campaign.eventhorizon.models import Fleet, Ship
+from campaign.models import COLOUR_PALETTE, Campaign, DiceRoll, Empire, Membership, Turn, TurnOrders
 from campaign.rules.eventhorizon.economy import INCOME_PURPOSE
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from campaign import actions
 from campaign.eventhorizon import adapters
-from campaign.models import AuditEntry, Design, Empire, TurnOrders
+from campaign.eventhorizon.models import Design
+from campaign.models import AuditEntry, Empire, TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 pytestmark = pytest.mark.django_db

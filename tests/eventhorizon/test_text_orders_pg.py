@@ -38,7 +38,7 @@ def test_sets_for_one_seat_sent_at_once_keep_the_last_received(small_campaign, b
 
 
 def test_text_with_a_design_while_the_turn_is_processed_never_deadlocks(small_campaign, bob, carol):
-    from campaign.models import Design
+    from campaign.eventhorizon.models import Design
     from campaign.rules.eventhorizon.textorders import format_orders
 
     seat = Empire.objects.get(campaign=small_campaign, user=bob)

@@ -18,7 +18,8 @@ from django.urls import reverse
 
 from campaign import actions
 from campaign.eventhorizon import visibility
-from campaign.models import Design, Fleet, Ship, TurnOrders
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 from campaign.rules.eventhorizon.orders import fleet_speed
 

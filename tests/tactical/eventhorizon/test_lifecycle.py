@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 
 from campaign import actions as campaign_actions
-from campaign.models import Campaign, DiceRoll, Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Campaign, DiceRoll, Turn
 from tactical.battles import actions
 from tactical.hosts.eventhorizon import lifecycle
 from tactical.models import Battle
