@@ -9,6 +9,15 @@ GRID_CHOICES = [("hex", "Hexes"), ("square", "Squares")]
 COLOUR_PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
 
+def default_layer() -> str:
+    """A new campaign's layer unless it names one: the one the lobby offers first, the first
+    registered (``INSTALLED_APPS`` order, config/settings.py), so the platform names no layer as
+    its default (issue 26)."""
+    from . import layers
+
+    return layers.default().key
+
+
 class Campaign(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Lobby: waiting for players"
@@ -21,7 +30,7 @@ class Campaign(models.Model):
         TABLETOP = "tabletop", "Fought on a real tabletop"
 
     name = models.CharField(max_length=120)
-    layer = models.CharField(max_length=20, default="eventhorizon", editable=False)
+    layer = models.CharField(max_length=20, default=default_layer, editable=False)
     grid = models.CharField(max_length=10, choices=GRID_CHOICES, default="hex")
     width = models.PositiveSmallIntegerField()
     height = models.PositiveSmallIntegerField()

@@ -160,7 +160,7 @@ def test_a_layer_imports_no_other_layer():
     assert not wrong, "campaign layers are peers: none imports another:\n" + "\n".join(wrong)
 
 
-LAYER_KEYS = ("cam",)  # every layer but Event Horizon, which the platform still names (the default layer)
+LAYER_KEYS = ("cam", "eventhorizon")  # every campaign layer
 
 
 def platform_modules() -> dict[str, Path]:
@@ -186,8 +186,10 @@ def names_a_layer(source: str, filename: str = "<source>") -> list[tuple[int, st
 
 
 def test_the_platform_names_no_campaign_layer():
+    # Migrations are history (campaign/migrations/0001 created Campaign.layer with the default of
+    # its day): they are left as they were written; the code is checked.
     wrong = [f"{path.relative_to(ROOT)}:{line} names {what}"
-             for name, path in platform_modules().items()
+             for name, path in platform_modules().items() if ".migrations." not in name
              for line, what in names_a_layer(path.read_text(), str(path))]
     assert not wrong, ("the platform reaches a campaign layer through campaign/layers.py only, never by its "
                        "name:\n" + "\n".join(wrong))
