@@ -161,7 +161,7 @@ def not_ready(campaign: Campaign) -> list[str]:
 def record() -> CampaignLayer:
     from .. import actions
     from ..forms import LobbyCreateForm
-    from . import exchange
+    from . import exchange, notify
 
     return CampaignLayer(
         key=KEY,
@@ -193,5 +193,7 @@ def record() -> CampaignLayer:
         hold_seat=hold_seat,
         not_ready=not_ready,
         act_url="campaign-orders",
+        turn_email=notify.turn_processed_email,
+        reminder_email=notify.reminder_email,
     )
 

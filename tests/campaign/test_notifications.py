@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from campaign import actions, notifications, tasks
+from campaign.eventhorizon import notify
 from campaign.models import Campaign, Membership, SentNotification, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -447,9 +448,9 @@ def test_reminders_offer_an_answer_by_mail_only_with_mail_in(small_campaign, set
     turn.save(update_fields=["deadline"])
     bob_seat = small_campaign.empires.get(seat=1)
     recipient = notifications.Recipient(bob_seat.user, Membership.Role.PLAYER, bob_seat, None)
-    off = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    off = notify.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
     assert "answer this email" not in off.body.lower() and "#SECTOR" not in off.body and not off.reply_to
     settings.MAIL_IN_ENABLED = True
-    on = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    on = notify.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
     assert "Or answer this email" in on.body and "#SECTOR" in on.body
     assert on.reply_to == [settings.MAIL_ORDERS_ADDRESS]
