@@ -112,7 +112,6 @@ EVENTHORIZON_STILL_IN_PLATFORM = {
     "campaign.actions.orders": "orders are checked against the engine state the adapters build",
     "campaign.actions.turns": "process_turn: engine state in and out, the turn snapshot",
     "campaign.actions.textorders": "orders as text: the order secret and the orders template",
-    "campaign.actions.moderation": "roll_back_turn restores Event Horizon's turn snapshot",
 }
 
 

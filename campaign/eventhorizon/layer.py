@@ -51,7 +51,7 @@ def after_resume(campaign: Campaign, step: Step, *, now=None) -> None:
 
 
 def roll_back(*, campaign_id: int, user, number: int | None = None) -> Step:
-    from ..actions.moderation import roll_back_turn
+    from .actions import roll_back_turn
 
     turn = roll_back_turn(campaign_id=campaign_id, user=user, turn_number=number)
     return Step(number=turn.number, label=round_label(turn.number), deadline=turn.deadline, open=True, row=turn)

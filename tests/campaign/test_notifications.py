@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from campaign import actions, notifications, tasks
 from campaign.eventhorizon import notify
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import Campaign, Membership, SentNotification, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +105,7 @@ def test_turn_emails_are_sent_once_however_often_the_task_runs(processed):
 def test_a_turn_rolled_back_and_processed_again_is_reported_again(processed, alice, django_capture_on_commit_callbacks):
     assert len(mail.outbox) == 3
     with django_capture_on_commit_callbacks(execute=True):
-        actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+        roll_back_turn(campaign_id=processed.pk, user=alice)
     # Rolled back: a queued email task for the undone processing finds nothing to report.
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.send_turn_notifications(campaign_id=processed.pk, turn_number=1) == 0
