@@ -111,7 +111,6 @@ EVENTHORIZON_STILL_IN_PLATFORM = {
     "campaign.actions.campaigns": "create_campaign builds the map's rows, import_campaign reads an export",
     "campaign.actions.orders": "orders are checked against the engine state the adapters build",
     "campaign.actions.turns": "process_turn: engine state in and out, the turn snapshot",
-    "campaign.actions.textorders": "orders as text: the order secret and the orders template",
 }
 
 

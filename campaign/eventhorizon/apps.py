@@ -20,3 +20,11 @@ class EventHorizonConfig(AppConfig):
         versioning.connect(models.World, models.Structure, models.Fleet, models.Ship, models.BuildOrder,
                            models.Design)
         layers.register(layer.record())
+        # Orders as text by mail (campaign/mail/routing.py): this layer's checker.
+        from campaign.mail import routing
+
+        from .actions import textorders
+
+        routing.register_orders(submit=textorders.submit_text_orders,
+                                header_secret_hash=textorders.header_secret_hash,
+                                verified_seat=textorders.verified_seat)

@@ -205,7 +205,7 @@ class BuildOrder(models.Model):
 class OrderSecret(models.Model):
     """A seat's order secret, which the header of orders sent as text names (docs/orders.md,
     "Orders as text"). Separate from the password; made and rotated by the player
-    (``actions.rotate_order_secret``), shown once, stored only as a SHA-256 hash (the secret is
+    (``campaign.eventhorizon.actions.rotate_order_secret``), shown once, stored only as a SHA-256 hash (the secret is
     random, 128 bits: a slow password hash adds nothing and would cost every mail ~0.3 s). Bound to
     the user it was made for: when the seat changes hands the old secret stops working."""
 

@@ -1,5 +1,5 @@
 """Turn snapshots: the campaign's state just before a turn is processed, kept in ``Turn.snapshot``
-so a moderator can roll the last processed turn back (``campaign/eventhorizon/actions.py`` ``roll_back_turn``) and so past
+so a moderator can roll the last processed turn back (``campaign/eventhorizon/actions/rollback.py`` ``roll_back_turn``) and so past
 turns can be shown. Like ``adapters``, nothing here decides a rule or is called from a view: the
 actions call ``take`` (in ``process_turn``) and ``restore`` (in ``roll_back_turn``).
 

@@ -1,5 +1,5 @@
-"""Event Horizon's own actions on the platform's turns (issue 26: out of the platform's
-``campaign/actions/moderation.py``): ``roll_back_turn``, the layer's roll-back, which its record
+"""Event Horizon's roll-back (issue 26: out of the platform's ``campaign/actions/moderation.py``):
+``roll_back_turn``, the layer's roll-back, which its record
 (``layer.roll_back``) gives the platform's ``roll_back_step`` and the moderation pages. Atomic,
 the campaign row locked first, audited like every moderator's action."""
 
@@ -17,7 +17,7 @@ from campaign.actions.notifications import _send_once
 from campaign.models import Campaign, Turn
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 
-from . import snapshots
+from .. import snapshots
 
 
 @transaction.atomic
