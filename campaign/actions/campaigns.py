@@ -11,6 +11,7 @@ from .. import versioning
 from ..bulk import insert_rows
 from ..dice import CampaignDice
 from ..eventhorizon import adapters
+from ..eventhorizon.layer import KEY as LAYER  # noqa: F401 - Event Horizon's lobby action and form (lobby.py, forms.py)
 from ..rules.dice import derive_seed, new_seed, seed_hash
 from ..rules.eventhorizon import economy as eh_economy
 from ..rules.eventhorizon import mapgen, victory

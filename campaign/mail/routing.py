@@ -4,7 +4,7 @@
    prefix: ``press`` (press replies, ``campaign.press``), ``cam`` (a CAM scenario result,
    registered by ``campaign/cam/apps.py`` — the platform imports no campaign layer).
 2. Otherwise a message whose text has a ``#SECTOR`` header line is a set of orders for the text
-   order checker (``campaign.actions.textorders``).
+   order checker (the layer's, registered with ``register_orders``).
 3. Anything else gets a short note on what the address takes.
 
 A handler returns an ``Answer``: what to reply and to which *account* — the reply goes to that
