@@ -1,7 +1,7 @@
 """Event Horizon's rows (issue 26): the map, worlds, structures, designs, fleets, ships, build
 orders and the order secrets of orders as text. They hang off the platform's ``Campaign`` and its
 seats (``Empire``), and keep the table names they had in the platform app (``Meta.db_table``:
-``campaign_<model>``), so moving them (migrations ``eventhorizon/0001`` and ``campaign/0014``,
+``campaign_<model>``), so moving them (migrations ``eventhorizon/0001`` and ``campaign/0015``,
 ``SeparateDatabaseAndState``) copied no data. ``adapters.py`` converts them to the engine's state."""
 
 from django.conf import settings

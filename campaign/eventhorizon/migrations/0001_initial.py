@@ -1,4 +1,4 @@
-"""Issue 26: Event Horizon's rows, moved from the platform app ``campaign`` (its migration 0014
+"""Issue 26: Event Horizon's rows, moved from the platform app ``campaign`` (its migration 0015
 drops them from its record). ``SeparateDatabaseAndState`` with no database operation: the models
 keep their tables (``Meta.db_table``: ``campaign_<model>``), so a database made before the move
 keeps every row. Their content types are relabelled too, so admin history and permissions follow."""
@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('campaign', '0014_eventhorizon_models_to_their_app'),
+        ('campaign', '0015_eventhorizon_models_to_their_app'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         ('contenttypes', '0002_remove_content_type_name'),
     ]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0014_eventhorizon_models_to_their_app'),
+        ('campaign', '0015_eventhorizon_models_to_their_app'),
     ]
 
     operations = [

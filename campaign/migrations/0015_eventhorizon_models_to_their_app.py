@@ -9,7 +9,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0013_campaign_indexes_covered_by_unique'),
+        ('campaign', '0014_sweep_partial_indexes'),
     ]
 
     operations = [
