@@ -41,8 +41,8 @@ def build():
     from django.contrib.auth import get_user_model
 
     from campaign import actions
-    from campaign.actions.textorders import rotate_order_secret
     from campaign.eventhorizon import adapters
+    from campaign.eventhorizon.actions.textorders import rotate_order_secret
     from campaign.rules.eventhorizon.bots import bot_orders
     from campaign.rules.eventhorizon.orders import orders_to_json
     from campaign.rules.eventhorizon.textorders import Header, format_orders
@@ -111,7 +111,7 @@ def main() -> None:
         # pipeline itself adds is the difference.
         from django.utils import timezone
 
-        from campaign.actions.textorders import submit_text_orders
+        from campaign.eventhorizon.actions.textorders import submit_text_orders
 
         checker = []
         for _ in range(RUNS):

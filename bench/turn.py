@@ -38,7 +38,8 @@ def make_campaign(fleets: int):
     """The benchmark state stored as a real campaign (same seed, so the same map)."""
     from campaign import actions
     from campaign.eventhorizon import adapters
-    from campaign.models import Design, Turn, TurnOrders
+    from campaign.eventhorizon.models import Design
+    from campaign.models import Turn, TurnOrders
     from campaign.rules.eventhorizon.orders import orders_to_json
     from campaign.rules.eventhorizon.state import ShipState
 

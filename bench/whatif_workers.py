@@ -99,7 +99,7 @@ def one_run(user, app, count: int, args) -> dict:
 
 
 def _library(ship_type: str) -> int:
-    from campaign.models import Design
+    from campaign.eventhorizon.models import Design
 
     return Design.objects.filter(campaign__isnull=True, ship_type=ship_type).order_by("pk").values_list(
         "pk", flat=True).first()

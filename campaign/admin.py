@@ -6,24 +6,9 @@ once the campaign has ended). The dice log and the audit log themselves are read
 
 from django.contrib import admin
 
+from campaign.models import AuditEntry, Campaign, DiceRoll, Empire, Invitation, Membership, Turn, TurnOrders
+
 from . import actions
-from .models import (
-    AuditEntry,
-    BuildOrder,
-    Campaign,
-    Design,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Invitation,
-    MapCell,
-    Membership,
-    Ship,
-    Structure,
-    Turn,
-    TurnOrders,
-    World,
-)
 
 
 class AuditedAdmin(admin.ModelAdmin):
@@ -100,51 +85,6 @@ class InvitationAdmin(AuditedAdmin):
         return False  # an invitation is an email: send it from the lobby
 
 
-@admin.register(MapCell)
-class MapCellAdmin(AuditedAdmin):
-    list_display = ["campaign", "x", "y", "terrain"]
-    list_filter = ["terrain"]
-    list_select_related = ["campaign"]
-    # The map never changes once rolled (processes cache it: adapters.cached_map_state).
-    readonly_fields = ["campaign", "x", "y", "terrain"]
-
-
-@admin.register(World)
-class WorldAdmin(AuditedAdmin):
-    list_display = ["campaign", "x", "y", "kind", "economy", "owner", "home_of"]
-    list_filter = ["kind", "economy"]
-    list_select_related = ["campaign", "owner"]
-    # Where a world is, what it is and whose home it is are rolled with the map and cached with
-    # it (adapters.cached_neutral_worlds); owners and hold-outs stay editable.
-    readonly_fields = ["campaign", "x", "y", "kind", "economy", "home_of"]
-
-
-@admin.register(Structure)
-class StructureAdmin(AuditedAdmin):
-    list_display = ["campaign", "number", "resource", "owner", "x", "y", "technology", "built_turn"]
-    list_filter = ["resource"]
-    list_select_related = ["campaign", "owner"]
-
-
-@admin.register(Design)
-class DesignAdmin(AuditedAdmin):
-    list_display = ["name", "ship_type", "bp", "campaign", "empire"]
-    list_filter = ["ship_type"]
-    search_fields = ["name"]
-
-
-@admin.register(Ship)
-class ShipAdmin(AuditedAdmin):
-    list_display = ["campaign", "number", "name", "owner", "design", "fleet", "hero_crew"]
-    list_select_related = ["campaign", "owner", "design", "fleet"]
-
-
-@admin.register(Fleet)
-class FleetAdmin(AuditedAdmin):
-    list_display = ["campaign", "number", "owner", "x", "y"]
-    list_select_related = ["campaign", "owner"]
-
-
 class TurnOrdersInline(admin.TabularInline):
     model = TurnOrders
     extra = 0
@@ -157,12 +97,6 @@ class TurnAdmin(AuditedAdmin):
     list_filter = ["status"]
     list_select_related = ["campaign"]
     inlines = [TurnOrdersInline]
-
-
-@admin.register(BuildOrder)
-class BuildOrderAdmin(AuditedAdmin):
-    list_display = ["campaign", "owner", "dockyard", "design", "turns_remaining"]
-    list_select_related = ["campaign", "owner", "dockyard", "design"]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

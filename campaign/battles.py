@@ -64,7 +64,7 @@ class BattleHandler(Protocol):
         yet: the dice of the steps of its battles being fought that are hidden from it (their
         purposes would name a cloaked or lurking ship; ruling DL5)."""
 
-    # -- orders as text (campaign/actions/textorders.py) --
+    # -- orders as text (campaign/eventhorizon/actions/textorders.py) --
     def set_battle_preference(self, *, empire_id: int, user, preference: str) -> None:
         """The player's battle preference (``""``: the campaign's mode); raises ValueError with
         the reason when it cannot be set (the campaign does not let players ask)."""

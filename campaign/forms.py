@@ -7,6 +7,7 @@ from django import forms
 
 from . import battles, layers
 from .actions import DEFAULT_OPTIONS, LOBBY_LIMITS, MAX_PLAYERS, MIN_PLAYERS, SEED_MAX_LENGTH
+from .actions.campaigns import LAYER
 from .models import COLOUR_PALETTE, GRID_CHOICES, Campaign, Membership
 from .rules.grid import MAX_SIDE
 
@@ -129,7 +130,7 @@ class LobbyCreateForm(forms.Form):
                 self.fields[f"option_{key}"] = forms.BooleanField(
                     label=label, required=False, initial=default, help_text=help_text
                 )
-        books = battles.handler().book_choices("eventhorizon")
+        books = battles.handler().book_choices(LAYER)
         if len(books) > 1:  # issue 31: the rule book battles fought online use
             label, help_text = OPTION_FIELDS["battle_book"]
             self.fields["option_battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],

@@ -187,6 +187,10 @@ class CampaignLayer:
     # battle app's ``battles_begun``, any battle row of the campaign).
     options: frozenset[str] = frozenset()
     battles_begun: Callable | None = None
+    # The emails of a layer whose steps are the platform's turns (``Turn``): a processed turn's
+    # report and a deadline reminder, for one recipient (campaign/actions/notifications.py).
+    turn_email: Callable | None = None      # (campaign, turn, recipient) -> EmailMultiAlternatives
+    reminder_email: Callable | None = None  # (campaign, turn, recipient, kind, now) -> EmailMultiAlternatives
 
     def has(self, feature: str) -> bool:
         return feature in self.features

@@ -27,9 +27,11 @@ from __future__ import annotations
 from django.db.models import F
 from django.db.models.signals import post_save
 
-from .models import BuildOrder, Campaign, Design, Empire, Fleet, Ship, Structure, World
+from .models import Campaign, Empire
 
-STATE_MODELS = (Empire, World, Structure, Fleet, Ship, BuildOrder, Design)
+# The platform's own state model; a campaign layer adds its own with ``connect`` (Event Horizon's
+# worlds, structures, fleets, ships, builds and designs, from its AppConfig).
+STATE_MODELS: list = [Empire]
 
 
 def bump(campaign_id: int | None) -> None:
@@ -44,6 +46,9 @@ def _changed(sender, instance, **kwargs) -> None:
     bump(instance.campaign_id)
 
 
-def connect() -> None:
-    for model in STATE_MODELS:
+def connect(*models) -> None:
+    """Watch saves of ``models`` (with none: the platform's own), rows with a ``campaign_id``."""
+    for model in models or (Empire,):
+        if model not in STATE_MODELS:
+            STATE_MODELS.append(model)
         post_save.connect(_changed, sender=model, dispatch_uid=f"state-version-save-{model.__name__}")

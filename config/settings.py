@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "campaign",
+    "campaign.eventhorizon",  # registers first: the lobby offers its layer first (issue 26)
     "campaign.cam",
     "campaign.press",
     "campaign.mail",

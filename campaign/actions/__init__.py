@@ -6,8 +6,9 @@ with a message for people; nothing is written when they do.
 
 One module per domain (as Zulip's ``zerver/actions/``): ``errors`` (the refusals), ``campaigns``
 (create, designs, import), ``accounts``, ``lobby``, ``orders`` (preview, submit, ready, take
-back), ``turns`` (process, finish, due turns, deadlines), ``moderation``, ``notifications``, ``textorders`` (orders as text, the order secret) and ``due``
-(every campaign layer's steps past their deadline, through the layer registry).
+back), ``turns`` (process, finish, due turns, deadlines), ``moderation``, ``notifications`` and ``due``
+(every campaign layer's steps past their deadline, through the layer registry). A layer's own
+actions are its app's (Event Horizon's roll-back and orders as text: ``campaign/eventhorizon/actions/``).
 This module re-exports every public name, so ``from campaign import actions; actions.x`` works;
 a test that replaces a function must replace it in the module that calls it.
 """
@@ -69,7 +70,6 @@ from .moderation import (  # noqa: F401
     process_now,
     resume_campaign,
     roll_back_step,
-    roll_back_turn,
     set_campaign_option,
     substitute_player,
 )
@@ -89,13 +89,6 @@ from .orders import (  # noqa: F401
     preview_orders,
     submit_orders,
     take_back_seat,
-)
-from .textorders import (  # noqa: F401
-    TextOrdersResult,
-    order_secret_made,
-    rotate_order_secret,
-    submit_text_orders,
-    turn_key,
 )
 from .turns import (  # noqa: F401
     due_turns,

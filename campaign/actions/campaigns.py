@@ -4,22 +4,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campaign.eventhorizon.models import Design, MapCell, Structure, World
+from campaign.models import COLOUR_PALETTE, Campaign, Empire, Membership, Turn, TurnOrders
+
 from .. import versioning
 from ..bulk import insert_rows
 from ..dice import CampaignDice
 from ..eventhorizon import adapters
-from ..models import (
-    COLOUR_PALETTE,
-    Campaign,
-    Design,
-    Empire,
-    MapCell,
-    Membership,
-    Structure,
-    Turn,
-    TurnOrders,
-    World,
-)
+from ..eventhorizon.layer import KEY as LAYER  # noqa: F401 - Event Horizon's lobby action and form (lobby.py, forms.py)
 from ..rules.dice import derive_seed, new_seed, seed_hash
 from ..rules.eventhorizon import economy as eh_economy
 from ..rules.eventhorizon import mapgen, victory
@@ -269,7 +261,8 @@ def import_campaign(doc) -> Campaign:
             raise ActionError(f"import refused: no design named '{ref['name']}' for seat {owner_seat}")
         return row
 
-    from ..models import BuildOrder, DiceRoll, Fleet, Ship
+    from campaign.eventhorizon.models import BuildOrder, Fleet, Ship
+    from campaign.models import DiceRoll
 
     fleets = {}
     for f in doc["fleets"]:

@@ -16,7 +16,14 @@ from ..models import COLOUR_PALETTE, Campaign, Membership
 from ..rules.dice import seed_hash
 from ..rules.eventhorizon import mapgen
 from ..rules.grid import GridError, make_grid
-from .campaigns import DEFAULT_OPTIONS, _check_setup, _generate_campaign, _seed_bytes, check_battle_book
+from .campaigns import (
+    DEFAULT_OPTIONS,
+    LAYER,
+    _check_setup,
+    _generate_campaign,
+    _seed_bytes,
+    check_battle_book,
+)
 from .errors import ActionError, NotAllowed, NotFound, TooMany
 from .notifications import send_started_notifications
 from .turns import setup_deadline
@@ -94,7 +101,7 @@ def create_lobby(
         if type(value) is not type(DEFAULT_OPTIONS[key]):
             raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
     if opts.get("battle_book"):
-        book = check_battle_book("eventhorizon", opts.pop("battle_book"))
+        book = check_battle_book(LAYER, opts.pop("battle_book"))
         if book:  # another book than the layer's own (issue 31); its own: nothing recorded
             opts["battle_book"] = book
     turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])

@@ -166,6 +166,9 @@ def send_turn_notifications(*, campaign_id: int, turn_number: int) -> int:
     turn = Turn.objects.filter(campaign=campaign, number=turn_number, status=Turn.Status.DONE).first()
     if turn is None or turn.processed_at is None:
         return 0  # not processed (or rolled back since): nothing to report
+    turn_email = layers.of(campaign).turn_email
+    if turn_email is None:
+        return 0  # a layer whose turns send no report
     before = Turn.objects.filter(campaign=campaign, number=turn_number - 1).values_list("summary", flat=True).first()
     candidates = []
     for recipient in notifications.recipients(campaign):
@@ -173,7 +176,7 @@ def send_turn_notifications(*, campaign_id: int, turn_number: int) -> int:
             continue
         if recipient.empire is not None and (before or {}).get(str(recipient.empire.seat), {}).get("eliminated"):
             continue  # eliminated in an earlier turn: nothing left to report
-        candidates.append((recipient, lambda r=recipient: notifications.turn_processed_email(campaign, turn, r)))
+        candidates.append((recipient, lambda r=recipient: turn_email(campaign, turn, r)))
     kind = notifications.kind_key(notifications.TURN, notifications.stamp(turn.processed_at))
     return _send_once(campaign, kind, turn_number, candidates)
 
@@ -211,9 +214,12 @@ def send_turn_reminder(*, campaign_id: int, turn_number: int, now) -> int:
     window = dict(notifications.REMINDER_WINDOWS).get(kind)
     if kind is None or turn.deadline - turn.opened_at <= window:
         return 0
+    reminder_email = layers.of(campaign).reminder_email
+    if reminder_email is None:
+        return 0  # a layer whose turns send no reminder
     ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
     candidates = [
-        (r, lambda r=r: notifications.reminder_email(campaign, turn, r, kind, now))
+        (r, lambda r=r: reminder_email(campaign, turn, r, kind, now))
         for r in notifications.recipients(campaign)
         if r.empire is not None and r.wants("reminders") and r.empire.pk not in ready
         and not (r.empire.is_bot or r.empire.auto_bot or r.empire.eliminated)

@@ -91,7 +91,7 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
     conn = connections[router.db_for_write(TurnOrders)]
     lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
     table, field = TurnOrders._meta.db_table, TurnOrders._meta.get_field
-    # received_at: a set sent by mail and received before this one never replaces it (actions/textorders.py).
+    # received_at: a set sent by mail and received before this one never replaces it (campaign/eventhorizon/actions/textorders.py).
     now = timezone.now()
     sets = ["orders = %s", "revision = revision + 1", "updated_at = %s", "received_at = %s"]
     params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(now, conn),

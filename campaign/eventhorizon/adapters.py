@@ -12,8 +12,10 @@ from dataclasses import replace
 
 from django.db.models import Q
 
+from campaign.eventhorizon.models import BuildOrder, Design, Fleet, MapCell, Ship, Structure, World
+from campaign.models import Campaign, Empire
+
 from ..bulk import update_rows
-from ..models import BuildOrder, Campaign, Design, Empire, Fleet, MapCell, Ship, Structure, World
 from ..rules.eventhorizon import economy as eh
 from ..rules.eventhorizon import fog
 from ..rules.eventhorizon.designs import Design as DesignSpec

@@ -13,21 +13,11 @@ from typing import Any
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
+from campaign.eventhorizon.models import BuildOrder, Design, Fleet, Ship, Structure, World
+from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
+
 from .. import sanitise
 from ..dice import entry_fields, log_entries
-from ..models import (
-    BuildOrder,
-    Campaign,
-    Design,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Ship,
-    Structure,
-    Turn,
-    TurnOrders,
-    World,
-)
 from ..rules import dicelog
 from ..rules.eventhorizon.designs import WEAPONS, DesignError, Technology, validate_design
 from ..rules.eventhorizon.designs import Design as DesignSpec

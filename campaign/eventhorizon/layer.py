@@ -51,7 +51,7 @@ def after_resume(campaign: Campaign, step: Step, *, now=None) -> None:
 
 
 def roll_back(*, campaign_id: int, user, number: int | None = None) -> Step:
-    from ..actions.moderation import roll_back_turn
+    from .actions import roll_back_turn
 
     turn = roll_back_turn(campaign_id=campaign_id, user=user, turn_number=number)
     return Step(number=turn.number, label=round_label(turn.number), deadline=turn.deadline, open=True, row=turn)
@@ -161,7 +161,7 @@ def not_ready(campaign: Campaign) -> list[str]:
 def record() -> CampaignLayer:
     from .. import actions
     from ..forms import LobbyCreateForm
-    from . import exchange
+    from . import exchange, notify
 
     return CampaignLayer(
         key=KEY,
@@ -193,5 +193,7 @@ def record() -> CampaignLayer:
         hold_seat=hold_seat,
         not_ready=not_ready,
         act_url="campaign-orders",
+        turn_email=notify.turn_processed_email,
+        reminder_email=notify.reminder_email,
     )
 

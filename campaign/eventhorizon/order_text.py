@@ -1,7 +1,7 @@
 """Reading helpers for orders as text (docs/orders.md, "Orders as text"): the order secret's hash,
 the per-turn key a template carries instead of the secret, and the orders template a turn report
 email and the paste page hold. Nothing here writes; the checker and the secret's rotation are
-actions (campaign/actions/textorders.py).
+actions (campaign/eventhorizon/actions/textorders.py).
 """
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import hmac
 
 from django.utils.crypto import salted_hmac
 
-from ..models import Empire, OrderSecret, TurnOrders
+from campaign.eventhorizon.models import OrderSecret
+from campaign.models import Empire, TurnOrders
+
 from ..rules.eventhorizon.textorders import Header, format_orders
 
 TURN_KEY_SALT = "campaign.textorders.turn-key"

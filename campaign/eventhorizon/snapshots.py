@@ -1,5 +1,5 @@
 """Turn snapshots: the campaign's state just before a turn is processed, kept in ``Turn.snapshot``
-so a moderator can roll the last processed turn back (``actions.roll_back_turn``) and so past
+so a moderator can roll the last processed turn back (``campaign/eventhorizon/actions/rollback.py`` ``roll_back_turn``) and so past
 turns can be shown. Like ``adapters``, nothing here decides a rule or is called from a view: the
 actions call ``take`` (in ``process_turn``) and ``restore`` (in ``roll_back_turn``).
 
@@ -19,20 +19,8 @@ from django.db import connections, router
 from django.db.models import Q
 
 from campaign.dice import _truncate_dice_log
-
-from ..models import (
-    BuildOrder,
-    Campaign,
-    Design,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Ship,
-    Structure,
-    Turn,
-    TurnOrders,
-    World,
-)
+from campaign.eventhorizon.models import BuildOrder, Design, Fleet, Ship, Structure, World
+from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 
 VERSION = 1
 

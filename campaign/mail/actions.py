@@ -92,10 +92,8 @@ FIRST_TRY_GRACE = timedelta(minutes=1)
 
 def _secret_hash(msg) -> str:
     """The hash of the secret the orders header gives (what the store keeps instead of it)."""
-    from campaign.actions.textorders import header_secret_hash
-
     text, _ = message.body_text(msg)
-    return header_secret_hash(text) if text and routing.has_orders_header(text) else ""
+    return routing.orders_hook("header_secret_hash")(text) if text and routing.has_orders_header(text) else ""
 
 
 def _in_line() -> bool:
@@ -214,7 +212,7 @@ def _identity(msg, row: InboundMessage, incoming: routing.Incoming, *, check_sea
     forged mail "from" a player never spends her seat's allowance (docs/mail.md "Limits").
     ``check_seat`` False (no rate limit to apply): the secret is left to the checker, whose answer
     says whether it was right (``Answer.verified_key``)."""
-    from campaign.actions.textorders import verified_seat
+    verified_seat = routing.orders_hook("verified_seat")
 
     for address in incoming.recipients:
         prefix = addresses.prefix_of(address)

@@ -4,7 +4,7 @@
    prefix: ``press`` (press replies, ``campaign.press``), ``cam`` (a CAM scenario result,
    registered by ``campaign/cam/apps.py`` — the platform imports no campaign layer).
 2. Otherwise a message whose text has a ``#SECTOR`` header line is a set of orders for the text
-   order checker (``campaign.actions.textorders``).
+   order checker (the layer's, registered with ``register_orders``).
 3. Anything else gets a short note on what the address takes.
 
 A handler returns an ``Answer``: what to reply and to which *account* — the reply goes to that
@@ -66,6 +66,21 @@ def register(prefix: str, handler: Handler, scheme: Callable[[], dict] | None = 
         _SCHEMES[prefix] = scheme
 
 
+# Orders as text (a ``#SECTOR`` header): the checker of the layer that takes them, registered by
+# its AppConfig (Event Horizon's, campaign/eventhorizon/apps.py), so the mail app names no layer.
+# "submit": (text, *, received_at, via, sender_email, secret_hash) -> result; "header_secret_hash":
+# (text) -> str; "verified_seat": (text, secret_hash) -> (campaign id, seat) | None.
+_ORDERS: dict[str, Callable] = {}
+
+
+def register_orders(*, submit: Callable, header_secret_hash: Callable, verified_seat: Callable) -> None:
+    _ORDERS.update(submit=submit, header_secret_hash=header_secret_hash, verified_seat=verified_seat)
+
+
+def orders_hook(name: str) -> Callable:
+    return _ORDERS[name]
+
+
 def scheme_for(prefix: str) -> dict:
     found = _SCHEMES.get(prefix)
     return found() if found is not None else {}
@@ -109,9 +124,7 @@ def orders(incoming: Incoming) -> Answer:
     named a seat that has a player and the mail did not come from her address, she also gets a
     short notice that someone tried, holding none of the text (the site must not carry a
     stranger's text to a player), capped per address (MAIL_NOTICE_LIMIT)."""
-    from campaign.actions.textorders import submit_text_orders
-
-    result = submit_text_orders(incoming.text, received_at=incoming.received_at, via="mail",
+    result = orders_hook("submit")(incoming.text, received_at=incoming.received_at, via="mail",
                                 sender_email=incoming.sender or None, secret_hash=incoming.secret_hash)
     empire = getattr(result, "empire", None)
     owner = getattr(getattr(result, "membership", None), "user", None) or getattr(empire, "user", None)

@@ -38,7 +38,8 @@ from django.utils import timezone
 from campaign.access import visible_campaigns
 from campaign.eventhorizon import visibility
 from campaign.eventhorizon.adapters import design_from_spec
-from campaign.models import Campaign, Design
+from campaign.eventhorizon.models import Design
+from campaign.models import Campaign
 from campaign.rules.eventhorizon.autoresolve import Side, odds
 from campaign.rules.eventhorizon.designs import Design as DesignSpec
 from campaign.rules.eventhorizon.designs import DesignError, ShipType, validate_design

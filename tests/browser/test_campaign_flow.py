@@ -16,7 +16,8 @@ import re
 
 from django.urls import reverse
 
-from campaign.models import Campaign, Empire, Fleet, Turn
+from campaign.eventhorizon.models import Fleet
+from campaign.models import Campaign, Empire, Turn
 
 READY_TIMEOUT_MS = 30_000
 PHONE = {"width": 390, "height": 844}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from campaign.eventhorizon import adapters, visibility
-from campaign.models import Fleet, MapCell
+from campaign.eventhorizon.models import Fleet, MapCell
 from campaign.rules.eventhorizon.mapgen import Terrain
 from campaign.rules.eventhorizon.orders import PathRules, fleet_speed
 

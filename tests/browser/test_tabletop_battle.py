@@ -10,7 +10,8 @@ the hex); rulings C15–C20 (docs/rulings.md).
 
 from django.urls import reverse
 
-from campaign.models import Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Turn
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn
 

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import actions
+from campaign.eventhorizon.actions import roll_back_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_eh_only_moderation_posts_answer_404_for_a_cam_campaign(client, cam_camp
 @pytest.mark.parametrize("action, kwargs", [
     (actions.process_now, {}),
     (actions.substitute_player, {"seat": 1, "username": ""}),
-    (actions.roll_back_turn, {}),
+    (roll_back_turn, {}),
 ])
 def test_eh_only_moderation_actions_refuse_a_cam_campaign(cam_campaign, alice, action, kwargs):
     with pytest.raises(actions.NotFound):

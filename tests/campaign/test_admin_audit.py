@@ -10,7 +10,8 @@ from django.db.models import BooleanField, JSONField
 from django.test import Client, RequestFactory
 
 from campaign import actions
-from campaign.models import AuditEntry, Campaign, DiceRoll, Fleet, Ship, Turn, TurnOrders, World
+from campaign.eventhorizon.models import Fleet, Ship, World
+from campaign.models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def form_data(obj, **changes):
 
 
 def url(obj, what="change"):
-    return f"/admin/campaign/{obj._meta.model_name}/{obj.pk}/{what}/"
+    return f"/admin/{obj._meta.app_label}/{obj._meta.model_name}/{obj.pk}/{what}/"
 
 
 def test_an_edit_is_recorded_with_before_and_after(small_campaign, staff, root):
@@ -84,7 +85,7 @@ def test_deletions_are_recorded(small_campaign, staff):
     assert entry.before["number"] == ship.number and entry.after is None
     # "Delete selected" from the list goes through the same path, one entry per row.
     fleets = list(Fleet.objects.filter(campaign=small_campaign, ships__isnull=True).values_list("pk", flat=True))
-    staff.post("/admin/campaign/fleet/", {"action": "delete_selected", "_selected_action": fleets, "post": "yes"})
+    staff.post("/admin/eventhorizon/fleet/", {"action": "delete_selected", "_selected_action": fleets, "post": "yes"})
     assert AuditEntry.objects.filter(campaign=small_campaign, action="admin_delete").count() == 1 + len(fleets)
 
 

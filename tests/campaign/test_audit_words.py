@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import AuditEntry, Campaign, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_a_roll_back_keeps_when_the_orders_were_sent(client, small_campaign, ali
                 .values_list("empire__seat", "updated_at"))
     actions.process_turn(campaign_id=small_campaign.pk)
     assert timezone.now() > max(sent.values())
-    actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice)
+    roll_back_turn(campaign_id=small_campaign.pk, user=alice)
     assert Campaign.objects.get(pk=small_campaign.pk).turn == 1
     after = dict(TurnOrders.objects.filter(turn__campaign=small_campaign, turn__number=1)
                  .values_list("empire__seat", "updated_at"))

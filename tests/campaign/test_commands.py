@@ -6,7 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaign.models import Campaign, DiceRoll, MapCell, World
+from campaign.eventhorizon.models import MapCell, World
+from campaign.models import Campaign, DiceRoll
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from django.db.models import QuerySet
 from campaign import actions
 from campaign.dice import log_entries
 from campaign.eventhorizon import visibility
-from campaign.models import Campaign, Design, DiceRoll, Fleet, Membership, Ship, Turn
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import Campaign, DiceRoll, Membership, Turn
 from campaign.rules import dicelog
 from campaign.rules.dice import FixedDice
 from campaign.rules.eventhorizon import economy as eh

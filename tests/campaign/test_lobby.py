@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import actions
-from campaign.models import COLOUR_PALETTE, Campaign, DiceRoll, Empire, Invitation, MapCell, Membership, Turn
+from campaign.eventhorizon.models import MapCell
+from campaign.models import COLOUR_PALETTE, Campaign, DiceRoll, Empire, Invitation, Membership, Turn
 
 pytestmark = pytest.mark.django_db
 

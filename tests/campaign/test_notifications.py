@@ -9,6 +9,8 @@ from django.test import Client
 from django.utils import timezone
 
 from campaign import actions, notifications, tasks
+from campaign.eventhorizon import notify
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import Campaign, Membership, SentNotification, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +105,7 @@ def test_turn_emails_are_sent_once_however_often_the_task_runs(processed):
 def test_a_turn_rolled_back_and_processed_again_is_reported_again(processed, alice, django_capture_on_commit_callbacks):
     assert len(mail.outbox) == 3
     with django_capture_on_commit_callbacks(execute=True):
-        actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+        roll_back_turn(campaign_id=processed.pk, user=alice)
     # Rolled back: a queued email task for the undone processing finds nothing to report.
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.send_turn_notifications(campaign_id=processed.pk, turn_number=1) == 0
@@ -447,9 +449,9 @@ def test_reminders_offer_an_answer_by_mail_only_with_mail_in(small_campaign, set
     turn.save(update_fields=["deadline"])
     bob_seat = small_campaign.empires.get(seat=1)
     recipient = notifications.Recipient(bob_seat.user, Membership.Role.PLAYER, bob_seat, None)
-    off = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    off = notify.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
     assert "answer this email" not in off.body.lower() and "#SECTOR" not in off.body and not off.reply_to
     settings.MAIL_IN_ENABLED = True
-    on = notifications.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
+    on = notify.reminder_email(small_campaign, turn, recipient, notifications.REMINDER_1H, now)
     assert "Or answer this email" in on.body and "#SECTOR" in on.body
     assert on.reply_to == [settings.MAIL_ORDERS_ADDRESS]

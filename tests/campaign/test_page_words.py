@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from campaign.eventhorizon import actions as eh_actions
+
 ROOT = Path(__file__).resolve().parents[2]
 
 DEVELOPER = re.compile(r"docs/\w|\b\w+\.md\b|RULINGS|score_scenario")
@@ -95,13 +97,12 @@ def test_no_engine_rule_or_refusal_names_a_developer_file():
 
 @pytest.mark.django_db
 def test_refusals_on_the_paste_design_and_api_pages_cite_rules_in_players_words(client, small_campaign, bob):
-    from campaign import actions
     from campaign.models import Empire
 
     pk = small_campaign.pk
     seat = Empire.objects.get(campaign=small_campaign, user=bob)
     client.force_login(bob)
-    text = f"#SECTOR {pk} {seat.seat} {actions.turn_key(seat, 1)} TURN 1\nHOP\n#END\n"
+    text = f"#SECTOR {pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\nHOP\n#END\n"
     pages = {"paste": client.post(reverse("campaign-orders-text", args=[pk]), {"text": text})}
     # A frigate that does not add up to its class's BP (003 Star Ship Design Rules: Ship Type).
     pages["design"] = client.post(reverse("campaign-design-new", args=[pk]),

@@ -6,7 +6,8 @@ from rest_framework.test import APIClient
 
 from campaign import actions
 from campaign.eventhorizon import adapters
-from campaign.models import Fleet, Turn, TurnOrders
+from campaign.eventhorizon.models import Fleet
+from campaign.models import Turn, TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 pytestmark = pytest.mark.django_db
@@ -262,7 +263,7 @@ def test_orders_are_checked_against_the_state_as_it_is_now(played, alice, bob, d
     (adapters.state_for_orders) while the campaign's state version stands; any change to the
     state moves it and is seen at once: here a moderator's edits (through the admin's action) of
     the banked BP and of a ship's damage."""
-    from campaign.models import Ship
+    from campaign.eventhorizon.models import Ship
 
     played.builds.filter(owner__seat=1).delete()  # dockyard 1 (seat 1's home dockyard) is free
     buy = {"purchases": [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": 1}]}

@@ -5,7 +5,8 @@ import pytest
 from campaign import actions
 from campaign.dice import log_entries
 from campaign.eventhorizon.adapters import map_state
-from campaign.models import Campaign, DiceRoll, Empire, MapCell, Structure, World
+from campaign.eventhorizon.models import MapCell, Structure, World
+from campaign.models import Campaign, DiceRoll, Empire
 from campaign.rules import dicelog
 from campaign.rules.dice import derive_seed, seed_hash
 

@@ -5,7 +5,8 @@ order; a refused list names the first failing item and changes nothing."""
 import pytest
 
 from campaign import actions
-from campaign.models import BuildOrder, Design, Empire, Structure, TurnOrders
+from campaign.eventhorizon.models import BuildOrder, Design, Structure
+from campaign.models import Empire, TurnOrders
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,8 @@ from django.core import mail
 
 from campaign import actions
 from campaign.eventhorizon import reports, visibility
-from campaign.models import Design, DiceRoll, Fleet, Membership, Ship, Turn
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import DiceRoll, Membership, Turn
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.mapgen import Terrain
 

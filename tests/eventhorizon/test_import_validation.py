@@ -13,7 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaign.models import Campaign, DiceRoll, Empire, Fleet, Ship, Turn, World
+from campaign.eventhorizon.models import Fleet, Ship, World
+from campaign.models import Campaign, DiceRoll, Empire, Turn
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ import pytest
 
 from campaign import actions
 from campaign.eventhorizon import visibility
-from campaign.models import Design, Fleet, Ship, Turn
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import Turn
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,8 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from campaign import actions
-from campaign.models import Design, Empire, Fleet, Membership, TurnOrders
+from campaign.eventhorizon.models import Design, Fleet
+from campaign.models import Empire, Membership, TurnOrders
 from tests.eventhorizon.test_api_orders import a_fleet, path_into_black_hole, play
 
 pytestmark = pytest.mark.django_db

@@ -20,6 +20,7 @@ import pytest
 from django.db import connection, transaction
 
 from campaign import actions
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import AuditEntry, Campaign, Turn, TurnOrders
 from tests.eventhorizon.test_concurrency_pg import (  # noqa: F401
     _postgresql_only,
@@ -185,7 +186,7 @@ def test_no_locking_query_joins_another_table(small_campaign, alice, bob):
         actions.take_back_seat(small_campaign.empires.get(seat=2).pk)
         set_battle_preference(empire_id=seat1.pk, user=bob, preference=seat1.battle_preference)
         actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
-        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
+        roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)
         actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=2, username="")
     locking = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
     assert len(locking) >= 10

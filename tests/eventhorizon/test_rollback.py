@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from campaign import actions
 from campaign.dice import log_entries
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.exchange import export_campaign
 from campaign.models import AuditEntry, Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules import dicelog
@@ -70,7 +71,7 @@ def roll_back_and_reprocess(campaign, alice) -> dict:
     first = full_state(campaign)
     first_dice = list(DiceRoll.objects.filter(campaign=campaign).order_by("seq").values_list("seq", "hash"))
 
-    actions.roll_back_turn(campaign_id=campaign.pk, user=alice, turn_number=number)
+    roll_back_turn(campaign_id=campaign.pk, user=alice, turn_number=number)
     assert full_state(campaign) == before
     assert DiceRoll.objects.filter(campaign=campaign).count() == rolls_before
     dice_verify(campaign)
@@ -105,7 +106,7 @@ def test_roll_back_then_reprocess_gives_the_same_state(bot_campaign, alice):
 
 def test_roll_back_then_reprocess_a_battle(bot_campaign, alice):
     # 003 Invading Enemy Hexes; Alternative to a Tactical Battle: a fleet attacks another.
-    from campaign.models import Fleet
+    from campaign.eventhorizon.models import Fleet
     from campaign.rules.eventhorizon.mapgen import Terrain
 
     for _ in range(3):
@@ -146,7 +147,7 @@ def test_rolling_back_the_final_turn_reopens_the_campaign(small_campaign_in_setu
     assert finished.status == Campaign.Status.FINISHED and finished.winner.seat == 1
     first = full_state(finished)
 
-    actions.roll_back_turn(campaign_id=finished.pk, user=alice)
+    roll_back_turn(campaign_id=finished.pk, user=alice)
     reopened = Campaign.objects.get(pk=finished.pk)
     assert reopened.status == Campaign.Status.ACTIVE and reopened.winner is None and reopened.revealed_seed is None
     assert full_state(reopened) == before
@@ -170,7 +171,7 @@ def test_roll_back_restores_the_orders_and_records_the_truncation(processed, ali
     rolls_of_turn_1 = DiceRoll.objects.filter(campaign=processed, turn=1).count()
     # Orders already sent for turn 2 are discarded with it.
     actions.submit_orders(empire_id=processed.empires.get(seat=1).pk, raw={}, ready=True)
-    turn = actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+    turn = roll_back_turn(campaign_id=processed.pk, user=alice)
     assert turn.number == 1 and turn.status == Turn.Status.OPEN and turn.processed_at is None
     assert turn.events == [] and turn.snapshot is None
     orders = TurnOrders.objects.filter(turn=turn).order_by("empire__seat")
@@ -190,7 +191,7 @@ def test_roll_back_restores_the_orders_and_records_the_truncation(processed, ali
 
 
 def test_a_rolled_back_turn_waits_for_the_moderator(processed, alice):
-    actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+    roll_back_turn(campaign_id=processed.pk, user=alice)
     campaign = Campaign.objects.get(pk=processed.pk)
     assert campaign.paused and campaign.paused_remaining == timedelta(hours=campaign.turn_hours)
     # Every player was ready, yet the sweep and the turn task leave it alone while paused.
@@ -201,18 +202,18 @@ def test_a_rolled_back_turn_waits_for_the_moderator(processed, alice):
 
 def test_only_the_last_processed_turn_can_be_rolled_back(processed, alice, bob, mallory):
     with pytest.raises(actions.NotAllowed):
-        actions.roll_back_turn(campaign_id=processed.pk, user=bob)
+        roll_back_turn(campaign_id=processed.pk, user=bob)
     with pytest.raises(actions.NotFound):
-        actions.roll_back_turn(campaign_id=processed.pk, user=mallory)
+        roll_back_turn(campaign_id=processed.pk, user=mallory)
     actions.process_turn(campaign_id=processed.pk)  # turn 2: the campaign moves on
     before = full_state(processed)
     with pytest.raises(actions.ActionError, match=r"only the last processed turn \(2\) can be rolled back, not turn 1"):
-        actions.roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=1)
+        roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=1)
     assert full_state(processed) == before and not AuditEntry.objects.filter(action="roll_back").exists()
-    actions.roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=2)
+    roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=2)
     # Turn 1 is now the last processed turn, but the campaign moved on past it once already:
     # it is still the last one done, so it can be rolled back in turn (one step at a time).
-    actions.roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=1)
+    roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=1)
     assert Campaign.objects.get(pk=processed.pk).turn == 1
 
 
@@ -220,20 +221,20 @@ def test_roll_back_refusals_change_nothing(small_campaign_in_setup, alice):
     from tests.eventhorizon.setup_round import finish_setup
 
     with pytest.raises(actions.ActionError, match="nothing to roll back"):  # the set-up round is open
-        actions.roll_back_turn(campaign_id=small_campaign_in_setup.pk, user=alice)
+        roll_back_turn(campaign_id=small_campaign_in_setup.pk, user=alice)
     small_campaign = finish_setup(small_campaign_in_setup)
     actions.process_turn(campaign_id=small_campaign.pk)
     Turn.objects.filter(campaign=small_campaign, number=1).update(snapshot=None)  # as before snapshots
     before = full_state(small_campaign)
     with pytest.raises(actions.ActionError, match="before turns were snapshotted"):
-        actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice)
+        roll_back_turn(campaign_id=small_campaign.pk, user=alice)
     assert full_state(small_campaign) == before
 
 
 def test_roll_back_refused_while_a_later_turn_is_not_open(processed, alice):
     Turn.objects.filter(campaign=processed, number=2).update(status=Turn.Status.PROCESSING)
     with pytest.raises(actions.ActionError, match="moved on"):
-        actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+        roll_back_turn(campaign_id=processed.pk, user=alice)
 
 
 def test_the_dice_log_stays_append_only_outside_a_roll_back(processed):
@@ -247,7 +248,7 @@ def test_the_dice_log_stays_append_only_outside_a_roll_back(processed):
 def test_a_substitution_since_the_turn_survives_the_roll_back(processed, alice, django_user_model):
     dave = django_user_model.objects.create_user("dave")
     actions.substitute_player(campaign_id=processed.pk, user=alice, seat=2, username="dave")
-    actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+    roll_back_turn(campaign_id=processed.pk, user=alice)
     assert processed.empires.get(seat=2).user == dave
 
 
@@ -256,7 +257,7 @@ def test_admin_edits_since_the_turn_are_undone_but_stay_in_the_log(processed, al
     actions.admin_edit(user=alice, instance=Empire(**{**{f.attname: getattr(empire, f.attname)
                                                          for f in Empire._meta.concrete_fields}, "bp": 7}))
     assert Empire.objects.get(pk=empire.pk).bp == 7
-    actions.roll_back_turn(campaign_id=processed.pk, user=alice)
+    roll_back_turn(campaign_id=processed.pk, user=alice)
     assert Empire.objects.get(pk=empire.pk).bp != 7
     assert AuditEntry.objects.filter(campaign=processed, action="admin_change").exists()
 

@@ -12,18 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.exchange import export_campaign
-from campaign.models import (
-    COLOUR_PALETTE,
-    Campaign,
-    DiceRoll,
-    Empire,
-    Fleet,
-    Membership,
-    Ship,
-    Turn,
-    TurnOrders,
-)
+from campaign.eventhorizon.models import Fleet, Ship
+from campaign.models import COLOUR_PALETTE, Campaign, DiceRoll, Empire, Membership, Turn, TurnOrders
 from campaign.rules.eventhorizon.economy import INCOME_PURPOSE
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -235,7 +227,7 @@ def test_item1_setup_round_exports_imports_and_rolls_back(small_campaign_in_setu
     assert copy.turn == 1 and Ship.objects.filter(campaign=copy).exists()
     # The moderator can roll the set-up round back: the round is open again, nothing bought.
     actions.process_turn(campaign_id=campaign.pk)
-    actions.roll_back_turn(campaign_id=campaign.pk, user=alice, turn_number=0)
+    roll_back_turn(campaign_id=campaign.pk, user=alice, turn_number=0)
     campaign.refresh_from_db()
     assert campaign.turn == 0 and campaign.paused and not Ship.objects.filter(campaign=campaign).exists()
     assert Turn.objects.get(campaign=campaign, number=0).status == Turn.Status.OPEN

@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
-from campaign.models import Campaign, MapCell, Structure, TurnOrders
+from campaign.eventhorizon.models import MapCell, Structure
+from campaign.models import Campaign, TurnOrders
 
 pytestmark = pytest.mark.django_db
 

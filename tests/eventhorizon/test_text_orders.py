@@ -7,8 +7,10 @@ import pytest
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
-from campaign.models import AuditEntry, Design, Empire, TurnOrders
+from campaign.eventhorizon.models import Design
+from campaign.models import AuditEntry, Empire, TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +33,7 @@ def a_legal_move(campaign, empire) -> str:
 
 
 def send(text, at=None, via="mail", **kw):
-    return actions.submit_text_orders(text, received_at=at or timezone.now(), via=via, **kw)
+    return eh_actions.submit_text_orders(text, received_at=at or timezone.now(), via=via, **kw)
 
 
 def stored(empire):
@@ -40,7 +42,7 @@ def stored(empire):
 
 def test_accepted_orders_are_stored_and_the_reply_echoes_them(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     move, fleet, to = a_legal_move(small_campaign, bob_seat)
     text = (f"Hello moderator,\n\n{header(small_campaign, bob_seat, secret)}\n{move}\nLOSSES costliest\nREADY\n#END\n"
             "-- \nBob\n")
@@ -67,7 +69,7 @@ def test_accepted_orders_are_stored_and_the_reply_echoes_them(small_campaign, bo
 
 def test_a_partly_refused_set_is_refused_whole_and_the_stored_set_stays(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     first = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE last\n#END\n")
     assert first.accepted
     before = stored(bob_seat).orders
@@ -86,7 +88,7 @@ def test_a_partly_refused_set_is_refused_whole_and_the_stored_set_stays(small_ca
 
 def test_engine_refusals_are_put_on_their_line_with_the_rule(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     result = send(f"{header(small_campaign, bob_seat, secret)}\nLOSSES cheapest\nMOVE 9999 TO 1,1\n#END\n")
     assert not result.accepted
     bad = [line for line in result.lines if not line.ok]
@@ -99,8 +101,8 @@ def test_engine_refusals_are_put_on_their_line_with_the_rule(small_campaign, bob
 
 def test_a_wrong_secret_changes_nothing(small_campaign, bob, carol):
     bob_seat = seat_of(small_campaign, bob)
-    actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
-    carols = actions.rotate_order_secret(empire_id=seat_of(small_campaign, carol).pk, user=carol)
+    eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    carols = eh_actions.rotate_order_secret(empire_id=seat_of(small_campaign, carol).pk, user=carol)
     for secret in ("guessed", carols, ""):
         result = send(f"{header(small_campaign, bob_seat, secret or 'x')}\nLOSSES costliest\n#END\n")
         assert not result.accepted and "with that order secret" in result.error and result.reason == "secret"
@@ -117,7 +119,7 @@ def test_a_wrong_secret_changes_nothing(small_campaign, bob, carol):
 
 def test_orders_for_a_processed_turn_are_refused_naming_it(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     result = send(f"{header(small_campaign, bob_seat, secret, turn=0)}\nLOSSES costliest\n#END\n")
     assert not result.accepted
     assert "turn 0: it has been processed already; the current turn is turn 1" in result.error
@@ -131,7 +133,7 @@ def test_orders_for_a_processed_turn_are_refused_naming_it(small_campaign, bob):
 
 def test_a_set_received_earlier_than_the_stored_one_never_replaces_it(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     now = timezone.now()
     later = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE last\n#END\n", at=now)
     assert later.accepted
@@ -145,7 +147,7 @@ def test_a_set_received_earlier_than_the_stored_one_never_replaces_it(small_camp
 
 def test_web_orders_saved_after_a_mail_win_over_it(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     sent_at = timezone.now()
     actions.submit_orders(empire_id=bob_seat.pk, raw={})
     result = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE last\n#END\n", at=sent_at)
@@ -155,7 +157,7 @@ def test_web_orders_saved_after_a_mail_win_over_it(small_campaign, bob):
 def test_the_set_up_round_by_text(small_campaign_in_setup, bob):
     campaign = small_campaign_in_setup
     bob_seat = seat_of(campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     state = adapters.load_state(campaign)
     home = state.home_world(bob_seat.seat).coord
     dock = next(s.id for s in state.structures if s.owner == bob_seat.seat)
@@ -172,31 +174,31 @@ def test_the_set_up_round_by_text(small_campaign_in_setup, bob):
 
 def test_the_turn_key_works_for_its_turn_only_and_until_the_secret_is_rotated(small_campaign, bob, carol):
     bob_seat = seat_of(small_campaign, bob)
-    key = actions.turn_key(bob_seat, 1)
+    key = eh_actions.turn_key(bob_seat, 1)
     assert send(f"{header(small_campaign, bob_seat, key)}\nLOSSES costliest\n#END\n").accepted
     carol_seat = seat_of(small_campaign, carol)
     assert not send(f"{header(small_campaign, carol_seat, key)}\nLOSSES costliest\n#END\n").secret_ok
-    assert not send(f"{header(small_campaign, bob_seat, actions.turn_key(bob_seat, 2), turn=1)}\n#END\n").secret_ok
-    old = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    assert not send(f"{header(small_campaign, bob_seat, eh_actions.turn_key(bob_seat, 2), turn=1)}\n#END\n").secret_ok
+    old = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     assert not send(f"{header(small_campaign, bob_seat, key)}\n#END\n").secret_ok  # rotated: the old key is dead
-    new = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    new = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     assert not send(f"{header(small_campaign, bob_seat, old)}\n#END\n").secret_ok
     assert send(f"{header(small_campaign, bob_seat, new)}\n#END\n").accepted
 
 
 def test_a_seat_handed_to_someone_else_needs_a_new_secret(small_campaign, alice, bob, mallory):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=bob_seat.seat, username="mallory")
     assert not send(f"{header(small_campaign, bob_seat, secret)}\n#END\n").secret_ok
     with pytest.raises(actions.NotFound):
-        actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
-    assert actions.rotate_order_secret(empire_id=bob_seat.pk, user=mallory)
+        eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    assert eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=mallory)
 
 
 def test_designs_and_battle_preference_by_text(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     bad = send(f'{header(small_campaign, bob_seat, secret)}\nDESIGN "Lumpy" patrol_craft hull=1 engine=1\n'
                "BATTLE tabletop\n#END\n")
     assert not bad.accepted and not bad.lines[1].ok and "BP" in bad.lines[1].message
@@ -214,7 +216,7 @@ def test_designs_and_battle_preference_by_text(small_campaign, bob):
 
 def test_hostile_text_is_refused_without_a_crash(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     for text in (f"{header(small_campaign, bob_seat, secret)}\nBUILD \"x\x00\" AT 1\n#END\n",
                  f"{header(small_campaign, bob_seat, secret)}\nBUILD \"x\ud800\" AT 1\n#END\n",
                  "x" * 300_000, "\n" * 5000):
@@ -242,7 +244,7 @@ def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
     body = message.body
     start = body.index("#SECTOR")
     block = body[start:body.index("#END", start) + 4]
-    assert block.startswith(f"#SECTOR {small_campaign.pk} {bob_seat.seat} {actions.turn_key(bob_seat, 2)} TURN 2\n")
+    assert block.startswith(f"#SECTOR {small_campaign.pk} {bob_seat.seat} {eh_actions.turn_key(bob_seat, 2)} TURN 2\n")
     assert "LOSSES costliest" in block  # the standing orders in force, written out
     assert block in html.unescape(message.alternatives[0][0])  # and in the HTML part
     assert "#SECTOR" not in next(m for m in mail.outbox if m.to == ["alice@example.com"]).body  # plays no seat
@@ -265,7 +267,7 @@ def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
 
 def test_a_seat_the_computer_took_over_is_told_to_take_it_back(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
-    secret = actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     Empire.objects.filter(pk=bob_seat.pk).update(is_bot=True, auto_bot=True)
     result = send(f"{header(small_campaign, bob_seat, secret)}\nLOSSES costliest\n#END\n")
     assert not result.accepted and result.reason == "seat" and "take it back first" in result.error

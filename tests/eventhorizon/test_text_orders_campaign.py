@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.models import Campaign
 from campaign.rules.eventhorizon.mapgen import Terrain
@@ -60,7 +61,7 @@ def test_a_campaign_by_mail_and_paste_equals_the_same_orders_by_api(
         edited = (block_of(report.body).replace("#END", f"MOVE {bob_fleet} TO {bob_to[0]},{bob_to[1]}\n#END")
                   .replace("LOSSES cheapest", f"LOSSES {loss}").replace("LOSSES costliest", f"LOSSES {loss}"))
         reply = "Here you go.\n\n" + edited + "\n" + "\n".join("> " + line for line in report.body.splitlines())
-        sent = actions.submit_text_orders(reply, received_at=timezone.now(), via="mail", sender_email="bob@example.com")
+        sent = eh_actions.submit_text_orders(reply, received_at=timezone.now(), via="mail", sender_email="bob@example.com")
         assert sent.accepted, sent.reply_text()
         # carol: the paste page's template, edited.
         client.force_login(carol)

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, Empire, TurnOrders
 from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
 
@@ -19,13 +20,13 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, seri
 
 def test_sets_for_one_seat_sent_at_once_keep_the_last_received(small_campaign, bob):
     seat = Empire.objects.get(campaign=small_campaign, user=bob)
-    secret = actions.rotate_order_secret(empire_id=seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=seat.pk, user=bob)
     t0 = timezone.now()
     choices = ["first", "last"] * 4
 
     def send(i):
         text = f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\nINITIATIVE {choices[i]}\nLOSSES cheapest\n#END\n"
-        return actions.submit_text_orders(text, received_at=t0 + timedelta(seconds=i), via="mail")
+        return eh_actions.submit_text_orders(text, received_at=t0 + timedelta(seconds=i), via="mail")
 
     results = in_threads([lambda i=i: send(i) for i in range(len(choices))])
     assert [value for outcome, value in results if outcome == "error"] == []
@@ -38,16 +39,16 @@ def test_sets_for_one_seat_sent_at_once_keep_the_last_received(small_campaign, b
 
 
 def test_text_with_a_design_while_the_turn_is_processed_never_deadlocks(small_campaign, bob, carol):
-    from campaign.models import Design
+    from campaign.eventhorizon.models import Design
     from campaign.rules.eventhorizon.textorders import format_orders
 
     seat = Empire.objects.get(campaign=small_campaign, user=bob)
-    secret = actions.rotate_order_secret(empire_id=seat.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=seat.pk, user=bob)
     spec = Design.objects.filter(campaign__isnull=True).order_by("bp").first().spec
     line = format_orders({}, designs=[{**spec, "name": "Sparrow"}]).strip()
     text = f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\n{line}\nBATTLE auto\n#END\n"
     results = in_threads([
-        lambda: actions.submit_text_orders(text, received_at=timezone.now(), via="mail"),
+        lambda: eh_actions.submit_text_orders(text, received_at=timezone.now(), via="mail"),
         lambda: actions.process_turn(campaign_id=small_campaign.pk, turn_number=1),
     ])
     assert [value for outcome, value in results if outcome == "error"] == []

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import AuditEntry, Empire, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_the_paste_page_offers_the_template_and_stores_it(client, small_campaign
     assert page.status_code == 200
     text = page.context["form"].initial["text"]
     seat = bob_seat(small_campaign, bob)
-    assert text.startswith(f"#SECTOR {small_campaign.pk} {seat.seat} {actions.turn_key(seat, 1)} TURN 1\n")
+    assert text.startswith(f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\n")
     assert "INVASION" not in text and "LOSSES cheapest" in text and text.endswith("#END\n")
     assert page["Cache-Control"].startswith("max-age=0")
     # Sent back as it is, it is a valid turn: nothing but the standing orders in force.
@@ -43,7 +43,7 @@ def test_the_paste_page_shows_refused_lines_and_changes_nothing(client, small_ca
     client.force_login(bob)
     seat = bob_seat(small_campaign, bob)
     url = reverse("campaign-orders-text", args=[small_campaign.pk])
-    text = f"#SECTOR {small_campaign.pk} {seat.seat} {actions.turn_key(seat, 1)} TURN 1\nMOVE 999 TO 1,1\nHOP\n#END\n"
+    text = f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\nMOVE 999 TO 1,1\nHOP\n#END\n"
     response = client.post(url, {"text": text})
     result = response.context["result"]
     assert not result.accepted and [ln.number for ln in result.lines if not ln.ok] == [2, 3]
@@ -54,7 +54,7 @@ def test_the_paste_page_shows_refused_lines_and_changes_nothing(client, small_ca
 def test_the_paste_page_refuses_another_seats_header(client, small_campaign, bob, carol):
     client.force_login(bob)
     carols = Empire.objects.get(campaign=small_campaign, user=carol)
-    text = f"#SECTOR {small_campaign.pk} {carols.seat} {actions.turn_key(carols, 1)} TURN 1\nLOSSES costliest\n#END\n"
+    text = f"#SECTOR {small_campaign.pk} {carols.seat} {eh_actions.turn_key(carols, 1)} TURN 1\nLOSSES costliest\n#END\n"
     response = client.post(reverse("campaign-orders-text", args=[small_campaign.pk]), {"text": text})
     assert "this page is for" in str(response.context["form"].errors)
     assert stored(carols) is None
@@ -78,7 +78,7 @@ def test_the_secret_page_shows_a_new_secret_once(client, small_campaign, bob):
     again = client.get(url)
     assert secret.encode() not in again.content and b"cannot show it again" in again.content
     seat = bob_seat(small_campaign, bob)
-    assert actions.submit_text_orders(f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\n#END\n",
+    assert eh_actions.submit_text_orders(f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\n#END\n",
                                       received_at=timezone.now(), via="mail").accepted
 
 
@@ -109,7 +109,7 @@ def test_api_template_and_plain_text_orders(client, small_campaign, bob):
 def test_api_json_body_refused_lines_are_a_400(client, small_campaign, bob):
     client.force_login(bob)
     seat = bob_seat(small_campaign, bob)
-    text = f"#SECTOR {small_campaign.pk} {seat.seat} {actions.turn_key(seat, 1)} TURN 1\nMOVE 999 TO 1,1\n#END\n"
+    text = f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\nMOVE 999 TO 1,1\n#END\n"
     response = client.post(reverse("api-orders-text", args=[small_campaign.pk]), json.dumps({"text": text}),
                            content_type="application/json")
     assert response.status_code == 400
@@ -124,7 +124,7 @@ def test_api_wrong_turn_is_a_409_and_a_bad_body_a_400(client, small_campaign, bo
     client.force_login(bob)
     seat = bob_seat(small_campaign, bob)
     url = reverse("api-orders-text", args=[small_campaign.pk])
-    old = f"#SECTOR {small_campaign.pk} {seat.seat} {actions.turn_key(seat, 0)} TURN 0\n#END\n"
+    old = f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 0)} TURN 0\n#END\n"
     response = client.post(url, old, content_type="text/plain")
     assert response.status_code == 409 and "turn 0: it has been processed already" in response.json()["error"]
     assert client.post(url, json.dumps({"orders": {}}), content_type="application/json").status_code == 400

@@ -8,7 +8,8 @@ from django.core.management.base import CommandError
 
 from campaign import actions
 from campaign.eventhorizon import adapters
-from campaign.models import Campaign, DiceRoll, Fleet, Ship, Turn, TurnOrders
+from campaign.eventhorizon.models import Fleet, Ship
+from campaign.models import Campaign, DiceRoll, Turn, TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 pytestmark = pytest.mark.django_db
@@ -152,7 +153,7 @@ def test_the_stored_state_is_the_engine_state(played):  # persistence round trip
 def test_worlds_from_the_process_cache_match_every_stored_row(played):
     """load_state reads only claimed worlds and takes the rest from the process's copy of the
     rolled map; the result must equal reading every World row, also after owners change."""
-    from campaign.models import World
+    from campaign.eventhorizon.models import World
 
     def every_row():
         seat = dict(played.empires.values_list("pk", "seat"))

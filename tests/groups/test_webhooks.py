@@ -17,9 +17,10 @@ from django.core import mail
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon.models import Ship
 from campaign.groups import events, tasks, webhooks
 from campaign.groups.models import Webhook, WebhookDelivery
-from campaign.models import AuditEntry, Ship, Turn
+from campaign.models import AuditEntry, Turn
 from campaign.press import actions as press
 
 PRIVATE_MARKER = "ZEBRA-PRIVATE-7731"

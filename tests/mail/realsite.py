@@ -28,7 +28,7 @@ def setup() -> dict:
     from django.core.management import call_command
 
     from campaign import actions
-    from campaign.actions.textorders import rotate_order_secret
+    from campaign.eventhorizon.actions.textorders import rotate_order_secret
     from campaign.press import actions as press
     from tests.eventhorizon.setup_round import finish_setup
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from campaign.actions.textorders import orders_template
+from campaign.eventhorizon.actions.textorders import orders_template
 from campaign.mail import message
 from campaign.mail.models import InboundMessage
 

@@ -16,9 +16,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import visibility
-from campaign.models import Design, Fleet, Ship, TurnOrders
+from campaign.eventhorizon.models import Design, Fleet, Ship
+from campaign.models import TurnOrders
 from campaign.rules.eventhorizon.mapgen import Terrain
 from campaign.rules.eventhorizon.orders import fleet_speed
 
@@ -52,7 +53,7 @@ def probe(small_campaign_without_fleets, bob, carol):
     end = next(c for c in grid.neighbours(home) if c in empty)
     hidden = next(c for c in empty if grid.distance(c, end) <= speed
                   and min(grid.distance(c, s) for s in sources) > radius)
-    secret = actions.rotate_order_secret(empire_id=bob_empire.pk, user=bob)
+    secret = eh_actions.rotate_order_secret(empire_id=bob_empire.pk, user=bob)
     return {"campaign": campaign, "bob": bob_empire, "carol": carol_empire, "design": library,
             "end": end, "hidden": hidden, "secret": secret}
 
@@ -86,7 +87,7 @@ def _answers(f, client, bob, ingest) -> dict:
     out["page_data"] = page.context["data"]
     TurnOrders.objects.filter(empire=f["bob"]).delete()
     paste = client.post(reverse("campaign-orders-text", args=[campaign.pk]), {
-        "text": f"#SECTOR {campaign.pk} 1 {actions.turn_key(f['bob'], campaign.turn)} TURN {campaign.turn}\n{text_move}\n#END\n"})
+        "text": f"#SECTOR {campaign.pk} 1 {eh_actions.turn_key(f['bob'], campaign.turn)} TURN {campaign.turn}\n{text_move}\n#END\n"})
     result = paste.context["result"]
     out["paste"] = (result.accepted, result.warnings, result.bp_left, [str(ln) for ln in result.lines])
     out["paste_html"] = _steady(paste.content.decode())

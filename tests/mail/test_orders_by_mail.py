@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from campaign.actions.textorders import rotate_order_secret
+from campaign.eventhorizon.actions.textorders import rotate_order_secret
 from campaign.mail.models import InboundMessage
 from campaign.models import TurnOrders
 

@@ -63,7 +63,8 @@ def test_a_reminder_carries_the_saved_orders_and_answering_it_with_ready_marks_r
 
 
 def test_no_orders_block_for_a_computer_seat_or_without_a_seat(small_campaign, django_capture_on_commit_callbacks):
-    from campaign.notifications import REMINDER_24H, Recipient, reminder_email
+    from campaign.eventhorizon.notify import reminder_email
+    from campaign.notifications import REMINDER_24H, Recipient
 
     turn = Turn.objects.get(campaign=small_campaign, number=1)
     turn.deadline = turn.opened_at + timedelta(hours=72)

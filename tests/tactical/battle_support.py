@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from campaign import actions, versioning
 from campaign.eventhorizon import adapters
-from campaign.models import Campaign, Fleet, Ship, Turn
+from campaign.eventhorizon.models import Fleet, Ship
+from campaign.models import Campaign, Turn
 from campaign.rules.eventhorizon.mapgen import Terrain
 
 

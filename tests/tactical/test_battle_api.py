@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from campaign.models import Membership, Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Membership, Turn
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn
 

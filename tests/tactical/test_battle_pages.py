@@ -16,7 +16,8 @@ from django import forms
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Membership, Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Membership, Turn
 from tactical.battles.forms import ResultForm
 from tactical.models import Battle
 from tests.tactical.battle_support import contact_turn

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.eventhorizon.adapters import load_state
-from campaign.models import Design, Fleet, Ship
+from campaign.eventhorizon.models import Design, Fleet, Ship
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.autoresolve import Side, odds
 from tactical.models import WhatIfRun

@@ -230,7 +230,7 @@ def test_a_player_runs_his_scenario_as_it_stands_and_sees_it_on_the_scenario_pag
 
 @pytest.mark.django_db
 def test_the_list_shows_runs_of_both_rule_books_and_others_get_404(client, bob, mallory):
-    from campaign.models import Design
+    from campaign.eventhorizon.models import Design
 
     corvette = Design.objects.filter(campaign__isnull=True, ship_type="corvette").first()
     eh = whatif.start_what_if(user=bob, params={"trials": 2, "a": {"ships": [{"design": corvette.pk}]},

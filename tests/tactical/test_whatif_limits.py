@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from campaign.models import Design
+from campaign.eventhorizon.models import Design
 from tactical.models import WhatIfRun
 from tactical.rules.eventhorizon import trials as eh_trials  # the battle a run fights
 from tactical.whatif import runs as whatif

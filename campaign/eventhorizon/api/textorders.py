@@ -1,5 +1,5 @@
 """The API of orders as text (docs/orders.md, "Orders as text"): the same checker as the paste
-page and mail (``actions.submit_text_orders``), and the seat's order secret.
+page and mail (``eh_actions.submit_text_orders``), and the seat's order secret.
 
     campaigns/{id}/orders/text/     GET the orders template for the open turn; POST the orders as
                                     text (text/plain, or JSON {"text": "..."}): 200 accepted, 400
@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import actions, sanitise
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import TurnOrders
 
 from ..order_text import orders_template
@@ -112,7 +113,7 @@ class TextOrdersView(APIView):
         refusal = header_refusal(text, campaign, empire)
         if refusal:
             raise ValidationError({"text": refusal})
-        result = actions.submit_text_orders(text, received_at=timezone.now(), via="api")
+        result = eh_actions.submit_text_orders(text, received_at=timezone.now(), via="api")
         code = (status.HTTP_200_OK if result.accepted else
                 status.HTTP_409_CONFLICT if result.reason in ("turn", "closed", "earlier") else
                 status.HTTP_400_BAD_REQUEST)
@@ -127,7 +128,7 @@ class OrderSecretView(APIView):
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")
-        return Response({"made_at": actions.order_secret_made(empire)})
+        return Response({"made_at": eh_actions.order_secret_made(empire)})
 
     @extend_schema(request=None, responses=inline_serializer("OrderSecretMade", {
         "secret": serializers.CharField(help_text="Shown this once: only its hash is kept."),
@@ -136,10 +137,10 @@ class OrderSecretView(APIView):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")
         try:
-            secret = actions.rotate_order_secret(empire_id=empire.pk, user=request.user)
+            secret = eh_actions.rotate_order_secret(empire_id=empire.pk, user=request.user)
         except actions.ActionError as exc:
             raise ValidationError({"detail": str(exc)}) from None
-        response = Response({"secret": secret, "made_at": actions.order_secret_made(empire),
+        response = Response({"secret": secret, "made_at": eh_actions.order_secret_made(empire),
                              "header": f"#SECTOR {campaign.pk} {empire.seat} {secret} TURN {campaign.turn}"})
         response["Cache-Control"] = "no-store"
         return response

@@ -21,8 +21,9 @@ from django.views.decorators.http import require_GET
 
 from campaign import layers, lookups
 from campaign.access import visible_campaigns
+from campaign.eventhorizon.models import TERRAIN_CHOICES, Design
 from campaign.memo import Memo
-from campaign.models import TERRAIN_CHOICES, Campaign, Design, Turn
+from campaign.models import Campaign, Turn
 from campaign.press import unread as press_unread
 from campaign.rules.eventhorizon.designs import validate_design
 from campaign.rules.grid import make_grid

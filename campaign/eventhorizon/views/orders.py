@@ -22,7 +22,8 @@ from django.views.decorators.http import require_POST
 
 from campaign import actions, battles, layers, sanitise
 from campaign.access import empire_of, visible_campaigns
-from campaign.models import Campaign, Design, Empire, Turn, TurnOrders
+from campaign.eventhorizon.models import Design
+from campaign.models import Campaign, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon import economy as eh
 from campaign.rules.eventhorizon import fog
 from campaign.rules.eventhorizon.designs import WEAPONS, DesignError, ShipType, Technology

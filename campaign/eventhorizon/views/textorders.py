@@ -1,6 +1,6 @@
 """Orders as text on the web: the "paste orders" page beside the orders page, and the page of
 the seat's order secret (docs/orders.md, "Orders as text"). Thin: the one checker
-(``actions.submit_text_orders``) does the work, as it does for the API and mail.
+(``eh_actions.submit_text_orders``) does the work, as it does for the API and mail.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Turn, TurnOrders
 from campaign.rules.eventhorizon.textorders import parse_text
 
@@ -20,7 +20,7 @@ from .orders import _campaign_for, _player
 
 class PasteForm(forms.Form):
     text = forms.CharField(
-        label="Orders as text", max_length=actions.textorders.MAX_TEXT_CHARS, strip=False,
+        label="Orders as text", max_length=eh_actions.MAX_TEXT_CHARS, strip=False,
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "class": "mono paste-orders",
                                      "autocapitalize": "off", "autocomplete": "off"}),
         help_text="From #SECTOR to #END, one order a line; text before the header and lines quoted with '>' "
@@ -52,7 +52,7 @@ def paste_orders(request, campaign_id: int):
             if refusal:
                 form.add_error("text", refusal)
             else:
-                result = actions.submit_text_orders(text, received_at=timezone.now(), via="web")
+                result = eh_actions.submit_text_orders(text, received_at=timezone.now(), via="web")
                 if result.accepted:
                     form = PasteForm(initial={"text": result.stored_text})
     else:
@@ -62,7 +62,7 @@ def paste_orders(request, campaign_id: int):
     return render(request, "orders/paste.html", {
         "campaign": campaign, "empire": empire, "form": form, "result": result, "turn": turn,
         "open": turn is not None and turn.status == Turn.Status.OPEN,
-        "secret_made": actions.order_secret_made(empire),
+        "secret_made": eh_actions.order_secret_made(empire),
     })
 
 
@@ -74,8 +74,8 @@ def order_secret(request, campaign_id: int):
     empire = _player(request, campaign)
     secret = None
     if request.method == "POST":
-        secret = actions.rotate_order_secret(empire_id=empire.pk, user=request.user)
+        secret = eh_actions.rotate_order_secret(empire_id=empire.pk, user=request.user)
     return render(request, "orders/secret.html", {
-        "campaign": campaign, "empire": empire, "secret": secret, "made": actions.order_secret_made(empire),
+        "campaign": campaign, "empire": empire, "secret": secret, "made": eh_actions.order_secret_made(empire),
         "example": f"#SECTOR {campaign.pk} {empire.seat} {secret or '<your order secret>'} TURN {campaign.turn}",
     })

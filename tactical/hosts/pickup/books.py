@@ -158,7 +158,7 @@ class EventHorizonBook(FleetBook):
     def _rows(self, user) -> tuple[list[Offer], dict[str, str]]:
         """The library's designs and the player's own, each valid under the design rules, and the
         player's own designs those rules refuse (with the reason)."""
-        from campaign.models import Design
+        from campaign.eventhorizon.models import Design
         from campaign.rules.eventhorizon.designs import Design as Spec
         from campaign.rules.eventhorizon.designs import DesignError, validate_design
 
@@ -196,7 +196,7 @@ class EventHorizonBook(FleetBook):
         return self._rows(user)[1]
 
     def setup(self, fleets, names, colours) -> dict:
-        from campaign.models import Design
+        from campaign.eventhorizon.models import Design
 
         pks = {int(o.key.split("-", 1)[1]) for fleet in fleets.values() for o in fleet}
         specs = dict(Design.objects.filter(pk__in=pks).values_list("pk", "spec"))

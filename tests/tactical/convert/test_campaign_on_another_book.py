@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from campaign import actions as campaign_actions
-from campaign.models import AuditEntry, Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import AuditEntry, Turn
 from tactical.battles import actions
 from tactical.models import Battle
 from tactical.play import embedded

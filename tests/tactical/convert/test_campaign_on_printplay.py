@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 
 from campaign import actions as campaign_actions
-from campaign.models import Ship, Turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Turn
 from tactical.battles import actions
 from tactical.models import Battle
 from tactical.play import embedded

@@ -9,7 +9,9 @@ import pytest
 from django.utils import timezone
 
 from campaign import actions as campaign_actions
-from campaign.models import Campaign, DiceRoll, Ship, Turn
+from campaign.eventhorizon.actions import roll_back_turn
+from campaign.eventhorizon.models import Ship
+from campaign.models import Campaign, DiceRoll, Turn
 from tactical.battles import actions
 from tactical.hosts.eventhorizon import lifecycle
 from tactical.models import Battle
@@ -203,7 +205,7 @@ def test_who_may_ask_for_a_game(campaign_mode, requests, asks, expected):  # rul
 def test_roll_back_discards_a_turn_waiting_for_battles(small_campaign, alice):  # moderation: roll-back
     turn = contact_turn(small_campaign, "tabletop")
     setup = Battle.objects.get().setup
-    campaign_actions.roll_back_turn(campaign_id=small_campaign.pk, user=alice)
+    roll_back_turn(campaign_id=small_campaign.pk, user=alice)
     assert not Battle.objects.exists()
     turn.refresh_from_db()
     assert turn.status == Turn.Status.OPEN and turn.pending is None

@@ -70,7 +70,7 @@ def test_an_own_event_horizon_design_the_rules_refuse_is_shown_with_the_reason_n
         small_campaign, bob, client):
     """A design stored before the checks (or by the admin) that the design rules now refuse is
     not offered, and the fleet page and the API say which and why instead of leaving it out."""
-    from campaign.models import Design
+    from campaign.eventhorizon.models import Design
     from campaign.rules.eventhorizon.designs import GALIOT as SWORD
 
     empire = Empire.objects.get(campaign=small_campaign, seat=1)

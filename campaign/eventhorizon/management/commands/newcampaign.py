@@ -1,8 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions
-
-from ._common import parse_size
+from campaign.management.commands._common import parse_size
 
 
 class Command(BaseCommand):

@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions, versioning
+from campaign.management.commands._common import parse_size
 from campaign.models import Turn
-
-from ._common import parse_size
 
 
 class Command(BaseCommand):

@@ -29,8 +29,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .. import battles, layers, locks
-from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
+from campaign import battles, layers, locks
+from campaign.actions.campaigns import save_design
+from campaign.actions.errors import ActionError, NotFound, OrdersRefused
+from campaign.actions.orders import _enqueue_if_all_ready, preview_orders
+from campaign.eventhorizon.models import OrderSecret
+from campaign.eventhorizon.order_text import (  # noqa: F401 - re-exported
     hash_secret,
     orders_template,
     secret_hash_matches,
@@ -38,8 +42,8 @@ from ..eventhorizon.order_text import (  # noqa: F401 - re-exported
     secret_row,
     turn_key,
 )
-from ..models import AuditEntry, Campaign, Empire, Membership, OrderSecret, Turn, TurnOrders
-from ..rules.eventhorizon.textorders import (
+from campaign.models import AuditEntry, Campaign, Empire, Membership, Turn, TurnOrders
+from campaign.rules.eventhorizon.textorders import (
     TEXT_RULE,
     Header,
     LineResult,
@@ -47,10 +51,7 @@ from ..rules.eventhorizon.textorders import (
     format_header,
     parse_text,
 )
-from ..sanitise import text_problem
-from .campaigns import save_design
-from .errors import ActionError, NotFound, OrdersRefused
-from .orders import _enqueue_if_all_ready, preview_orders
+from campaign.sanitise import text_problem
 
 VIAS = ("mail", "web", "api")
 MAX_TEXT_CHARS = 200_000
@@ -139,7 +140,7 @@ def _stored_bp_left(empire: Empire, row: TurnOrders | None) -> int | None:
 
 
 def _reply(r: TextOrdersResult, parsed: ParsedText | None) -> str:
-    from ..notifications import round_label
+    from campaign.notifications import round_label
 
     out = []
     campaign, empire = r.campaign, r.empire
@@ -336,7 +337,7 @@ def _check_and_store(parsed: ParsedText, campaign: Campaign, empire: Empire, num
     if parsed.error:
         raise _Refuse(error=parsed.error, reason="header")
     if number != campaign.turn:
-        from .errors import _stale_turn
+        from campaign.actions.errors import _stale_turn
 
         raise _Refuse(error=f"{_stale_turn(campaign, number, 'store orders for')}: these orders were not stored", reason="turn")
     if campaign.status != Campaign.Status.ACTIVE:

@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand
 
 from campaign.eventhorizon import adapters
+from campaign.management.commands._common import get_campaign
 from campaign.rules.eventhorizon import mapgen
-
-from ._common import get_campaign
 
 
 class Command(BaseCommand):

@@ -3,9 +3,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.eventhorizon.reports import ReportError, turn_report
+from campaign.management.commands._common import get_campaign
 from campaign.rules.eventhorizon.report import render_text
-
-from ._common import get_campaign
 
 
 class Command(BaseCommand):

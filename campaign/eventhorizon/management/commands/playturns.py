@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions
+from campaign.management.commands._common import get_campaign
 from campaign.rules.eventhorizon.setup import SETUP_TURN
-
-from ._common import get_campaign
 
 
 class Command(BaseCommand):
