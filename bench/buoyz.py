@@ -4,9 +4,9 @@ Prints the CPU time of one 100-points-a-side battle (median over a few fixed see
 then plays N battles of random CAM-legal 60-point fleets of random periods in worker processes,
 one per core, as a what-if run would (goal for 1,000: ≤ 30 s), with their wall time, the CPU
 time of the workers and how the battles ended; then one CAM what-if run of 1,000 battles between
-two random 60-point fleets through the site's own what-if path (``tactical.whatif.pool``). ``--repeat 3`` plays them three times and gives
-the median. ``--check`` also checks every action the doctrine makes (``engine.check``) and the
-engine's properties after every step (hull and critical hits in bounds, nothing moves farther
+two random 60-point fleets through the site's own what-if path (``tactical.whatif.pool``). ``--repeat 3``
+plays them three times and gives the median. ``--check`` also checks every action the doctrine makes
+(``engine.check``) and the engine's properties after every step (hull and critical hits in bounds, nothing moves farther
 than its allowance, an ended battle lists no action and its winner is the side left). Fixed
 seeds: the same battles every run. No database.
 

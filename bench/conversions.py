@@ -54,16 +54,26 @@ EH_MATCHUPS: tuple[tuple[str, str, str], ...] = (
 )
 # CAM match-ups: fleets as SD keys (CAM 2.2 points in brackets in the table).
 CAM_MATCHUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("small", ("constitution",), ("d7",)), ("small", ("b_rel",), ("l42",)), ("small", ("firecat",), ("constitution",)),
+    ("small", ("constitution",), ("d7",)),
+    ("small", ("b_rel",), ("l42",)),
+    ("small", ("firecat",), ("constitution",)),
     ("small", ("galaxy",), ("firecat",)),
-    ("even", ("constitution", "b_rel"), ("d7",)), ("even", ("galaxy", "galaxy"), ("valkyrie",)),
-    ("even", ("firecat", "b_rel", "l42"), ("constitution", "constitution")), ("even", ("d7", "d7"), ("galaxy", "firecat")),
-    ("lopsided", ("galaxy", "galaxy"), ("firecat",)), ("lopsided", ("borg_cube",), ("galaxy", "galaxy")),
-    ("lopsided", ("d7", "d7", "d7"), ("b_rel",)), ("lopsided", ("kobayashi_maru",), ("galaxy",)),
-    ("carrier", ("valkyrie",), ("galaxy",)), ("carrier", ("valkyrie", "valkyrie"), ("borg_cube",)),
-    ("carrier", ("valkyrie",), ("firecat", "firecat")), ("carrier", ("galaxy", "valkyrie"), ("galaxy", "galaxy")),
-    ("cloaks", ("war_talon", "war_talon"), ("constitution",)), ("cloaks", ("b_rel", "b_rel"), ("firecat",)),
-    ("cloaks", ("l42", "l42", "l42"), ("b_rel", "b_rel")), ("cloaks", ("war_talon",), ("l42",)),
+    ("even", ("constitution", "b_rel"), ("d7",)),
+    ("even", ("galaxy", "galaxy"), ("valkyrie",)),
+    ("even", ("firecat", "b_rel", "l42"), ("constitution", "constitution")),
+    ("even", ("d7", "d7"), ("galaxy", "firecat")),
+    ("lopsided", ("galaxy", "galaxy"), ("firecat",)),
+    ("lopsided", ("borg_cube",), ("galaxy", "galaxy")),
+    ("lopsided", ("d7", "d7", "d7"), ("b_rel",)),
+    ("lopsided", ("kobayashi_maru",), ("galaxy",)),
+    ("carrier", ("valkyrie",), ("galaxy",)),
+    ("carrier", ("valkyrie", "valkyrie"), ("borg_cube",)),
+    ("carrier", ("valkyrie",), ("firecat", "firecat")),
+    ("carrier", ("galaxy", "valkyrie"), ("galaxy", "galaxy")),
+    ("cloaks", ("war_talon", "war_talon"), ("constitution",)),
+    ("cloaks", ("b_rel", "b_rel"), ("firecat",)),
+    ("cloaks", ("l42", "l42", "l42"), ("b_rel", "b_rel")),
+    ("cloaks", ("war_talon",), ("l42",)),
 )
 
 
@@ -150,8 +160,20 @@ def cam_rows(battles: int):
         sa = [STARTER_CATALOGUE[k] for k in fa]
         sb = [STARTER_CATALOGUE[k] for k in fb]
         own = rate(sds_on_buoyz, sa, sb, battles, f"cam{n}")
-        units = [[{"uid": f"ship:{i}", "kind": "ship", "name": sd.name, "points": sd.points,
-                   "sd": eh_convert.sd_json(sd), "crippled": False} for i, sd in enumerate(side, 1)] for side in (sa, sb)]
+        units = [
+            [
+                {
+                    "uid": f"ship:{i}",
+                    "kind": "ship",
+                    "name": sd.name,
+                    "points": sd.points,
+                    "sd": eh_convert.sd_json(sd),
+                    "crippled": False,
+                }
+                for i, sd in enumerate(side, 1)
+            ]
+            for side in (sa, sb)
+        ]
         a, b = eh.fleet(units[0], 1), eh.fleet(units[1], 101)
         conv = rate(eh_on_eh, a, b, battles, f"cam{n}eh")
         pp_conv = rate(dashboards_on_printplay, pp_cam.fleet(units[0]), pp_cam.fleet(units[1]), battles,
@@ -174,7 +196,11 @@ def main(argv=None) -> int:
                                   ("CAM", "buoyz", cam_rows(args.battles))):
         print(f"\n### {layer} layer (own book: {own_book}; {args.battles} battles per match-up and book)\n")
         others = ("buoyz" if own_book == "eventhorizon" else "eventhorizon", "printplay", "mytrek")
-        head = f"| # | kind | side A v side B | A wins on {own_book} | " + " | ".join(f"A wins on {o}" for o in others) + " |"
+        head = (
+            f"| # | kind | side A v side B | A wins on {own_book} | "
+            + " | ".join(f"A wins on {o}" for o in others)
+            + " |"
+        )
         if own_book == "eventhorizon":
             head += " A wins, auto-resolve odds |"
         print(head)

@@ -64,8 +64,11 @@ KLINGON_FLEET = ["d7", "d7", "war_talon", "war_talon", "firecat"]
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--steps", default="0,200,1000,unfinished",
-                   help="checkpoints: steps of each battle, 'unfinished' the last before its end (default 0,200,1000,unfinished)")
+    p.add_argument(
+        "--steps",
+        default="0,200,1000,unfinished",
+        help="checkpoints: steps of each battle, 'unfinished' the last before its end (default 0,200,1000,unfinished)",
+    )
     p.add_argument("--requests", type=int, default=40, help="views timed per figure (default 40)")
     p.add_argument("--scale", type=int, default=12,
                    help="copies of each side's CAM test fleet; bigger fights longer (default 12: about 1,440 steps)")
@@ -99,21 +102,38 @@ class CamFixture(Fixture):
         alice, bob, carol = users()
         points = 150 * scale
         campaign = actions.create_cam_campaign(
-            user=alice, name="bench dice log", period=2, starting_points=points, points_level=points, scenarios=2,
-            seed=seed, players=[
+            user=alice,
+            name="bench dice log",
+            period=2,
+            starting_points=points,
+            points_level=points,
+            scenarios=2,
+            seed=seed,
+            players=[
                 {"username": "bob", "name": "Bob's Squadron", "faction": "UFP", "fleet": UFP_FLEET * scale},
-                {"username": "carol", "name": "Carol's Raiders", "faction": "Klingons", "fleet": KLINGON_FLEET * scale}])
+                {
+                    "username": "carol",
+                    "name": "Carol's Raiders",
+                    "faction": "Klingons",
+                    "fleet": KLINGON_FLEET * scale,
+                },
+            ],
+        )
         actions.start(campaign_id=campaign.pk, user=alice)
         actions.generate_scenario(campaign_id=campaign.pk, user=alice, nature="open_battle")
         online.set_mode(campaign_id=campaign.pk, user=alice, number=1, mode="online")
         for seat, user in ((1, bob), (2, carol)):
             ships = CamShip.objects.filter(player__cam=campaign.cam, player__seat=seat).order_by("number")
-            actions.select_forces(campaign_id=campaign.pk, user=user, ships=list(ships.values_list("number", flat=True)))
+            actions.select_forces(
+                campaign_id=campaign.pk, user=user, ships=list(ships.values_list("number", flat=True))
+            )
         actions.roll_table(campaign_id=campaign.pk, user=bob)
         self.campaign, self.moderator, self.players = campaign, alice, {1: bob, 2: carol}
         self.battles = [Battle.objects.get(campaign=campaign)]
-        self.summary = (f"CAM, scenario 1 fought online on the Buoyz engine: {len(UFP_FLEET) * scale} UFP ships against "
-                        f"{len(KLINGON_FLEET) * scale} Klingon ({scale}× the CAM test fleets)")
+        self.summary = (
+            f"CAM, scenario 1 fought online on the Buoyz engine: {len(UFP_FLEET) * scale} UFP ships against "
+            f"{len(KLINGON_FLEET) * scale} Klingon ({scale}× the CAM test fleets)"
+        )
         self.paths = {"page": f"/campaigns/{campaign.pk}/dice/"}  # the log's API serves Event Horizon campaigns only
 
     def play_to(self, battle, target: int | None) -> bool:

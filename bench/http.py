@@ -155,7 +155,11 @@ def player_orders(state, empire, design_names) -> dict:
     raw.setdefault("standing", {"invasion": [{"response": "fight"}], "loss_order": "cheapest"})
     actions.preview_orders(empire=empire, raw=raw)  # the computer's orders are valid, or this stops the bench
     moved = {m["fleet"] for m in raw.get("moves", [])}
-    involved = moved | {f for m in raw.get("merge", []) for f in m["fleets"]} | {s["fleet"] for s in raw.get("split", [])}
+    involved = (
+        moved
+        | {f for m in raw.get("merge", []) for f in m["fleets"]}
+        | {s["fleet"] for s in raw.get("split", [])}
+    )
     for fleet in state.fleets:
         if fleet.owner != empire.seat or fleet.id in involved:
             continue
@@ -464,13 +468,35 @@ def make_targets(fx: Fixture, port: int) -> list[Target]:
         for token, raw in zip(fx.tokens, fx.orders, strict=True)
     ]
     return [
-        Target("bare", "bare view", "GET", "/bench/bare",
-               [http_request("GET", "/bench/bare", port, {"Accept": "application/json"})]),
-        Target("login", "login floor", "GET", "/bench/login",
-               [http_request("GET", "/bench/login", port, {**cookie, "Accept": "application/json"})]),
-        Target("token", "token floor", "GET", "/bench/token",
-               [http_request("GET", "/bench/token", port, {"Authorization": f"Token {token}", "Accept": "application/json"})
-                for token in fx.tokens]),
+        Target(
+            "bare",
+            "bare view",
+            "GET",
+            "/bench/bare",
+            [http_request("GET", "/bench/bare", port, {"Accept": "application/json"})],
+        ),
+        Target(
+            "login",
+            "login floor",
+            "GET",
+            "/bench/login",
+            [http_request("GET", "/bench/login", port, {**cookie, "Accept": "application/json"})],
+        ),
+        Target(
+            "token",
+            "token floor",
+            "GET",
+            "/bench/token",
+            [
+                http_request(
+                    "GET",
+                    "/bench/token",
+                    port,
+                    {"Authorization": f"Token {token}", "Accept": "application/json"},
+                )
+                for token in fx.tokens
+            ],
+        ),
         Target("map", "map page", "GET", fx.map_path, [http_request("GET", fx.map_path, port, cookie)]),
         Target("orders", "order submission", "PUT", f"/api/campaigns/{fx.campaign_id}/orders/", orders),
     ]
@@ -493,7 +519,9 @@ def print_table(title: str, targets: list[Target], results: dict[str, Result]) -
               f"{ratio:>8}{server_ms:>11}{100 * r.cpu / r.wall:>7.0f}%  {fmt_statuses(r.statuses)}")
 
 
-def goals(results: dict[str, Result], high: dict[str, Result], conns: int, high_conns: int) -> list[tuple[str, bool, str]]:
+def goals(
+    results: dict[str, Result], high: dict[str, Result], conns: int, high_conns: int
+) -> list[tuple[str, bool, str]]:
     out = []
     bare = results.get("bare")
     for key, share in (("map", 0.40), ("orders", 0.25)):
@@ -503,7 +531,10 @@ def goals(results: dict[str, Result], high: dict[str, Result], conns: int, high_
     worst = max(results, key=lambda k: results[k].pct(0.95))
     p95 = results[worst].pct(0.95)
     out.append((f"p95 ≤ 50 ms at {conns} connections", p95 <= 50, f"worst {p95:.1f} ms ({worst})"))
-    errors = {k: r.server_errors() + sum(n for s, n in r.statuses.items() if isinstance(s, str)) for k, r in high.items()}
+    errors = {
+        k: r.server_errors() + sum(n for s, n in r.statuses.items() if isinstance(s, str))
+        for k, r in high.items()
+    }
     out.append((f"no 5xx at {high_conns} connections", not any(errors.values()),
                 ", ".join(f"{k} {n}" for k, n in errors.items())))
     return out

@@ -111,7 +111,10 @@ def main() -> None:
           f"fleet A held the field in {res['wins']['a']}, fleet B in {res['wins']['b']}, nobody in {res['draws']}")
     what_if_scaled = whatif_s * 1000 / max(args.small, 1)
     print("goals:")
-    print(f"  {'met   ' if big <= BIG_GOAL_S else 'MISSED'}  one 25-vs-25 battle ≤ {BIG_GOAL_S:.0f} s: {big:.3f} s (median)")
+    print(
+        f"  {'met   ' if big <= BIG_GOAL_S else 'MISSED'}  one 25-vs-25 battle ≤ {BIG_GOAL_S:.0f} s: "
+        f"{big:.3f} s (median)"
+    )
     print(f"  {'met   ' if what_if_scaled <= SMALL_GOAL_S else 'MISSED'}  1,000 five-vs-five what-if battles ≤ "
           f"{SMALL_GOAL_S:.0f} s: {what_if_scaled:.2f} s on {processes} process(es)"
           + ("" if args.small == 1000 else f" (scaled from {args.small})")

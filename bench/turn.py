@@ -96,8 +96,12 @@ def main() -> None:
         campaign = make_campaign(400)
         state = adapters.load_state(campaign)
         names = adapters.design_names_by_seat(campaign)
-        orders = {o.empire.seat: parse_orders(o.orders)
-                  for o in TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn).select_related("empire")}
+        orders = {
+            o.empire.seat: parse_orders(o.orders)
+            for o in TurnOrders.objects.filter(
+                turn__campaign=campaign, turn__number=campaign.turn
+            ).select_related("empire")
+        }
         print(f"database: {connection.vendor}; {len(state.ships)} ships in {len(state.fleets)} fleets, "
               f"{sum(1 for w in state.worlds if w.owner)} owned worlds, {state.grid.width}×{state.grid.height} map")
 

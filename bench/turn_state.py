@@ -68,7 +68,9 @@ def build(fleets: int = 400, worlds_per_player: int = 40, seed: str = "bench") -
                 ship = ShipState(id=len(ships) + 1, owner=seat, design=GALIOT if j % 2 else SAN_MARCO)
                 ships.append(ship)
                 ids.append(ship.id)
-            fleet_list.append(FleetState(id=len(fleet_list) + 1, owner=seat, coord=cells[k % len(cells)], ships=tuple(ids)))
+            fleet_list.append(
+                FleetState(id=len(fleet_list) + 1, owner=seat, coord=cells[k % len(cells)], ships=tuple(ids))
+            )
     state = CampaignState(
         turn=5, map=gmap,
         empires=tuple(EmpireState(seat=s, name=f"Empire {s}", bp=STARTING_BP) for s in range(1, PLAYERS + 1)),

@@ -310,12 +310,22 @@ def send_signup_email(user_id: int, email: str, next_url: str = "", *, attempted
     context = {"user": user, "attempted_username": attempted_username, "site_url": settings.SITE_URL.rstrip("/"),
                "login_url": _site_link(reverse("login")), "reset_url": _site_link(reverse("password_reset"))}
     if user.is_active:
-        subject, template = "Sector Command: someone tried to sign up with your address", "registration/signup_exists_email.txt"
+        subject, template = (
+            "Sector Command: someone tried to sign up with your address",
+            "registration/signup_exists_email.txt",
+        )
     else:
-        path = reverse("activate", args=[urlsafe_base64_encode(force_bytes(user.pk)), activation_tokens.make_token(user)])
+        path = reverse(
+            "activate", args=[urlsafe_base64_encode(force_bytes(user.pk)), activation_tokens.make_token(user)]
+        )
         context["activation_url"] = _site_link(path) + (f"?{urlencode({'next': next_url})}" if next_url else "")
         subject, template = "Sector Command: confirm your email address", "registration/activation_email.txt"
-    send_mail(subject=subject, message=render_to_string(template, context), from_email=None, recipient_list=[user.email])
+    send_mail(
+        subject=subject,
+        message=render_to_string(template, context),
+        from_email=None,
+        recipient_list=[user.email],
+    )
 
 
 # --- changing your own email address ----------------------------------------------------------
@@ -372,7 +382,10 @@ class EmailChangeForm(forms.Form):
         email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
         if email.lower() == (self.user.email or "").lower():
             raise ValidationError("That is your address already.", code="same")
-        if _count("email-changes", email) >= PASSWORD_RESET_LIMIT or _count("email-changes", f"user:{self.user.pk}") >= PASSWORD_RESET_LIMIT:
+        if (
+            _count("email-changes", email) >= PASSWORD_RESET_LIMIT
+            or _count("email-changes", f"user:{self.user.pk}") >= PASSWORD_RESET_LIMIT
+        ):
             raise ValidationError(f"Too many address changes were asked for in the last hour: try again after "
                                   f"{unlocks_at():%H:%M} UTC.", code="throttled")
         return email
@@ -395,8 +408,12 @@ def send_email_change_emails(user_id: int, new_email: str) -> None:
     send_mail(subject="Sector Command: confirm your new email address", from_email=None, recipient_list=[new_email],
               message=render_to_string("registration/email_change_email.txt", context))
     if user.email:
-        send_mail(subject="Sector Command: a change of your email address was asked for", from_email=None,
-                  recipient_list=[user.email], message=render_to_string("registration/email_change_notice.txt", context))
+        send_mail(
+            subject="Sector Command: a change of your email address was asked for",
+            from_email=None,
+            recipient_list=[user.email],
+            message=render_to_string("registration/email_change_notice.txt", context),
+        )
 
 
 def send_email_changed_notice(user_id: int, old_email: str) -> None:

@@ -17,7 +17,9 @@ class AuditedAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         actions.admin_edit(
-            user=request.user, instance=obj, save=lambda: super(AuditedAdmin, self).save_model(request, obj, form, change)
+            user=request.user,
+            instance=obj,
+            save=lambda: super(AuditedAdmin, self).save_model(request, obj, form, change),
         )
 
     def delete_model(self, request, obj):

@@ -4,8 +4,8 @@ For pages and pictures cached under keys that already name everything they show 
 row's state version, the viewer's standing, the query), an entry can never go stale: it is only
 ever replaced by one under a new key. Such values can be kept in the server process too, in
 front of the shared cache, saving its round trip on every repeat. Bounded by entries and by
-total size when ``max_total`` is given (``len`` of each value: characters of a page); least recently used entries go first.
-Safe to share between threads.
+total size when ``max_total`` is given (``len`` of each value: characters of a page); least recently used
+entries go first. Safe to share between threads.
 """
 
 from __future__ import annotations

@@ -105,8 +105,11 @@ class ContentSecurityPolicyMiddleware:
             return response
         if settings.DEBUG and response.status_code >= 400:
             return response
-        header = ("Content-Security-Policy-Report-Only" if getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
-                  else "Content-Security-Policy")
+        header = (
+            "Content-Security-Policy-Report-Only"
+            if getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", False)
+            else "Content-Security-Policy"
+        )
         if header not in response:
             response[header] = policy.replace("{nonce}", request.csp_nonce)
         return response

@@ -203,7 +203,10 @@ class JSONParser(parsers.JSONParser):
         if stream is None:
             return None
         checked = getattr(getattr((parser_context or {}).get("request"), "_request", None), "_sanitised_json", None)
-        if checked is not None and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET:
+        if (
+            checked is not None
+            and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET
+        ):
             # InputSanityMiddleware decoded and checked this very body already (same rules).
             return checked
         limit = max_body_bytes()
@@ -229,7 +232,10 @@ class PlainTextParser(parsers.BaseParser):
         if stream is None:
             return ""
         checked = getattr(getattr((parser_context or {}).get("request"), "_request", None), "_sanitised_json", None)
-        if checked is not None and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET:
+        if (
+            checked is not None
+            and (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET) == settings.DEFAULT_CHARSET
+        ):
             # InputSanityMiddleware decoded and checked this very body already (same rules).
             return checked
         limit = max_body_bytes()

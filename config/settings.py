@@ -418,4 +418,7 @@ CELERY_BEAT_SCHEDULE["groups-sweep"] = {"task": "campaign.groups.tasks.sweep", "
 GROUPS_WEBHOOK_ALLOW_PRIVATE = os.environ.get("GROUPS_WEBHOOK_ALLOW_PRIVATE", "") == "1"
 CELERY_BEAT_SCHEDULE["mail-purge-raw"] = {"task": "campaign.mail.tasks.purge_raw", "schedule": 86_400}
 if MAIL_IMAP_HOST:
-    CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaign.mail.tasks.poll_imap", "schedule": MAIL_IMAP_POLL_SECONDS}
+    CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {
+        "task": "campaign.mail.tasks.poll_imap",
+        "schedule": MAIL_IMAP_POLL_SECONDS,
+    }

@@ -40,7 +40,9 @@ class Battle(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="battles")
     turn = models.PositiveIntegerField()
-    index = models.PositiveSmallIntegerField(help_text="Order among the turn's battles (they are applied in this order).")
+    index = models.PositiveSmallIntegerField(
+        help_text="Order among the turn's battles (they are applied in this order)."
+    )
     x = models.IntegerField()
     y = models.IntegerField()
     attacker = models.PositiveSmallIntegerField(help_text="The invading empire's seat.")
@@ -52,12 +54,16 @@ class Battle(models.Model):
         help_text="The tactical rule book it is fought under (a name in tactical/rules/registry.py).",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    deadline = models.DateTimeField(null=True, blank=True, help_text="After this the battle is settled without the players.")
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="After this the battle is settled without the players."
+    )
     activation_deadline = models.DateTimeField(
         null=True, blank=True, help_text="Embedded battles: the doctrine plays the acting side after this.",
     )
     setup = models.JSONField(help_text="Sides, ships with their damage, the hex's terrain and defences.")
-    doctrine_sides = models.JSONField(default=list, blank=True, help_text="Seats whose fleet the computer doctrine plays.")
+    doctrine_sides = models.JSONField(
+        default=list, blank=True, help_text="Seats whose fleet the computer doctrine plays."
+    )
     proposal = models.JSONField(null=True, blank=True, help_text="A tabletop result entered and not yet confirmed.")
     proposed_by = models.PositiveSmallIntegerField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True, help_text="The result applied to the campaign.")
@@ -236,7 +242,9 @@ class PickupBattle(models.Model):
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="pickups_joined")
     computer = models.BooleanField(default=False, help_text="The computer doctrine builds and plays seat 2.")
-    sides = models.PositiveSmallIntegerField(default=2, help_text="Seats in the battle: 2, or up to 6 under Buoyz (PK6).")
+    sides = models.PositiveSmallIntegerField(
+        default=2, help_text="Seats in the battle: 2, or up to 6 under Buoyz (PK6)."
+    )
     invite_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
     invite_email = models.EmailField(blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING)

@@ -116,9 +116,11 @@ def test_the_check_finds_a_decorator_on_the_helper(tmp_path):
         "@transaction.atomic\ndef _check(fields):\n    pass\n\n"
         "def add_sd(*, campaign_id, fields):\n"
         "    Campaign.objects.select_for_update().get(pk=campaign_id)\n    _check(fields)\n    row.save()\n\n"
-        "@transaction.atomic\ndef fine(*, campaign_id):\n    Campaign.objects.select_for_update().get(pk=campaign_id)\n\n"
+        "@transaction.atomic\ndef fine(*, campaign_id):\n    "
+        "Campaign.objects.select_for_update().get(pk=campaign_id)\n\n"
         "def reader(campaign):\n    return campaign.sds.filter(key='x')\n\n"
-        "def own(pk):\n    with transaction.atomic():\n        Row.objects.select_for_update().get(pk=pk)\n")
+        "def own(pk):\n    with transaction.atomic():\n        Row.objects.select_for_update().get(pk=pk)\n"
+    )
     wrong, _ = misplaced_atomic(actions_modules(tmp_path))
     assert len(wrong) == 2, wrong
     assert "_check: a private helper is atomic" in wrong[0]

@@ -232,11 +232,22 @@ def import_campaign(doc) -> Campaign:
         campaign.winner = empires.get(c["winner"])
         campaign.save(update_fields=["winner"])
     insert_rows(
-        World, ["campaign", "x", "y", "kind", "economy", "owner", "home_of", "held_out_by", "held_out_until"],
-        ((campaign.pk, w["x"], w["y"], w["kind"], w.get("economy") or "",
-          empires[w["owner"]].pk if w.get("owner") is not None else None, empires[w["home_of"]].pk if w.get("home_of") is not None else None,
-          empires[w["held_out_by"]].pk if w.get("held_out_by") is not None else None, w.get("held_out_until"))
-         for w in doc["worlds"]),
+        World,
+        ["campaign", "x", "y", "kind", "economy", "owner", "home_of", "held_out_by", "held_out_until"],
+        (
+            (
+                campaign.pk,
+                w["x"],
+                w["y"],
+                w["kind"],
+                w.get("economy") or "",
+                empires[w["owner"]].pk if w.get("owner") is not None else None,
+                empires[w["home_of"]].pk if w.get("home_of") is not None else None,
+                empires[w["held_out_by"]].pk if w.get("held_out_by") is not None else None,
+                w.get("held_out_until"),
+            )
+            for w in doc["worlds"]
+        ),
     )
     structures = {}
     for s in doc["structures"]:

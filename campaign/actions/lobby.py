@@ -28,8 +28,14 @@ from .errors import ActionError, NotAllowed, NotFound, TooMany
 from .notifications import send_started_notifications
 from .turns import setup_deadline
 
-LOBBY_LIMITS = {"turn_hours": (0, 24 * 365), "setup_hours": (0, 24 * 365), "detection_range": (0, 50), "missed_turn_limit": (0, 100),
-                "battle_hours": (0, 24 * 90), "activation_hours": (0, 24 * 30)}
+LOBBY_LIMITS = {
+    "turn_hours": (0, 24 * 365),
+    "setup_hours": (0, 24 * 365),
+    "detection_range": (0, 50),
+    "missed_turn_limit": (0, 100),
+    "battle_hours": (0, 24 * 90),
+    "activation_hours": (0, 24 * 30),
+}
 BATTLE_REQUESTS = ("nobody", "either", "both")
 SEED_MAX_LENGTH = 200
 
@@ -109,9 +115,13 @@ def create_lobby(
     detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
     missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
     if battle_mode not in Campaign.BattleMode.values:
-        raise ActionError(f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}")
+        raise ActionError(
+            f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}"
+        )
     if battle_requests not in BATTLE_REQUESTS:
-        raise ActionError(f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}")
+        raise ActionError(
+            f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}"
+        )
     battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
     activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
     if deployment not in Campaign.Deployment.values:
@@ -134,13 +144,30 @@ def create_lobby(
     except mapgen.MapError as exc:
         raise ActionError(f"{exc}") from None
     campaign = Campaign.objects.create(
-        name=name, grid=board.kind, width=board.width, height=board.height, options=opts,
-        dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator,
-        status=Campaign.Status.SETUP, turn=1, seats=seats, turn_hours=turn_hours, setup_hours=setup_hours,
+        name=name,
+        grid=board.kind,
+        width=board.width,
+        height=board.height,
+        options=opts,
+        dice_seed=seed_raw.hex(),
+        seed_hash=seed_hash(seed_raw),
+        moderator=moderator,
+        status=Campaign.Status.SETUP,
+        turn=1,
+        seats=seats,
+        turn_hours=turn_hours,
+        setup_hours=setup_hours,
         battle_mode=battle_mode,
-        battle_requests=battle_requests, battle_hours=battle_hours, activation_hours=activation_hours,
-        deployment=deployment, fog_of_war=fog_of_war, detection_range=detection_range, missed_turn_limit=missed_turn_limit,
-        invite_token=_new_token(), listed=listed, show_ready=show_ready,
+        battle_requests=battle_requests,
+        battle_hours=battle_hours,
+        activation_hours=activation_hours,
+        deployment=deployment,
+        fog_of_war=fog_of_war,
+        detection_range=detection_range,
+        missed_turn_limit=missed_turn_limit,
+        invite_token=_new_token(),
+        listed=listed,
+        show_ready=show_ready,
     )
     Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR, **seat)
     return campaign
@@ -292,7 +319,11 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
     campaign = Campaign.objects.select_for_update().filter(invite_token=token, layer__in=layers.having("lobby")).first()
     invitation = None
     if campaign is None:
-        found = Invitation.objects.filter(token=token, accepted_at__isnull=True).values_list("campaign_id", flat=True).first()
+        found = (
+            Invitation.objects.filter(token=token, accepted_at__isnull=True)
+            .values_list("campaign_id", flat=True)
+            .first()
+        )
         if found is None:
             raise invalid
         campaign = Campaign.objects.select_for_update().filter(pk=found, layer__in=layers.having("lobby")).first()
@@ -324,7 +355,9 @@ def join_campaign(*, user, token: str, role: str = Membership.Role.PLAYER, empir
             raise ActionError(f"choose one of the colours {', '.join(COLOUR_PALETTE)}, not {colour!r}")
         players = campaign.memberships.filter(Membership.seated())
         if players.count() >= campaign.seats:
-            raise ActionError(f"the campaign is full: all {campaign.seats} seats are taken (you can join as an observer)")
+            raise ActionError(
+                f"the campaign is full: all {campaign.seats} seats are taken (you can join as an observer)"
+            )
         if players.filter(colour=colour).exists():
             raise ActionError(f"another player has the colour {colour}: choose another")
         if players.filter(empire_name__iexact=empire_name).exists():
@@ -382,7 +415,9 @@ def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
     if membership.user_id != user.pk and not is_moderator(user, campaign):
         raise NotAllowed("only the campaign's moderators can remove members")
     if campaign.status != Campaign.Status.SETUP:
-        raise ActionError("the campaign has started: members can no longer be removed (a moderator can substitute a player)")
+        raise ActionError(
+            "the campaign has started: members can no longer be removed (a moderator can substitute a player)"
+        )
     if membership.user_id == campaign.moderator_id:
         raise ActionError("the campaign's creator cannot be removed")
     membership.delete()

@@ -251,7 +251,9 @@ def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_p
         )
         membership.role, membership.empire = Membership.Role.PLAYER, empire
         membership.save()
-        TurnOrders.objects.filter(empire=empire, turn__number=campaign.turn, turn__status=Turn.Status.OPEN).update(ready=False)
+        TurnOrders.objects.filter(
+            empire=empire, turn__number=campaign.turn, turn__status=Turn.Status.OPEN
+        ).update(ready=False)
     empire.user, empire.is_bot, empire.auto_bot, empire.missed_turns = new, new is None, False, 0
     empire.save(update_fields=["user", "is_bot", "auto_bot", "missed_turns"])
     _audit(campaign, user, "substitute", f"seat {seat} ({empire.name})", before,

@@ -224,7 +224,9 @@ def send_turn_reminder(*, campaign_id: int, turn_number: int, now) -> int:
         if r.empire is not None and r.wants("reminders") and r.empire.pk not in ready
         and not (r.empire.is_bot or r.empire.auto_bot or r.empire.eliminated)
     ]
-    return _send_once(campaign, notifications.kind_key(kind, notifications.stamp(turn.deadline)), turn_number, candidates)
+    return _send_once(
+        campaign, notifications.kind_key(kind, notifications.stamp(turn.deadline)), turn_number, candidates
+    )
 
 
 @transaction.atomic

@@ -91,7 +91,8 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
     conn = connections[router.db_for_write(TurnOrders)]
     lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
     table, field = TurnOrders._meta.db_table, TurnOrders._meta.get_field
-    # received_at: a set sent by mail and received before this one never replaces it (campaign/eventhorizon/actions/textorders.py).
+    # received_at: a set sent by mail and received before this one never replaces it
+    # (campaign/eventhorizon/actions/textorders.py).
     now = timezone.now()
     sets = ["orders = %s", "revision = revision + 1", "updated_at = %s", "received_at = %s"]
     params = [field("orders").get_db_prep_save(raw, conn), field("updated_at").get_db_prep_save(now, conn),
@@ -100,8 +101,10 @@ def _revise_orders(empire: Empire, number: int, raw, ready: bool | None) -> Turn
         sets.append("ready = %s")
         params.append(bool(ready))
     returning = conn.features.can_return_columns_from_insert  # RETURNING: PostgreSQL, SQLite ≥ 3.35
-    sql = (f"UPDATE {table} SET {', '.join(sets)} WHERE empire_id = %s AND turn_id = "
-           f"(SELECT t.id FROM {Turn._meta.db_table} t WHERE t.campaign_id = %s AND t.number = %s AND t.status = %s{lock})")
+    sql = (
+        f"UPDATE {table} SET {', '.join(sets)} WHERE empire_id = %s AND turn_id = "
+        f"(SELECT t.id FROM {Turn._meta.db_table} t WHERE t.campaign_id = %s AND t.number = %s AND t.status = %s{lock})"
+    )
     if returning:  # the orders are the ones just sent: not read back and decoded again
         sql += f" RETURNING {lookups.columns(TurnOrders, None, conn.alias, omit='orders')}"
     with conn.cursor() as cursor:

@@ -101,7 +101,8 @@ def _turn_done(campaign: Campaign, turn: Turn, state) -> Turn:
     turn.summary = position_summary(state, turn.events)
     turn.save(update_fields=["status", "processed_at", "events", "summary", "pending"])
     _count_missed_turns(campaign, turn)  # turn workflow: missed turns, seats to the computer
-    transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n), robust=True)  # notifications
+    # notifications
+    transaction.on_commit(lambda c=campaign.pk, n=number: enqueue_turn_notifications(c, n), robust=True)
     if not state.finished:
         Turn.objects.create(campaign=campaign, number=state.turn, deadline=turn_deadline(campaign))
     return turn

@@ -93,9 +93,33 @@ class LobbySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "layer", "status", "grid", "width", "height", "seats", "players", "turn_hours", "setup_hours", "battle_mode",
-                  "battle_requests", "battle_hours", "activation_hours", "deployment", "fog_of_war", "detection_range", "missed_turn_limit", "options", "seed_hash", "moderator",
-                  "listed", "show_ready", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "layer",
+            "status",
+            "grid",
+            "width",
+            "height",
+            "seats",
+            "players",
+            "turn_hours",
+            "setup_hours",
+            "battle_mode",
+            "battle_requests",
+            "battle_hours",
+            "activation_hours",
+            "deployment",
+            "fog_of_war",
+            "detection_range",
+            "missed_turn_limit",
+            "options",
+            "seed_hash",
+            "moderator",
+            "listed",
+            "show_ready",
+            "created_at",
+        ]
 
     def get_players(self, campaign) -> int:
         return campaign.memberships.filter(Membership.seated()).count()
@@ -119,7 +143,9 @@ class LobbyCreateSerializer(serializers.Serializer):
     detection_range = serializers.IntegerField(default=2)
     missed_turn_limit = serializers.IntegerField(default=3)
     seed = serializers.CharField(required=False, allow_blank=True, default="", max_length=actions.SEED_MAX_LENGTH)
-    listed = serializers.BooleanField(default=False, help_text="List it among the open campaigns on every user's home page.")
+    listed = serializers.BooleanField(
+        default=False, help_text="List it among the open campaigns on every user's home page."
+    )
     show_ready = serializers.BooleanField(default=True, help_text="Players see which empires are ready.")
     play = serializers.DictField(
         required=False, allow_null=True, default=None,

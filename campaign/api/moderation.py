@@ -10,7 +10,8 @@ step (``step``, ``step_label``). Substitute and the options are for layers with 
     campaigns/{id}/pause/        POST                          stop the clock
     campaigns/{id}/resume/       POST                          restart it (deadline moved on by the pause)
     campaigns/{id}/extend/       POST {"hours": 24}            a later deadline
-    campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now (campaign/eventhorizon/api/campaigns.py: ProcessNow)
+    campaigns/{id}/process/      POST {"turn": N}              process turn N, the open one, now
+    (campaign/eventhorizon/api/campaigns.py: ProcessNow)
     campaigns/{id}/rollback/     POST {"turn": N}              roll back turn N, the last processed one (a layer
                                                                without turns, e.g. CAM: N is its last step)
     campaigns/{id}/substitute/   POST {"seat": 1, "username": "dave", "old_player": "observer"}

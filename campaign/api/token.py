@@ -128,13 +128,19 @@ class ObtainTokenView(APIView):
         data = request.data if hasattr(request.data, "get") else {}
         username = data.get("username")
         if isinstance(username, str) and accounts.is_locked(username):
-            raise Throttled(wait=max(1, int(accounts.unlocks_at().timestamp() - accounts.clock())), detail=accounts.lock_message())
+            raise Throttled(
+                wait=max(1, int(accounts.unlocks_at().timestamp() - accounts.clock())),
+                detail=accounts.lock_message(),
+            )
         try:
             serializer = AuthTokenSerializer(data=request.data, context={"request": request})
             serializer.is_valid(raise_exception=True)
         except DRFValidationError:
             if getattr(request, "login_throttled", False):  # others took the last places meanwhile
-                raise Throttled(wait=max(1, int(accounts.unlocks_at().timestamp() - accounts.clock())), detail=accounts.lock_message()) from None
+                raise Throttled(
+                    wait=max(1, int(accounts.unlocks_at().timestamp() - accounts.clock())),
+                    detail=accounts.lock_message(),
+                ) from None
             raise
         token, key = actions.create_api_token(user=serializer.validated_data["user"], name="obtained with a password")
         response = _made(token, key)

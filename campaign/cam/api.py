@@ -10,7 +10,8 @@ when the caller may not do it) with ``{"detail": reason, "reason": code}`` and c
     campaigns/{id}/rosters/                        GET every roster with ship states
     campaigns/{id}/scenarios/                      GET list; POST generate the next (CAM 2.1)
     campaigns/{id}/scenarios/{n}/                  GET one scenario (the opponent's force hidden until the table)
-    campaigns/{id}/scenarios/{n}/forces/           PUT {"ships": [...], "extra_ac", "bases", "minefields", "edge_choice"}
+    campaigns/{id}/scenarios/{n}/forces/           PUT {"ships": [...], "extra_ac", "bases", "minefields",
+    "edge_choice"}
     campaigns/{id}/scenarios/{n}/table/            POST roll the table (CAM 2.3)
     campaigns/{id}/scenarios/{n}/turns/            POST {"destroyed", "crippled", "left"} this game turn's losses
     campaigns/{id}/scenarios/{n}/break-contact/    GET the CAM 3.1 conditions each side meets and the checks made
@@ -98,14 +99,28 @@ def scenario_json(row: CamScenario, user) -> dict:
         if visible:  # ruling BZ94: the tables chosen for the ships, hidden as the force is
             ship_tables[seat] = online.table_choices(row, int(seat))
     return {
-        "number": row.number, "stage": row.stage, "nature": row.nature, "nature_roll": row.nature_roll,
-        "defender": row.defender, "points_level": row.points_level, "break_percent": row.break_percent,
-        "forces": forces, "break_levels": row.break_levels if row.tables else {}, "tables": row.tables,
-        "edges": row.edges, "battle": row.battle,
+        "number": row.number,
+        "stage": row.stage,
+        "nature": row.nature,
+        "nature_roll": row.nature_roll,
+        "defender": row.defender,
+        "points_level": row.points_level,
+        "break_percent": row.break_percent,
+        "forces": forces,
+        "break_levels": row.break_levels if row.tables else {},
+        "tables": row.tables,
+        "edges": row.edges,
+        "battle": row.battle,
         "turn_entered": sorted(s for s in row.turn_entries if s != actions.battle.CONFIRMED),
         # a player's confirmation taken while the rubber is paused, scored on resuming (ruling CAM60)
-        "confirmed_by": actions.battle.held_confirmation(row), "proposed_by": row.proposed_by, "force_end": row.force_end, "score": row.score, "events": row.events,
-        "mode": row.mode, "online": online.battle_summary(row), "ship_tables": ship_tables,
+        "confirmed_by": actions.battle.held_confirmation(row),
+        "proposed_by": row.proposed_by,
+        "force_end": row.force_end,
+        "score": row.score,
+        "events": row.events,
+        "mode": row.mode,
+        "online": online.battle_summary(row),
+        "ship_tables": ship_tables,
     }
 
 
@@ -289,11 +304,31 @@ class Standings(APIView):
         if not campaign.cam.started:
             raise NotFound("the campaign has not started")
         table = actions.standings(campaign.cam)
-        return Response({
-            "finished": table.finished, "leader": table.leader, "winner": table.winner,
-            "table": [{"seat": s.seat, "name": s.name, "campaign_points": s.campaign_points,
-                       "scenario_wins": s.scenario_wins, "victories": dict(s.victories)} for s in table.table],
-            "scenarios": [{"number": r.number, "winner": r.score["winner"], "victory": r.score["victory"],
-                           "sides": r.score["sides"]}
-                          for r in campaign.cam.scenario_rows.filter(stage=CamScenario.Stage.SCORED).order_by("number")],
-        })
+        return Response(
+            {
+                "finished": table.finished,
+                "leader": table.leader,
+                "winner": table.winner,
+                "table": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "campaign_points": s.campaign_points,
+                        "scenario_wins": s.scenario_wins,
+                        "victories": dict(s.victories),
+                    }
+                    for s in table.table
+                ],
+                "scenarios": [
+                    {
+                        "number": r.number,
+                        "winner": r.score["winner"],
+                        "victory": r.score["victory"],
+                        "sides": r.score["sides"],
+                    }
+                    for r in campaign.cam.scenario_rows.filter(stage=CamScenario.Stage.SCORED).order_by(
+                        "number"
+                    )
+                ],
+            }
+        )

@@ -1,7 +1,8 @@
 """The API of a scenario's mode and of scenarios fought online (issue 17), under /api/cam/:
 
     campaigns/{id}/scenarios/{n}/mode/       PUT {"mode": "tabletop" | "auto" | "online"} (moderator, before the table)
-    campaigns/{id}/scenarios/{n}/tables/     PUT {"tables": {"ship:3": 2, …}, "seat"?} the table each ship starts on (BZ94)
+    campaigns/{id}/scenarios/{n}/tables/     PUT {"tables": {"ship:3": 2, …}, "seat"?} the table each ship
+    starts on (BZ94)
     campaigns/{id}/scenarios/{n}/battle/     GET the scenario's battle: whose decision, until when, doctrine sides
     campaigns/{id}/scenarios/{n}/act/        POST {"action": {...}} one decision (tactical/rules/buoyz/play.py JSON)
     campaigns/{id}/scenarios/{n}/doctrine/   POST {"on": true} hand your side to the computer doctrine (or back)

@@ -50,15 +50,21 @@ class CreateForm(forms.Form):
                                       help_text="Points per side in each scenario (CAM 2.2).")
     break_percent = forms.IntegerField(min_value=1, max_value=100, initial=st.DEFAULT_BREAK_PERCENT,
                                        help_text="'Break Contact' level, % of a fleet's points (CAM 2.3).")
-    replacement_percent = forms.IntegerField(min_value=0, max_value=100, initial=st.DEFAULT_REPLACEMENT_PERCENT,
-                                             help_text="Replacement points per scenario, % of starting points (CAM 4.2).")
+    replacement_percent = forms.IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=st.DEFAULT_REPLACEMENT_PERCENT,
+        help_text="Replacement points per scenario, % of starting points (CAM 4.2).",
+    )
     replacement_house_rule = forms.BooleanField(
         required=False, label="Replacement share is a house rule",
         help_text="CAM 4.2: replacements 'can cost no more than 10%' of the starting points. Tick to allow more.")
     tables = forms.IntegerField(min_value=1, max_value=st.MAX_TABLES, initial=1, required=False,
                                 help_text="Gaming tables per scenario (CAM 2.3, 11.3 multi-tables): each rolls its own "
                                 "nature.")
-    survival_roll = forms.BooleanField(required=False, help_text="000 5.7 sidebar: destroyed ships survive on 2D6 = 12.")
+    survival_roll = forms.BooleanField(
+        required=False, help_text="000 5.7 sidebar: destroyed ships survive on 2D6 = 12."
+    )
     battle_mode = forms.ChoiceField(choices=CamCampaign.BattleMode.choices, initial=CamCampaign.BattleMode.TABLETOP)
     scenario_mode = forms.TypedChoiceField(  # optional: a client that does not name it gets the tabletop
         label="How scenarios are fought", choices=ScenarioMode.choices, initial=ScenarioMode.TABLETOP,
@@ -108,8 +114,11 @@ class SDForm(forms.Form):
     ac = forms.IntegerField(min_value=0, initial=0)
     ac_capacity = forms.IntegerField(min_value=0, initial=0)
     special_abilities = forms.CharField(required=False, help_text="Comma separated.")
-    main = forms.CharField(required=False, help_text="One weapon per line: count name [arc], e.g. '4 Phaser' or '2 Photon Torp Fwd'.",
-                           widget=forms.Textarea(attrs={"rows": 3}))
+    main = forms.CharField(
+        required=False,
+        help_text="One weapon per line: count name [arc], e.g. '4 Phaser' or '2 Photon Torp Fwd'.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
     secondary = forms.IntegerField(min_value=0, initial=0)
     close_defence = forms.IntegerField(min_value=0, initial=0)
     period_first = forms.IntegerField(min_value=1, max_value=6)

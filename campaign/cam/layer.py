@@ -7,8 +7,9 @@ platform's moderation pauses, resumes and extends the open step's deadline (``cu
 ``set_deadline``; on resuming, ``after_resume`` makes a step the players completed while paused and
 restarts a battle's decision clock that ``after_pause`` stopped, ruling CAM60) and rolls back the
 last step (``roll_back_step``); the home page shows a line per
-rubber (``home_facts``); press writes to and from its fleets (``seats``); the platform's due-work sweeps and reminders reach
-a step's deadline (``due_steps``, ``process_due``, ``send_reminders``: ``actions/deadlines.py``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
+rubber (``home_facts``); press writes to and from its fleets (``seats``); the platform's due-work sweeps and
+reminders reach a step's deadline (``due_steps``, ``process_due``, ``send_reminders``:
+``actions/deadlines.py``). CAM's own pages are under ``/cam/`` (``cam-detail`` and ``PAGES``).
 """
 
 from __future__ import annotations

@@ -91,9 +91,12 @@ def handle(incoming: Incoming, address: str) -> Answer:
         row = campaign.cam.scenario_rows.filter(number=number).first() if campaign is not None else None
         if row is None or row.stage != CamScenario.Stage.CONFIRMING:
             now = f"it is at '{row.get_stage_display()}'" if row is not None else "there is no such scenario"
-            return _answer(f"refused: scenario {number} is not waiting for confirmation",
-                           f"Scenario {number}'s result is not waiting for confirmation ({now}). Nothing has been changed.\n",
-                           user, f"scenario {number}: nothing to {command}")
+            return _answer(
+                f"refused: scenario {number} is not waiting for confirmation",
+                f"Scenario {number}'s result is not waiting for confirmation ({now}). Nothing has been changed.\n",
+                user,
+                f"scenario {number}: nothing to {command}",
+            )
         try:
             if command == "confirm":
                 actions.confirm_result(campaign_id=campaign_id, user=user)

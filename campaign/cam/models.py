@@ -40,8 +40,12 @@ class CamCampaign(models.Model):
     campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, primary_key=True, related_name="cam")
     period = models.PositiveSmallIntegerField(help_text="The Period the campaign covers, 1 to 6 (000 1.5, CAM 4.1).")
     starting_points = models.PositiveIntegerField(help_text="Points each fleet begins the campaign with (CAM 4.0).")
-    scenarios = models.PositiveSmallIntegerField(default=5, help_text="Scenarios in the rubber (CAM 4.1; 5 recommended).")
-    points_level = models.PositiveIntegerField(default=60, help_text="Points per side in a scenario (CAM 2.2; 60 for a quick game).")
+    scenarios = models.PositiveSmallIntegerField(
+        default=5, help_text="Scenarios in the rubber (CAM 4.1; 5 recommended)."
+    )
+    points_level = models.PositiveIntegerField(
+        default=60, help_text="Points per side in a scenario (CAM 2.2; 60 for a quick game)."
+    )
     break_percent = models.PositiveSmallIntegerField(
         default=40, help_text="'Break Contact' level as a percentage of a fleet's points (CAM 2.3; 40% recommended).")
     replacement_percent = models.PositiveSmallIntegerField(
@@ -130,8 +134,11 @@ class CamPlayer(models.Model):
     campaign_points = models.IntegerField(default=0)
     edge_choice = models.CharField(max_length=5, choices=EDGE_CHOICES, default="south",
                                    help_text="The table edge taken on winning the edge roll (CAM 2.3).")
-    requests = models.JSONField(default=list, blank=True,
-                                help_text="Replacement requests for the next CAM 4.2 step: [{'replaces', 'sd', 'name'}].")
+    requests = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Replacement requests for the next CAM 4.2 step: [{'replaces', 'sd', 'name'}].",
+    )
     between_ready = models.BooleanField(default=False)
 
     class Meta:
@@ -224,7 +231,9 @@ class CamSnapshot(models.Model):
 
     cam = models.ForeignKey(CamCampaign, on_delete=models.CASCADE, related_name="snapshots")
     step = models.PositiveIntegerField()
-    label = models.CharField(max_length=120, help_text="What opening the next step did, e.g. 'scenario 1: table rolled'.")
+    label = models.CharField(
+        max_length=120, help_text="What opening the next step did, e.g. 'scenario 1: table rolled'."
+    )
     taken_at = models.DateTimeField(auto_now_add=True)
     data = models.JSONField()
 

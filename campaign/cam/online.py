@@ -150,8 +150,11 @@ def choose_tables(*, campaign_id: int, user, number: int, tables, seat: int | No
         raise CamActionError(f"000 CAM 2.2: {player.name} has not chosen a force for scenario {row.number} yet: "
                              "choose it first, then its ships' tables", "no_force")
     if not isinstance(tables, dict):
-        raise CamActionError(f"{TABLES_RULE}: tables maps a ship of the force (e.g. \"{ships[0] if ships else 'ship:1'}\") "
-                             f"to a table number from 1 to {cam.tables}", "bad_tables")
+        raise CamActionError(
+            f'{TABLES_RULE}: tables maps a ship of the force (e.g. "{ships[0] if ships else "ship:1"}") '
+            f"to a table number from 1 to {cam.tables}",
+            "bad_tables",
+        )
     chosen = {}
     for uid, table in tables.items():
         if uid not in ships:

@@ -57,7 +57,11 @@ def _int(value, default=0) -> int:
 
 @login_required
 def cam_list(request):
-    return render(request, "cam/list.html", {"campaigns": cam_campaigns(request.user).select_related("moderator", "cam")})
+    return render(
+        request,
+        "cam/list.html",
+        {"campaigns": cam_campaigns(request.user).select_related("moderator", "cam")},
+    )
 
 
 @login_required
@@ -95,14 +99,26 @@ def _detail_context(request, campaign: Campaign) -> dict:
         for s in p.ships.all():
             sd = catalogue.get(s.sd)
             ships.append({"row": s, "sd": sd, "points": sd.points if sd else None})
-        rosters.append({"player": p, "ships": ships, "fleet_text": fleet_text(p.starting_fleet), "entered": entered,
-                        "fleet_points": sum(catalogue[s["sd"]].points for s in p.starting_fleet if s["sd"] in catalogue)})
+        rosters.append(
+            {
+                "player": p,
+                "ships": ships,
+                "fleet_text": fleet_text(p.starting_fleet),
+                "entered": entered,
+                "fleet_points": sum(
+                    catalogue[s["sd"]].points for s in p.starting_fleet if s["sd"] in catalogue
+                ),
+            }
+        )
     scenarios = list(cam.scenario_rows.order_by("number"))
     current = next((s for s in scenarios if s.stage != CamScenario.Stage.SCORED), None)
     awaiting = (campaign.status == Campaign.Status.ACTIVE and cam.replacements_done < len(
         [s for s in scenarios if s.stage == CamScenario.Stage.SCORED]) and current is None)
     standings = actions.standings(cam) if campaign.cam.started else None
-    destroyed = {p.seat: [s for s in p.ships.all() if s.status == "destroyed" and s.replaced_by is None] for p in players}
+    destroyed = {
+        p.seat: [s for s in p.ships.all() if s.status == "destroyed" and s.replaced_by is None]
+        for p in players
+    }
     return {"campaign": campaign, "cam": cam, "role": role, "is_moderator": role == Membership.Role.MODERATOR,
             "players": players, "mine": mine, "rosters": rosters, "scenarios": scenarios, "current": current,
             "awaiting_between": awaiting, "standings": standings, "destroyed": destroyed,
@@ -155,8 +171,13 @@ def cam_fleet(request, campaign_id: int):
         return actions.set_starting_fleet(campaign_id=campaign_id, user=request.user, fleet=fleet, seat=seat)
     seat = request.POST.get("seat", "")
     # back to the fleet's card, not the page's top (the page's script adds without leaving it)
-    return _post_action(request, campaign_id, run, fragment=f"starting-{seat}" if seat.isascii() and seat.isdigit() else "",
-                        ok="Ship added to the starting fleet." if added else "Starting fleet saved.")
+    return _post_action(
+        request,
+        campaign_id,
+        run,
+        fragment=f"starting-{seat}" if seat.isascii() and seat.isdigit() else "",
+        ok="Ship added to the starting fleet." if added else "Starting fleet saved.",
+    )
 
 
 @login_required
@@ -272,14 +293,22 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
     for p in players:
         force = row.forces.get(str(p.seat))
         # The opponent's force stays hidden until the table is rolled (both chose blind).
-        visible = force is not None and (row.tables or role == Membership.Role.MODERATOR or (mine and mine.seat == p.seat))
+        visible = force is not None and (
+            row.tables or role == Membership.Role.MODERATOR or (mine and mine.seat == p.seat)
+        )
         shown_forces[p.seat] = {"player": p, "chosen": force is not None, "force": force if visible else None,
                                 "level": row.break_levels.get(str(p.seat))}
     roster = []
     if mine is not None:
         for s in mine.ships.order_by("number"):
             sd = catalogue.get(s.sd)
-            roster.append({"row": s, "sd": sd, "selected": s.number in row.selections.get(str(mine.seat), {}).get("ships", [])})
+            roster.append(
+                {
+                    "row": s,
+                    "sd": sd,
+                    "selected": s.number in row.selections.get(str(mine.seat), {}).get("ships", []),
+                }
+            )
     ship_tables = _ship_tables(row, cam, mine)
     units = {}
     checks = {}
@@ -358,9 +387,14 @@ def scenario_end(request, campaign_id: int, number: int):
 @login_required
 @require_POST
 def scenario_confirm(request, campaign_id: int, number: int):
-    return _post_action(request, campaign_id, lambda: actions.confirm_result(campaign_id=campaign_id, user=request.user),
-                        ok="Result confirmed and scored (000 CAM 3.1, 4.3).", scenario=number,
-                        held="Your confirmation is kept.")
+    return _post_action(
+        request,
+        campaign_id,
+        lambda: actions.confirm_result(campaign_id=campaign_id, user=request.user),
+        ok="Result confirmed and scored (000 CAM 3.1, 4.3).",
+        scenario=number,
+        held="Your confirmation is kept.",
+    )
 
 
 @login_required

@@ -127,10 +127,16 @@ def cached_neutral_worlds(campaign: Campaign) -> tuple[WorldState, ...]:
     """Every world of the map as rolled (kind and economy type; no owner), in row order. Like
     the map, these never change once rolled (the admin shows them read-only), so processes
     keep them like the map."""
-    return _kept_while_rolled(_WORLD_CACHE, campaign, lambda c: tuple(
-        WorldState(coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None)
-        for x, y, kind, econ in World.objects.filter(campaign=c).order_by("y", "x").values_list("x", "y", "kind", "economy")
-    ))
+    return _kept_while_rolled(
+        _WORLD_CACHE,
+        campaign,
+        lambda c: tuple(
+            WorldState(coord=(x, y), kind=eh.WorldKind(kind), economy=EconomyType(econ) if econ else None)
+            for x, y, kind, econ in World.objects.filter(campaign=c)
+            .order_by("y", "x")
+            .values_list("x", "y", "kind", "economy")
+        ),
+    )
 
 
 def standing_from_json(raw: dict) -> StandingOrders:
@@ -185,7 +191,11 @@ def load_state(campaign: Campaign) -> CampaignState:
         for n, o, r, x, y, t in Structure.objects.filter(campaign=campaign).order_by("number")
         .values_list("number", "owner_id", "resource", "x", "y", "technology")
     )
-    fleet_rows = list(Fleet.objects.filter(campaign=campaign).order_by("number").values_list("pk", "number", "owner_id", "x", "y"))
+    fleet_rows = list(
+        Fleet.objects.filter(campaign=campaign)
+        .order_by("number")
+        .values_list("pk", "number", "owner_id", "x", "y")
+    )
     members: dict[int, list[int]] = defaultdict(list)
     ships = []
     for number, owner, design, name, hero, damage, fleet_pk in (
@@ -205,17 +215,31 @@ def load_state(campaign: Campaign) -> CampaignState:
         .values_list("dockyard__number", "owner_id", "design_id", "turns_remaining", "hero_crew", "name")
     )
     return CampaignState(
-        turn=campaign.turn, map=gmap,
+        turn=campaign.turn,
+        map=gmap,
         empires=tuple(
-            EmpireState(seat=e.seat, name=e.name, bp=e.bp, technologies=frozenset(Technology(t) for t in e.technologies),
-                        eliminated=e.eliminated, is_bot=e.is_bot, standing=standing_from_json(e.standing_orders),
-                        trade_war=tuple(sorted((int(k), v) for k, v in e.trade_war.items())))
+            EmpireState(
+                seat=e.seat,
+                name=e.name,
+                bp=e.bp,
+                technologies=frozenset(Technology(t) for t in e.technologies),
+                eliminated=e.eliminated,
+                is_bot=e.is_bot,
+                standing=standing_from_json(e.standing_orders),
+                trade_war=tuple(sorted((int(k), v) for k, v in e.trade_war.items())),
+            )
             for e in empires
         ),
-        worlds=worlds, designs=design_table(campaign), structures=structures, ships=tuple(ships),
-        fleets=fleets, builds=builds, purpose=campaign.purpose,
+        worlds=worlds,
+        designs=design_table(campaign),
+        structures=structures,
+        ships=tuple(ships),
+        fleets=fleets,
+        builds=builds,
+        purpose=campaign.purpose,
         winner=next((e.seat for e in empires if e.pk == campaign.winner_id), None),
-        finished=campaign.status == Campaign.Status.FINISHED, options=campaign.options,
+        finished=campaign.status == Campaign.Status.FINISHED,
+        options=campaign.options,
         id_floor=campaign.id_counters,
     )
 
@@ -240,7 +264,9 @@ def save_state(campaign: Campaign, before: CampaignState, after: CampaignState) 
             row.trade_war = {str(k): v for k, v in new.trade_war}
             changed_empires.append(row)
     if changed_empires:
-        Empire.objects.bulk_update(changed_empires, ["bp", "eliminated", "technologies", "standing_orders", "trade_war"])
+        Empire.objects.bulk_update(
+            changed_empires, ["bp", "eliminated", "technologies", "standing_orders", "trade_war"]
+        )
 
     old_worlds = {w.coord: w for w in before.worlds}
     world_updates = [w for w in after.worlds if old_worlds.get(w.coord) != w]
@@ -306,7 +332,11 @@ def _sync_fleets(campaign, before, after, pk) -> dict[int, int]:
     moved = {i: f for i, f in new.items() if i in old and (old[i].coord, old[i].owner) != (f.coord, f.owner)}
     rows = {num: p for p, num in Fleet.objects.filter(campaign=campaign).values_list("pk", "number")}
     if moved:
-        update_rows(Fleet, ["x", "y", "owner"], [(rows[i], f.coord[0], f.coord[1], pk[f.owner]) for i, f in moved.items()])
+        update_rows(
+            Fleet,
+            ["x", "y", "owner"],
+            [(rows[i], f.coord[0], f.coord[1], pk[f.owner]) for i, f in moved.items()],
+        )
     return rows
 
 
@@ -327,7 +357,11 @@ def _sync_ships(campaign, before, after, pk, fleet_pk):
         ], batch_size=1000)
     changed = [s for i, s in new.items() if i in old and (old[i] != s or fleet_of_old.get(i) != fleet_of_new.get(i))]
     if changed:
-        ids = dict(Ship.objects.filter(campaign=campaign, number__in=[s.id for s in changed]).values_list("number", "pk"))
+        ids = dict(
+            Ship.objects.filter(campaign=campaign, number__in=[s.id for s in changed]).values_list(
+                "number", "pk"
+            )
+        )
         update_rows(Ship, ["owner", "design", "fleet", "name", "hero_crew", "damage"], [
             (ids[s.id], pk[s.owner], s.design, fleet_pk[fleet_of_new[s.id]], s.name, s.hero_crew,
              json.dumps(_damage_json(s.damage)))
@@ -352,9 +386,18 @@ def state_key(campaign: Campaign) -> tuple:
     """What the state load_state and design_names_by_seat read depends on, from the campaign row
     alone: its state version (campaign/versioning.py: moved by every write to empires, worlds,
     structures, fleets, ships, builds and designs) and its own fields the state holds."""
-    return (campaign.pk, campaign.created_at, campaign.seed_hash, campaign.state_version, campaign.turn, campaign.status,
-            campaign.purpose, campaign.winner_id, json.dumps(campaign.options, sort_keys=True),
-            json.dumps(campaign.id_counters, sort_keys=True))
+    return (
+        campaign.pk,
+        campaign.created_at,
+        campaign.seed_hash,
+        campaign.state_version,
+        campaign.turn,
+        campaign.status,
+        campaign.purpose,
+        campaign.winner_id,
+        json.dumps(campaign.options, sort_keys=True),
+        json.dumps(campaign.id_counters, sort_keys=True),
+    )
 
 
 def state_for_orders(campaign: Campaign) -> tuple[CampaignState, dict[int, dict[str, int]]]:

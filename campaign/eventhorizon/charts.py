@@ -122,19 +122,26 @@ def chart_svg(series: dict, *, width: int = 400, panel_height: int = 110, winner
 
         out.append(f'<text class="panel-title" x="{left}" y="{y0 - 9}" font-weight="bold" font-size="{FONT + 1}">'
                    f'{escape(label)}</text>')
-        out.append(f'<rect x="{left}" y="{y0}" width="{plot_w}" height="{panel_height}" fill="#fafbfc" stroke="#b8c0c8"/>')
+        out.append(
+            f'<rect x="{left}" y="{y0}" width="{plot_w}" height="{panel_height}" fill="#fafbfc" stroke="#b8c0c8"/>'
+        )
         for frac in (0, 0.25, 0.5, 0.75, 1):
             # BP, worlds and ships are whole numbers: so are the values on the scale.
             v = round(vmax * frac)
             y = y_of(v)
             out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e5e8eb"/>')
             if frac in (0, 0.5, 1):
-                out.append(f'<text class="y-tick" x="{left - 5}" y="{y + 4:.1f}" text-anchor="end" fill="#3d4650">{v}</text>')
+                out.append(
+                    f'<text class="y-tick" x="{left - 5}" y="{y + 4:.1f}" text-anchor="end" fill="#3d4650">{v}</text>'
+                )
         for t in _turn_ticks(turns):
             x = x_of(t)
-            out.append(f'<line x1="{x:.1f}" y1="{y0 + panel_height}" x2="{x:.1f}" y2="{y0 + panel_height + 4}" stroke="#b8c0c8"/>'
-                       f'<text class="x-tick" x="{x:.1f}" y="{y0 + panel_height + 17}" text-anchor="middle" '
-                       f'fill="#3d4650">{t}</text>')
+            out.append(
+                f'<line x1="{x:.1f}" y1="{y0 + panel_height}" x2="{x:.1f}" y2="{y0 + panel_height + 4}" '
+                f'stroke="#b8c0c8"/>'
+                f'<text class="x-tick" x="{x:.1f}" y="{y0 + panel_height + 17}" text-anchor="middle" '
+                f'fill="#3d4650">{t}</text>'
+            )
         out.append(f'<text class="x-caption" x="{left + plot_w}" y="{y0 + panel_height + 32}" text-anchor="end" '
                    f'fill="#5c6670">turn</text>')
         for j, e in enumerate(empires):

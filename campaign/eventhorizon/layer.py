@@ -3,8 +3,8 @@
 Event Horizon's models still live in the platform app (``campaign/models.py``) and
 ``campaign/eventhorizon/`` is a package of that app, not an app of its own, so this record is
 registered by ``CampaignConfig.ready()`` (``campaign/apps.py``, the one place the platform
-imports a layer's package; tests/test_architecture.py). It is the one layer with the "orders", "process_now", "substitute" and "options"
-features: a turn-based campaign whose turns the platform processes.
+imports a layer's package; tests/test_architecture.py). It is the one layer with the "orders", "process_now",
+"substitute" and "options" features: a turn-based campaign whose turns the platform processes.
 """
 
 from __future__ import annotations
@@ -86,11 +86,18 @@ def roll_back_preview(campaign: Campaign) -> dict | None:
 
 def start_points(campaign: Campaign, players: int) -> list[str]:
     open_seats = max(0, campaign.seats - players)
-    return [f"The map is rolled for {campaign.seats} seats; {players} taken by players"
-            + (f", {open_seats} played by the computer" if open_seats else "") + ".",
-            "Nobody can join as a player afterwards.",
-            "The first round of orders opens at once" + (
-                f", with its deadline {campaign.turn_hours} hours later." if campaign.turn_hours else ", with no deadline.")]
+    return [
+        f"The map is rolled for {campaign.seats} seats; {players} taken by players"
+        + (f", {open_seats} played by the computer" if open_seats else "")
+        + ".",
+        "Nobody can join as a player afterwards.",
+        "The first round of orders opens at once"
+        + (
+            f", with its deadline {campaign.turn_hours} hours later."
+            if campaign.turn_hours
+            else ", with no deadline."
+        ),
+    ]
 
 
 def home_facts(campaigns: list[Campaign]) -> dict[int, HomeFacts]:

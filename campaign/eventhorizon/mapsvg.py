@@ -148,7 +148,8 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
     r = size * (0.8 if grid.kind == "hex" else 0.45)
     margin = size * 1.3 if labels else 0.0
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-margin:.0f} {-margin:.0f} {width + margin:.0f} {height + margin:.0f}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-margin:.0f} {-margin:.0f} {width + margin:.0f} '
+        f'{height + margin:.0f}" '
         f'width="{width + margin:.0f}" height="{height + margin:.0f}" font-family="sans-serif" class="campaign-map"'
         f' data-grid="{grid.kind}" data-width="{grid.width}" data-height="{grid.height}">',
         # The paper in map units, not "100%": a percentage is of the *view*, drawn from (0, 0), so
@@ -176,7 +177,10 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
                     f'stroke="{GRID_STROKE}" stroke-width="0.6"/></g>'
                 )
             elif outline:
-                out.append(f'<polygon points="{_polygon(grid, c, size)}" fill="none" stroke="{GRID_STROKE}" stroke-width="0.6"/>')
+                out.append(
+                    f'<polygon points="{_polygon(grid, c, size)}" fill="none" stroke="{GRID_STROKE}" '
+                    f'stroke-width="0.6"/>'
+                )
             continue
         cx, cy = grid.center(c, size)
         title = [f"({c[0]},{c[1]}) {terrain.value.replace('_', ' ')}"]
@@ -190,21 +194,34 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
             fill = colour
         opacity = ' fill-opacity="0.35"' if colour else ""
         parts.append(
-            f'<polygon points="{_polygon(grid, c, size)}" fill="{fill}"{opacity} stroke="{GRID_STROKE}" stroke-width="0.6"/>'
+            f'<polygon points="{_polygon(grid, c, size)}" fill="{fill}"{opacity} stroke="{GRID_STROKE}" '
+            f'stroke-width="0.6"/>'
         )
         if terrain is Terrain.BLACK_HOLE:
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.55:.1f}" fill="none" stroke="#c77dff" stroke-width="1.2"/>')
+            parts.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.55:.1f}" fill="none" stroke="#c77dff" '
+                f'stroke-width="1.2"/>'
+            )
         elif terrain is Terrain.WORMHOLE:
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.7:.1f}" fill="none" stroke="#8e44ad" stroke-width="2" stroke-dasharray="3 2"/>')
+            parts.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.7:.1f}" fill="none" stroke="#8e44ad" '
+                f'stroke-width="2" stroke-dasharray="3 2"/>'
+            )
         elif terrain is Terrain.PLANET:
             economy = gmap.economy_of(c)
             econ = economy.value if economy else None
             title.append(f"{econ} planet" if econ else "planet")
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.6:.1f}" fill="{ECONOMY_FILL[econ]}"/>')
         elif terrain is Terrain.COLONY:
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.4:.1f}" fill="{PAPER}" stroke="#333" stroke-width="1.5"/>')
+            parts.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.4:.1f}" fill="{PAPER}" stroke="#333" '
+                f'stroke-width="1.5"/>'
+            )
         if c in overlay.home_worlds:
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.85:.1f}" fill="none" stroke="{colour or "#000"}" stroke-width="2"/>')
+            parts.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.85:.1f}" fill="none" '
+                f'stroke="{colour or "#000"}" stroke-width="2"/>'
+            )
             whose = overlay.home_worlds.get(c) if isinstance(overlay.home_worlds, dict) else None
             title.append(f"home world of {whose}" if whose else "home world")
         if c in overlay.owner_name:
@@ -214,7 +231,8 @@ def render(gmap: GeneratedMap, overlay: Overlay | None = None, *, size: float | 
             # Inside the cell, above the world, so symbols on edge cells are never clipped.
             parts.append(
                 f'<text x="{cx:.1f}" y="{cy - r * 0.45:.1f}" font-size="{size * 0.6:.1f}" text-anchor="middle" '
-                f'fill="#000" stroke="{PAPER}" stroke-width="0.6" paint-order="stroke" font-weight="bold">{escape(symbols)}</text>'
+                f'fill="#000" stroke="{PAPER}" stroke-width="0.6" paint-order="stroke" '
+                f'font-weight="bold">{escape(symbols)}</text>'
             )
             title.append(f"structures: {symbols}")
         title.extend(overlay.notes.get(c, ()))

@@ -47,20 +47,36 @@ def _orders_template(campaign: Campaign, next_turn: Turn | None, recipient: Reci
     nothing). Empty for anyone who plays no seat, a computer seat, when no turn is open, and
     while the site takes no mail (MAIL_IN_ENABLED off): the email then offers no answer by mail."""
     empire = recipient.empire
-    if (not settings.MAIL_IN_ENABLED or next_turn is None or next_turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE
-            or empire is None or empire.is_bot or empire.eliminated):
+    if (
+        not settings.MAIL_IN_ENABLED
+        or next_turn is None
+        or next_turn.status != Turn.Status.OPEN
+        or campaign.status != Campaign.Status.ACTIVE
+        or empire is None
+        or empire.is_bot
+        or empire.eliminated
+    ):
         return ""
     empire.campaign = campaign
     row = TurnOrders.objects.filter(turn=next_turn, empire=empire).first() if saved else None
     return orders_template(empire, next_turn.number, row=row)
 
 
-def reminder_email(campaign: Campaign, turn: Turn, recipient: Recipient, kind: str, now: datetime) -> EmailMultiAlternatives:
+def reminder_email(
+    campaign: Campaign, turn: Turn, recipient: Recipient, kind: str, now: datetime
+) -> EmailMultiAlternatives:
     left = turn.deadline - now
     hours = "1 hour" if kind == REMINDER_1H else "24 hours"
-    context = {"turn": turn, "round": round_label(turn.number), "deadline": turn.deadline, "left": left, "within": hours,
-               "minutes_left": max(0, int(left.total_seconds() // 60)), "orders_url": page_url("campaign-orders", campaign.pk),
-               "orders_template": _orders_template(campaign, turn, recipient, saved=True),
-               "paste_url": page_url("campaign-orders-text", campaign.pk)}
+    context = {
+        "turn": turn,
+        "round": round_label(turn.number),
+        "deadline": turn.deadline,
+        "left": left,
+        "within": hours,
+        "minutes_left": max(0, int(left.total_seconds() // 60)),
+        "orders_url": page_url("campaign-orders", campaign.pk),
+        "orders_template": _orders_template(campaign, turn, recipient, saved=True),
+        "paste_url": page_url("campaign-orders-text", campaign.pk),
+    }
     return _message(campaign=campaign, recipient=recipient, kind=kind, template="reminder",
                     subject=f"orders for {round_label(turn.number)} are due within {hours}", context=context)

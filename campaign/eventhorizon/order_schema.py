@@ -35,7 +35,9 @@ class PurchaseSerializer(serializers.Serializer):
     technology = serializers.CharField(required=False, help_text="A research facility's technology.")
     build = serializers.CharField(required=False, help_text="The name of a design available to the empire.")
     repair = serializers.IntegerField(required=False, help_text="A ship number to repair.")
-    dockyard = serializers.IntegerField(required=False, help_text="The dockyard (structure number) building or repairing.")
+    dockyard = serializers.IntegerField(
+        required=False, help_text="The dockyard (structure number) building or repairing."
+    )
     hero_crew = serializers.BooleanField(required=False)
     name = serializers.CharField(required=False, help_text="The new ship's name.")
 

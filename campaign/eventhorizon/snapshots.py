@@ -1,7 +1,7 @@
 """Turn snapshots: the campaign's state just before a turn is processed, kept in ``Turn.snapshot``
-so a moderator can roll the last processed turn back (``campaign/eventhorizon/actions/rollback.py`` ``roll_back_turn``) and so past
-turns can be shown. Like ``adapters``, nothing here decides a rule or is called from a view: the
-actions call ``take`` (in ``process_turn``) and ``restore`` (in ``roll_back_turn``).
+so a moderator can roll the last processed turn back (``campaign/eventhorizon/actions/rollback.py``
+``roll_back_turn``) and so past turns can be shown. Like ``adapters``, nothing here decides a rule or is
+called from a view: the actions call ``take`` (in ``process_turn``) and ``restore`` (in ``roll_back_turn``).
 
 A snapshot is everything a turn can change, as stored (raw column values, so a restore is exact),
 minus the map cells, which never change once rolled. The format (version 1) is documented in
@@ -47,20 +47,29 @@ def store(campaign: Campaign, turn: Turn) -> None:
     # json (text) aggregates are built several times faster than jsonb ones; the document is
     # converted to jsonb once, at the end.
     agg = "coalesce(json_agg({row} ORDER BY {order}), '[]'::json)"
+    structures = "json_build_array(s.number, o.seat, s.resource, s.x, s.y, s.technology, s.built_turn)"
+    ships = "json_build_array(s.number, o.seat, s.design_id, s.name, f.number, s.hero_crew, s.damage)"
+    builds = "json_build_array(d.number, o.seat, b.design_id, b.name, b.hero_crew, b.ordered_turn, b.turns_remaining)"
     sql = (
         f"UPDATE {t['turn']} SET snapshot = CAST(%s AS jsonb) || CAST(json_build_object("
-        f"'worlds', (SELECT {agg.format(row='json_build_array(w.x, w.y, o.seat, h.seat, w.held_out_until)', order='w.y, w.x')}"
-        f" FROM {t['world']} w LEFT JOIN {t['empire']} o ON o.id = w.owner_id LEFT JOIN {t['empire']} h ON h.id = w.held_out_by_id"
+        f"'worlds', (SELECT "
+        f"{agg.format(row='json_build_array(w.x, w.y, o.seat, h.seat, w.held_out_until)', order='w.y, w.x')}"
+        f" FROM {t['world']} w LEFT JOIN {t['empire']} o ON o.id = w.owner_id LEFT JOIN {t['empire']} h ON "
+        f"h.id = w.held_out_by_id"
         f" WHERE w.campaign_id = %s AND (w.owner_id IS NOT NULL OR w.held_out_by_id IS NOT NULL)),"
-        f"'structures', (SELECT {agg.format(row='json_build_array(s.number, o.seat, s.resource, s.x, s.y, s.technology, s.built_turn)', order='s.number')}"
+        f"'structures', (SELECT "
+        f"{agg.format(row=structures, order='s.number')}"
         f" FROM {t['structure']} s JOIN {t['empire']} o ON o.id = s.owner_id WHERE s.campaign_id = %s),"
         f"'fleets', (SELECT {agg.format(row='json_build_array(f.number, o.seat, f.x, f.y)', order='f.number')}"
         f" FROM {t['fleet']} f JOIN {t['empire']} o ON o.id = f.owner_id WHERE f.campaign_id = %s),"
-        f"'ships', (SELECT {agg.format(row='json_build_array(s.number, o.seat, s.design_id, s.name, f.number, s.hero_crew, s.damage)', order='s.number')}"
+        f"'ships', (SELECT "
+        f"{agg.format(row=ships, order='s.number')}"
         f" FROM {t['ship']} s JOIN {t['empire']} o ON o.id = s.owner_id JOIN {t['fleet']} f ON f.id = s.fleet_id"
         f" WHERE s.campaign_id = %s),"
-        f"'builds', (SELECT {agg.format(row='json_build_array(d.number, o.seat, b.design_id, b.name, b.hero_crew, b.ordered_turn, b.turns_remaining)', order='d.number')}"
-        f" FROM {t['buildorder']} b JOIN {t['empire']} o ON o.id = b.owner_id JOIN {t['structure']} d ON d.id = b.dockyard_id"
+        f"'builds', (SELECT "
+        f"{agg.format(row=builds, order='d.number')}"
+        f" FROM {t['buildorder']} b JOIN {t['empire']} o ON o.id = b.owner_id JOIN {t['structure']} d ON "
+        f"d.id = b.dockyard_id"
         f" WHERE b.campaign_id = %s)"
         f") AS jsonb) WHERE id = %s"
     )
@@ -114,25 +123,38 @@ def take(campaign: Campaign, turn: Turn) -> dict:
         "worlds": [
             [x, y, seat.get(owner), seat.get(held), until]
             for x, y, owner, held, until in World.objects.filter(campaign=campaign)
-            .filter(Q(owner__isnull=False) | Q(held_out_by__isnull=False)).order_by("y", "x")
+            .filter(Q(owner__isnull=False) | Q(held_out_by__isnull=False))
+            .order_by("y", "x")
             .values_list("x", "y", "owner_id", "held_out_by_id", "held_out_until")
         ],
         "structures": [
             [number, seat[owner], resource, x, y, technology, built]
-            for number, owner, resource, x, y, technology, built in Structure.objects.filter(campaign=campaign)
-            .order_by("number").values_list("number", "owner_id", "resource", "x", "y", "technology", "built_turn")
+            for number, owner, resource, x, y, technology, built in Structure.objects.filter(
+                campaign=campaign
+            )
+            .order_by("number")
+            .values_list("number", "owner_id", "resource", "x", "y", "technology", "built_turn")
         ],
         "fleets": [[number, seat[owner], x, y] for _, number, owner, x, y in fleets],
         "ships": [
             [number, seat[owner], design, name, fleet_number[fleet], hero, damage]
             for number, owner, design, name, fleet, hero, damage in Ship.objects.filter(campaign=campaign)
-            .order_by("number").values_list("number", "owner_id", "design_id", "name", "fleet_id", "hero_crew", "damage")
+            .order_by("number")
+            .values_list("number", "owner_id", "design_id", "name", "fleet_id", "hero_crew", "damage")
         ],
         "builds": [
             [dock, seat[owner], design, name, hero, ordered, left]
             for dock, owner, design, name, hero, ordered, left in BuildOrder.objects.filter(campaign=campaign)
-            .order_by("dockyard__number").values_list(
-                "dockyard__number", "owner_id", "design_id", "name", "hero_crew", "ordered_turn", "turns_remaining")
+            .order_by("dockyard__number")
+            .values_list(
+                "dockyard__number",
+                "owner_id",
+                "design_id",
+                "name",
+                "hero_crew",
+                "ordered_turn",
+                "turns_remaining",
+            )
         ],
     }
 
@@ -202,7 +224,17 @@ def _restore_empires(empires: dict, rows: list) -> None:
             e.is_bot, e.auto_bot, e.missed_turns = row["is_bot"], row["auto_bot"], row["missed_turns"]
         changed.append(e)
     Empire.objects.bulk_update(
-        changed, ["bp", "eliminated", "technologies", "standing_orders", "trade_war", "is_bot", "auto_bot", "missed_turns"]
+        changed,
+        [
+            "bp",
+            "eliminated",
+            "technologies",
+            "standing_orders",
+            "trade_war",
+            "is_bot",
+            "auto_bot",
+            "missed_turns",
+        ],
     )
 
 

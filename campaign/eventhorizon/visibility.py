@@ -145,28 +145,49 @@ def state_from_snapshot(campaign: Campaign, doc: dict) -> CampaignState:
         members[fleet].append(number)
     c = doc.get("campaign", {})
     return CampaignState(
-        turn=doc.get("turn", c.get("turn", 0)), map=gmap,
+        turn=doc.get("turn", c.get("turn", 0)),
+        map=gmap,
         empires=tuple(
-            EmpireState(seat=e["seat"], name=names.get(e["seat"], f"empire {e['seat']}"), bp=e.get("bp", 0),
-                        technologies=frozenset(Technology(t) for t in e.get("technologies", [])),
-                        eliminated=bool(e.get("eliminated")), is_bot=bool(e.get("is_bot")))
+            EmpireState(
+                seat=e["seat"],
+                name=names.get(e["seat"], f"empire {e['seat']}"),
+                bp=e.get("bp", 0),
+                technologies=frozenset(Technology(t) for t in e.get("technologies", [])),
+                eliminated=bool(e.get("eliminated")),
+                is_bot=bool(e.get("is_bot")),
+            )
             for e in sorted(doc.get("empires", []), key=lambda e: e["seat"])
         ),
         worlds=worlds,
         designs=live.designs,
         structures=tuple(
-            StructureState(id=number, owner=owner, resource=eh.Resource(resource), coord=(x, y),
-                           technology=Technology(tech) if tech else None)
+            StructureState(
+                id=number,
+                owner=owner,
+                resource=eh.Resource(resource),
+                coord=(x, y),
+                technology=Technology(tech) if tech else None,
+            )
             for number, owner, resource, x, y, tech, _built in doc.get("structures", [])
         ),
         ships=tuple(ships),
-        fleets=tuple(FleetState(id=number, owner=owner, coord=(x, y), ships=tuple(members[number]))
-                     for number, owner, x, y in doc.get("fleets", [])),
+        fleets=tuple(
+            FleetState(id=number, owner=owner, coord=(x, y), ships=tuple(members[number]))
+            for number, owner, x, y in doc.get("fleets", [])
+        ),
         builds=tuple(
-            BuildState(dockyard=dock, owner=owner, design=design, turns_left=left, hero_crew=bool(hero), name=name or "")
+            BuildState(
+                dockyard=dock,
+                owner=owner,
+                design=design,
+                turns_left=left,
+                hero_crew=bool(hero),
+                name=name or "",
+            )
             for dock, owner, design, name, hero, _ordered, left in doc.get("builds", [])
         ),
-        purpose=c.get("purpose"), finished=c.get("status") == Campaign.Status.FINISHED,
+        purpose=c.get("purpose"),
+        finished=c.get("status") == Campaign.Status.FINISHED,
         options=campaign.options,
     )
 

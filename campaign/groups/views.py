@@ -144,14 +144,24 @@ def campaign_away(request, campaign_id: int):
                "my_absences": away.absences_of(request.user, campaign)}
     if moderator:
         policy = away.policy_of(campaign)
-        context.update({
-            "policy": policy, "mode": away.mode_for(campaign),
-            "policy_form": PolicyForm(campaign=campaign, initial={
-                "mode": away.mode_for(campaign), "limit_hours": policy.limit_hours,
-                "substitute": policy.substitute.username if policy.substitute_id else ""}),
-            "notes": away.moderator_view(campaign),
-            "effects": AwayEffect.objects.filter(campaign=campaign).select_related("absence__user").order_by("-pk")[:30],
-        })
+        context.update(
+            {
+                "policy": policy,
+                "mode": away.mode_for(campaign),
+                "policy_form": PolicyForm(
+                    campaign=campaign,
+                    initial={
+                        "mode": away.mode_for(campaign),
+                        "limit_hours": policy.limit_hours,
+                        "substitute": policy.substitute.username if policy.substitute_id else "",
+                    },
+                ),
+                "notes": away.moderator_view(campaign),
+                "effects": AwayEffect.objects.filter(campaign=campaign)
+                .select_related("absence__user")
+                .order_by("-pk")[:30],
+            }
+        )
     return render(request, "groups/campaign_away.html", context, status=status)
 
 

@@ -1,12 +1,13 @@
 """A campaign's own channel (issue 32 item 3, docs/groups.md): outgoing webhooks.
 
 A moderator adds a URL with a preset (plain JSON, Discord, Slack, Matrix) and the events it
-wants. The event sweep (``events.py``) finds what happened; ``emit_one`` stores one ``WebhookDelivery`` per webhook and event key (so an event is sent
-once however often it is emitted) and queues ``campaign.groups.tasks.deliver_webhook`` on commit.
-``attempt`` posts it, signed (``X-Sector-Command-Signature: sha256=<HMAC-SHA256 of the body with
-the webhook's secret>``), and on a failure says when to try again (30 s, doubling, at most an
-hour); a webhook that has failed for a whole day (``FAIL_DISABLE_AFTER``) is disabled and the
-moderators are told. At most ``RATE_PER_MINUTE`` posts a minute per campaign; more wait.
+wants. The event sweep (``events.py``) finds what happened; ``emit_one`` stores one ``WebhookDelivery`` per
+webhook and event key (so an event is sent once however often it is emitted) and queues
+``campaign.groups.tasks.deliver_webhook`` on commit. ``attempt`` posts it, signed
+(``X-Sector-Command-Signature: sha256=<HMAC-SHA256 of the body with the webhook's secret>``), and on a failure
+says when to try again (30 s, doubling, at most an hour); a webhook that has failed for a whole day
+(``FAIL_DISABLE_AFTER``) is disabled and the moderators are told. At most ``RATE_PER_MINUTE`` posts a minute
+per campaign; more wait.
 
 What is sent is built here from public facts only: the campaign's name, the step's label and
 deadline, the seats' names (the players' public names) for "who is not ready" when the campaign

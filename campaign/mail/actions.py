@@ -76,12 +76,22 @@ def ingest(raw: bytes, *, via: str, envelope_recipients=None, received_at=None,
     now = timezone.now()
     # Parsed before the transaction: input that is no message is refused without the database.
     with transaction.atomic():
-        row, created = InboundMessage.objects.get_or_create(message_id=mid, defaults={
-            "raw": stored, "secret_hash": secret_hash, "received_at": accepted_at(received_at, now), "via": via, "sender": sender,
-            "recipients": [a.lower() for a in envelope_recipients or []], "subject": subject,
-            "envelope_sender": None if envelope_sender is None else envelope_sender.strip().strip("<>").lower()[:254],
-            "next_attempt_at": now + FIRST_TRY_GRACE,
-        })
+        row, created = InboundMessage.objects.get_or_create(
+            message_id=mid,
+            defaults={
+                "raw": stored,
+                "secret_hash": secret_hash,
+                "received_at": accepted_at(received_at, now),
+                "via": via,
+                "sender": sender,
+                "recipients": [a.lower() for a in envelope_recipients or []],
+                "subject": subject,
+                "envelope_sender": None
+                if envelope_sender is None
+                else envelope_sender.strip().strip("<>").lower()[:254],
+                "next_attempt_at": now + FIRST_TRY_GRACE,
+            },
+        )
         if created:
             transaction.on_commit(lambda pk=row.pk: enqueue(pk), robust=True)
     return row, created
@@ -171,9 +181,14 @@ def due_messages(now=None):
     """Stored messages still waiting to be processed whose next try is due: a task lost, a worker
     that died mid-way, processing a database error rolled back (after its back-off)."""
     now = now or timezone.now()
-    return (InboundMessage.objects.filter(status=Status.RECEIVED)
-            .filter(Q(next_attempt_at__lte=now) | Q(next_attempt_at__isnull=True, received_at__lt=now - FIRST_TRY_GRACE))
-            .order_by("received_at", "pk"))
+    return (
+        InboundMessage.objects.filter(status=Status.RECEIVED)
+        .filter(
+            Q(next_attempt_at__lte=now)
+            | Q(next_attempt_at__isnull=True, received_at__lt=now - FIRST_TRY_GRACE)
+        )
+        .order_by("received_at", "pk")
+    )
 
 
 def requeue_pending(now=None) -> int:
@@ -190,7 +205,10 @@ def holds_turn(deadline) -> bool:
     """Mail the site's mail system accepted by ``deadline`` that is not processed yet (stored and
     waiting for its task or its next try): a turn whose deadline that is waits for it (docs/mail.md,
     ruling ML1), so orders sent in time count even when the store or the processing was late."""
-    return deadline is not None and InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lte=deadline).exists()
+    return (
+        deadline is not None
+        and InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lte=deadline).exists()
+    )
 
 
 def _finish(row: InboundMessage, status: str, outcome: str, route: str = "") -> str:

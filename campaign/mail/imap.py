@@ -64,8 +64,10 @@ def connect() -> imaplib.IMAP4:
         if not plain:
             if "STARTTLS" not in conn.capabilities:
                 conn.shutdown()
-                raise InsecureConnection(f"{host}:{port} offers no STARTTLS: the password is not sent in clear "
-                                         "(use MAIL_IMAP_SSL=1, or MAIL_IMAP_PLAIN_LOOPBACK=1 for a server on loopback)")
+                raise InsecureConnection(
+                    f"{host}:{port} offers no STARTTLS: the password is not sent in clear "
+                    "(use MAIL_IMAP_SSL=1, or MAIL_IMAP_PLAIN_LOOPBACK=1 for a server on loopback)"
+                )
             conn.starttls(ssl_context=tls_context())
     try:
         conn.login(settings.MAIL_IMAP_USER, settings.MAIL_IMAP_PASSWORD)
@@ -96,8 +98,10 @@ def internaldate(value: bytes | str) -> datetime | None:
         return None
     day, _, year, hour, minute, second, zone = match.groups()
     try:
-        return datetime.strptime(f"{year}-{_MONTHS[match[2].lower()]:02d}-{int(day):02d} {hour}:{minute}:{second} {zone}",
-                                 "%Y-%m-%d %H:%M:%S %z")
+        return datetime.strptime(
+            f"{year}-{_MONTHS[match[2].lower()]:02d}-{int(day):02d} {hour}:{minute}:{second} {zone}",
+            "%Y-%m-%d %H:%M:%S %z",
+        )
     except ValueError:
         return None
 

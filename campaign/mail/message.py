@@ -36,7 +36,9 @@ def parse(raw: bytes, *, headers_only: bool = False) -> EmailMessage:
         raw = raw.lstrip(b"\r\n").split(b"\n", 1)[1] if b"\n" in raw else b""
         first = raw.split(b"\n", 1)[0]
     if not _HEADER_LINE.match(first):
-        raise Unparsable("the input does not start with a header field (\"Name: value\"): it is not an RFC 5322 message")
+        raise Unparsable(
+            'the input does not start with a header field ("Name: value"): it is not an RFC 5322 message'
+        )
     msg = BytesParser(policy=default).parsebytes(raw, headersonly=headers_only)
     if not msg.keys():
         raise Unparsable("the input has no header fields: it is not an RFC 5322 message")

@@ -104,8 +104,12 @@ def _check_rate(campaign: Campaign, user, at: datetime) -> None:
                   .order_by("-created_at").values_list("created_at", flat=True)[:limit])
     if len(recent) >= limit:
         wait = max(1, int((recent[-1] + timedelta(seconds=window) - at).total_seconds()) + 1)
-        raise TooMany(f"you have written {limit} press message{'s' if limit != 1 else ''} in this campaign in the last {window // 60} minutes, "
-                      f"the most allowed; try again in {wait // 60} min {wait % 60} s", retry_after=wait)
+        raise TooMany(
+            f"you have written {limit} press message{'s' if limit != 1 else ''} in this campaign in the "
+            f"last {window // 60} minutes, "
+            f"the most allowed; try again in {wait // 60} min {wait % 60} s",
+            retry_after=wait,
+        )
 
 
 def _store(campaign: Campaign, conversation: Conversation, reader: visibility.Reader, text: str, *,
@@ -172,8 +176,11 @@ def reply(*, campaign_id: int, conversation_id: int, user, text, via: str = Pres
     if conversation is None:
         raise NotFound("no such conversation")
     if not may_write(reader, conversation):
-        raise NotAllowed("only the moderators write announcements" if conversation.kind == Conversation.Kind.ANNOUNCEMENTS
-                         else "you are not one of this conversation's seats")
+        raise NotAllowed(
+            "only the moderators write announcements"
+            if conversation.kind == Conversation.Kind.ANNOUNCEMENTS
+            else "you are not one of this conversation's seats"
+        )
     text = _clean_text(text)
     announcement = conversation.kind == Conversation.Kind.ANNOUNCEMENTS
     _check_open(campaign, announcement=announcement)
@@ -289,7 +296,11 @@ def receive_mail_reply(*, to_address: str, sender_email: str, text: str, receive
             from . import seats as seat_registry
 
             seat = next((s for s in seat_registry.seats_of(campaign) if s.number == seat_number), None)
-            user = get_user_model().objects.filter(pk=seat.user_id, is_active=True).first() if seat and seat.user_id else None
+            user = (
+                get_user_model().objects.filter(pk=seat.user_id, is_active=True).first()
+                if seat and seat.user_id
+                else None
+            )
             if user is None or not user.email or user.email.strip().lower() != sender:
                 raise NotAllowed(f"this reply was not sent from the registered address of seat {seat_number}")
             reader = visibility.reader(campaign, user)

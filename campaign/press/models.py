@@ -123,7 +123,9 @@ class ReadMark(models.Model):
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="read_marks")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    last_read = models.PositiveBigIntegerField(default=0, help_text="Number of the last message read (PressMessage.number).")
+    last_read = models.PositiveBigIntegerField(
+        default=0, help_text="Number of the last message read (PressMessage.number)."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["conversation", "user"], name="press_readmark_unique_user")]

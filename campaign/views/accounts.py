@@ -144,7 +144,12 @@ def confirm_email(request, token: str):
         messages.success(request, f"Your email address is now {new_email}.")
         return redirect("account")
     if new_email is None:
-        return render(request, "registration/email_change_confirm.html",
-                      {"error": "This link is wrong, has expired, has been used already or belongs to another account."},
-                      status=400)
+        return render(
+            request,
+            "registration/email_change_confirm.html",
+            {
+                "error": "This link is wrong, has expired, has been used already or belongs to another account."
+            },
+            status=400,
+        )
     return render(request, "registration/email_change_confirm.html", {"new_email": new_email})

@@ -96,7 +96,9 @@ def _rows(user, campaigns: list[Campaign], every: bool = True) -> list[CampaignR
         return []
     ids = [c.pk for c in campaigns]
     memberships: dict[int, set] = {}
-    for campaign_id, role in Membership.objects.filter(user=user, campaign_id__in=ids).values_list("campaign_id", "role"):
+    for campaign_id, role in Membership.objects.filter(user=user, campaign_id__in=ids).values_list(
+        "campaign_id", "role"
+    ):
         memberships.setdefault(campaign_id, set()).add(role)
     mine = {e.campaign_id: e for e in Empire.objects.filter(user=user, campaign_id__in=ids)}
     turns = {t.campaign_id: t for t in Turn.objects.filter(campaign_id__in=ids, number=F("campaign__turn"))}

@@ -221,7 +221,11 @@ def lobby_remove_member(request, campaign_id: int, membership_id: int):
 @require_POST
 def lobby_start(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
-    if request.POST.get("confirm") != "yes" and campaign.status == Campaign.Status.SETUP and is_moderator(request.user, campaign):
+    if (
+        request.POST.get("confirm") != "yes"
+        and campaign.status == Campaign.Status.SETUP
+        and is_moderator(request.user, campaign)
+    ):
         # Starting cannot be undone: say what it does and ask first (issue 13 item 17).
         from .moderation import confirm_page
 

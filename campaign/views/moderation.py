@@ -236,8 +236,14 @@ def set_options(request, campaign_id: int):
             value = request.POST.get(key, "")
         else:
             value = bool(request.POST.get(key))
-        response = _run(request, campaign, "Rule options saved." if key == keys[-1] else "", actions.set_campaign_option,
-                        key=key, value=value)
+        response = _run(
+            request,
+            campaign,
+            "Rule options saved." if key == keys[-1] else "",
+            actions.set_campaign_option,
+            key=key,
+            value=value,
+        )
         if response.status_code != 302:
             return response
     return redirect("moderation-panel", campaign.pk)
@@ -271,10 +277,14 @@ def roll_back(request, campaign_id: int):
         form = RollBackForm(request.POST)
         if not form.is_valid():
             return _panel(request, campaign, status=400, error="the roll-back form was incomplete: start again")
-        done = (capfirst(round_label(form.cleaned_data["turn"])) + " has been rolled back. The campaign is paused: resume it or process the turn now."
-                if layer.has("process_now") else
-                "Step {result.number} ({result.label}) has been rolled back. The campaign is paused: resume it to give "
-                "the step its full time.")
+        done = (
+            capfirst(round_label(form.cleaned_data["turn"]))
+            + " has been rolled back. The campaign is paused: resume it or process the turn now."
+            if layer.has("process_now")
+            else "Step {result.number} ({result.label}) has been rolled back. The campaign is paused: "
+                 "resume it to give "
+            "the step its full time."
+        )
         return _run(request, campaign, done, actions.roll_back_step, number=form.cleaned_data["turn"])
     preview = layer.roll_back_preview(campaign)
     if preview is None:

@@ -110,8 +110,14 @@ def enter_result(*, battle_id: int, user, result) -> Battle:
     battle.proposed_by = seat
     battle.status = Battle.Status.ENTERED
     battle.save(update_fields=["proposal", "proposed_by", "status"])
-    lifecycle.log(battle, "entered", f"{seat_name(battle, seat)} entered the result: {describe(battle, battle.proposal)}",
-                  user=user, seat=seat, data={"result": battle.proposal})
+    lifecycle.log(
+        battle,
+        "entered",
+        f"{seat_name(battle, seat)} entered the result: {describe(battle, battle.proposal)}",
+        user=user,
+        seat=seat,
+        data={"result": battle.proposal},
+    )
     other = battle.defender if seat == battle.attacker else battle.attacker
     lifecycle.notify_sides(battle, f"{seat_name(battle, seat)} entered the result of the battle at {battle.hex}: "
                                     "please confirm or dispute it.", seats=[other])
@@ -155,9 +161,12 @@ def dispute_result(*, battle_id: int, user, reason: str) -> Battle:
     from campaign import actions as campaign_actions
 
     campaign_actions.notify_moderators(
-        campaign_id=campaign.pk, turn=battle.turn,
-        text=f"{seat_name(battle, seat)} disputes the result of the battle at {battle.hex} (battle {battle.pk}): {reason}. "
-             "Settle it on the battle's page.")
+        campaign_id=campaign.pk,
+        turn=battle.turn,
+        text=f"{seat_name(battle, seat)} disputes the result of the battle at {battle.hex} (battle "
+             f"{battle.pk}): {reason}. "
+        "Settle it on the battle's page.",
+    )
     return battle
 
 
@@ -310,5 +319,12 @@ def describe(battle: Battle, result: dict | None) -> str:
         counts[r["fate"]] = counts.get(r["fate"], 0) + 1
     holder = result.get("holder")
     parts = [f"{n} {fate.replace('_', ' ')}" for fate, n in sorted(counts.items())]
-    return (f"{seat_name(battle, holder)} holds the field" if holder is not None else "neither side holds the field") + \
-        "; ships: " + ", ".join(parts)
+    return (
+        (
+            f"{seat_name(battle, holder)} holds the field"
+            if holder is not None
+            else "neither side holds the field"
+        )
+        + "; ships: "
+        + ", ".join(parts)
+    )

@@ -207,8 +207,10 @@ class BattlePreferenceStateSerializer(BattlePreferenceSerializer):
     label = serializers.CharField()
     choices = serializers.ListField(child=serializers.DictField())
     battle_requests = serializers.CharField(
-        help_text="Who may ask ('nobody', 'either' or 'both'): nobody (the campaign's mode always), either side (a tabletop battle needs "
-                  "both), both sides asking for the same mode.")
+        help_text="Who may ask ('nobody', 'either' or 'both'): nobody (the campaign's mode always), either "
+                  "side (a tabletop battle needs "
+        "both), both sides asking for the same mode."
+    )
     campaign_mode = serializers.CharField(help_text="The campaign's battle mode, used unless a request wins.")
 
 

@@ -94,12 +94,20 @@ def result_rows(battle: Battle, result: dict | None) -> list[dict]:
     for r in result.get("ships") or []:
         side = owner.get(r.get("ship"))
         captor = r.get("captured_by")
-        rows.append({"ship": r.get("ship"), "name": names.get(r.get("ship"), f"Ship {r.get('ship')}"),
-                     "side": side["name"] if side else "?", "colour": side["colour"] if side else "#888",
-                     "fate": FATE_LABELS.get(r.get("fate"), r.get("fate")),
-                     "damage": "—" if r.get("fate") == DESTROYED else damage_text(r.get("damage")),
-                     "taken": "—" if r.get("fate") == DESTROYED else _taken(carried.get(r.get("ship")), r.get("damage")),
-                     "captor": "" if captor is None else seat_name(battle, captor)})
+        rows.append(
+            {
+                "ship": r.get("ship"),
+                "name": names.get(r.get("ship"), f"Ship {r.get('ship')}"),
+                "side": side["name"] if side else "?",
+                "colour": side["colour"] if side else "#888",
+                "fate": FATE_LABELS.get(r.get("fate"), r.get("fate")),
+                "damage": "—" if r.get("fate") == DESTROYED else damage_text(r.get("damage")),
+                "taken": "—"
+                if r.get("fate") == DESTROYED
+                else _taken(carried.get(r.get("ship")), r.get("damage")),
+                "captor": "" if captor is None else seat_name(battle, captor),
+            }
+        )
     return rows
 
 

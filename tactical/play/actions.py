@@ -8,8 +8,8 @@ is shared, so two battles of one campaign cannot interleave their rolls), rebuil
 replaying its steps (tactical/play/embedded.py), validates, resolves with the campaign's dice, stores
 the new steps, commits the rolls to the hash-chained dice log (phase ``battle <id>``) and then
 advances the battle: automatic steps are taken (Event Horizon draws cards) and computer
-(doctrine) sides play until a human side must act or the battle is over. A refused action stores nothing and rolls nothing. Emails go out only
-after the transaction commits. Rulings TP1… in docs/rulings.md.
+(doctrine) sides play until a human side must act or the battle is over. A refused action stores nothing and
+rolls nothing. Emails go out only after the transaction commits. Rulings TP1… in docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -275,8 +275,10 @@ def start_embedded(battle: Battle) -> Battle:
         if len(battle.seats) > 2:  # a battle of more sides (ruling PK6): every side against every other
             text = "The fleets deploy: " + ", ".join(names[s] for s in battle.seats) + ", each against every other."
         else:
-            text = (f"The fleets deploy: {names[battle.attacker]} (attacker) against {names[battle.defender]} (defender)"
-                    + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else "."))
+            text = (
+                f"The fleets deploy: {names[battle.attacker]} (attacker) against {names[battle.defender]} (defender)"
+                + (" (the defender's AEWA: the attacker deploys first)." if battle.aewa else ".")
+            )
         BattleLogEntry.objects.create(battle=battle, kind="tactical_start", text=text)
         steps = _Steps(battle)
         state = _advance(battle, rules, state, dice, steps)
@@ -326,8 +328,14 @@ def _record_deployment(battle: Battle, seat: int, given, *, user=None, late: boo
         text = f"{name}'s fleet lines up automatically."
     else:
         text = f"{name} places its {len(given)} ship(s) by hand."
-    BattleLogEntry.objects.create(battle=battle, kind="deployed", seat=seat, user=user if getattr(user, "pk", None) else None,
-                                  text=text, data={"automatic": given == embedded.AUTOMATIC, "late": late})
+    BattleLogEntry.objects.create(
+        battle=battle,
+        kind="deployed",
+        seat=seat,
+        user=user if getattr(user, "pk", None) else None,
+        text=text,
+        data={"automatic": given == embedded.AUTOMATIC, "late": late},
+    )
 
 
 def _deploy_on(battle: Battle, campaign: Campaign) -> None:
@@ -446,8 +454,13 @@ def hand_to_doctrine(*, battle_id: int, user, on: bool = True) -> Battle:
         names = side_names(battle)
         for seat in sorted(changed):
             BattleLogEntry.objects.create(
-                battle=battle, kind="doctrine", seat=seat, user=user, data={"on": on},
-                text=f"{names[seat]} {'hands its fleet to the computer doctrine' if on else 'takes its fleet back from the computer'}.",
+                battle=battle,
+                kind="doctrine",
+                seat=seat,
+                user=user,
+                data={"on": on},
+                text=f"{names[seat]} " + ("hands its fleet to the computer doctrine." if on
+                                          else "takes its fleet back from the computer."),
             )
         if on:
             rules = embedded.rules_for(battle)

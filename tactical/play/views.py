@@ -89,7 +89,11 @@ def battle_view(user, battle_id: int) -> BattleView:
     """The battle as ``user`` may see it; Http404 for anyone who is neither a side nor the
     moderator, and for battles that are not embedded (tactical) ones."""
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
-    if battle is None or not user.is_authenticated or (battle.mode != Battle.Mode.TACTICAL and not battle.steps.exists()):
+    if (
+        battle is None
+        or not user.is_authenticated
+        or (battle.mode != Battle.Mode.TACTICAL and not battle.steps.exists())
+    ):
         raise Http404("no such battle")
     seats = play.seats_of(user, battle)
     kind = kinds.kind_for(battle)  # a CAM scenario fought online: its players are its sides
@@ -189,9 +193,17 @@ def play_page(request, battle_id: int):
 def play_context(view: BattleView) -> dict:
     battle = view.battle
     rules = view.rules
-    ctx = {"battle": battle, "view": view, "campaign": battle.campaign, "names": view.names, "started": started(view),
-           "api_state": reverse("api-battle-state", args=[battle.pk]), "replay_url": reverse("battle-replay", args=[battle.pk]),
-           "deployment": deployment(view), "ruleset": battle.ruleset}
+    ctx = {
+        "battle": battle,
+        "view": view,
+        "campaign": battle.campaign,
+        "names": view.names,
+        "started": started(view),
+        "api_state": reverse("api-battle-state", args=[battle.pk]),
+        "replay_url": reverse("battle-replay", args=[battle.pk]),
+        "deployment": deployment(view),
+        "ruleset": battle.ruleset,
+    }
     if not ctx["started"]:
         return ctx
     state = embedded.current_state(battle)
@@ -233,14 +245,28 @@ def replay_page(request, battle_id: int):
     frames = embedded.states(battle, upto=index)
     frame = frames[-1]
     ctx = {
-        "battle": battle, "campaign": battle.campaign, "view": view, "index": index, "total": total,
-        "prev": index - 1 if index > 0 else None, "next": index + 1 if index < total else None,
-        "step": frame.step, "label": _step_label(rules, frame, view),
+        "battle": battle,
+        "campaign": battle.campaign,
+        "view": view,
+        "index": index,
+        "total": total,
+        "prev": index - 1 if index > 0 else None,
+        "next": index + 1 if index < total else None,
+        "step": frame.step,
+        "label": _step_label(rules, frame, view),
         "events": event_rows(rules, frame.events, view),
         # A hidden step's dice would name its ship in their purposes (fog of war): faces only.
-        "dice": [{"expression": f"{d.count}d{d.sides}", "purpose": "(hidden)" if _hidden(rules, frame, view) else d.purpose,
-                  "faces": list(d.faces), "total": sum(d.faces)} for d in frame.dice],
-        "names": view.names, "play_url": reverse("battle-play", args=[battle.pk]),
+        "dice": [
+            {
+                "expression": f"{d.count}d{d.sides}",
+                "purpose": "(hidden)" if _hidden(rules, frame, view) else d.purpose,
+                "faces": list(d.faces),
+                "total": sum(d.faces),
+            }
+            for d in frame.dice
+        ],
+        "names": view.names,
+        "play_url": reverse("battle-play", args=[battle.pk]),
         "ships_template": rules.replay_ships_template,
     }
     ctx.update(rules.replay_context(frame.state, frame.action, view.viewer))

@@ -33,7 +33,12 @@ def disputed_battles(context, campaign):
     """The moderation panel's list: battles waiting for the moderator (disputed), and the rest of
     the open turn's unresolved battles."""
     user = context["request"].user
-    open_ = visible_battles(user).filter(campaign=campaign).exclude(status=Battle.Status.RESOLVED).order_by("turn", "index")
+    open_ = (
+        visible_battles(user)
+        .filter(campaign=campaign)
+        .exclude(status=Battle.Status.RESOLVED)
+        .order_by("turn", "index")
+    )
     rows = list(open_)
     for b in rows:
         b.side_names = (seat_name(b, b.attacker), seat_name(b, b.defender))

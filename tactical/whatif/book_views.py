@@ -34,9 +34,13 @@ class BookWhatIfForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fleets = fleets
         self.fields["points"] = forms.IntegerField(
-            min_value=fleets.min_points, max_value=fleets.max_points, initial=fleets.default_points,
+            min_value=fleets.min_points,
+            max_value=fleets.max_points,
+            initial=fleets.default_points,
             label=f"Points total of each force ({fleets.unit})",
-            help_text=f"{fleets.min_points} to {fleets.max_points} {fleets.unit}; at most {fleets.max_ships} ships a side.")
+            help_text=f"{fleets.min_points} to {fleets.max_points} {fleets.unit}; at most "
+                      f"{fleets.max_ships} ships a side.",
+        )
         choices = [("", "—")] + [(o.key, f"{o.name} ({o.points} {fleets.unit}){' — yours' if o.own else ''}"
                                           f"{': ' + o.detail if o.detail else ''}") for o in offers]
         self.rows: dict[int, list[tuple[str, str]]] = {}

@@ -37,7 +37,9 @@ class CamWhatIfRequest(serializers.Serializer):
     scenario = serializers.IntegerField(required=False, help_text="Its scenario number: its two forces as they stand.")
     period = serializers.IntegerField(required=False, min_value=1, max_value=6,
                                       help_text="Catalogue fleets: the Period (000 1.5).")
-    points = serializers.IntegerField(required=False, help_text="Catalogue fleets: the most each fleet may cost (CAM 2.2; default 60).")
+    points = serializers.IntegerField(
+        required=False, help_text="Catalogue fleets: the most each fleet may cost (CAM 2.2; default 60)."
+    )
     a = CatalogueFleet(required=False)
     b = CatalogueFleet(required=False)
     trials = serializers.IntegerField(required=False, min_value=1, max_value=2000, help_text="K battles (default 200).")

@@ -361,8 +361,17 @@ def check_limits(user, trials: int, *, now=None) -> None:
         since = now - timedelta(hours=24)
         used = mine.filter(created_at__gte=since).aggregate(n=Sum("trials"))["n"] or 0
         if used + trials > per_day:
-            oldest = mine.filter(created_at__gte=since).order_by("created_at").values_list("created_at", flat=True).first()
-            when = f"; the oldest of them counts until {(oldest + timedelta(hours=24)):%Y-%m-%d %H:%M} UTC" if oldest else ""
+            oldest = (
+                mine.filter(created_at__gte=since)
+                .order_by("created_at")
+                .values_list("created_at", flat=True)
+                .first()
+            )
+            when = (
+                f"; the oldest of them counts until {(oldest + timedelta(hours=24)):%Y-%m-%d %H:%M} UTC"
+                if oldest
+                else ""
+            )
             raise WhatIfLimitError(
                 f"this run asks for {trials} battles and you have started {used} in the last 24 hours; the limit is "
                 f"{per_day} battles a day (WHATIF_BATTLES_PER_DAY), so {max(0, per_day - used)} are left{when}")
@@ -388,8 +397,10 @@ def restart_what_if(*, user, run_id: int) -> WhatIfRun:
         if _alive(run, now):
             ago = int((now - (run.heartbeat_at or run.created_at)).total_seconds())
             raise WhatIfError(
-                f"what-if {run.pk} is still {run.get_status_display().lower()} (its last sign of life was {ago} s ago): "
-                f"a restart would only play it twice; it can be restarted after {STALE_SECONDS} s without progress")
+                f"what-if {run.pk} is still {run.get_status_display().lower()} (its last sign of life was "
+                f"{ago} s ago): "
+                f"a restart would only play it twice; it can be restarted after {STALE_SECONDS} s without progress"
+            )
         # Any runner of the old claim that is in fact alive finds its claim gone and stops.
         WhatIfRun.objects.filter(pk=run.pk).update(status=WhatIfRun.Status.QUEUED, claim="", heartbeat_at=now, done=0)
         transaction.on_commit(lambda: _enqueue(run.pk))

@@ -210,15 +210,28 @@ def _table(run: WhatIfRun) -> list[dict[str, Any]]:
     r, k = run.result, run.result["trials"]
     o = r["odds"]
     rows = [
-        ("Simulated: holds the field", *(f"{_percent(r['win_rate'][s])} {_margin(r['win_rate'][s], k)}"
-                                          for s in whatif.SIDES)),
+        (
+            "Simulated: holds the field",
+            *(f"{_percent(r['win_rate'][s])} {_margin(r['win_rate'][s], k)}" for s in whatif.SIDES),
+        ),
         ("Auto-resolve: chance to win (exact)", *(_percent(o["win"][s]) for s in whatif.SIDES)),
-        ("Simulated: mean ships lost (destroyed or captured)", *(f"{r['mean_ships_lost'][s]:.2f}" for s in whatif.SIDES)),
-        ("Auto-resolve: expected ships lost (not capped by fleet size)",
-         *(f"{o['expected_losses'][s]:.2f}" for s in whatif.SIDES)),
+        (
+            "Simulated: mean ships lost (destroyed or captured)",
+            *(f"{r['mean_ships_lost'][s]:.2f}" for s in whatif.SIDES),
+        ),
+        (
+            "Auto-resolve: expected ships lost (not capped by fleet size)",
+            *(f"{o['expected_losses'][s]:.2f}" for s in whatif.SIDES),
+        ),
         ("Simulated: mean BP lost", *(f"{r['mean_bp_lost'][s]:.1f}" for s in whatif.SIDES)),
-        ("Simulated: mean ships gone to warp", *(f"{r['mean_fates'][s]['warped_out']:.2f}" for s in whatif.SIDES)),
-        ("Simulated: mean ships captured by the enemy", *(f"{r['mean_fates'][s]['captured']:.2f}" for s in whatif.SIDES)),
+        (
+            "Simulated: mean ships gone to warp",
+            *(f"{r['mean_fates'][s]['warped_out']:.2f}" for s in whatif.SIDES),
+        ),
+        (
+            "Simulated: mean ships captured by the enemy",
+            *(f"{r['mean_fates'][s]['captured']:.2f}" for s in whatif.SIDES),
+        ),
         ("BP total", *(str(o["bp"][s]) for s in whatif.SIDES)),
         ("Auto-resolve dice (after force multipliers)", *(f"{o['dice'][s]}d6" for s in whatif.SIDES)),
     ]

@@ -1,7 +1,7 @@
 """A what-if worker process: ``python -m tactical.whatif.worker`` reads one job as JSON on stdin,
 ``{"trial": kind, "job": {...}, "seed": "...", "indices": [...]}`` (the kind a rule book registered
-its ``Trial`` under: ``"eventhorizon"``, ``"buoyz"`` for a CAM what-if), fights those battles (pure engine, no Django, no database) and writes one line per battle,
-``[index, result]``, as each ends.
+its ``Trial`` under: ``"eventhorizon"``, ``"buoyz"`` for a CAM what-if), fights those battles (pure engine, no
+Django, no database) and writes one line per battle, ``[index, result]``, as each ends.
 
 ``tactical/whatif/runs.py`` starts one per core so a run uses the whole machine: a plain subprocess
 works inside a Celery prefork child, where ``multiprocessing`` may not start children, and in a

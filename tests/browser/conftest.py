@@ -195,7 +195,9 @@ def sideways_overflow(page) -> list[str]:
           if (getComputedStyle(scroller).overflowX !== 'visible') { contained = true; break; }
           scroller = scroller.parentElement;
         }
-        if (!contained) found.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ends at ' + Math.round(box.right));
+        if (!contained) {
+          found.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ends at ' + Math.round(box.right));
+        }
       }
       return found.slice(0, 10);
     }""")

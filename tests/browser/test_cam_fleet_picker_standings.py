@@ -11,7 +11,10 @@ from .conftest import PHONE, log_in
 
 
 def _users(django_user_model):
-    return {n: django_user_model.objects.create_user(n, f"{n}@example.com", f"pw-{n}") for n in ("alice", "bob", "carol")}
+    return {
+        n: django_user_model.objects.create_user(n, f"{n}@example.com", f"pw-{n}")
+        for n in ("alice", "bob", "carol")
+    }
 
 
 def _picker_rubber(users):

@@ -12,7 +12,10 @@ from campaign.cam.models import CamPlayer
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}],
                          ids=["phone", "desktop"])
 def test_cam_setup_picks_ships_from_the_catalogue(new_page, login, shot, django_user_model, viewport):
-    users = {n: django_user_model.objects.create_user(n, f"{n}@example.com", f"pw-{n}") for n in ("alice", "bob", "carol")}
+    users = {
+        n: django_user_model.objects.create_user(n, f"{n}@example.com", f"pw-{n}")
+        for n in ("alice", "bob", "carol")
+    }
     campaign = actions.create_cam_campaign(
         user=users["alice"], name="Picker Rubber", period=2, starting_points=100, seed="picker",
         players=[{"username": "bob", "faction": "UFP", "fleet": ["constitution"]},
@@ -46,6 +49,12 @@ def test_cam_setup_picks_ships_from_the_catalogue(new_page, login, shot, django_
     rows.filter(has_text="War Talon").get_by_role("button", name="Add").click()  # in place (issue 23 item 14)
     bob.wait_for_function("() => document.querySelectorAll('#starting-1 .fleet-list li').length === 2")
     assert "Ship added" in bob.locator("#starting-1 .fleet-status").inner_text()
-    assert "IRS Talon — CL IRS 'War Talon' (Bird of Prey) (CL, 7 pts)" in bob.locator("#starting-1 .fleet-list").inner_text()
-    assert [s["sd"] for s in CamPlayer.objects.get(cam=campaign.cam, seat=1).starting_fleet] == ["constitution", "war_talon"]
+    assert (
+        "IRS Talon — CL IRS 'War Talon' (Bird of Prey) (CL, 7 pts)"
+        in bob.locator("#starting-1 .fleet-list").inner_text()
+    )
+    assert [s["sd"] for s in CamPlayer.objects.get(cam=campaign.cam, seat=1).starting_fleet] == [
+        "constitution",
+        "war_talon",
+    ]
     shot(bob, f"{viewport['width']}-added")

@@ -40,9 +40,17 @@ def test_both_sides_deploy_by_hand(eager_tasks, small_campaign, new_page, login,
     target = next(c for c in zone if c[1] == 14 and c[0] <= 3)  # her zone's front row, near the left
     carol_page.click(f'tr[data-deploy-ship="{ships[0]}"]')
     carol_page.click(f'#deploy-board rect[data-x="{target[0]}"][data-y="{target[1]}"]')
-    assert carol_page.eval_on_selector(f'select[name="square_{ships[0]}"]', "s => s.value") == f"{target[0]},{target[1]}"
+    assert (
+        carol_page.eval_on_selector(f'select[name="square_{ships[0]}"]', "s => s.value")
+        == f"{target[0]},{target[1]}"
+    )
     # the chosen squares are marked on the table as she places the ships
-    assert carol_page.locator(f'#deploy-board rect.deploy-chosen[data-x="{target[0]}"][data-y="{target[1]}"]').count() == 1
+    assert (
+        carol_page.locator(
+            f'#deploy-board rect.deploy-chosen[data-x="{target[0]}"][data-y="{target[1]}"]'
+        ).count()
+        == 1
+    )
     assert carol_page.locator("#deploy-board rect.deploy-chosen").count() == len(ships)
     carol_page.select_option(f'select[name="facing_{ships[0]}"]', "E")
     shot(carol_page, "02-carol-places-a-ship")

@@ -21,7 +21,13 @@ def test_item21_the_designer_keeps_a_running_bp_total(page, login, shot, small_c
     page.select_option("select[name=force_field]", "" if GALIOT.force_field is None else str(GALIOT.force_field))
     for key, count in GALIOT.weapons:
         page.fill(f"input[name=weapon_{key}]", str(count))
-    for flag in ("stealth_field", "improved_force_fields", "nanobot_skin", "core_containment_capacitor", "ai_supercomputer"):
+    for flag in (
+        "stealth_field",
+        "improved_force_fields",
+        "nanobot_skin",
+        "core_containment_capacitor",
+        "ai_supercomputer",
+    ):
         if getattr(GALIOT, flag):
             page.check(f"input[name={flag}]")
     if GALIOT.boarding_parties:
@@ -43,7 +49,10 @@ def test_item14_the_order_form_disables_what_cannot_be_bought(page, login, shot,
     assert aewa.is_disabled() and "requires planetary defences" in aewa.inner_text()
     assert not page.locator("#buy-resource option[value=planetary_defences]").is_disabled()
     # A bad order shows every problem in the preview.
-    page.fill("#orders-form textarea", '{"moves": [{"fleet": 998, "path": [[0, 0]]}, {"fleet": 999, "path": [[0, 0]]}]}')
+    page.fill(
+        "#orders-form textarea",
+        '{"moves": [{"fleet": 998, "path": [[0, 0]]}, {"fleet": 999, "path": [[0, 0]]}]}',
+    )
     page.locator("#orders-form textarea").focus()
     page.locator("#orders-form textarea").press("End")
     page.locator("#orders-form textarea").type(" ")

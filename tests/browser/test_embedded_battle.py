@@ -75,7 +75,9 @@ def _play_one_decision(page, battle_id: int, seat: int, done: dict, shot, tag: s
         # close to two squares of the nearest enemy (long range for most weapons, out of reach of none)
         best = min(options, key=lambda c: (abs(min(_distance(c, e) for e in enemies) - 1), c))
         page.click(f'#board rect.sq.reach[data-x="{best[0]}"][data-y="{best[1]}"]', force=True)
-        assert page.locator("#move-dest").inner_text() == f"({best[0]}, {best[1]})", "clicking a green square chooses it"
+        assert page.locator("#move-dest").inner_text() == f"({best[0]}, {best[1]})", (
+            "clicking a green square chooses it"
+        )
         shot(page, f"{tag}-move")
         with page.expect_navigation():
             page.locator("#move-facings button").first.click()

@@ -9,8 +9,9 @@ from tests.campaign.test_dice_log import play_quiet_turns
 
 SPILLS = """() => Array.from(document.querySelectorAll('.card select')).filter(s => s.offsetParent !== null)
   .map(s => { const card = s.closest('.card').getBoundingClientRect(), box = s.getBoundingClientRect();
-              return box.right > card.right + 0.5 || box.left < card.left - 0.5 ? s.id + ' ends at ' + Math.round(box.right)
-                     + ', its card at ' + Math.round(card.right) : null; })
+              return box.right > card.right + 0.5 || box.left < card.left - 0.5
+                     ? s.id + ' ends at ' + Math.round(box.right) + ', its card at ' + Math.round(card.right)
+                     : null; })
   .filter(Boolean)"""
 
 

@@ -50,7 +50,11 @@ def test_the_path_editor_offers_only_steps_the_check_accepts(new_page, login, sh
     assert speed >= 1
 
     def legal(here, spent):
-        return {c for c in grid.cells() if (cost := rules.step_cost(grid, here, c)) is not None and spent + cost <= speed}
+        return {
+            c
+            for c in grid.cells()
+            if (cost := rules.step_cost(grid, here, c)) is not None and spent + cost <= speed
+        }
 
     page = new_page(phone=True)
     login(page, "bob", "pw-bob")

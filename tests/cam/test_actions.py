@@ -117,7 +117,10 @@ def test_invalid_force_selections_change_nothing(cam_campaign, alice, bob, carol
     err = refused(c, "was destroyed", actions.select_forces, user=bob, ships=bob_ships[:2])
     assert err.reason == "destroyed"
     CamShip.objects.filter(number=bob_ships[1]).update(status="unavailable")
-    assert refused(c, "failed its repair roll", actions.select_forces, user=bob, ships=bob_ships[1:3]).reason == "unavailable"
+    assert (
+        refused(c, "failed its repair roll", actions.select_forces, user=bob, ships=bob_ships[1:3]).reason
+        == "unavailable"
+    )
     galaxy = CamShip.objects.create(player=c.cam.players.get(seat=1), number=99, sd="galaxy", name="Hood")
     assert refused(c, "not in the campaign's Period 2", actions.select_forces, user=bob,
                    ships=[galaxy.number]).reason == "wrong_period"
@@ -221,7 +224,11 @@ def test_reject_and_between_scenarios_and_rubber_end(cam_campaign, alice, bob, c
     assert c.cam.replacements_done == 1
     # scenario 2, auto-resolved by the moderator (ruling CAM26), ends the rubber
     actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    ready = list(CamShip.objects.filter(player__cam=c.cam, player__seat=1, status="ready").values_list("number", flat=True))
+    ready = list(
+        CamShip.objects.filter(player__cam=c.cam, player__seat=1, status="ready").values_list(
+            "number", flat=True
+        )
+    )
     actions.select_forces(campaign_id=c.pk, user=bob, ships=ready[:2])
     actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
     actions.roll_table(campaign_id=c.pk, user=carol)

@@ -55,7 +55,12 @@ def test_event_horizon_rule_options_are_refused_for_a_cam_campaign(client, cam_c
     url = f"/api/campaigns/{cam_campaign.pk}/options/"
     assert client.get(url).json() == {"options": {"battle_book": ""}, "switchable": ["battle_book"]}
     assert client.patch(url, {"steered_drift": True}, content_type="application/json").status_code == 400
-    assert client.post(reverse("moderation-options", args=[cam_campaign.pk]), {"steered_drift": "on"}).status_code == 302
+    assert (
+        client.post(
+            reverse("moderation-options", args=[cam_campaign.pk]), {"steered_drift": "on"}
+        ).status_code
+        == 302
+    )
     cam_campaign.refresh_from_db()
     assert "steered_drift" not in cam_campaign.options
 

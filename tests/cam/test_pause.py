@@ -267,9 +267,13 @@ def test_a_battle_decision_while_paused_is_refused_and_changes_nothing(cam_campa
     refused_while_paused(c, online.act, user=user, number=1, action=move)
     refused_while_paused(c, online.hand_to_doctrine, user=user, number=1, on=True)
     client.force_login(user)
-    answer = client.post(f"/api/cam/campaigns/{c.pk}/scenarios/1/act/", {"action": move}, content_type="application/json")
+    answer = client.post(
+        f"/api/cam/campaigns/{c.pk}/scenarios/1/act/", {"action": move}, content_type="application/json"
+    )
     assert answer.status_code == 409 and "the campaign is paused" in answer.json()["detail"]
-    answer = client.post(reverse("api-battle-action", args=[battle.pk]), {"action": move}, content_type="application/json")
+    answer = client.post(
+        reverse("api-battle-action", args=[battle.pk]), {"action": move}, content_type="application/json"
+    )
     assert answer.status_code == 409 and "the campaign is paused" in answer.json()["detail"]
     assert (battle_state(battle), everything(c)) == before
     platform.resume_campaign(campaign_id=c.pk, user=alice)

@@ -92,7 +92,10 @@ def test_players_join_by_link_and_by_email(cam_lobby, alice, bob, carol):
     join(carol, cam_lobby, "Carol's Raiders", "Klingons", colour=1, token=invitation.token)
     invitation.refresh_from_db()
     assert invitation.accepted_by == carol
-    assert list(cam_lobby.memberships.filter(role="player").values_list("user__username", flat=True)) == ["bob", "carol"]
+    assert list(cam_lobby.memberships.filter(role="player").values_list("user__username", flat=True)) == [
+        "bob",
+        "carol",
+    ]
 
 
 def test_a_power_the_book_does_not_class_is_refused_at_join(cam_lobby, bob):
@@ -127,8 +130,11 @@ def test_the_moderator_starts_it_from_the_lobby_and_the_seats_follow_the_joins(c
     client.force_login(bob)
     assert client.get(reverse("cam-detail", args=[cam_joined.pk])).status_code == 200
     cam_actions.set_starting_fleet(campaign_id=cam_joined.pk, user=bob, fleet=BOB_FLEET)
-    cam_actions.set_starting_fleet(campaign_id=cam_joined.pk, user=cam_joined.memberships.get(empire_name="Carol's Raiders").user,
-                                   fleet=CAROL_FLEET)
+    cam_actions.set_starting_fleet(
+        campaign_id=cam_joined.pk,
+        user=cam_joined.memberships.get(empire_name="Carol's Raiders").user,
+        fleet=CAROL_FLEET,
+    )
     cam_actions.start(campaign_id=cam_joined.pk, user=alice)
     assert CamCampaign.objects.get(pk=cam_joined.pk).started
 

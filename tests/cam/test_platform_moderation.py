@@ -243,7 +243,12 @@ def test_the_moderation_api_serves_a_cam_rubber(client, cam_campaign, alice, bob
     assert rolled.status_code == 200 and rolled.json()["rolled_back"] == 1 and rolled.json()["paused"] is True
     assert [e["action"] for e in client.get(api + "audit/").json()["results"]] == [
         "roll_back", "resume", "extend", "pause", "cam_start"]
-    assert client.post(api + "substitute/", {"seat": 1, "username": ""}, content_type="application/json").status_code == 404
+    assert (
+        client.post(
+            api + "substitute/", {"seat": 1, "username": ""}, content_type="application/json"
+        ).status_code
+        == 404
+    )
     client.force_login(bob)
     assert client.post(api + "pause/").status_code == 403
     client.force_login(mallory)
@@ -257,7 +262,10 @@ def test_the_cam_page_shows_the_deadline_and_the_pause(client, cam_campaign, ali
     actions.pause_campaign(campaign_id=cam_campaign.pk, user=alice)
     assert "paused" in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
     client.force_login(alice)
-    assert f"/campaigns/{cam_campaign.pk}/moderate/" in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
+    assert (
+        f"/campaigns/{cam_campaign.pk}/moderate/"
+        in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
+    )
 
 
 def test_the_cam_api_shows_the_step_and_its_deadline(client, cam_campaign, alice, bob):

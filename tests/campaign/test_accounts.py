@@ -125,8 +125,11 @@ def test_a_wrong_or_forged_confirmation_link_is_refused(client, bob, signup):
     signup(SIGNUP)
     link = _activation_link(mail.outbox[0])
     dave = get_user_model().objects.get(username="dave")
-    for bad in (link[:-3] + "xyz/", f"/accounts/activate/{urlsafe_base64_encode(force_bytes(bob.pk))}/{link.split('/')[-2]}/",
-                "/accounts/activate/!!!/abc/"):
+    for bad in (
+        link[:-3] + "xyz/",
+        f"/accounts/activate/{urlsafe_base64_encode(force_bytes(bob.pk))}/{link.split('/')[-2]}/",
+        "/accounts/activate/!!!/abc/",
+    ):
         assert client.post(bad).status_code == 400
     dave.refresh_from_db()
     assert not dave.is_active and not _logged_in(client)
@@ -690,7 +693,10 @@ def test_the_daily_task_uses_the_setting_and_zero_keeps_them(signup, settings):
 
     from campaign import tasks
 
-    assert settings.CELERY_BEAT_SCHEDULE["purge-unconfirmed-accounts"]["task"] == "campaign.tasks.purge_unconfirmed_accounts"
+    assert (
+        settings.CELERY_BEAT_SCHEDULE["purge-unconfirmed-accounts"]["task"]
+        == "campaign.tasks.purge_unconfirmed_accounts"
+    )
     User = get_user_model()
     signup(SIGNUP)
     User.objects.filter(username="dave").update(date_joined=timezone.now() - timedelta(days=3))
@@ -754,7 +760,9 @@ def test_an_email_change_needs_the_confirmation_link_and_tells_the_old_address(c
     assert client.post(link).status_code == 400  # used: the address it was made for is gone
 
 
-def test_an_email_change_is_refused_with_a_wrong_password_a_strangers_link_or_a_taken_address(client, posting, bob, carol):
+def test_an_email_change_is_refused_with_a_wrong_password_a_strangers_link_or_a_taken_address(
+    client, posting, bob, carol
+):
     client.force_login(bob)
     response = client.post(reverse("account-email"), {"email": "bob@new.example", "password": "wrong"})
     assert response.status_code == 200 and "not your password" in response.content.decode() and not mail.outbox

@@ -100,7 +100,9 @@ def test_inline_rows_are_recorded(small_campaign, staff):
         "orders-0-orders": json.dumps({"standing": {"loss_order": "costliest"}}),
     })
     response = staff.post(url(turn), data)
-    assert response.status_code == 302, [f.errors for f in response.context["inline_admin_formsets"][0].formset] + [response.context["adminform"].form.errors]
+    assert response.status_code == 302, [
+        f.errors for f in response.context["inline_admin_formsets"][0].formset
+    ] + [response.context["adminform"].form.errors]
     assert TurnOrders.objects.get(pk=row.pk).ready
     changed = AuditEntry.objects.get(campaign=small_campaign, target__startswith="turn orders")
     assert changed.before["ready"] is False and changed.after["ready"] is True

@@ -65,9 +65,12 @@ MATRIX = [
 
 
 @pytest.mark.parametrize("who", ["moderator", "player", "other player", "outsider", "anonymous"])
-@pytest.mark.parametrize("method, path, body, expected", MATRIX, ids=[f"{m} {i}" for i, (m, *_rest) in enumerate(MATRIX)])
-def test_permission_matrix(lobby, cast, django_user_model, django_capture_on_commit_callbacks,
-                           who, method, path, body, expected):
+@pytest.mark.parametrize(
+    "method, path, body, expected", MATRIX, ids=[f"{m} {i}" for i, (m, *_rest) in enumerate(MATRIX)]
+)
+def test_permission_matrix(
+    lobby, cast, django_user_model, django_capture_on_commit_callbacks, who, method, path, body, expected
+):
     django_user_model.objects.create_user("dave", "dave@example.com", "pw-dave")
     before = (Campaign.objects.get(pk=lobby.pk).status, Campaign.objects.get(pk=lobby.pk).invite_token,
               Membership.objects.count(), Invitation.objects.count())
@@ -109,7 +112,9 @@ def test_create_lobby(cast):
     assert (campaign.grid, campaign.width, campaign.height, campaign.seats, campaign.turn_hours, campaign.battle_mode,
             campaign.fog_of_war, campaign.detection_range, campaign.missed_turn_limit, campaign.options) == (
         "square", 16, 12, 4, 24, "tabletop", False, 1, 0, {"economy_types": False, "steered_drift": False})
-    assert data["invite_token"] == campaign.invite_token and data["invite_url"].endswith(f"/join/{campaign.invite_token}/")
+    assert data["invite_token"] == campaign.invite_token and data["invite_url"].endswith(
+        f"/join/{campaign.invite_token}/"
+    )
     assert data["members"] == [{"id": campaign.memberships.get().pk, "username": "mallory", "role": "moderator",
                                 "empire_name": "", "faction": "", "colour": "", "seat": None,
                                 "joined_at": data["members"][0]["joined_at"]}]

@@ -55,7 +55,11 @@ def client_for(user):
 
 def call(user, method, path, campaign, body=None):
     url = f"/api/campaigns/{campaign.pk}/{path}"
-    return getattr(client_for(user), method)(url, body, format="json") if method == "post" else client_for(user).get(url)
+    return (
+        getattr(client_for(user), method)(url, body, format="json")
+        if method == "post"
+        else client_for(user).get(url)
+    )
 
 
 @pytest.mark.parametrize("method,path,body,prepare,expected", ENDPOINTS, ids=[f"{m} {p}" for m, p, *_ in ENDPOINTS])
@@ -125,17 +129,35 @@ def test_process_when_no_turn_is_open_is_a_409(processed, alice):
     assert response.json()["detail"] == "cannot process turn 2: it is not open; the campaign has finished (last turn 2)"
 
 
-@pytest.mark.parametrize("path,body,message", [
-    ("process/", {"turn": 1}, "cannot process turn 1: it has been processed already; the current turn is turn 2 (taking orders)"),
-    ("process/", {"turn": 3}, "cannot process turn 3: there is no such turn yet; the current turn is turn 2 (taking orders)"),
-    ("rollback/", {"turn": 7}, "only the last processed turn (1) can be rolled back, not turn 7; the current turn is 2"),
-])
+@pytest.mark.parametrize(
+    "path,body,message",
+    [
+        (
+            "process/",
+            {"turn": 1},
+            "cannot process turn 1: it has been processed already; the current turn is turn 2 (taking orders)",
+        ),
+        (
+            "process/",
+            {"turn": 3},
+            "cannot process turn 3: there is no such turn yet; the current turn is turn 2 (taking orders)",
+        ),
+        (
+            "rollback/",
+            {"turn": 7},
+            "only the last processed turn (1) can be rolled back, not turn 7; the current turn is 2",
+        ),
+    ],
+)
 def test_a_do_it_now_request_for_another_turn_is_a_409_naming_the_current_turn(processed, alice, path, body, message):
     """Issue 14: a repeated (or stale) request names a turn that has moved on; nothing changes."""
     before = (AuditEntry.objects.count(), list(Turn.objects.filter(campaign=processed).values_list("number", "status")))
     response = call(alice, "post", path, processed, body)
     assert response.status_code == 409 and response.json()["detail"] == message
-    assert (AuditEntry.objects.count(), list(Turn.objects.filter(campaign=processed).values_list("number", "status"))) == before
+    assert (
+        AuditEntry.objects.count(),
+        list(Turn.objects.filter(campaign=processed).values_list("number", "status")),
+    ) == before
 
 
 def test_process_now_twice_processes_once(processed, alice):

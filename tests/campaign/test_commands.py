@@ -112,7 +112,9 @@ def _tamper(doc, how):
     elif how == "seat":
         doc["structures"][0]["owner"] = 7
     elif how == "design":
-        doc["designs"] = [{"owner": 1, "name": "X", "spec": {"name": "X", "ship_type": "frigate", "hull": 13, "engine": 1}}]
+        doc["designs"] = [
+            {"owner": 1, "name": "X", "spec": {"name": "X", "ship_type": "frigate", "hull": 13, "engine": 1}}
+        ]
     elif how == "type":
         doc["empires"][0]["bp"] = "lots"
     elif how == "negative":
@@ -179,7 +181,8 @@ def test_setupdemo_builds_a_ready_demo_once():
     assert "already exists" in again and Campaign.objects.count() == 1
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the demo's emails are sent when its transaction commits
+# the demo's emails are sent when its transaction commits
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_setupdemo_prints_where_to_log_in_last_after_its_emails(capsys, settings, eager_tasks):
     """Issue 13 item 25: the demo's emails (sent when its transaction commits) come before the
     log-in lines, which are the command's last output (`make run` starts the server next)."""

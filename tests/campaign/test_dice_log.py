@@ -132,8 +132,12 @@ def play_quiet_turns(campaign, turns: int = INCOME_TURNS):
         for w in near:
             campaign.worlds.filter(x=w.coord[0], y=w.coord[1]).update(owner=empire)
         # A ship at home, so nobody is eliminated for having none (003 Purpose of the Campaign).
-        fleet = Fleet.objects.create(campaign=campaign, owner=empire, number=9000 + seat, x=home.coord[0], y=home.coord[1])
-        Ship.objects.create(campaign=campaign, owner=empire, number=9100 + seat, name="Picket", design=library, fleet=fleet)
+        fleet = Fleet.objects.create(
+            campaign=campaign, owner=empire, number=9000 + seat, x=home.coord[0], y=home.coord[1]
+        )
+        Ship.objects.create(
+            campaign=campaign, owner=empire, number=9100 + seat, name="Picket", design=library, fleet=fleet
+        )
         state = visibility.state_at(campaign)
     for _ in range(turns):
         for empire in campaign.empires.all():
@@ -173,7 +177,12 @@ def test_a_player_cannot_rebuild_another_empires_income_from_the_dice_log(income
     # Bob's own income rolls are his to see, and the chain links check without the seed.
     mine = [r for r in rows.values() if r["concerns"] == [1]]
     assert mine and all(r["faces"] for r in mine)
-    assert dicelog.check_links(campaign.seed_hash, [(r["seq"], r["prev_hash"], r["hash"]) for r in rows.values()]) is None
+    assert (
+        dicelog.check_links(
+            campaign.seed_hash, [(r["seq"], r["prev_hash"], r["hash"]) for r in rows.values()]
+        )
+        is None
+    )
     # A withheld row's hash covers a salt drawn from the secret seed: even knowing every other
     # field and trying every face of the d6, nobody without the seed can match it.
     entries = {e.seq: e for e in log_entries(campaign)}

@@ -37,7 +37,9 @@ def _cloak(c, battle, players, client, carol):
     def carol_may_cloak(state):
         if state.acting != 2:
             return False
-        cloaked["action"] = next((a for a in codec.side_actions(state, 2) if getattr(a, "action", None) == "cloak"), None)
+        cloaked["action"] = next(
+            (a for a in codec.side_actions(state, 2) if getattr(a, "action", None) == "cloak"), None
+        )
         return cloaked["action"] is not None
 
     assert _play_until(c, battle, players, carol_may_cloak) is not None

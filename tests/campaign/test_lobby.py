@@ -82,7 +82,11 @@ def test_create_with_options_off(client, alice):
     data = {k: v for k, v in FORM.items() if k not in ("fog_of_war", "option_economy_types")}
     client.post(reverse("lobby-create"), {**data, "turn_hours": 0})
     campaign = Campaign.objects.get()
-    assert campaign.fog_of_war is False and campaign.options == {"economy_types": False, "steered_drift": False} and campaign.turn_hours == 0
+    assert (
+        campaign.fog_of_war is False
+        and campaign.options == {"economy_types": False, "steered_drift": False}
+        and campaign.turn_hours == 0
+    )
 
 
 @pytest.mark.parametrize("field, value", [
@@ -466,7 +470,10 @@ def test_start_rolls_the_map_the_lobby_checked(alice, bob):
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
     direct = actions.create_campaign(name="Direct", width=12, height=12, players=2, seed="same-seed")
-    rows = lambda c: list(MapCell.objects.filter(campaign=c).order_by("y", "x").values_list("terrain", flat=True))  # noqa: E731
+
+    def rows(c):
+        return list(MapCell.objects.filter(campaign=c).order_by("y", "x").values_list("terrain", flat=True))
+
     assert rows(lobby) == rows(direct)
     homes = lambda c: list(c.empires.order_by("seat").values_list("home_worlds__x", "home_worlds__y"))  # noqa: E731
     assert homes(lobby) == homes(direct)

@@ -120,9 +120,13 @@ def test_extend_moves_the_deadline(small_campaign, alice):
 def test_extend_a_passed_or_missing_deadline_counts_from_now(small_campaign, alice):
     now = timezone.now()
     set_deadline(small_campaign, now - timedelta(hours=5))
-    assert actions.extend_deadline(campaign_id=small_campaign.pk, user=alice, hours=2, now=now).deadline == now + timedelta(hours=2)
+    assert actions.extend_deadline(
+        campaign_id=small_campaign.pk, user=alice, hours=2, now=now
+    ).deadline == now + timedelta(hours=2)
     set_deadline(small_campaign, None)
-    assert actions.extend_deadline(campaign_id=small_campaign.pk, user=alice, hours=3, now=now).deadline == now + timedelta(hours=3)
+    assert actions.extend_deadline(
+        campaign_id=small_campaign.pk, user=alice, hours=3, now=now
+    ).deadline == now + timedelta(hours=3)
 
 
 def test_extend_while_paused_adds_to_the_time_kept(small_campaign, alice):
@@ -185,7 +189,10 @@ def test_process_now_names_its_turn_and_a_repeat_changes_nothing(small_campaign,
     with pytest.raises(actions.StaleTurn, match=r"cannot process turn 1: it has been processed already; "
                                                 r"the current turn is turn 2 \(taking orders\)"):
         actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
-    with pytest.raises(actions.StaleTurn, match="cannot process turn 3: there is no such turn yet; the current turn is turn 2"):
+    with pytest.raises(
+        actions.StaleTurn,
+        match="cannot process turn 3: there is no such turn yet; the current turn is turn 2",
+    ):
         actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=3)
     assert fresh(small_campaign).turn == 2 and len(entries(small_campaign, "process_now")) == 1
     assert open_turn(small_campaign).number == 2
@@ -336,9 +343,17 @@ def test_panel_buttons_work(small_campaign, alice, dave):
     assert client.post(base + "extend/", {"hours": 6}).status_code == 302
     assert fresh(small_campaign).paused_remaining is not None
     assert client.post(base + "resume/").status_code == 302 and not fresh(small_campaign).paused
-    assert client.post(base + "substitute/", {"seat": 1, "username": "dave", "old_player": "observer"}).status_code == 302
+    assert (
+        client.post(
+            base + "substitute/", {"seat": 1, "username": "dave", "old_player": "observer"}
+        ).status_code
+        == 302
+    )
     assert small_campaign.empires.get(seat=1).user == dave
-    assert client.post(base + "process/", {"turn": 1, "anyway": "1"}).status_code == 302 and fresh(small_campaign).turn == 2
+    assert (
+        client.post(base + "process/", {"turn": 1, "anyway": "1"}).status_code == 302
+        and fresh(small_campaign).turn == 2
+    )
     confirm = client.get(base + "rollback/").content.decode()
     assert "Roll back turn 1" in confirm and 'name="turn" value="1"' in confirm
     assert client.post(base + "rollback/", {"turn": 1}).status_code == 302
@@ -348,18 +363,25 @@ def test_panel_buttons_work(small_campaign, alice, dave):
     assert actions_done == {"pause", "extend", "resume", "substitute", "process_now", "roll_back"}
 
 
-@pytest.mark.parametrize("path,data,message", [
-    ("extend/", {"hours": 0}, "greater than or equal to 1"),
-    ("extend/", {"hours": "soon"}, "Enter a whole number"),
-    ("substitute/", {"seat": 1, "username": "nobody-here", "old_player": "observer"}, "no user called"),
-    ("substitute/", {"seat": 7, "username": "dave", "old_player": "observer"}, "Select a valid choice"),
-    ("resume/", {}, "not paused"),
-    ("rollback/", {}, "incomplete"),
-    ("process/", {}, "did not say which turn"),
-    ("process/", {"turn": "one"}, "did not say which turn"),
-    ("process/", {"turn": 1}, "not every player is ready for turn 1 (not ready: Bob&#x27;s Realm, Carol&#x27;s Combine)"),
-    ("moderators/", {"username": ""}, "required"),
-])
+@pytest.mark.parametrize(
+    "path,data,message",
+    [
+        ("extend/", {"hours": 0}, "greater than or equal to 1"),
+        ("extend/", {"hours": "soon"}, "Enter a whole number"),
+        ("substitute/", {"seat": 1, "username": "nobody-here", "old_player": "observer"}, "no user called"),
+        ("substitute/", {"seat": 7, "username": "dave", "old_player": "observer"}, "Select a valid choice"),
+        ("resume/", {}, "not paused"),
+        ("rollback/", {}, "incomplete"),
+        ("process/", {}, "did not say which turn"),
+        ("process/", {"turn": "one"}, "did not say which turn"),
+        (
+            "process/",
+            {"turn": 1},
+            "not every player is ready for turn 1 (not ready: Bob&#x27;s Realm, Carol&#x27;s Combine)",
+        ),
+        ("moderators/", {"username": ""}, "required"),
+    ],
+)
 def test_bad_input_comes_back_as_an_error_on_the_panel(small_campaign, alice, dave, path, data, message):
     response = client_for(alice).post(f"/campaigns/{small_campaign.pk}/moderate/{path}", data)
     assert response.status_code == 400 and message in response.content.decode()

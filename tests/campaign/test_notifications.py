@@ -133,8 +133,18 @@ def test_observers_get_the_public_report(small_campaign, django_user_model, djan
     Membership.objects.create(campaign=small_campaign, user=dave, role=Membership.Role.OBSERVER)
     for empire in small_campaign.empires.all():  # both build, so nobody is eliminated
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
-            {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock, "name": f"{SECRET_SHIP} {empire.seat}"}]})
+        actions.submit_orders(
+            empire_id=empire.pk,
+            raw={
+                "purchases": [
+                    {
+                        "build": "Cyber-Corsair Galiot Class Corvette",
+                        "dockyard": dock,
+                        "name": f"{SECRET_SHIP} {empire.seat}",
+                    }
+                ]
+            },
+        )
     with django_capture_on_commit_callbacks(execute=True):
         actions.process_turn(campaign_id=small_campaign.pk)
     assert Campaign.objects.get(pk=small_campaign.pk).status == Campaign.Status.ACTIVE
@@ -182,7 +192,9 @@ def remind(now, capture):
         return actions.send_deadline_reminders(now=now)
 
 
-def test_reminders_24h_and_1h_before_the_deadline_once_each(small_campaign, deadline, django_capture_on_commit_callbacks):
+def test_reminders_24h_and_1h_before_the_deadline_once_each(
+    small_campaign, deadline, django_capture_on_commit_callbacks
+):
     capture = django_capture_on_commit_callbacks
     assert remind(deadline - timedelta(hours=30), capture) == 0  # not yet
     assert remind(deadline - timedelta(hours=23, minutes=55), capture) == 2
@@ -391,7 +403,9 @@ def test_preferences_page_saves_the_choices(small_campaign, bob):
     assert not Membership.objects.filter(campaign=small_campaign, user__username="carol").exists()
 
 
-def test_ready_players_and_bots_are_told_apart_in_reminders(small_campaign, deadline, django_capture_on_commit_callbacks):
+def test_ready_players_and_bots_are_told_apart_in_reminders(
+    small_campaign, deadline, django_capture_on_commit_callbacks
+):
     # A seat the computer took over after missed turns gets no reminder.
     small_campaign.empires.filter(seat=2).update(auto_bot=True)
     assert remind(deadline - timedelta(minutes=30), django_capture_on_commit_callbacks) == 1

@@ -104,7 +104,9 @@ def test_password_reset_links_come_from_site_url_not_the_host_header(client, bob
 
 
 @pytest.mark.django_db
-def test_invitation_links_come_from_site_url_not_the_host_header(client, alice, settings, django_capture_on_commit_callbacks):
+def test_invitation_links_come_from_site_url_not_the_host_header(
+    client, alice, settings, django_capture_on_commit_callbacks
+):
     from django.core import mail
 
     from campaign import actions
@@ -216,7 +218,9 @@ def test_the_policy_is_configurable(client, settings, bob, small_campaign):
     url = f"/campaigns/{small_campaign.pk}/orders/"
     response = client.get(url)
     assert "Content-Security-Policy" not in response
-    assert re.fullmatch(r"default-src 'none'; style-src 'nonce-[\w-]+'", response["Content-Security-Policy-Report-Only"])
+    assert re.fullmatch(
+        r"default-src 'none'; style-src 'nonce-[\w-]+'", response["Content-Security-Policy-Report-Only"]
+    )
     settings.CONTENT_SECURITY_POLICY = ""
     response = client.get(url)
     assert "Content-Security-Policy" not in response and "Content-Security-Policy-Report-Only" not in response

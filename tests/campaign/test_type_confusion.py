@@ -493,13 +493,42 @@ def _cases_of_others_rows(small_campaign, world_ids, alice, bob, carol, client):
     cam = world_ids("cam")["campaign_id"]
     eh = small_campaign.pk
     return [
-        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"moves": [{"fleet": fleet["id"], "path": [[1, 1]]}]}}),
-        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"split": [{"fleet": fleet["id"], "ships": [ship],
-                                                                               "as": "x"}]}}),
-        ("bob", "put", f"/api/campaigns/{eh}/orders/", {"orders": {"purchases": [{"repair": ship, "dockyard": 1}]}}),
-        ("bob", "post", f"/api/campaigns/{eh}/orders/preview/", {"orders": {"merge": [{"fleets": [fleet["id"], 1]}]}}),
-        ("bob", "post", "/api/what-if/", {"campaign": eh, "trials": 2, "a": {"fleet": fleet["id"]}, "b": {"fleet": 1}}),
-        ("bob", "post", "/api/what-if/", {"campaign": other.pk, "trials": 2, "a": {"fleet": 1}, "b": {"fleet": 2}}),
+        (
+            "bob",
+            "put",
+            f"/api/campaigns/{eh}/orders/",
+            {"orders": {"moves": [{"fleet": fleet["id"], "path": [[1, 1]]}]}},
+        ),
+        (
+            "bob",
+            "put",
+            f"/api/campaigns/{eh}/orders/",
+            {"orders": {"split": [{"fleet": fleet["id"], "ships": [ship], "as": "x"}]}},
+        ),
+        (
+            "bob",
+            "put",
+            f"/api/campaigns/{eh}/orders/",
+            {"orders": {"purchases": [{"repair": ship, "dockyard": 1}]}},
+        ),
+        (
+            "bob",
+            "post",
+            f"/api/campaigns/{eh}/orders/preview/",
+            {"orders": {"merge": [{"fleets": [fleet["id"], 1]}]}},
+        ),
+        (
+            "bob",
+            "post",
+            "/api/what-if/",
+            {"campaign": eh, "trials": 2, "a": {"fleet": fleet["id"]}, "b": {"fleet": 1}},
+        ),
+        (
+            "bob",
+            "post",
+            "/api/what-if/",
+            {"campaign": other.pk, "trials": 2, "a": {"fleet": 1}, "b": {"fleet": 2}},
+        ),
         ("bob", "post", "/api/what-if/cam/", {"campaign": cam, "scenario": 1, "trials": 2}),
         ("mallory", "post", "/api/what-if/cam/", {"campaign": cam, "scenario": 1, "trials": 2}),
         ("bob", "put", f"/api/cam/campaigns/{cam}/fleet/", {"fleet": ["d7"], "seat": 2}),
@@ -652,7 +681,9 @@ def test_the_cam_lobby_api_refuses_a_field_of_the_wrong_json_type(client, alice,
 def test_a_cam_campaign_created_with_wrong_typed_fields_is_refused(client, alice, bob, carol, change, named):
     client.force_login(alice)
     before = fingerprint()
-    response = _send(client, "post", reverse("api-cam-campaigns"), json.dumps({**BODIES["api-cam-campaigns"], **change}))
+    response = _send(
+        client, "post", reverse("api-cam-campaigns"), json.dumps({**BODIES["api-cam-campaigns"], **change})
+    )
     assert response.status_code == 400 and named in response.json()["detail"], response.json()
     assert fingerprint() == before
 

@@ -76,7 +76,9 @@ def test_an_observer_gets_no_fleets_and_may_not_act(small_campaign, mallory):
 def test_fleets_lists_only_mine_for_a_player_and_all_for_the_moderator(played, bob, alice):
     mine = client_for(bob).get(f"/api/campaigns/{played.pk}/fleets/").json()["results"]
     assert mine and {f["owner"] for f in mine} == {1}
-    assert {f["id"] for f in mine} == set(Fleet.objects.filter(campaign=played, owner__seat=1).values_list("number", flat=True))
+    assert {f["id"] for f in mine} == set(
+        Fleet.objects.filter(campaign=played, owner__seat=1).values_list("number", flat=True)
+    )
     fleet = mine[0]
     assert fleet["speed"] >= 1 and fleet["ships"] and {"id", "design", "move", "damage"} <= set(fleet["ships"][0])
     # 003 Campaign Movement: a fleet moves at the speed of its slowest ship.
@@ -122,7 +124,11 @@ def long_walk(campaign, fleet, steps):
 
 
 def stored(campaign):
-    return list(TurnOrders.objects.filter(turn__campaign=campaign).values_list("empire_id", "orders", "revision", "ready"))
+    return list(
+        TurnOrders.objects.filter(turn__campaign=campaign).values_list(
+            "empire_id", "orders", "revision", "ready"
+        )
+    )
 
 
 @pytest.mark.parametrize("case", ["black_hole", "too_long", "not_yours", "overspent"])
@@ -131,11 +137,22 @@ def test_preview_names_the_problem_and_stores_nothing(played, bob, case):  # 003
     speed = next(f["speed"] for f in client_for(bob).get(f"/api/campaigns/{played.pk}/fleets/").json()["results"]
                  if f["id"] == mine.number)
     orders, message = {
-        "black_hole": ({"moves": [{"fleet": mine.number, "path": path_into_black_hole(played, mine)}]}, "black hole"),
-        "too_long": ({"moves": [{"fleet": mine.number, "path": long_walk(played, mine, speed + 1)}]},
-                     f"moves {speed}"),
-        "not_yours": ({"moves": [{"fleet": theirs.number, "path": [[theirs.x, theirs.y]]}]}, "is not one of yours"),
-        "overspent": ({"purchases": [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": 1}]}, "only 10 BP are left"),
+        "black_hole": (
+            {"moves": [{"fleet": mine.number, "path": path_into_black_hole(played, mine)}]},
+            "black hole",
+        ),
+        "too_long": (
+            {"moves": [{"fleet": mine.number, "path": long_walk(played, mine, speed + 1)}]},
+            f"moves {speed}",
+        ),
+        "not_yours": (
+            {"moves": [{"fleet": theirs.number, "path": [[theirs.x, theirs.y]]}]},
+            "is not one of yours",
+        ),
+        "overspent": (
+            {"purchases": [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": 1}]},
+            "only 10 BP are left",
+        ),
     }[case]
     if case == "overspent":
         played.builds.filter(owner__seat=1).delete()  # dockyard 1 (seat 1's home dockyard) is free
@@ -207,7 +224,9 @@ def test_ready_toggles_and_un_ready_is_allowed(small_campaign, bob):
 
 def test_ready_for_a_turn_that_is_not_open_is_409(small_campaign, bob):
     Turn.objects.filter(campaign=small_campaign, number=1).update(status=Turn.Status.PROCESSING)
-    response = client_for(bob).post(f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True, "turn": 1}, format="json")
+    response = client_for(bob).post(
+        f"/api/campaigns/{small_campaign.pk}/ready/", {"ready": True, "turn": 1}, format="json"
+    )
     assert response.status_code == 409
     assert response.json()["detail"] == ("cannot mark ready for turn 1: it is not open; "
                                          "the current turn is turn 1 (processing)")

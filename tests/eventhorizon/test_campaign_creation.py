@@ -47,7 +47,10 @@ def test_create_campaign_sets_up_each_player():  # 003 Set Up
 def test_home_worlds_come_from_the_map_engine_in_seat_order():  # 003 Set Up
     campaign = make(players=4)
     gmap = map_state(campaign)
-    homes = [(w.x, w.y) for w in World.objects.filter(campaign=campaign, home_of__isnull=False).order_by("home_of__seat")]
+    homes = [
+        (w.x, w.y)
+        for w in World.objects.filter(campaign=campaign, home_of__isnull=False).order_by("home_of__seat")
+    ]
     assert tuple(homes) == gmap.home_worlds
 
 
@@ -70,7 +73,11 @@ def test_map_rolls_are_logged_one_per_row_and_verify():  # 003 Creating a Map; d
     terrain_rolls = [r for r in rolls if r.purpose == "003 Creating a Map"]
     assert len(terrain_rolls) == 16 and all(r.expression == "20d20" for r in terrain_rolls)
     assert all(r.turn == 0 and r.phase == "setup" for r in rolls)
-    assert {r.purpose for r in rolls} == {"003 Creating a Map", "003 Planetary Economy Type", "003 Purpose of the Campaign"}
+    assert {r.purpose for r in rolls} == {
+        "003 Creating a Map",
+        "003 Planetary Economy Type",
+        "003 Purpose of the Campaign",
+    }
     # 003 Purpose of the Campaign: rolled once, at the start, after the map.
     assert rolls[-1].purpose == "003 Purpose of the Campaign" and campaign.purpose == rolls[-1].total
     assert rolls[0].prev_hash == campaign.seed_hash

@@ -97,7 +97,10 @@ def test_fifty_concurrent_submissions_lose_no_update(small_campaign, bob):
         assert response.status_code == 200, (response.status_code, response.content[:300])
         return response.json()["revision"], raw
 
-    functions = [(lambda r=raw: by_api(r)) if i % 3 == 0 else (lambda r=raw: by_action(r)) for i, raw in enumerate(variants)]
+    functions = [
+        (lambda r=raw: by_api(r)) if i % 3 == 0 else (lambda r=raw: by_action(r))
+        for i, raw in enumerate(variants)
+    ]
     results = in_threads(functions)
     errors = [value for outcome, value in results if outcome == "error"]
     assert errors == []

@@ -103,7 +103,10 @@ def test_spend_refuses_gated_design_before_research(empire):
         ({"buy": "dockyard"}, r"purchases\[0\]\.at: .*must be an \[x, y\] pair"),
         ({"buy": "dockyard", "at": [0, 0], "colour": "red"}, "unknown field"),
         ({"build": "No Such Ship", "dockyard": 1}, "no design named 'No Such Ship'"),
-        ({"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": "one"}, r"purchases\[0\]\.dockyard: .*must be a whole number"),
+        (
+            {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": "one"},
+            r"purchases\[0\]\.dockyard: .*must be a whole number",
+        ),
         ({"repair": 1, "build": "x"}, "exactly one of"),
         ("dockyard", "must be an object"),
         ({"buy": "research_facility", "at": [0, 0], "technology": "warp_drive"}, "unknown technology"),

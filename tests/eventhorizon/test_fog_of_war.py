@@ -65,7 +65,9 @@ def fog_campaign(small_campaign_without_fleets, alice, bob, carol, django_user_m
     Ship.objects.create(campaign=campaign, owner=carol_empire, number=VISIBLE_SHIP, name="Lantern Bright",
                         design=library, fleet=visible)
     mine = Fleet.objects.create(campaign=campaign, owner=bob_empire, number=BOB_FLEET, x=home[0], y=home[1])
-    Ship.objects.create(campaign=campaign, owner=bob_empire, number=BOB_SHIP, name="Bob Scout", design=library, fleet=mine)
+    Ship.objects.create(
+        campaign=campaign, owner=bob_empire, number=BOB_SHIP, name="Bob Scout", design=library, fleet=mine
+    )
     carol_empire.bp = CAROL_BP
     carol_empire.save(update_fields=["bp"])
     campaign.id_counters = {"ship": 9000, "fleet": 9500, "structure": 500}

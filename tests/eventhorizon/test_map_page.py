@@ -127,7 +127,9 @@ def test_interactive_svg_makes_every_cell_and_fleet_addressable(client, small_ca
     empire = small_campaign.empires.get(seat=1)
     design = Design.objects.filter(campaign__isnull=True).first()
     fleet = Fleet.objects.create(campaign=small_campaign, owner=empire, number=77, x=home.x, y=home.y)
-    Ship.objects.create(campaign=small_campaign, owner=empire, number=701, name="Pathfinder", design=design, fleet=fleet)
+    Ship.objects.create(
+        campaign=small_campaign, owner=empire, number=701, name="Pathfinder", design=design, fleet=fleet
+    )
     client.force_login(bob)
     svg = client.get(f"/campaigns/{small_campaign.pk}/map.svg?interactive=1").content.decode()
     cells = re.findall(r'<g class="cell" data-x="(\d+)" data-y="(\d+)">', svg)
@@ -231,7 +233,8 @@ def test_campaign_page_links_map_reports_and_chart(client, played, bob):
         assert f"/campaigns/{played.pk}{link}" in html
 
 
-# --- the map page kept whole per user (campaign/eventhorizon/views/campaigns.py, campaign/versioning.py) -------------------
+# --- the map page kept whole per user (campaign/eventhorizon/views/campaigns.py, campaign/versioning.py)
+# -------------------
 
 def test_a_kept_map_page_costs_only_the_login_and_the_access_query(client, played, bob,
                                                                   django_assert_max_num_queries):

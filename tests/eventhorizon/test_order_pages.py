@@ -28,13 +28,19 @@ def url(campaign, suffix="orders/"):
 
 
 def page_data(response) -> dict:
-    found = re.search(r'<script id="order-data" type="application/json">(.*?)</script>', response.content.decode(), re.S)
+    found = re.search(
+        r'<script id="order-data" type="application/json">(.*?)</script>', response.content.decode(), re.S
+    )
     assert found, "the page carries its data for the editor"
     return json.loads(found.group(1))
 
 
 def stored(campaign):
-    return list(TurnOrders.objects.filter(turn__campaign=campaign).values_list("empire_id", "orders", "revision", "ready"))
+    return list(
+        TurnOrders.objects.filter(turn__campaign=campaign).values_list(
+            "empire_id", "orders", "revision", "ready"
+        )
+    )
 
 
 def test_the_order_page_renders_for_a_player(played, client, bob):

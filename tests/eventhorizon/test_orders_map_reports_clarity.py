@@ -22,7 +22,9 @@ def api(user):
 
 
 def page_data(response) -> dict:
-    found = re.search(r'<script id="order-data" type="application/json">(.*?)</script>', response.content.decode(), re.S)
+    found = re.search(
+        r'<script id="order-data" type="application/json">(.*?)</script>', response.content.decode(), re.S
+    )
     assert found
     return json.loads(found.group(1))
 
@@ -210,8 +212,9 @@ def test_item17_starting_a_campaign_asks_first(client, alice, bob):
     assert lobby.status == Campaign.Status.ACTIVE
 
 
-def test_item17_a_roll_back_emails_the_players_and_shows_on_the_campaign_page(small_campaign, client, alice, bob, carol,
-                                                                          mailoutbox, django_capture_on_commit_callbacks):
+def test_item17_a_roll_back_emails_the_players_and_shows_on_the_campaign_page(
+    small_campaign, client, alice, bob, carol, mailoutbox, django_capture_on_commit_callbacks
+):
     from campaign import actions
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -299,7 +302,9 @@ def test_item21_the_designer_carries_the_engines_costs_for_its_running_total(sma
     response = client.get(f"/campaigns/{small_campaign.pk}/designs/new/")
     html = response.content.decode()
     assert 'id="bp-tally"' in html and "design.js" in html
-    rules = json.loads(re.search(r'<script id="design-bp-rules" type="application/json">(.*?)</script>', html, re.S).group(1))
+    rules = json.loads(
+        re.search(r'<script id="design-bp-rules" type="application/json">(.*?)</script>', html, re.S).group(1)
+    )
     for d in SAMPLE_DESIGNS:
         total = (d.hull * rules["hull"] * (2 if d.nanobot_skin else 1) + d.engine * rules["engine"]
                  + (rules["force_field"][str(d.force_field)] if d.force_field else 0)
@@ -371,9 +376,17 @@ def finished(small_campaign, alice):
 
     actions.process_now(campaign_id=small_campaign.pk, user=alice)
     turn = small_campaign.turns.get(number=1)
-    turn.events = [*turn.events, {"step": "victory", "kind": "campaign_won", "seats": [1], "public": True,
-                                  "text": "Bob's Realm wins the campaign: Regime Change. The enemy home world must be captured.",
-                                  "data": {"winner": 1}}]
+    turn.events = [
+        *turn.events,
+        {
+            "step": "victory",
+            "kind": "campaign_won",
+            "seats": [1],
+            "public": True,
+            "text": "Bob's Realm wins the campaign: Regime Change. The enemy home world must be captured.",
+            "data": {"winner": 1},
+        },
+    ]
     turn.save(update_fields=["events"])
     small_campaign.turns.filter(number__gt=1).delete()
     Campaign.objects.filter(pk=small_campaign.pk).update(
@@ -384,7 +397,11 @@ def finished(small_campaign, alice):
 
 def test_item22_a_finished_campaign_shows_its_winner_on_its_page_home_and_reports(finished, client, carol):
     client.force_login(carol)
-    for path in (f"/campaigns/{finished.pk}/", f"/campaigns/{finished.pk}/reports/", f"/campaigns/{finished.pk}/reports/1/"):
+    for path in (
+        f"/campaigns/{finished.pk}/",
+        f"/campaigns/{finished.pk}/reports/",
+        f"/campaigns/{finished.pk}/reports/1/",
+    ):
         html = client.get(path).content.decode()
         assert 'id="campaign-outcome"' in html, path
         assert "Bob&#x27;s Realm won the campaign on turn 1" in html and "Regime Change" in html, path

@@ -89,7 +89,10 @@ def test_two_players_marking_ready_five_times_at_once_never_deadlock(live_server
     # Tasks run in the request that enqueues them (_tasks_in_process): the last player to be ready
     # starts processing turn 1 while the other requests are still marking ready.
     keys = {user.pk: actions.create_api_token(user=user)[1] for user in (bob, carol)}
-    calls = [lambda k=keys[user.pk]: post(live_server, k, path, {"ready": True, "turn": 1}) for user in (bob, carol) * 5]
+    calls = [
+        lambda k=keys[user.pk]: post(live_server, k, path, {"ready": True, "turn": 1})
+        for user in (bob, carol) * 5
+    ]
     results = in_threads(calls)
     assert [value for outcome, value in results if outcome == "error"] == []
     answers = [value for _, value in results]

@@ -19,7 +19,9 @@ def battled(fog_campaign, django_capture_on_commit_callbacks):  # noqa: F811 (th
     f = fog_campaign
     campaign = f["campaign"]
     bob, carol = campaign.empires.get(seat=1), campaign.empires.get(seat=2)
-    actions.submit_orders(empire_id=bob.pk, raw={"moves": [{"fleet": BOB_FLEET, "path": [list(f["near"])]}]}, ready=True)
+    actions.submit_orders(
+        empire_id=bob.pk, raw={"moves": [{"fleet": BOB_FLEET, "path": [list(f["near"])]}]}, ready=True
+    )
     actions.submit_orders(empire_id=carol.pk, raw={"moves": [{"fleet": HIDDEN_FLEET, "path": [list(f["far_b"])]}]},
                           ready=True)
     mail.outbox.clear()
@@ -131,9 +133,15 @@ def test_history_api_scopes_the_series(client, battled, alice, bob):
 def test_visible_fleets_history_respects_fog(client, battled, bob, alice):
     campaign = battled["campaign"]
     client.force_login(bob)
-    at_start = {f["number"] for f in client.get(f"/api/campaigns/{campaign.pk}/visible-fleets/?turn=1").json()["fleets"]}
+    at_start = {
+        f["number"]
+        for f in client.get(f"/api/campaigns/{campaign.pk}/visible-fleets/?turn=1").json()["fleets"]
+    }
     assert VISIBLE_FLEET in at_start and HIDDEN_FLEET not in at_start
     client.force_login(alice)
-    everything = {f["number"] for f in client.get(f"/api/campaigns/{campaign.pk}/visible-fleets/?turn=1").json()["fleets"]}
+    everything = {
+        f["number"]
+        for f in client.get(f"/api/campaigns/{campaign.pk}/visible-fleets/?turn=1").json()["fleets"]
+    }
     assert HIDDEN_FLEET in everything
 

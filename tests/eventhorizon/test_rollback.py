@@ -97,7 +97,12 @@ def test_roll_back_then_reprocess_gives_the_same_state(bot_campaign, alice):
         turn = roll_back_and_reprocess(bot_campaign, alice)
         seen_purposes |= purposes(bot_campaign, turn.number)
         seen_steps |= {e["step"] for e in turn.events}
-        if {"spending", "movement", "builds", "income"} <= seen_steps and "003 Neutral Planets/Colonies" in seen_purposes:
+        if {
+            "spending",
+            "movement",
+            "builds",
+            "income",
+        } <= seen_steps and "003 Neutral Planets/Colonies" in seen_purposes:
             break
     # The turns rolled back covered spending, movement, builds, neutral worlds and income.
     assert {"spending", "movement", "builds", "income"} <= seen_steps, seen_steps
@@ -187,7 +192,10 @@ def test_roll_back_restores_the_orders_and_records_the_truncation(processed, ali
     kept = [dicelog.LogEntry(**{**r, "faces": tuple(r["faces"])}) for r in entry.before["dice_rolls"]]
     assert len(kept) == rolls_of_turn_1 and kept[-1].hash == entry.after["dice"]["last_hash"]
     campaign = Campaign.objects.get(pk=processed.pk)
-    assert dicelog.verify(bytes.fromhex(campaign.dice_seed), campaign.seed_hash, [*log_entries(campaign), *kept]) is None
+    assert (
+        dicelog.verify(bytes.fromhex(campaign.dice_seed), campaign.seed_hash, [*log_entries(campaign), *kept])
+        is None
+    )
 
 
 def test_a_rolled_back_turn_waits_for_the_moderator(processed, alice):
@@ -273,5 +281,9 @@ def test_snapshot_matches_between_python_and_database_builders(processed):
     stored = Turn.objects.get(pk=turn.pk).snapshot
     assert stored == snapshots.take(campaign, turn)
     # The ships in play are the set-up fleets (003 Set Up); each seat has a corvette on the stocks.
-    assert len(stored["ships"]) == campaign.ships.count() > 0 and len(stored["builds"]) == 2 and stored["dice"]["seq"] > 0
+    assert (
+        len(stored["ships"]) == campaign.ships.count() > 0
+        and len(stored["builds"]) == 2
+        and stored["dice"]["seq"] > 0
+    )
     assert stored["orders"] == [[2, {"standing": {"loss_order": "costliest"}}, False, 1]]

@@ -138,12 +138,21 @@ def test_item1_setup_orders_through_the_api_preview_store_and_deliver(small_camp
     assert not campaign.builds.exists()  # delivered at once, nothing on the stocks
 
 
-@pytest.mark.parametrize(("orders", "message"), [
-    ({"moves": [{"fleet": 1, "path": [[0, 0]]}]}, "003 Set Up: the set-up round takes purchases and standing orders only"),
-    ({"purchases": [{"build": SAN_MARCO, "dockyard": 1}] * 7}, "purchases[6]: 003 Use of BP in a Campaign"),
-    ({"purchases": [{"buy": "aewa", "at": "HOME"}]}, "requires planetary defences"),
-    ({"purchases": [{"build": "Knights of G.O.D Sword Class Frigate", "dockyard": 1}]}, "Stealth"),
-])
+@pytest.mark.parametrize(
+    ("orders", "message"),
+    [
+        (
+            {"moves": [{"fleet": 1, "path": [[0, 0]]}]},
+            "003 Set Up: the set-up round takes purchases and standing orders only",
+        ),
+        (
+            {"purchases": [{"build": SAN_MARCO, "dockyard": 1}] * 7},
+            "purchases[6]: 003 Use of BP in a Campaign",
+        ),
+        ({"purchases": [{"buy": "aewa", "at": "HOME"}]}, "requires planetary defences"),
+        ({"purchases": [{"build": "Knights of G.O.D Sword Class Frigate", "dockyard": 1}]}, "Stealth"),
+    ],
+)
 def test_item1_setup_refusals_are_400_and_store_nothing(small_campaign_in_setup, bob, orders, message):
     campaign = small_campaign_in_setup
     home = seat(campaign, 1).home_worlds.get()

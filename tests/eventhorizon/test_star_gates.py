@@ -43,14 +43,16 @@ def gate(at):
 
 
 @pytest.mark.parametrize("at", [[999, 999], [-5, 0], [12, 0]])
-def test_issue13_item3_api_preview_and_put_refuse_an_off_map_gate(gate_ready, bob, at):  # 003 Star Gate; 003 Creating a Map
+# 003 Star Gate; 003 Creating a Map
+def test_issue13_item3_api_preview_and_put_refuse_an_off_map_gate(gate_ready, bob, at):
     url = f"/api/campaigns/{gate_ready.pk}/orders/"
     response = api(bob).post(url + "preview/", {"orders": gate(at)}, format="json")
     assert response.status_code == 400, response.content
     assert RULE in response.json()["orders"] and "off the map" in response.json()["orders"]
     response = api(bob).put(url, {"orders": gate(at)}, format="json")
     assert response.status_code == 400, response.content
-    assert not TurnOrders.objects.filter(empire__campaign=gate_ready, turn__number__gt=0).exists()  # set-up orders (turn 0) aside
+    # set-up orders (turn 0) aside
+    assert not TurnOrders.objects.filter(empire__campaign=gate_ready, turn__number__gt=0).exists()
     assert gate_ready.empires.get(seat=1).bp == 500
 
 
@@ -71,7 +73,8 @@ def test_issue13_item3_order_page_shows_the_refusal(gate_ready, bob, client):  #
     response = client.post(f"/campaigns/{gate_ready.pk}/orders/", {"orders": json.dumps(gate([999, 999]))})
     error = response.context["form"].errors["orders"][0]
     assert RULE in error and "off the map" in error
-    assert not TurnOrders.objects.filter(empire__campaign=gate_ready, turn__number__gt=0).exists()  # set-up orders (turn 0) aside
+    # set-up orders (turn 0) aside
+    assert not TurnOrders.objects.filter(empire__campaign=gate_ready, turn__number__gt=0).exists()
 
 
 @pytest.mark.parametrize("where", ["off_map", "black_hole"])

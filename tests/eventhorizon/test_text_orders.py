@@ -138,7 +138,9 @@ def test_a_set_received_earlier_than_the_stored_one_never_replaces_it(small_camp
     later = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE last\n#END\n", at=now)
     assert later.accepted
     # A mail received before it, processed after it (a slow queue; its Date: says nothing).
-    earlier = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now - timedelta(minutes=5))
+    earlier = send(
+        f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now - timedelta(minutes=5)
+    )
     assert not earlier.accepted and "a set received later" in earlier.error and earlier.reason == "earlier"
     assert stored(bob_seat).orders["standing"]["initiative"] == "last"
     newer = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE first\n#END\n", at=now + timedelta(minutes=1))

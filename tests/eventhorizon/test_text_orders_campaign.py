@@ -61,16 +61,24 @@ def test_a_campaign_by_mail_and_paste_equals_the_same_orders_by_api(
         edited = (block_of(report.body).replace("#END", f"MOVE {bob_fleet} TO {bob_to[0]},{bob_to[1]}\n#END")
                   .replace("LOSSES cheapest", f"LOSSES {loss}").replace("LOSSES costliest", f"LOSSES {loss}"))
         reply = "Here you go.\n\n" + edited + "\n" + "\n".join("> " + line for line in report.body.splitlines())
-        sent = eh_actions.submit_text_orders(reply, received_at=timezone.now(), via="mail", sender_email="bob@example.com")
+        sent = eh_actions.submit_text_orders(
+            reply, received_at=timezone.now(), via="mail", sender_email="bob@example.com"
+        )
         assert sent.accepted, sent.reply_text()
         # carol: the paste page's template, edited.
         client.force_login(carol)
         url = reverse("campaign-orders-text", args=[by_text.pk])
         template = client.get(url).context["form"].initial["text"]
-        pasted = client.post(url, {"text": template.replace("#END", f"MOVE {carol_fleet} TO {carol_to[0]},{carol_to[1]}\n#END")})
+        pasted = client.post(
+            url,
+            {"text": template.replace("#END", f"MOVE {carol_fleet} TO {carol_to[0]},{carol_to[1]}\n#END")},
+        )
         assert pasted.context["result"].accepted, pasted.context["result"].reply_text()
         # The twin: the same orders as JSON through the API.
-        for user, fleet, to, standing in ((bob, bob_fleet, bob_to, {"loss_order": loss}), (carol, carol_fleet, carol_to, None)):
+        for user, fleet, to, standing in (
+            (bob, bob_fleet, bob_to, {"loss_order": loss}),
+            (carol, carol_fleet, carol_to, None),
+        ):
             client.force_login(user)
             orders = {"moves": [{"fleet": fleet, "path": [list(to)]}]}
             if standing:
@@ -84,7 +92,10 @@ def test_a_campaign_by_mail_and_paste_equals_the_same_orders_by_api(
         with django_capture_on_commit_callbacks(execute=True):
             actions.process_turn(campaign_id=by_text.pk, turn_number=turn)
         actions.process_turn(campaign_id=by_api.pk, turn_number=turn)
-    a, b = adapters.load_state(Campaign.objects.get(pk=by_text.pk)), adapters.load_state(Campaign.objects.get(pk=by_api.pk))
+    a, b = (
+        adapters.load_state(Campaign.objects.get(pk=by_text.pk)),
+        adapters.load_state(Campaign.objects.get(pk=by_api.pk)),
+    )
     assert a.turn == b.turn == TURNS + 1
     for part in ("empires", "worlds", "structures", "ships", "fleets", "builds"):
         assert getattr(a, part) == getattr(b, part), part

@@ -25,7 +25,8 @@ def test_sets_for_one_seat_sent_at_once_keep_the_last_received(small_campaign, b
     choices = ["first", "last"] * 4
 
     def send(i):
-        text = f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\nINITIATIVE {choices[i]}\nLOSSES cheapest\n#END\n"
+        text = (f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\n"
+                f"INITIATIVE {choices[i]}\nLOSSES cheapest\n#END\n")
         return eh_actions.submit_text_orders(text, received_at=t0 + timedelta(seconds=i), via="mail")
 
     results = in_threads([lambda i=i: send(i) for i in range(len(choices))])

@@ -43,7 +43,8 @@ def test_the_paste_page_shows_refused_lines_and_changes_nothing(client, small_ca
     client.force_login(bob)
     seat = bob_seat(small_campaign, bob)
     url = reverse("campaign-orders-text", args=[small_campaign.pk])
-    text = f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\nMOVE 999 TO 1,1\nHOP\n#END\n"
+    text = (f"#SECTOR {small_campaign.pk} {seat.seat} {eh_actions.turn_key(seat, 1)} TURN 1\n"
+            "MOVE 999 TO 1,1\nHOP\n#END\n")
     response = client.post(url, {"text": text})
     result = response.context["result"]
     assert not result.accepted and [ln.number for ln in result.lines if not ln.ok] == [2, 3]
@@ -54,7 +55,8 @@ def test_the_paste_page_shows_refused_lines_and_changes_nothing(client, small_ca
 def test_the_paste_page_refuses_another_seats_header(client, small_campaign, bob, carol):
     client.force_login(bob)
     carols = Empire.objects.get(campaign=small_campaign, user=carol)
-    text = f"#SECTOR {small_campaign.pk} {carols.seat} {eh_actions.turn_key(carols, 1)} TURN 1\nLOSSES costliest\n#END\n"
+    text = (f"#SECTOR {small_campaign.pk} {carols.seat} {eh_actions.turn_key(carols, 1)} TURN 1\n"
+            "LOSSES costliest\n#END\n")
     response = client.post(reverse("campaign-orders-text", args=[small_campaign.pk]), {"text": text})
     assert "this page is for" in str(response.context["form"].errors)
     assert stored(carols) is None
@@ -115,8 +117,13 @@ def test_api_json_body_refused_lines_are_a_400(client, small_campaign, bob):
     assert response.status_code == 400
     body = response.json()
     assert not body["accepted"] and body["reason"] == "lines"
-    assert body["lines"][1] == {"number": 2, "text": "MOVE 999 TO 1,1", "ok": False,
-                                "message": "moves[0].fleet: fleet 999 is not one of yours", "rule": "003 Campaign Movement"}
+    assert body["lines"][1] == {
+        "number": 2,
+        "text": "MOVE 999 TO 1,1",
+        "ok": False,
+        "message": "moves[0].fleet: fleet 999 is not one of yours",
+        "rule": "003 Campaign Movement",
+    }
     assert stored(seat) is None
 
 

@@ -79,13 +79,30 @@ def test_invalid_orders_are_refused_and_change_nothing(played, case):  # 003 Cam
     empire = played.empires.get(seat=1)
     mine, theirs = a_fleet(played, 1), a_fleet(played, 2)
     raw, message = {
-        "black_hole": (lambda: {"moves": [{"fleet": mine.number, "path": _path_into_black_hole(played, mine)}]}, "black hole"),
-        "too_long": (lambda: {"moves": [{"fleet": mine.number, "path": _long_path(played, mine)}]}, "moves .* \\(its slowest ship\\)"),
-        "not_yours": (lambda: {"moves": [{"fleet": theirs.number, "path": [[theirs.x, theirs.y + 1]]}]}, "not one of yours"),
-        "overspent": (lambda: {"purchases": [{"buy": "merchants_guild", "at": _home(empire)}] * 1
-                               + [{"buy": "diplomatic_corps", "at": _home(empire)}]}, "BP|one resource"),
+        "black_hole": (
+            lambda: {"moves": [{"fleet": mine.number, "path": _path_into_black_hole(played, mine)}]},
+            "black hole",
+        ),
+        "too_long": (
+            lambda: {"moves": [{"fleet": mine.number, "path": _long_path(played, mine)}]},
+            "moves .* \\(its slowest ship\\)",
+        ),
+        "not_yours": (
+            lambda: {"moves": [{"fleet": theirs.number, "path": [[theirs.x, theirs.y + 1]]}]},
+            "not one of yours",
+        ),
+        "overspent": (
+            lambda: {
+                "purchases": [{"buy": "merchants_guild", "at": _home(empire)}] * 1
+                + [{"buy": "diplomatic_corps", "at": _home(empire)}]
+            },
+            "BP|one resource",
+        ),
         "malformed": (lambda: ["not", "an", "object"], "must be an object"),
-        "not_adjacent": (lambda: {"moves": [{"fleet": mine.number, "path": [[(mine.x + 5) % played.width, mine.y]]}]}, "not next to"),
+        "not_adjacent": (
+            lambda: {"moves": [{"fleet": mine.number, "path": [[(mine.x + 5) % played.width, mine.y]]}]},
+            "not next to",
+        ),
     }[case]
     before = snapshot(played)
     with pytest.raises(actions.ActionError, match=message):
@@ -106,7 +123,11 @@ def _long_path(campaign, fleet):
     speed = fleet_speed(state, state.fleet(fleet.number).ships)
     path, here, seen = [], (fleet.x, fleet.y), {(fleet.x, fleet.y)}
     while len(path) <= speed:
-        options = [c for c in state.grid.neighbours(here) if c not in seen and state.terrain_at(c) is not Terrain.BLACK_HOLE]
+        options = [
+            c
+            for c in state.grid.neighbours(here)
+            if c not in seen and state.terrain_at(c) is not Terrain.BLACK_HOLE
+        ]
         if not options:
             pytest.skip("the fleet is boxed in on this map")
         here = options[0]
@@ -146,7 +167,18 @@ def test_the_stored_state_is_the_engine_state(played):  # persistence round trip
     played.refresh_from_db()
     after = adapters.load_state(played)
     expected = resolution.state.with_id_floor()
-    for field in ("turn", "empires", "worlds", "structures", "ships", "fleets", "builds", "purpose", "winner", "finished"):
+    for field in (
+        "turn",
+        "empires",
+        "worlds",
+        "structures",
+        "ships",
+        "fleets",
+        "builds",
+        "purpose",
+        "winner",
+        "finished",
+    ):
         assert getattr(after, field) == getattr(expected, field), field
 
 
@@ -180,7 +212,11 @@ def test_saving_an_unchanged_state_writes_nothing(played, django_assert_max_num_
     version = Campaign.objects.values_list("state_version", flat=True).get(pk=played.pk)
     with django_assert_max_num_queries(4) as queries:  # the empire lookup, fleet numbers and the campaign row
         adapters.save_state(played, state, state)
-    writes = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))]
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+    ]
     assert all(w.startswith('UPDATE "campaign_campaign"') and "state_version" not in w for w in writes), writes
     # Nothing changed, so nothing kept under the state version (maps, pages, order checks) goes stale.
     assert Campaign.objects.values_list("state_version", flat=True).get(pk=played.pk) == version

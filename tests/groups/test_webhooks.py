@@ -280,7 +280,10 @@ def test_the_rate_limit_holds_posts_back(small_campaign, alice, receiver, monkey
         press.post(campaign_id=small_campaign.pk, user=alice, to="all", text=f"News {n}", announcement=True)
     now = timezone.now()
     events.sweep_events(now=now)
-    results = [webhooks.attempt(pk, now=now) for pk in WebhookDelivery.objects.order_by("pk").values_list("pk", flat=True)]
+    results = [
+        webhooks.attempt(pk, now=now)
+        for pk in WebhookDelivery.objects.order_by("pk").values_list("pk", flat=True)
+    ]
     assert results == [None, None, 60] and len(receiver.received) == 2
     assert webhooks.attempt(WebhookDelivery.objects.order_by("pk").last().pk, now=now + timedelta(seconds=61)) is None
     assert len(receiver.received) == 3

@@ -98,8 +98,10 @@ class _Handler(socketserver.StreamRequestHandler):
                 elif command == "SELECT":
                     selected = args[0] == box.folder
                     if selected:
-                        self.send(f"* {len(box.messages)} EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY {box.uidvalidity}] ok\r\n"
-                                  f"{tag} OK [READ-WRITE] SELECT completed\r\n")
+                        self.send(
+                            f"* {len(box.messages)} EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY {box.uidvalidity}] ok\r\n"
+                            f"{tag} OK [READ-WRITE] SELECT completed\r\n"
+                        )
                     else:
                         self.send(f"{tag} NO no such folder\r\n")
                 elif not selected:
@@ -114,12 +116,19 @@ class _Handler(socketserver.StreamRequestHandler):
                 elif command == "UID FETCH" and args[1].upper() == "(RFC822.SIZE INTERNALDATE)":
                     for seq, m in enumerate(box.messages, 1):
                         if str(m.uid) == args[0]:
-                            self.send(f'* {seq} FETCH (UID {m.uid} RFC822.SIZE {len(m.raw)} INTERNALDATE "{m.internaldate}")\r\n')
+                            self.send(
+                                f'* {seq} FETCH (UID {m.uid} RFC822.SIZE {len(m.raw)} INTERNALDATE '
+                                f'"{m.internaldate}")\r\n'
+                            )
                     self.send(f"{tag} OK FETCH completed\r\n")
                 elif command == "UID FETCH" and args[1].upper() == "(BODY.PEEK[])":
                     for seq, m in enumerate(box.messages, 1):
                         if str(m.uid) == args[0]:
-                            self.send(f"* {seq} FETCH (UID {m.uid} BODY[] {{{len(m.raw)}}}\r\n".encode() + m.raw + b")\r\n")
+                            self.send(
+                                f"* {seq} FETCH (UID {m.uid} BODY[] {{{len(m.raw)}}}\r\n".encode()
+                                + m.raw
+                                + b")\r\n"
+                            )
                     self.send(f"{tag} OK FETCH completed\r\n")
                 elif command == "UID STORE" and args[1].upper() == "+FLAGS":
                     for seq, m in enumerate(box.messages, 1):

@@ -253,8 +253,10 @@ class Dovecot:
         passwd = self.root / "sector.passwd"
         passwd.write_text(f"orders:{{SHA512-CRYPT}}{hashed}\n")
         self.conf = self.root / "dovecot.conf"
-        instance = (f"base_dir = {self.base}/\nstate_dir = {self.root}/state\ninstance_name = sector-test-{os.getpid()}\n"
-                    f"log_path = {self.log}\n")
+        instance = (
+            f"base_dir = {self.base}/\nstate_dir = {self.root}/state\ninstance_name = sector-test-{os.getpid()}\n"
+            f"log_path = {self.log}\n"
+        )
         self.conf.write_text(instance + render("dovecot/sector.conf", {
             "uid=sector gid=sector": f"uid={site_user} gid={site_user}",
             "/var/mail/sectorcommand": str(self.mail_home),

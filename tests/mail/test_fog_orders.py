@@ -40,7 +40,9 @@ def probe(small_campaign_without_fleets, bob, carol):
     home_world = campaign.worlds.get(home_of__seat=1)
     home = (home_world.x, home_world.y)
     mine = Fleet.objects.create(campaign=campaign, owner=bob_empire, number=BOB_FLEET, x=home[0], y=home[1])
-    Ship.objects.create(campaign=campaign, owner=bob_empire, number=BOB_SHIP, name="Bob Scout", design=library, fleet=mine)
+    Ship.objects.create(
+        campaign=campaign, owner=bob_empire, number=BOB_SHIP, name="Bob Scout", design=library, fleet=mine
+    )
     campaign.id_counters = {"ship": 9000, "fleet": 9500, "structure": 500}
     campaign.save(update_fields=["id_counters"])
     campaign.refresh_from_db()
@@ -78,7 +80,9 @@ def _answers(f, client, bob, ingest) -> dict:
     text_move = f"MOVE {BOB_FLEET} TO {end[0]},{end[1]}"
     client.force_login(bob)
     out = {}
-    api = client.post(reverse("api-orders-preview", args=[campaign.pk]), {"orders": raw}, content_type="application/json")
+    api = client.post(
+        reverse("api-orders-preview", args=[campaign.pk]), {"orders": raw}, content_type="application/json"
+    )
     out["api"] = api.json()
     page = client.post(reverse("campaign-orders", args=[campaign.pk]),
                        {"orders": json.dumps(raw), "turn": campaign.turn}, follow=True)
@@ -86,8 +90,13 @@ def _answers(f, client, bob, ingest) -> dict:
     out["page_html"] = _steady(page.content.decode())
     out["page_data"] = page.context["data"]
     TurnOrders.objects.filter(empire=f["bob"]).delete()
-    paste = client.post(reverse("campaign-orders-text", args=[campaign.pk]), {
-        "text": f"#SECTOR {campaign.pk} 1 {eh_actions.turn_key(f['bob'], campaign.turn)} TURN {campaign.turn}\n{text_move}\n#END\n"})
+    paste = client.post(
+        reverse("campaign-orders-text", args=[campaign.pk]),
+        {
+            "text": f"#SECTOR {campaign.pk} 1 {eh_actions.turn_key(f['bob'], campaign.turn)} TURN "
+                    f"{campaign.turn}\n{text_move}\n#END\n"
+        },
+    )
     result = paste.context["result"]
     out["paste"] = (result.accepted, result.warnings, result.bp_left, [str(ln) for ln in result.lines])
     out["paste_html"] = _steady(paste.content.decode())

@@ -187,6 +187,8 @@ def test_exit_status_of_the_real_command_is_what_an_mta_expects(tmp_path):
 
 
 def test_auto_submitted_no_is_a_person(ingest, bob):
-    raw = eml("no_orders.eml", mid="person@example.com").replace(b"Subject: hello", b"Auto-Submitted: no\r\nSubject: hello")
+    raw = eml("no_orders.eml", mid="person@example.com").replace(
+        b"Subject: hello", b"Auto-Submitted: no\r\nSubject: hello"
+    )
     ingest(raw)
     assert InboundMessage.objects.get().status == "done" and len(mail.outbox) == 1

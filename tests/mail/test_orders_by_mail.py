@@ -22,7 +22,17 @@ def seats(small_campaign, bob, carol):
                2: (carol_empire, rotate_order_secret(empire_id=carol_empire.pk, user=carol))}
 
 
-def send(ingest, c, *, seat=1, secret, sender="bob@example.com", mid="o1@example.com", turn=None, lines="LOSSES cheapest"):
+def send(
+    ingest,
+    c,
+    *,
+    seat=1,
+    secret,
+    sender="bob@example.com",
+    mid="o1@example.com",
+    turn=None,
+    lines="LOSSES cheapest",
+):
     return ingest(eml("orders.eml", sender=sender, mid=mid, campaign=c.pk, seat=seat, secret=secret,
                       turn=c.turn if turn is None else turn, lines=lines))
 

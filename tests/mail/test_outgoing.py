@@ -46,5 +46,8 @@ def test_bounces_go_to_the_return_path(db, settings):
     finally:
         controller.stop()
     first, second = recorder.envelopes
-    assert first.mail_from == "bounces@sector.example.org" and b"From: Sector Command <noreply@" in first.original_content
+    assert (
+        first.mail_from == "bounces@sector.example.org"
+        and b"From: Sector Command <noreply@" in first.original_content
+    )
     assert second.mail_from == "noreply@sector.example.org"  # unset: Django's (the From: address)

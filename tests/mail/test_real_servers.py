@@ -159,7 +159,10 @@ class Deployment:
         """Orders from bob, a press reply from carol and a bounce through ``way``; bob gets the two
         answers, the bounce is dropped unanswered.
         ``then``: what makes the site fetch them, once the mail system has them (a poll)."""
-        self.send_orders(f"{way}-orders@players.test", lines=f"LOSSES cheapest\nINITIATIVE {'first' if way != 'lmtp' else 'last'}")
+        self.send_orders(
+            f"{way}-orders@players.test",
+            lines=f"LOSSES cheapest\nINITIATIVE {'first' if way != 'lmtp' else 'last'}",
+        )
         address = self.send_press_reply(f"{way}-press@players.test", f"Agreed, by {way}: you take the north.")
         # a bounce: the null envelope sender (MAIL FROM:<>) is all that says so
         self.send("", f"orders@{DOMAIN}", eml("no_orders.eml", mid=f"{way}-bounce@players.test").replace(

@@ -44,7 +44,8 @@ def test_a_reminder_carries_the_saved_orders_and_answering_it_with_ready_marks_r
     assert reminder.reply_to == ["orders@sector.example.org"]
     body = reminder.body
     block = body[body.index("#SECTOR"):body.index("#END") + len("#END")]
-    assert f"#SECTOR {c.pk} " in block and "LOSSES costliest" in block and "INITIATIVE last" in block  # saved on the web
+    # saved on the web
+    assert f"#SECTOR {c.pk} " in block and "LOSSES costliest" in block and "INITIATIVE last" in block
     html = reminder.alternatives[0][0]
     assert "LOSSES costliest" in html
     row = TurnOrders.objects.get(turn=turn, empire__seat=1)
@@ -69,6 +70,11 @@ def test_no_orders_block_for_a_computer_seat_or_without_a_seat(small_campaign, d
     turn = Turn.objects.get(campaign=small_campaign, number=1)
     turn.deadline = turn.opened_at + timedelta(hours=72)
     moderator = small_campaign.moderator
-    message = reminder_email(small_campaign, turn, Recipient(user=moderator, role="moderator", empire=None, membership=None),
-                             REMINDER_24H, turn.deadline - timedelta(hours=23))
+    message = reminder_email(
+        small_campaign,
+        turn,
+        Recipient(user=moderator, role="moderator", empire=None, membership=None),
+        REMINDER_24H,
+        turn.deadline - timedelta(hours=23),
+    )
     assert "#SECTOR" not in message.body

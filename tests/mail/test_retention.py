@@ -60,7 +60,9 @@ def test_raw_mail_is_emptied_after_the_retention(ingest, bob, settings):
     settings.MAIL_RAW_RETENTION_DAYS = 30
     ingest(eml("no_orders.eml", mid="old@example.com"))
     ingest(eml("no_orders.eml", mid="new@example.com"))
-    InboundMessage.objects.filter(message_id="<old@example.com>").update(received_at=timezone.now() - timedelta(days=31))
+    InboundMessage.objects.filter(message_id="<old@example.com>").update(
+        received_at=timezone.now() - timedelta(days=31)
+    )
     assert tasks.purge_raw() == 1  # beat's daily task
     old, new = InboundMessage.objects.order_by("received_at")
     assert bytes(old.raw) == b"" and old.reply_body == "" and old.outcome and old.sender == "bob@example.com"

@@ -143,7 +143,9 @@ def test_the_listener_keeps_the_envelope_sender_and_drops_a_bounce(mail_settings
         with smtplib.LMTP("127.0.0.1", port, timeout=30) as client:
             before = timezone.now()
             client.sendmail("", ["orders@sector.example.org"], eml("no_orders.eml", mid="bounce@example.com"))
-            client.sendmail("bob@example.com", ["orders@sector.example.org"], eml("no_orders.eml", mid="bob@example.com"))
+            client.sendmail(
+                "bob@example.com", ["orders@sector.example.org"], eml("no_orders.eml", mid="bob@example.com")
+            )
     finally:
         controller.stop()
     bounce, person = InboundMessage.objects.order_by("pk")

@@ -96,7 +96,11 @@ def test_imap_poller_with_a_wrong_password_stores_nothing(mail_settings):
     box.add(eml("no_orders.eml", mid="imap1@example.com"))
     with FakeImapServer(box) as server:
         mail_settings.MAIL_IMAP_HOST, mail_settings.MAIL_IMAP_PORT = "127.0.0.1", server.port
-        mail_settings.MAIL_IMAP_SSL, mail_settings.MAIL_IMAP_USER, mail_settings.MAIL_IMAP_PASSWORD = False, "orders", "wrong"
+        mail_settings.MAIL_IMAP_SSL, mail_settings.MAIL_IMAP_USER, mail_settings.MAIL_IMAP_PASSWORD = (
+            False,
+            "orders",
+            "wrong",
+        )
         mail_settings.MAIL_IMAP_PLAIN_LOOPBACK = True
         with pytest.raises(CommandError, match="polling 127.0.0.1 failed"):
             call_command("pollmail")

@@ -133,10 +133,20 @@ def test_posting_over_the_rate_limit_is_429_naming_the_limit_and_posts_nothing(p
     assert "3 press messages" in refused.json()["detail"] and int(refused["Retry-After"]) > 3000
     assert api(bob).post(url(press_campaign, conversation), {"text": "four"}, format="json").status_code == 429
     assert PressMessage.objects.count() == before
-    assert api(carol).post(url(press_campaign, conversation), {"text": "carol writes"}, format="json").status_code == 201
+    assert (
+        api(carol)
+        .post(url(press_campaign, conversation), {"text": "carol writes"}, format="json")
+        .status_code
+        == 201
+    )
     # An hour on, the oldest has aged out of the window.
     PressMessage.objects.filter(author=bob).update(created_at=F("created_at") - timedelta(hours=1, minutes=1))
     assert api(bob).post(url(press_campaign), {"to": "all", "text": "later"}, format="json").status_code == 201
     settings.PRESS_RATE_LIMIT = 0
     for n in range(5):
-        assert api(bob).post(url(press_campaign), {"to": [3], "text": f"unlimited {n}"}, format="json").status_code == 201
+        assert (
+            api(bob)
+            .post(url(press_campaign), {"to": [3], "text": f"unlimited {n}"}, format="json")
+            .status_code
+            == 201
+        )

@@ -72,7 +72,10 @@ def test_no_api_answer_shows_another_seats_private_press(request, press_campaign
         assert sum(row["unread"] for row in listing.json()["conversations"]) <= 2  # the public two at most
     else:
         assert listing.status_code == 404
-    for response in (c.get(f"{base}{secret.public_id}/"), c.post(f"{base}{secret.public_id}/", {"text": "x"}, format="json")):
+    for response in (
+        c.get(f"{base}{secret.public_id}/"),
+        c.post(f"{base}{secret.public_id}/", {"text": "x"}, format="json"),
+    ):
         assert response.status_code == 404 and not leaked(response.content.decode())
     assert PressMessage.objects.filter(conversation=secret).count() == 3
 

@@ -37,8 +37,11 @@ def reply(to, sender="carol@example.com", text="Agreed.", at=NOW):
 def test_the_email_carries_a_signed_reply_address_for_the_recipients_seat(private, settings):
     message, email = private
     (address,) = email.reply_to
-    assert address == f"press+{message.conversation.public_id}.2.{replies.signature(message.conversation.public_id, 2)}" \
-                      f"@{settings.MAIL_DOMAIN}"
+    assert (
+        address
+        == f"press+{message.conversation.public_id}.2.{replies.signature(message.conversation.public_id, 2)}"
+        f"@{settings.MAIL_DOMAIN}"
+    )
     assert replies.read_reply_address(f"Carol <{address.upper()}>") == (message.conversation.public_id, 2)
     assert "Shall we split the Rim?" in email.body and "Bob's Realm" in email.body
 

@@ -32,7 +32,9 @@ def test_compose_to_one_seat_and_read_it(client, press_campaign, bob, carol):
     response = client.post(reverse("press", args=[press_campaign.pk]), {"to": ["2"], "text": "Meet at the Rim."})
     message = PressMessage.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("press-conversation", args=[press_campaign.pk, message.conversation.public_id])
+    assert response["Location"] == reverse(
+        "press-conversation", args=[press_campaign.pk, message.conversation.public_id]
+    )
     client.force_login(carol)
     listing = client.get(reverse("press", args=[press_campaign.pk])).content.decode()
     assert "Bob&#x27;s Realm (seat 1) and you" in listing and "1 new" in listing
@@ -42,7 +44,10 @@ def test_compose_to_one_seat_and_read_it(client, press_campaign, bob, carol):
     assert "Meet at the Rim." in thread.content.decode()
     assert "new" not in client.get(reverse("press", args=[press_campaign.pk])).content.decode().split(
         'id="conversations"')[1].split("</ul>")[0]
-    client.post(reverse("press-conversation", args=[press_campaign.pk, message.conversation.public_id]), {"text": "Agreed"})
+    client.post(
+        reverse("press-conversation", args=[press_campaign.pk, message.conversation.public_id]),
+        {"text": "Agreed"},
+    )
     assert list(PressMessage.objects.order_by("id").values_list("sender_seat", "text")) == [
         (1, "Meet at the Rim."), (2, "Agreed")]
 
@@ -94,7 +99,9 @@ def test_the_observer_reads_public_press_and_cannot_write(client, press_campaign
     assert "Everyone" in page_ and 'id="compose"' not in page_
     assert client.post(reverse("press", args=[press_campaign.pk]), {"to": ["all"], "text": "hi"}).status_code == 403
     conversation = Conversation.objects.get()
-    thread = client.get(reverse("press-conversation", args=[press_campaign.pk, conversation.public_id])).content.decode()
+    thread = client.get(
+        reverse("press-conversation", args=[press_campaign.pk, conversation.public_id])
+    ).content.decode()
     assert "Hear ye" in thread and 'id="reply"' not in thread
 
 

@@ -38,7 +38,9 @@ def sweep_queries(fn):
 
 @pytest.mark.parametrize("sweep", [middleware.sweep, lambda: call_command("processdue", stdout=open("/dev/null", "w"))],
                          ids=["on-request", "processdue"])
-def test_an_idle_sweep_costs_the_same_with_3_or_30_campaigns(sweep, db, alice, bob, carol, django_capture_on_commit_callbacks):
+def test_an_idle_sweep_costs_the_same_with_3_or_30_campaigns(
+    sweep, db, alice, bob, carol, django_capture_on_commit_callbacks
+):
     add_campaigns(3, alice, bob, carol, 0)
     with django_capture_on_commit_callbacks() as queued:
         few = sweep_queries(sweep)

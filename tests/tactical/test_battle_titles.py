@@ -21,7 +21,9 @@ def played_pickup(user, ruleset: str):
     o = min(book(ruleset).offers(user), key=lambda o: o.points)
     points = max(book(ruleset).min_points if hasattr(book(ruleset), "min_points") else 0, o.points * 2, 200)
     pickup = actions.create_pickup(user=user, ruleset=ruleset, points=points, opponent="computer")
-    actions.submit_fleet(pickup_id=pickup.pk, user=user, ships=[o.key] * min(points // o.points, book(ruleset).max_ships))
+    actions.submit_fleet(
+        pickup_id=pickup.pk, user=user, ships=[o.key] * min(points // o.points, book(ruleset).max_ships)
+    )
     pickup.refresh_from_db()
     play.hand_to_doctrine(battle_id=pickup.battle_id, user=user)
     pickup.refresh_from_db()

@@ -51,7 +51,10 @@ def test_dice_bag_draws_each_item_once_in_one_shuffles_order():
 
 def test_shuffle_is_the_decks():
     from tactical.rules.eventhorizon.cards import SHUFFLE_PURPOSE, full_deck, shuffle
-    assert shuffle(full_deck(), SeededDice(b"deck-test-seed-0123456789")) == kit.shuffle(full_deck(), SeededDice(b"deck-test-seed-0123456789"), SHUFFLE_PURPOSE)
+
+    assert shuffle(full_deck(), SeededDice(b"deck-test-seed-0123456789")) == kit.shuffle(
+        full_deck(), SeededDice(b"deck-test-seed-0123456789"), SHUFFLE_PURPOSE
+    )
 
 
 def test_events_carry_their_fog_of_war():

@@ -57,7 +57,9 @@ def test_state_permission_matrix(small_campaign, cast, record, who, code):
         assert data["you"] == {"bob": 1, "carol": 2, "alice": None}[who]
         assert data["started"] and len(data["board"]["terrain"]) == 0 and data["acting_side"] in (1, 2)
         if data["your_turn"]:
-            assert data["legal"] and all(a["type"] in ("activate", "pass") for acts in data["legal"].values() for a in acts)
+            assert data["legal"] and all(
+                a["type"] in ("activate", "pass") for acts in data["legal"].values() for a in acts
+            )
         else:
             assert data["legal"] == {}
 

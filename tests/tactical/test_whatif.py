@@ -67,8 +67,14 @@ def test_start_refuses_fleets_outside_one_to_thirty_ships(bob):
 
 def test_start_refuses_a_design_outside_the_library(bob, small_campaign):
     carol_empire = small_campaign.empires.get(seat=2)
-    secret = Design.objects.create(campaign=small_campaign, empire=carol_empire, name="Carol's Blade",
-                                   ship_type="frigate", bp=30, spec={**library("frigate").spec, "name": "Carol's Blade"})
+    secret = Design.objects.create(
+        campaign=small_campaign,
+        empire=carol_empire,
+        name="Carol's Blade",
+        ship_type="frigate",
+        bp=30,
+        spec={**library("frigate").spec, "name": "Carol's Blade"},
+    )
     params = free(("frigate", 1))
     params["a"]["ships"][0]["design"] = secret.pk
     # WI3: another empire's design is not bob's to build, with or without the campaign.

@@ -80,7 +80,10 @@ def test_a_chunk_of_a_superseded_claim_does_nothing(bob, sent, django_capture_on
 def test_a_failing_chunk_fails_the_run(bob, sent, monkeypatch, django_capture_on_commit_callbacks):
     from tactical.rules.eventhorizon import trials as eh
 
-    run = _spread(whatif.start_what_if(user=bob, params=free(("frigate", 1), trials=6)), django_capture_on_commit_callbacks)
+    run = _spread(
+        whatif.start_what_if(user=bob, params=free(("frigate", 1), trials=6)),
+        django_capture_on_commit_callbacks,
+    )
     monkeypatch.setattr(eh, "play_trial", lambda *a: (_ for _ in ()).throw(RuntimeError("boom")))
     assert chunks.play_chunk(*sent[0]) == "failed"
     run.refresh_from_db()

@@ -20,9 +20,9 @@ rest), ``setup`` (create, starting fleets, custom SDs, start), ``scenarios`` (CA
 ``reading`` (standings, break-contact conditions), ``deadlines`` (what a passed step deadline does,
 rulings CAM50 – CAM56, and the reminders before it), ``lobby`` (a rubber created in the platform's
 lobby, joined by invitation and started from it) and ``moderation`` (the step the rubber is at,
-its deadline, and the roll-back of the last step; pause, resume and extend are the platform's). This module re-exports every public name,
-so ``from campaign.cam import actions; actions.x`` works; a test that replaces a function with
-``monkeypatch`` must replace it in the module that calls it (e.g. ``campaign.cam.actions.battle.notify``
+its deadline, and the roll-back of the last step; pause, resume and extend are the platform's). This module
+re-exports every public name, so ``from campaign.cam import actions; actions.x`` works; a test that replaces a
+function with ``monkeypatch`` must replace it in the module that calls it (e.g. ``campaign.cam.actions.battle.notify``
 for the emails of ``enter_turn``, ``campaign.cam.actions.between._between`` for ``submit_replacements``).
 """
 

@@ -103,9 +103,17 @@ def _end_phase(campaign: Campaign, cam: CamCampaign, row: CamScenario, proposer:
         row.stage = CamScenario.Stage.CONFIRMING
         row.proposed_by = proposer
         row.force_end = not battle.contact_broken
-        row.events = row.events + [{"step": "scoring", "kind": "ended", "seats": [], "data": {},
-                                    "text": f"The game is over after turn {battle.turn - 1} "
-                                            f"({'all table contact broken' if battle.contact_broken else 'a side has no ships left on the table'}; 000 CAM 3.0)."}]
+        row.events = row.events + [
+            {
+                "step": "scoring",
+                "kind": "ended",
+                "seats": [],
+                "data": {},
+                "text": f"The game is over after turn {battle.turn - 1} "
+                + ("(all table contact broken; 000 CAM 3.0)." if battle.contact_broken
+                   else "(a side has no ships left on the table; 000 CAM 3.0)."),
+            }
+        ]
         notify.result_needs_confirmation(campaign, row)
     row.save()
     dice.commit()
@@ -171,7 +179,9 @@ def confirm_result(*, campaign_id: int, user) -> CamScenario:
     row = _scenario(cam, CamScenario.Stage.CONFIRMING, "confirm the result")
     mine = cam.players.filter(user=user).first()
     if role != Membership.Role.MODERATOR and (mine is None or mine.seat == row.proposed_by):
-        raise NotAllowed("the result is confirmed by the other player (or the moderator), not by the one who entered it")
+        raise NotAllowed(
+            "the result is confirmed by the other player (or the moderator), not by the one who entered it"
+        )
     if _held(campaign, role):
         if held_confirmation(row) != mine.seat:
             row.turn_entries = {CONFIRMED: mine.seat}

@@ -36,7 +36,11 @@ def _requests(raw) -> list[rp.ReplacementRequest]:
                 or not isinstance(item.get("replaces"), int) or not isinstance(item.get("sd"), str):
             raise CamActionError(f"{rp.RULE}: a request is {{'replaces': roster number, 'sd': SD key, 'name': …}}, "
                                  f"not {item!r}")
-        out.append(rp.ReplacementRequest(replaces=item["replaces"], sd=item["sd"], name=str(item.get("name") or "")[:120]))
+        out.append(
+            rp.ReplacementRequest(
+                replaces=item["replaces"], sd=item["sd"], name=str(item.get("name") or "")[:120]
+            )
+        )
     return out
 
 

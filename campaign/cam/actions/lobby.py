@@ -40,11 +40,22 @@ def _checked_settings(*, period, starting_points, scenarios, points_level, break
     if battle_mode not in CamCampaign.BattleMode.values:
         raise CamActionError(f"battle mode is one of {CamCampaign.BattleMode.values}, not {battle_mode!r}")
     if scenario_mode not in ScenarioMode.values:
-        raise CamActionError(f"the scenarios' mode is one of {', '.join(ScenarioMode.values)}, not {scenario_mode!r}"[:300])
-    return {"scenario_mode": scenario_mode, "period": period, "starting_points": starting_points, "scenarios": scenarios,
-            "points_level": points_level, "break_percent": break_percent, "replacement_percent": replacement_percent,
-            "survival_roll": survival_roll, "battle_mode": battle_mode, "tables": tables,
-            "replacement_house_rule": replacement_house_rule}
+        raise CamActionError(
+            f"the scenarios' mode is one of {', '.join(ScenarioMode.values)}, not {scenario_mode!r}"[:300]
+        )
+    return {
+        "scenario_mode": scenario_mode,
+        "period": period,
+        "starting_points": starting_points,
+        "scenarios": scenarios,
+        "points_level": points_level,
+        "break_percent": break_percent,
+        "replacement_percent": replacement_percent,
+        "survival_roll": survival_roll,
+        "battle_mode": battle_mode,
+        "tables": tables,
+        "replacement_house_rule": replacement_house_rule,
+    }
 
 
 @transaction.atomic
@@ -65,7 +76,9 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
     if not name:
         raise CamActionError("the campaign needs a name")
     if isinstance(step_hours, bool) or not isinstance(step_hours, int) or not 0 <= step_hours <= MAX_STEP_HOURS:
-        raise CamActionError(f"the hours per step must be a whole number from 0 to {MAX_STEP_HOURS}, not {step_hours!r}")
+        raise CamActionError(
+            f"the hours per step must be a whole number from 0 to {MAX_STEP_HOURS}, not {step_hours!r}"
+        )
     if not isinstance(listed, bool):
         raise CamActionError(f"listing among the open campaigns must be on or off, not {listed!r}")
     fields = _checked_settings(period=period, starting_points=starting_points, scenarios=scenarios,

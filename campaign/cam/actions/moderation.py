@@ -109,12 +109,21 @@ def roll_back_preview(campaign: Campaign) -> dict | None:
     if snap is None:
         return None
     seq = snap.data.get("dice", {}).get("seq", 0)
-    return {"number": snap.step, "label": f"step {snap.step}: {snap.label}", "undone": snap.label, "taken_at": snap.taken_at, "can_roll_back": True,
-            "dice_seq": seq, "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=seq).count(),
-            "finished": campaign.status == Campaign.Status.FINISHED,
-            "points": [f"the rubber returns exactly to where it stood before “{snap.label}”: the rosters, "
-                       "scenarios, entries and points as they were then",
-                       f"step {snap.step} is open again"]}
+    return {
+        "number": snap.step,
+        "label": f"step {snap.step}: {snap.label}",
+        "undone": snap.label,
+        "taken_at": snap.taken_at,
+        "can_roll_back": True,
+        "dice_seq": seq,
+        "rolls": DiceRoll.objects.filter(campaign=campaign, seq__gt=seq).count(),
+        "finished": campaign.status == Campaign.Status.FINISHED,
+        "points": [
+            f"the rubber returns exactly to where it stood before “{snap.label}”: the rosters, "
+            "scenarios, entries and points as they were then",
+            f"step {snap.step} is open again",
+        ],
+    }
 
 
 def _forget_undone_emails(campaign: Campaign, cam: CamCampaign) -> int:

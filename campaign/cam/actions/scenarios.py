@@ -32,7 +32,9 @@ def generate_scenario(*, campaign_id: int, user, nature: str | None = None, defe
     """CAM 2.1: the next scenario's nature (rolled; the moderator may choose it beforehand, CAM
     4.1) and, for a planetary dispute or convoy, the defender; CAM 2.2 points level."""
     if nature is not None and not isinstance(nature, str):
-        raise CamActionError(f"000 CAM 2.1: the nature is named by its key, such as 'open_battle', not {nature!r}"[:300])
+        raise CamActionError(
+            f"000 CAM 2.1: the nature is named by its key, such as 'open_battle', not {nature!r}"[:300]
+        )
     if defender is not None and (isinstance(defender, bool) or not isinstance(defender, int)):
         raise CamActionError(f"000 CAM 2.1: the defender is a seat number, such as 1 or 2, not {defender!r}"[:300])
     campaign, cam, role = _locked(campaign_id, user)

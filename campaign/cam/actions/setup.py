@@ -178,7 +178,9 @@ def _check_sd_types(fields: dict) -> None:
     for name, ok in shape.items():
         if name in fields and not ok(fields[name]):
             raise CamActionError(f"000 1.5: an SD's {name} is {wanted[name]}, not {fields[name]!r}"[:300])
-    if "ship_class" in fields and fields["ship_class"] not in {c for c, _ in CamSD._meta.get_field("ship_class").choices}:
+    if "ship_class" in fields and fields["ship_class"] not in {
+        c for c, _ in CamSD._meta.get_field("ship_class").choices
+    }:
         raise CamActionError(f"000 1.5: an SD's ship_class is one of "
                              f"{', '.join(c for c, _ in CamSD._meta.get_field('ship_class').choices)}, "
                              f"not {fields['ship_class']!r}"[:300])
@@ -228,9 +230,15 @@ def _start(campaign: Campaign, cam: CamCampaign) -> st.CamCampaign:
         raise CamActionError("the campaign has already started")
     players = list(cam.players.order_by("seat"))
     try:
-        starting = [st.StartingPlayer(seat=p.seat, name=p.name, faction=adapters.faction_of(p),
-                                      ships=tuple(st.StartingShip(s["sd"], s.get("name", "")) for s in p.starting_fleet))
-                    for p in players]
+        starting = [
+            st.StartingPlayer(
+                seat=p.seat,
+                name=p.name,
+                faction=adapters.faction_of(p),
+                ships=tuple(st.StartingShip(s["sd"], s.get("name", "")) for s in p.starting_fleet),
+            )
+            for p in players
+        ]
         state = st.new_campaign(adapters.settings_of(cam), starting, adapters.catalogue(cam))
     except ENGINE_ERRORS as exc:
         raise _refuse(exc) from None

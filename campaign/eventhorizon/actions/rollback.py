@@ -44,7 +44,9 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     if later != expected or campaign.status == Campaign.Status.SETUP:
         raise ActionError(f"turn {last.number} can no longer be rolled back: the campaign has moved on since")
     if not last.snapshot:
-        raise ActionError(f"turn {last.number} was processed before turns were snapshotted, so it cannot be rolled back")
+        raise ActionError(
+            f"turn {last.number} was processed before turns were snapshotted, so it cannot be rolled back"
+        )
     before = {"turn": campaign.turn, "status": campaign.status, "winner": campaign.winner_id,
               "dice_offset": campaign.dice_offset, "processed_at": last.processed_at}
     before["battles"] = battles.handler().discard_battles(campaign, last.number)  # their steps and logs too
@@ -60,12 +62,29 @@ def roll_back_turn(*, campaign_id: int, user, turn_number: int | None = None) ->
     # The deleted rolls are kept whole in the entry: they still chain from the remaining log, so
     # anyone can check later that what was undone was genuine (docs/dice.md, "Roll-back").
     before["dice_rolls"] = dice.pop("rows")
-    _audit(campaign, user, "roll_back", f"turn {last.number}", before,
-           {"turn": campaign.turn, "status": campaign.status, "dice_offset": campaign.dice_offset,
-            "paused": True, **undone},
-           note=(f"Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} roll(s) deleted"
-                 + (f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})" if dice["deleted"] else "")
-                 + "; re-processing the turn re-rolls the same dice."))
+    _audit(
+        campaign,
+        user,
+        "roll_back",
+        f"turn {last.number}",
+        before,
+        {
+            "turn": campaign.turn,
+            "status": campaign.status,
+            "dice_offset": campaign.dice_offset,
+            "paused": True,
+            **undone,
+        },
+        note=(
+            f"Dice log truncated after roll #{dice['after_seq']}: {dice['deleted']} roll(s) deleted"
+            + (
+                f" (#{dice['first_seq']}–#{dice['last_seq']}, last hash {dice['last_hash']})"
+                if dice["deleted"]
+                else ""
+            )
+            + "; re-processing the turn re-rolls the same dice."
+        ),
+    )
     _notify_roll_back(campaign, last.number, user, later_orders=undone.get("discarded_orders") or 0)
     return Turn.objects.get(pk=last.pk)
 

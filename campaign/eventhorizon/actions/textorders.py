@@ -184,7 +184,9 @@ def _reply(r: TextOrdersResult, parsed: ParsedText | None) -> str:
                 "", r.stored_text.rstrip("\n"), ""]
         if r.bp_left is not None:
             out.append(f"BP left after the stored orders: {r.bp_left}")
-        out.append(f"Deadline: {_when(r.deadline) if r.deadline else 'none set (the turn runs when everyone is ready)'}")
+        out.append(
+            f"Deadline: {_when(r.deadline) if r.deadline else 'none set (the turn runs when everyone is ready)'}"
+        )
         out.append("Preview on the web: " + settings.SITE_URL.rstrip("/")
                    + reverse("campaign-orders", args=[campaign.pk]))
     return "\n".join(out) + "\n"
@@ -339,13 +341,22 @@ def _check_and_store(parsed: ParsedText, campaign: Campaign, empire: Empire, num
     if number != campaign.turn:
         from campaign.actions.errors import _stale_turn
 
-        raise _Refuse(error=f"{_stale_turn(campaign, number, 'store orders for')}: these orders were not stored", reason="turn")
+        raise _Refuse(
+            error=f"{_stale_turn(campaign, number, 'store orders for')}: these orders were not stored",
+            reason="turn",
+        )
     if campaign.status != Campaign.Status.ACTIVE:
-        raise _Refuse(error=f"the campaign is {campaign.get_status_display().lower()}: it takes no orders", reason="closed")
+        raise _Refuse(
+            error=f"the campaign is {campaign.get_status_display().lower()}: it takes no orders",
+            reason="closed",
+        )
     if empire.eliminated:
         raise _Refuse(error="your empire has been eliminated", reason="seat")
     if empire.is_bot:
-        raise _Refuse(error="your seat is played by the computer: take it back first (on the orders page)", reason="seat")
+        raise _Refuse(
+            error="your seat is played by the computer: take it back first (on the orders page)",
+            reason="seat",
+        )
     if parsed.designs or parsed.battle is not None:
         # Designs and the battle preference move the campaign's state version (campaign/versioning.py),
         # an UPDATE of the campaign row: take that row first, as the locking order says.

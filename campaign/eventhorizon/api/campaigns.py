@@ -165,8 +165,15 @@ class OrdersView(APIView):
     def get(self, request, campaign_id: int):
         campaign, empire = self._empire(request, campaign_id)
         row = TurnOrders.objects.filter(turn__campaign=campaign, turn__number=campaign.turn, empire=empire).first()
-        return Response({"turn": campaign.turn, "setup": campaign.turn == SETUP_TURN, "orders": row.orders if row else {},
-                         "ready": row.ready if row else False, "revision": row.revision if row else 0})
+        return Response(
+            {
+                "turn": campaign.turn,
+                "setup": campaign.turn == SETUP_TURN,
+                "orders": row.orders if row else {},
+                "ready": row.ready if row else False,
+                "revision": row.revision if row else 0,
+            }
+        )
 
     @extend_schema(
         request=OrdersPutSerializer, examples=[ORDERS_EXAMPLE],

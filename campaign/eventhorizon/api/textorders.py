@@ -124,7 +124,11 @@ class OrderSecretView(APIView):
     """Your order secret for this campaign's seat: GET when it was made (never the secret); POST
     makes a new one, returned in that answer only (the old one and its turn keys stop working)."""
 
-    @extend_schema(responses=inline_serializer("OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}))
+    @extend_schema(
+        responses=inline_serializer(
+            "OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}
+        )
+    )
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")

@@ -82,11 +82,16 @@ def campaign_detail(request, campaign_id: int):
         "neutral_worlds": campaign.worlds.filter(owner__isnull=True).count(),
         "roll_count": campaign.dice_rolls.count(),
         "structures": visibility.visible_structures(campaign, viewer),
-        "done_turns": list(campaign.turns.filter(status=Turn.Status.DONE).order_by("-number")
-                           .values_list("number", flat=True)[:10]),
+        "done_turns": list(
+            campaign.turns.filter(status=Turn.Status.DONE)
+            .order_by("-number")
+            .values_list("number", flat=True)[:10]
+        ),
         "rolled_back": _rolled_back(campaign),
         "outcome": campaign_outcome(campaign),
-        "map_aspect": "{:.0f} / {:.0f}".format(*mapsvg.picture_size(make_grid(campaign.grid, campaign.width, campaign.height))),
+        "map_aspect": "{:.0f} / {:.0f}".format(
+            *mapsvg.picture_size(make_grid(campaign.grid, campaign.width, campaign.height))
+        ),
     }
     return render(request, "campaign/detail.html", context)
 

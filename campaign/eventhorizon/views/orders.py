@@ -297,7 +297,9 @@ class DesignForm(forms.Form):
                                 help_text="1 to 9, 1 BP each; campaign move is half of it, rounded up.")
     force_field = forms.TypedChoiceField(choices=FORCE_FIELD_CHOICES, required=False, coerce=int, empty_value=None)
     boarding_parties = forms.IntegerField(min_value=0, initial=0, required=False)
-    cargo = forms.IntegerField(min_value=0, initial=0, required=False, help_text="BP of cargo capacity (holds 5 BP each).")
+    cargo = forms.IntegerField(
+        min_value=0, initial=0, required=False, help_text="BP of cargo capacity (holds 5 BP each)."
+    )
     stealth_field = forms.BooleanField(required=False)
     improved_force_fields = forms.BooleanField(required=False)
     nanobot_skin = forms.BooleanField(required=False)

@@ -96,8 +96,11 @@ def _check_requests(campaign: CamCampaign, seat: int, requests: Sequence[Replace
                                    f"is replaced by a {old_sd.group.value} ship, not a {new_sd.ship_class.value} "
                                    "(ruling CAM24)")
         if new_sd.group is SizeGroup.SMALL and new_sd.ship_class is not old_sd.ship_class:
-            raise ReplacementError("not_like_for_like", f"{where}: small ships are replaced like for like: "
-                                   f"{old_sd.ship_class.value} by {old_sd.ship_class.value}, not {new_sd.ship_class.value}")
+            raise ReplacementError(
+                "not_like_for_like",
+                f"{where}: small ships are replaced like for like: "
+                f"{old_sd.ship_class.value} by {old_sd.ship_class.value}, not {new_sd.ship_class.value}",
+            )
         cost += new_sd.points
     balance = player.replacement_points + accrual
     if cost > balance:

@@ -437,7 +437,8 @@ def set_up_table(campaign: CamCampaign, scenario: Scenario, dice: Dice, *,
     """CAM 2.3 after both forces are chosen: each table's nature (1d6, +2 for a planetary dispute;
     one roll per table with multi-tables), then the table edges: each player rolls 2d6, or 1d6 if
     he has forces or bases already on the table (by default: his force includes a Planetary
-    Battery / Base or he declared it there with his force, rulings CAM8, CAM33); the higher total takes the edge his standing ``edge_choice``
+    Battery / Base or he declared it there with his force, rulings CAM8, CAM33); the higher total takes the
+    edge his standing ``edge_choice``
     names (default south), the other the opposite edge; ties re-roll (ruling CAM7)."""
     if scenario.table_set:
         raise ScenarioError(f"{TABLE_RULE}: the table of scenario {scenario.number} is already set up")

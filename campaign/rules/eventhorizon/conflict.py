@@ -662,7 +662,9 @@ def check_battle_result(state: CampaignState, battle: Battle, result: BattleResu
         raise ResultError(f"the result leaves out ship(s) {', '.join(map(str, missing))}")
     if result.holder is not None:
         if result.holder not in seats:
-            raise ResultError(f"the side holding the field must be empire {seats[0]} or {seats[1]}, not {result.holder}")
+            raise ResultError(
+                f"the side holding the field must be empire {seats[0]} or {seats[1]}, not {result.holder}"
+            )
         if result.holder not in kept:
             raise ResultError(f"empire {result.holder} has no ship left in the hex to hold it")
 
@@ -842,9 +844,11 @@ def _auto_battle(state: CampaignState, battle: Battle, dice: Dice, how: str = "a
         "retreats": retreats,
         "destroyed_retreating": destroyed,
     }
-    text = (f"Battle at {hex} ({settled_text(how)}): empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
-            f"({side_b.bp} BP{' + defences' if defences else ''}, {result.b_dice}d6): empire {winner} wins; "
-            f"losses {len(a_lost)} and {len(b_lost)} ship(s)")
+    text = (
+        f"Battle at {hex} ({settled_text(how)}): empire {att} ({side_a.bp} BP, {result.a_dice}d6) against empire {dfd} "
+        f"({side_b.bp} BP{' + defences' if defences else ''}, {result.b_dice}d6): empire {winner} wins; "
+        f"losses {len(a_lost)} and {len(b_lost)} ship(s)"
+    )
     if capture is not None:
         text += f"; empire {att} takes {_describe_capture(capture)}"
     if retreats:

@@ -251,9 +251,15 @@ def move_fleets(state: CampaignState, orders: Mapping[int, Orders], initiative: 
             fid = labels.get(move.fleet) if isinstance(move.fleet, str) else move.fleet
             fleet = board.fleets.get(fid) if fid is not None else None
             if fleet is None or fleet.owner != seat or fid in moved:
-                events.append(Event("movement", "move_skipped", (seat,),
-                                    f"moves[{i}]: fleet {move.fleet} cannot move (no such fleet of yours, or moved already)",
-                                    {"fleet": move.fleet, "index": i, "rule": MOVE_RULE}))
+                events.append(
+                    Event(
+                        "movement",
+                        "move_skipped",
+                        (seat,),
+                        f"moves[{i}]: fleet {move.fleet} cannot move (no such fleet of yours, or moved already)",
+                        {"fleet": move.fleet, "index": i, "rule": MOVE_RULE},
+                    )
+                )
                 continue
             moved.add(fid)
             contact = _move_one(board, fleet, move.path, dice, events)
@@ -385,9 +391,21 @@ def _move_one(board: _Board, fleet: FleetState, path: tuple[Coord, ...], dice: D
             if enter(target):
                 break
 
-    events.append(Event("movement", "route", (seat,),
-                        f"Fleet {fleet.id} moves {' -> '.join(str(c) for c in route)} ({speed - left} of {speed} moves)",
-                        {"fleet": fleet.id, "route": [_xy(c) for c in route], "speed": speed,
-                         "spent": speed - left, "drifted": drifting,
-                         "contact": contact is not None, "rule": MOVE_RULE}))
+    events.append(
+        Event(
+            "movement",
+            "route",
+            (seat,),
+            f"Fleet {fleet.id} moves {' -> '.join(str(c) for c in route)} ({speed - left} of {speed} moves)",
+            {
+                "fleet": fleet.id,
+                "route": [_xy(c) for c in route],
+                "speed": speed,
+                "spent": speed - left,
+                "drifted": drifting,
+                "contact": contact is not None,
+                "rule": MOVE_RULE,
+            },
+        )
+    )
     return contact

@@ -168,14 +168,20 @@ def parse_standing(raw: Any, where: str = "standing") -> StandingOrders:
         raise OrderError(f"{where}.loss_order", ORDERS_RULE, f"must be one of {', '.join(LOSS_ORDERS)}, not {loss!r}")
     initiative = raw.get("initiative", MOVE_FIRST)
     if initiative not in (MOVE_FIRST, MOVE_LAST):
-        raise OrderError(f"{where}.initiative", "003 Initiative Phase", f"must be 'first' or 'last', not {initiative!r}")
+        raise OrderError(
+            f"{where}.initiative", "003 Initiative Phase", f"must be 'first' or 'last', not {initiative!r}"
+        )
     drift = None
     if raw.get("drift") is not None:
         at = f"{where}.drift"
         item = _obj(raw["drift"], at)
         _only(item, set(DRIFT_MODES), at)
         if len(item) != 1:
-            raise OrderError(at, DRIFT_RULE, f"a drift order is {{'toward': [x, y]}} or {{'away_from': [x, y]}}, not {item!r}")
+            raise OrderError(
+                at,
+                DRIFT_RULE,
+                f"a drift order is {{'toward': [x, y]}} or {{'away_from': [x, y]}}, not {item!r}",
+            )
         (mode, target), = item.items()
         drift = DriftOrder(mode=mode, hex=_coord(target, f"{at}.{mode}"))
     return StandingOrders(invasion=tuple(orders), loss_order=loss, initiative=initiative, drift=drift)
@@ -194,7 +200,11 @@ def _parse_split(item: Any, at: str) -> Split:
 def _parse_merge(item: Any, at: str) -> Merge:
     item = _obj(item, at)
     _only(item, {"fleets"}, at)
-    return Merge(fleets=tuple(_int(f, f"{at}.fleets[{j}]") for j, f in enumerate(_list(item.get("fleets"), f"{at}.fleets"))))
+    return Merge(
+        fleets=tuple(
+            _int(f, f"{at}.fleets[{j}]") for j, f in enumerate(_list(item.get("fleets"), f"{at}.fleets"))
+        )
+    )
 
 
 def _parse_move(item: Any, at: str) -> Move:
@@ -389,10 +399,21 @@ def purchase_items(state: CampaignState, seat: int, raw: tuple[dict, ...],
             ship_name = p.get("name", "")
             if not isinstance(ship_name, str) or len(ship_name) > 80:
                 raise OrderError(f"{at}.name", ORDERS_RULE, "must be text of at most 80 characters")
-            items.append(eh.BuildShip(design=state.designs[design_names[name]], dockyard_id=_int(p.get("dockyard"), f"{at}.dockyard"),
-                                      hero_crew=hero, name=ship_name))
+            items.append(
+                eh.BuildShip(
+                    design=state.designs[design_names[name]],
+                    dockyard_id=_int(p.get("dockyard"), f"{at}.dockyard"),
+                    hero_crew=hero,
+                    name=ship_name,
+                )
+            )
         else:
-            items.append(eh.RepairShip(ship_id=_int(p["repair"], f"{at}.repair"), dockyard_id=_int(p.get("dockyard"), f"{at}.dockyard")))
+            items.append(
+                eh.RepairShip(
+                    ship_id=_int(p["repair"], f"{at}.repair"),
+                    dockyard_id=_int(p.get("dockyard"), f"{at}.dockyard"),
+                )
+            )
     return items
 
 
@@ -498,7 +519,9 @@ def regroup(state: CampaignState, seat: int, orders: Orders,
             raise OrderError(f"{at}.ships", MOVE_RULE, f"ship {missing[0]} is not in fleet {fleet.id}")
         if len(split.ships) == len(fleet.ships):
             raise OrderError(f"{at}.ships", ORDERS_RULE, "a split must leave at least one ship behind")
-        fleets[fleet.id] = FleetState(fleet.id, seat, fleet.coord, tuple(s for s in fleet.ships if s not in split.ships))
+        fleets[fleet.id] = FleetState(
+            fleet.id, seat, fleet.coord, tuple(s for s in fleet.ships if s not in split.ships)
+        )
         fleets[next_fleet] = FleetState(next_fleet, seat, fleet.coord, tuple(split.ships))
         labels[split.label] = next_fleet
         next_fleet += 1

@@ -49,10 +49,21 @@ class TurnReport:
 
     def as_dict(self) -> dict:
         return {
-            "campaign": self.campaign, "turn": self.turn, "seat": self.seat, "empire": self.empire,
-            "sections": [{"step": s.step, "title": s.title, "lines": list(s.lines), "events": [dict(e) for e in s.events]}
-                         for s in self.sections],
-            "position": list(self.position), "victory": list(self.victory),
+            "campaign": self.campaign,
+            "turn": self.turn,
+            "seat": self.seat,
+            "empire": self.empire,
+            "sections": [
+                {
+                    "step": s.step,
+                    "title": s.title,
+                    "lines": list(s.lines),
+                    "events": [dict(e) for e in s.events],
+                }
+                for s in self.sections
+            ],
+            "position": list(self.position),
+            "victory": list(self.victory),
         }
 
 
@@ -144,7 +155,9 @@ def event_details(event: Mapping[str, Any], names: Mapping[int, str] | None = No
                            + (" + defences" if info.get("defences") else "")
                            + f", {data.get('dice', {}).get(side, 0)}d6")
         for i, roll in enumerate(data.get("rolls", []), 1):
-            out.append(f"round {i}: attacker rolls {_dice(roll.get('attacker'))}; defender rolls {_dice(roll.get('defender'))}")
+            out.append(
+                f"round {i}: attacker rolls {_dice(roll.get('attacker'))}; defender rolls {_dice(roll.get('defender'))}"
+            )
         if data.get("settled"):
             out.append(f"settled: {data['settled']}")
         for ship in data.get("ships", []) or []:
@@ -156,7 +169,9 @@ def event_details(event: Mapping[str, Any], names: Mapping[int, str] | None = No
                        + f": {fate}" + (f"; damage taken: {taken}" if taken else ""))
         losses = data.get("losses", {})
         if losses:
-            out.append(f"ships lost: attacker {_dice(losses.get('attacker'))}, defender {_dice(losses.get('defender'))}")
+            out.append(
+                f"ships lost: attacker {_dice(losses.get('attacker'))}, defender {_dice(losses.get('defender'))}"
+            )
         for note in data.get("notes", []):
             out.append(str(note))
         for move in data.get("retreats", []) or []:

@@ -48,7 +48,11 @@ def _shape_errors(orders: Orders) -> tuple[list[OrderError], Orders]:
     kept = []
     for i, p in enumerate(orders.purchases):
         if isinstance(p, dict) and "repair" in p:
-            errors.append(OrderError(f"purchases[{i}]", SETUP_RULE, "there is nothing to repair before the campaign begins"))
+            errors.append(
+                OrderError(
+                    f"purchases[{i}]", SETUP_RULE, "there is nothing to repair before the campaign begins"
+                )
+            )
         else:
             kept.append(p)
     return errors, replace(orders, purchases=tuple(kept))

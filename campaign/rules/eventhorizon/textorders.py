@@ -28,9 +28,9 @@ Keywords are case-insensitive; names with spaces are written in double quotes (`
 ``\\\\`` inside them). Lines before the header, after ``#END``, quoted reply lines (``> …``),
 blank lines and comment lines (``#`` or ``;`` first, other than the header and ``#END``) are
 ignored, and so is everything after a mail client's "-----Original Message-----" line (or a
-line of underscores) when no header comes before it. Only the shape is checked here (every bad line is reported with its number); whether
-the orders are legal is the engine's business (``orders.check_orders``, ``setup``), whose
-``where`` (``moves[1].path[2]``) ``ParsedText.line_for`` turns back into a line number.
+line of underscores) when no header comes before it. Only the shape is checked here (every bad line is
+reported with its number); whether the orders are legal is the engine's business (``orders.check_orders``,
+``setup``), whose ``where`` (``moves[1].path[2]``) ``ParsedText.line_for`` turns back into a line number.
 """
 
 from __future__ import annotations

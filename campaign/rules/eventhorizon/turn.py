@@ -6,8 +6,8 @@ for simultaneous orders by RULINGS.md "Online play model").
 Steps, in order: spending → initiative → movement → invasions → neutral world rolls → battles
 (with their outcomes) → build queues → trade network and interdiction → victory and elimination
 → next turn's income. (Trade comes before victory so that Trade War is won on the turn of the
-third consecutive interdiction; docs/rulings.md.) Each step is a function ``(state, …, dice) -> (state, events)`` in its own
-module; this module only composes them. Dice are passed in; nothing here reads a clock.
+third consecutive interdiction; docs/rulings.md.) Each step is a function ``(state, …, dice) -> (state,
+events)`` in its own module; this module only composes them. Dice are passed in; nothing here reads a clock.
 """
 
 from __future__ import annotations
@@ -138,13 +138,25 @@ def _apply_plan(state: CampaignState, seat: int, plan: eh.SpendingPlan, names: M
         if s.id in before and any(x.id == s.id and x.owner == seat for x in state.structures):
             continue
         renumber[s.id] = next_id
-        structures.append(StructureState(id=next_id, owner=seat, resource=s.resource, coord=s.coord, technology=s.technology))
+        structures.append(
+            StructureState(
+                id=next_id, owner=seat, resource=s.resource, coord=s.coord, technology=s.technology
+            )
+        )
         next_id += 1
     builds = list(state.builds)
     for b in plan.builds:
         # The order named the design; names are what purchase_items resolved it by.
-        builds.append(BuildState(dockyard=renumber.get(b.dockyard_id, b.dockyard_id), owner=seat, design=names[b.design.name],
-                                 turns_left=b.turns_left, hero_crew=b.hero_crew, name=b.name))
+        builds.append(
+            BuildState(
+                dockyard=renumber.get(b.dockyard_id, b.dockyard_id),
+                owner=seat,
+                design=names[b.design.name],
+                turns_left=b.turns_left,
+                hero_crew=b.hero_crew,
+                name=b.name,
+            )
+        )
     repairs = {r.ship_id for r in plan.repairs}
     # Repairs are paid now and done at the end of the turn if the ship is still at the
     # dockyard (003 Dockyard: "remain there for the rest of that campaign turn").
@@ -179,7 +191,9 @@ def advance_builds(state: CampaignState, orders: Mapping[int, Orders]):
         if left > 0:
             remaining.append(replace(build, turns_left=left))
             continue
-        ship = ShipState(id=next_ship, owner=build.owner, design=build.design, name=build.name, hero_crew=build.hero_crew)
+        ship = ShipState(
+            id=next_ship, owner=build.owner, design=build.design, name=build.name, hero_crew=build.hero_crew
+        )
         ships.append(ship)
         fleets.append(FleetState(id=next_fleet, owner=build.owner, coord=dockyard.coord, ships=(ship.id,)))
         design = state.designs[build.design]
@@ -201,7 +215,14 @@ def advance_builds(state: CampaignState, orders: Mapping[int, Orders]):
         for ship in state.ships:
             if ship.id in done:
                 ship = replace(ship, damage=eh.NO_DAMAGE)
-                events.append(Event("builds", "ship_repaired", (ship.owner,), f"Ship {ship.id} repaired at {done[ship.id]}"))
+                events.append(
+                    Event(
+                        "builds",
+                        "ship_repaired",
+                        (ship.owner,),
+                        f"Ship {ship.id} repaired at {done[ship.id]}",
+                    )
+                )
             ship_list.append(ship)
         state = replace(state, ships=tuple(ship_list), repairs=())
     return state, events
@@ -271,15 +292,32 @@ def roll_income(state: CampaignState, cut_off: set, dice: Dice):
         if world.owner is None or state.empire(world.owner).eliminated:
             continue
         if world.coord in cut_off:
-            events.append(Event("income", "world_cut_off", (world.owner,), f"{world.kind.value.title()} at {world.coord} is cut off: no income"))
+            events.append(
+                Event(
+                    "income",
+                    "world_cut_off",
+                    (world.owner,),
+                    f"{world.kind.value.title()} at {world.coord} is cut off: no income",
+                )
+            )
             continue
         # The roll is the owner's: fog of war withholds it from other empires (FW7).
         result = eh.world_income(world.kind, world.economy, world.coord in enriched, world.coord in stable,
                                  concerning(dice, world.owner))
         income[world.owner] = income.get(world.owner, 0) + result.bp
-        events.append(Event("income", "world_income", (world.owner,), f"{world.coord}: {result.bp} BP ({result.formula})",
-                            {"at": list(world.coord), "bp": result.bp,
-                             "faces": list(result.roll.faces) if result.roll else []}))
+        events.append(
+            Event(
+                "income",
+                "world_income",
+                (world.owner,),
+                f"{world.coord}: {result.bp} BP ({result.formula})",
+                {
+                    "at": list(world.coord),
+                    "bp": result.bp,
+                    "faces": list(result.roll.faces) if result.roll else [],
+                },
+            )
+        )
     empires = tuple(replace(e, bp=e.bp + income.get(e.seat, 0)) for e in state.empires)
     for seat, bp in sorted(income.items()):
         events.append(Event("income", "income_total", (seat,), f"Income for next turn: {bp} BP", {"bp": bp}))

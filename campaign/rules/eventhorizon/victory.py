@@ -111,7 +111,9 @@ PURPOSES: Mapping[int, Purpose] = MappingProxyType({
 })
 
 LAST_STANDING = "last_standing"
-NO_SHIPS_TEXT = "Regardless of the rolled purpose for a campaign a player loses if he finishes a campaign turn with no ships."
+NO_SHIPS_TEXT = (
+    "Regardless of the rolled purpose for a campaign a player loses if he finishes a campaign turn with no ships."
+)
 
 
 @dataclass(frozen=True)

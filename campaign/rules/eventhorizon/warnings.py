@@ -69,7 +69,9 @@ def orders_warnings(state: CampaignState, seat: int, orders: Orders, preview: Pr
         world = state.world_at(end)
         if world is not None and world.owner is None and len(fleet.ships) == 1 \
                 and state.terrain_at(end) in (Terrain.PLANET, Terrain.COLONY):
-            reasons.append(f"fleet {fid}, a lone ship, ends on the neutral world at {end}: a 1–2 on its roll destroys it")
+            reasons.append(
+                f"fleet {fid}, a lone ship, ends on the neutral world at {end}: a 1–2 on its roll destroys it"
+            )
             continue
         near = [c for c, speed in enemies if grid.distance(c, end) <= speed]
         if near:

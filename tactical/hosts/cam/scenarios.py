@@ -351,12 +351,18 @@ class CamOnlineBattles:
         now = (battle.setup or {}).get("deciding") or {}
         playing = battle.status == PLAYING
         return {
-            "id": battle.pk, "ruleset": battle.ruleset, "status": battle.status,
-            "status_label": battle.get_status_display(), "resolved_how": battle.resolved_how,
+            "id": battle.pk,
+            "ruleset": battle.ruleset,
+            "status": battle.status,
+            "status_label": battle.get_status_display(),
+            "resolved_how": battle.resolved_how,
             "doctrine_sides": list(battle.doctrine_sides or []),
             "deciding": now.get("seat") if playing else None,
-            "game_turn": now.get("turn"), "phase": now.get("phase"),
-            "decision_deadline": battle.activation_deadline.isoformat() if playing and battle.activation_deadline else None,
+            "game_turn": now.get("turn"),
+            "phase": now.get("phase"),
+            "decision_deadline": battle.activation_deadline.isoformat()
+            if playing and battle.activation_deadline
+            else None,
             "steps": battle.steps.count(),
             "url": reverse("battle-detail", args=[battle.pk]),
             "play_url": reverse("battle-play", args=[battle.pk]),
@@ -406,8 +412,14 @@ class CamOnlineBattles:
         battle.save(update_fields=["doctrine_sides"])
         name = _names(battle)[seat]
         BattleLogEntry.objects.create(
-            battle=battle, kind="doctrine", seat=seat, user=user if getattr(user, "pk", None) else None, data={"on": on},
-            text=f"{name} {'hands its side to the computer doctrine' if on else 'takes its side back from the computer'}.")
+            battle=battle,
+            kind="doctrine",
+            seat=seat,
+            user=user if getattr(user, "pk", None) else None,
+            data={"on": on},
+            text=f"{name} " + ("hands its side to the computer doctrine." if on
+                               else "takes its side back from the computer."),
+        )
         state = current_state(battle, row)
         dice = _dice(battle, campaign)
         steps = _Steps(battle)

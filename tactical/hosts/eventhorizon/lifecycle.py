@@ -194,8 +194,14 @@ def convert(row: Battle, campaign: Campaign) -> None:
 
 
 def log(battle: Battle, kind: str, text: str, *, user=None, seat: int | None = None, data: dict | None = None):
-    return BattleLogEntry.objects.create(battle=battle, kind=kind, text=text, user=user if user and user.is_authenticated else None,
-                                         seat=seat, data=data or {})
+    return BattleLogEntry.objects.create(
+        battle=battle,
+        kind=kind,
+        text=text,
+        user=user if user and user.is_authenticated else None,
+        seat=seat,
+        data=data or {},
+    )
 
 
 def notify_sides(battle: Battle, text: str, seats=None) -> None:
@@ -203,7 +209,9 @@ def notify_sides(battle: Battle, text: str, seats=None) -> None:
 
     campaign_id, turn = battle.campaign_id, battle.turn
     for seat in seats or battle.seats:
-        transaction.on_commit(lambda s=seat: notifications.notify_battle_decision(campaign_id, turn, s, text), robust=True)
+        transaction.on_commit(
+            lambda s=seat: notifications.notify_battle_decision(campaign_id, turn, s, text), robust=True
+        )
 
 
 # --- results -------------------------------------------------------------------------------------
@@ -279,7 +287,11 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     text = f"Resolved: {Battle.How(how).label.lower()}"
     if result is not None:
         holder = result["holder"]
-        text += "; " + (f"{seat_name(battle, holder)} holds the field" if holder is not None else "neither side holds the field")
+        text += "; " + (
+            f"{seat_name(battle, holder)} holds the field"
+            if holder is not None
+            else "neither side holds the field"
+        )
     if note:
         text += f" ({note})"
     log(battle, "resolved", text, user=user, data={"how": how, "result": result})

@@ -568,5 +568,25 @@ def record_result(*, battle: Battle, result, how: str, user=None, note: str = ""
     return battle
 
 
-__all__ = ["Conflict", "Forbidden", "Gone", "NotFound", "cancel_pickup", "hand_seat_to_computer", "leave_pickup", "OPPONENTS", "OTHER_SEATS", "PickupError", "seat_rows", "accept_pickup", "create_pickup", "invite_by_email",
-           "invite_url", "offers_for", "pickup_for_token", "record_result", "submit_fleet", "visible_pickups"]
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "Gone",
+    "NotFound",
+    "cancel_pickup",
+    "hand_seat_to_computer",
+    "leave_pickup",
+    "OPPONENTS",
+    "OTHER_SEATS",
+    "PickupError",
+    "seat_rows",
+    "accept_pickup",
+    "create_pickup",
+    "invite_by_email",
+    "invite_url",
+    "offers_for",
+    "pickup_for_token",
+    "record_result",
+    "submit_fleet",
+    "visible_pickups",
+]

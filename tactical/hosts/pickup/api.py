@@ -43,8 +43,11 @@ class CreateBody(serializers.Serializer):
                                   help_text="The address to invite, with opponent \"email\".")
     activation_hours = serializers.IntegerField(required=False, default=24,
                                                 help_text="Hours a side has for each decision (0: no deadline).")
-    sides = serializers.IntegerField(required=False, default=2,
-                                     help_text="Seats in the battle: 2, or up to 6 under Buoyz 'N Da 'Hood (ruling PK6).")
+    sides = serializers.IntegerField(
+        required=False,
+        default=2,
+        help_text="Seats in the battle: 2, or up to 6 under Buoyz 'N Da 'Hood (ruling PK6).",
+    )
     others = serializers.ListField(child=serializers.ChoiceField(choices=actions.OTHER_SEATS), required=False,
                                    max_length=4, default=None, allow_null=True,
                                    help_text="How each seat after the second is filled: \"computer\" or \"link\" "

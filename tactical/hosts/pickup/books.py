@@ -131,7 +131,12 @@ class FleetBook:
             if len(fits) == 1:
                 pick = fits[0]  # one ship fits: nothing to roll for
             else:
-                pick = fits[dice.roll(1, len(fits), f"pickup battle: the computer buys its ship {len(fleet) + 1}").total - 1]
+                pick = fits[
+                    dice.roll(
+                        1, len(fits), f"pickup battle: the computer buys its ship {len(fleet) + 1}"
+                    ).total
+                    - 1
+                ]
             fleet.append(pick)
             left -= pick.points
         return fleet

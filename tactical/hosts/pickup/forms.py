@@ -22,15 +22,25 @@ class NewPickupForm(forms.Form):
     opponent = forms.ChoiceField(choices=OPPONENT_CHOICES, widget=forms.RadioSelect, initial="computer")
     email = forms.EmailField(label="Opponent's email", required=False,
                              help_text="Only for an invitation by email.")
-    sides = forms.TypedChoiceField(label="Sides", coerce=int, initial=2, required=False, empty_value=2,
-                                   choices=[(n, str(n)) for n in range(2, actions.MAX_SIDES + 1)],
-                                   help_text="More than two: Buoyz 'N Da 'Hood only (000 3.0), every side against every other.")
+    sides = forms.TypedChoiceField(
+        label="Sides",
+        coerce=int,
+        initial=2,
+        required=False,
+        empty_value=2,
+        choices=[(n, str(n)) for n in range(2, actions.MAX_SIDES + 1)],
+        help_text="More than two: Buoyz 'N Da 'Hood only (000 3.0), every side against every other.",
+    )
     others = forms.ChoiceField(label="The third side on", choices=OTHER_CHOICES, widget=forms.RadioSelect,
                                initial="link", required=False,
                                help_text="With more than two sides: who takes the seats after your opponent's.")
-    activation_hours = forms.IntegerField(label="Hours for each decision", min_value=0,
-                                          max_value=actions.MAX_ACTIVATION_HOURS, initial=24,
-                                          help_text="After it the computer plays the late side's decision (0: no deadline).")
+    activation_hours = forms.IntegerField(
+        label="Hours for each decision",
+        min_value=0,
+        max_value=actions.MAX_ACTIVATION_HOURS,
+        initial=24,
+        help_text="After it the computer plays the late side's decision (0: no deadline).",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -60,8 +70,15 @@ class FleetForm(forms.Form):
         self.offers = list(offers)
         for o in self.offers:
             self.fields[fleet_field(o.key)] = forms.IntegerField(
-                label=o.name, min_value=0, max_value=max_ships, initial=0, required=False,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-points": o.points, "class": "ship-count"}))
+                label=o.name,
+                min_value=0,
+                max_value=max_ships,
+                initial=0,
+                required=False,
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "data-points": o.points, "class": "ship-count"}
+                ),
+            )
 
     def rows(self):
         return [(o, self[fleet_field(o.key)]) for o in self.offers]

@@ -91,19 +91,31 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
     if building and fleet_form is None:
         fleet_form = FleetForm(offers=actions.offers_for(pickup, seat), max_ships=book.max_ships)
     names = dict(pickup.campaign.empires.values_list("seat", "name"))
-    return render(request, "tactical/pickup/detail.html", {
-        "pickup": pickup, "seat": seat, "book": book, "title": _title(pickup.ruleset), "names": names, "building": building,
-        "fleet_form": fleet_form if building else None, "your_fleet": fleets.get(str(seat)),
-        "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
-        "other_ready": str(3 - seat) in fleets if seat and pickup.sides == 2 else False,
-        "seats": actions.seat_rows(pickup),
-        "invite_url": actions.invite_url(pickup) if seat == 1 and pickup.status == pickup.Status.INVITING
-        and pickup.invite_token else "",
-        "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
-        "waiting": pickup.status in actions.BUILDABLE,
-        "outcome": _outcome(pickup),
-        "error": error,
-    }, status=status)
+    return render(
+        request,
+        "tactical/pickup/detail.html",
+        {
+            "pickup": pickup,
+            "seat": seat,
+            "book": book,
+            "title": _title(pickup.ruleset),
+            "names": names,
+            "building": building,
+            "fleet_form": fleet_form if building else None,
+            "your_fleet": fleets.get(str(seat)),
+            "your_total": sum(s["points"] for s in fleets.get(str(seat), [])),
+            "other_ready": str(3 - seat) in fleets if seat and pickup.sides == 2 else False,
+            "seats": actions.seat_rows(pickup),
+            "invite_url": actions.invite_url(pickup)
+            if seat == 1 and pickup.status == pickup.Status.INVITING and pickup.invite_token
+            else "",
+            "not_offered": sorted(actions.refusals_for(pickup, seat).values()) if building else [],
+            "waiting": pickup.status in actions.BUILDABLE,
+            "outcome": _outcome(pickup),
+            "error": error,
+        },
+        status=status,
+    )
 
 
 def _outcome(pickup: PickupBattle) -> str:

@@ -13,9 +13,33 @@ from .engine import Outcome, Resolution, apply, check, legal_actions, outcome
 from .sds import CATALOGUE
 from .state import BattleState, Event, IllegalActionError, Orders, Ship, new_battle, new_ship
 
-__all__ = ["actions", "Begin", "Fire", "Lurk", "Move", "Reveal", "Special", "doctrine_action", "simulate", "Outcome", "Resolution",
-           "apply", "check", "legal_actions", "outcome", "CATALOGUE", "BattleState", "Event", "IllegalActionError",
-           "Orders", "Ship", "new_battle", "new_ship", "deploy", "resolve_battle"]
+__all__ = [
+    "actions",
+    "Begin",
+    "Fire",
+    "Lurk",
+    "Move",
+    "Reveal",
+    "Special",
+    "doctrine_action",
+    "simulate",
+    "Outcome",
+    "Resolution",
+    "apply",
+    "check",
+    "legal_actions",
+    "outcome",
+    "CATALOGUE",
+    "BattleState",
+    "Event",
+    "IllegalActionError",
+    "Orders",
+    "Ship",
+    "new_battle",
+    "new_ship",
+    "deploy",
+    "resolve_battle",
+]
 
 
 def resolve_battle(state: BattleState, dice, max_steps: int | None = None) -> Outcome:
@@ -46,7 +70,8 @@ if "buoyz" not in _registry.RESOLVERS:
                      run="tactical.whatif.cam:play",
                      api="tactical.whatif.cam_api:run_json",
                      page="tactical.whatif.cam_views:detail_page",
-                     form="whatif-cam-new", title="Buoyz (CAM)"),  # the CAM what-if on this engine (stored runs say "buoyz")
+                     # the CAM what-if on this engine (stored runs say "buoyz")
+                     form="whatif-cam-new", title="Buoyz (CAM)"),
         sheets="tactical.rules.buoyz.sheets:record_sheets",  # its printed record sheets (issue 31)
         fleets="tactical.hosts.pickup.books:BUOYZ",  # its pickup fleet book (reads the site's designs)
     ))

@@ -21,16 +21,16 @@ SPECIAL_ACTIONS = {
     "ramming": 7,
     "attack_shields": 0,  # 7.3 Klingon Attack Shields: declared, no Command Check printed (ruling BZ30)
     "cloak_hunter": 3,
-    "no_win": 6,
-    "use_the_force": 6,
-    "engine_doubling": 0,
-    "saucer_separation": 0,
+    "no_win": 6,  # 'I Don't Believe In The No Win Scenario…'
+    "use_the_force": 6,  # 'Use The Force, Luke!': Superior crews only
+    "engine_doubling": 0,  # 7.3 Orion / Pirate Engine Doubling (or one of a No Win Scenario's two)
+    "saucer_separation": 0,  # 7.3 Federation Saucer Separation (declared, ruling BZ47)
     "hyperspace": 0,  # 11.8: after a successful Flank Speed, with the Hyperspace ability
     "land": 0,  # 7.3 Landing on a planet or moon within 1" (ruling BZ48)
-    "take_off": 0,  # 7.3 Federation Saucer Separation (declared, ruling BZ47)  # 7.3 Orion / Pirate Engine Doubling (or one of a No Win Scenario's two)  # 'Use The Force, Luke!': Superior crews only
+    "take_off": 0,  # 7.3 taking off again from a planet or moon (ruling BZ48)
     "tractor_hold": 3,  # Tractor!: hold in place,
     "tractor_tow": 3,  # tow,
-    "tractor_pull": 3,  # or pull ½" toward it, a smaller ship within 1"  # 'I Don't Believe In The No Win Scenario…'
+    "tractor_pull": 3,  # or pull ½" toward it, a smaller ship within 1"
     "cloak": 0,  # 10.2: "before a player moves his cloaked ships, he may choose to … cloak" (ruling BZ32)
     "decloak": 0,
 }
@@ -69,7 +69,8 @@ class Move:
     lower_shields: bool = False
     lay_mine: bool = False  # 5.10: lay one notional mine behind it as it moves (or a Pursuit Mine, 7.3)
     sweep: bool = False  # 5.10: a Minesweeper moving 2" or less sweeps the minefields it passes through
-    orbit: int | None = None  # 9.0: the planet or moon (Celestial id) within 1" it orbits: 1/2" around it, no other move
+    # 9.0: the planet or moon (Celestial id) within 1" it orbits: 1/2" around it, no other move
+    orbit: int | None = None
     web: bool = False  # 7.3 Tholian Web: spin a web from this ship's end position to a web-laying ship of its side
 
 

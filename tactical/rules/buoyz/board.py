@@ -101,10 +101,12 @@ def _arcs(f: _Frame, ship: Ship, shown: bool = True) -> list[str]:
             continue
         colour = ARC_COLOURS[i % len(ARC_COLOURS)]
         for arc in sorted(system.arcs):
-            out.append(f'<path class="arc" data-weapon="{_attr(system.key)}" data-arc="{arc}" '
-                       f'd="{_wedge(f, ship.pos, ship.heading, arc, system.range)}" fill="{colour}" fill-opacity="0.10" '
-                       f'stroke="{colour}" stroke-opacity="0.7" stroke-width="1"><title>{_attr(system.name)}: '
-                       f'{dice} dice, {system.range}" range, {arc} arc</title></path>')
+            out.append(
+                f'<path class="arc" data-weapon="{_attr(system.key)}" data-arc="{arc}" '
+                f'd="{_wedge(f, ship.pos, ship.heading, arc, system.range)}" fill="{colour}" fill-opacity="0.10" '
+                f'stroke="{colour}" stroke-opacity="0.7" stroke-width="1"><title>{_attr(system.name)}: '
+                f'{dice} dice, {system.range}" range, {arc} arc</title></path>'
+            )
     out.append("</g>")
     return out
 
@@ -116,8 +118,11 @@ def _template(f: _Frame, ship: Ship, shown: bool = True) -> list[str]:
     if reach <= 0:
         return []
     x0, y0 = f.x(ship.pos[0]), f.y(ship.pos[1])
-    out = [f'<g class="turn-template"{_for(ship, shown)} pointer-events="none"><circle cx="{x0}" cy="{y0}" r="{round(reach * SCALE, 2)}" '
-           'fill="none" stroke="#ffffff" stroke-opacity="0.35" stroke-dasharray="4 4"/>']
+    out = [
+        f'<g class="turn-template"{_for(ship, shown)} pointer-events="none"><circle cx="{x0}" cy="{y0}" '
+        f'r="{round(reach * SCALE, 2)}" '
+        'fill="none" stroke="#ffffff" stroke-opacity="0.35" stroke-dasharray="4 4"/>'
+    ]
     for p in range(-points, points + 1):
         dist = max(0.0, reach - abs(p))
         if dist <= 0 and p:

@@ -123,7 +123,9 @@ def _random_point(dice: Dice, table: tuple[float, float], what: str) -> tuple[fl
     return (float(x), float(y))
 
 
-def table_objects(battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE) -> tuple[Celestial, ...]:
+def table_objects(
+    battle: bc.BattleState, dice: Dice, table: tuple[float, float] = DEFAULT_TABLE
+) -> tuple[Celestial, ...]:
     """CAM 2.3's table nature placed "at random on the playing area" with the dice (ruling BZ49):
     a terrestrial planet, a gas giant with its moons around it, or two nebula clouds."""
     out: list[Celestial] = []
@@ -280,7 +282,9 @@ def deploy_cam(campaign: CamCampaign, battle: bc.BattleState, table: tuple[float
     the scenario is on the table; the CAM record follows it (``sync``)."""
     seats = battle.scenario.seats
     if len(seats) != 2:  # ruling BZ89: CAM 3.1's scoring is attacker against defender
-        raise IllegalActionError("000 CAM 3.0", f"a CAM scenario is fought by two sides, not {len(seats)} (ruling BZ89)")
+        raise IllegalActionError(
+            "000 CAM 3.0", f"a CAM scenario is fought by two sides, not {len(seats)} (ruling BZ89)"
+        )
     link_units: list[tuple[int, int, str]] = []
     ships: list[Ship] = []
     next_id = 1
@@ -518,4 +522,14 @@ def finish(state: BattleState, log) -> tuple[BattleState, int | None]:
     return state, score.winner
 
 
-__all__ = ["CamLink", "EDGE_HEADING", "breaking", "deal_tables", "deploy_cam", "end_phase", "finish", "retreat_problem", "sync"]
+__all__ = [
+    "CamLink",
+    "EDGE_HEADING",
+    "breaking",
+    "deal_tables",
+    "deploy_cam",
+    "end_phase",
+    "finish",
+    "retreat_problem",
+    "sync",
+]

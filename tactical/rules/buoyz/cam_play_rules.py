@@ -23,7 +23,9 @@ class CamBuoyzPlay(BuoyzPlay):
     late_text = "the computer doctrine decides for it for the rest of the phase (ruling CAM42)."
 
     def initial_state(self, setup, dice):
-        raise NotImplementedError("a CAM battle is set up from its scenario's CAM record (tactical/hosts/cam/scenarios.py)")
+        raise NotImplementedError(
+            "a CAM battle is set up from its scenario's CAM record (tactical/hosts/cam/scenarios.py)"
+        )
 
     def result(self, state):
         out = super().result(state)

@@ -134,7 +134,11 @@ def sd_for(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: bool = Fals
     engine_left = max(0, design.engine - damage.engine)
     speed = None if station else min(10, engine_left)
     # XC2: force field 4-8 -> shields 2-6 (+1 improved, at most 6); lost generators: their arcs 0.
-    shield = 0 if design.force_field is None else min(6, design.force_field - 1 + (1 if design.improved_force_fields else 0))
+    shield = (
+        0
+        if design.force_field is None
+        else min(6, design.force_field - 1 + (1 if design.improved_force_fields else 0))
+    )
     shields = [shield] * 4
     for arc in SHIELD_LOSS_ORDER[:damage.force_field_generators]:
         shields[arc] = 0
@@ -144,12 +148,27 @@ def sd_for(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: bool = Fals
         notes.append("Hero crew: Command 3 (XC5).")
     if design.cargo:
         notes.append(f"Cargo capacity {design.cargo} BP: carried, no effect in battle (XC7).")
-    sd = SD(key=key[:40], ship_class=ship_class, name=(name or design.name)[:120], speed=speed,
-            turning=None if station else turning, target_size=size, shields=tuple(shields),  # type: ignore[arg-type]
-            hull=hull, crippled_at=max(0, crippled_at), command=3 if hero_crew else 2,
-            ac=min(bays, 10) if bays > 0 else 0, special_abilities=tuple(abilities[:8]), main=main,
-            secondary=secondary, close_defence=max(1, design.hull // 4), periods=(1, 6),
-            notes=(f"Event Horizon {design.ship_type.label} '{design.name}' ({design.bp} BP). " + " ".join(notes))[:2000])
+    sd = SD(
+        key=key[:40],
+        ship_class=ship_class,
+        name=(name or design.name)[:120],
+        speed=speed,
+        turning=None if station else turning,
+        target_size=size,
+        shields=tuple(shields),  # type: ignore[arg-type]
+        hull=hull,
+        crippled_at=max(0, crippled_at),
+        command=3 if hero_crew else 2,
+        ac=min(bays, 10) if bays > 0 else 0,
+        special_abilities=tuple(abilities[:8]),
+        main=main,
+        secondary=secondary,
+        close_defence=max(1, design.hull // 4),
+        periods=(1, 6),
+        notes=(
+            f"Event Horizon {design.ship_type.label} '{design.name}' ({design.bp} BP). " + " ".join(notes)
+        )[:2000],
+    )
     return validate_sd(sd)
 
 

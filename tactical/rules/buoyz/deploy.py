@@ -50,7 +50,9 @@ def deploy(fleets: Mapping[int, Sequence[SD]], table: tuple[float, float] = DEFA
     it has ships on."""
     sides = tuple(fleets)
     if not 2 <= len(sides) <= MAX_SIDES:
-        raise IllegalActionError(SIDES_RULE, f"a battle needs two to {MAX_SIDES} fleets (ruling BZ83), not {len(sides)}")
+        raise IllegalActionError(
+            SIDES_RULE, f"a battle needs two to {MAX_SIDES} fleets (ruling BZ83), not {len(sides)}"
+        )
     if not isinstance(tables, int) or isinstance(tables, bool) or tables < 1:
         raise IllegalActionError(MULTI_RULE, f"tables must be 1 or more, not {tables!r}")
     where = fleet_tables({side: len(fleets[side]) for side in sides}, tables, table_of)

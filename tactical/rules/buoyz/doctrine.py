@@ -127,8 +127,9 @@ def _best_move(state: BattleState, ship: Ship, options, weapons, near, far=(), f
     whose range reaches it (rounded, ruling BZ1), times 10; less the distance to the nearest
     enemy (``far`` ones count only for that); less 5 within 3\" of a table edge; -1e9 off the
     table; less ``MINE_PENALTY`` for each of ``fields`` (minefields, 5.10) its path crosses, unless
-    it is a Minesweeper's sweeping move, which brings no dice to bear. The end pose is the very one ``engine._do_move`` computes (``advance``, ``norm``), and
-    the arcs and ranges what ``arcs_of`` and ``inches`` give; the sines and cosines of the few
+    it is a Minesweeper's sweeping move, which brings no dice to bear. The end pose is the very one
+    ``engine._do_move`` computes (``advance``, ``norm``), and the arcs and ranges what ``arcs_of`` and
+    ``inches`` give; the sines and cosines of the few
     headings, and the turned headings, are worked out once for all the options."""
     w, hgt = state.table
     x0, y0 = ship.pos
@@ -539,8 +540,14 @@ def doctrine_action(state: BattleState) -> A.Action:
                    or _desperate(state, ship, enemies) or _red_alert(state, ship))
         if special is not None:
             return special
-        if (not ship.special_tried and ship.sd.speed and not breaking(state, ship.side) and not dead_in_space(ship) and enemies
-                and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8):
+        if (
+            not ship.special_tried
+            and ship.sd.speed
+            and not breaking(state, ship.side)
+            and not dead_in_space(ship)
+            and enemies
+            and min(distance(ship.pos, e.pos) for e in enemies) > allowance(ship) + 8
+        ):
             return A.Special(ship.id, "flank_speed")
         return choose_move(state, ship)
     if state.phase == AC_MOVEMENT:

@@ -87,5 +87,32 @@ def in_zone(pos: Point, zone: tuple[int, int], width: float, height: float) -> b
             and y0 - EPSILON <= pos[1] <= min(height, y0 + ZONE) + EPSILON)
 
 
-__all__ = ["EPSILON", "PLACES", "ZONE", "around", "in_zone", "segments_cross", "zone_count", "zone_of", "segment_crosses_rect", "segment_meets_circle", "ARCS", "FORE", "PORT", "STARBOARD", "AFT", "Point", "advance", "arcs_of", "bearing", "distance",
-           "halve", "inches", "norm", "on_table", "relative_bearing", "round_half_up", "turn_degrees"]
+__all__ = [
+    "EPSILON",
+    "PLACES",
+    "ZONE",
+    "around",
+    "in_zone",
+    "segments_cross",
+    "zone_count",
+    "zone_of",
+    "segment_crosses_rect",
+    "segment_meets_circle",
+    "ARCS",
+    "FORE",
+    "PORT",
+    "STARBOARD",
+    "AFT",
+    "Point",
+    "advance",
+    "arcs_of",
+    "bearing",
+    "distance",
+    "halve",
+    "inches",
+    "norm",
+    "on_table",
+    "relative_bearing",
+    "round_half_up",
+    "turn_degrees",
+]

@@ -20,14 +20,24 @@ def sd_sheet(sd, side_name: str) -> str:
                       for w in sd.main) or "<tr><td colspan=3>none</td></tr>"
     shields = " · ".join(f"{a} {v} {boxes(v)}" for a, v in zip(ARCS, sd.shields))
     rows = [
-        row("Speed / Turning", "N/A (station or base)" if sd.speed is None else f"{sd.speed}\" / {sd.turning}"),
+        row(
+            "Speed / Turning", "N/A (station or base)" if sd.speed is None else f'{sd.speed}" / {sd.turning}'
+        ),
         row("Target Size", str(sd.target_size)),
         row("Shields", shields),
-        row(f"Hull {sd.hull}/{sd.crippled_at}", boxes(sd.hull, line_after=sd.hull - sd.crippled_at
-                                                       if sd.crippled_at else None)
-            + ('<br><span class="notes">Crippled (5.7) when the thick line is passed.</span>' if sd.crippled_at else "")),
+        row(
+            f"Hull {sd.hull}/{sd.crippled_at}",
+            boxes(sd.hull, line_after=sd.hull - sd.crippled_at if sd.crippled_at else None)
+            + (
+                '<br><span class="notes">Crippled (5.7) when the thick line is passed.</span>'
+                if sd.crippled_at
+                else ""
+            ),
+        ),
         row("Command", str(sd.command)),
-        row("AC", f"{sd.ac} {boxes(sd.ac)}" + (f" (capacity {sd.ac_capacity} more)" if sd.ac_capacity else "")),
+        row(
+            "AC", f"{sd.ac} {boxes(sd.ac)}" + (f" (capacity {sd.ac_capacity} more)" if sd.ac_capacity else "")
+        ),
         row("Special Abilities", escape(", ".join(sd.special_abilities) or "none")),
         row("Secondary / Close Defence", f"{sd.secondary} / {sd.close_defence}"),
         row("Criticals (5.8)", "Armament " + boxes(3) + " Motive " + boxes(3) + " Shields " + boxes(3)),

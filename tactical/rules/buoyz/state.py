@@ -91,8 +91,8 @@ class Ship:
     searched: bool = False  # made its 10.3 detection roll this turn
     zone: tuple[int, int] | None = None  # 10.2: the 2' square (column, row) a lurking ship lurks in
     weaving: bool = False  # 7.3 Tholian Web: moved this turn spinning a web (a partner may join it)
-    hyper_lurk: bool = False
-    emerge: int = 0  # 11.3: the turn a ship in transit emerges on its new table  # 11.8: lurking stationary in hyperspace this turn (it does not drop out)
+    hyper_lurk: bool = False  # 11.8: lurking stationary in hyperspace this turn (it does not drop out)
+    emerge: int = 0  # 11.3: the turn a ship in transit emerges on its new table
 
     @property
     def active(self) -> bool:
@@ -496,6 +496,36 @@ def carried_flights(ships) -> tuple[Flight, ...]:
     return tuple(out)
 
 
-__all__ = ["MAX_SIDES", "SIDE_EDGES", "ACTIVE", "CAPTURED", "LURKING", "TRANSIT", "Web", "DESTROYED", "LEFT", "INITIATIVE", "MOVEMENT", "ATTACK", "END", "OVER", "ARMAMENT", "MOTIVE",
-           "SHIELDS", "BattleState", "Event", "IllegalActionError", "Celestial", "Flight", "Minefield", "Orders", "Ship", "Torpedo", "evolve", "new_battle",
-           "new_ship", "table_pitch", "with_ship"]
+__all__ = [
+    "MAX_SIDES",
+    "SIDE_EDGES",
+    "ACTIVE",
+    "CAPTURED",
+    "LURKING",
+    "TRANSIT",
+    "Web",
+    "DESTROYED",
+    "LEFT",
+    "INITIATIVE",
+    "MOVEMENT",
+    "ATTACK",
+    "END",
+    "OVER",
+    "ARMAMENT",
+    "MOTIVE",
+    "SHIELDS",
+    "BattleState",
+    "Event",
+    "IllegalActionError",
+    "Celestial",
+    "Flight",
+    "Minefield",
+    "Orders",
+    "Ship",
+    "Torpedo",
+    "evolve",
+    "new_battle",
+    "new_ship",
+    "table_pitch",
+    "with_ship",
+]

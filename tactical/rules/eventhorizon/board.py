@@ -69,11 +69,15 @@ def _ship_title(ship: TacticalShip, names: Mapping[int, str]) -> str:
     fields = ", ".join(f"{arc} {sys['force_fields'][arc]}" + ("" if sys["generators"][arc] else " (no generator)")
                        for arc in ARC_NAMES)
     if ship.shuttle:
-        return "\n".join([
-            f"Shuttlecraft of ship {ship.id} ({ship.name or ship.design.name}), {names.get(ship.side, f'side {ship.side}')}",
-            f"The ship is {condition(ship)[1]} (ruling TC20: the ship is lost).",
-            f"Shuttlecraft hull {ship.hull}/{SHUTTLE_HULL}; movement {max(ship.movement, 0)}; facing {FACING_NAMES[ship.facing]}",
-        ])
+        return "\n".join(
+            [
+                f"Shuttlecraft of ship {ship.id} ({ship.name or ship.design.name}), "
+                f"{names.get(ship.side, f'side {ship.side}')}",
+                f"The ship is {condition(ship)[1]} (ruling TC20: the ship is lost).",
+                f"Shuttlecraft hull {ship.hull}/{SHUTTLE_HULL}; movement {max(ship.movement, 0)}; facing "
+                f"{FACING_NAMES[ship.facing]}",
+            ]
+        )
     lines = [
         f"{ship.name or ship.design.name} — ship {ship.id}, {names.get(ship.side, f'side {ship.side}')}",
         f"{ship.design.name}",
@@ -118,9 +122,13 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
            f'width="{width}" height="{height}" role="img" aria-label="Tactical board, {w} by {h} squares">',
            f'<rect width="{width}" height="{height}" fill="#07101c"/>']
     for x in range(w):
-        out.append(f'<text class="lbl" x="{MARGIN + x * CELL + CELL / 2}" y="{MARGIN - 5}" text-anchor="middle">{x}</text>')
+        out.append(
+            f'<text class="lbl" x="{MARGIN + x * CELL + CELL / 2}" y="{MARGIN - 5}" text-anchor="middle">{x}</text>'
+        )
     for y in range(h):
-        out.append(f'<text class="lbl" x="{MARGIN - 4}" y="{MARGIN + y * CELL + CELL / 2 + 3}" text-anchor="end">{y}</text>')
+        out.append(
+            f'<text class="lbl" x="{MARGIN - 4}" y="{MARGIN + y * CELL + CELL / 2 + 3}" text-anchor="end">{y}</text>'
+        )
     reach = set(highlight)
     for y in range(h):
         for x in range(w):
@@ -136,13 +144,21 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
             if p.status == "destroyed":
                 continue
             owner = names.get(p.owner, f"side {p.owner}") if p.owner is not None else "nobody"
-            label = (f"planet {p.id}: owned by {owner}; defences {'yes' if p.defences else 'no'}; {p.status}"
-                     + (f" (surrendered to {names.get(p.surrendered_to, p.surrendered_to)})" if p.surrendered_to is not None else ""))
+            label = (
+                f"planet {p.id}: owned by {owner}; defences {'yes' if p.defences else 'no'}; {p.status}"
+                + (
+                    f" (surrendered to {names.get(p.surrendered_to, p.surrendered_to)})"
+                    if p.surrendered_to is not None
+                    else ""
+                )
+            )
         title = f"<title>({x}, {y}) {_attr(label)}</title>"
         fill = TERRAIN_FILL.get(kind, "#555")
         if kind == CLOUD:
-            out.append(f'<rect class="terrain cloud" x="{cx - CELL / 2 + 2}" y="{cy - CELL / 2 + 2}" width="{CELL - 4}" '
-                       f'height="{CELL - 4}" rx="8" fill="{fill}" opacity="0.55" pointer-events="none">{title}</rect>')
+            out.append(
+                f'<rect class="terrain cloud" x="{cx - CELL / 2 + 2}" y="{cy - CELL / 2 + 2}" width="{CELL - 4}" '
+                f'height="{CELL - 4}" rx="8" fill="{fill}" opacity="0.55" pointer-events="none">{title}</rect>'
+            )
         elif kind == SUN:
             out.append(f'<circle class="terrain sun" cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="{fill}" '
                        f'stroke="#ffe08a" stroke-width="3">{title}</circle>')
@@ -158,8 +174,10 @@ def render(state: BattleState, *, viewer_side: int | None = None, colours: Mappi
                        f'stroke="{ring}" stroke-width="3" pointer-events="none">{title}</circle>')
     if last_move is not None:
         x, y = last_move
-        out.append(f'<rect x="{MARGIN + x * CELL + 1}" y="{MARGIN + y * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" '
-                   'fill="none" stroke="#fff" stroke-dasharray="3 3" pointer-events="none"/>')
+        out.append(
+            f'<rect x="{MARGIN + x * CELL + 1}" y="{MARGIN + y * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" '
+            'fill="none" stroke="#fff" stroke-dasharray="3 3" pointer-events="none"/>'
+        )
     active = state.activation.ship if state.activation else None
     for s in visible_ships(state, viewer_side):
         out.append(_ship(s, colours.get(s.side, "#999"), names, active == s.id))

@@ -251,7 +251,9 @@ def ships_for(unit: Mapping[str, Any]) -> list[tuple[Design, Damage, bool]]:
         types = squadron(worth(sd))
     out = []
     for i, t in enumerate(types, 1):
-        design = design_for(sd, t, name=f"{unit.get('name') or sd.name}" + (f" ({i}/{len(types)})" if len(types) > 1 else ""))
+        design = design_for(
+            sd, t, name=f"{unit.get('name') or sd.name}" + (f" ({i}/{len(types)})" if len(types) > 1 else "")
+        )
         damage = crippled_damage(design) if unit.get("crippled") else NO_DAMAGE
         # XC15: Command 3 is a hero crew; so is Fire cloaked (7.3), which Event Horizon cannot
         # express: its worth is the +1 to lock on a hero crew has (003 "Lock-On"), as an ambush.

@@ -230,8 +230,11 @@ def _need_acting(state: BattleState, side: int) -> None:
         raise IllegalActionError(TURN_RULE, f"acting out of turn: no card lets side {side} activate a ship now "
                                  "(draw a card)")
     if side != state.acting_side:
-        raise IllegalActionError(TURN_RULE, f"acting out of turn: the card drawn ({state.card.label if state.card else '-'}) is side "
-                                 f"{state.acting_side}'s, not side {side}'s")
+        raise IllegalActionError(
+            TURN_RULE,
+            f"acting out of turn: the card drawn ({state.card.label if state.card else '-'}) is side "
+            f"{state.acting_side}'s, not side {side}'s",
+        )
 
 
 def _activated(state: BattleState, ship_id: int, kind: str | None) -> TacticalShip:
@@ -308,7 +311,9 @@ def _h_activate(state: BattleState, action: A.Activate):
     ship = state.ship(action.ship)
     _need_acting(state, ship.side)
     if state.activation is not None:
-        raise IllegalActionError(TURN_RULE, f"ship {state.activation.ship} is still activated: end its activation first")
+        raise IllegalActionError(
+            TURN_RULE, f"ship {state.activation.ship} is still activated: end its activation first"
+        )
     if not ship.in_play:
         raise IllegalActionError(TURN_RULE, f"ship {ship.id} is out of play ({ship.status})")
     if state.card is not None and state.card.is_dac and ship.id in state.activated:
@@ -752,7 +757,9 @@ def lock_modifiers(state: BattleState, firer: TacticalShip, target: TacticalShip
 
 def _check_firer(ship: TacticalShip, rule: str = LOCK_RULE) -> None:
     if ship.stealth_engaged:
-        raise IllegalActionError(STEALTH_RULE, "while in stealth mode, ships cannot attempt to get a lock on with weapons")
+        raise IllegalActionError(
+            STEALTH_RULE, "while in stealth mode, ships cannot attempt to get a lock on with weapons"
+        )
     if ship.status != ACTIVE:
         raise IllegalActionError(ANOMALY_RULE, f"ship {ship.id} has landed")
 
@@ -783,7 +790,9 @@ def _check_shot_geometry(state: BattleState, firer: TacticalShip, target_pos: Co
         raise IllegalActionError(ANOMALY_RULE, f"cannot shoot through the {blocked[1].replace('_', ' ')} at "
                                  f"{blocked[0]} at {what}")
     if band == "long" and (_in_cloud(state, firer.pos) or _in_cloud(state, target_pos)):
-        raise IllegalActionError(ANOMALY_RULE, f"long-range fire in or out of a particle cloud is not permitted ({what})")
+        raise IllegalActionError(
+            ANOMALY_RULE, f"long-range fire in or out of a particle cloud is not permitted ({what})"
+        )
     if band == "long" and not firer.sensors:
         raise IllegalActionError(LOCK_RULE, f"no lock on {what}: sensors destroyed, a manual lock can only be "
                                  "made at close range")

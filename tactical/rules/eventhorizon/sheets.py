@@ -25,18 +25,27 @@ def ship_sheet(ship: Mapping[str, Any], side_name: str) -> str:
     if design.force_field is None:
         fields = "none"
     else:
-        fields = "<br>".join(f"{a}: {design.force_field} {boxes(design.force_field, design.force_field if i in lost_arcs else 0)}"
-                             + (" generator lost" if i in lost_arcs else "") for i, a in enumerate(ARCS))
+        fields = "<br>".join(
+            f"{a}: {design.force_field} {boxes(design.force_field, design.force_field if i in lost_arcs else 0)}"
+            + (" generator lost" if i in lost_arcs else "")
+            for i, a in enumerate(ARCS)
+        )
     weapons = []
     for key, count in design.weapons:
         gone = damage.weapons.count(key)
         weapons.append(f"<tr><td>{escape(WEAPONS[key].label)}</td><td>{boxes(count, gone)}</td></tr>")
-    extras = [label for flag, label in ((design.stealth_field, "Stealth field" + (" (inoperable)" if damage.stealth else "")),
-                                        (design.improved_force_fields, "Improved force fields"),
-                                        (design.nanobot_skin, "Nanobot skin"),
-                                        (design.core_containment_capacitor, "Core Containment Capacitor"),
-                                        (design.ai_supercomputer, "AI Supercomputer"),
-                                        (bool(ship.get("hero_crew")), "Hero crew")) if flag]
+    extras = [
+        label
+        for flag, label in (
+            (design.stealth_field, "Stealth field" + (" (inoperable)" if damage.stealth else "")),
+            (design.improved_force_fields, "Improved force fields"),
+            (design.nanobot_skin, "Nanobot skin"),
+            (design.core_containment_capacitor, "Core Containment Capacitor"),
+            (design.ai_supercomputer, "AI Supercomputer"),
+            (bool(ship.get("hero_crew")), "Hero crew"),
+        )
+        if flag
+    ]
     rows = [
         row("Hull", boxes(design.hull, damage.hull)),
         row("Engine (squares)", boxes(design.engine, damage.engine)),

@@ -110,7 +110,9 @@ class Battlefield:
                 raise ValueError(f"003 Spatial Anomalies: {kind} at {c} is off the table")
         for a, b in self.wormholes.items():
             if self.terrain.get(a) != WORMHOLE or not self.on_table(b):
-                raise ValueError(f"003 Spatial Anomalies: wormhole {a} -> {b} needs a wormhole at {a} and an exit on the table")
+                raise ValueError(
+                    f"003 Spatial Anomalies: wormhole {a} -> {b} needs a wormhole at {a} and an exit on the table"
+                )
         object.__setattr__(self, "terrain", MappingProxyType(dict(self.terrain)))
         object.__setattr__(self, "wormholes", MappingProxyType(dict(self.wormholes)))
 

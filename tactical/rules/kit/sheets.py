@@ -20,7 +20,9 @@ body { font: 11pt/1.3 system-ui, sans-serif; color: #000; margin: 0; padding: 8p
 .sheet h2 { margin: 0 0 4px; font-size: 15pt; }
 .sheet .sub { margin: 0 0 8px; font-size: 9.5pt; color: #333; }
 .sheet table { border-collapse: collapse; width: 100%; margin: 6px 0; }
-.sheet th, .sheet td { border: 1px solid #000; padding: 3px 5px; text-align: left; vertical-align: top; font-size: 10pt; }
+.sheet th, .sheet td {
+  border: 1px solid #000; padding: 3px 5px; text-align: left; vertical-align: top; font-size: 10pt;
+}
 .sheet th { background: #eee; width: 28%; }
 .boxes { display: inline-flex; flex-wrap: wrap; gap: 3px; vertical-align: middle; }
 .box { display: inline-block; width: 16px; height: 16px; border: 1.5px solid #000; }

@@ -141,9 +141,14 @@ def _carried(ship: Ship, entry: Mapping[str, Any]) -> Ship:
             raise IllegalActionError(T.FLEET, f"a ship's {key} is a whole number") from None
 
     top = T.MAX_PER_SYSTEM
-    return replace(ship, hull=max(1, whole("hull", ship.hull, ship.hull)),
-                   name=str(entry.get("name") or ship.name)[:40], engines=whole("engines", top, top), fields=whole("fields", top, top),
-                   weapons=whole("weapons", top, top))
+    return replace(
+        ship,
+        hull=max(1, whole("hull", ship.hull, ship.hull)),
+        name=str(entry.get("name") or ship.name)[:40],
+        engines=whole("engines", top, top),
+        fields=whole("fields", top, top),
+        weapons=whole("weapons", top, top),
+    )
 
 
 def new_battle(setup: Mapping[str, Any]) -> Battle:

@@ -42,11 +42,15 @@ def ship_svg(state: State, ship, colour: str, selected: bool = False) -> str:
         value = 0 if ship.cloaked else ship.shield(side)
         width = 1.5 + 4.5 * min(value, ship.dash.shield_max) / max(ship.dash.shield_max, 1)
         opacity = "0.9" if value else "0.2"
-        parts.append(f'<path class="pp-shield" data-side="{side}" d="{_arc(cx, cy, SCALE * 2.2, h, SIDE_CENTRES[side])}" '
-                     f'stroke="#9fe8ff" stroke-width="{width:.1f}" fill="none" opacity="{opacity}"/>')
+        parts.append(
+            f'<path class="pp-shield" data-side="{side}" d="{_arc(cx, cy, SCALE * 2.2, h, SIDE_CENTRES[side])}" '
+            f'stroke="#9fe8ff" stroke-width="{width:.1f}" fill="none" opacity="{opacity}"/>'
+        )
     dash = ' stroke-dasharray="3,2"' if ship.cloaked else ""
-    parts.append(f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {left[0]:.1f},{left[1]:.1f} {right[0]:.1f},{right[1]:.1f}" '
-                 f'fill="{colour}" stroke="{"#fff" if selected else "#000"}" stroke-width="{2 if selected else 1}"{dash}/>')
+    parts.append(
+        f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {left[0]:.1f},{left[1]:.1f} {right[0]:.1f},{right[1]:.1f}" '
+        f'fill="{colour}" stroke="{"#fff" if selected else "#000"}" stroke-width="{2 if selected else 1}"{dash}/>'
+    )
     parts.append(f'<text x="{cx:.1f}" y="{cy + SCALE * 3.4:.1f}" font-size="18" fill="#fff" text-anchor="middle">'
                  f"{ship.id}·{ship.hull}</text></g>")
     return "".join(parts)

@@ -51,8 +51,12 @@ class PrintPlayBook(kit.Book):
                 if all(((pos[0] - s.pos[0]) ** 2 + (pos[1] - s.pos[1]) ** 2) ** 0.5 > CLOAK_RANGE + 1 for s in mine) \
                         and all(((pos[0] - s.pos[0]) ** 2 + (pos[1] - s.pos[1]) ** 2) ** 0.5 > 2 for s in state.ships):
                     ghost = evolve(new_ship(9999, other, ROSTER["b_rel"], pos, 0.0), cloaked=True)
-                    yield evolve(state, ships=state.ships + (ghost,),
-                                 log=state.log + (kit.private("cloak", "B'rel #9999 moves under its cloak.", (other,)),))
+                    yield evolve(
+                        state,
+                        ships=state.ships + (ghost,),
+                        log=state.log
+                        + (kit.private("cloak", "B'rel #9999 moves under its cloak.", (other,)),),
+                    )
                     return
 
     def probe_actions(self, state, seat):

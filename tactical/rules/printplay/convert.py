@@ -274,7 +274,17 @@ def _torpedo(name: str) -> bool:
     return "torp" in low or "drone" in low or "rocket" in low
 
 
-HANDLED = {"cloak", "fire cloaked", "advanced sensors", "agile", "adaption", "shield drain", "carrier", "warp", "impulse"}
+HANDLED = {
+    "cloak",
+    "fire cloaked",
+    "advanced sensors",
+    "agile",
+    "adaption",
+    "shield drain",
+    "carrier",
+    "warp",
+    "impulse",
+}
 
 
 def _cam_weapons(sd: SD, half: bool) -> list[Weapon]:

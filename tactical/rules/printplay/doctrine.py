@@ -35,7 +35,10 @@ def choose(state: State):
     side = acting_side(state)
     if state.stage == "choose":
         mine = [s for s in state.living(side) if not s.activated]
-        best = min(mine, key=lambda s: (min((geo.distance(s.pos, e.pos) for e in _enemies(state, s)), default=99), s.id))
+        best = min(
+            mine,
+            key=lambda s: (min((geo.distance(s.pos, e.pos) for e in _enemies(state, s)), default=99), s.id),
+        )
         return Activate(best.id)
     ship = state.ship(state.active)
     if state.stage == "action":

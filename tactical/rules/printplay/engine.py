@@ -198,7 +198,10 @@ def _special(state: State, ship: Ship, order: str, kind: str) -> None:
     if mine is None or mine[0] != order:
         raise refuse("Special Orders", f"{ship.dash.faction} ships have no special order {order!r}")
     if mine[1] != kind:
-        raise refuse("Special Orders", f"{mine[2]} takes the place of {dict(A='an action', M='a movement', ATT='an attack')[mine[1]]}")
+        raise refuse(
+            "Special Orders",
+            f"{mine[2]} takes the place of {dict(A='an action', M='a movement', ATT='an attack')[mine[1]]}",
+        )
     if ship.side in state.specials:
         raise refuse("Special Orders", f"{state.side_name(ship.side)} gave its special order this round already "
                      "(ruling PP8)")
@@ -724,8 +727,13 @@ def apply(state: State, action, dice) -> Resolution:
         state = _activate(state, action, dice, log)
     elif isinstance(action, Hold):
         ship = state.ship(action.ship)
-        log.about(state, ship, "hold", f"{ship.name} {'takes no action' if action.stage == 'action' else 'holds fire'}.",
-                  ship=ship.id)
+        log.about(
+            state,
+            ship,
+            "hold",
+            f"{ship.name} {'takes no action' if action.stage == 'action' else 'holds fire'}.",
+            ship=ship.id,
+        )
         state = evolve(state, stage="move") if action.stage == "action" else _done(state)
     elif isinstance(action, Move):
         state = evolve(resolve_move(state, action, dice, log), stage="attack")

@@ -57,7 +57,9 @@ def label(action, state: State | None = None) -> str:
     if isinstance(action, Attack):
         targets = sorted({(t, s) for _, t, s in action.shots})
         text = "; ".join(f"ship {t}'s {s}" for t, s in targets)
-        return f"Fire {len(action.shots)} mount(s) at {text}" + (f" [{_order_name(action.order)}]" if action.order else "")
+        return f"Fire {len(action.shots)} mount(s) at {text}" + (
+            f" [{_order_name(action.order)}]" if action.order else ""
+        )
     return repr(action)
 
 

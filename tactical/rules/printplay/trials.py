@@ -25,7 +25,11 @@ def random_fleets(sides: int, points: int, dice) -> dict:
             fits = [d for d in pool if d.points <= left]
             if not fits:
                 break
-            pick = fits[dice.roll(1, len(fits), f"what-if: side {seat} buys a ship").faces[0] - 1] if len(fits) > 1 else fits[0]
+            pick = (
+                fits[dice.roll(1, len(fits), f"what-if: side {seat} buys a ship").faces[0] - 1]
+                if len(fits) > 1
+                else fits[0]
+            )
             fleet.append(pick.key)
             left -= pick.points
         fleets[seat] = fleet or [pool[0].key]

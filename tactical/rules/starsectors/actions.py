@@ -97,7 +97,21 @@ class EndTurn:
     ship: int
 
 
-Action = Crew | Move | Warp | Transfer | Boost | Decloak | Attack | AttackMine | LayMine | SelfDestruct | Ram | Engineer | EndTurn
+Action = (
+    Crew
+    | Move
+    | Warp
+    | Transfer
+    | Boost
+    | Decloak
+    | Attack
+    | AttackMine
+    | LayMine
+    | SelfDestruct
+    | Ram
+    | Engineer
+    | EndTurn
+)
 CLASSES = {c.__name__: c for c in (Crew, Move, Warp, Transfer, Boost, Decloak, Attack, AttackMine, LayMine,
                                    SelfDestruct, Ram, Engineer, EndTurn)}
 

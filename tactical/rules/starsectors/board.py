@@ -31,7 +31,10 @@ def board_svg(state: BattleState, side: int | None) -> str:
         out.append(_poly(state, c, fill, extra=f' data-cell="{c[0]},{c[1]}"'))
     for m in state.mines:
         x, y = state.grid.center(m.cell, SIZE)
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#f0ad4e" data-mine="{m.id}"><title>mine {m.id}</title></circle>')
+        out.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#f0ad4e" data-mine="{m.id}"><title>mine '
+            f'{m.id}</title></circle>'
+        )
     seen = seen_by(state, side)
     for s in state.ships:
         if s.destroyed or s.id not in seen:

@@ -27,7 +27,12 @@ def _score(state: BattleState, ship: Ship, enemies) -> tuple:
     for e in enemies:
         a, b, d = C.nearest(state, ship, e)
         arc = ship.card.arc == "none" or C.in_arc(state, ship, b)
-        if arc and d >= 1 and C.cf(state, ship) - (d - 1) >= 1 and not C.fire_blocked(state, a, b, seen, (ship.id, e.id)):
+        if (
+            arc
+            and d >= 1
+            and C.cf(state, ship) - (d - 1) >= 1
+            and not C.fire_blocked(state, a, b, seen, (ship.id, e.id))
+        ):
             pb = d == 1 and e.pos in C.point_blank_cells(ship)
             key = (0 if pb else 1, d, 0)
         else:

@@ -20,10 +20,31 @@ from . import core as C
 from .state import NO_CLOAK, BattleState, Mine, Refusal, Ship
 
 Resolver = Callable[["_Ctx"], None]
-_RESET = dict(boost="", tri="", dil="", crew_option="", t_phase="tactical", t_mf=0, t_forward=False, t_reverse=0,
-              t_turned=False, t_warped=False, t_attacked=False, t_engaged=False, t_cloak="", t_repaired=False, t_charged_warp=False,
-              t_fired=(), t_duties=0, t_bank_repairs=0, t_warp_repairs=0, t_operation=False, t_stopped=False,
-              t_wormhole=False, t_nebula=False)
+_RESET = dict(
+    boost="",
+    tri="",
+    dil="",
+    crew_option="",
+    t_phase="tactical",
+    t_mf=0,
+    t_forward=False,
+    t_reverse=0,
+    t_turned=False,
+    t_warped=False,
+    t_attacked=False,
+    t_engaged=False,
+    t_cloak="",
+    t_repaired=False,
+    t_charged_warp=False,
+    t_fired=(),
+    t_duties=0,
+    t_bank_repairs=0,
+    t_warp_repairs=0,
+    t_operation=False,
+    t_stopped=False,
+    t_wormhole=False,
+    t_nebula=False,
+)
 
 
 class _Ctx:
@@ -243,8 +264,13 @@ def _move(state: BattleState, ship: Ship, a: A.Move) -> Resolver:
 
     def run(ctx: _Ctx) -> None:
         s = ctx.ship(ship.id)
-        spent = dict(t_mf=s.t_mf + cost, t_nebula=s.t_nebula or cost > 1, t_turned=s.t_turned or a.kind in ("port", "starboard"),
-                     t_forward=s.t_forward or a.kind == "forward", t_reverse=s.t_reverse + (a.kind == "reverse"))
+        spent = dict(
+            t_mf=s.t_mf + cost,
+            t_nebula=s.t_nebula or cost > 1,
+            t_turned=s.t_turned or a.kind in ("port", "starboard"),
+            t_forward=s.t_forward or a.kind == "forward",
+            t_reverse=s.t_reverse + (a.kind == "reverse"),
+        )
         if _bumps(ctx, s, moved.hull()):
             ctx.change(s.id, **spent)
             return
@@ -327,7 +353,10 @@ def _warp(state: BattleState, ship: Ship, a: A.Warp) -> Resolver:
     wf = C.warp_factor(state, ship)
     reach = (wf + 1) // 2 if a.reverse else wf
     if not isinstance(a.hexes, int) or not 1 <= a.hexes <= reach:
-        raise Refusal("004 IV.B", f"a warp jump goes 1 to {reach} hexes ({'half ' if a.reverse else ''}warp factor {wf})")
+        raise Refusal(
+            "004 IV.B",
+            f"a warp jump goes 1 to {reach} hexes ({'half ' if a.reverse else ''}warp factor {wf})",
+        )
     path = _warp_path(ship, a.hexes, a.reverse)
     seen = seen_by(state, ship.side)
     for i, c in enumerate(path):

@@ -117,8 +117,14 @@ class BattleState:
     next_mine: int = 1
     log: tuple[Event, ...] = field(default=(), compare=True)
 
-    _cached_from = {"width": ("grid", "near"), "height": ("grid", "near"), "tiles": ("terrain", "near"),
-                    "ships": ("_alive_sides", "_seen", "occupied"), "round": ("_alive_sides",), "round_cap": ("_alive_sides",)}
+    _cached_from = {
+        "width": ("grid", "near"),
+        "height": ("grid", "near"),
+        "tiles": ("terrain", "near"),
+        "ships": ("_alive_sides", "_seen", "occupied"),
+        "round": ("_alive_sides",),
+        "round_cap": ("_alive_sides",),
+    }
 
     @cached_property
     def grid(self) -> HexGrid:

@@ -1,6 +1,7 @@
 """Star Sectors what-if battles (``kit.trial.Trial``): a job is ``{"points": 25, "fleets": {"1":
 [ships], "2": [ships]}}`` (the set-up's ship entries), a whole set-up as the pickup fleet book makes it
-(the generic what-if pages), or ``{"points": 25}`` alone (random fleets for each battle from its own seed); battle ``index`` rolls from its own seed only."""
+(the generic what-if pages), or ``{"points": 25}`` alone (random fleets for each battle from its own seed);
+battle ``index`` rolls from its own seed only."""
 
 from __future__ import annotations
 

@@ -95,7 +95,11 @@ def load_campaign(spec: Mapping[str, Any]) -> CamCampaign:
     played = spec.get("scenarios_played", 0)
     if played:
         history = tuple(ScenarioRecord(n, "open_battle", None, None, {}, {}, {}) for n in range(1, played + 1))
-        camp = replace(camp, history=history, replacements_done=played - 1 if spec.get("awaiting_replacements") else played)
+        camp = replace(
+            camp,
+            history=history,
+            replacements_done=played - 1 if spec.get("awaiting_replacements") else played,
+        )
     if "play_period" in spec:  # the moderator moves the campaign on to another Period
         camp = replace(camp, settings=replace(camp.settings, period=spec["play_period"]))
     return camp
@@ -255,7 +259,9 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
             if not isinstance(exc, cls):
                 errors.append(f"{where}: raised {type(exc).__name__}, expected {expected_error['type']}: {exc}")
             if "reason" in expected_error and getattr(exc, "reason", None) != expected_error["reason"]:
-                errors.append(f"{where}: reason {getattr(exc, 'reason', None)!r}, expected {expected_error['reason']!r}")
+                errors.append(
+                    f"{where}: reason {getattr(exc, 'reason', None)!r}, expected {expected_error['reason']!r}"
+                )
             if expected_error.get("match", "") not in str(exc):
                 errors.append(f"{where}: message {str(exc)!r} lacks {expected_error['match']!r}")
             if snapshot(ctx) != before:

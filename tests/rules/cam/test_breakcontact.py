@@ -192,7 +192,8 @@ def test_issue13_item5_last_turn_end_phase_still_checks(face, ordered):
     for a 'Break Contact' check, roll for it 2) When all table contact has been broken, tally":
     on the turn seat 1's last ship leaves, seat 2 (which met condition 1 that turn) still rolls;
     failing, it too was forced to break contact (ruling CAM27)."""
-    battle = end_of_turn(_hurt(factions=(faction("UFP"), faction("UFP"))), FixedDice([1])).battle  # seat 1 ordered, turn 1
+    # seat 1 ordered, turn 1
+    battle = end_of_turn(_hurt(factions=(faction("UFP"), faction("UFP"))), FixedDice([1])).battle
     battle = record_damage(battle, 2, destroyed=["ship:7", "ship:8"])  # 35 >= 29: condition 1
     battle = record_damage(battle, 1, left=["ship:3", "ship:4", "ship:5", "ship:6"])  # the ordered side last
     assert battle.contact_broken

@@ -311,7 +311,11 @@ def check_expect(expect: Mapping[str, Any], state: CampaignState, events: tuple[
         got = sorted([s.owner, s.resource.value] for s in state.structures_at(coord(c)))
         check(f"structures at {c} [owner, resource]", sorted(want), got)
     for seat, techs in expect.get("technologies", {}).items():
-        check(f"technologies of seat {seat}", sorted(techs), sorted(t.value for t in state.empire(int(seat)).technologies))
+        check(
+            f"technologies of seat {seat}",
+            sorted(techs),
+            sorted(t.value for t in state.empire(int(seat)).technologies),
+        )
     if "builds" in expect:
         got = sorted(({"dockyard": b.dockyard, "owner": b.owner, "design": DESIGN_KEY_OF.get(b.design, b.design),
                        "turns_left": b.turns_left} for b in state.builds),

@@ -91,9 +91,15 @@ def build_state(
     structure_list = []
     if dockyards:
         for seat in sorted(homes):
-            structure_list.append(StructureState(id=len(structure_list) + 1, owner=seat, resource=Resource.DOCKYARD, coord=homes[seat]))
+            structure_list.append(
+                StructureState(
+                    id=len(structure_list) + 1, owner=seat, resource=Resource.DOCKYARD, coord=homes[seat]
+                )
+            )
     for seat, resource, coord in structures:
-        structure_list.append(StructureState(id=len(structure_list) + 1, owner=seat, resource=Resource(resource), coord=coord))
+        structure_list.append(
+            StructureState(id=len(structure_list) + 1, owner=seat, resource=Resource(resource), coord=coord)
+        )
     return CampaignState(
         turn=turn, map=gmap, empires=empires, worlds=tuple(worlds), designs=DESIGN_TABLE,
         structures=tuple(structure_list), ships=tuple(ship_list), fleets=tuple(fleet_list), purpose=purpose,

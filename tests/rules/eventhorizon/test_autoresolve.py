@@ -352,7 +352,11 @@ def test_odds_are_exact_and_fast_for_many_dice():  # 3000 BP vs 20 BP -> 150 dic
     "a,b",
     [
         pytest.param(Side(180, has_star_cruiser=True), Side(60, has_defences=True), id="4v2-multipliers"),
-        pytest.param(Side(70, has_star_cruiser=True), Side(70, has_destroyer=True, has_defences=True), id="2v2-equal-bp-rerolls"),
+        pytest.param(
+            Side(70, has_star_cruiser=True),
+            Side(70, has_destroyer=True, has_defences=True),
+            id="2v2-equal-bp-rerolls",
+        ),
         pytest.param(Side(60, has_destroyer=True), Side(50, has_defences=True), id="2v2-draws"),
     ],
 )

@@ -128,16 +128,70 @@ def test_everything_destroyed_leaves_the_world_as_it_was():  # ruling C15
 
 
 BAD = [
-    ("unknown ship", BattleResult(1, tuple(ShipResult(i, "survived") for i in (1, 2, 3, 4, 99))), "ship 99 was not in the battle"),
-    ("missing ship", BattleResult(1, tuple(ShipResult(i, "survived") for i in (1, 2, 3))), "leaves out ship(s) 4"),
+    (
+        "unknown ship",
+        BattleResult(1, tuple(ShipResult(i, "survived") for i in (1, 2, 3, 4, 99))),
+        "ship 99 was not in the battle",
+    ),
+    (
+        "missing ship",
+        BattleResult(1, tuple(ShipResult(i, "survived") for i in (1, 2, 3))),
+        "leaves out ship(s) 4",
+    ),
     ("twice", BattleResult(1, tuple(ShipResult(i, "survived") for i in (1, 1, 2, 3, 4))), "listed twice"),
-    ("bad fate", BattleResult(1, (ShipResult(1, "sunk"),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4))), "fate must be one of"),
-    ("own captor", BattleResult(1, (ShipResult(1, "captured", captured_by=1),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4))), "other side"),
-    ("captor not captured", BattleResult(1, (ShipResult(1, "survived", captured_by=2),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4))), "has no captor"),
-    ("too much damage", BattleResult(1, (ShipResult(1, "survived", damage=Damage(engine=99)),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4))), "engine points lost"),
-    ("all hull lost", BattleResult(1, (ShipResult(3, "survived", damage=Damage(hull=5)),) + tuple(ShipResult(i, "survived") for i in (1, 2, 4))), "enter it as destroyed"),
-    ("holder not a side", BattleResult(5, tuple(ShipResult(i, "survived") for i in (1, 2, 3, 4))), "must be empire 1 or 2"),
-    ("holder with no ships", BattleResult(2, tuple(ShipResult(i, "destroyed") for i in (3, 4)) + tuple(ShipResult(i, "survived") for i in (1, 2))), "no ship left"),
+    (
+        "bad fate",
+        BattleResult(1, (ShipResult(1, "sunk"),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4))),
+        "fate must be one of",
+    ),
+    (
+        "own captor",
+        BattleResult(
+            1,
+            (ShipResult(1, "captured", captured_by=1),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4)),
+        ),
+        "other side",
+    ),
+    (
+        "captor not captured",
+        BattleResult(
+            1,
+            (ShipResult(1, "survived", captured_by=2),) + tuple(ShipResult(i, "survived") for i in (2, 3, 4)),
+        ),
+        "has no captor",
+    ),
+    (
+        "too much damage",
+        BattleResult(
+            1,
+            (ShipResult(1, "survived", damage=Damage(engine=99)),)
+            + tuple(ShipResult(i, "survived") for i in (2, 3, 4)),
+        ),
+        "engine points lost",
+    ),
+    (
+        "all hull lost",
+        BattleResult(
+            1,
+            (ShipResult(3, "survived", damage=Damage(hull=5)),)
+            + tuple(ShipResult(i, "survived") for i in (1, 2, 4)),
+        ),
+        "enter it as destroyed",
+    ),
+    (
+        "holder not a side",
+        BattleResult(5, tuple(ShipResult(i, "survived") for i in (1, 2, 3, 4))),
+        "must be empire 1 or 2",
+    ),
+    (
+        "holder with no ships",
+        BattleResult(
+            2,
+            tuple(ShipResult(i, "destroyed") for i in (3, 4))
+            + tuple(ShipResult(i, "survived") for i in (1, 2)),
+        ),
+        "no ship left",
+    ),
 ]
 
 
@@ -193,7 +247,9 @@ def test_a_turn_split_at_its_battles_ends_as_the_whole_turn_would():  # 003 Camp
 
 def test_a_turn_not_fought_as_a_game_runs_through():  # 003 Campaign Turn Sequence
     state, orders = contact_state()
-    res = turn_engine.resolve_turn(state, orders, SeededDice(seed=derive_seed("x"), offset=0), fought_as_game=lambda s, b: False)
+    res = turn_engine.resolve_turn(
+        state, orders, SeededDice(seed=derive_seed("x"), offset=0), fought_as_game=lambda s, b: False
+    )
     assert res.pending == () and res.state.turn == state.turn + 1
 
 

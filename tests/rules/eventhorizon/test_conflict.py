@@ -117,12 +117,16 @@ def test_neutral_roll_3_or_4_stays_neutral(face):  # 003 Neutral Planets/Colonie
 
 @pytest.mark.parametrize("face", [1, 2])
 @pytest.mark.parametrize("pick,lost", [(1, 1), (2, 2), (3, 3)])
-def test_neutral_roll_1_or_2_destroys_a_random_ship(face, pick, lost):  # 003 Neutral Planets/Colonies; RULINGS "Neutral planets"
+# 003 Neutral Planets/Colonies; RULINGS "Neutral planets"
+def test_neutral_roll_1_or_2_destroys_a_random_ship(face, pick, lost):
     state = build_state(NEUTRAL, fleets=[(1, (2, 0), ["galiot", "sword", "sultan"])])
     dice = FixedDice([face, pick])
     state, events = neutral_world_rolls(state, dice)
     assert world(state, (2, 0)).owner is None
-    assert [(r.count, r.sides, r.purpose) for r in dice.rolls] == [(1, 6, NEUTRAL_PURPOSE), (1, 3, NEUTRAL_LOSS_PURPOSE)]
+    assert [(r.count, r.sides, r.purpose) for r in dice.rolls] == [
+        (1, 6, NEUTRAL_PURPOSE),
+        (1, 3, NEUTRAL_LOSS_PURPOSE),
+    ]
     assert lost not in {s.id for s in state.ships}
     assert state.fleet(1).ships == tuple(s for s in (1, 2, 3) if s != lost)
     assert events[0].kind == "neutral_attacks"
@@ -277,7 +281,8 @@ def test_retreat_moves_fleet_and_abandons_world_with_structures_and_builds():  #
     assert events[1].data["capture"]["builds"] == [{"dockyard": dock, "design": DESIGNS["galiot"], "turns_left": 2}]
 
 
-def test_retreat_goes_to_the_nearest_friendly_world_ties_by_reading_order():  # 003 Invading Enemy Hexes; RULINGS "Invasion"
+# 003 Invading Enemy Hexes; RULINGS "Invasion"
+def test_retreat_goes_to_the_nearest_friendly_world_ties_by_reading_order():
     picture = """
     . . b . .
     . . . . .
@@ -299,7 +304,8 @@ def test_retreat_avoids_worlds_held_by_an_enemy_fleet():  # 003 Invading Enemy H
     assert fleet_at(new, 2) == (0, 0)  # (5,0) is nearer but seat 1 has a fleet there
 
 
-def test_retreat_to_is_honoured():  # 003 Invading Enemy Hexes: "Retreat up to one full map move"; RULINGS "or to the hex your order names"
+# 003 Invading Enemy Hexes: "Retreat up to one full map move"; RULINGS "or to the hex your order names"
+def test_retreat_to_is_honoured():
     state, contacts = invaded()
     state = retreat_orders(state, 2, InvasionOrder(response=RETREAT, hex=(3, 0), retreat_to=(5, 0)))
     new, events, battles = resolve_invasions(state, contacts, FixedDice([]))
@@ -308,10 +314,12 @@ def test_retreat_to_is_honoured():  # 003 Invading Enemy Hexes: "Retreat up to o
     assert world(new, (3, 0)).owner == 1
 
 
-def test_retreat_to_out_of_reach_falls_back_to_nearest_world():  # 003 Invading Enemy Hexes: "up to one full map move" (ruling C2)
+# 003 Invading Enemy Hexes: "up to one full map move" (ruling C2)
+def test_retreat_to_out_of_reach_falls_back_to_nearest_world():
     picture = "2 . . b . . . . . . . 1"
     state = build_state(picture, fleets=[(1, (3, 0), ["san_marco"]), (2, (3, 0), ["sword"])])
-    state = retreat_orders(state, 2, InvasionOrder(response=RETREAT, fleet=2, retreat_to=(10, 0)))  # 7 away, sword moves 4
+    # 7 away, sword moves 4
+    state = retreat_orders(state, 2, InvasionOrder(response=RETREAT, fleet=2, retreat_to=(10, 0)))
     new, _, _ = resolve_invasions(state, [Contact((3, 0), 1, 1, (2,))], FixedDice([]))
     assert fleet_at(new, 2) == (0, 0)
 
@@ -447,7 +455,9 @@ def test_one_battle_per_attacker_in_contact_order():  # 003 Invading Enemy Hexes
 
 
 def test_ships_in_hex():  # helper
-    state = build_state(LINE, fleets=[(1, (3, 0), ["galiot"]), (2, (3, 0), ["sword"]), (1, (3, 0), ["sultan", "bomber"])])
+    state = build_state(
+        LINE, fleets=[(1, (3, 0), ["galiot"]), (2, (3, 0), ["sword"]), (1, (3, 0), ["sultan", "bomber"])]
+    )
     assert [s.id for s in ships_in_hex(state, (3, 0), 1)] == [1, 3, 4]
     assert [s.id for s in ships_in_hex(state, (3, 0), 2)] == [2]
     assert ships_in_hex(state, (0, 0), 1) == ()
@@ -553,7 +563,8 @@ def test_planetary_defences_fight_alone():  # Use of BP: Planetary Defences; rul
     assert new.fleet(1) is None and world(new, (3, 0)).owner == 2
 
 
-def test_planetary_defences_alone_beaten_lose_the_world():  # Use of BP: Planetary Defences; 003 Result of a Tactical Battle
+# Use of BP: Planetary Defences; 003 Result of a Tactical Battle
+def test_planetary_defences_alone_beaten_lose_the_world():
     state, battles = battle_state(["galiot"], [], structures=[(2, "planetary_defences", (3, 0))])
     new, events = fight_battles(state, battles, None, FixedDice([6, 3]))
     assert events[0].data["losses"] == {"attacker": [], "defender": []}
@@ -625,7 +636,8 @@ def test_second_battle_in_the_hex_is_skipped_after_the_first_ends_it():  # rulin
     assert world(new, (3, 0)).owner == 1  # seat 1 took it; seat 3's battle against seat 2 has no one to fight
 
 
-def test_star_cruiser_and_destroyer_multipliers_reach_autoresolve():  # 003 Alternative to a Tactical Battle: Force Multipliers
+# 003 Alternative to a Tactical Battle: Force Multipliers
+def test_star_cruiser_and_destroyer_multipliers_reach_autoresolve():
     # San Marco (40) + Sultan (35) = 75 vs 3 galiots 75: 1 die each, +1 cruiser, +1 destroyer.
     state, battles = battle_state(["san_marco", "sultan"], ["galiot"] * 3)
     dice = FixedDice([1, 1, 1, 6])
@@ -694,7 +706,8 @@ def contacts_for(state: CampaignState) -> list[Contact]:
 @pytest.mark.slow  # make test-fast leaves it out (minutes of CPU)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
-def test_conflict_only_ever_removes_ships(scenario):  # 003 Invading Enemy Hexes; Neutral Planets; Result of a Tactical Battle
+# 003 Invading Enemy Hexes; Neutral Planets; Result of a Tactical Battle
+def test_conflict_only_ever_removes_ships(scenario):
     state, seed = scenario
     dice = SeededDice(seed)
     check_consistent(state)

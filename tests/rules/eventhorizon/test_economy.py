@@ -468,7 +468,8 @@ def test_two_dockyards_on_one_world_build_two_ships():  # 003 Use of BP in a Cam
     assert plan.economy_after.dockyard_busy == {1, 2} and plan.total == 50
 
 
-def test_dockyard_bought_this_turn_can_start_a_ship():  # 003 Use of BP in a Campaign (ruling: resources take effect when bought)
+# 003 Use of BP in a Campaign (ruling: resources take effect when bought)
+def test_dockyard_bought_this_turn_can_start_a_ship():
     plan = spend(BASE, BuyResource(Resource.DOCKYARD, OUTPOST), BuildShip(GALIOT, 2))
     assert plan.economy_after.dockyard_busy == {2}
 
@@ -486,7 +487,8 @@ def test_research_gated_design_needs_the_technology():  # RULINGS.md: Research-g
     spend(dataclasses.replace(BASE, technologies=frozenset({Technology.STEALTH_FIELD})), BuildShip(SWORD, 1))
 
 
-def test_technology_researched_earlier_in_the_list_allows_the_design():  # 003 Use of BP in a Campaign: Research Facility
+# 003 Use of BP in a Campaign: Research Facility
+def test_technology_researched_earlier_in_the_list_allows_the_design():
     plan = spend(
         with_structures(GUILD),
         BuyResource(Resource.RESEARCH_FACILITY, COLONY, Technology.STEALTH_FIELD),
@@ -495,7 +497,8 @@ def test_technology_researched_earlier_in_the_list_allows_the_design():  # 003 U
     assert plan.total == 60 + 30
 
 
-def test_hero_crew_costs_30_more_with_an_academy_on_the_dockyards_world():  # 003 Use of BP in a Campaign: Military Academy
+# 003 Use of BP in a Campaign: Military Academy
+def test_hero_crew_costs_30_more_with_an_academy_on_the_dockyards_world():
     economy = with_structures((Resource.MILITARY_ACADEMY, HOME))
     plan = spend(economy, BuildShip(GALIOT, 1, hero_crew=True))
     assert HERO_CREW_BP == 30 and plan.total == GALIOT.bp + 30

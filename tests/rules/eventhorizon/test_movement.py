@@ -347,7 +347,8 @@ def test_jump_into_guarded_gate_is_contact():  # 003 Star Gate: "If a gate is gu
     assert contacts == (Contact((6, 2), 1, 1, (2,)),)
 
 
-def test_no_jump_out_of_a_guarded_gate():  # 003 Star Gate: "a tactical battle must be fought ... before it can be used" (ruling V4)
+# 003 Star Gate: "a tactical battle must be fought ... before it can be used" (ruling V4)
+def test_no_jump_out_of_a_guarded_gate():
     state = build_state(EMPTY_3, fleets=[(1, (1, 0), ["galiot"]), (2, (1, 0), ["sword"])],
                         structures=[(1, "star_gate", (1, 0)), (1, "star_gate", (6, 2))])
     new, events, contacts = move_fleets(state, moves({1: [step(1, (6, 2))]}), (1, 2), FixedDice([]))
@@ -525,7 +526,11 @@ def scenarios(draw):
     fleets = draw(st.lists(st.tuples(st.integers(1, seats), st.sampled_from(free),
                                      st.lists(st.sampled_from(SHIP_KEYS), min_size=1, max_size=3)),
                            min_size=1, max_size=5))
-    gates = draw(st.lists(st.tuples(st.integers(1, seats), st.sampled_from(free)), max_size=3, unique_by=lambda g: g[1]))
+    gates = draw(
+        st.lists(
+            st.tuples(st.integers(1, seats), st.sampled_from(free)), max_size=3, unique_by=lambda g: g[1]
+        )
+    )
     state = build_state("\n".join(rows), grid=grid, seats=seats, fleets=[(s, c, k) for s, c, k in fleets],
                         structures=[(s, "star_gate", c) for s, c in gates],
                         bp={s: draw(st.integers(0, 3)) * 10 for s in range(1, seats + 1)})

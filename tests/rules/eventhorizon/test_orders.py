@@ -110,7 +110,10 @@ def test_split_then_move_by_label_and_merge():  # docs/orders.md: split and merg
     preview = check({"split": [{"fleet": 1, "ships": [1], "as": "fast"}],
                      "moves": [{"fleet": "fast", "path": [[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]]}]})
     assert preview.moves[0].speed == 5
-    merged = check({"merge": [{"fleets": [1, 2]}]}, state(fleets=[(1, (0, 0), ["galiot"]), (1, (0, 0), ["galiot"]), (2, (6, 2), ["galiot"])]))
+    merged = check(
+        {"merge": [{"fleets": [1, 2]}]},
+        state(fleets=[(1, (0, 0), ["galiot"]), (1, (0, 0), ["galiot"]), (2, (6, 2), ["galiot"])]),
+    )
     assert [f.ships for f in merged.fleets_after_regrouping if f.owner == 1] == [(1, 2)]
 
 
@@ -266,7 +269,9 @@ def test_issue13_item14_options_mark_a_busy_dockyard():  # 003 Star Ship Build T
     st = build_state(MAP, bp=400)
     yard = next(s.id for s in st.structures if s.owner == 1 and s.resource.value == "dockyard")
     assert purchase_options(st, 1, [], NAMES)["dockyards"] == {str(yard): ""}
-    used = purchase_options(st, 1, [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": yard}], NAMES)["dockyards"]
+    used = purchase_options(
+        st, 1, [{"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": yard}], NAMES
+    )["dockyards"]
     assert "already has a build" in used[str(yard)]
     busy = replace(st, builds=(BuildState(dockyard=yard, owner=1, design=4, turns_left=2),))
     assert "still building" in purchase_options(busy, 1, [], NAMES)["dockyards"][str(yard)]

@@ -214,9 +214,17 @@ invasions = st.builds(
     st.sampled_from([None, "hex", "fleet"]), st.tuples(ints, ints).map(list), st.sampled_from(["fight", "retreat"]),
     st.one_of(st.none(), coords))
 standings = st.builds(
-    lambda inv, loss, ini, drift: {"invasion": inv, "loss_order": loss, "initiative": ini, **({"drift": drift} if drift else {})},
-    st.lists(invasions, max_size=3), st.sampled_from(["cheapest", "costliest"]), st.sampled_from(["first", "last"]),
-    st.one_of(st.none(), st.builds(lambda m, c: {m: c}, st.sampled_from(["toward", "away_from"]), coords)))
+    lambda inv, loss, ini, drift: {
+        "invasion": inv,
+        "loss_order": loss,
+        "initiative": ini,
+        **({"drift": drift} if drift else {}),
+    },
+    st.lists(invasions, max_size=3),
+    st.sampled_from(["cheapest", "costliest"]),
+    st.sampled_from(["first", "last"]),
+    st.one_of(st.none(), st.builds(lambda m, c: {m: c}, st.sampled_from(["toward", "away_from"]), coords)),
+)
 
 
 @st.composite

@@ -169,7 +169,9 @@ def test_ships_appear_only_by_building_and_vanish_only_by_battle_or_neutral_worl
             assert (a.owner, a.design, a.name, a.hero_crew) == (b.owner, b.design, b.name, b.hero_crew), (
                 f"turn {turn}: ship {sid} changed from {a} to {b}")
             if a.damage != b.damage:
-                assert b.damage == NO_DAMAGE and sid in repaired, f"turn {turn}: ship {sid} damage {a.damage} -> {b.damage}"
+                assert b.damage == NO_DAMAGE and sid in repaired, (
+                    f"turn {turn}: ship {sid} damage {a.damage} -> {b.damage}"
+                )
         for e in of_kind(record, "ship_completed"):
             ship, fleet = new[e.data["ship"]], after.fleet(e.data["fleet"])
             assert (ship.owner,) == e.seats and fleet is not None and fleet.ships == (ship.id,), (
@@ -260,7 +262,9 @@ def test_no_fleet_passes_or_ends_on_a_black_hole(spec):
         def passable(cell, what, after=after, turn=turn):
             cell = tuple(cell)
             assert after.grid.in_bounds(cell), f"turn {turn}: {what} leaves the map at {cell}"
-            assert after.terrain_at(cell) is not Terrain.BLACK_HOLE, f"turn {turn}: {what} enters the black hole at {cell}"
+            assert after.terrain_at(cell) is not Terrain.BLACK_HOLE, (
+                f"turn {turn}: {what} enters the black hole at {cell}"
+            )
 
         for e in of_kind(record, "route"):
             route = [tuple(c) for c in e.data["route"]]
@@ -306,7 +310,9 @@ def test_resolution_is_deterministic_whatever_the_submission_order(spec, shuffle
         assert reversed_ == record.resolution, f"turn {record.before.turn}: reversed submission order differs"
         shuffler.shuffle(items)
         shuffled = resolve_again(record, dict(items))
-        assert shuffled == record.resolution, f"turn {record.before.turn}: submission order {[s for s, _ in items]} differs"
+        assert shuffled == record.resolution, (
+            f"turn {record.before.turn}: submission order {[s for s, _ in items]} differs"
+        )
         # A seat that sent nothing is the same as a seat that sent "{}" (RULINGS "Missed deadline").
         explicit = {seat: record.orders.get(seat, NO_ORDERS) for seat in reversed(record.before.active_seats())}
         assert resolve_again(record, explicit) == record.resolution, f"turn {record.before.turn}: empty orders differ"

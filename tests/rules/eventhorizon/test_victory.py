@@ -140,7 +140,8 @@ def test_trade_war_two_turns_misses():  # 003 Purpose of the Campaign: 5 Trade W
     assert won(counters(trade_war(), 1, v2=2)) is None
 
 
-def test_trade_war_reads_last_turns_counters():  # 003 Purpose of the Campaign: 5 Trade War (V7: counters as of last turn)
+# 003 Purpose of the Campaign: 5 Trade War (V7: counters as of last turn)
+def test_trade_war_reads_last_turns_counters():
     # Seat 1's fleet sits on seat 2's only home route now, but the counter says 2: no win yet;
     # check() does not count this turn (turn.trade_step does, after it).
     state = build_state("2 . b", fleets=[(1, (1, 0), ["galiot", "galiot"]), (2, (2, 0), ["galiot"]),
@@ -277,7 +278,8 @@ def three_empires(**kw):
     return build_state("1 a . 2 B . 3", **kw)
 
 
-def test_no_ships_eliminates():  # 003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no ships"
+# 003 Purpose of the Campaign: "a player loses if he finishes a campaign turn with no ships"
+def test_no_ships_eliminates():
     state = three_empires(fleets=[(1, (0, 0), ["galiot"]), (3, (6, 0), ["galiot"])],
                           structures=[(2, "planetary_defences", (3, 0))])
     state = counters(counters(state, 1, v2=2, v3=1), 2, v1=1)
@@ -428,7 +430,12 @@ def test_status_total_annihilation():  # 003 Purpose of the Campaign: 6 Total An
     state = build_state("1 a . 2 b . 3 c c", purpose=TOTAL_ANNIHILATION,
                         fleets=[(1, (0, 0), ["galiot"]), (2, (3, 0), ["galiot"]), (3, (6, 0), ["galiot"])])
     s = status(state, 1)
-    assert (s.purpose, s.name, s.text, s.met) == (6, "Total Annihilation", "Every enemy planet must be captured.", False)
+    assert (s.purpose, s.name, s.text, s.met) == (
+        6,
+        "Total Annihilation",
+        "Every enemy planet must be captured.",
+        False,
+    )
     assert s.progress == "5 enemy planets still to capture (Empire 2: 2, Empire 3: 3); you own 2 planets."
 
 

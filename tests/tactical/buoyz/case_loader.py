@@ -73,10 +73,16 @@ def _deployed(spec: Mapping[str, Any]) -> BattleState:
     for s in spec.get("ships", []):
         unknown = set(s) - {"id", "at", "heading", "set"}
         if unknown:
-            raise CaseError(f"ship {s.get('id')}: with a deployed battle only 'at', 'heading', 'set' (not {sorted(unknown)})")
+            raise CaseError(
+                f"ship {s.get('id')}: with a deployed battle only 'at', 'heading', 'set' (not {sorted(unknown)})"
+            )
         ship = state.ship(s["id"])
-        ship = replace(ship, pos=tuple(float(v) for v in s.get("at", ship.pos)), heading=float(s.get("heading", ship.heading)),
-                       **{k: tuplify(v) for k, v in s.get("set", {}).items()})
+        ship = replace(
+            ship,
+            pos=tuple(float(v) for v in s.get("at", ship.pos)),
+            heading=float(s.get("heading", ship.heading)),
+            **{k: tuplify(v) for k, v in s.get("set", {}).items()},
+        )
         state = replace(state, ships=tuple(ship if x.id == ship.id else x for x in state.ships))
     return state
 

@@ -92,7 +92,12 @@ def test_leaving_by_its_own_edge_breaks_contact_and_cam_scores_it():
     assert result.winner == result.cam_score.winner
     for ship_id, seat, uid in state.cam.units:
         ship, status = state.ship(ship_id), cam_battle.status[seat][uid]
-        expect = {"active": UnitState.ON_TABLE, "left": UnitState.LEFT, "lurking": UnitState.LEFT, "destroyed": UnitState.DESTROYED}[ship.status]
+        expect = {
+            "active": UnitState.ON_TABLE,
+            "left": UnitState.LEFT,
+            "lurking": UnitState.LEFT,
+            "destroyed": UnitState.DESTROYED,
+        }[ship.status]
         assert status.state is expect
     assert all(state.ship(sid).status != "active" for sid, seat, _ in state.cam.units if seat == 2)
 

@@ -74,7 +74,11 @@ def test_the_fire_plan_lists_each_eligible_target_with_the_dice_the_engine_rolls
     beam = next(w for w in plan["weapons"] if not w["torpedo"] and w["targets"])
     target = beam["targets"][0]
     assert target["dice"] == beam["dice"] and 2 <= target["needs"] <= 6
-    result = apply(state, A.Fire(shooter.id, ((beam["key"], target["target"], target["dice"]),)), SeededDice(b"buoyz plans fire dice z"))
+    result = apply(
+        state,
+        A.Fire(shooter.id, ((beam["key"], target["target"], target["dice"]),)),
+        SeededDice(b"buoyz plans fire dice z"),
+    )
     attack = next(e for e in result.events if e.kind == "attack")
     assert len(attack.data["faces"]) == target["dice"] and attack.data["modifier"] == target["modifier"]
 

@@ -95,13 +95,21 @@ def test_every_legal_action_of_a_whole_battle_round_trips_through_the_json_codec
     assert RULES.result(state)["turns"] <= 3
 
 
-@pytest.mark.parametrize("data, words", [
-    ([], "JSON object"), ({"type": "warp"}, "unknown action type"), ({"type": "move", "ship": 1, "speed": 3}, "no field"),
-    ({"type": "move", "ship": "x"}, "whole number"), ({"type": "move", "ship": 1, "after": float("nan")}, "inches"),
-    ({"type": "move", "ship": 1, "after": 1e9}, "inches"), ({"type": "special", "ship": 1, "action": "teleport"}, "Special"),
-    ({"type": "fire", "ship": 1, "shots": [["main0", 2]]}, "[weapon, target, dice]"),
-    ({"type": "fly", "flight": 1, "to": [1]}, "[x, y]"), ({"type": "move", "ship": 1, "lay_mine": "yes"}, "true or false"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ([], "JSON object"),
+        ({"type": "warp"}, "unknown action type"),
+        ({"type": "move", "ship": 1, "speed": 3}, "no field"),
+        ({"type": "move", "ship": "x"}, "whole number"),
+        ({"type": "move", "ship": 1, "after": float("nan")}, "inches"),
+        ({"type": "move", "ship": 1, "after": 1e9}, "inches"),
+        ({"type": "special", "ship": 1, "action": "teleport"}, "Special"),
+        ({"type": "fire", "ship": 1, "shots": [["main0", 2]]}, "[weapon, target, dice]"),
+        ({"type": "fly", "flight": 1, "to": [1]}, "[x, y]"),
+        ({"type": "move", "ship": 1, "lay_mine": "yes"}, "true or false"),
+    ],
+)
 def test_bad_action_json_is_refused_with_the_format_rule(data, words):
     with pytest.raises(bp.ActionFormatError, match=words):
         bp.from_json(data)
@@ -166,7 +174,9 @@ def test_events_naming_a_cloaked_ship_are_its_own_sides_only():
     assert moved and all(e.sides == (2,) for e in moved)
     assert not RULES.visible_events(step.events, 1) or all(f"({talon.id})" not in e.text
                                                           for e in RULES.visible_events(step.events, 1))
-    assert moved[0] in RULES.visible_events(step.state.log, 2) and moved[0] in RULES.visible_events(step.state.log, None)
+    assert moved[0] in RULES.visible_events(step.state.log, 2) and moved[0] in RULES.visible_events(
+        step.state.log, None
+    )
 
 
 # --- through the play API ----------------------------------------------------------------------
@@ -229,7 +239,10 @@ def test_the_doctrine_takes_a_side_and_the_other_plays_on_to_the_end(small_campa
     assert battle.status == Battle.Status.RESOLVED and record.calls
     steps = BattleStep.objects.filter(battle=battle, side__isnull=False)
     assert steps.filter(side=1, by_doctrine=True).exists() and not steps.filter(side=1, by_doctrine=False).exists()
-    assert steps.filter(side=2, by_doctrine=False, user=carol).exists() and not steps.filter(side=2, by_doctrine=True).exists()
+    assert (
+        steps.filter(side=2, by_doctrine=False, user=carol).exists()
+        and not steps.filter(side=2, by_doctrine=True).exists()
+    )
 
 
 def test_a_bad_or_foreign_action_is_refused_and_changes_nothing(small_campaign, bob, carol, record):
@@ -268,7 +281,10 @@ def test_a_cloaked_ships_position_is_absent_from_every_answer_to_the_other_side(
         where = _positions(battle)
         total = battle.steps.count()
         urls = [reverse("api-battle-state", args=[battle.pk]), reverse("battle-play", args=[battle.pk])]
-        urls += [reverse("battle-replay", args=[battle.pk]) + f"?step={step}&frame=1" for step in (total, max(0, total - 1))]
+        urls += [
+            reverse("battle-replay", args=[battle.pk]) + f"?step={step}&frame=1"
+            for step in (total, max(0, total - 1))
+        ]
         for url in urls:
             resp = bob_c.get(url)
             assert resp.status_code == 200, url
@@ -362,7 +378,12 @@ def test_the_newer_actions_round_trip_through_the_json_codec():
             data = json.loads(json.dumps(bp.to_json(action)))
             assert bp.from_json(data) == action
             assert bp.describe(data)
-            seen.add(data["type"] + "".join(f"+{k}" for k in ("orbit", "web", "loiter", "home") if data.get(k) not in (None, False)))
+            seen.add(
+                data["type"]
+                + "".join(
+                    f"+{k}" for k in ("orbit", "web", "loiter", "home") if data.get(k) not in (None, False)
+                )
+            )
         state = apply(state, rng.choice(legal), dice).state
     assert {"reveal", "lurk", "move+orbit", "move+web", "fly+loiter", "fly+home"} <= seen
 

@@ -35,7 +35,9 @@ def test_ecm_no_ram_tractor_or_boarding_is_listed():
     moving = legal_actions(_ecm_position("movement"))
     assert not [a for a in moving if isinstance(a, A.Special) and a.target == 2]
     assert not [a for a in fire_options(_ecm_position("attack"), _ecm_position("attack").ship(1)) if a.board == 2]
-    without = replace(_ecm_position("attack"), ships=tuple(replace(s, special="") for s in _ecm_position("attack").ships))
+    without = replace(
+        _ecm_position("attack"), ships=tuple(replace(s, special="") for s in _ecm_position("attack").ships)
+    )
     assert [a for a in fire_options(without, without.ship(1)) if a.board == 2]  # the boarding ECM forbids
 
 

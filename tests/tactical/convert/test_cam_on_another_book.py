@@ -154,7 +154,10 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
     client.force_login(bob)
     assert client.get(reverse("battle-replay", args=[battle.pk])).status_code == 200
     detail = client.get(reverse("battle-detail", args=[battle.pk]))  # the converted ships' table
-    assert detail.status_code == 200 and escape(battle.setup["sides"]["1"]["ships"][0]["name"]) in detail.content.decode()
+    assert (
+        detail.status_code == 200
+        and escape(battle.setup["sides"]["1"]["ships"][0]["name"]) in detail.content.decode()
+    )
     decisions = [m for m in mail.outbox if "your decision" in m.subject]  # the CAM layer's email
     assert decisions and all(f"/battles/{battle.pk}/play/" in m.body for m in decisions)
     report = [m for m in mail.outbox if "scenario 1 report" in m.subject]

@@ -94,10 +94,15 @@ def _printplay_documents() -> list[str]:
     from tactical.rules.printplay import play as pp_play
     from tactical.rules.printplay.sheets import record_sheets as pp_sheets
 
-    return [registry.find_converter("eventhorizon", "printplay").sheets(
-                registry.find_converter("eventhorizon", "printplay").to_book(EH_SETUP)),
-            registry.find_converter("cam", "printplay").sheets(registry.find_converter("cam", "printplay").to_book(CAM_SETUP)),
-            pp_sheets(pp_play.setup_for({1: ["borg_cube", "constitution"], 2: ["sovereign", "talon"]}))]
+    return [
+        registry.find_converter("eventhorizon", "printplay").sheets(
+            registry.find_converter("eventhorizon", "printplay").to_book(EH_SETUP)
+        ),
+        registry.find_converter("cam", "printplay").sheets(
+            registry.find_converter("cam", "printplay").to_book(CAM_SETUP)
+        ),
+        pp_sheets(pp_play.setup_for({1: ["borg_cube", "constitution"], 2: ["sovereign", "talon"]})),
+    ]
 
 
 def test_print_and_play_draws_one_dashboard_per_ship():

@@ -101,8 +101,12 @@ def test_doctrine_focuses_fire_on_the_weakest_target():
 
 
 def test_doctrine_regenerates_a_downed_field():
-    state = _activated([{"id": 1, "side": 1, "design": "laser_boat", "at": "5,5", "set": {"force_fields": [0, 4, 4, 4]}},
-                        {"id": 2, "side": 2, "design": "hulk", "at": "5,4", "facing": "S"}])
+    state = _activated(
+        [
+            {"id": 1, "side": 1, "design": "laser_boat", "at": "5,5", "set": {"force_fields": [0, 4, 4, 4]}},
+            {"id": 2, "side": 2, "design": "hulk", "at": "5,4", "facing": "S"},
+        ]
+    )
     assert isinstance(doctrine_action(state, 1), Regenerate)
 
 
@@ -120,16 +124,29 @@ def test_doctrine_warps_out_when_outmatched_and_in_shuttles():
                         {"id": 2, "side": 2, "design": "san_marco", "at": "5,2"},
                         {"id": 3, "side": 2, "design": "san_marco", "at": "7,2"}])
     assert doctrine_action(state, 1) == WarpOut(1)
-    shuttle = _activated([{"id": 1, "side": 1, "design": "hulk", "at": "5,5", "set": {"shuttle": True, "hull": 1, "movement": 3}},
-                          {"id": 4, "side": 1, "design": "hulk", "at": "0,0"},
-                          {"id": 2, "side": 2, "design": "hulk", "at": "5,2"}])
+    shuttle = _activated(
+        [
+            {
+                "id": 1,
+                "side": 1,
+                "design": "hulk",
+                "at": "5,5",
+                "set": {"shuttle": True, "hull": 1, "movement": 3},
+            },
+            {"id": 4, "side": 1, "design": "hulk", "at": "0,0"},
+            {"id": 2, "side": 2, "design": "hulk", "at": "5,2"},
+        ]
+    )
     assert doctrine_action(shuttle, 1) == WarpOut(1)
 
 
 def test_doctrine_plays_campaign_fleets_both_ways():
     for invader in (1, 2):
         dice = SeededDice(derive_seed(f"camp-{invader}"))
-        fleets = {1: [CampaignShip(1, SAN_MARCO), CampaignShip(2, SWORD)], 2: [CampaignShip(3, SULTAN), CampaignShip(4, GALIOT)]}
+        fleets = {
+            1: [CampaignShip(1, SAN_MARCO), CampaignShip(2, SWORD)],
+            2: [CampaignShip(3, SULTAN), CampaignShip(4, GALIOT)],
+        }
         end = simulate(deploy(fleets, dice, invader=invader, aewa=True), dice, strict=True)
         assert is_over(end)
 

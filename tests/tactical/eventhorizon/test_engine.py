@@ -191,7 +191,13 @@ def test_battlefield_refuses_bad_terrain():
 def test_registered_as_eventhorizon():
     record = registry.find_resolver("eventhorizon")
     assert record.rule_book.startswith("003")
-    state = deploy({1: [CampaignShip(i, d) for i, d in enumerate(SAMPLE_DESIGNS[:2], 1)],
-                    2: [CampaignShip(10 + i, d) for i, d in enumerate(SAMPLE_DESIGNS[2:], 1)]}, SeededDice(derive_seed("reg")), invader=2)
+    state = deploy(
+        {
+            1: [CampaignShip(i, d) for i, d in enumerate(SAMPLE_DESIGNS[:2], 1)],
+            2: [CampaignShip(10 + i, d) for i, d in enumerate(SAMPLE_DESIGNS[2:], 1)],
+        },
+        SeededDice(derive_seed("reg")),
+        invader=2,
+    )
     result = record.resolve(state, SeededDice(derive_seed("reg2")))
     assert result.over

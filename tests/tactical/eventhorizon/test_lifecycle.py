@@ -74,7 +74,8 @@ def full_result(battle, holder, destroyed=(), damage=None):
     return {"holder": holder, "ships": ships}
 
 
-def test_confirmed_tabletop_result_is_applied_to_the_campaign(small_campaign, bob, carol):  # 003 Result of a Tactical Battle
+# 003 Result of a Tactical Battle
+def test_confirmed_tabletop_result_is_applied_to_the_campaign(small_campaign, bob, carol):
     turn = contact_turn(small_campaign, "tabletop")
     battle = Battle.objects.get()
     lost = battle.setup["sides"]["2"]["ships"][0]["id"]
@@ -132,7 +133,11 @@ def test_refused_battle_actions_change_nothing(small_campaign, bob, carol, alice
             actions.dispute_result(battle_id=battle.pk, user=carol, reason="  ")
         else:
             actions.settle_battle(battle_id=battle.pk, user=user, auto=True)
-    assert (Battle.objects.values().get(), list(battle.log.values_list("kind", flat=True)), DiceRoll.objects.count()) == before
+    assert (
+        Battle.objects.values().get(),
+        list(battle.log.values_list("kind", flat=True)),
+        DiceRoll.objects.count(),
+    ) == before
 
 
 def test_a_result_that_does_not_fit_is_refused(small_campaign, bob):  # 003 Result of a Tactical Battle

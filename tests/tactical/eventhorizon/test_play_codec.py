@@ -72,7 +72,10 @@ def _logged(rolls) -> list[LoggedDie]:
 
 
 def test_replay_dice_reproduce_a_whole_battle():  # the dice log replays a battle exactly
-    fleets = {1: [CampaignShip(1, GALIOT), CampaignShip(2, SULTAN)], 2: [CampaignShip(3, SULTAN), CampaignShip(4, GALIOT)]}
+    fleets = {
+        1: [CampaignShip(1, GALIOT), CampaignShip(2, SULTAN)],
+        2: [CampaignShip(3, SULTAN), CampaignShip(4, GALIOT)],
+    }
     live = SeededDice(derive_seed("replay"))
     end = simulate(deploy(fleets, live, invader=1), live)
     replay = ReplayDice(_logged(entry.roll for entry in live.log))

@@ -122,8 +122,15 @@ def test_refused_actions_change_nothing(battle, pick):
     state, dice, rng = battle
     state = draw_card(state, dice).state
     ids = [s.id for s in state.ships]
-    wild = [A.Activate(rng.choice(ids)), A.Move(rng.choice(ids), ("F", "F")), A.Fire(rng.choice(ids), (("laser_bank", rng.choice(ids)),)),
-            A.Teleport(rng.choice(ids), rng.choice(ids)), A.Pass(3), A.EndActivation(rng.choice(ids)), A.Scan(rng.choice(ids), 999)]
+    wild = [
+        A.Activate(rng.choice(ids)),
+        A.Move(rng.choice(ids), ("F", "F")),
+        A.Fire(rng.choice(ids), (("laser_bank", rng.choice(ids)),)),
+        A.Teleport(rng.choice(ids), rng.choice(ids)),
+        A.Pass(3),
+        A.EndActivation(rng.choice(ids)),
+        A.Scan(rng.choice(ids), 999),
+    ]
     action = wild[pick % len(wild)]
     before = replace(state)
     try:

@@ -119,7 +119,9 @@ def test_create_refuses_points_outside_the_books_bounds_and_unknown_rule_books(b
     assert not PickupBattle.objects.exists() and not Campaign.objects.filter(layer="pickup").exists()
 
 
-def test_an_emailed_invitation_is_accepted_by_that_address_only(bob, carol, mallory, django_capture_on_commit_callbacks):
+def test_an_emailed_invitation_is_accepted_by_that_address_only(
+    bob, carol, mallory, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         pickup = actions.create_pickup(user=bob, ruleset=EH, points=200, opponent="email", email="carol@example.com")
     assert pickup.status == PickupBattle.Status.INVITING

@@ -112,7 +112,10 @@ def test_a_custom_sd_over_tcorrs_limits_is_refused_with_the_limit_named(bob, rub
     c = api(bob)
     page = c.get(reverse("pickup-detail", args=[pickup.pk])).content.decode()
     assert 'id="not-offered"' in page and "Hull 31 is outside 1 to 30" in page
-    assert any("Monster" in r and "Hull 31" in r for r in c.get(reverse("api-pickup", args=[pickup.pk])).json()["not_offered"])
+    assert any(
+        "Monster" in r and "Hull 31" in r
+        for r in c.get(reverse("api-pickup", args=[pickup.pk])).json()["not_offered"]
+    )
     with pytest.raises(actions.PickupError) as exc:
         actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=[key])
     assert "T'Corr's limits" in exc.value.message and "Hull 31 is outside 1 to 30" in exc.value.message

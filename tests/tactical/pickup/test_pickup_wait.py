@@ -93,7 +93,11 @@ def test_the_creator_cancels_a_waiting_battle_its_link_answers_410_and_seated_pl
     assert res.status_code == 410 and f"pickup battle {pickup.pk} was cancelled" in res.json()["detail"]
     client.force_login(dave)
     page = client.get(reverse("pickup-join", args=[pickup.invite_token]))
-    assert page.status_code == 410 and b"cancelled by its creator" in page.content and b"accept-pickup" not in page.content
+    assert (
+        page.status_code == 410
+        and b"cancelled by its creator" in page.content
+        and b"accept-pickup" not in page.content
+    )
     refused(bob, f"/api/pickup/{pickup.pk}/fleet/", 409, "was cancelled", {"ships": fleet(bob, BZ)})
     assert not Empire.objects.filter(campaign=pickup.campaign, user=dave).exists()
 

@@ -100,7 +100,11 @@ def test_the_api_prices_refuses_by_field_and_lists_only_his_own(bob, carol):
     assert created.json()["points"] == dash.points_for(dash.from_json({**created.json()["design"], "key": "x"}))
     bad = api(bob).post(reverse("api-pickup-designs", args=[PP]),
                         {**AKIRA, "weapons": [{**AKIRA["weapons"][0], "dmg": 0}]}, format="json")
-    assert bad.status_code == 400 and bad.json()["field"] == "weapons.0.dmg" and "001 Dashboards" in bad.json()["detail"]
+    assert (
+        bad.status_code == 400
+        and bad.json()["field"] == "weapons.0.dmg"
+        and "001 Dashboards" in bad.json()["detail"]
+    )
     assert api(bob).post(reverse("api-pickup-designs", args=[PP]), {**AKIRA, "crew": 5},
                          format="json").json()["field"] == "crew"
     assert api(carol).get(reverse("api-pickup-designs", args=[PP])).json()["results"] == []

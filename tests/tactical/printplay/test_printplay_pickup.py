@@ -46,7 +46,12 @@ def test_a_four_sided_battle_two_people_two_computers_is_fought_to_its_end(bob, 
     assert res.status_code == 201, res.content
     pickup = PickupBattle.objects.get(pk=res.json()["id"])
     assert api(carol).post("/api/pickup/accept/", {"token": pickup.invite_token}, format="json").status_code == 200
-    assert api(bob).post(f"/api/pickup/{pickup.pk}/fleet/", {"ships": ["b_rel", "saber"]}, format="json").status_code == 200
+    assert (
+        api(bob)
+        .post(f"/api/pickup/{pickup.pk}/fleet/", {"ships": ["b_rel", "saber"]}, format="json")
+        .status_code
+        == 200
+    )
     done = api(carol).post(f"/api/pickup/{pickup.pk}/fleet/", {"ships": ["talon", "borg_probe"]}, format="json")
     assert done.status_code == 200 and done.json()["status"] == "playing", done.content
     battle = Battle.objects.get(pk=done.json()["battle"])

@@ -42,8 +42,14 @@ class Logged:
 @given(fleets=st.lists(st.lists(st.sampled_from(KEYS), min_size=1, max_size=3), min_size=2, max_size=4),
        picks=st.lists(st.integers(0, 10_000), min_size=60, max_size=60), seed=st.integers(0, 10_000))
 def test_random_play_keeps_every_property(fleets, picks, seed):
-    setup = setup_for({i + 1: f for i, f in enumerate(fleets)}, mat="4x6",
-                      terrain=[{"kind": "asteroids", "at": [36, 24], "radius": 5}, {"kind": "nebula", "at": [18, 30], "radius": 4}])
+    setup = setup_for(
+        {i + 1: f for i, f in enumerate(fleets)},
+        mat="4x6",
+        terrain=[
+            {"kind": "asteroids", "at": [36, 24], "radius": 5},
+            {"kind": "nebula", "at": [18, 30], "radius": 4},
+        ],
+    )
     dice = Logged(f"pp props {seed}")
     state = BOOK.new_battle(setup, dice)
     first = state

@@ -156,7 +156,10 @@ def test_its_what_if_battles_are_fought_in_worker_processes_too(toy):
     # the Trial record goes to them with the job.
     n = pool.PARALLEL_MIN_TRIALS + 2
     job = {"sides": {"1": 2, "2": 2}}
-    assert pool.play_run("toy", job, "workers", n, processes=2).result() == pool.play_run("toy", job, "workers", n).result()
+    assert (
+        pool.play_run("toy", job, "workers", n, processes=2).result()
+        == pool.play_run("toy", job, "workers", n).result()
+    )
 
 
 @pytest.mark.django_db

@@ -36,7 +36,9 @@ class Command(BaseCommand):
 
         self.stdout.write(f"Campaign {campaign.pk}: {width}x{height} {opts['grid']}, {opts['players']} players, "
                           f"purpose {campaign.purpose} ({PURPOSES[campaign.purpose].name})")
-        self.stdout.write("turn | " + " | ".join(f"P{s} bp/worlds/ships/battles" for s in range(1, opts["players"] + 1)))
+        self.stdout.write(
+            "turn | " + " | ".join(f"P{s} bp/worlds/ships/battles" for s in range(1, opts["players"] + 1))
+        )
         # The set-up round (turn 0: every seat buys its set-up fleet), then the turns.
         for _ in range(opts["turns"] + 1):
             actions.write_bot_orders(campaign_id=campaign.pk)

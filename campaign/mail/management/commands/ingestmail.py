@@ -40,8 +40,12 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser):
-        parser.add_argument("--recipient", action="append", default=[],
-                            help="an envelope recipient (e.g. procmail's $RECIPIENT, Postfix's ${recipient}); repeatable")
+        parser.add_argument(
+            "--recipient",
+            action="append",
+            default=[],
+            help="an envelope recipient (e.g. procmail's $RECIPIENT, Postfix's ${recipient}); repeatable",
+        )
         parser.add_argument("--sender", default=None,
                             help="the envelope sender (Postfix pipe(8)'s ${sender}; empty for a bounce, which is "
                                  "stored and dropped without an answer)")

@@ -249,4 +249,30 @@ from .outcome import (  # noqa: F401, I001 (re-exported: every name as engine.py
     outcome,
 )
 
-__all__ = ["Outcome", "Resolution", "ShipFate", "agile", "allowance", "apply", "base_speed", "check", "close_defence", "damage", "dead_in_space", "eligible", "ending", "fire_options", "flagship", "hit_modifier", "initiative_modifier", "legal_actions", "move_cost_ok", "move_options", "outcome", "shields_facing", "system_dice", "systems", "turning"]
+__all__ = [
+    "Outcome",
+    "Resolution",
+    "ShipFate",
+    "agile",
+    "allowance",
+    "apply",
+    "base_speed",
+    "check",
+    "close_defence",
+    "damage",
+    "dead_in_space",
+    "eligible",
+    "ending",
+    "fire_options",
+    "flagship",
+    "hit_modifier",
+    "initiative_modifier",
+    "legal_actions",
+    "move_cost_ok",
+    "move_options",
+    "outcome",
+    "shields_facing",
+    "system_dice",
+    "systems",
+    "turning",
+]

@@ -114,7 +114,9 @@ def _check_fly(state: BattleState, action: A.FlyAC) -> None:
 def _check_home(state: BattleState, f, action: A.FlyAC, to) -> None:
     """A flight leaving for its off-table base (ruling BZ80)."""
     if not f.offtable:
-        raise IllegalActionError(CARRIER_RULE, f"flight {f.id} flies from a carrier on the table, not an off-table base")
+        raise IllegalActionError(
+            CARRIER_RULE, f"flight {f.id} flies from a carrier on the table, not an off-table base"
+        )
     if action.attack is not None or action.cap or action.loiter:
         raise IllegalActionError(CARRIER_RULE, "a flight leaving for its base declares nothing else")
     if distance(to, edge_point(state, f.side, to)) > EPSILON:
@@ -125,7 +127,9 @@ def _check_home(state: BattleState, f, action: A.FlyAC, to) -> None:
 def _check_ac_attack(state: BattleState, f, action: A.FlyAC) -> None:
     """A flight's declared attack (8.1, 8.3, 8.6): armed, not a patrol, at an enemy it may attack."""
     if f.patrol:
-        raise IllegalActionError(PATROL_RULE, f"flight {f.id} loitered as a patrol counter and may never initiate combat")
+        raise IllegalActionError(
+            PATROL_RULE, f"flight {f.id} loitered as a patrol counter and may never initiate combat"
+        )
     if not f.armed:
         raise IllegalActionError(AC_ATTACK_RULE, f"flight {f.id} has discharged its warload or dogfought and must "
                                  "return to rearm (8.1)")
@@ -205,7 +209,11 @@ def fly_options(state: BattleState, f: Flight) -> list[A.FlyAC]:
     seen, uniq = set(), []
     for a in out:
         key = (a.to, a.attack, a.cap, a.loiter, a.home)
-        if key not in seen and state.table_of(a.to) == state.table_of(f.pos) is not None and not (state.webs and web_block(state, [(f.pos, a.to)])):
+        if (
+            key not in seen
+            and state.table_of(a.to) == state.table_of(f.pos) is not None
+            and not (state.webs and web_block(state, [(f.pos, a.to)]))
+        ):
             seen.add(key)
             uniq.append(a)
     return uniq

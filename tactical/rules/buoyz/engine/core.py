@@ -184,7 +184,8 @@ def formation_problem(state: BattleState, ship: Ship, end) -> str | None:
         return None
     if near_end <= min(distance(ship.pos, m.pos) for m in mates) + 1e-6:
         return None
-    return f"a squadron keeps within 3\" of each other: {ship.name} ({ship.id}) would end {near_end:.1f}\" from the nearest"
+    return (f'a squadron keeps within 3" of each other: {ship.name} ({ship.id}) would end {near_end:.1f}" '
+            'from the nearest')
 
 
 def fires_cloaked(ship: Ship) -> bool:

@@ -146,9 +146,16 @@ def _do_fire(state: BattleState, action: A.Fire, ctx: _Ctx) -> BattleState:
             bearing_banks, all_banks = system.bearing_share(arcs_of(shooter.pos, shooter.heading, target.pos))
             if bearing_banks < all_banks:
                 share = round_half_up(dice * bearing_banks / all_banks)
-                ctx.log("banks", f"{system.name} ({key}): {bearing_banks} of its {all_banks} banks bear on "
-                        f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})", ship=ship.id, about=(target.id,),
-                        weapon=key, dice=share, declared=dice)
+                ctx.log(
+                    "banks",
+                    f"{system.name} ({key}): {bearing_banks} of its {all_banks} banks bear on "
+                    f"{target.name} ({target.id}): {share} of {dice} dice ({TARGET_RULE})",
+                    ship=ship.id,
+                    about=(target.id,),
+                    weapon=key,
+                    dice=share,
+                    declared=dice,
+                )
                 dice = share
                 if not dice:
                     continue

@@ -344,7 +344,9 @@ def _check_reveal(state: BattleState, action: A.Reveal) -> None:
     if not isinstance(heading, (int, float)) or isinstance(heading, bool) or not math.isfinite(heading):
         raise IllegalActionError(LURK_RULE, f"'heading' must be degrees, not {heading!r}")
     rect = state.zone_rect(ship.zone) if ship.zone is not None else None
-    if rect is None or not (rect[0] - EPSILON <= at[0] <= rect[2] + EPSILON and rect[1] - EPSILON <= at[1] <= rect[3] + EPSILON):
+    if rect is None or not (
+        rect[0] - EPSILON <= at[0] <= rect[2] + EPSILON and rect[1] - EPSILON <= at[1] <= rect[3] + EPSILON
+    ):
         raise IllegalActionError(LURK_RULE, f"{ship.name} ({ship.id}) is revealed within its square {list(ship.zone)}")
 
 
@@ -395,7 +397,8 @@ def _do_lurk(state: BattleState, action: A.Lurk, ctx: _Ctx) -> BattleState:
 
 
 def handle_lurk(state: BattleState, action: A.Lurk) -> Callable[[_Ctx], BattleState]:
-    """10.2, 11.8: a ship staying hidden: checked now (an ``IllegalActionError`` rolls nothing); the closure resolves it."""
+    """10.2, 11.8: a ship staying hidden: checked now (an ``IllegalActionError`` rolls nothing); the closure
+    resolves it."""
     _check_lurk(state, action)
     return partial(_do_lurk, state, action)
 
@@ -445,7 +448,10 @@ def _move_table(ship_id: int, allow: float, t: int, is_agile: bool, extra: str =
         return base + tuple(more)
     template = A.Move(ship_id)
     # each a Move(ship_id, before, turn, after, turn_end), made as ``state.evolve`` makes a copy
-    return tuple(replace(template, before=b, turn=tn, after=a, turn_end=te) for b, tn, a, te in _move_shapes(allow, t, is_agile))
+    return tuple(
+        replace(template, before=b, turn=tn, after=a, turn_end=te)
+        for b, tn, a, te in _move_shapes(allow, t, is_agile)
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -479,7 +485,9 @@ def _move_shapes(allow: float, t: int, is_agile: bool) -> tuple[tuple[float, int
 
 def ship_moves(state: BattleState, ship: Ship) -> list[A.Move]:
     """``move_options`` less those a ship breaking contact may not make (CAM 3.1 a)."""
-    extra = ("lay" if mine_layer_problem(ship) is None else "") + ("sweep" if has(ship.abilities, "Minesweeper") else "")
+    extra = ("lay" if mine_layer_problem(ship) is None else "") + (
+        "sweep" if has(ship.abilities, "Minesweeper") else ""
+    )
     if extra and not (ship.sd.speed is None or dead_in_space(ship) or ship.held or ship.landed):
         options = list(_move_table(ship.id, allowance(ship), turning(ship), agile(ship), extra))
     else:

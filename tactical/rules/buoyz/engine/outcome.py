@@ -31,7 +31,12 @@ class Outcome:
     ending: str | None = None  # how it ended (``ending``): None while it goes on
 
 
-FIELD_HELD, CONTACT_BROKEN, MUTUAL_DESTRUCTION, TURN_CAP = "field held", "contact broken", "mutual destruction", "turn cap"
+FIELD_HELD, CONTACT_BROKEN, MUTUAL_DESTRUCTION, TURN_CAP = (
+    "field held",
+    "contact broken",
+    "mutual destruction",
+    "turn cap",
+)
 
 
 def ending(state: BattleState) -> str | None:

@@ -50,8 +50,10 @@ def _own_ship(state: BattleState, ship_id: int, rule: str) -> Ship:
     if ship.side != state.acting:
         raise IllegalActionError(TURN_RULE, f"it is side {state.acting}'s turn to nominate, not side {ship.side}'s")
     if state.squadron_next and ship.id not in state.squadron_next:
-        raise IllegalActionError(SQUADRON_RULE, f"the rest of the squadron ({', '.join(map(str, state.squadron_next))}) "
-                                 "moves and fires first")
+        raise IllegalActionError(
+            SQUADRON_RULE,
+            f"the rest of the squadron ({', '.join(map(str, state.squadron_next))}) moves and fires first",
+        )
     return ship
 
 
@@ -300,8 +302,13 @@ def _drop_out(state: BattleState, ctx: _Ctx) -> BattleState:
         if ship.active and ship.hyperspace:
             on = state.table_of(ship.pos) is not None
             ship = replace(ship, hyperspace=False, status=ship.status if on else LEFT)
-            ctx.log("hyperspace", f"{ship.name} ({ship.id}) drops out of hyperspace"
-                    + ("" if on else f" off the table: it has left the battle ({LEAVE_RULE})"), ship=ship.id, left=not on)
+            ctx.log(
+                "hyperspace",
+                f"{ship.name} ({ship.id}) drops out of hyperspace"
+                + ("" if on else f" off the table: it has left the battle ({LEAVE_RULE})"),
+                ship=ship.id,
+                left=not on,
+            )
             state = with_ship(state, ship)
     return state
 
@@ -343,11 +350,31 @@ def _end_phase(state: BattleState, ctx: _Ctx) -> BattleState:
     state = _carrier_ops(state, ctx)
     state = _webs_hold(state, ctx) if state.webs else state
     state = _rotate(state, ctx)
-    ships = tuple(replace(s, moved=False, weaving=False, fired=False, fired_keys=(), sweeping=False, extra_specials=(), extra_tries=0,
-                          overwatch=False, burnt=s.burnt or s.uses("engine_doubling"),
-                          exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))), engaged=(), moved_inches=0.0, special="", special_tried="",
-                          shields_lowered=False, detected=False, searched=False) if s.active or s.status in (LURKING, TRANSIT)
-                  else s for s in state.ships)
+    ships = tuple(
+        replace(
+            s,
+            moved=False,
+            weaving=False,
+            fired=False,
+            fired_keys=(),
+            sweeping=False,
+            extra_specials=(),
+            extra_tries=0,
+            overwatch=False,
+            burnt=s.burnt or s.uses("engine_doubling"),
+            exchanged=tuple(sorted(set(s.exchanged) | set(s.engaged))),
+            engaged=(),
+            moved_inches=0.0,
+            special="",
+            special_tried="",
+            shields_lowered=False,
+            detected=False,
+            searched=False,
+        )
+        if s.active or s.status in (LURKING, TRANSIT)
+        else s
+        for s in state.ships
+    )
     state = replace(state, ships=ships, torpedoes=())
     state = CAM.end_phase(state, ctx)
     return _check_over(state, ctx)

@@ -70,13 +70,17 @@ def _check_special_timing(state: BattleState, ship: Ship, action: A.Special) -> 
                                      "uncloaked warp capable ships go to maximum warp")
     elif ship.extra_tries:  # after a successful No Win Scenario: two more, each a different one
         if action.action == "no_win" or action.action == ship.special_tried or ship.uses(action.action):
-            raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has already tried {action.action} this turn")
+            raise IllegalActionError(
+                SPECIAL_RULE, f"{ship.name} ({ship.id}) has already tried {action.action} this turn"
+            )
     else:
         if state.nominated is not None:
             raise IllegalActionError(SPECIAL_RULE, f"ship {state.nominated} attempted its Special Action and must move "
                                      "now")
         if ship.special_tried:
-            raise IllegalActionError(SPECIAL_RULE, f"{ship.name} ({ship.id}) has attempted its Special Action this turn")
+            raise IllegalActionError(
+                SPECIAL_RULE, f"{ship.name} ({ship.id}) has attempted its Special Action this turn"
+            )
 
 
 # --- each Special Action's own conditions (7.2, 7.3), in _SPECIAL_CHECKS below ---------------------
@@ -279,11 +283,23 @@ def separate_saucer(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
     hull_s, crip_s = max(1, _third(sd.hull)), _third(sd.crippled_at)
     left_s = max(1, min(hull_s, _third(ship.hull)))
     warp = sd.ship_class.value == "BB"
-    saucer_sd = replace(sd, key=f"{sd.key}_saucer", name=f"{sd.name} – saucer", speed=sd.speed if warp else
-                        min(sd.speed or 0, 2), target_size=min(5, sd.target_size + 1), hull=hull_s,
-                        crippled_at=min(crip_s, hull_s - 1), ac=0, ac_capacity=0,
-                        special_abilities=("Warp", "Impulse", "Trans", "Landing") if warp else ("Impulse", "Trans", "Landing"),
-                        main=tuple(main_s), secondary=_third(sd.secondary), close_defence=_third(sd.close_defence))
+    saucer_sd = replace(
+        sd,
+        key=f"{sd.key}_saucer",
+        name=f"{sd.name} – saucer",
+        speed=sd.speed if warp else min(sd.speed or 0, 2),
+        target_size=min(5, sd.target_size + 1),
+        hull=hull_s,
+        crippled_at=min(crip_s, hull_s - 1),
+        ac=0,
+        ac_capacity=0,
+        special_abilities=("Warp", "Impulse", "Trans", "Landing")
+        if warp
+        else ("Impulse", "Trans", "Landing"),
+        main=tuple(main_s),
+        secondary=_third(sd.secondary),
+        close_defence=_third(sd.close_defence),
+    )
     drive_sd = replace(sd, key=f"{sd.key}_drive", name=f"{sd.name} – drive section", hull=max(1, sd.hull - hull_s),
                        crippled_at=max(0, min(sd.crippled_at - crip_s, sd.hull - hull_s - 1)),
                        special_abilities=tuple(a for a in ship.abilities if a.lower() != "saucer"),

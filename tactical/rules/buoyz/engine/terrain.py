@@ -128,8 +128,17 @@ def _spin_web(state: BattleState, ship: Ship, ctx: _Ctx) -> BattleState:
     partner = min(partners, key=lambda s: (distance(s.pos, ship.pos), s.id))
     web = Web(max((w.id for w in state.webs), default=0) + 1, ship.side, partner.pos, ship.pos,
               (_anchor(state, partner), _anchor(state, ship)))
-    ctx.log("web", f"{partner.name} ({partner.id}) and {ship.name} ({ship.id}) complete Tholian web {web.id} "
-            f"({WEB_RULE})", ship=ship.id, partner=partner.id, about=(partner.id,), web=web.id, a=list(web.a), b=list(web.b))
+    ctx.log(
+        "web",
+        f"{partner.name} ({partner.id}) and {ship.name} ({ship.id}) complete Tholian web {web.id} "
+        f"({WEB_RULE})",
+        ship=ship.id,
+        partner=partner.id,
+        about=(partner.id,),
+        web=web.id,
+        a=list(web.a),
+        b=list(web.b),
+    )
     return replace(state, webs=state.webs + (web,))
 
 

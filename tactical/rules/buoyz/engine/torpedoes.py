@@ -71,9 +71,16 @@ def _resolve_torpedoes(state: BattleState, ctx: _Ctx) -> BattleState:
         mod = (1 if t.kind in GUIDED else 0) - target.sd.target_size
         faces = ctx.roll(2 if t.from_ac else 3, f"{TORP_RULE}: {t.kind} torpedo at {t.target}")
         hits = torpedo_hits(faces, t.kind, target.sd.target_size)
-        ctx.log("torpedo_attack", f"{t.kind.title()} torpedo at {target.name} ({target.id}): {list(faces)} modifier "
-                f"{mod:+d}: {hits} hit(s)", ship=None if t.from_ac else t.shooter, flight=t.shooter if t.from_ac else None,
-                target=t.target, faces=list(faces), hits=hits)
+        ctx.log(
+            "torpedo_attack",
+            f"{t.kind.title()} torpedo at {target.name} ({target.id}): {list(faces)} modifier "
+            f"{mod:+d}: {hits} hit(s)",
+            ship=None if t.from_ac else t.shooter,
+            flight=t.shooter if t.from_ac else None,
+            target=t.target,
+            faces=list(faces),
+            hits=hits,
+        )
         if hits and evading:
             again = ctx.roll(hits, f"000 7.2 Evasive!: re-roll torpedo hits on {t.target}")
             hits = torpedo_hits(again, t.kind, target.sd.target_size)

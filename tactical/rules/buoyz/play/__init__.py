@@ -263,5 +263,21 @@ def _replay_note(b) -> str:
 
 
 RULES = BuoyzPlay()
-__all__ = ["ACTION_TYPES", "RULES", "BuoyzPlay", "PlayState", "SetupError", "describe", "from_json",
-           "hidden_ships", "initial_state", "sd_entry", "sd_from_json", "sd_to_json", "setup_for", "ship_rows", "side_actions", "to_json"]
+__all__ = [
+    "ACTION_TYPES",
+    "RULES",
+    "BuoyzPlay",
+    "PlayState",
+    "SetupError",
+    "describe",
+    "from_json",
+    "hidden_ships",
+    "initial_state",
+    "sd_entry",
+    "sd_from_json",
+    "sd_to_json",
+    "setup_for",
+    "ship_rows",
+    "side_actions",
+    "to_json",
+]

@@ -141,7 +141,11 @@ def describe(data: Mapping) -> str:
             parts.append(f"orbit object {action.orbit}")
         extra = [w for w, on in (("shields lowered", action.lower_shields), ("laying a mine", action.lay_mine),
                                  ("sweeping", action.sweep), ("spinning a web", action.web)) if on]
-        return f"Ship {action.ship}: " + (", then ".join(parts) or "stay put") + (f" ({', '.join(extra)})" if extra else "")
+        return (
+            f"Ship {action.ship}: "
+            + (", then ".join(parts) or "stay put")
+            + (f" ({', '.join(extra)})" if extra else "")
+        )
     if isinstance(action, A.Fire):
         if not action.shots and action.board is None:
             return f"Ship {action.ship} holds its fire"

@@ -44,8 +44,15 @@ def action_choices(state: BattleState, seat: int) -> dict:
     for action in legal_actions(state, ship.id):
         if isinstance(action, A.Move):
             pos, facing, _ = trace_path(state, ship, action.path, action.into_black_hole)
-            out["moves"].append({"x": pos[0], "y": pos[1], "facing": FACING_NAMES[facing], "path": " ".join(action.path),
-                                 "json": json.dumps(codec.to_json(action))})
+            out["moves"].append(
+                {
+                    "x": pos[0],
+                    "y": pos[1],
+                    "facing": FACING_NAMES[facing],
+                    "path": " ".join(action.path),
+                    "json": json.dumps(codec.to_json(action)),
+                }
+            )
         elif isinstance(action, A.Fire):
             fires.append(action)
         else:
@@ -72,16 +79,33 @@ def ship_rows(state: BattleState, viewer: Viewer) -> list[dict]:
         hidden = s.stealth_engaged and viewer.fog_side is not None and s.side != viewer.fog_side and s.in_play
         if hidden:
             continue
-        rows.append({
-            "id": s.id, "side": s.side, "side_name": viewer.names.get(s.side, s.side), "name": s.name,
-            "design": s.design.name,
-            "pos": s.pos, "facing": FACING_NAMES[s.facing], "hull": s.hull, "max_hull": boardsvg.max_hull(s),
-            "condition": boardsvg.condition(s)[0], "condition_text": boardsvg.condition(s)[1],
-            "movement": s.movement, "force_fields": list(s.force_fields), "weapons": [w.replace("_", " ") for w in s.weapons],
-            "status": s.status, "evasive": s.evasive, "stealth": s.stealth_engaged, "shuttle": s.shuttle,
-            "power": s.power, "captured_by": s.captured_by, "original_side": s.original_side,
-            "mine": s.side == viewer.seat, "colour": viewer.colours.get(s.side, "#999"),
-        })
+        rows.append(
+            {
+                "id": s.id,
+                "side": s.side,
+                "side_name": viewer.names.get(s.side, s.side),
+                "name": s.name,
+                "design": s.design.name,
+                "pos": s.pos,
+                "facing": FACING_NAMES[s.facing],
+                "hull": s.hull,
+                "max_hull": boardsvg.max_hull(s),
+                "condition": boardsvg.condition(s)[0],
+                "condition_text": boardsvg.condition(s)[1],
+                "movement": s.movement,
+                "force_fields": list(s.force_fields),
+                "weapons": [w.replace("_", " ") for w in s.weapons],
+                "status": s.status,
+                "evasive": s.evasive,
+                "stealth": s.stealth_engaged,
+                "shuttle": s.shuttle,
+                "power": s.power,
+                "captured_by": s.captured_by,
+                "original_side": s.original_side,
+                "mine": s.side == viewer.seat,
+                "colour": viewer.colours.get(s.side, "#999"),
+            }
+        )
     return rows
 
 
