@@ -81,7 +81,8 @@ def test_celery_is_configured_for_late_acks_prefetch_one_and_one_schedule():
     assert scheduled == {"campaign.tasks.process_due", "campaign.tasks.send_deadline_reminders",
                          "tactical.tasks.settle_due_battles", "tactical.tasks.play_due_activations",
                          "campaign.mail.tasks.process_pending", "campaign.mail.tasks.purge_raw",
-                         "campaign.tasks.purge_unconfirmed_accounts"}  # mail-imap-poll only with MAIL_IMAP_HOST
+                         "campaign.tasks.purge_unconfirmed_accounts",
+                         "campaign.groups.tasks.sweep"}  # mail-imap-poll only with MAIL_IMAP_HOST
     app.loader.import_default_modules()
     assert scheduled <= set(app.tasks)
 

@@ -30,7 +30,7 @@ from tactical.rules import registry
 
 from .play.setup import sd_from_json, sd_to_json, setup_for
 
-RULING = "docs/rulings.md XC1-XC9 (Event Horizon ships on Buoyz)"
+RULING = "site rulings XC1–XC9 (Event Horizon ships on Buoyz)"
 LAYER = "eventhorizon"
 BOOK = "buoyz"
 

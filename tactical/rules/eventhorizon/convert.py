@@ -35,7 +35,7 @@ from .deploy import CampaignShip
 
 LAYER = "cam"
 BOOK = "eventhorizon"
-RULING = "docs/rulings.md XC10-XC18 (CAM scenarios on Event Horizon)"
+RULING = "site rulings XC10–XC18 (CAM scenarios on Event Horizon)"
 BP_PER_POINT = 5  # XC10
 
 PC, CO, FR, DS, SC = (ShipType.PATROL_CRAFT, ShipType.CORVETTE, ShipType.FRIGATE, ShipType.DESTROYER,

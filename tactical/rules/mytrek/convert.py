@@ -31,8 +31,8 @@ from .fleets import design_json
 from .state import Design
 
 LAYER_EH, LAYER_CAM, BOOK = "eventhorizon", "cam", "mytrek"
-RULING_EH = "docs/rulings.md XC31-XC35 (Event Horizon ships on My Trek V)"
-RULING_CAM = "docs/rulings.md XC31, XC36-XC40 (CAM units on My Trek V)"
+RULING_EH = "site rulings XC31–XC35 (Event Horizon ships on My Trek V)"
+RULING_CAM = "site rulings XC31, XC36–XC40 (CAM units on My Trek V)"
 FULL = T.MAX_PER_SYSTEM  # a system at III (002 System Damage)
 
 # XC32: Event Horizon's numbers in the table's columns.

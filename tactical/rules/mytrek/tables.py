@@ -18,7 +18,6 @@ HULL = f"{BOOK} Hull Damage"
 SYSTEMS = f"{BOOK} System Damage"
 DESTRUCT = f"{BOOK} Self-Destruct"
 FLEET = f"{BOOK} Assembling a Fleet"
-RULINGS = "docs/rulings.md"
 
 STOP, HALF, FULL = 0, 1, 2
 SPEED_NAMES = ("Stop", "H", "F") + tuple(f"Hyper {n}" for n in range(1, 11))

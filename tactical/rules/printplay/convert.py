@@ -33,8 +33,8 @@ from .dashboards import ROSTER, Dashboard, Weapon
 from .play import setup_for
 
 LAYER_EH, LAYER_CAM, BOOK = "eventhorizon", "cam", "printplay"
-RULING_EH = "docs/rulings.md XC19-XC25 (Event Horizon ships on Print&Play)"
-RULING_CAM = "docs/rulings.md XC19, XC26-XC30 (CAM units on Print&Play)"
+RULING_EH = "site rulings XC19–XC25 (Event Horizon ships on Print&Play)"
+RULING_CAM = "site rulings XC19, XC26–XC30 (CAM units on Print&Play)"
 FACTION = "Federation"  # XC20: every converted ship gives Picard's Manoeuvre (PP8), both sides alike
 
 # XC19: the rate, from the ships both books print.
