@@ -73,7 +73,8 @@ def test_books_with_their_own_what_if_form_are_listed_and_sent_there(client, bob
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", [b["name"] for b in whatif_books.offered() if b["generic"]])
-def test_every_book_on_the_generic_what_if_runs_from_its_pickup_fleets(name, bob, django_capture_on_commit_callbacks):
+def test_every_book_on_the_generic_what_if_runs_from_its_pickup_fleets(name, bob, django_capture_on_commit_callbacks,
+                                                                       eager_tasks):
     """A book on the generic what-if pages (a Trial and a FleetBook, no pages of its own): two forces
     its fleet book's computer buys within its default points run to win counts, battle by battle the
     same as its Trial fights the pickup setup the run stored."""

@@ -29,7 +29,7 @@ EXAMPLE = {
 
 
 def test_a_my_trek_what_if_is_started_from_the_site_and_shows_win_rates(
-    client, bob, carol, django_capture_on_commit_callbacks
+    client, bob, carol, django_capture_on_commit_callbacks, eager_tasks
 ):
     own = APIClient()
     own.force_login(bob)

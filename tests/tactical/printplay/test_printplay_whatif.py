@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_print_and_play_what_if_is_started_run_and_shown_from_the_site(client, bob,
-                                                                        django_capture_on_commit_callbacks):
+                                                                        django_capture_on_commit_callbacks,
+                                                                        eager_tasks):
     mine = api(bob).post(reverse("api-pickup-designs", args=["printplay"]), AKIRA, format="json").json()
     client.force_login(bob)
     page = client.get(reverse("whatif-book-new", kwargs={"book": "printplay"}))

@@ -82,7 +82,8 @@ def test_it_is_offered_on_the_what_if_pages(toy, client, bob):
 
 
 @pytest.mark.django_db
-def test_a_what_if_of_it_runs_to_win_rates_on_its_page(toy, client, bob, django_capture_on_commit_callbacks):
+def test_a_what_if_of_it_runs_to_win_rates_on_its_page(toy, client, bob, django_capture_on_commit_callbacks,
+                                                        eager_tasks):
     from django.urls import reverse
 
     from tactical.models import WhatIfRun
@@ -129,7 +130,8 @@ def test_a_toy_what_if_over_its_limits_is_refused_and_creates_nothing(toy, clien
 
 
 @pytest.mark.django_db
-def test_the_api_starts_a_toy_what_if_and_refuses_bad_ones(toy, client, bob, django_capture_on_commit_callbacks):
+def test_the_api_starts_a_toy_what_if_and_refuses_bad_ones(toy, client, bob, django_capture_on_commit_callbacks,
+                                                           eager_tasks):
     from django.urls import reverse
 
     from tactical.models import WhatIfRun
