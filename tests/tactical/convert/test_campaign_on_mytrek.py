@@ -3,7 +3,7 @@
 priced by 002 "Assembling a Fleet", damage as hull and system factors), fought with simultaneous
 secret orders (ruling MT17: both sides act at once, ``PlayRules.acting_sides``), handed to the
 computer at its deadline, played to its end, and its result goes back to the turn as Event
-Horizon's (docs/battles.md "Result"); a tabletop battle prints the ship logs."""
+Horizon's (docs/battles.md "Result"); the tabletop record sheets: test_sheets_on_new_books.py."""
 
 from __future__ import annotations
 
@@ -56,29 +56,3 @@ def test_an_embedded_battle_is_fought_on_my_trek_and_the_turn_takes_it_up(small_
     destroyed = {s["ship"] for s in battle.result["ships"] if s["fate"] == "destroyed"}
     kept = {s["ship"] for s in battle.result["ships"] if s["fate"] == "survived"}
     assert not destroyed & numbers and kept <= numbers
-
-
-def test_a_tabletop_battle_prints_the_ship_logs(client, small_campaign, alice, bob):
-    _choose_mytrek(small_campaign, alice)
-    contact_turn(small_campaign, "tabletop")
-    battle = Battle.objects.get()
-    client.force_login(bob)
-    assert "My Trek V" in client.get(f"/battles/{battle.pk}/").content.decode()
-    sheets = client.get(f"/battles/{battle.pk}/sheets/").content.decode()
-    ships = sum(len(s["ships"]) for s in battle.setup["sides"].values())
-    assert sheets.count('<section class="sheet">') == ships and "My Trek V ship log (002)" in sheets
-
-
-def test_a_cam_tabletop_scenario_prints_its_forces_as_ship_logs(client, alice, bob, carol):  # XC36-XC39
-    from campaign.cam import actions as cam_actions
-    from tests.cam.conftest import make_cam, ship_numbers
-
-    c = make_cam(alice, bob, carol)
-    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    cam_actions.roll_table(campaign_id=c.pk, user=bob)
-    client.force_login(bob)
-    assert "?book=mytrek" in client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
-    sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book=mytrek").content.decode()
-    assert sheets.count('<section class="sheet">') == 5 and "My Trek V ship log (002)" in sheets

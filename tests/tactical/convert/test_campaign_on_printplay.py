@@ -2,7 +2,7 @@
 Print&Play (rulings XC19-XC25). The option offers it, the battle is set up from the converted
 fleets (dashboards, 001 Dashboards), handed to the computer at its deadline, played to its end on
 Print&Play, and its result goes back to the turn as Event Horizon's (docs/battles.md "Result");
-a tabletop battle prints the dashboards."""
+the tabletop record sheets are tests/tactical/convert/test_sheets_on_new_books.py."""
 
 from __future__ import annotations
 
@@ -53,29 +53,3 @@ def test_an_embedded_battle_is_fought_on_print_and_play_and_the_turn_takes_it_up
     destroyed = {s["ship"] for s in battle.result["ships"] if s["fate"] == "destroyed"}
     kept = {s["ship"] for s in battle.result["ships"] if s["fate"] in ("survived", "warped_out")}
     assert not destroyed & numbers and kept <= numbers
-
-
-def test_a_tabletop_battle_prints_the_dashboards(client, small_campaign, alice, bob):
-    _choose_printplay(small_campaign, alice)
-    contact_turn(small_campaign, "tabletop")
-    battle = Battle.objects.get()
-    client.force_login(bob)
-    assert "Print&amp;Play" in client.get(f"/battles/{battle.pk}/").content.decode()
-    sheets = client.get(f"/battles/{battle.pk}/sheets/").content.decode()
-    ships = sum(len(s["ships"]) for s in battle.setup["sides"].values())
-    assert sheets.count('<section class="sheet">') == ships and "001 Dashboards" in sheets
-
-
-def test_a_cam_tabletop_scenario_prints_its_forces_as_dashboards(client, alice, bob, carol):  # XC26-XC29
-    from campaign.cam import actions as cam_actions
-    from tests.cam.conftest import make_cam, ship_numbers
-
-    c = make_cam(alice, bob, carol)
-    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    cam_actions.roll_table(campaign_id=c.pk, user=bob)
-    client.force_login(bob)
-    assert "?book=printplay" in client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
-    sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book=printplay").content.decode()
-    assert sheets.count('<section class="sheet">') == 5 and "001 Dashboards" in sheets  # one per unit
