@@ -155,10 +155,10 @@ def design_from(data: Any, key: str = "own") -> Card:
                         f"{', '.join(DESIGN_FIELDS)})")
     problems: dict[str, tuple[str, str]] = {}
     name, power = data.get("name", ""), data.get("power", "")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-        problems["name"] = ("004 II, ruling SS30", f"a card needs a name of 1 to {MAX_NAME} characters")
-    if not isinstance(power, str) or len(power.strip()) > MAX_POWER:
-        problems["power"] = ("004 II, ruling SS30", f"the power is a text of at most {MAX_POWER} characters")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.isprintable():
+        problems["name"] = ("004 II, ruling SS30", f"a card needs a name of 1 to {MAX_NAME} printable characters")
+    if not isinstance(power, str) or len(power.strip()) > MAX_POWER or not power.isprintable():
+        problems["power"] = ("004 II, ruling SS30", f"the power is at most {MAX_POWER} printable characters")
     banks = data.get("banks", [])
     if not isinstance(banks, (list, tuple)):
         problems["banks"] = ("004 VI.B", "the advanced weapon banks are a list of abbreviations")
