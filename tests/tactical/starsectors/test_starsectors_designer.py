@@ -192,6 +192,8 @@ def test_another_user_neither_sees_his_cards_nor_learns_of_them(client, bob, car
         with pytest.raises(actions.PickupError) as exc:
             actions.submit_fleet(pickup_id=theirs.pk, user=carol, ships=ships)
         assert exc.value.message == f"no ship {ships[0]!r} to buy here"
+    whatif = client.get(reverse("whatif-book-new", kwargs={"book": SS})).content.decode()
+    assert "Federation heavy cruiser" in whatif and "Lancer" not in whatif and key not in whatif
     with pytest.raises(runs.WhatIfError, match=f"no ship '{key}' to buy here"):
         whatif_books.build_params(user=carol, book=SS, raw={"points": 10, "forces": {"1": [key], "2": ["rom-bird"]}})
     assert PlayerDesign.objects.filter(owner=carol).count() == 0
@@ -222,11 +224,15 @@ def test_a_pickup_battle_with_his_own_card_is_fought_to_its_end(client, bob):
 
 
 @pytest.mark.django_db
-def test_a_what_if_run_buys_his_own_card(bob):
+def test_a_what_if_run_buys_his_own_card(client, bob):
     created = api(bob).post(reverse("api-pickup-designs", args=[SS]), LANCER, format="json").json()
+    key = f"design-{created['id']}"
+    client.force_login(bob)
+    page = client.get(reverse("whatif-book-new", kwargs={"book": SS})).content.decode()
+    assert f'value="{key}"' in page and "Lancer (5 points) — yours" in page
     params = whatif_books.build_params(user=bob, book=SS, raw={
-        "points": 6, "trials": 2, "seed": "own card", "forces": {"1": [f"design-{created['id']}"], "2": ["rom-bird"]}})
-    assert params["forces"][0]["ships"] == [{"key": f"design-{created['id']}", "name": "Lancer", "points": 5}]
+        "points": 6, "trials": 2, "seed": "own card", "forces": {"1": [key], "2": ["rom-bird"]}})
+    assert params["forces"][0]["ships"] == [{"key": key, "name": "Lancer", "points": 5}]
     assert params["job"]["sides"]["1"]["ships"][0]["card"]["name"] == "Lancer"
     result = pool.play_run(SS, params["job"], params["seed"], 2).result()
     assert result["trials"] == 2 and sum(result["wins"].values()) == 2
