@@ -176,34 +176,3 @@ def test_my_trek_two_players_with_secret_phase_zero_orders_on_phones(new_page, l
     bob_page.goto(reverse("battle-replay", args=[battle_id]))
     shot(bob_page, "05-replay")
     assert sideways_overflow(bob_page) == []
-
-
-def test_my_trek_ship_designer_on_a_phone(phone, login, shot, bob):
-    """The ship designer page (002 Assembling a Fleet) at 390×844: a refusal at its field, the
-    book's 400-point example saved, then offered on the pickup fleet page; nothing scrolls sideways."""
-    page = phone
-    login(page, "bob", "pw-bob")
-    page.goto(reverse("pickup-designs", args=["mytrek"]))
-    page.fill("#id_name", "Enterprise")
-    page.select_option("#id_size", "A")
-    page.fill("#id_max_hyper", "11")
-    page.fill("#id_fields", "5")
-    page.fill("#id_dice", "5")
-    page.check("#id_aft")
-    page.check("#id_torpedoes")
-    with page.expect_navigation():
-        page.click("#save-design")
-    assert "Hyper 1-10" in page.locator("#error-max_hyper").inner_text()
-    shot(page, "06-designer-refusal")
-    assert sideways_overflow(page) == []
-    page.fill("#id_max_hyper", "10")
-    with page.expect_navigation():
-        page.click("#save-design")
-    row = page.locator("#your-designs tbody tr").first
-    assert "Enterprise" in row.inner_text() and "400" in row.inner_text()
-    shot(page, "07-designer-saved")
-    assert sideways_overflow(page) == []
-    pickup = actions.create_pickup(user=bob, ruleset="mytrek", points=400, opponent="computer")
-    page.goto(reverse("pickup-detail", args=[pickup.pk]))
-    assert "Enterprise" in page.locator("#fleet-builder").inner_text()
-    assert sideways_overflow(page) == []

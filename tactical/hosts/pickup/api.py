@@ -283,7 +283,10 @@ class DesignList(APIView):
                    examples=[OpenApiExample("a Print&Play dashboard", request_only=True, value={
                        "name": "Akira", "faction": "Federation", "type": "heavy cruiser", "shields": [18, 18, 14, 14],
                        "shield_max": 26, "hull": 28, "impulse": 6, "weapons": [
-                           {"name": "Phaser", "mount": "F", "qty": 4, "hit": 3, "dmg": 2, "range": 12, "arc": 270}]})])
+                           {"name": "Phaser", "mount": "F", "qty": 4, "hit": 3, "dmg": 2, "range": 12, "arc": 270}]}),
+                       OpenApiExample("a Star Sectors profile card (5 points by 004 III)", request_only=True, value={
+                           "name": "Lancer", "power": "Vulcan", "cf": 3, "df": 6, "mf": 4, "ss": 5, "cargo": 1,
+                           "nacelles": 3, "cloaks": 0, "banks": ["PC"], "arc": "all", "hull": 1})])
     def post(self, request, ruleset: str):
         try:
             row = designs.save_design(user=request.user, ruleset=ruleset, fields=request.data)

@@ -6,7 +6,8 @@ object, or its ``"module:attribute"`` path when the book's package is pure and m
 this module). ``available()`` and ``BOOKS`` list the rule books the registry can play online
 (``tactical.rules.registry.playable()``) that registered one — a rule book appears on the "new
 pickup battle" page by registering, with no change here (Event Horizon's and Buoyz's fleet books
-are defined below, as they read the site's designs).
+are defined below, as they read the site's designs; Print&Play's, My Trek V's and Star Sectors'
+are in their own modules beside this one).
 
 A fleet is a list of ship keys (a key may repeat: two of the same design). ``check_fleet``
 refuses, with every problem named, a fleet over the points total, over the book's ship limit,
@@ -301,54 +302,8 @@ class BuoyzBook(FleetBook):
                                  names=dict(names), colours=dict(colours), attacker=1)
 
 
-# --- Star Sectors ----------------------------------------------------------------------------------
-
-class StarSectorsBook(FleetBook):
-    """The site's house roster of Star Sectors profile cards (the book prints none), each priced
-    by 004 III (its CF, +1 per cloaking device, advanced weapon bank and extra engineering phase;
-    ``tactical.rules.starsectors.cards``). Fleets of 15, 25, 100 points … (III)."""
-
-    ruleset = "starsectors"
-    unit = "points"
-    title = "Star Sectors"
-    max_sides = 6
-    sides_rule = "004 III, ruling SS1"
-    min_points = 5
-    max_points = 200
-    default_points = 25
-    max_ships = 16
-    limits_text = "ruling SS23"
-
-    def offers(self, user) -> list[Offer]:
-        from tactical.rules.starsectors.cards import ROSTER
-
-        out = []
-        for card in sorted(ROSTER.values(), key=lambda c: (c.points, c.key)):
-            banks = ", ".join(card.banks) or "no advanced banks"
-            detail = (f"{card.power}: CF {card.cf} DF {card.df} MF {card.mf} SS {card.ss}, cargo {card.cargo}, "
-                      f"{card.nacelles} nacelle(s), {card.cloaks} cloak(s), {banks}; arc {card.arc}, hull {card.hull} "
-                      "(a house card, the site's)")
-            out.append(Offer(key=card.key, name=card.name, points=card.points, detail=detail))
-        return out
-
-    def setup(self, fleets, names, colours) -> dict:
-        import random
-
-        from tactical.rules.starsectors.fleets import random_terrain
-
-        total = sum(o.points for fleet in fleets.values() for o in fleet)
-        big = total > 80
-        width, height = (20, 16) if big else (14, 10)
-        rng = random.Random(repr(sorted((seat, [o.key for o in fleets[seat]]) for seat in fleets)))
-        return {"width": width, "height": height,
-                "sides": {str(seat): {"name": names.get(seat, f"Side {seat}"),
-                                      "ships": [{"card": o.key} for o in fleets[seat]]} for seat in sorted(fleets)},
-                "terrain": random_terrain(rng, width, height, 3)}
-
-
 EVENT_HORIZON = EventHorizonBook()  # registered by tactical/rules/eventhorizon/__init__.py (ResolverRecord.fleets)
 BUOYZ = BuoyzBook()  # registered by tactical/rules/buoyz/__init__.py
-STAR_SECTORS = StarSectorsBook()  # registered by tactical/rules/starsectors/__init__.py
 
 
 def fleet_book_of(record: registry.ResolverRecord) -> FleetBook | None:

@@ -32,5 +32,5 @@ if "starsectors" not in _registry.RESOLVERS:
         trial=_Trial("starsectors", "tactical.rules.starsectors.trial:play_job",
                      "tactical.rules.starsectors.trial:same", "tactical.rules.starsectors.trial:same",
                      "tactical.rules.starsectors.trial:tally_for"),
-        fleets="tactical.hosts.pickup.books:STAR_SECTORS",
+        fleets="tactical.hosts.pickup.starsectors_fleets:STAR_SECTORS",
     ))

@@ -29,8 +29,35 @@ MINE_COST, DILITHIUM_COST, TRILITHIUM_COST = 1, 2, 3  # 004 VII.B
 MAX_HULL = 3  # ruling SS4
 
 
+# The designer's fields (004 II: what a profile card prints), in the order the page shows them.
+DESIGN_FIELDS = ("name", "power", "cf", "df", "mf", "ss", "cargo", "nacelles", "cloaks", "banks", "arc", "hull")
+# field: (low, high, what it is, the section); the site's bounds where the book gives none (rulings SS4, SS30).
+BOUNDS = {
+    "cf": (0, 12, "CF (a number on a 12d)", "004 II"),
+    "df": (0, 12, "DF (a number on a 12d)", "004 II"),
+    "mf": (0, 12, "MF", "004 II, ruling SS30"),
+    "ss": (1, 40, "SS", "004 II, ruling SS30"),
+    "cargo": (0, 20, "Cargo", "004 II, ruling SS30"),
+    "nacelles": (0, 6, "the number of nacelles", "004 IV.B, ruling SS4"),
+    "cloaks": (0, 3, "the number of cloaking devices", "004 VI.A, ruling SS4"),
+    "hull": (1, MAX_HULL, "the hull length in hexes", "004 II, ruling SS4"),
+}
+MAX_BANKS = 6  # ruling SS4
+MAX_NAME, MAX_POWER = 40, 24  # ruling SS30
+
+
 class CardError(IllegalActionError):
-    """A card the book does not allow (``rule`` the section)."""
+    """A card the book does not allow (``rule`` the section of the first fault). ``problems`` maps
+    every field at fault (``DESIGN_FIELDS``, or ``""`` for the whole card) to ``(section, message)``,
+    in the order of the fields: the designer page shows each at its field."""
+
+    def __init__(self, rule: str, message: str, problems: Mapping[str, tuple[str, str]] | None = None):
+        super().__init__(rule, message)
+        self.problems = dict(problems or {"": (rule, message)})
+
+    @property
+    def field(self) -> str:
+        return next(iter(self.problems), "")
 
 
 @dataclass(frozen=True)
@@ -49,16 +76,19 @@ class Card:
     arc: str = "front"
     hull: int = 1
     extra_phases: int = 0
-    house: bool = True  # the site's card, not the book's (the book prints none)
+    house: bool = True  # the site's card, not the book's (the book prints none); False: a player's own
 
     @property
     def points(self) -> int:
         return price(self)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "power": self.power, "cf": self.cf, "df": self.df,
-                "mf": self.mf, "ss": self.ss, "cargo": self.cargo, "nacelles": self.nacelles,
-                "cloaks": self.cloaks, "banks": list(self.banks), "arc": self.arc, "hull": self.hull}
+        out = {"key": self.key, "name": self.name, "power": self.power, "cf": self.cf, "df": self.df,
+               "mf": self.mf, "ss": self.ss, "cargo": self.cargo, "nacelles": self.nacelles,
+               "cloaks": self.cloaks, "banks": list(self.banks), "arc": self.arc, "hull": self.hull}
+        if not self.house:
+            out["house"] = False
+        return out
 
 
 def price(card: Card) -> int:
@@ -67,51 +97,93 @@ def price(card: Card) -> int:
     return max(1, card.cf + card.cloaks + len(card.banks) + card.extra_phases)
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise CardError("004 II", f"{what} must be a whole number from {low} to {high}, not {value!r}")
-    return value
+def _whole_ok(value: Any, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def _problems(values: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """Every fault of a card's values, at its field, with its section (empty: a card the book allows)."""
+    out: dict[str, tuple[str, str]] = {}
+    for field, (low, high, what, rule) in BOUNDS.items():
+        if not _whole_ok(values[field], low, high):
+            out[field] = (rule, f"{what} must be a whole number from {low} to {high}, not {values[field]!r}"[:160])
+    banks = values["banks"]
+    unknown = [b for b in banks if not isinstance(b, str) or b not in WEAPONS]
+    if unknown:
+        out["banks"] = ("004 VI.B", f"no advanced weapon {str(unknown[0])[:20]!r}; one of {', '.join(WEAPONS)}")
+    elif len(banks) > MAX_BANKS:
+        out["banks"] = ("004 VI.B, ruling SS4", f"at most {MAX_BANKS} advanced weapon banks on one card")
+    cf, arc = values["cf"], values["arc"]
+    if not isinstance(arc, str) or arc not in ARCS:
+        out["arc"] = ("004 IV.D", f"the targeting diagram is one of {', '.join(ARCS)}, not {str(arc)[:20]!r}")
+    elif "cf" not in out and (cf == 0) != (arc == "none"):
+        out["arc"] = ("004 IV.D", "a ship with no combat factor has the empty diagram, and only it")
+    if "cf" not in out and cf == 0 and banks and "banks" not in out:
+        out["banks"] = ("004 IV.D", "a ship with no combat factor cannot target anything: no advanced banks")
+    return {f: out[f] for f in ("", *DESIGN_FIELDS) if f in out}
 
 
 def design(key: str, name: str, power: str = "", *, cf: int, df: int, mf: int, ss: int, cargo: int = 0,
            nacelles: int = 0, cloaks: int = 0, banks: tuple[str, ...] | list[str] = (), arc: str | None = None,
            hull: int = 1, house: bool = True) -> Card:
-    """A priced card, or ``CardError`` citing what the book forbids."""
-    cf = _whole(cf, "CF (a number on a 12d)", 0, 12)
-    df = _whole(df, "DF (a number on a 12d)", 0, 12)
-    mf = _whole(mf, "MF", 0, 12)
-    ss = _whole(ss, "SS", 1, 40)
-    cargo = _whole(cargo, "Cargo", 0, 20)
-    nacelles = _whole(nacelles, "the number of nacelles", 0, 6)
-    cloaks = _whole(cloaks, "the number of cloaking devices", 0, 3)
-    hull = _whole(hull, "the hull length in hexes (ruling SS4)", 1, MAX_HULL)
+    """A priced card, or ``CardError`` citing what the book forbids (every fault at its field)."""
     banks = tuple(banks)
-    unknown = [b for b in banks if b not in WEAPONS]
-    if unknown:
-        raise CardError("004 VI.B", f"no advanced weapon {unknown[0]!r}; one of {', '.join(WEAPONS)}")
-    if len(banks) > 6:
-        raise CardError("004 VI.B", "at most 6 advanced weapon banks on one card (ruling SS4)")
     if arc is None:
         arc = "none" if cf == 0 else "front"
-    if arc not in ARCS:
-        raise CardError("004 IV.D", f"the targeting diagram is one of {', '.join(ARCS)}, not {arc!r}")
-    if (cf == 0) != (arc == "none"):
-        raise CardError("004 IV.D", "a ship with no combat factor has the empty diagram, and only it")
-    if cf == 0 and banks:
-        raise CardError("004 IV.D", "a ship with no combat factor cannot target anything: no advanced banks")
-    extra = 1 if nacelles >= 3 else 0  # 004 V.A: three or more nacelles give an extra engineering phase
+    values = {"cf": cf, "df": df, "mf": mf, "ss": ss, "cargo": cargo, "nacelles": nacelles, "cloaks": cloaks,
+              "hull": hull, "banks": banks, "arc": arc}
+    problems = _problems(values)
     if not isinstance(key, str) or not key or not isinstance(name, str) or not name:
-        raise CardError("004 II", "a card needs a key and a name")
+        problems = {"name": ("004 II", "a card needs a key and a name"), **problems}
+    if problems:
+        rule, message = next(iter(problems.values()))
+        raise CardError(rule, message, problems)
+    extra = 1 if nacelles >= 3 else 0  # 004 V.A: three or more nacelles give an extra engineering phase
     return Card(key, name, power, cf, df, mf, ss, cargo, nacelles, cloaks, banks, arc, hull, extra, house)
+
+
+def design_from(data: Any, key: str = "own") -> Card:
+    """The card designer (issue 28 item 1): a player's card from the designer's fields
+    (``DESIGN_FIELDS``: the page's form or the API's JSON) as ``key``, checked field by field and
+    priced by III; marked his, not the site's (``house=False``). ``CardError`` names every field at
+    fault with its section (``problems``)."""
+    if not isinstance(data, Mapping):
+        raise CardError("004 II", f"a card is an object of its fields ({', '.join(DESIGN_FIELDS)})")
+    unknown = sorted(str(k)[:20] for k in data if k not in DESIGN_FIELDS)
+    if unknown:
+        raise CardError("004 II", f"a card has no field(s) {', '.join(unknown)} (its fields: "
+                        f"{', '.join(DESIGN_FIELDS)})")
+    problems: dict[str, tuple[str, str]] = {}
+    name, power = data.get("name", ""), data.get("power", "")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.isprintable():
+        problems["name"] = ("004 II, ruling SS30", f"a card needs a name of 1 to {MAX_NAME} printable characters")
+    if not isinstance(power, str) or len(power.strip()) > MAX_POWER or not power.isprintable():
+        problems["power"] = ("004 II, ruling SS30", f"the power is at most {MAX_POWER} printable characters")
+    banks = data.get("banks", [])
+    if not isinstance(banks, (list, tuple)):
+        problems["banks"] = ("004 VI.B", "the advanced weapon banks are a list of abbreviations")
+        banks = ()
+    values = {f: data.get(f, 0) for f in ("cf", "df", "mf", "ss", "cargo", "nacelles", "cloaks")}
+    values.update(hull=data.get("hull", 1), banks=tuple(banks), arc=data.get("arc") or None)
+    if values["arc"] is None:
+        values["arc"] = "none" if values["cf"] == 0 else "front"
+    for field, problem in _problems(values).items():
+        problems.setdefault(field, problem)
+    if problems:
+        ordered = {f: problems[f] for f in ("", *DESIGN_FIELDS) if f in problems}
+        rule, message = next(iter(ordered.values()))
+        raise CardError(rule, message, ordered)
+    return design(key, name.strip(), power.strip(), house=False, **values)
 
 
 def card_from_json(data: Mapping[str, Any]) -> Card:
     if not isinstance(data, Mapping):
         raise CardError("004 II", "a card is a JSON object")
-    allowed = {"key", "name", "power", "cf", "df", "mf", "ss", "cargo", "nacelles", "cloaks", "banks", "arc", "hull"}
+    allowed = {"key", "name", "power", "cf", "df", "mf", "ss", "cargo", "nacelles", "cloaks", "banks", "arc", "hull",
+               "house"}
     extra = set(data) - allowed
     if extra:
-        raise CardError("004 II", f"a card has no field(s) {', '.join(sorted(extra))}")
+        raise CardError("004 II", f"a card has no field(s) {', '.join(sorted(map(str, extra)))}")
     missing = {"key", "name", "cf", "df", "mf", "ss"} - set(data)
     if missing:
         raise CardError("004 II", f"a card needs {', '.join(sorted(missing))}")
@@ -120,7 +192,8 @@ def card_from_json(data: Mapping[str, Any]) -> Card:
         raise CardError("004 VI.B", "banks is a list of weapon abbreviations")
     return design(str(data["key"]), str(data["name"]), str(data.get("power", "")), cf=data["cf"], df=data["df"],
                   mf=data["mf"], ss=data["ss"], cargo=data.get("cargo", 0), nacelles=data.get("nacelles", 0),
-                  cloaks=data.get("cloaks", 0), banks=tuple(banks), arc=data.get("arc"), hull=data.get("hull", 1))
+                  cloaks=data.get("cloaks", 0), banks=tuple(banks), arc=data.get("arc"), hull=data.get("hull", 1),
+                  house=data.get("house", True) is not False)
 
 
 def _house() -> dict[str, Card]:
@@ -149,5 +222,5 @@ def _house() -> dict[str, Card]:
 
 ROSTER: dict[str, Card] = _house()
 
-__all__ = ["ARCS", "COMMAND_CREW_COST", "Card", "CardError", "DF_WEAPONS", "DILITHIUM_COST", "MINE_COST", "ROSTER",
-           "TRILITHIUM_COST", "WEAPONS", "card_from_json", "design", "price"]
+__all__ = ["ARCS", "BOUNDS", "COMMAND_CREW_COST", "Card", "CardError", "DESIGN_FIELDS", "DF_WEAPONS", "DILITHIUM_COST",
+           "MINE_COST", "ROSTER", "TRILITHIUM_COST", "WEAPONS", "card_from_json", "design", "design_from", "price"]

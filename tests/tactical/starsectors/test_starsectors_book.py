@@ -47,7 +47,7 @@ def test_every_house_card_is_priced_by_iii_and_marked_the_sites():
     (dict(cf=0, df=6, mf=3, ss=5, arc="all"), "004 IV.D"),
     (dict(cf=3, df=6, mf=3, ss=5, arc="none"), "004 IV.D"),
     (dict(cf=0, df=6, mf=3, ss=5, banks=("PTL",)), "004 IV.D"),
-    (dict(cf=3, df=6, mf=3, ss=0), "004 II"),
+    (dict(cf=3, df=6, mf=3, ss=0), "004 II, ruling SS30"),
 ])
 def test_the_designer_refuses_what_the_book_forbids(kwargs, rule):
     with pytest.raises(CardError) as exc:
