@@ -94,3 +94,15 @@ def test_the_dice_log_names_the_set_up_rounds_rolls_set_up(client, small_campaig
     text = client.get(reverse("campaign-dice", args=[small_campaign.pk])).content.decode()
     rows = re.findall(r"<tr><td>\d+</td><td>([^<]*)</td>", text)
     assert rows and "0" not in rows and "set-up" in rows
+
+
+def test_turn_1s_report_links_back_to_the_set_up_rounds(client, small_campaign, bob):
+    # Found walking the demo: the pager began at turn 1 (the set-up round, number 0, read as "none").
+    actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 (nobody sent orders): its report is made
+    client.force_login(bob)
+    text = client.get(reverse("campaign-report", args=[small_campaign.pk, 1])).content.decode()
+    back = re.search(r'<a href="([^"]*)" id="report-previous">← ([^<]*)</a>', text)
+    assert back and back.group(2) == "Set-up round"
+    assert back.group(1) == reverse("campaign-report", args=[small_campaign.pk, 0])
+    setup = client.get(back.group(1)).content.decode()
+    assert 'id="report-previous"' not in setup and re.search(r'id="report-next">Turn 1 →', setup)

@@ -58,6 +58,9 @@ def pickup_list(request):
         else:
             p.against = ("the computer" if p.computer else p.opponent.username if p.opponent_id and p.you == 1
                          else p.creator.username if p.you == 2 else "(invited)")
+    outcomes = _outcomes([p.battle_id for p in rows if p.status == p.Status.OVER and p.battle_id])
+    for p in rows:
+        p.outcome = outcomes.get(p.battle_id, "") if p.status == p.Status.OVER else ""
     return render(request, "tactical/pickup/list.html", {"rows": rows, "can_create": bool(available())})
 
 
@@ -116,6 +119,17 @@ def _detail(request, pickup: PickupBattle, *, fleet_form=None, error: str = "", 
         },
         status=status,
     )
+
+
+def _outcomes(battle_ids: list[int]) -> dict[int, str]:
+    """Each ended battle's outcome line (as ``_outcome``), for a list of battles in one query."""
+    if not battle_ids:
+        return {}
+    found: dict[int, str] = {}
+    for battle_id, text in (BattleLogEntry.objects.filter(battle_id__in=battle_ids, kind="tactical_over")
+                            .order_by("battle_id", "-id").values_list("battle_id", "text")):
+        found.setdefault(battle_id, text)  # the newest line of each battle comes first
+    return found
 
 
 def _outcome(pickup: PickupBattle) -> str:

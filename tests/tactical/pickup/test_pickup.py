@@ -218,6 +218,35 @@ def test_handed_to_the_computer_the_battle_plays_to_its_end_and_every_die_verifi
     call_command("verifydice", str(host.pk), stdout=out)  # the seed is revealed: every roll recomputed
     assert "mismatch" not in out.getvalue().lower()
 
+def test_the_list_says_how_each_ended_battle_ended_in_a_fixed_number_of_queries(bob, client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def listing():
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("pickup-list"))
+        assert page.status_code == 200
+        return page.content.decode(), len(queries)
+
+    client.force_login(bob)
+    listing()  # the session and the site's first reads
+    ended = []
+    for _ in range(2):
+        pickup = actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer")
+        actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=a_fleet(bob, 240))
+        pickup.refresh_from_db()
+        play.hand_to_doctrine(battle_id=pickup.battle_id, user=bob)
+        ended.append(pickup)
+        html, count = listing()
+        if len(ended) == 1:
+            first_count = count
+    detail = client.get(reverse("pickup-detail", args=[ended[0].pk])).content.decode()
+    outcome = detail.split('id="pickup-outcome">', 1)[1].split("<", 1)[0]
+    assert outcome and html.count('class="muted pickup-outcome"') == 2
+    assert f'class="muted pickup-outcome">{outcome}<' in html
+    assert count == first_count  # one query for every ended battle's outcome, not one each
+
+
 def test_the_play_pages_and_api_answer_outsiders_404(bob, mallory):
     pickup = actions.create_pickup(user=bob, ruleset=EH, points=240, opponent="computer")
     actions.submit_fleet(pickup_id=pickup.pk, user=bob, ships=a_fleet(bob, 240))
