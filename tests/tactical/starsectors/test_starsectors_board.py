@@ -1,0 +1,112 @@
+"""The Star Sectors board (issue 28 item 6; tactical/rules/starsectors/board.py): the marks it offers
+are the legal orders and nothing else, the arc and reach follow IV.D/IV.E, and fog holds — a
+cloaked enemy the seat cannot see changes nothing on its board, its marks or its order buttons,
+even one sitting in the hex its ship is about to move into (moving there is legal: the mover
+learns "something" is there only by moving, rulings SS7/SS8)."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+import pytest
+
+from campaign.rules.dice import SeededDice, derive_seed
+from tactical.rules.geometry import hex as hx
+from tactical.rules.kit import evolve
+from tactical.rules.play import Viewer
+from tactical.rules.starsectors import BOOK, RULES
+from tactical.rules.starsectors import actions as A
+from tactical.rules.starsectors import core as C
+from tactical.rules.starsectors.board import arc_cells, board_svg
+from tactical.rules.starsectors.book import PLANTED_ID
+from tactical.rules.starsectors.cards import ROSTER
+from tactical.rules.starsectors.fleets import sample_setup
+
+
+def _acting(seed: int, steps: int = 4):
+    """A seeded 25-point battle after a few doctrine steps, its acting ship free to move forward."""
+    rng = random.Random(seed)
+    dice = SeededDice(derive_seed(f"board/{seed}"))
+    state = BOOK.new_battle(sample_setup(rng, 25, max_ships=4), dice)
+    for n in range(60):
+        if n >= steps and state.active is not None and A.Move(state.active, "forward") in BOOK.legal_actions(state):
+            return state
+        state = BOOK.apply(state, BOOK.doctrine_action(state), dice).state
+    raise AssertionError("no state with a forward move")
+
+
+def _seen_by(state, seat):
+    viewer = Viewer(seat=seat, fog_side=seat, can_act=True)
+    ctx = RULES.page_context(state, viewer)
+    return {"svg": ctx["svg"], "groups": ctx["ss_groups"], "ships": ctx["ss_ships"],
+            "legal": RULES.legal_json(state, seat)}
+
+
+def _marks(svg: str) -> list[dict]:
+    return [json.loads(html.unescape(m)) for m in re.findall(r'data-action="([^"]+)"', svg)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_mark_on_the_board_is_a_legal_order_of_the_acting_seat(seed):
+    state = _acting(seed)
+    seat = state.side
+    answer = _seen_by(state, seat)
+    legal = [a for acts in answer["legal"].values() for a in acts]
+    marks = _marks(answer["svg"])
+    assert marks and all(m in legal for m in marks)
+    assert any(m["type"] == "move" for m in marks)
+    buttons = [json.loads(b["json"]) for g in answer["groups"] for sec in g["sections"] for b in sec["items"]]
+    assert all(b in legal for b in buttons) and {json.dumps(a) for a in legal} == (
+        {json.dumps(b) for b in buttons} | {g["end"] for g in answer["groups"] if g["end"]})
+    # the other seat is offered nothing
+    other = next(s for s in state.sides if s != seat)
+    assert _marks(_seen_by(state, other)["svg"]) == [] and _seen_by(state, other)["groups"] == []
+
+
+def test_a_planted_cloaked_enemy_changes_nothing_the_seat_is_shown():
+    state = _acting(1)
+    seat = state.side
+    planted = next(iter(BOOK.plant_hidden(state, seat)))
+    assert f'data-ship="{PLANTED_ID}"' in board_svg(planted, None)  # it is there, seen by everyone's eyes
+    assert f'data-ship="{PLANTED_ID}"' in board_svg(planted, planted.ship(PLANTED_ID).side)  # and its own side's
+    assert _seen_by(planted, seat) == _seen_by(state, seat)
+
+
+def test_a_cloaked_enemy_in_the_hex_ahead_gives_nothing_away():
+    state = _acting(2)
+    seat = state.side
+    svg = _seen_by(state, seat)["svg"]
+    ship = state.ship(int(re.search(r'data-selected="(\d+)"', svg).group(1)))
+    ahead = hx.step(ship.pos, ship.facing)
+    assert state.grid.in_bounds(ahead) and ahead not in state.occupied and ahead not in state.terrain
+    assert not C.star_adjacent(state, ahead)
+    enemy = next(s for s in state.ships if s.side != seat)
+    ghost = evolve(enemy, id=PLANTED_ID, pos=ahead, facing=0, cloaked=True, done=True, t_phase="",
+                   card=evolve(enemy.card, hull=1))
+    hidden = evolve(state, ships=state.ships + (ghost,))
+    assert f'data-ship="{PLANTED_ID}"' in board_svg(hidden, None)
+    forward = {"type": "move", "ship": ship.id, "kind": "forward"}
+    assert forward in _marks(_seen_by(hidden, seat)["svg"])  # still offered: moving there is how one finds out
+    assert _seen_by(hidden, seat) == _seen_by(state, seat)
+
+
+def test_the_arc_and_reach_follow_iv_d_and_iv_e():
+    state = _acting(1)
+    ship = next(s for s in state.ships if s.card.hull == 1 and s.alive)
+    for key, arc in (("fed-frigate", "front"), ("rom-bird", "bow"), ("tho-webship", "all")):
+        card = ROSTER[key]
+        assert card.arc == arc
+        s = evolve(ship, card=card, facing=hx.E, damage=0)
+        st = state.with_ship(s)
+        cells = dict(arc_cells(st, s))
+        cf = C.cf(st, s)
+        assert cells and max(cells.values()) <= cf  # the reach: CF − (range − 1) ≥ 1
+        assert all(C.in_arc(st, s, c) for c in cells)
+        ahead = hx.step(s.pos, s.facing)
+        if st.grid.in_bounds(ahead):
+            assert cells.get(ahead) == 1
+        astern = hx.step(s.pos, s.facing + 3)
+        assert (astern in cells) == (arc == "all") or not st.grid.in_bounds(astern)
