@@ -15,7 +15,31 @@
   const choice = document.getElementById("ss-pick-choice");
   const text = document.getElementById("ss-pick-label");
   const picker = document.getElementById("ss-picker");
+  const alts = document.getElementById("ss-pick-alts");
   let picked = null;
+
+  function take(action, words) {
+    input.value = action;
+    text.textContent = words;
+    alts.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.action === action)));
+  }
+
+  // The other orders of the same place (a warp jump to the hex a move reaches, an attack with the
+  // banks, a ram): buttons under "Chosen" that switch the choice.
+  function offer(mark) {
+    alts.textContent = "";
+    alts.hidden = !mark.dataset.alts;
+    if (!mark.dataset.alts) return;
+    JSON.parse(mark.dataset.alts).forEach((alt) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "ss-alt";
+      button.dataset.action = JSON.stringify(alt.action);
+      button.textContent = alt.label;
+      button.addEventListener("click", () => take(button.dataset.action, alt.label));
+      alts.appendChild(button);
+    });
+  }
 
   function clear() {
     if (picked) picked.classList.remove("ss-picked");
@@ -23,6 +47,8 @@
     input.value = "";
     confirm.disabled = true;
     choice.hidden = true;
+    alts.hidden = true;
+    alts.textContent = "";
     picker.classList.remove("ss-chosen");
   }
 
@@ -30,8 +56,8 @@
     clear();
     picked = mark;
     mark.classList.add("ss-picked");
-    input.value = mark.dataset.action;
-    text.textContent = mark.dataset.label;
+    offer(mark);
+    take(mark.dataset.action, mark.dataset.label);
     choice.hidden = false;
     confirm.disabled = false;
     picker.classList.add("ss-chosen");

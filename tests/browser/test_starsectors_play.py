@@ -97,6 +97,14 @@ def test_star_sectors_against_the_computer_on_a_phone(phone, new_page, login, sh
     shot(page, "03-a-mark-chosen")
     page.click("#ss-clear")
     assert page.is_disabled("#ss-confirm") and page.input_value("#ss-pick-action") == ""
+    several = page.locator(f"{SHOWN}[data-alts]")  # a hex a move and a warp jump reach, an attack with banks
+    if several.count():
+        several.first.click(force=True)
+        alt = page.locator("#ss-pick-alts button.ss-alt").last
+        alt.click()
+        assert page.input_value("#ss-pick-action") == alt.get_attribute("data-action")
+        assert page.inner_text("#ss-pick-label") == alt.inner_text()
+        page.click("#ss-clear")
 
     taken: list[str] = []
     turns_ended = 0

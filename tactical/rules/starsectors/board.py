@@ -62,8 +62,14 @@ def _data(action) -> str:
     return escape(json.dumps(codec.to_json(action), separators=(",", ":")), quote=True)
 
 
-def label(action) -> str:
-    """A short English label of an order (the board's marks and the order buttons)."""
+def _banks(action, ship: Ship | None) -> str:
+    names = ship.card.banks if ship is not None else ()
+    return ", ".join(f"{b + 1} ({names[b]})" if b < len(names) else str(b + 1) for b in action.banks)
+
+
+def label(action, ship: Ship | None = None) -> str:
+    """A short English label of an order (the board's marks and the order buttons); ``ship``, the
+    one ordered, names its advanced banks."""
     if isinstance(action, A.Move):
         return {"forward": "Move forward", "reverse": "Move in reverse (1 MF)", "port": "Turn to port",
                 "starboard": "Turn to starboard"}[action.kind]
@@ -71,8 +77,7 @@ def label(action) -> str:
         return f"Warp {action.hexes} hex{'es' if action.hexes > 1 else ''}{' in reverse' if action.reverse else ''}"
     if isinstance(action, A.Attack):
         how = (["roll"] if action.roll else []) + ([f"bank{'s' if len(action.banks) > 1 else ''} "
-                                                    + ", ".join(str(b + 1) for b in action.banks)]
-                                                   if action.banks else [])
+                                                    + _banks(action, ship)] if action.banks else [])
         return f"Attack ship {action.target} ({' and '.join(how)})"
     if isinstance(action, A.Ram):
         return f"Ram ship {action.target} (kamikaze)"
@@ -175,53 +180,73 @@ def _arcs(state: BattleState, ship: Ship) -> list[str]:
     return out
 
 
-def _mark_hex(state: BattleState, cell, action, kind: str, extra: str = "") -> str:
-    return (f'<polygon class="ss-go" data-kind="{kind}" data-action="{_data(action)}" '
-            f'data-label="{escape(label(action), quote=True)}" points="{_hexagon(state, cell, 0.86)}"'
-            f'{extra}><title>{escape(label(action))}</title></polygon>')
+def _place(ship: Ship, a) -> tuple | None:
+    """Where an order is tapped on the map (None: it has no place there; a button only)."""
+    if isinstance(a, A.Move):
+        if a.kind in ("port", "starboard"):
+            return ("turn", a.kind)
+        return ("cell", hx.step(ship.pos, ship.facing + (0 if a.kind == "forward" else 3)))
+    if isinstance(a, A.Warp):
+        c = ship.pos
+        for _ in range(a.hexes):
+            c = hx.step(c, ship.facing + (3 if a.reverse else 0))
+        return ("cell", c)
+    if isinstance(a, (A.Attack, A.Ram)):
+        return ("ship", a.target)
+    if isinstance(a, A.AttackMine):
+        return ("mine", a.mine)
+    return None
+
+
+def _attrs(kind: str, orders: Sequence, ship: Ship) -> str:
+    first = orders[0]
+    out = (f' data-kind="{kind}" data-action="{_data(first)}" '
+           f'data-label="{escape(label(first, ship), quote=True)}"')
+    if len(orders) > 1:  # the other orders of the same place: the picker offers them too
+        alts = [{"label": label(a, ship), "action": codec.to_json(a)} for a in orders]
+        out += f' data-alts="{escape(json.dumps(alts, separators=(",", ":")), quote=True)}"'
+    return out
+
+
+def _title(orders: Sequence, ship: Ship) -> str:
+    return "<title>" + escape("; ".join(label(a, ship) for a in orders)) + "</title>"
+
+
+def _mark_hex(state: BattleState, cell, kind: str, orders: Sequence, ship: Ship, extra: str = "") -> str:
+    return (f'<polygon class="ss-go"{_attrs(kind, orders, ship)} points="{_hexagon(state, cell, 0.86)}"{extra}>'
+            f"{_title(orders, ship)}</polygon>")
 
 
 def _marks(state: BattleState, ship: Ship, actions: Sequence) -> list[str]:
-    """The legal orders of ``ship`` that have a place on the map, as marks to tap."""
-    out, used = [], set()
-    for a in actions:
-        if isinstance(a, A.Move) and a.kind in ("forward", "reverse"):
-            cell = hx.step(ship.pos, ship.facing + (0 if a.kind == "forward" else 3))
-            used.add(cell)
-            out.append(_mark_hex(state, cell, a, "move"))
-    for a in actions:
-        if isinstance(a, A.Warp):
-            c = ship.pos
-            for _ in range(a.hexes):
-                c = hx.step(c, ship.facing + (3 if a.reverse else 0))
-            if c in used:  # a move there already: the jump is in the list
-                continue
-            used.add(c)
-            x, y = state.grid.center(c, SIZE)
-            out.append(_mark_hex(state, c, a, "warp")
-                       + f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" text-anchor="middle" fill="#bff" '
-                         f'pointer-events="none">W{a.hexes}</text>')
-    for a in actions:
-        if isinstance(a, A.Move) and a.kind in ("port", "starboard"):
-            side = ship.facing + (1 if a.kind == "port" else -1)
-            x, y = _toward(state, ship.pos, side, 0.78)
-            out.append(f'<g class="ss-go ss-turn" data-kind="turn" data-action="{_data(a)}" '
-                       f'data-label="{escape(label(a), quote=True)}"><circle cx="{x:.1f}" cy="{y:.1f}" '
-                       f'r="{SIZE * 0.42:.1f}"/><text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" '
-                       f'text-anchor="middle" pointer-events="none">{"↺" if a.kind == "port" else "↻"}</text>'
-                       f"<title>{escape(label(a))}</title></g>")
-    targets: dict[int, object] = {}
-    for a in actions:
-        if isinstance(a, A.Attack) and a.target not in targets:
-            targets[a.target] = a
-    for tid, a in targets.items():
-        t = state.ship(tid)
-        for c in t.hull():
-            out.append(_mark_hex(state, c, a, "attack", f' data-target="{tid}"'))
-    for a in actions:
-        if isinstance(a, A.AttackMine):
-            mine = next(m for m in state.mines if m.id == a.mine)
-            out.append(_mark_hex(state, mine.cell, a, "mine", f' data-mine="{a.mine}"'))
+    """The legal orders of ``ship`` that have a place on the map, as marks to tap: one a place,
+    the first order there its own (a move before a warp jump to the same hex, an attack before a
+    ram), the others offered beside it (``data-alts``)."""
+    places: dict[tuple, list] = {}
+    for a in sorted(actions, key=lambda a: isinstance(a, (A.Warp, A.Ram))):
+        where = _place(ship, a)
+        if where is not None:
+            places.setdefault(where, []).append(a)
+    out = []
+    for (what, where), orders in places.items():
+        if what == "cell":
+            kind = "warp" if isinstance(orders[0], A.Warp) else "move"
+            out.append(_mark_hex(state, where, kind, orders, ship))
+            if kind == "warp":
+                x, y = state.grid.center(where, SIZE)
+                out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" text-anchor="middle" fill="#bff" '
+                           f'pointer-events="none">W{orders[0].hexes}</text>')
+        elif what == "turn":
+            x, y = _toward(state, ship.pos, ship.facing + (1 if where == "port" else -1), 0.78)
+            out.append(f'<g class="ss-go ss-turn"{_attrs("turn", orders, ship)}><circle cx="{x:.1f}" '
+                       f'cy="{y:.1f}" r="{SIZE * 0.42:.1f}"/><text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" '
+                       f'text-anchor="middle" pointer-events="none">{"↺" if where == "port" else "↻"}</text>'
+                       f"{_title(orders, ship)}</g>")
+        elif what == "ship":
+            for c in state.ship(where).hull():
+                out.append(_mark_hex(state, c, "attack", orders, ship, f' data-target="{where}"'))
+        else:
+            mine = next(m for m in state.mines if m.id == where)
+            out.append(_mark_hex(state, mine.cell, "mine", orders, ship, f' data-mine="{where}"'))
     return out
 
 

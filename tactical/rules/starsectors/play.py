@@ -166,7 +166,7 @@ def groups(state: BattleState, plan) -> list[dict]:
         ship = state.ship(sid)
         sections = []
         for title, kinds in SECTIONS:
-            items = [{"label": label(a), "json": json.dumps(codec.to_json(a))} for a in plan[sid]
+            items = [{"label": label(a, ship), "json": json.dumps(codec.to_json(a))} for a in plan[sid]
                      if isinstance(a, kinds)]
             if items:
                 sections.append({"title": title, "items": items})

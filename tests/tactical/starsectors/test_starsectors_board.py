@@ -110,3 +110,22 @@ def test_the_arc_and_reach_follow_iv_d_and_iv_e():
             assert cells.get(ahead) == 1
         astern = hx.step(s.pos, s.facing + 3)
         assert (astern in cells) == (arc == "all") or not st.grid.in_bounds(astern)
+
+
+def test_a_move_and_a_warp_jump_to_the_same_hex_are_one_mark_offering_both():
+    state = _acting(1)
+    ship = state.ship(state.active)
+    card = ROSTER["fed-cruiser"]
+    charged = state.with_ship(evolve(ship, card=card, warp=1, damage=0, banks=(False,) * len(card.banks),
+                                     t_mf=0, t_forward=False, t_turned=False))
+    legal = BOOK.legal_actions(charged)
+    assert A.Warp(ship.id, 1) in legal and A.Move(ship.id, "forward") in legal
+    svg = _seen_by(charged, charged.side)["svg"]
+    ahead = hx.step(ship.pos, ship.facing)
+    forward = json.dumps({"type": "move", "ship": ship.id, "kind": "forward"}, separators=(",", ":"))
+    mark = re.search(r'<polygon class="ss-go" data-kind="move" data-action="' + re.escape(html.escape(forward))
+                     + r'" data-label="[^"]*" data-alts="([^"]+)"', svg)
+    assert mark, svg[:200]
+    alts = [a["action"] for a in json.loads(html.unescape(mark.group(1)))]
+    assert alts[0] == json.loads(forward) and {"type": "warp", "ship": ship.id, "hexes": 1, "reverse": False} in alts
+    assert ahead not in charged.occupied
