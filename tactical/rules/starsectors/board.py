@@ -146,29 +146,35 @@ def _ship(state: BattleState, s: Ship, colours: Mapping[int, str], selected: boo
     return "".join(parts)
 
 
-def arc_cells(state: BattleState, ship: Ship) -> list[tuple[tuple[int, int], int]]:
+def arc_cells(state: BattleState, ship: Ship, seen=None) -> list[tuple[tuple[int, int], int, str]]:
     """The hexes in ``ship``'s targeting arc (IV.D) an attack could reach, each with its range
-    from the nearest hull point (IV.E): range ``r`` rolls CF − (r − 1), so the reach is the CF."""
+    from the nearest hull point (IV.E: range ``r`` rolls CF − (r − 1), so the reach is the CF) and
+    why fire there is blocked ("" when clear: terrain, a nebula's edge, or a vessel in ``seen`` —
+    the viewer's eyes, never the firer's, so a ship hidden from the viewer blocks nothing drawn)."""
     reach = C.cf(state, ship)
     if reach < 1 or not C.ARCS[ship.card.arc]:
         return []
     hull = ship.hull()
+    seen = seen if seen is not None else seen_by(state, ship.side)
     out = []
     for c in state.grid.within(ship.pos, reach + len(hull) - 1):
-        if c in hull:
+        if c in hull or not C.in_arc(state, ship, c):
             continue
-        r = min(state.grid.distance(h, c) for h in hull)
-        if r <= reach and C.in_arc(state, ship, c):
-            out.append((c, r))
+        r, start = min((state.grid.distance(h, c), i) for i, h in enumerate(hull))
+        if r <= reach:
+            out.append((c, r, C.fire_blocked(state, hull[start], c, seen, exclude=(ship.id,))))
     return out
 
 
-def _arcs(state: BattleState, ship: Ship) -> list[str]:
+def _arcs(state: BattleState, ship: Ship, seen) -> list[str]:
     cf = C.cf(state, ship)
     blank = set(C.point_blank_cells(ship))
     out = [f'<g class="ss-arc" data-for="{ship.id}" pointer-events="none">']
-    for c, r in arc_cells(state, ship):
+    for c, r, blocked in arc_cells(state, ship, seen):
         pb = c in blank
+        if blocked:
+            out.append(_poly(state, c, "#888", "#666", f' fill-opacity="0.12" class="ss-blocked" data-range="{r}"'))
+            continue
         out.append(_poly(state, c, "#ffe14d", "#ffe14d" if pb else "#c9a400",
                          f' fill-opacity="{0.32 if pb else max(0.08, 0.26 - 0.03 * r):.2f}"'
                          f' class="{"ss-pb" if pb else "ss-range"}" data-range="{r}"'))
@@ -269,7 +275,7 @@ def board_svg(state: BattleState, side: int | None, plan: Mapping[int, Sequence]
     ships = [s for s in state.ships if s.alive and s.id in seen]
     arcs = [s for s in ships if s.id in plan or s.id == selected]
     for s in arcs:
-        group = _arcs(state, s)
+        group = _arcs(state, s, seen)
         if s.id != selected:
             group[0] = group[0][:-1] + ' display="none">'
         out += group

@@ -24,6 +24,7 @@ from tactical.rules.starsectors.board import arc_cells, board_svg
 from tactical.rules.starsectors.book import PLANTED_ID
 from tactical.rules.starsectors.cards import ROSTER
 from tactical.rules.starsectors.fleets import sample_setup
+from tactical.rules.starsectors.state import Tile
 
 
 def _acting(seed: int, steps: int = 4):
@@ -101,7 +102,7 @@ def test_the_arc_and_reach_follow_iv_d_and_iv_e():
         assert card.arc == arc
         s = evolve(ship, card=card, facing=hx.E, damage=0)
         st = state.with_ship(s)
-        cells = dict(arc_cells(st, s))
+        cells = {c: r for c, r, _ in arc_cells(st, s)}
         cf = C.cf(st, s)
         assert cells and max(cells.values()) <= cf  # the reach: CF − (range − 1) ≥ 1
         assert all(C.in_arc(st, s, c) for c in cells)
@@ -129,3 +130,17 @@ def test_a_move_and_a_warp_jump_to_the_same_hex_are_one_mark_offering_both():
     alts = [a["action"] for a in json.loads(html.unescape(mark.group(1)))]
     assert alts[0] == json.loads(forward) and {"type": "warp", "ship": ship.id, "hexes": 1, "reverse": False} in alts
     assert ahead not in charged.occupied
+
+
+def test_terrain_in_the_line_of_fire_is_drawn_blocked():
+    state = _acting(1)
+    ship = evolve(state.ship(state.active), card=ROSTER["fed-cruiser"], damage=0)  # front arc, CF 6
+    ship = evolve(ship, pos=(3, 4), facing=hx.E)
+    clear = evolve(state.with_ship(ship), tiles=())
+    rock = hx.step(ship.pos, hx.E)
+    beyond = hx.step(rock, hx.E)
+    rocky = evolve(clear, tiles=(Tile(99, "asteroid", (rock,)),))
+    before = {c: why for c, _, why in arc_cells(clear, ship)}
+    after = {c: why for c, _, why in arc_cells(rocky, ship)}
+    assert before[beyond] == "" and "asteroid" in after[beyond]
+    assert 'class="ss-blocked"' in board_svg(rocky, ship.side, selected=ship.id)
