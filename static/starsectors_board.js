@@ -73,6 +73,16 @@
     document.querySelectorAll(".ss-group").forEach((g) => { g.hidden = g.dataset.ship !== ship; });
   }
 
+  // On a phone the map opens zoomed in on the ship to order, its marks big enough for a finger
+  // ("Whole map" shows it all again).
+  const frame = document.getElementById("board");
+  const me = board.querySelector('g.ss-ship[data-ship="' + board.dataset.selected + '"]');
+  if (me && window.matchMedia("(max-width: 600px)").matches) {
+    const box = me.querySelector("polygon.ss-hull").getBBox();
+    frame.dispatchEvent(new CustomEvent("map:focus", {detail: {x: box.x + box.width / 2, y: box.y + box.height / 2,
+                                                               zoom: 2.2}}));
+  }
+
   // Only the selected ship's order buttons show (all of them without the script).
   document.querySelectorAll(".ss-group[data-other]").forEach((g) => { g.hidden = true; });
 

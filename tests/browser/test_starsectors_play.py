@@ -1,8 +1,9 @@
 """Star Sectors played in Chromium at phone width (issue 28, "Done when"): a 25-point battle against
 the computer made on /battles/new/, some orders picked on the hex map by tapping its marks (a move,
-a turn, an attack when one is offered; each then confirmed), a turn ended with its button, zoom
-and pan that give no order; then the rest handed to the computer, played to its end, with the
-replay and the dice log. No page is wider than the phone.
+a turn, an attack when one is offered; each then confirmed), a turn ended with its button; the map
+opening zoomed in on the ship to order (its marks 24 px or more), zoom and pan that give no order;
+then the rest handed to the computer, played to its end, with the replay and the dice log. No page
+is wider than the phone.
 Screenshots: tests/artifacts/test_star_sectors_against_the_computer_on_a_phone--*.png."""
 
 from __future__ import annotations
@@ -73,8 +74,15 @@ def test_star_sectors_against_the_computer_on_a_phone(phone, new_page, login, sh
     assert page.locator(f'#board g.ss-arc[data-for="{selected}"]:not([display]) .ss-pb').count() >= 1
     assert page.locator(".ss-group:not([hidden])").count() == 1
 
-    # Zoom and pan (static/map.js): "+" zooms in, a drag pans and gives no order.
+    # On a phone the map opens zoomed in on the ship to order: its marks a finger can take (24 px).
+    opened = page.get_attribute("#board svg", "viewBox")
+    for i in range(page.locator(SHOWN).count()):
+        box = page.locator(SHOWN).nth(i).bounding_box()
+        assert min(box["width"], box["height"]) >= 24, (page.locator(SHOWN).nth(i).get_attribute("data-label"), box)
+    # Zoom and pan (static/map.js): "Whole map" shows it all, "+" zooms in, a drag pans and gives no order.
+    page.click('[data-map-action="reset"]')
     home = page.get_attribute("#board svg", "viewBox")
+    assert float(opened.split()[2]) < float(home.split()[2]) / 2
     page.click('[data-map-action="in"]')
     zoomed = page.get_attribute("#board svg", "viewBox")
     assert float(zoomed.split()[2]) < float(home.split()[2]) / 1.4

@@ -244,7 +244,7 @@ def _marks(state: BattleState, ship: Ship, actions: Sequence) -> list[str]:
         elif what == "turn":
             x, y = _toward(state, ship.pos, ship.facing + (1 if where == "port" else -1), 0.78)
             out.append(f'<g class="ss-go ss-turn"{_attrs("turn", orders, ship)}><circle cx="{x:.1f}" '
-                       f'cy="{y:.1f}" r="{SIZE * 0.42:.1f}"/><text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" '
+                       f'cy="{y:.1f}" r="{SIZE * 0.5:.1f}"/><text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" '
                        f'text-anchor="middle" pointer-events="none">{"↺" if where == "port" else "↻"}</text>'
                        f"{_title(orders, ship)}</g>")
         elif what == "ship":
