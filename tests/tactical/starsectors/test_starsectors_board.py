@@ -43,7 +43,7 @@ def _seen_by(state, seat):
     viewer = Viewer(seat=seat, fog_side=seat, can_act=True)
     ctx = RULES.page_context(state, viewer)
     return {"svg": ctx["svg"], "groups": ctx["ss_groups"], "ships": ctx["ss_ships"],
-            "legal": RULES.legal_json(state, seat)}
+            "selected": ctx["ss_selected"], "active": ctx["ss_active"], "legal": RULES.legal_json(state, seat)}
 
 
 def _marks(svg: str) -> list[dict]:
@@ -144,3 +144,16 @@ def test_terrain_in_the_line_of_fire_is_drawn_blocked():
     after = {c: why for c, _, why in arc_cells(rocky, ship)}
     assert before[beyond] == "" and "asteroid" in after[beyond]
     assert 'class="ss-blocked"' in board_svg(rocky, ship.side, selected=ship.id)
+
+
+def test_the_other_sides_cloaked_ship_taking_its_turn_is_not_named_nor_its_arc_drawn():
+    state = _acting(1)
+    mover = state.ship(state.active)
+    other = next(s for s in state.sides if s != mover.side)
+    shown = _seen_by(state, other)
+    assert shown["selected"] == mover.id and f'g class="ss-arc" data-for="{mover.id}"' in shown["svg"]
+    cloaked = state.with_ship(evolve(mover, cloaked=True))
+    hidden = _seen_by(cloaked, other)
+    assert hidden["selected"] is None and hidden["active"] is None
+    assert f'data-ship="{mover.id}"' not in hidden["svg"] and "ss-arc" not in hidden["svg"]
+    assert "data-selected" not in hidden["svg"] and all(r["id"] != mover.id for r in hidden["ships"])
