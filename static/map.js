@@ -182,6 +182,17 @@
       svg.addEventListener("mouseleave", function () { if (!pinned) { hover.textContent = idle; } });
     }
 
+    // A page may centre the view on a point of the map and zoom in ("map:focus" on the viewport,
+    // detail {x, y, zoom}: map units, and how many times the whole map; the Star Sectors board on a phone).
+    viewport.addEventListener("map:focus", function (ev) {
+      var d = ev.detail || {};
+      var k = Math.max(1, Number(d.zoom) || 1);
+      view.w = home.w / k; view.h = home.h / k;
+      view.x = Math.min(Math.max(home.x, Number(d.x) - view.w / 2), home.x + home.w - view.w);
+      view.y = Math.min(Math.max(home.y, Number(d.y) - view.h / 2), home.y + home.h - view.h);
+      apply();
+    });
+
     document.querySelectorAll("[data-map-action]").forEach(function (button) {
       button.addEventListener("click", function () {
         var action = button.getAttribute("data-map-action");

@@ -5,8 +5,11 @@ tags, ruling SS13)."""
 
 from __future__ import annotations
 
+import json
+
 from tactical.rules.play import PlayRules, Step
 
+from . import actions as A
 from . import codec
 from . import core as C
 from .engine import seen_by
@@ -28,7 +31,8 @@ class StarSectorsPlay(PlayRules):
     format_rule = codec.FORMAT_RULE
     turn_rule = "004 III"
     setup_label = "Set-up: the fleets deploy on their first rows (004 III)"
-    play_template = "tactical/play.html"
+    play_template = "tactical/rulesets/starsectors/play.html"
+    replay_ships_template = "tactical/rulesets/starsectors/_replay_ships.html"
 
     def initial_state(self, setup, dice):
         return new_battle(setup, dice)
@@ -99,15 +103,78 @@ class StarSectorsPlay(PlayRules):
                 "mines": [{"id": m.id, "at": list(m.cell)} for m in state.mines],
                 "ships": [ship_row(state, s) for s in state.ships if s.id in seen]}
 
+    def _plan(self, state, viewer) -> dict:
+        """The viewer's ships that may take an order now, each with its legal actions."""
+        from .sequence import legal_actions
+
+        if not viewer.can_act or state.over or viewer.seat is None or state.side != viewer.seat:
+            return {}
+        plan: dict[int, list] = {}
+        for a in legal_actions(state):
+            plan.setdefault(a.ship, []).append(a)
+        return plan
+
     def page_context(self, state, viewer):
         from .board import board_svg
 
-        return {"svg": board_svg(state, viewer.fog_side), "state": self.state_json(state, viewer)}
+        plan = self._plan(state, viewer)
+        seen = seen_by(state, viewer.fog_side)
+        selected = state.active if state.active in seen else None
+        if selected is None and plan:
+            selected = min(plan)
+        return {"svg": board_svg(state, viewer.fog_side, plan, selected, viewer.colours),
+                "state": self.state_json(state, viewer), "ss_groups": groups(state, plan),
+                "ss_selected": selected, "ss_ships": self.ship_rows(state, viewer.fog_side),
+                "ss_round": state.round, "ss_round_cap": state.round_cap,
+                "ss_active": state.ship(selected) if selected is not None else None}
+
+    def ship_rows(self, state, side) -> list[dict]:
+        seen = seen_by(state, side)
+        rows = []
+        for s in state.ships:
+            if s.id not in seen:
+                continue
+            row = ship_row(state, s)
+            row.update(warp=s.warp, banks=[f"{b}{'*' if c else ''}" for b, c in zip(s.card.banks, s.banks)],
+                       cargo={"mines": s.mines, "dilithium": s.dilithium, "trilithium": s.trilithium},
+                       crew=s.crew_option or ("aboard" if s.crew else ""), arc=s.card.arc)
+            if side is not None and s.side != side:  # the enemy's cargo and charges are not on show
+                row.update(warp=None, banks=list(s.card.banks), cargo=None, crew="")
+            rows.append(row)
+        return rows
 
     def replay_context(self, state, action_json, viewer):
         from .board import board_svg
 
-        return {"svg": board_svg(state, viewer.fog_side), "ships": [], "note": ""}
+        seen = seen_by(state, viewer.fog_side)
+        selected = state.active if state.active in seen else None
+        return {"svg": board_svg(state, viewer.fog_side, None, selected, viewer.colours),
+                "ships": self.ship_rows(state, viewer.fog_side), "note": f"Round {min(state.round, state.round_cap)}"}
+
+
+SECTIONS = (("Move and warp", (A.Move, A.Warp)), ("Attack", (A.Attack, A.AttackMine, A.Ram)),
+            ("Tactical", (A.Crew, A.Transfer, A.Boost, A.Decloak, A.LayMine)),
+            ("Engineering", (A.Engineer,)), ("Last resort", (A.SelfDestruct,)))
+
+
+def groups(state: BattleState, plan) -> list[dict]:
+    """The order buttons beside the board, by ship and kind (every order works without the board)."""
+    from .board import label
+
+    out = []
+    for sid in sorted(plan):
+        ship = state.ship(sid)
+        sections = []
+        for title, kinds in SECTIONS:
+            items = [{"label": label(a, ship), "json": json.dumps(codec.to_json(a))} for a in plan[sid]
+                     if isinstance(a, kinds)]
+            if items:
+                sections.append({"title": title, "items": items})
+        end = next((a for a in plan[sid] if isinstance(a, A.EndTurn)), None)
+        out.append({"ship": sid, "label": f"Ship {sid} {ship.card.name}", "sections": sections,
+                    "end": json.dumps(codec.to_json(end)) if end else "",
+                    "phase": ship.t_phase or "not begun", "mf_left": C.mf(state, ship) - ship.t_mf})
+    return out
 
 
 RULES = StarSectorsPlay()
