@@ -30,6 +30,10 @@ class CamBattleHandler(Protocol):
         ``online.chosen_tables(row)``, else dealt, ruling BZ94) as a new battle row and play on
         until a player must decide."""
 
+    def book_title(self, campaign) -> str:
+        """What the rubber's online scenarios are fought on, for messages: "the Buoyz engine" (CAM's
+        own), or the title of the book the moderator chose ("battles fought online use", issue 31)."""
+
     def summary(self, row) -> dict | None:
         """The scenario's battle for pages and the API (no hidden information): id, status,
         ruleset, whose decision it is and until when, the sides the doctrine plays; None if none."""

@@ -71,7 +71,8 @@ def refuse_if_online(row: CamScenario, doing: str) -> None:
     """The tabletop entries (game turns, the end, a player's auto-resolve) are not taken for a
     scenario fought online: the engine keeps the record (ruling CAM41)."""
     if row.mode == ONLINE:
-        raise Conflict(f"scenario {row.number} is fought online on the Buoyz engine: you cannot {doing} "
+        book = handler().book_title(row.cam.campaign)  # the rule book the moderator chose (issue 31)
+        raise Conflict(f"scenario {row.number} is fought online on {book}: you cannot {doing} "
                        "(the moderator may settle it)")
 
 

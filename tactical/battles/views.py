@@ -104,8 +104,18 @@ def _render(request, battle: Battle, *, status: int = 200, entry_form=None, disp
         # its title and ship table from its host and rule book (issue 23 item 15)
         "page": kinds.page_for(battle), "ships_template": _ships_template(battle),
         "sheets_book": "" if cam else _sheets_title(battle),
+        # a what-if of its sides on the book the campaign chose (issue 31; "" on the layer's own book)
+        "whatif_url": _converted_whatif_url(battle),
     }
     return render(request, "tactical/battle_detail.html", context, status=status)
+
+
+def _converted_whatif_url(battle: Battle) -> str:
+    from tactical.whatif import converted
+
+    if "cam" in (battle.setup or {}):  # a CAM scenario on Buoyz, CAM's own book
+        return ""
+    return converted.new_url(battle.campaign, battle=battle)
 
 
 def _sheets_title(battle: Battle) -> str:

@@ -9,6 +9,10 @@
     POST what-if/book/{book}/   a run of any rule book without its own what-if (tactical/whatif/books.py):
                          {"points": n, "trials": K, "seed": text, "forces": {"1": [ship key, …], "2": […]}};
                          201, 400 naming the problem, 404 for a book not offered, 429 naming the limit
+    POST what-if/converted/   a battle of a campaign whose battles are fought on another rule book, on that
+                         book (tactical/whatif/converted.py): {"battle": id} or {"campaign": id, "scenario": n},
+                         "trials", "seed"; 201, 400, 403 (a CAM observer; a player before the table is
+                         rolled), 404 (a battle or scenario you cannot see), 429 naming the limit
 
 Thin: ``whatif.start_what_if`` checks and queues; the run is played by the ``run_what_if`` task.
 """
@@ -27,7 +31,7 @@ from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
 from tactical.rules.kit.trial import load
-from tactical.whatif import books
+from tactical.whatif import books, converted
 from tactical.whatif import runs as whatif
 from tactical.whatif.pool import trial_of
 
@@ -89,6 +93,16 @@ class BookWhatIfCreate(APIView):
     def post(self, request, book: str):
         try:
             run = books.start_book_what_if(user=request.user, book=book, params=request.data)
+        except whatif.WhatIfError as exc:
+            return refused(exc)
+        return Response(run_json(run), status=status.HTTP_201_CREATED)
+
+
+class ConvertedWhatIfCreate(APIView):
+    @extend_schema(operation_id="what_if_converted_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        try:
+            run = converted.start_converted_what_if(user=request.user, params=request.data)
         except whatif.WhatIfError as exc:
             return refused(exc)
         return Response(run_json(run), status=status.HTTP_201_CREATED)

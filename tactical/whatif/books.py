@@ -25,6 +25,7 @@ from tactical.models import WhatIfRun
 from tactical.rules import registry
 from tactical.whatif import runs
 from tactical.whatif.camtrials import wilson
+from tactical.whatif.pool import OTHER_TRIALS, trial_of
 
 SEATS = (1, 2)  # a what-if is two forces
 FIELDS = {"trials", "seed", "points", "forces"}
@@ -55,6 +56,8 @@ def title_of(params: dict[str, Any]) -> str:
     for record in registry.RESOLVERS.values():
         if record.trial is not None and record.trial.key == kind:
             return record.trial.title or record.title
+    if kind in OTHER_TRIALS:  # a campaign's battle on its chosen book: the run says which
+        return params.get("title") or trial_of(kind).title or kind
     return kind
 
 

@@ -230,6 +230,13 @@ def scenario_panel(user, campaign: Campaign, row: CamScenario) -> dict[str, Any]
                           "dice": odds["dice"][side["key"]], "win": odds["win"][side["key"]]}
                          for side in job["sides"]]
     panel["latest"] = latest_run(user, campaign, row.number)
+    # The rubber fights online on another book (issue 31): a what-if of the forces on that book.
+    if row.battle and not panel["reason"]:
+        from tactical.whatif import converted
+
+        panel["converted_url"] = converted.new_url(campaign, scenario=row.number)
+        if panel["converted_url"]:
+            panel["converted_book"] = converted.book_title(campaign.options["battle_book"])
     return panel
 
 

@@ -35,14 +35,22 @@ def battles_from(source: Callable[..., Mapping[int, Any]]) -> Iterator[None]:
         _SOURCE.reset(token)
 
 
+# What-if kinds that are no one rule book's, by key: the path of their ``Trial`` (a campaign's
+# battle on the book its moderator chose, issue 31).
+OTHER_TRIALS = {"converted": "tactical.whatif.convertedtrials:TRIAL"}
+
+
 def trial_of(key: str):
     """The what-if record (``tactical.rules.kit.trial.Trial``) a rule book registered under
-    ``key`` (a stored run's ``params["ruleset"]``); ValueError if none did."""
+    ``key`` (a stored run's ``params["ruleset"]``), or one of ``OTHER_TRIALS``; ValueError if none did."""
     from tactical.rules import registry
+    from tactical.rules.kit.trial import load
 
     for record in registry.RESOLVERS.values():
         if record.trial is not None and record.trial.key == key:
             return record.trial
+    if key in OTHER_TRIALS:
+        return load(OTHER_TRIALS[key])
     raise ValueError(f"no rule book has what-if battles of kind {key!r}")
 
 

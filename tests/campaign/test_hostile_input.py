@@ -115,6 +115,7 @@ ENDPOINTS = [
     ("api-calendar", "post", "bob", "", {"note": TEXT, "n": NUMBER}),
     ("api-whatif-cam", "post", "bob", "", {"seed": TEXT, "trials": NUMBER, "period": 2, "points": 60,
                                            "a": {"sds": [TEXT]}, "b": {"sds": ["d7"]}}),
+    ("api-whatif-converted", "post", "bob", "", {"seed": TEXT, "trials": NUMBER, "campaign": NUMBER, "scenario": 1}),
 ]
 # One id per entry: an endpoint listed twice (the designer API of two rule books) is told apart by its book.
 ENDPOINT_IDS = [e[0] + (f"-{e[3]}" if e[3].startswith("designer-") else "") for e in ENDPOINTS]

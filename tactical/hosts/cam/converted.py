@@ -12,7 +12,8 @@ online play — its board, fog of war, decision deadlines and hand-over to the c
 its sides (``seats_of``, registered in ``kinds.HOST_SEATS``) and the decisions held while the rubber
 is paused (``play.PAUSE_HOLDS``, ruling CAM60). When it ends, ``tactical.play.actions._finish`` gives
 the book's result to the converter's ``result_back`` and this module's ``record_result`` (the
-``RESULT_SINKS["cam"]``) applies the CAM result to the scenario's CAM record (``apply_to_cam``) and
+``RESULT_SINKS["cam"]``) applies the CAM result to the scenario's CAM record (``apply_to_cam``, here:
+CAM's door records the result of every book the same way) and
 scores it with ``online.record_engine_result`` — the function a confirmed tabletop entry and a
 Buoyz battle use — so CAM scoring (CAM 3.1, 4.3) and the CAM 4.2 step go on unchanged.
 
@@ -22,6 +23,11 @@ battle (or, when opening it, when the rubber's book is not Buoyz).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
 from django.urls import reverse
 from django.utils import timezone
 
@@ -30,6 +36,7 @@ from campaign.cam.actions import CamActionError
 from campaign.cam.actions.errors import NotAllowed as CamNotAllowed
 from campaign.cam.battles import BattleStuck
 from campaign.cam.models import LAYER, CamPlayer, CamScenario, CamShip
+from campaign.rules.cam import breakcontact
 from tactical.models import Battle, BattleLogEntry
 from tactical.play import actions as play
 from tactical.play import embedded
@@ -42,6 +49,15 @@ PLAYING = Battle.Status.PLAYING
 def book_of(campaign) -> str:
     """The rule book the rubber's scenarios are fought on online (issue 31; Buoyz when unset)."""
     return (campaign.options or {}).get("battle_book") or registry.OWN_BOOK[LAYER]
+
+
+def book_title(campaign) -> str:
+    """The book the rubber's online scenarios are fought on, as messages name it: "the Buoyz
+    engine" (CAM's own), else the chosen book's title ("Star Trek Print&Play")."""
+    book = book_of(campaign)
+    if book == registry.OWN_BOOK[LAYER]:
+        return "the Buoyz engine"
+    return registry.find_resolver(book).title.split(" (")[0]
 
 
 def converted_battles():
@@ -111,6 +127,33 @@ def tell_decision(battle: Battle, campaign, seat: int, label: str) -> None:
                          key=f"{battle.pk}.{battle.steps.count()}")
 
 
+def apply_to_cam(battle: breakcontact.BattleState, back: Mapping[str, Any]) -> breakcontact.BattleState:
+    """Record the CAM result a converter gave back (its ``result_back``: per seat the units
+    destroyed, crippled and gone off the table, and the winner; the same for every book) in the
+    CAM battle record (000 CAM 3.0, 3.1; ruling XC18): the damage, then the break contact order of
+    the side(s) that did not win, whose ships and AC left on the table leave it (as an
+    auto-resolved battle does, ruling CAM26). A unit that cannot be crippled (5.7) is not; the
+    record is then ready for ``scoring.score_scenario``. Pure (no database)."""
+    for seat in battle.scenario.seats:
+        can = {u.uid for u in battle.on_table(seat) if u.can_cripple and not battle.unit_status(seat, u.uid).crippled}
+        destroyed = list(back.get("destroyed", {}).get(str(seat), []))
+        crippled = [u for u in back.get("crippled", {}).get(str(seat), []) if u in can and u not in destroyed]
+        left = [u for u in back.get("left", {}).get(str(seat), []) if u not in destroyed]
+        battle = breakcontact.record_damage(battle, seat, destroyed=destroyed, crippled=crippled, left=left)
+    winner = back.get("winner")
+    broken = dict(battle.broken)
+    for seat in battle.scenario.seats:
+        if seat != winner and broken.get(seat) is None:
+            broken[seat] = battle.turn
+    battle = replace(battle, broken=MappingProxyType(broken))
+    for seat in battle.scenario.seats:
+        if battle.ordered_to_break(seat):
+            leaving = [u.uid for u in battle.on_table(seat) if u.kind in ("ship", "ac")]
+            if leaving:
+                battle = breakcontact.record_damage(battle, seat, left=leaving)
+    return battle
+
+
 def record_result(*, battle: Battle, result, how: str, user=None) -> Battle:
     """The battle is over (``play._finish``, the campaign row locked): ``result`` is already the
     CAM result (the converter's ``result_back``). It goes into the scenario's CAM record
@@ -119,9 +162,12 @@ def record_result(*, battle: Battle, result, how: str, user=None) -> Battle:
     campaign = battle.campaign
     row = CamScenario.objects.select_for_update().get(cam_id=campaign.pk, number=battle.turn)
     state = adapters.campaign_state(campaign.cam)
-    cam_battle = eh_convert.apply_to_cam(adapters.battle_state(row, state), result)
+    cam_battle = apply_to_cam(adapters.battle_state(row, state), result)
     online.record_progress(row, cam_battle)
-    turns = int((result.get("book_result") or {}).get("turns") or cam_battle.turn or 1)
+    book_result = result.get("book_result") or {}
+    # The game turns the book fought: "turns" (Event Horizon, My Trek V), "rounds" (Print&Play's
+    # round is its game turn, PP18); else the CAM record's own count.
+    turns = int(book_result.get("turns") or book_result.get("rounds") or cam_battle.turn or 1)
     battle.result = {**result, "how": how, "turns": turns}
     battle.status = Battle.Status.RESOLVED
     battle.resolved_how = how
@@ -210,5 +256,6 @@ def report_lines(battle: Battle, row) -> list[str]:
     return lines
 
 
-__all__ = ["act", "battle_for", "book_of", "converted_battles", "finish_by_doctrine", "hand_to_doctrine",
-           "open_battle", "page", "record_result", "report_lines", "seats_of", "summary"]
+__all__ = ["act", "apply_to_cam", "battle_for", "book_of", "book_title", "converted_battles",
+           "finish_by_doctrine", "hand_to_doctrine", "open_battle", "page", "record_result", "report_lines",
+           "seats_of", "summary"]

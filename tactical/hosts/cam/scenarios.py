@@ -341,6 +341,10 @@ class CamOnlineBattles:
         return battle
 
     @staticmethod
+    def book_title(campaign) -> str:
+        return converted.book_title(campaign)
+
+    @staticmethod
     def summary(row) -> dict | None:
         other = converted.battle_for(row)
         if other is not None:

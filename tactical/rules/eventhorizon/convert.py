@@ -6,8 +6,9 @@ A CAM rubber whose moderator chose Event Horizon fights its scenarios on this en
 unit: its uid, kind, SD and whether it is crippled); ``to_book`` turns that into an Event
 Horizon setup (the one ``play/setup.py``'s ``initial_state`` reads) of designs built from the
 SDs (``designs_for``); ``result_back`` turns the Event Horizon result into the CAM result (per
-seat the units destroyed, crippled and gone off the table, and the winner) and ``apply_to_cam``
-records it in the CAM battle record, ready for ``campaign.rules.cam.scoring.score_scenario``.
+seat the units destroyed, crippled and gone off the table, and the winner), which CAM's door
+records in the CAM battle record (``tactical/hosts/cam/converted.py`` ``apply_to_cam``, the same for
+every book), ready for ``campaign.rules.cam.scoring.score_scenario``.
 
 The point systems (XC10): one CAM point (000 CAM 2.2) is worth 5 BP (003 "Ship Type"), so a
 60-point CAM scenario (CAM 2.2's quick game) is a 300 BP battle. A unit becomes a squadron of
@@ -333,34 +334,6 @@ def result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: M
     return {"winner": result.get("holder", result.get("winner")), **out, "book": BOOK, "book_result": dict(result)}
 
 
-def apply_to_cam(battle: breakcontact.BattleState, back: Mapping[str, Any]) -> breakcontact.BattleState:
-    """Record the CAM result in the CAM battle record (000 CAM 3.0, 3.1): the damage, then the
-    break contact order of the side(s) that did not win, whose ships and AC left on the table
-    leave it (as an auto-resolved battle does, ruling CAM26). A unit that cannot be crippled (5.7)
-    is not; the record is then ready for ``scoring.score_scenario``."""
-    from dataclasses import replace
-    from types import MappingProxyType
-
-    for seat in battle.scenario.seats:
-        can = {u.uid for u in battle.on_table(seat) if u.can_cripple and not battle.unit_status(seat, u.uid).crippled}
-        destroyed = list(back.get("destroyed", {}).get(str(seat), []))
-        crippled = [u for u in back.get("crippled", {}).get(str(seat), []) if u in can and u not in destroyed]
-        left = [u for u in back.get("left", {}).get(str(seat), []) if u not in destroyed]
-        battle = breakcontact.record_damage(battle, seat, destroyed=destroyed, crippled=crippled, left=left)
-    winner = back.get("winner")
-    broken = dict(battle.broken)
-    for seat in battle.scenario.seats:
-        if seat != winner and broken.get(seat) is None:
-            broken[seat] = battle.turn
-    battle = replace(battle, broken=MappingProxyType(broken))
-    for seat in battle.scenario.seats:
-        if battle.ordered_to_break(seat):
-            leaving = [u.uid for u in battle.on_table(seat) if u.kind in ("ship", "ac")]
-            if leaving:
-                battle = breakcontact.record_damage(battle, seat, left=leaving)
-    return battle
-
-
 def fleet(units: Sequence[Mapping[str, Any]], first_id: int = 1) -> list[CampaignShip]:
     """The Event Horizon ships of CAM units (``cam_setup``'s unit entries), for what-if and the
     fairness bench."""
@@ -377,7 +350,7 @@ def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:
     return record_sheets(book_setup, **kwargs)
 
 
-__all__ = ["AC_DESIGN", "BASE_DESIGN", "CamResult", "apply_to_cam", "cam_setup", "crippled_damage", "design_for",
+__all__ = ["AC_DESIGN", "BASE_DESIGN", "CamResult", "cam_setup", "crippled_damage", "design_for",
            "fleet", "result_back", "ships_for", "squadron", "to_book", "wanted_weapons", "ShipClass"]
 
 if (LAYER, BOOK) not in registry.CONVERTERS:

@@ -128,9 +128,10 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
         assert "Scenario 1" in page and "eventhorizon" in page
     summary = online.battle_summary(row)
     assert summary["id"] == battle.pk and summary["ruleset"] == "eventhorizon" and summary["converted"]
-    # The tabletop entry is refused for it, as for a Buoyz battle (ruling CAM41).
-    with pytest.raises(online.Conflict):
+    # The tabletop entry is refused for it, as for a Buoyz battle (ruling CAM41), naming the book.
+    with pytest.raises(online.Conflict, match="fought online on Event Horizon Quick Play: you cannot") as refused:
         cam_actions.enter_turn(campaign_id=c.pk, user=bob)
+    assert "Buoyz" not in str(refused.value)
     # Both players hand their fleets to the computer from the play page: the battle ends, its
     # result comes back as CAM's and the scenario is scored.
     with django_capture_on_commit_callbacks(execute=True):

@@ -15,6 +15,7 @@ from campaign.rules.cam.ships import STARTER_CATALOGUE, validate_sd
 from campaign.rules.dice import SeededDice, derive_seed
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import Damage, _check_damage
+from tactical.hosts.cam.converted import apply_to_cam
 from tactical.rules import registry
 from tactical.rules.buoyz import convert as bc
 from tactical.rules.buoyz.play import RULES as BZ
@@ -191,7 +192,7 @@ def test_an_event_horizon_result_is_recorded_for_cam_scoring():  # XC18; 000 CAM
                       "captured_by": None})
     back = ec.result_back(cam, setup, {"holder": 2, "ships": ships})
     assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {"1": ["ship:1"]}
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert record.unit_status(1, "ship:3").state is UnitState.DESTROYED
     assert record.unit_status(1, "ship:1").crippled
     assert record.ordered_to_break(1) and not record.ordered_to_break(2)
@@ -210,6 +211,6 @@ def test_a_cam_scenario_fought_on_event_horizon_plays_out_and_scores(seed):  # X
     dice = SeededDice(derive_seed(f"xc18/{seed}"))
     end = eh_simulate(EH.initial_state(setup, dice), dice)
     back = ec.result_back(cam, setup, EH.result(end))
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)

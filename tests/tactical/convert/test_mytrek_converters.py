@@ -15,6 +15,7 @@ from campaign.rules.cam.ships import STARTER_CATALOGUE
 from campaign.rules.dice import SeededDice, derive_seed
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import Damage, _check_damage
+from tactical.hosts.cam.converted import apply_to_cam
 from tactical.rules import registry
 from tactical.rules.eventhorizon import convert as ec
 from tactical.rules.mytrek import convert as mc
@@ -242,7 +243,7 @@ def test_a_my_trek_result_is_recorded_for_cam_scoring():  # XC40; 000 CAM 3.0, 3
     assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {
         "1": ["ship:1"]
     }  # half its hull: 5.7
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert (
         record.unit_status(1, "ship:3").state is UnitState.DESTROYED
         and record.unit_status(1, "ship:1").crippled
@@ -260,6 +261,6 @@ def test_a_cam_scenario_fought_on_my_trek_plays_out_and_scores():  # XC39, XC40
     dice = SeededDice(derive_seed("xc40"))
     end = MT.simulate(RULES.initial_state(setup, dice), dice)
     back = mc.cam_result_back(cam, setup, RULES.result(end))
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
