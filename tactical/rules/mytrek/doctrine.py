@@ -93,8 +93,13 @@ def _expected(battle: Battle, ship: Ship, a: Attack) -> float:
         return 0.5
     n = E.attack_dice(ship, a.weapon)
     bar = sum(v for _, v in E.deductions(battle, ship, target, a.weapon, a.system)) + target.field_value
-    mean = sum(p * (total - bar) for total, p in _sums(n) if total > bar)
-    return mean + (0.1 if target.hull <= 3.5 * n else 0)
+    return _over(n, bar) + (0.1 if target.hull <= 3.5 * n else 0)
+
+
+@cache
+def _over(n: int, bar: int) -> float:
+    """The mean of (the total of ``n`` d6 less ``bar``), counting only totals over it."""
+    return sum(p * (total - bar) for total, p in _sums(n) if total > bar)
 
 
 def _attack(battle: Battle, ship: Ship) -> Attack:
