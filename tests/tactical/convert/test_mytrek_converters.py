@@ -268,3 +268,21 @@ def test_a_cam_scenario_fought_on_my_trek_plays_out_and_scores():  # XC39, XC40
     record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
+
+
+def test_the_computer_fires_when_only_a_high_throw_gets_through():  # doctrine; 002 Attacking
+    from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS as EH
+    from tactical.rules.eventhorizon import CampaignShip
+    from tactical.rules.mytrek import doctrine
+
+    # 3d6 against a bar of 12: the mean (10.5) falls short, the throws of 13-18 get through
+    assert doctrine._over(3, 12) == pytest.approx((1 * 21 + 2 * 15 + 3 * 10 + 4 * 6 + 5 * 3 + 6 * 1) / 216)
+    assert doctrine._over(3, 18) == 0 and doctrine._over(1, 0) == pytest.approx(3.5)
+    # four Swords against a Galiot (fairness table EH #10): 3d6 against force fields IV at -3 used to
+    # be a draw with no shot fired; now they fire and the Galiot is destroyed (this seed)
+    setup = mc._setup({1: mc.eh_fleet([CampaignShip(i, EH[1]) for i in range(1, 5)]),
+                       2: mc.eh_fleet([CampaignShip(9, EH[3])])}, {1: "A", 2: "B"}, 1, 2)
+    setup["converted"] = {"layer": "eventhorizon", "book": "mytrek"}
+    dice = SeededDice(derive_seed("t/0"))
+    out = MT.outcome(MT.simulate(MT.new_battle(setup, dice), dice))
+    assert out["winner"] == 1 and out["ships"][-1]["fate"] == "destroyed"
