@@ -12,6 +12,7 @@ and changed: docs/rulings.md XC…).
     .venv/bin/python bench/conversions.py                  # 40 battles per match-up and book
     .venv/bin/python bench/conversions.py --battles 10     # quicker
     .venv/bin/python bench/conversions.py --markdown       # the table for docs/benchmarks.md
+    .venv/bin/python bench/conversions.py --books printplay,mytrek   # only those columns
 """
 
 from __future__ import annotations
@@ -137,25 +138,25 @@ def flips(own: float, other: float) -> bool:
     return (own >= 0.6 and other < 0.4) or (own <= 0.4 and other > 0.6)
 
 
-def eh_rows(battles: int):
-    bz = registry.find_converter("eventhorizon", "buoyz")
-    pp_eh = registry.find_converter("eventhorizon", "printplay")
-    mt_eh = registry.find_converter("eventhorizon", "mytrek")
+FIGHTS = {"buoyz": (sds_on_buoyz, "bz"), "eventhorizon": (eh_on_eh, "eh"),
+          "printplay": (dashboards_on_printplay, "pp"), "mytrek": (entries_on_mytrek, "mt")}
+
+
+def eh_rows(battles: int, books=("buoyz", "printplay", "mytrek")):
     for n, (kind, fa, fb) in enumerate(EH_MATCHUPS, 1):
         a, b = eh_fleet(fa, 1), eh_fleet(fb, 101)
         own = rate(eh_on_eh, a, b, battles, f"eh{n}")
-        conv = rate(sds_on_buoyz, bz.fleet(a), bz.fleet(b), battles, f"eh{n}bz")
-        pp_conv = rate(dashboards_on_printplay, pp_eh.fleet(a), pp_eh.fleet(b), battles, f"eh{n}pp")
-        mt_conv = rate(entries_on_mytrek, mt_eh.fleet(a), mt_eh.fleet(b), battles, f"eh{n}mt")
+        others = {}
+        for book in books:
+            conv = registry.find_converter("eventhorizon", book)
+            fight, tag = FIGHTS[book]
+            others[book] = rate(fight, conv.fleet(a), conv.fleet(b), battles, f"eh{n}{tag}")
         label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
-        others = {"buoyz": conv, "printplay": pp_conv, "mytrek": mt_conv}
         yield n, kind, label, own, others, eh_autoresolve(a, b)
 
 
-def cam_rows(battles: int):
+def cam_rows(battles: int, books=("eventhorizon", "printplay", "mytrek")):
     eh = registry.find_converter("cam", "eventhorizon")
-    pp_cam = registry.find_converter("cam", "printplay")
-    mt_cam = registry.find_converter("cam", "mytrek")
     for n, (kind, fa, fb) in enumerate(CAM_MATCHUPS, 1):
         sa = [STARTER_CATALOGUE[k] for k in fa]
         sb = [STARTER_CATALOGUE[k] for k in fb]
@@ -174,28 +175,35 @@ def cam_rows(battles: int):
             ]
             for side in (sa, sb)
         ]
-        a, b = eh.fleet(units[0], 1), eh.fleet(units[1], 101)
-        conv = rate(eh_on_eh, a, b, battles, f"cam{n}eh")
-        pp_conv = rate(dashboards_on_printplay, pp_cam.fleet(units[0]), pp_cam.fleet(units[1]), battles,
-                       f"cam{n}pp")
-        mt_conv = rate(entries_on_mytrek, mt_cam.fleet(units[0]), mt_cam.fleet(units[1]), battles,
-                       f"cam{n}mt")
+        others = {}
+        for book in books:
+            if book == "eventhorizon":
+                a, b = eh.fleet(units[0], 1), eh.fleet(units[1], 101)
+            else:
+                conv = registry.find_converter("cam", book)
+                a, b = conv.fleet(units[0]), conv.fleet(units[1])
+            fight, tag = FIGHTS[book]
+            others[book] = rate(fight, a, b, battles, f"cam{n}{tag}")
         label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
                  f"({sum(s.points for s in sb)} pts)")
-        yield n, kind, label, own, {"eventhorizon": conv, "printplay": pp_conv, "mytrek": mt_conv}, None
+        yield n, kind, label, own, others, None
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=40)
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--books", default="", help="the other books' columns to fight (comma-separated; all)")
     args = parser.parse_args(argv)
+    wanted = [b for b in args.books.split(",") if b]
     started = time.perf_counter()
     flipped = []
-    for layer, own_book, rows in (("Event Horizon", "eventhorizon", eh_rows(args.battles)),
-                                  ("CAM", "buoyz", cam_rows(args.battles))):
+    for layer, own_book, other_books, make_rows in (
+            ("Event Horizon", "eventhorizon", ("buoyz", "printplay", "mytrek"), eh_rows),
+            ("CAM", "buoyz", ("eventhorizon", "printplay", "mytrek"), cam_rows)):
+        others = tuple(b for b in other_books if not wanted or b in wanted)
+        rows = make_rows(args.battles, others)
         print(f"\n### {layer} layer (own book: {own_book}; {args.battles} battles per match-up and book)\n")
-        others = ("buoyz" if own_book == "eventhorizon" else "eventhorizon", "printplay", "mytrek")
         head = (
             f"| # | kind | side A v side B | A wins on {own_book} | "
             + " | ".join(f"A wins on {o}" for o in others)

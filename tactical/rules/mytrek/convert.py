@@ -45,10 +45,13 @@ EH_POINTS = {
     "guided_missile_bay": 3,
     "fighter_bay": 1,
 }
+# XC32: a fighter bay is also the ship's missiles (002 Special Weapons, priced on their own): it
+# counts half in the weapon dice, as CAM's AC flights do (XC36).
+EH_HALF = frozenset({"fighter_bay"})
 FF_OFFSET = 3  # XC32: force field 4 = type I … 8 = V
 # XC36: CAM's numbers.
-CAM_SHIELD_DIV, CAM_SHIELD_ROUND = 1, 0  # force field type = best shield (at most V)
-CAM_SIZE = ((20, "A"), (10, "B"), (6, "C"), (3, "D"), (0, "E"))
+CAM_SHIELD_LESS = 1  # force field type = the mean of the four shields less 1 (000 5.6: a shield of 1 stops nothing)
+CAM_SIZE = ((20, "A"), (10, "B"), (6, "C"), (3, "D"), (2, "E"), (0, "F"))
 CAM_DICE = ((10, 9), (8, 5), (6, 4), (4, 3), (2, 2), (0, 1))  # attack dice at least → weapon dice
 
 
@@ -60,6 +63,20 @@ def _up(dice: int) -> int:
     """The next row up of the Max. Damage column (XC34: a hero crew)."""
     i = T.WEAPON_DICE.index(dice)
     return T.WEAPON_DICE[max(0, i - 1)]
+
+
+def eh_weapon_value(counts: Mapping[str, int]) -> int:
+    """XC32: the mean of a design's weapon systems and their damage points (003 Hit Locations:
+    every hit past a force field rolls on the chart, a hull hit costs the weapon's damage
+    points and the rest a system whatever they are), rounded half up; a fighter bay counts
+    half (it is also the ship's missiles)."""
+    systems = points = 0.0
+    for key, n in counts.items():
+        if key in EH_POINTS:
+            share = n / 2 if key in EH_HALF else n
+            systems += share
+            points += share * EH_POINTS[key]
+    return math.floor((systems + points) / 2 + 0.5)
 
 
 def _factor(lost: float) -> int:
@@ -75,23 +92,22 @@ def eh_design(
 ) -> Design:
     """XC32–XC34: the My Trek V design of an Event Horizon ship: size by hull, top Hyper =
     engine (a station sub-light), force field type = generator − 3 (+1 improved), weapon dice by
-    the damage points of its weapons (a hero crew one row up), every armed ship aft weapons (003
-    "Arcs of fire are irrelevant"), guided missiles torpedoes, fighters missiles, a working
-    stealth field force fields one type up (XC33; not the invisibility device: changed after the
-    fairness table, unseen ships never closed and every battle with one was a draw)."""
+    the mean of its weapon systems and their damage points (``eh_weapon_value``), every armed
+    ship aft weapons (003 "Arcs of fire are irrelevant"), guided missiles torpedoes, fighters
+    missiles, a working stealth field the invisibility device (XC33); a hero crew one row up
+    the Max. Damage column and one force field type up (XC34)."""
     counts = dict(design.weapon_counts)
     points = sum(EH_POINTS.get(k, 0) * n for k, n in counts.items())
-    dice = _row(DICE_BY_POINTS, points)
-    if hero_crew:
-        dice = _up(dice)
+    dice = _row(DICE_BY_POINTS, eh_weapon_value(counts))
     station = design.ship_type is ShipType.SPACE_STATION
     fields = (
         0
         if design.force_field is None
         else max(1, min(5, design.force_field - FF_OFFSET + (1 if design.improved_force_fields else 0)))
     )
-    if design.stealth_field and not damage.stealth:  # XC33: harder to hit, never unseen
-        fields = min(5, fields + 1)
+    if hero_crew:  # XC34: 003 Lock On and Force Fields (a hero crew's +1 and regeneration on 4+)
+        dice = _up(dice)
+        fields = min(5, fields + 1) if fields else 0
     return Design(
         (name or design.name)[:40],
         _row(EH_SIZE, design.hull),
@@ -99,7 +115,7 @@ def eh_design(
         fields,
         dice,
         aft=points > 0,
-        invisibility=False,
+        invisibility=bool(design.stealth_field and not damage.stealth),  # XC33: 002's own device
         torpedoes=counts.get("guided_missile_bay", 0) > 0,
         missiles=counts.get("fighter_bay", 0) > 0,
     )
@@ -109,11 +125,11 @@ def eh_notes(design: EHDesign, damage: Damage, hero_crew: bool) -> list[str]:
     """XC35: what the design cannot hold, said on the ship log."""
     notes = [f"Event Horizon {design.ship_type.label} '{design.name}' ({design.bp} BP)."]
     if hero_crew:
-        notes.append("Hero crew: weapon dice one row up the Max. Damage column (XC34).")
+        notes.append("Hero crew: weapon dice one row up the Max. Damage column, force fields one type up (XC34).")
     if design.stealth_field and not damage.stealth:
-        notes.append("Stealth field: force fields one type up (XC33).")
+        notes.append("Stealth field: the invisibility device (XC33).")
     if design.stealth_field and damage.stealth:
-        notes.append("Stealth field inoperable (carried damage): no force field type for it (XC33).")
+        notes.append("Stealth field inoperable (carried damage): no invisibility device (XC33).")
     for flag, text in (
         (design.nanobot_skin, "Nanobot skin"),
         (design.ai_supercomputer, "AI Supercomputer"),
@@ -309,24 +325,34 @@ def _torpedo(name: str) -> bool:
     return "torp" in low or "rocket" in low
 
 
-HANDLED = {"cloak", "carrier", "warp", "impulse", "agile"}
+HANDLED = {"cloak", "carrier", "warp", "impulse", "agile", "shield drain", "fire cloaked"}
+
+
+def cam_attack(sd) -> int:
+    """XC36: a CAM ship's attack dice in the table's sense: its main lines, half its secondary
+    battery, and half its drones and AC flights (they are also its missiles), rounded down."""
+    drones = sum(w.count for w in sd.main if "drone" in w.name.lower())
+    return math.floor(sd.main_dice - drones / 2 + sd.secondary / 2 + sd.ac / 2)
 
 
 def sd_design(sd, *, name: str = "") -> Design:
     """XC36: the My Trek V design of a CAM roster ship: size by hull, top Hyper = Speed (a
-    station sub-light), force field type = its best shield, at most V (Cloak one type up,
-    not the invisibility device: XC36, changed after the fairness table), weapon dice by its
-    attack dice (main + secondary ÷ 2 + AC flights ÷ 2), a torpedo line torpedoes, drones or AC
-    missiles, a secondary battery or Agile aft weapons."""
-    attack = sd.main_dice + sd.secondary // 2 + sd.ac // 2
+    station sub-light), force field type = the mean of its four shields less one (0–V), Cloak
+    the invisibility device, weapon dice by ``cam_attack`` (one row up for Shield Drain and for
+    Fire cloaked), a torpedo line torpedoes, drones or AC missiles, a secondary battery or Agile
+    aft weapons."""
+    dice = _row(CAM_DICE, cam_attack(sd))
+    for ability in ("Shield Drain", "Fire cloaked"):
+        if _has(sd, ability):
+            dice = _up(dice)
     return Design(
         (name or sd.name)[:40],
         _row(CAM_SIZE, sd.hull),
         0 if sd.speed is None else max(1, min(10, sd.speed)),
-        min(5, (max(sd.shields) + CAM_SHIELD_ROUND) // CAM_SHIELD_DIV + _has(sd, "Cloak")),
-        _row(CAM_DICE, attack),
+        max(0, min(5, sum(sd.shields) // len(sd.shields) - CAM_SHIELD_LESS)),
+        dice,
         aft=sd.secondary > 0 or _has(sd, "Agile"),
-        invisibility=False,
+        invisibility=_has(sd, "Cloak"),
         torpedoes=any(_torpedo(w.name) for w in sd.main),
         missiles=sd.ac > 0 or any("drone" in w.name.lower() for w in sd.main),
     )
@@ -360,7 +386,7 @@ def unit_entry(unit: Mapping[str, Any]) -> dict | None:
     notes = [f"CAM {sd.ship_class.value} '{sd.name}' ({sd.points} CAM points)."]
     hull, factor = d.hull, FULL
     if unit.get("crippled"):
-        d = replace(d, fields=max(0, d.fields - _has(sd, "Cloak")))
+        d = replace(d, invisibility=False)
         hull = max(1, math.ceil(d.hull * (sd.crippled_at or max(1, sd.hull // 2)) / sd.hull))
         factor = FULL - 1
         notes.append("Crippled (5.7): hull at its crippled line, every system at II, no cloak (XC37).")

@@ -4,10 +4,14 @@ Phase Zero: weapons and force fields first (each up to its factor), the rest to 
 tractor beam with a point to spare, the invisibility device never); full speed; repair the first
 damaged system; self-destruct when critically damaged with enemies close and no friend near.
 Moves: head for the nearest enemy in sight, keeping it ahead; hold when it is ahead and close.
-Attacks: beams, else a torpedo, else a missile, at the enemy in reach with the best expected damage.
+Attacks: beams, else a torpedo, else a missile, at the enemy in reach with the best expected damage
+(over the whole spread of the roll: a roll whose mean falls short of the force field still gets
+through on a high throw, and a beam costs nothing to fire).
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from tactical.rules.geometry import square
 
@@ -68,13 +72,34 @@ def _move(battle: Battle, ship: Ship) -> Move:
     return next((m for m in options if m.how == want), options[-1])
 
 
+@cache
+def _sums(n: int) -> tuple[tuple[int, float], ...]:
+    """The chance of each total of ``n`` d6."""
+    dist = {0: 1.0}
+    for _ in range(n):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / 6
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
 def _expected(battle: Battle, ship: Ship, a: Attack) -> float:
+    """The hull damage the attack deals on average (002 Attacking: the roll less the deductions,
+    over the force field)."""
     target = battle.ship(a.target)
     if a.weapon == "tractor":
         return 0.5
     n = E.attack_dice(ship, a.weapon)
-    minus = sum(v for _, v in E.deductions(battle, ship, target, a.weapon, a.system))
-    return 3.5 * n - minus - target.field_value + (0.1 if target.hull <= 3.5 * n else 0)
+    bar = sum(v for _, v in E.deductions(battle, ship, target, a.weapon, a.system)) + target.field_value
+    return _over(n, bar) + (0.1 if target.hull <= 3.5 * n else 0)
+
+
+@cache
+def _over(n: int, bar: int) -> float:
+    """The mean of (the total of ``n`` d6 less ``bar``), counting only totals over it."""
+    return sum(p * (total - bar) for total, p in _sums(n) if total > bar)
 
 
 def _attack(battle: Battle, ship: Ship) -> Attack:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from campaign.rules.cam.ships import SD, STARTER_CATALOGUE, ShipClass
@@ -207,8 +208,6 @@ def eh_carried(design: Design, before: Damage, fate: Mapping[str, Any], start_hu
     at the end (it had some at the start), and per three critical hits (001 Attack: the effect
     die is 'weapons' on 3–4 and 'power' on 1–2, one in three each) a weapon system (the costliest
     left) and an engine point."""
-    from dataclasses import replace
-
     lost_pp = max(0, start_hull - int(fate.get("hull", start_hull)))
     lost = math.ceil(lost_pp / HULL_PER_EH) - (1 if design.core_containment_capacitor else 0)
     hull = min(design.hull - 1, before.hull + max(0, lost))
@@ -341,9 +340,13 @@ def dashboard_for_sd(sd: SD, *, crippled: bool = False, key: str = "cam", name: 
         notes.append(f"No Print&Play equivalent, carried without effect in this battle: {', '.join(other)} (XC28).")
     type_ = "battleship" if sd.ship_class.value in ("BB", "CV") or sd.speed is None else \
         CAM_TYPE.get(sd.ship_class, "escort")
+    weapons = _cam_weapons(sd, crippled)
+    if _has(sd, "Shield Drain"):  # XC28: its hits go through halved shields (BZ24): twice the hits
+        weapons = [replace(w, qty=min(12, 2 * w.qty)) for w in weapons]
+        notes.append("Shield Drain: every weapon line's Qty doubled (XC28).")
     return _design(key, name or sd.name, type_, shields, max(bracket, max(shields)), hull, speed,
-                   _cam_weapons(sd, crippled), notes, abilities=tuple(abilities), sensors=min(3, sensors),
-                   ecm=min(3, sd.close_defence // 3 + _has(sd, "Adaption")), wps=1 if _has(sd, "Shield Drain") else 0,
+                   weapons, notes, abilities=tuple(abilities), sensors=min(3, sensors),
+                   ecm=min(3, sd.close_defence // 3 + _has(sd, "Adaption")),
                    faction="Borg" if _has(sd, "Adaption") else FACTION)
 
 

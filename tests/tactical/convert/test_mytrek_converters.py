@@ -63,8 +63,10 @@ def test_the_rate_comes_from_the_books_point_systems():  # XC31; 002 Assembling 
 def test_every_sample_design_becomes_a_legal_my_trek_design(design):  # XC32; 002 Assembling a Fleet
     entry = mc.eh_entry({"id": 1, "name": "", "design": design.to_dict(), "damage": {}, "hero_crew": False})
     d = design_from(entry["design"])  # the book's checks: a row of every column
-    assert d.max_hyper == design.engine and d.fields == min(5, design.force_field - 3 + design.stealth_field)
-    assert d.aft and not d.invisibility  # 003 "Arcs of fire are irrelevant"; XC33: stealth as fields
+    assert d.max_hyper == design.engine and d.fields == min(5, design.force_field - 3)
+    assert d.aft  # 003 "Arcs of fire are irrelevant"
+    assert d.invisibility == design.stealth_field  # XC33 (changed): a stealth field is 002's invisibility device
+    assert d.dice == mc._row(mc.DICE_BY_POINTS, mc.eh_weapon_value(design.weapon_counts))
     assert d.torpedoes == ("guided_missile_bay" in design.weapon_counts)
     assert d.missiles == ("fighter_bay" in design.weapon_counts)
     assert (entry["hull"], entry["engines"], entry["fields"], entry["weapons"]) == (d.hull, 3, 3, 3)
@@ -85,8 +87,10 @@ def test_carried_damage_hero_crew_and_what_my_trek_cannot_express():  # XC33-XC3
         1,
         2,
     )  # 2/7 engine, 2/4 gens, 2/6 weapons
-    assert d.fields == SWORD.force_field - 3 and any("inoperable" in n for n in entry["notes"])
+    assert not d.invisibility and any("inoperable" in n for n in entry["notes"])  # XC33
+    # XC34 (changed): a hero crew is one row up the Max. Damage column and one force field type up
     assert d.dice == mc._up(mc.eh_design(SWORD).dice) and any("Hero crew" in n for n in entry["notes"])
+    assert d.fields == mc.eh_design(SWORD).fields + 1
     hammer = Design(
         name="Hammer",
         ship_type=ShipType.STAR_CRUISER,
@@ -109,14 +113,14 @@ def test_every_catalogue_sd_becomes_a_legal_design_crippled_or_not(key):  # XC36
     unit = {"uid": "ship:1", "kind": "ship", "name": sd.name, "sd": ec.sd_json(sd), "crippled": False}
     entry = mc.unit_entry(unit)
     d = design_from(entry["design"])
-    cloak = "Cloak" in sd.special_abilities  # XC36: one force field type up, not the invisibility device
-    assert not d.invisibility and d.fields == min(5, max(sd.shields) + cloak)
+    cloak = "Cloak" in sd.special_abilities  # XC36 (changed): the invisibility device
+    assert d.invisibility == cloak and d.fields == max(0, min(5, sum(sd.shields) // 4 - 1))
     assert d.max_hyper == (0 if sd.speed is None else min(10, sd.speed)) and entry["hull"] == d.hull
     crippled = mc.unit_entry({**unit, "crippled": True})
     assert (
         crippled["hull"] <= d.hull and crippled["engines"] == crippled["fields"] == crippled["weapons"] == 2
     )
-    assert design_from(crippled["design"]).fields == d.fields - cloak  # no cloak crippled
+    assert design_from(crippled["design"]) == d.__class__(**{**d.__dict__, "invisibility": False})  # no cloak
     assert any("Crippled (5.7)" in n for n in crippled["notes"])
     for ability in (a for a in sd.special_abilities if a.lower() not in mc.HANDLED):  # XC38: named
         assert ability in " ".join(entry["notes"])
@@ -264,3 +268,21 @@ def test_a_cam_scenario_fought_on_my_trek_plays_out_and_scores():  # XC39, XC40
     record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
+
+
+def test_the_computer_fires_when_only_a_high_throw_gets_through():  # doctrine; 002 Attacking
+    from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS as EH
+    from tactical.rules.eventhorizon import CampaignShip
+    from tactical.rules.mytrek import doctrine
+
+    # 3d6 against a bar of 12: the mean (10.5) falls short, the throws of 13-18 get through
+    assert doctrine._over(3, 12) == pytest.approx((1 * 21 + 2 * 15 + 3 * 10 + 4 * 6 + 5 * 3 + 6 * 1) / 216)
+    assert doctrine._over(3, 18) == 0 and doctrine._over(1, 0) == pytest.approx(3.5)
+    # four Swords against a Galiot (fairness table EH #10): 3d6 against force fields IV at -3 used to
+    # be a draw with no shot fired; now they fire and the Galiot is destroyed (this seed)
+    setup = mc._setup({1: mc.eh_fleet([CampaignShip(i, EH[1]) for i in range(1, 5)]),
+                       2: mc.eh_fleet([CampaignShip(9, EH[3])])}, {1: "A", 2: "B"}, 1, 2)
+    setup["converted"] = {"layer": "eventhorizon", "book": "mytrek"}
+    dice = SeededDice(derive_seed("t/0"))
+    out = MT.outcome(MT.simulate(MT.new_battle(setup, dice), dice))
+    assert out["winner"] == 1 and out["ships"][-1]["fate"] == "destroyed"

@@ -193,3 +193,11 @@ def test_a_cam_scenario_fought_on_print_and_play_plays_out_and_scores(seed):  # 
     record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
+
+
+def test_shield_drain_doubles_the_hits():  # XC28 (changed): BZ24's halved shields as twice the hits
+    cube, galaxy = STARTER_CATALOGUE["borg_cube"], STARTER_CATALOGUE["galaxy"]
+    dash = pc.dashboard_for_sd(cube)
+    assert [w.qty for w in dash.weapons] == [min(12, 2 * cube.main[0].count), min(12, 2 * cube.secondary)]
+    assert dash.wps == 0 and "Shield Drain" in dash.notes
+    assert [w.qty for w in pc.dashboard_for_sd(galaxy).weapons] == [6, 2, 3]  # no drain: as printed
