@@ -436,7 +436,7 @@ def cam_to_book(cam: Mapping[str, Any]) -> dict:
 def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: Mapping[str, Any]) -> dict:
     """XC40: the My Trek V result as the CAM result: destroyed stays destroyed; a survivor at
     half its size's hull or less is crippled (5.7; not twice). The winner wins; the other side
-    breaks contact (``eventhorizon.convert.apply_to_cam`` records it)."""
+    breaks contact (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
     units = {
         int(k): (int(v[0]), str(v[1]))
         for k, v in (book_setup.get("converted") or {}).get("units", {}).items()

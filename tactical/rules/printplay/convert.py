@@ -4,7 +4,7 @@ rulings XC19–XC30 in docs/rulings.md).
 Two converters, registered as anybook's are (``registry.ConverterRecord``): ``eventhorizon →
 printplay`` (``eh_to_book``/``eh_result_back``) and ``cam → printplay`` (``cam_to_book``/
 ``cam_result_back``; the CAM side of a scenario is ``eventhorizon.convert.cam_setup``'s JSON and
-the result back is the dict ``eventhorizon.convert.apply_to_cam`` records). Each layer ship (an
+the result back is the dict ``apply_to_cam`` (tactical/hosts/cam/converted.py) records). Each layer ship (an
 Event Horizon ship, a CAM unit) becomes **one** Print&Play dashboard (``001 Dashboards``), built
 with the book's own designer (``dashboards.design``) so that it is legal and priced by the
 site's points formula (ruling PP3).
@@ -404,7 +404,7 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     """XC30: the Print&Play result as the CAM result: destroyed stays destroyed; a ship off the
     mat (PP17) has gone off the table; a survivor whose hull ended at or below half its
     dashboard's is crippled (5.7; not twice). The winner wins; the other side breaks contact
-    (``eventhorizon.convert.apply_to_cam`` records it)."""
+    (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
     units = {int(k): (int(v[0]), str(v[1])) for k, v in (book_setup.get("converted") or {}).get("units", {}).items()}
     start = {int(e["id"]): dash_mod.from_json(e["dash"]).hull
              for side in (book_setup.get("sides") or {}).values() for e in side.get("ships") or []}
