@@ -36,7 +36,7 @@ RULING_EH = "site rulings XC41–XC45 (Event Horizon ships on Star Sectors)"
 RULING_CAM = "site rulings XC41, XC46–XC50 (CAM units on Star Sectors)"
 
 # XC42: Event Horizon's numbers on the card.
-EH_POINTS = {"laser_bank": 1, "particle_accelerator": 2, "emp_cannon": 3, "guided_missile_bay": 3, "fighter_bay": 1}
+EH_POINTS = {"laser_bank": 1, "particle_accelerator": 2, "emp_cannon": 3, "guided_missile_bay": 3, "fighter_bay": 0.5}
 EH_BANKS = {"guided_missile_bay": "PTL", "emp_cannon": "DC"}  # VI.B: fired without a die roll
 NO_FIELD_DF = 2  # a ship with no force field generator
 LONG = {ShipType.DESTROYER: 2, ShipType.STAR_CRUISER: 2, ShipType.BULK_CARRIER: 2, ShipType.STAR_LIFTER: 2,
@@ -80,7 +80,7 @@ def eh_card(design: EHDesign, damage: Damage = NO_DAMAGE, *, key: str = "eh", na
     if design.force_field is None:
         df = NO_FIELD_DF
     else:
-        df = design.force_field - 1 + design.improved_force_fields - damage.force_field_generators
+        df = 2 * design.force_field - 6 + design.improved_force_fields - damage.force_field_generators
     if design.stealth_field and not damage.stealth:
         df += 1
     station = design.ship_type is ShipType.SPACE_STATION
@@ -265,19 +265,17 @@ def _has(sd, name: str) -> bool:
 
 
 def _bank(weapon_name: str) -> str | None:
-    """XC46: a torpedo line's advanced weapon bank (VI.B's names): plasma, drone or rocket PTL,
-    photon QTL, disruptor DC; any other line none."""
+    """XC46: a heavy torpedo line's advanced weapon bank (VI.B's names): photon QTL, plasma PTL;
+    any other line (disruptor and drone torpedoes, phasers) none: its dice are in the CF."""
     low = weapon_name.lower()
-    if "torp" not in low and "rocket" not in low:
-        return None
     if "photon" in low:
         return "QTL"
-    if "disrupt" in low:
-        return "DC"
-    return "PTL"
+    if "plasma" in low:
+        return "PTL"
+    return None
 
 
-HANDLED = {"cloak", "carrier", "warp", "impulse"}
+HANDLED = {"cloak", "carrier", "warp", "impulse", "adaption", "shield drain"}
 
 
 def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> Card:
@@ -286,10 +284,13 @@ def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> 
     MF = Speed ÷ 2 (at least 1; a station 0); SS = hull; Cloak a cloaking device (VI.A); Warp two
     nacelles (IV.B), none without; hull 3 hexes from hull 20, 2 from 10. Crippled (5.7): SS at its
     crippled line, CF, DF and MF halved (rounded up), no cloak."""
-    attack = sd.main_dice + sd.secondary // 2 + sd.ac // 2
+    attack = sd.main_dice + sd.secondary // 2 + sd.ac // 4
     cf = min(12, attack)
-    banks = [b for b in (_bank(w.name) for w in sd.main) if b][:MAX_BANKS] if cf else []
-    df = 3 + max(sd.shields) // 2
+    banks = [b for b in (_bank(w.name) for w in sd.main) if b]
+    if _has(sd, "Shield Drain"):
+        banks.append("TBP")  # XC46: its hits lower the target's DF (VI.B), as Shield Drain its shields
+    banks = banks[:MAX_BANKS] if cf else []
+    df = 2 + max(sd.shields) + _has(sd, "Adaption")
     mf = 0 if sd.speed is None else max(1, sd.speed // 2)
     ss = _clamp(sd.hull, 1, 40)
     cloaks = 1 if _has(sd, "Cloak") else 0

@@ -27,17 +27,15 @@ def _card(raw: Any) -> Card:
 
 
 def _damage_track(c: Card) -> str:
-    """IV.F/IV.G: one box per hit the shield takes; under each the CF/DF/MF left after it."""
+    """IV.F/IV.G: one box per hit the shield takes, each with the CF/DF/MF it leaves (wrapping
+    to the sheet's width, a phone's too)."""
     cells = []
     for hit in range(1, c.ss + 1):
         left = c.ss - hit
-        cf, df, mf = max(0, c.cf - hit), max(0, c.df - hit), max(0, min(c.mf, left))
-        cells.append(f"<td>{boxes(1)}<br>{hit}</td><td>{cf}/{df}/{mf}</td>" if left else
-                     f"<td>{boxes(1)}<br>{hit}</td><td>destroyed</td>")
-    rows = ["".join(cells[i:i + 5]) for i in range(0, len(cells), 5)]
-    return ('<table class="track"><tr><td><b>Hit</b></td><td><b>CF/DF/MF</b></td>'
-            + "<td><b>Hit</b></td><td><b>CF/DF/MF</b></td>" * (min(5, c.ss) - 1) + "</tr>"
-            + "".join(f"<tr>{r}</tr>" for r in rows) + "</table>")
+        after = (f"{max(0, c.cf - hit)}/{max(0, c.df - hit)}/{max(0, min(c.mf, left))}" if left else "destroyed")
+        cells.append(f'<span><span class="box"></span> {hit}: {after}</span>')
+    return ('<span class="notes">Hit: the CF/DF/MF left after it.</span><br>'
+            '<span class="boxes">' + " ".join(cells) + "</span>")
 
 
 def profile_card(entry: Mapping[str, Any] | str, side_name: str, notes: list[str] | None = None) -> str:
