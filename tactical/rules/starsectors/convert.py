@@ -12,8 +12,9 @@ cannot hold is written in the setup's ``converted`` notes (printed on the card) 
 it went (XC45, XC48).
 
 The rate (XC41): the factors come from each ship's own numbers, so its price is III's;
-``SS_PER_BP`` / ``SS_PER_CAM`` are what the sample designs and the CAM catalogue come to (the tests
-hold every conversion within ⅓–3× of them).
+``SS_PER_BP`` / ``SS_PER_CAM`` are what the sample designs and the CAM catalogue come to (≈ 0.18 per
+BP, ≈ 0.50 per CAM point; the tests hold every sample design within ½–2× and every catalogue SD
+within ⅓–3× of them).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ RULING_EH = "site rulings XC41–XC45 (Event Horizon ships on Star Sectors)"
 RULING_CAM = "site rulings XC41, XC46–XC50 (CAM units on Star Sectors)"
 
 # XC42: Event Horizon's numbers on the card.
-EH_POINTS = {"laser_bank": 1, "particle_accelerator": 2, "emp_cannon": 3, "guided_missile_bay": 3, "fighter_bay": 0.5}
+# A guided missile bay is its PTL bank only (VI.B: no die), not CF as well.
+EH_POINTS = {"laser_bank": 1, "particle_accelerator": 2, "emp_cannon": 3, "guided_missile_bay": 0, "fighter_bay": 0.5}
 EH_BANKS = {"guided_missile_bay": "PTL", "emp_cannon": "DC"}  # VI.B: fired without a die roll
 NO_FIELD_DF = 2  # a ship with no force field generator
 LONG = {ShipType.DESTROYER: 2, ShipType.STAR_CRUISER: 2, ShipType.BULK_CARRIER: 2, ShipType.STAR_LIFTER: 2,
@@ -65,14 +67,14 @@ def _weapons_left(design: EHDesign, damage: Damage) -> dict[str, int]:
 
 def eh_card(design: EHDesign, damage: Damage = NO_DAMAGE, *, key: str = "eh", name: str = "") -> Card:
     """XC42, XC43: the Star Sectors card of an Event Horizon ship as it stands. CF = 2 + half the
-    damage points of its working weapon systems (laser 1, particle accelerator 2, EMP cannon and
-    guided missile 3, fighter bay 1; rounded up, at most 12); a guided missile bay is also a PTL
-    bank, an EMP cannon a DC bank (at most six); DF = force field − 1 (+1 improved, −1 per lost
-    generator, +1 for a working stealth field; no generator: 2); MF = engine left ÷ 2 (at least 1;
-    a station 0); SS = hull left; every armed ship fires all round (003 "Arcs of fire are
-    irrelevant"); two nacelles (a station none); hull 1–3 hexes by type."""
+    damage points of its working weapon systems (laser 1, particle accelerator 2, EMP cannon 3,
+    fighter bay ½; rounded up, at most 12); a guided missile bay is a PTL bank, an EMP cannon also a
+    DC bank (at most six); DF = 2 × force field − 6 (+1 improved, −1 per lost generator; no
+    generator: 2); MF = engine left ÷ 2 (at least 1; a station 0); SS = hull left; every armed ship
+    fires all round (003 "Arcs of fire are irrelevant"); two nacelles (a station none); hull 1–3
+    hexes by type. A stealth field has no equivalent short of a cloaking device (XC43)."""
     left = _weapons_left(design, damage)
-    cf = _cf(sum(EH_POINTS.get(k, 0) * n for k, n in left.items()))
+    cf = _cf(math.ceil(sum(EH_POINTS.get(k, 0) * n for k, n in left.items())))
     banks: list[str] = []
     for k in ("guided_missile_bay", "emp_cannon"):
         banks += [EH_BANKS[k]] * left.get(k, 0)
@@ -81,8 +83,6 @@ def eh_card(design: EHDesign, damage: Damage = NO_DAMAGE, *, key: str = "eh", na
         df = NO_FIELD_DF
     else:
         df = 2 * design.force_field - 6 + design.improved_force_fields - damage.force_field_generators
-    if design.stealth_field and not damage.stealth:
-        df += 1
     station = design.ship_type is ShipType.SPACE_STATION
     mf = 0 if station else max(1, (design.engine - damage.engine) // 2)
     return make_card(
@@ -99,10 +99,10 @@ def eh_notes(design: EHDesign, damage: Damage, hero_crew: bool, card: Card) -> l
         notes.append("Carries its damage: the card is the ship as it stands (XC43).")
     if hero_crew:
         notes.append(f"Hero crew: a command crew (004 VII.B, {COMMAND_CREW_COST} points; XC44).")
-    if design.stealth_field and not damage.stealth:
-        notes.append("Stealth field: DF +1, not a cloaking device (XC43).")
-    if design.stealth_field and damage.stealth:
-        notes.append("Stealth field inoperable (carried damage): no DF for it (XC43).")
+    if design.stealth_field:
+        notes.append("Stealth field" + (" (inoperable)" if damage.stealth else "")
+                     + ": no Star Sectors equivalent short of a cloaking device, which cannot fire (VI.A);"
+                     " carried without effect, comes back as it went (XC43).")
     if sum(design.weapon_counts.get(k, 0) for k in EH_BANKS) > MAX_BANKS:
         notes.append(f"Only {MAX_BANKS} advanced weapon banks on a card (ruling SS4); the rest are in its CF.")
     for flag, text in (
@@ -280,10 +280,11 @@ HANDLED = {"cloak", "carrier", "warp", "impulse", "adaption", "shield drain"}
 
 def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> Card:
     """XC46, XC47: the card of a CAM roster ship. CF = its attack dice (main + secondary ÷ 2 + AC
-    flights ÷ 2, at most 12); each torpedo line an advanced weapon bank; DF = 3 + best shield ÷ 2;
-    MF = Speed ÷ 2 (at least 1; a station 0); SS = hull; Cloak a cloaking device (VI.A); Warp two
-    nacelles (IV.B), none without; hull 3 hexes from hull 20, 2 from 10. Crippled (5.7): SS at its
-    crippled line, CF, DF and MF halved (rounded up), no cloak."""
+    flights ÷ 4, at most 12); a photon torpedo line a QTL bank, a plasma line a PTL bank, Shield
+    Drain a TBP bank; DF = 2 + best shield (+1 Adaption); MF = Speed ÷ 2 (at least 1; a station 0);
+    SS = hull; Cloak a cloaking device (VI.A); Warp two nacelles (IV.B), none without; hull 3 hexes
+    from hull 20, 2 from 10. Crippled (5.7): SS at its crippled line, CF, DF and MF halved (rounded
+    up), no cloak."""
     attack = sd.main_dice + sd.secondary // 2 + sd.ac // 4
     cf = min(12, attack)
     banks = [b for b in (_bank(w.name) for w in sd.main) if b]
