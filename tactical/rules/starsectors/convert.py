@@ -282,9 +282,9 @@ def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> 
     """XC46, XC47: the card of a CAM roster ship. CF = its attack dice (main + secondary ÷ 2 + AC
     flights ÷ 4, at most 12); a photon torpedo line a QTL bank, a plasma line a PTL bank, Shield
     Drain a TBP bank; DF = 2 + best shield (+1 Adaption); MF = Speed ÷ 2 (at least 1; a station 0);
-    SS = hull; Cloak a cloaking device (VI.A); Warp two nacelles (IV.B), none without; hull 3 hexes
-    from hull 20, 2 from 10. Crippled (5.7): SS at its crippled line, CF, DF and MF halved (rounded
-    up), no cloak."""
+    SS = hull + best shield (IV.F: the hits are to the shield); Cloak a cloaking device (VI.A); Warp
+    two nacelles (IV.B), none without; hull 3 hexes from hull 20, 2 from 10. Crippled (5.7): SS at its
+    crippled line + best shield, CF, DF and MF halved (rounded up), no cloak."""
     attack = sd.main_dice + sd.secondary // 2 + sd.ac // 4
     cf = min(12, attack)
     banks = [b for b in (_bank(w.name) for w in sd.main) if b]
@@ -293,10 +293,11 @@ def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> 
     banks = banks[:MAX_BANKS] if cf else []
     df = 2 + max(sd.shields) + _has(sd, "Adaption")
     mf = 0 if sd.speed is None else max(1, sd.speed // 2)
-    ss = _clamp(sd.hull, 1, 40)
+    shield = max(sd.shields)  # IV.F: "the hits a ship takes … are actually to the … force field shield"
+    ss = _clamp(sd.hull + shield, 1, 40)
     cloaks = 1 if _has(sd, "Cloak") else 0
     if crippled:
-        ss = _clamp(sd.crippled_at or sd.hull // 2, 1, ss)
+        ss = _clamp((sd.crippled_at or sd.hull // 2) + shield, 1, ss)
         cf, df, mf, cloaks = math.ceil(cf / 2), math.ceil(df / 2), math.ceil(mf / 2), 0
         banks = banks if cf else []
     return make_card(key, (name or sd.name)[:40], "CAM", cf=cf, df=_clamp(df, 1, 12), mf=min(12, mf), ss=ss,
@@ -334,8 +335,8 @@ def unit_entry(unit: Mapping[str, Any], number: int = 0) -> dict | None:
     other = [a for a in sd.special_abilities if a.lower() not in HANDLED]
     if other:
         notes.append(f"No Star Sectors equivalent, carried without effect in this battle: {', '.join(other)} (XC48).")
-    return {"card": card.to_json(), "crew": False, "line": 0 if crippled else min(card.ss - 1, sd.crippled_at),
-            "notes": notes}
+    line = 0 if crippled or not sd.crippled_at else min(card.ss - 1, sd.crippled_at + max(sd.shields))
+    return {"card": card.to_json(), "crew": False, "line": line, "notes": notes}
 
 
 def cam_to_book(cam: Mapping[str, Any]) -> dict:

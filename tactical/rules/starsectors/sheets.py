@@ -20,6 +20,10 @@ DIAGRAMS = {"none": "none (no combat factor)", "all": "all round (360°)",
             "front": "front (the three forward hex sides)", "bow": "bow (straight ahead, widening with range)"}
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _card(raw: Any) -> Card:
     if isinstance(raw, str):
         return ROSTER[raw]
@@ -45,14 +49,14 @@ def profile_card(entry: Mapping[str, Any] | str, side_name: str, notes: list[str
     cargo = {k: int(entry.get(k, 0)) for k in ("mines", "dilithium", "trilithium")} if isinstance(entry, Mapping) \
         else {}
     banks = ", ".join(f"{b} ({WEAPONS[b]})" for b in c.banks) or "none"
-    price = f"{c.points} points (004 III)" + (f" + command crew {COMMAND_CREW_COST}" if crew else "")
+    price = f"{_n(c.points, 'point')} (004 III)" + (f" + command crew {COMMAND_CREW_COST}" if crew else "")
     room = [f"Warp power: {boxes(c.nacelles)} ({c.nacelles} nacelles)" if c.nacelles else "Warp power: none",
             f"Bank charges: {boxes(len(c.banks))}" if c.banks else "Bank charges: none",
             f"Cloaks: {boxes(c.cloaks)}" if c.cloaks else "Cloaks: none"]
     room += [f"{k.title()}: {boxes(v)}" for k, v in cargo.items() if v]
     rows = [
         row("CF / DF / MF / SS", f"<b>{c.cf}</b> / <b>{c.df}</b> / <b>{c.mf}</b> / <b>{c.ss}</b>"),
-        row("Cargo / hull", f"{c.cargo} items · hull {c.hull} hex{'es' if c.hull > 1 else ''} (ruling SS4)"),
+        row("Cargo / hull", f"{_n(c.cargo, 'item')} · hull {c.hull} hex{'es' if c.hull > 1 else ''} (ruling SS4)"),
         row("Targeting diagram", escape(DIAGRAMS.get(c.arc, c.arc))),
         row("Advanced weapons", escape(banks)),
         row("Price", escape(price)),

@@ -83,7 +83,7 @@ def test_every_catalogue_sd_becomes_a_legal_card_crippled_or_not(key):  # XC46-X
     unit = {"uid": "ship:1", "kind": "ship", "name": sd.name, "sd": ec.sd_json(sd), "crippled": False}
     entry = sc.unit_entry(unit, 1)
     card = card_from_json(entry["card"])
-    assert card.cloaks == ("Cloak" in sd.special_abilities) and card.ss == min(40, sd.hull)
+    assert card.cloaks == ("Cloak" in sd.special_abilities) and card.ss == min(40, sd.hull + max(sd.shields))
     assert card.mf == (0 if sd.speed is None else max(1, sd.speed // 2))
     crippled = sc.unit_entry({**unit, "crippled": True}, 1)
     weak = card_from_json(crippled["card"])
@@ -168,8 +168,10 @@ def test_a_star_sectors_result_is_recorded_for_cam_scoring():  # XC50; 000 CAM 3
     by_uid = {(v[0], v[1]): int(k) for k, v in setup["converted"]["units"].items()}
     galaxy, b_rel = by_uid[(1, "ship:1")], by_uid[(1, "ship:3")]
     line = setup["converted"]["crippled_at"][str(galaxy)]
+    ss = setup["sides"]["1"]["ships"][galaxy - 1]["card"]["ss"]
+    assert (ss, line) == (12 + 6, 8 + 6)  # XC46, XC50: hull and crippled figure, each + the best shield
     ships = [{"ship": n, "fate": "destroyed" if n == b_rel else "survived",
-              "damage": 12 - line if n == galaxy else 0} for n in range(1, len(by_uid) + 1)]
+              "damage": ss - line if n == galaxy else 0} for n in range(1, len(by_uid) + 1)]
     back = sc.cam_result_back(cam, setup, {"winner": 2, "ships": ships})
     assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {"1": ["ship:1"]}  # at its line: 5.7
     ships[galaxy - 1]["damage"] -= 1
