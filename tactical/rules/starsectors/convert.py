@@ -369,7 +369,7 @@ def cam_to_book(cam: Mapping[str, Any]) -> dict:
 def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: Mapping[str, Any]) -> dict:
     """XC50: the Star Sectors result as the CAM result: destroyed stays destroyed; a survivor whose
     SS left (SS − hits) is at or below its crippled line is crippled (5.7; not twice). The winner
-    wins; the other side breaks contact (``eventhorizon.convert.apply_to_cam`` records it)."""
+    wins; the other side breaks contact (``tactical.hosts.cam.converted.apply_to_cam`` records it)."""
     converted = book_setup.get("converted") or {}
     units = {int(k): (int(v[0]), str(v[1])) for k, v in converted.get("units", {}).items()}
     lines = {int(k): int(v) for k, v in converted.get("crippled_at", {}).items()}

@@ -16,6 +16,7 @@ from campaign.rules.cam.ships import STARTER_CATALOGUE
 from campaign.rules.dice import SeededDice, derive_seed
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import Damage, _check_damage
+from tactical.hosts.cam.converted import apply_to_cam
 from tactical.rules import registry
 from tactical.rules.eventhorizon import convert as ec
 from tactical.rules.starsectors import convert as sc
@@ -176,7 +177,7 @@ def test_a_star_sectors_result_is_recorded_for_cam_scoring():  # XC50; 000 CAM 3
     assert back["destroyed"] == {"1": ["ship:3"]} and back["crippled"] == {"1": ["ship:1"]}  # at its line: 5.7
     ships[galaxy - 1]["damage"] -= 1
     assert sc.cam_result_back(cam, setup, {"winner": 2, "ships": ships})["crippled"] == {}  # above it
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert record.unit_status(1, "ship:3").state is UnitState.DESTROYED and record.unit_status(1, "ship:1").crippled
     assert record.ordered_to_break(1) and not record.ordered_to_break(2) and record.contact_broken
     assert score_scenario(record).winner == 2
@@ -191,6 +192,6 @@ def test_a_cam_scenario_fought_on_star_sectors_plays_out_and_scores():  # XC49, 
     dice = SeededDice(derive_seed("xc50"))
     end = SS.simulate(RULES.initial_state(setup, dice), dice)
     back = sc.cam_result_back(cam, setup, RULES.result(end))
-    record = ec.apply_to_cam(battle, back)
+    record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
