@@ -13,6 +13,7 @@ and changed: docs/rulings.md XC…).
     .venv/bin/python bench/conversions.py --battles 10     # quicker
     .venv/bin/python bench/conversions.py --markdown       # the table for docs/benchmarks.md
     .venv/bin/python bench/conversions.py --books printplay,mytrek   # only those columns
+    .venv/bin/python bench/conversions.py --books starsectors --processes 2   # one book's column, 2 processes
 """
 
 from __future__ import annotations
@@ -118,6 +119,22 @@ def entries_on_mytrek(a, b, seed: str) -> int | None:
     return MT.outcome(MT.simulate(MT.new_battle(setup, dice), dice))["winner"]
 
 
+def entries_on_starsectors(a, b, seed: str) -> int | None:
+    from tactical.rules.starsectors import convert as ss_convert
+    from tactical.rules.starsectors.book import BOOK as SS
+
+    dice = SeededDice(derive_seed(seed))
+    setup = ss_convert._setup({1: a, 2: b}, {1: "A", 2: "B"}, 1, 2)
+    return SS.outcome(SS.simulate(SS.new_battle(setup, dice), dice))["winner"]
+
+
+# Each layer's other books: how a converted fleet fights there, and the tag of its seeds.
+EH_BOOKS = {"buoyz": (sds_on_buoyz, "bz"), "printplay": (dashboards_on_printplay, "pp"),
+            "mytrek": (entries_on_mytrek, "mt"), "starsectors": (entries_on_starsectors, "ss")}
+CAM_BOOKS = {"eventhorizon": (eh_on_eh, "eh"), "printplay": (dashboards_on_printplay, "pp"),
+             "mytrek": (entries_on_mytrek, "mt"), "starsectors": (entries_on_starsectors, "ss")}
+
+
 def eh_autoresolve(a, b) -> float:
     def side(ships, other):
         types = {s.design.ship_type for s in ships}
@@ -138,71 +155,75 @@ def flips(own: float, other: float) -> bool:
     return (own >= 0.6 and other < 0.4) or (own <= 0.4 and other > 0.6)
 
 
-FIGHTS = {"buoyz": (sds_on_buoyz, "bz"), "eventhorizon": (eh_on_eh, "eh"),
-          "printplay": (dashboards_on_printplay, "pp"), "mytrek": (entries_on_mytrek, "mt")}
+def eh_row(n: int, battles: int, books: tuple[str, ...]):
+    """Match-up ``n`` of the Event Horizon layer on its own book and on each of ``books``."""
+    kind, fa, fb = EH_MATCHUPS[n - 1]
+    a, b = eh_fleet(fa, 1), eh_fleet(fb, 101)
+    own = rate(eh_on_eh, a, b, battles, f"eh{n}")
+    others = {}
+    for book in books:
+        fight, tag = EH_BOOKS[book]
+        conv = registry.find_converter("eventhorizon", book)
+        others[book] = rate(fight, conv.fleet(a), conv.fleet(b), battles, f"eh{n}{tag}")
+    label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
+    return n, kind, label, own, others, eh_autoresolve(a, b)
 
 
-def eh_rows(battles: int, books=("buoyz", "printplay", "mytrek")):
-    for n, (kind, fa, fb) in enumerate(EH_MATCHUPS, 1):
-        a, b = eh_fleet(fa, 1), eh_fleet(fb, 101)
-        own = rate(eh_on_eh, a, b, battles, f"eh{n}")
-        others = {}
-        for book in books:
-            conv = registry.find_converter("eventhorizon", book)
-            fight, tag = FIGHTS[book]
-            others[book] = rate(fight, conv.fleet(a), conv.fleet(b), battles, f"eh{n}{tag}")
-        label = f"{fa} ({sum(s.design.bp for s in a)} BP) v {fb} ({sum(s.design.bp for s in b)} BP)"
-        yield n, kind, label, own, others, eh_autoresolve(a, b)
+def cam_units(side) -> list[dict]:
+    return [{"uid": f"ship:{i}", "kind": "ship", "name": sd.name, "points": sd.points,
+             "sd": eh_convert.sd_json(sd), "crippled": False} for i, sd in enumerate(side, 1)]
 
 
-def cam_rows(battles: int, books=("eventhorizon", "printplay", "mytrek")):
-    eh = registry.find_converter("cam", "eventhorizon")
-    for n, (kind, fa, fb) in enumerate(CAM_MATCHUPS, 1):
-        sa = [STARTER_CATALOGUE[k] for k in fa]
-        sb = [STARTER_CATALOGUE[k] for k in fb]
-        own = rate(sds_on_buoyz, sa, sb, battles, f"cam{n}")
-        units = [
-            [
-                {
-                    "uid": f"ship:{i}",
-                    "kind": "ship",
-                    "name": sd.name,
-                    "points": sd.points,
-                    "sd": eh_convert.sd_json(sd),
-                    "crippled": False,
-                }
-                for i, sd in enumerate(side, 1)
-            ]
-            for side in (sa, sb)
-        ]
-        others = {}
-        for book in books:
-            if book == "eventhorizon":
-                a, b = eh.fleet(units[0], 1), eh.fleet(units[1], 101)
-            else:
-                conv = registry.find_converter("cam", book)
-                a, b = conv.fleet(units[0]), conv.fleet(units[1])
-            fight, tag = FIGHTS[book]
-            others[book] = rate(fight, a, b, battles, f"cam{n}{tag}")
-        label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
-                 f"({sum(s.points for s in sb)} pts)")
-        yield n, kind, label, own, others, None
+def cam_row(n: int, battles: int, books: tuple[str, ...]):
+    """Match-up ``n`` of the CAM layer on Buoyz and on each of ``books``."""
+    kind, fa, fb = CAM_MATCHUPS[n - 1]
+    sa = [STARTER_CATALOGUE[k] for k in fa]
+    sb = [STARTER_CATALOGUE[k] for k in fb]
+    own = rate(sds_on_buoyz, sa, sb, battles, f"cam{n}")
+    units = [cam_units(sa), cam_units(sb)]
+    others = {}
+    for book in books:
+        fight, tag = CAM_BOOKS[book]
+        conv = registry.find_converter("cam", book)
+        if book == "eventhorizon":  # squadrons of CampaignShips, numbered apart
+            a, b = conv.fleet(units[0], 1), conv.fleet(units[1], 101)
+        else:
+            a, b = conv.fleet(units[0]), conv.fleet(units[1])
+        others[book] = rate(fight, a, b, battles, f"cam{n}{tag}")
+    label = (f"{'+'.join(fa)} ({sum(s.points for s in sa)} pts) v {'+'.join(fb)} "
+             f"({sum(s.points for s in sb)} pts)")
+    return n, kind, label, own, others, None
+
+
+def _row(job):
+    layer, n, battles, books = job
+    return (eh_row if layer == "eventhorizon" else cam_row)(n, battles, books)
+
+
+def rows(layer: str, battles: int, books: tuple[str, ...], pool=None):
+    count = len(EH_MATCHUPS if layer == "eventhorizon" else CAM_MATCHUPS)
+    jobs = [(layer, n, battles, books) for n in range(1, count + 1)]
+    return pool.imap(_row, jobs) if pool is not None else map(_row, jobs)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=40)
     parser.add_argument("--markdown", action="store_true")
-    parser.add_argument("--books", default="", help="the other books' columns to fight (comma-separated; all)")
+    parser.add_argument("--books", default="", help="only these other books (comma-separated; default every one)")
+    parser.add_argument("--processes", type=int, default=1, help="match-ups fought in this many processes")
     args = parser.parse_args(argv)
-    wanted = [b for b in args.books.split(",") if b]
+    wanted = tuple(b for b in args.books.split(",") if b)
     started = time.perf_counter()
     flipped = []
-    for layer, own_book, other_books, make_rows in (
-            ("Event Horizon", "eventhorizon", ("buoyz", "printplay", "mytrek"), eh_rows),
-            ("CAM", "buoyz", ("eventhorizon", "printplay", "mytrek"), cam_rows)):
-        others = tuple(b for b in other_books if not wanted or b in wanted)
-        rows = make_rows(args.battles, others)
+    pool = None
+    if args.processes > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(args.processes)
+    for layer, own_book, table in (("Event Horizon", "eventhorizon", EH_BOOKS), ("CAM", "buoyz", CAM_BOOKS)):
+        others = tuple(b for b in table if not wanted or b in wanted)
+        key = "eventhorizon" if own_book == "eventhorizon" else "cam"
         print(f"\n### {layer} layer (own book: {own_book}; {args.battles} battles per match-up and book)\n")
         head = (
             f"| # | kind | side A v side B | A wins on {own_book} | "
@@ -213,7 +234,7 @@ def main(argv=None) -> int:
             head += " A wins, auto-resolve odds |"
         print(head)
         print("|---" * (head.count("|") - 1) + "|")
-        for n, kind, label, own, conv, auto in rows:
+        for n, kind, label, own, conv, auto in rows(key, args.battles, others, pool):
             cells = [str(n), kind, label, f"{own:.0%}", *(f"{v:.0%}" for v in conv.values())]
             if auto is not None:
                 cells.append(f"{auto:.0%}")
@@ -223,6 +244,8 @@ def main(argv=None) -> int:
                                + ", ".join(f"{conv[b]:.0%} on {b}" for b in bad))
                 cells[2] += " **flips**"
             print("| " + " | ".join(cells) + " |", flush=True)
+    if pool is not None:
+        pool.close()
     print(f"\n{len(flipped)} match-up(s) flip their favourite; {time.perf_counter() - started:.0f} s")
     for line in flipped:
         print("  FLIPS:", line)

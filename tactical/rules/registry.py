@@ -174,3 +174,4 @@ from tactical.rules.buoyz import convert as _bz_convert  # noqa: E402,F401
 from tactical.rules.eventhorizon import convert as _eh_convert  # noqa: E402,F401
 from tactical.rules.mytrek import convert as _mt_convert  # noqa: E402,F401
 from tactical.rules.printplay import convert as _pp_convert  # noqa: E402,F401
+from tactical.rules.starsectors import convert as _ss_convert  # noqa: E402,F401

@@ -1,11 +1,13 @@
 """Issue 31 ("Done when", one on each new book): an Event Horizon campaign whose battles are
 fought online on a new rule book, in a real browser — My Trek V (converted designs, rulings
-XC31-XC35, both sides giving secret orders at once on its grid) and Star Trek Print&Play (converted
-dashboards, rulings XC19-XC25, each ship's shields drawn on its sides on the mat). The moderator
+XC31-XC35, both sides giving secret orders at once on its grid), Star Trek Print&Play (converted
+dashboards, rulings XC19-XC25, each ship's shields drawn on its sides on the mat) and Star Sectors
+(converted profile cards, rulings XC41-XC45, ship by ship on its hex map). The moderator
 chooses the book in the moderation panel; the campaign turn hands its battle off; both players open
 it (one at phone width) and hand their fleets to the computer, which fights it to the end; the
 result comes back as Event Horizon's and the turn completes. The replay and the record sheets (ship
-logs, dashboards) open. Screenshots: tests/artifacts/test_an_event_horizon_battle_is_fought_on_a_new_book*."""
+logs, dashboards, profile cards) open.
+Screenshots: tests/artifacts/test_an_event_horizon_battle_is_fought_on_a_new_book*."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ BOOKS = {
     "mytrek": ("#board svg .ship", {"survived", "destroyed"}, "My Trek V ship log (002)", "03-ship-logs"),
     "printplay": ("#board svg .pp-shield", {"survived", "destroyed", "warped_out"}, "001 Dashboards",
                   "03-dashboards"),
+    "starsectors": ("#board svg [data-ship]", {"survived", "destroyed"}, "Star Sectors profile card (004 II)",
+                    "03-profile-cards"),
 }
 
 

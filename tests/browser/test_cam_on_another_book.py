@@ -1,11 +1,12 @@
-"""Issue 31 ("Done when"): a CAM rubber whose scenario is fought online on another rule book —
-Event Horizon's tactical rules, Star Trek Print&Play or My Trek V — in a real browser. The
+"""Issue 31 ("Done when"): a CAM rubber whose scenario is fought online on another rule book — Event
+Horizon's tactical rules, Star Trek Print&Play, My Trek V or Star Sectors — in a real browser. The
 moderator chooses the book in the moderation panel; the scenario's table is rolled and its forces
 arrive converted (Event Horizon squadrons, rulings XC10–XC17; Print&Play dashboards, XC19–XC30; My
-Trek V designs, XC31–XC40); both players open the battle (bob at phone width, 390×844), hand their
-sides to the computer, which fights it to the end; the result comes back as CAM's (XC18, and each
-book's ``cam_result_back``) and the scenario is scored (000 CAM 3.1, 4.3), shown on its page with
-the game turn the book ended in. Screenshots:
+Trek V designs, XC31–XC40; Star Sectors profile cards, XC41–XC50); both players open the battle (bob
+at phone width, 390×844), hand their sides to the computer, which fights it to the end; the result
+comes back as CAM's (XC18, and each book's ``cam_result_back``) and the scenario is scored (000 CAM
+3.1, 4.3), shown on its page with the game turn the book ended in.
+Screenshots:
 tests/artifacts/test_a_cam_scenario_is_fought_on_another_book-<book>--*.png."""
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from tactical.models import Battle
 
 from .conftest import sideways_overflow
 
-BOOKS = {"eventhorizon": "Event Horizon", "printplay": "Star Trek Print&Play", "mytrek": "My Trek V"}
+BOOKS = {"eventhorizon": "Event Horizon", "printplay": "Star Trek Print&Play", "mytrek": "My Trek V",
+         "starsectors": "Star Sectors"}
 
 
 @pytest.mark.parametrize("book", list(BOOKS))

@@ -33,4 +33,5 @@ if "starsectors" not in _registry.RESOLVERS:
                      "tactical.rules.starsectors.trial:same", "tactical.rules.starsectors.trial:same",
                      "tactical.rules.starsectors.trial:tally_for"),
         fleets="tactical.hosts.pickup.starsectors_fleets:STAR_SECTORS",
+        sheets="tactical.rules.starsectors.sheets:record_sheets",  # its printed profile cards (issue 31)
     ))

@@ -1,9 +1,9 @@
-"""Fog of war of a CAM scenario fought online on another rule book (issue 31; Event Horizon's
-tactical rules, converted by rulings XC10–XC17; Star Trek Print&Play, XC19–XC30; My Trek V,
-XC31–XC40): a unit hidden from a seat changes nothing the site tells that seat. The battle as it
-stands is taken twice — as it is, and with an enemy ship planted where the deciding seat cannot see
-it (the book's own ``plant_hidden``, as the rule-book contract test plants it: under its stealth
-field next to the seat's ship, 003 Stealth Fields, ruling TC29; a cloaked ship lurking) —
+"""Fog of war of a CAM scenario fought online on another rule book (issue 31; Event Horizon's tactical
+rules, converted by rulings XC10–XC17; Star Trek Print&Play, XC19–XC30; My Trek V, XC31–XC40; Star
+Sectors, XC41–XC50): a unit hidden from a seat changes nothing the site tells that seat. The battle
+as it stands is taken twice — as it is, and with an enemy ship planted where the deciding seat
+cannot see it (the book's own ``plant_hidden``, as the rule-book contract test plants it: under its
+stealth field next to the seat's ship, 003 Stealth Fields, ruling TC29; a cloaked ship lurking) —
 and every answer to the seat's player is compared: the play page (its board, legal moves and
 deployment preview), the battle's state API with its legal actions, the refusals of actions naming
 the hidden ship, the battle page, the replay, the scenario page and API and the campaign's dice log.
@@ -58,7 +58,7 @@ def _answers(client, battle: Battle, probes) -> dict:
     return out
 
 
-@pytest.mark.parametrize("name", ["eventhorizon", "printplay", "mytrek"])
+@pytest.mark.parametrize("name", ["eventhorizon", "printplay", "mytrek", "starsectors"])
 def test_a_ship_hidden_from_a_seat_changes_no_answer_the_site_gives_it(
         client, alice, bob, carol, monkeypatch, name):
     BOOK = registry.find_resolver(name).book

@@ -114,26 +114,6 @@ def test_print_and_play_draws_one_dashboard_per_ship():
     assert own.count('class="box"') > 60 * 1  # the Borg Cube's hull alone is 60 boxes
 
 
-@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
-@pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_print_and_play_dashboards_print_one_page_per_ship(paper):
-    from playwright.sync_api import sync_playwright
-
-    from tests.browser.conftest import CHROMIUM_ARGS
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            for html in _printplay_documents():
-                page.set_content(html)
-                pdf = page.pdf(format=paper)
-                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-                assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
-        finally:
-            browser.close()
-
-
 def _mytrek_documents() -> list[str]:
     from tactical.rules.mytrek.fleets import ROSTER, design_json
     from tactical.rules.mytrek.sheets import record_sheets as mt_sheets
@@ -152,9 +132,41 @@ def test_my_trek_draws_one_ship_log_per_ship():  # XC31-XC40; 002 Hull Damage, S
     assert _sheet_count(own) == 8 and own.count('class="box"') >= 60  # the Dreadnought's 60 hull boxes
 
 
+# --- Star Sectors: its profile cards (004 II), rulings XC41-XC50 ---------------------------------
+
+def _starsectors_documents() -> list[str]:
+    from tactical.rules.starsectors.cards import ROSTER
+    from tactical.rules.starsectors.sheets import record_sheets as ss_sheets
+
+    eh, cam = (registry.find_converter(layer, "starsectors") for layer in ("eventhorizon", "cam"))
+    keys = sorted(ROSTER)
+    own = {"sides": {"1": {"name": "Red", "ships": [{"card": k, "crew": i == 0, "mines": min(1, ROSTER[k].cargo)}
+                                                    for i, k in enumerate(keys[:7])]},
+                     "2": {"name": "Blue", "ships": [{"card": k} for k in keys[7:]]}}}
+    return [eh.sheets(eh.to_book(EH_SETUP)), cam.sheets(cam.to_book(CAM_SETUP)), ss_sheets(own)]
+
+
+def test_star_sectors_draws_one_profile_card_per_ship():  # XC41-XC50; 004 II, III, IV.F
+    from tactical.rules.starsectors.cards import ROSTER
+
+    eh, cam, own = _starsectors_documents()
+    assert _sheet_count(eh) == 8 and "Star Sectors profile card (004 II)" in eh and "command crew" in eh
+    assert "Damage control (IV.F)" in eh and "destroyed" in eh  # the last box of each track
+    assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 2  # the AC counter and the base; no minefield (XC49)
+    assert "Mines" not in cam and "Crippled (5.7)" in cam
+    assert _sheet_count(own) == len(ROSTER) and "Plasma Torpedo Launcher" in own and "Mines:" in own
+    dread = ROSTER["fed-dreadnought"]
+    assert own.count('class="box"') >= dread.ss  # one Damage Control box per point of SS
+
+
+# Every new book's sheets, printed to PDF in Chromium: one page per ship (A4 and Letter).
+NEW_BOOKS = {"printplay": _printplay_documents, "mytrek": _mytrek_documents, "starsectors": _starsectors_documents}
+
+
 @pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_my_trek_ship_logs_print_one_page_per_ship(paper):
+@pytest.mark.parametrize("book", sorted(NEW_BOOKS))
+def test_a_new_books_sheets_print_one_page_per_ship(book, paper):
     from playwright.sync_api import sync_playwright
 
     from tests.browser.conftest import CHROMIUM_ARGS
@@ -163,10 +175,10 @@ def test_my_trek_ship_logs_print_one_page_per_ship(paper):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
-            for html in _mytrek_documents():
+            for html in NEW_BOOKS[book]():
                 page.set_content(html)
                 pdf = page.pdf(format=paper)
                 pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-                assert pages == _sheet_count(html), (paper, pages, _sheet_count(html))
+                assert pages == _sheet_count(html), (book, paper, pages, _sheet_count(html))
         finally:
             browser.close()

@@ -1,5 +1,6 @@
 """Issue 31 item 4 on the new books: a battle fought on a real table prints the converted ships in the
-chosen book's own form — My Trek V ship logs (XC31–XC40), Star Trek Print&Play dashboards (XC19–XC30) —
+chosen book's own form — My Trek V ship logs (XC31–XC40), Star Trek Print&Play dashboards (XC19–XC30),
+Star Sectors profile cards (XC41–XC50) —
 for an Event Horizon campaign's tabletop battle and for a CAM tabletop scenario (one sheet per unit)."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from tests.tactical.battle_support import contact_turn
 pytestmark = pytest.mark.django_db
 
 # book: (how the battle page names it, a sheet's heading)
-BOOKS = {"mytrek": ("My Trek V", "My Trek V ship log (002)"), "printplay": ("Print&amp;Play", "001 Dashboards")}
+BOOKS = {"mytrek": ("My Trek V", "My Trek V ship log (002)"), "printplay": ("Print&amp;Play", "001 Dashboards"),
+         "starsectors": ("Star Sectors", "Star Sectors profile card (004 II)")}
 
 
 @pytest.mark.parametrize("book", sorted(BOOKS))
