@@ -224,6 +224,14 @@ class Turn(models.Model):
         null=True, blank=True, editable=False,
         help_text="While the turn waits for its battles: the battles in order and what the rest of the turn needs.",
     )
+    # Kept by the order and ready actions under the turn row's lock (campaign/actions/orders.py
+    # ``note_ready``) so that the due sweep finds "everyone ready" through an index instead of
+    # reading every open turn (issue 33). A hint: the sweep checks the seats again before acting,
+    # so a mark withdrawn since (a plain revision takes no lock) is never processed early.
+    everyone_ready = models.BooleanField(
+        default=False, editable=False,
+        help_text="Every human seat was marked ready when an order or ready action last looked.",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -233,7 +241,9 @@ class Turn(models.Model):
         # The due sweep reads the open turns only (one per running campaign), not every turn
         # ever played (issue 33: checked with EXPLAIN on PostgreSQL, docs/storage.md).
         indexes = [models.Index(fields=["deadline"], condition=models.Q(status="open"),
-                                name="turn_open_deadline")]
+                                name="turn_open_deadline"),
+                   models.Index(fields=["campaign"], condition=models.Q(status="open", everyone_ready=True),
+                                name="turn_open_everyone_ready")]
 
     def __str__(self) -> str:
         return f"Turn {self.number} of {self.campaign_id} ({self.status})"
