@@ -161,7 +161,7 @@ class Empire(models.Model):
     colour = models.CharField(max_length=7, default="#888888")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="empires",
+        related_name="empires", db_index=False,  # (user, campaign) below serves the look-ups by user
     )
     is_bot = models.BooleanField(default=False)
     faction = models.CharField(max_length=80, blank=True, default="")
@@ -191,6 +191,9 @@ class Empire(models.Model):
             models.UniqueConstraint(fields=["campaign", "seat"], name="empire_unique_seat"),
             models.CheckConstraint(condition=models.Q(bp__gte=0), name="empire_bp_not_negative"),
         ]
+        # "My campaigns" (campaign/access.py) asks for a user's seats' campaigns: answered from the
+        # index alone, without reading each seat's row (issue 33).
+        indexes = [models.Index(fields=["user", "campaign"], name="empire_user_campaign")]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat})"
@@ -348,7 +351,8 @@ class Membership(models.Model):
         OBSERVER = "observer", "Observer"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships",
+                             db_index=False)  # (user, campaign) below serves the look-ups by user
     role = models.CharField(max_length=10, choices=Role.choices)
     empire = models.OneToOneField(
         Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="membership"
@@ -368,6 +372,7 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "user"], name="membership_unique_user")
         ]
+        indexes = [models.Index(fields=["user", "campaign"], name="membership_user_campaign")]  # as Empire's
 
     def __str__(self) -> str:
         return f"{self.user} as {self.role} of {self.campaign_id}"
