@@ -152,7 +152,7 @@ def _all_humans_ready(turn: Turn) -> bool:
     return bool(humans) and humans <= ready
 
 
-def note_ready(turn: Turn) -> bool:
+def _note_ready(turn: Turn) -> bool:
     """Whether every human seat is ready for ``turn``, stored on the turn (``Turn.everyone_ready``)
     when it changed: what the due sweep looks up instead of reading every open turn (issue 33).
     The caller holds the turn row's lock (campaign/locks.py: level 2), as every ready path does."""
@@ -169,7 +169,7 @@ def _enqueue_if_all_ready(turn: Turn) -> bool:
     ready, so the sweep takes it once the campaign is resumed)."""
     from ..tasks import process_turn as task
 
-    if not note_ready(turn) or turn.campaign.paused:
+    if not _note_ready(turn) or turn.campaign.paused:
         return False
     # robust: in eager mode a failing turn is logged, not turned into the ready request's 500.
     transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n), robust=True)
@@ -221,7 +221,7 @@ def mark_ready(empire_id: int, ready: bool, *, turn_number: int | None = None) -
     if row.ready:
         _enqueue_if_all_ready(turn)
     else:
-        note_ready(turn)  # a mark withdrawn: the turn is no longer everyone-ready
+        _note_ready(turn)  # a mark withdrawn: the turn is no longer everyone-ready
     return row
 
 

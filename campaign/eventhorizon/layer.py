@@ -155,9 +155,9 @@ def hold_seat(campaign: Campaign, seat: int, mode: str, *, on: bool, before: dic
     if fields:
         empire.save(update_fields=fields)
         if turn is not None and turn.status == Turn.Status.OPEN:
-            from ..actions.orders import note_ready
+            from ..actions.orders import _note_ready
 
-            note_ready(turn)  # the computer's seat may leave every player ready (the sweep then takes it)
+            _note_ready(turn)  # the computer's seat may leave every player ready (the sweep then takes it)
     return state if on else {"is_bot": empire.is_bot, "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
 
 
