@@ -161,7 +161,7 @@ class Empire(models.Model):
     colour = models.CharField(max_length=7, default="#888888")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="empires",
+        related_name="empires", db_index=False,  # (user, campaign) below serves the look-ups by user
     )
     is_bot = models.BooleanField(default=False)
     faction = models.CharField(max_length=80, blank=True, default="")
@@ -191,6 +191,9 @@ class Empire(models.Model):
             models.UniqueConstraint(fields=["campaign", "seat"], name="empire_unique_seat"),
             models.CheckConstraint(condition=models.Q(bp__gte=0), name="empire_bp_not_negative"),
         ]
+        # "My campaigns" (campaign/access.py) asks for a user's seats' campaigns: answered from the
+        # index alone, without reading each seat's row (issue 33).
+        indexes = [models.Index(fields=["user", "campaign"], name="empire_user_campaign")]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat})"
@@ -224,6 +227,14 @@ class Turn(models.Model):
         null=True, blank=True, editable=False,
         help_text="While the turn waits for its battles: the battles in order and what the rest of the turn needs.",
     )
+    # Kept by the order and ready actions under the turn row's lock (campaign/actions/orders.py
+    # ``_note_ready``) so that the due sweep finds "everyone ready" through an index instead of
+    # reading every open turn (issue 33). A hint: the sweep checks the seats again before acting,
+    # so a mark withdrawn since (a plain revision takes no lock) is never processed early.
+    everyone_ready = models.BooleanField(
+        default=False, editable=False,
+        help_text="Every human seat was marked ready when an order or ready action last looked.",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -233,7 +244,9 @@ class Turn(models.Model):
         # The due sweep reads the open turns only (one per running campaign), not every turn
         # ever played (issue 33: checked with EXPLAIN on PostgreSQL, docs/storage.md).
         indexes = [models.Index(fields=["deadline"], condition=models.Q(status="open"),
-                                name="turn_open_deadline")]
+                                name="turn_open_deadline"),
+                   models.Index(fields=["campaign"], condition=models.Q(status="open", everyone_ready=True),
+                                name="turn_open_everyone_ready")]
 
     def __str__(self) -> str:
         return f"Turn {self.number} of {self.campaign_id} ({self.status})"
@@ -338,7 +351,8 @@ class Membership(models.Model):
         OBSERVER = "observer", "Observer"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships",
+                             db_index=False)  # (user, campaign) below serves the look-ups by user
     role = models.CharField(max_length=10, choices=Role.choices)
     empire = models.OneToOneField(
         Empire, null=True, blank=True, on_delete=models.SET_NULL, related_name="membership"
@@ -358,6 +372,7 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "user"], name="membership_unique_user")
         ]
+        indexes = [models.Index(fields=["user", "campaign"], name="membership_user_campaign")]  # as Empire's
 
     def __str__(self) -> str:
         return f"{self.user} as {self.role} of {self.campaign_id}"

@@ -152,12 +152,24 @@ def _all_humans_ready(turn: Turn) -> bool:
     return bool(humans) and humans <= ready
 
 
+def _note_ready(turn: Turn) -> bool:
+    """Whether every human seat is ready for ``turn``, stored on the turn (``Turn.everyone_ready``)
+    when it changed: what the due sweep looks up instead of reading every open turn (issue 33).
+    The caller holds the turn row's lock (campaign/locks.py: level 2), as every ready path does."""
+    ready = _all_humans_ready(turn)
+    if ready != turn.everyone_ready:
+        Turn.objects.filter(pk=turn.pk).update(everyone_ready=ready)
+        turn.everyone_ready = ready
+    return ready
+
+
 def _enqueue_if_all_ready(turn: Turn) -> bool:
     """The last player to mark ready starts processing at once (on commit; with no broker the
-    task runs in that request). A paused campaign waits for the moderator."""
+    task runs in that request). A paused campaign waits for the moderator (the turn is noted
+    ready, so the sweep takes it once the campaign is resumed)."""
     from ..tasks import process_turn as task
 
-    if turn.campaign.paused or not _all_humans_ready(turn):
+    if not _note_ready(turn) or turn.campaign.paused:
         return False
     # robust: in eager mode a failing turn is logged, not turned into the ready request's 500.
     transaction.on_commit(lambda c=turn.campaign_id, n=turn.number: task.delay(c, n), robust=True)
@@ -208,6 +220,8 @@ def mark_ready(empire_id: int, ready: bool, *, turn_number: int | None = None) -
         row.save(update_fields=["ready", "updated_at"])
     if row.ready:
         _enqueue_if_all_ready(turn)
+    else:
+        _note_ready(turn)  # a mark withdrawn: the turn is no longer everyone-ready
     return row
 
 

@@ -4,7 +4,7 @@ its deadline, computer orders, missed turns, due turns and their sweep.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from .. import battles
@@ -160,23 +160,27 @@ def due_turns(now=None):
     """Open turns that should be processed: every active player has marked ready, or the
     deadline has passed (RULINGS "Simultaneous orders": ready or deadline).
 
-    One query whatever the number of campaigns (issue 33): the campaign's current open turn,
-    not paused, whose deadline passed, or which has a human seat and no human seat that is not
-    ready (``NOT EXISTS`` over the seat and its orders). An idle sweep costs what is due, not
-    what is open."""
+    Two indexed look-ups whatever the number of campaigns (issue 33): the campaigns' current open
+    turns, not paused, whose deadline passed (``turn_open_deadline``), and those the order and
+    ready actions noted everyone-ready (``Turn.everyone_ready``, ``turn_open_everyone_ready``),
+    checked again here (a human seat, and none not ready: ``NOT EXISTS`` over the seat and its
+    orders) for those few only. An idle sweep costs what is due, not what is open."""
     now = now or timezone.now()
     humans = Empire.objects.filter(campaign=OuterRef("campaign_id"), eliminated=False, is_bot=False)
     ready = TurnOrders.objects.filter(turn=OuterRef(OuterRef("pk")), empire=OuterRef("pk"), ready=True)
     not_ready = humans.filter(~Exists(ready))
-    found = Turn.objects.filter(
+    current = Turn.objects.filter(
         status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, campaign__paused=False,  # paused waits
         number=F("campaign__turn"),
-    ).filter(
-        Q(deadline__lte=now) | (Exists(humans) & ~Exists(not_ready))
-    ).select_related("campaign").defer(*TURN_JSON).order_by("campaign_id")
+    ).select_related("campaign").defer(*TURN_JSON)
+    late = list(current.filter(deadline__lte=now))
+    seen = {turn.pk for turn in late}
+    everyone = [turn for turn in current.filter(everyone_ready=True).filter(Exists(humans) & ~Exists(not_ready))
+                if turn.pk not in seen]
     # Mail accepted by the site's mail system by the deadline but not processed yet holds a turn
     # past its deadline until it is (docs/rulings.md ML1; its retries are bounded by
     # MAIL_RETRY_LIMIT): asked of the due turns only, so an idle sweep asks nothing.
+    found = sorted([*late, *everyone], key=lambda turn: turn.campaign_id)
     return [turn for turn in found
             if turn.deadline is None or turn.deadline > now or not mail_holds_turn(turn.deadline)]
 

@@ -79,6 +79,11 @@ class CamCampaign(models.Model):
         help_text="The passed deadline the due-work sweep has already handled by leaving the step to the "
                   "moderator (campaign/cam/actions/deadlines.py): the sweep acts once per deadline.")
 
+    class Meta:
+        # The due sweep asks for the rubbers past their deadline (actions/deadlines.py ``due_steps``):
+        # an index range, not every rubber ever played (issue 33).
+        indexes = [models.Index(fields=["deadline"], name="camcampaign_deadline")]
+
     def __str__(self) -> str:
         return f"CAM settings of {self.campaign}"
 

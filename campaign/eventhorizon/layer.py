@@ -135,6 +135,7 @@ def hold_seat(campaign: Campaign, seat: int, mode: str, *, on: bool, before: dic
     turn limit gave to the computer meanwhile returns to its player. Returns the seat's state."""
     from .. import locks
 
+    turn = locks.turn(campaign.pk, campaign.turn)  # locking order: the turn row before the seat's
     empire = locks.rows(Empire.objects.filter(campaign=campaign, seat=seat)).first()
     if empire is None:
         return {}
@@ -153,6 +154,10 @@ def hold_seat(campaign: Campaign, seat: int, mode: str, *, on: bool, before: dic
             fields += ["is_bot", "auto_bot"]
     if fields:
         empire.save(update_fields=fields)
+        if turn is not None and turn.status == Turn.Status.OPEN:
+            from ..actions.orders import _note_ready
+
+            _note_ready(turn)  # the computer's seat may leave every player ready (the sweep then takes it)
     return state if on else {"is_bot": empire.is_bot, "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
 
 

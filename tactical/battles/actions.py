@@ -240,8 +240,12 @@ def change_mode(*, battle_id: int, user, mode: str) -> Battle:
 def due_battles(now=None):
     now = now or timezone.now()
     # A CAM scenario fought online has decision deadlines only (tactical/hosts/cam/scenarios.py).
-    return Battle.objects.filter(deadline__lte=now).exclude(setup__has_key="cam").exclude(
-        status__in=[Battle.Status.RESOLVED, Battle.Status.DISPUTED]).values_list("pk", flat=True)
+    # The unsettled statuses named, not "not resolved nor disputed": an IN list both databases
+    # answer from the (status, deadline) index; SQLite's planner cannot use a partial index for
+    # a NOT IN, and read every battle ever fought on each sweep (issue 33).
+    unsettled = [s for s in Battle.Status.values if s not in (Battle.Status.RESOLVED, Battle.Status.DISPUTED)]
+    return Battle.objects.filter(deadline__lte=now, status__in=unsettled).exclude(
+        setup__has_key="cam").values_list("pk", flat=True)
 
 
 @transaction.atomic

@@ -62,3 +62,63 @@ def test_a_sweep_never_reads_a_turn_s_json(db, alice, bob, carol):
     assert len(due) == 1
     for q in captured.captured_queries:
         assert '"campaign_turn"."snapshot"' not in q["sql"] and '"campaign_turn"."events"' not in q["sql"]
+
+
+def _ready_campaign(alice, bob, carol):
+    campaign = actions.create_campaign(name="Sector R", grid="hex", width=12, height=12, players=2,
+                                       seed="scale-ready", moderator=alice)
+    campaign.empires.filter(seat=1).update(user=bob)
+    campaign.empires.filter(seat=2).update(user=carol)
+    Turn.objects.filter(campaign=campaign).update(deadline=timezone.now() + timedelta(days=1))
+    return campaign, campaign.empires.get(seat=1), campaign.empires.get(seat=2)
+
+
+def test_everyone_ready_is_found_from_the_mark_the_ready_actions_keep(db, alice, bob, carol):
+    """The sweep finds "everyone ready" from ``Turn.everyone_ready`` (kept by the order and ready
+    actions), never by reading every open turn's seats: a turn made ready behind the actions' back
+    is not seen, one the actions marked is, and a mark withdrawn since is checked again."""
+    campaign, first, second = _ready_campaign(alice, bob, carol)
+    actions.submit_orders(empire_id=first.pk, raw={}, ready=True)
+    turn = Turn.objects.get(campaign=campaign)
+    assert not turn.everyone_ready and actions.due_turns() == []
+    from campaign.models import TurnOrders
+
+    # Everyone ready, written straight to the table: the sweep does not read open turns to find it.
+    TurnOrders.objects.create(turn=turn, empire=second, orders={}, ready=True)
+    assert actions.due_turns() == []
+    TurnOrders.objects.filter(turn=turn, empire=second).update(ready=False)
+    # Through the action (its turn task waits for the commit, which never comes in this test).
+    actions.mark_ready(second.pk, True, turn_number=turn.number)
+    turn.refresh_from_db()
+    assert turn.everyone_ready and [t.pk for t in actions.due_turns()] == [turn.pk]
+    # Withdrawn by a plain revision (no turn lock, the mark stays): checked again, not due.
+    actions.submit_orders(empire_id=second.pk, raw={}, ready=False)
+    assert actions.due_turns() == []
+    actions.mark_ready(second.pk, True, turn_number=turn.number)
+    actions.mark_ready(second.pk, False, turn_number=turn.number)  # withdrawn by the ready action
+    turn.refresh_from_db()
+    assert not turn.everyone_ready
+
+
+def test_an_idle_sweep_reads_no_table_whole(db, alice, bob, carol):
+    """Every SELECT of an idle sweep is answered from an index (SQLite's EXPLAIN QUERY PLAN): no
+    "SCAN" of a table, which would read every turn, battle or rubber ever kept. Scans of a partial
+    index hold only what is due or noted ready; the groups' webhooks are the site's few hooks."""
+    if connection.vendor != "sqlite":
+        pytest.skip("reads SQLite's query plans")
+    add_campaigns(3, alice, bob, carol, 0)
+    from tests.scale.counting import counted
+
+    with counted() as sql, CaptureQueriesContext(connection) as captured:
+        middleware.sweep()
+    assert sql
+    allowed = ("USING INDEX turn_open_everyone_ready", "SCAN groups_webhook ")
+    scans = []
+    with connection.cursor() as cursor:
+        for q in captured.captured_queries:
+            if not q["sql"].lstrip().upper().startswith("SELECT"):
+                continue
+            cursor.execute("EXPLAIN QUERY PLAN " + q["sql"])
+            scans += [(row[-1], q["sql"][:120]) for row in cursor.fetchall()
+                      if row[-1].startswith("SCAN ") and not any(a in row[-1] for a in allowed)]
+    assert scans == []
