@@ -99,14 +99,14 @@ def _tactical(state: BattleState, ship: Ship, legal) -> A.Action | None:
     if attacks:
         return max(attacks, key=lambda a: (_attack_value(state, ship, a), a.roll, -len(a.banks)))
     if ship.cloaked and not ship.t_cloak and A.Decloak(ship.id) in legal:
-        near = min(state.grid.distance(ship.pos, e.pos) for e in enemies)
+        near = min(C.dist(ship.pos, e.pos) for e in enemies)
         if near <= max(1, C.cf(state, ship)):
             return A.Decloak(ship.id)
     if ship.damage + 1 >= ship.card.ss and C.cf(state, ship) >= 2:
         rams = _pick(legal, A.Ram)
         if rams:
             return rams[0]
-    enemies = sorted(enemies, key=lambda e: (state.grid.distance(ship.pos, e.pos), e.id))[:3]
+    enemies = sorted(enemies, key=lambda e: (C.dist(ship.pos, e.pos), e.id))[:3]
     here = _score(state, ship, enemies)
     warps = [a for a in _pick(legal, A.Warp) if not a.reverse]
     if warps and here[1] > C.mf(state, ship) + C.cf(state, ship) // 2:
@@ -120,8 +120,8 @@ def _tactical(state: BattleState, ship: Ship, legal) -> A.Action | None:
     if first is not None:
         return A.Move(ship.id, first)
     if ship.mines and A.LayMine(ship.id) in legal:
-        behind = [e for e in enemies if state.grid.distance(ship.pos, e.pos) <= 3
-                  and C.hx.relative_side(state.grid, ship.pos, ship.facing, e.pos) in C.AFT]
+        behind = [e for e in enemies if C.dist(ship.pos, e.pos) <= 3
+                  and C.relative_side(state, ship.pos, ship.facing, e.pos) in C.AFT]
         if behind:
             return A.LayMine(ship.id)
     return None
@@ -163,15 +163,15 @@ def _plan(state: BattleState, ship: Ship, enemies, here: tuple, allowed: set) ->
 def _ahead(ship: Ship, n: int):
     c = ship.pos
     for _ in range(n):
-        c = C.hx.step(c, ship.facing)
+        c = C.step(c, ship.facing)
     return c
 
 
 def _after(ship: Ship, kind: str):
     if kind == "forward":
-        return C.hx.step(ship.pos, ship.facing), ship.facing
+        return C.step(ship.pos, ship.facing), ship.facing
     if kind == "reverse":
-        return C.hx.step(ship.pos, ship.facing + 3), ship.facing
+        return C.step(ship.pos, ship.facing + 3), ship.facing
     return ship.pos, C.hx.turn(ship.facing, 1 if kind == "port" else -1)
 
 
@@ -186,7 +186,7 @@ def _engineering(state: BattleState, ship: Ship, legal) -> A.Action:
             continue
         if task == "bank_repair" and ship.damage * 3 < ship.card.ss:
             continue  # a charged bank is worth more than one shield factor until the shield is low
-        if task == "cloak" and any(state.grid.distance(ship.pos, e.pos) <= C.cf(state, ship) + 1
+        if task == "cloak" and any(C.dist(ship.pos, e.pos) <= C.cf(state, ship) + 1
                                    for e in _enemies(state, ship)):
             continue
         return A.Engineer(ship.id, task)
@@ -195,7 +195,7 @@ def _engineering(state: BattleState, ship: Ship, legal) -> A.Action:
 
 def _crew(state: BattleState, ship: Ship) -> A.Crew:
     enemies = _enemies(state, ship)
-    near = min((state.grid.distance(ship.pos, e.pos) for e in enemies), default=99)
+    near = min((C.dist(ship.pos, e.pos) for e in enemies), default=99)
     if ship.damage * 2 >= ship.card.ss:
         return A.Crew(ship.id, "engineering")
     if near <= C.cf(state, ship):

@@ -60,7 +60,7 @@ def _candidates(state: BattleState, ship) -> list:
     charged = tuple(i for i, c in enumerate(ship.banks) if c)
     reach = C.cf(state, ship) + 1  # the roll's CF and a ram's reach (never drops a legal order)
     for t in enemies:
-        if state.grid.distance(ship.pos, t.pos) - (ship.card.hull - 1) - (t.card.hull - 1) > reach:
+        if C.dist(ship.pos, t.pos) - (ship.card.hull - 1) - (t.card.hull - 1) > reach:
             continue  # out of range for any attack or ram: CF − (range − 1) < 1
         out.append(A.Attack(sid, t.id))
         if charged:

@@ -23,6 +23,17 @@ BLOCKING = frozenset({"asteroid", "planet", "moon", "star", "station"})  # impas
 NEBULAE = frozenset({"metaphasic", "mutara"})
 NO_CLOAK = frozenset({"ion", "metaphasic", "mutara"})  # VI.A, VII.A
 ROUND_CAP = 30  # ruling SS1
+_HULLS: dict = {}  # (pos, facing, length) -> the hull's hexes (a pure function of the three)
+_STEPS: dict = {}
+
+
+def step(c: Coord, facing: int) -> Coord:
+    """``geometry.hex.step``, remembered (the same cell and side always give the same cell)."""
+    key = (c, facing % 6)
+    found = _STEPS.get(key)
+    if found is None:
+        found = _STEPS[key] = hx.step(c, facing)
+    return found
 
 
 class Refusal(IllegalActionError):
@@ -93,11 +104,15 @@ class Ship:
 
     def hull(self) -> tuple[Coord, ...]:
         """The hexes its hull covers: the flight stand's hex (``pos``) then astern (ruling SS4)."""
-        cells, c = [self.pos], self.pos
-        for _ in range(self.card.hull - 1):
-            c = hx.step(c, self.facing + 3)
-            cells.append(c)
-        return tuple(cells)
+        key = (self.pos, self.facing, self.card.hull)
+        found = _HULLS.get(key)
+        if found is None:
+            cells, c = [self.pos], self.pos
+            for _ in range(self.card.hull - 1):
+                c = step(c, self.facing + 3)
+                cells.append(c)
+            found = _HULLS[key] = tuple(cells)
+        return found
 
 
 @dataclass(frozen=True)
@@ -118,10 +133,10 @@ class BattleState:
     log: tuple[Event, ...] = field(default=(), compare=True)
 
     _cached_from = {
-        "width": ("grid", "near"),
-        "height": ("grid", "near"),
-        "tiles": ("terrain", "near"),
-        "ships": ("_alive_sides", "_seen", "occupied"),
+        "width": ("grid", "near", "_fs"),
+        "height": ("grid", "near", "_fs"),
+        "ships": ("_alive_sides", "_seen", "occupied", "_index", "_fs"),
+        "tiles": ("terrain", "near", "_fs"),
         "round": ("_alive_sides",),
         "round_cap": ("_alive_sides",),
     }
@@ -154,10 +169,10 @@ class BattleState:
         return {c: s.id for s in self.ships if s.alive for c in s.hull()}
 
     def ship(self, ship_id: int) -> Ship | None:
-        for s in self.ships:
-            if s.id == ship_id:
-                return s
-        return None
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {s.id: s for s in reversed(self.ships)}  # the first of an id
+        return index.get(ship_id)
 
     @property
     def side(self) -> int | None:
