@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tactical.rules.geometry import hex as hx
 from tactical.rules.kit import Event, evolve
 
 from . import actions as A

@@ -37,6 +37,8 @@ def orbiting(state: BattleState, cell: Coord) -> int | None:
 
 
 def docked_station(state: BattleState, ship: Ship) -> int | None:
+    if not state.__dict__.setdefault("_stations", any(t.kind == "station" for t in state.tiles)):
+        return None
     for c in ship.hull():
         for n in state.grid.neighbours(c):
             t = state.terrain.get(n)
@@ -157,6 +159,17 @@ def hull_ok(state: BattleState, cells, mover: Ship, seen) -> str:
     return ""
 
 
+def blocks(state: BattleState) -> tuple[frozenset, frozenset]:
+    """The hexes no hull may enter whoever sees what (impassable bodies, a star's neighbours,
+    VII.A) and the nebula hexes (VII.A's −1 MF), remembered on the state."""
+    found = state.__dict__.get("_blocks")
+    if found is None:
+        cells = {c for c, t in state.terrain.items() if t.kind in BLOCKING} | set(state.near[0])
+        nebulae = {c for c, t in state.terrain.items() if t.kind in NEBULAE}
+        found = state.__dict__["_blocks"] = (frozenset(cells), frozenset(nebulae))
+    return found
+
+
 def nearest(state: BattleState, a: Ship, b: Ship, targetable=None) -> tuple[Coord, Coord, int]:
     """IV.E: the firing path from the closest point of ``a``'s hull to ``b``'s (ties: the
     flight stands first)."""
@@ -195,7 +208,11 @@ def bow_line(state: BattleState, ship: Ship, reach: int) -> list[Coord]:
 
 
 def point_blank_cells(ship: Ship) -> tuple[Coord, ...]:
-    return tuple(step(ship.pos, ship.facing + f) for f in FRONT)
+    return point_blank_at(ship.pos, ship.facing)
+
+
+def point_blank_at(pos: Coord, facing: int) -> tuple[Coord, ...]:
+    return (step(pos, facing + 5), step(pos, facing), step(pos, facing + 1))  # FRONT
 
 
 def fire_blocked(state: BattleState, a: Coord, b: Coord, seen, exclude=()) -> str:
@@ -222,6 +239,7 @@ def cloak_between(state: BattleState, a: Coord, b: Coord, exclude=()) -> bool:
     return any(s.alive and s.cloaked and s.id not in exclude and cells & set(s.hull()) for s in state.ships)
 
 
-__all__ = ["AFT", "FRONT", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "dist", "relative_side", "step", "docked_station", "fire_blocked",
-           "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting", "place_of", "point_blank_cells",
-           "reverse_allowance", "star_adjacent", "warp_factor"]
+__all__ = ["AFT", "FRONT", "blocks", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "dist", "docked_station",
+           "fire_blocked", "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting", "place_of",
+           "point_blank_at", "point_blank_cells", "relative_side", "reverse_allowance", "star_adjacent", "step",
+           "warp_factor"]

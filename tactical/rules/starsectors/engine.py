@@ -469,4 +469,21 @@ def _lay_mine(state: BattleState, ship: Ship, a: A.LayMine) -> Resolver:
     return run
 
 
+def _withdraw(state: BattleState, ship: Ship, a: A.Withdraw) -> Resolver:
+    """Ruling SS24: a side withdraws its whole fleet before one of its ships begins its turn; its
+    ships leave the map (not destroyed) and the battle goes on among the others (SS1)."""
+    if state.active is not None:
+        raise Refusal("004 III", "a fleet withdraws before one of its ships begins its turn (ruling SS24)")
+
+    def run(ctx: _Ctx) -> None:
+        gone = [s for s in ctx.state.ships if s.alive and s.side == ship.side]
+        for s in gone:
+            ctx.put(evolve(s, withdrawn=True, done=True, t_phase=""))
+        ctx.events.append(kit.Event("withdraw", f"Side {ship.side} withdraws from the battle: ship(s) "
+                                    f"{', '.join(str(s.id) for s in gone)} leave the map (ruling SS24).",
+                                    {"side": ship.side, "ships": [s.id for s in gone]}))
+        ctx.state = _next_side(evolve(ctx.state, active=None))
+    return run
+
+
 __all__ = ["Resolver", "damage", "destroy", "detected", "seen_by"]

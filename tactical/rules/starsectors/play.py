@@ -22,7 +22,7 @@ def ship_row(state: BattleState, s) -> dict:
     return {"id": s.id, "side": s.side, "card": s.card.key, "name": s.card.name, "at": list(s.pos),
             "facing": s.facing, "hull": [list(c) for c in s.hull()], "damage": s.damage, "ss": s.card.ss,
             "cf": C.cf(state, s), "df": C.df(state, s), "mf": C.mf(state, s), "destroyed": s.destroyed,
-            "cloaked": s.cloaked, "done": s.done}
+            "withdrawn": s.withdrawn, "cloaked": s.cloaked, "done": s.done}
 
 
 class StarSectorsPlay(PlayRules):

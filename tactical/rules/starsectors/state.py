@@ -40,6 +40,19 @@ class Refusal(IllegalActionError):
     pass
 
 
+def hull_at(pos: Coord, facing: int, length: int) -> tuple[Coord, ...]:
+    """The hexes a hull of ``length`` covers with its flight stand at ``pos`` facing ``facing``."""
+    key = (pos, facing, length)
+    found = _HULLS.get(key)
+    if found is None:
+        cells, c = [pos], pos
+        for _ in range(length - 1):
+            c = step(c, facing + 3)
+            cells.append(c)
+        found = _HULLS[key] = tuple(cells)
+    return found
+
+
 @dataclass(frozen=True)
 class Tile:
     id: int
@@ -63,6 +76,7 @@ class Ship:
     facing: int
     damage: int = 0
     destroyed: bool = False
+    withdrawn: bool = False  # its side withdrew from the battle (ruling SS24)
     cloaked: bool = False
     warp: int = 0  # charged warp engines (green chips)
     banks: tuple[bool, ...] = ()  # charged advanced banks (red chips), one per bank on the card
@@ -100,19 +114,11 @@ class Ship:
 
     @property
     def alive(self) -> bool:
-        return not self.destroyed
+        return not (self.destroyed or self.withdrawn)
 
     def hull(self) -> tuple[Coord, ...]:
         """The hexes its hull covers: the flight stand's hex (``pos``) then astern (ruling SS4)."""
-        key = (self.pos, self.facing, self.card.hull)
-        found = _HULLS.get(key)
-        if found is None:
-            cells, c = [self.pos], self.pos
-            for _ in range(self.card.hull - 1):
-                c = step(c, self.facing + 3)
-                cells.append(c)
-            found = _HULLS[key] = tuple(cells)
-        return found
+        return hull_at(self.pos, self.facing, self.card.hull)
 
 
 @dataclass(frozen=True)
@@ -133,10 +139,10 @@ class BattleState:
     log: tuple[Event, ...] = field(default=(), compare=True)
 
     _cached_from = {
-        "width": ("grid", "near", "_fs"),
-        "height": ("grid", "near", "_fs"),
+        "width": ("grid", "near", "_fs", "_blocks"),
+        "height": ("grid", "near", "_fs", "_blocks"),
         "ships": ("_alive_sides", "_seen", "occupied", "_index", "_fs"),
-        "tiles": ("terrain", "near", "_fs"),
+        "tiles": ("terrain", "near", "_fs", "_blocks", "_stations"),
         "round": ("_alive_sides",),
         "round_cap": ("_alive_sides",),
     }
@@ -196,4 +202,4 @@ class BattleState:
 
 
 __all__ = ["BLOCKING", "BattleState", "Coord", "Mine", "NEBULAE", "NO_CLOAK", "ROUND_CAP", "Refusal", "Ship",
-           "Tile"]
+           "Tile", "hull_at", "step"]
