@@ -23,7 +23,8 @@ from .sequence import check
 from .state import BattleState, Refusal, Ship, hull_at
 
 _DEPTH = 5  # moves and turns planned ahead
-_PLANS: dict = {}  # (ship, round, where it stands, the enemies' places) -> the moves still planned
+# (ship, round, where it stands, the map, the mines and every other ship) -> the moves still planned
+_PLANS: dict = {}
 
 
 def _ok(state: BattleState, action) -> bool:
@@ -175,12 +176,12 @@ def _tactical(state: BattleState, ship: Ship) -> A.Action | None:
         for e in enemies:
             if set(C.point_blank_cells(ship)) & set(e.hull()) and _ok(state, A.Ram(ship.id, e.id)):
                 return A.Ram(ship.id, e.id)
-    places = tuple((e.id, e.pos, e.facing, e.damage) for e in enemies)
     if ship.t_engaged:  # it has attacked: it stays where its shot was best (a mine astern for a pursuer)
         return _lay_mine(state, ship, enemies)
     enemies = sorted(enemies, key=lambda e: (C.dist(ship.pos, e.pos), e.id))[:4]
     shots = _Shots(state, ship, enemies)
-    shots.places = places
+    others = tuple((s.id, s.pos, s.facing, s.damage, s.alive, s.cloaked) for s in state.ships if s.id != ship.id)
+    shots.places = (state.tiles, state.mines, others)
     here = shots.value(ship.pos, ship.facing)
     move = _plan(state, ship, shots, here)
     jump = _jump(state, ship, shots, here, move)
@@ -214,6 +215,8 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
     five) if it ends somewhere better than here; the rest is remembered for the next orders."""
     key = (ship.id, state.round, ship.pos, ship.facing, shots.places)
     planned = _PLANS.pop(key, None)
+    if planned == ():
+        return None  # the plan is done: here is where its shot is best
     if planned:
         first = planned[0]
         if _ok(state, A.Move(ship.id, first)):
@@ -283,8 +286,6 @@ class _Free:
 
 
 def _remember(ship: Ship, state: BattleState, first: str, rest: tuple, key: tuple) -> None:
-    if not rest:
-        return
     if first == "forward":
         pos, facing = C.step(ship.pos, ship.facing), ship.facing
     else:
