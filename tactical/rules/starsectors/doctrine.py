@@ -23,7 +23,8 @@ from .sequence import check
 from .state import BattleState, Refusal, Ship, hull_at
 
 _DEPTH = 5  # moves and turns planned ahead
-# (ship, round, where it stands, the map, the mines and every other ship) -> the moves still planned
+# (ship, round, where it stands, the map, the mines and every other ship) -> (the battle, the moves still
+# planned): the doctrine's choices never depend on the battles played before in the same process
 _PLANS: dict = {}
 
 
@@ -215,6 +216,10 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
     five) if it ends somewhere better than here; the rest is remembered for the next orders."""
     key = (ship.id, state.round, ship.pos, ship.facing, shots.places)
     planned = _PLANS.pop(key, None)
+    if planned is not None:
+        battle, planned = planned
+        if battle is not _battle(state):
+            planned = None  # another battle's plan (the same board): not this one's
     if planned == ():
         return None  # the plan is done: here is where its shot is best
     if planned:
@@ -292,7 +297,13 @@ def _remember(ship: Ship, state: BattleState, first: str, rest: tuple, key: tupl
         pos, facing = ship.pos, (ship.facing + (1 if first == "port" else -1)) % 6
     if len(_PLANS) > 5_000:
         _PLANS.clear()
-    _PLANS[(ship.id, state.round, pos, facing, key[4])] = rest
+    _PLANS[(ship.id, state.round, pos, facing, key[4])] = (_battle(state), rest)
+
+
+def _battle(state: BattleState):
+    """What tells one battle from another: its first event (the set-up's), the same object in
+    every state of the battle."""
+    return state.log[0] if state.log else None
 
 
 def _jump(state: BattleState, ship: Ship, shots: _Shots, here: tuple, move: str | None) -> A.Warp | None:
