@@ -157,11 +157,12 @@ def main() -> int:
         wins: Counter = Counter()
         endings: Counter = Counter()
         rounds: list = []
-        if args.processes > 1:
-            with ProcessPoolExecutor(args.processes) as ex:
-                rows = list(ex.map(_checked, range(args.battles), chunksize=10))
-        else:
-            rows = [_checked(i) for i in range(args.battles)]
+        rows = []
+        with ProcessPoolExecutor(args.processes) as ex:
+            for row in ex.map(_checked, range(args.battles), chunksize=5):
+                rows.append(row)
+                if len(rows) % 100 == 0:
+                    print(f"  {len(rows)} battles checked, {time.perf_counter() - t:.0f} s", flush=True)
         for i, points, got, error in rows:
             if error:
                 failures += 1
