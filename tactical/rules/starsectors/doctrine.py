@@ -398,8 +398,10 @@ def _power(state: BattleState, side: int) -> float:
 
 
 def withdraws(state: BattleState, side: int) -> bool:
-    """Outgunned two to one by another side (or nothing left to fight with): it withdraws
-    (ruling SS24)."""
+    """Outgunned two to one by another side (or nothing left to fight with) once it has given battle
+    for two rounds: it withdraws (ruling SS24)."""
+    if state.round < 3:
+        return False
     others = [_power(state, o) for o in {s.side for s in state.ships if s.alive and s.side != side}]
     strongest = max(others, default=0.0)
     return strongest > 0 and _power(state, side) * 2 < strongest

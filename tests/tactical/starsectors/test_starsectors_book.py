@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from campaign.rules.dice import FixedDice, SeededDice, derive_seed
 from tactical.rules import registry
+from tactical.rules.kit import evolve
 from tactical.rules.starsectors import BOOK, codec
 from tactical.rules.starsectors import actions as A
 from tactical.rules.starsectors import core as C
@@ -162,15 +163,17 @@ def test_seeded_battles_end_with_a_result():
 
 
 def test_the_doctrine_withdraws_a_fleet_outgunned_two_to_one():
-    # Ruling SS24: a side of one-point tenders facing warships withdraws at its first turn; the other wins.
+    # Ruling SS24: a side of a tender and a scout facing warships gives battle for two rounds, then
+    # withdraws at its first turn of the third; the other wins.
     from tactical.rules.starsectors.doctrine import withdraws
 
     setup = {"points": 0, "sides": {"1": {"ships": [{"card": "fed-cruiser"}, {"card": "kli-battlecruiser"}]},
                                     "2": {"ships": [{"card": "tender"}, {"card": "fed-scout"}]}}}
     dice = SeededDice(derive_seed("withdraw"))
     state = BOOK.new_battle(setup, dice)
-    assert withdraws(state, 2) and not withdraws(state, 1)
+    assert not withdraws(state, 2)
+    assert withdraws(evolve(state, round=3), 2) and not withdraws(evolve(state, round=3), 1)
     end = BOOK.simulate(state, dice)
     out = BOOK.outcome(end)
-    assert out["winner"] == 1 and end.round == 1
+    assert out["winner"] == 1 and end.round == 3
     assert {s["fate"] for s in out["ships"] if s["side"] == 2} == {"withdrew"}
