@@ -154,7 +154,7 @@ class StarSectorsPlay(PlayRules):
 
 SECTIONS = (("Move and warp", (A.Move, A.Warp)), ("Attack", (A.Attack, A.AttackMine, A.Ram)),
             ("Tactical", (A.Crew, A.Transfer, A.Boost, A.Decloak, A.LayMine)),
-            ("Engineering", (A.Engineer,)), ("Last resort", (A.SelfDestruct,)))
+            ("Engineering", (A.Engineer,)), ("Last resort", (A.SelfDestruct, A.Withdraw)))
 
 
 def groups(state: BattleState, plan) -> list[dict]:
