@@ -4,7 +4,8 @@ Every action names the ``ship`` whose turn it is (its side's first action of a t
 ship that takes it, ruling SS1). Tactical phase: ``Crew`` (the command crew's order, first),
 ``Move``, ``Warp``, ``Transfer``, ``Boost`` (dilithium/trilithium), ``Decloak``, ``Attack``,
 ``AttackMine``, ``LayMine``, ``SelfDestruct``, ``Ram``; engineering phase: ``Engineer`` (one
-duty or resource use) and ``EndTurn``.
+duty or resource use) and ``EndTurn``; before a ship's turn, ``Withdraw`` (the whole side leaves,
+ruling SS24).
 """
 
 from __future__ import annotations
@@ -87,6 +88,14 @@ class Ram:
 
 
 @dataclass(frozen=True)
+class Withdraw:
+    """The side withdraws its whole fleet from the battle (ruling SS24), before ``ship`` (one of
+    its ships still to take its turn) begins one."""
+
+    ship: int
+
+
+@dataclass(frozen=True)
 class Engineer:
     ship: int
     task: str
@@ -111,10 +120,11 @@ Action = (
     | Ram
     | Engineer
     | EndTurn
+    | Withdraw
 )
 CLASSES = {c.__name__: c for c in (Crew, Move, Warp, Transfer, Boost, Decloak, Attack, AttackMine, LayMine,
-                                   SelfDestruct, Ram, Engineer, EndTurn)}
+                                   SelfDestruct, Ram, Engineer, EndTurn, Withdraw)}
 
 __all__ = ["BOOSTS", "CLASSES", "CREW_OPTIONS", "MOVES", "TASKS", "TRANSFERS", "Action", "Attack", "AttackMine",
            "Boost", "Crew", "Decloak", "EndTurn", "Engineer", "LayMine", "Move", "Ram", "SelfDestruct", "Transfer",
-           "Warp"]
+           "Warp", "Withdraw"]

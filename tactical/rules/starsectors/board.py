@@ -93,7 +93,7 @@ def label(action, ship: Ship | None = None) -> str:
         stuff, use = action.use.split(":")
         return f"Use {stuff} for +1 {use.upper()}"
     return {A.Decloak: "Drop the cloak", A.LayMine: "Lay a mine", A.SelfDestruct: "Self-destruct",
-            A.EndTurn: "End the turn"}.get(type(action), repr(action))
+            A.EndTurn: "End the turn", A.Withdraw: "Withdraw the whole fleet"}.get(type(action), repr(action))
 
 
 # --- the parts ---------------------------------------------------------------------------------

@@ -18,10 +18,12 @@ FORMAT_RULE = "action format (tactical/rules/starsectors/codec.py)"
 FIELDS = {"crew": {"ship", "option"}, "move": {"ship", "kind"}, "warp": {"ship", "hexes", "reverse"},
           "transfer": {"ship", "boost"}, "boost": {"ship", "use"}, "decloak": {"ship"},
           "attack": {"ship", "target", "roll", "banks"}, "attack_mine": {"ship", "mine"}, "lay_mine": {"ship"},
-          "self_destruct": {"ship"}, "ram": {"ship", "target"}, "engineer": {"ship", "task"}, "end_turn": {"ship"}}
+          "self_destruct": {"ship"}, "ram": {"ship", "target"}, "engineer": {"ship", "task"}, "end_turn": {"ship"},
+          "withdraw": {"ship"}}
 _CLASS = {"crew": A.Crew, "move": A.Move, "warp": A.Warp, "transfer": A.Transfer, "boost": A.Boost,
           "decloak": A.Decloak, "attack": A.Attack, "attack_mine": A.AttackMine, "lay_mine": A.LayMine,
-          "self_destruct": A.SelfDestruct, "ram": A.Ram, "engineer": A.Engineer, "end_turn": A.EndTurn}
+          "self_destruct": A.SelfDestruct, "ram": A.Ram, "engineer": A.Engineer, "end_turn": A.EndTurn,
+          "withdraw": A.Withdraw}
 _TYPE = {cls: name for name, cls in _CLASS.items()}
 _CHOICES = {"option": A.CREW_OPTIONS, "kind": A.MOVES, "boost": A.TRANSFERS, "use": A.BOOSTS, "task": A.TASKS}
 
@@ -86,6 +88,8 @@ def describe(data: Mapping, state=None) -> str:
         return f"{s}, engineering: {a.task.replace('_', ' ')}"
     if isinstance(a, A.EndTurn):
         return f"{s} ends its turn"
+    if isinstance(a, A.Withdraw):
+        return f"{s}'s side withdraws its fleet from the battle"
     if isinstance(a, A.Crew):
         return f"{s}'s command crew: {a.option}"
     rest = {k: v for k, v in a.__dict__.items() if k != "ship"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tactical.rules.geometry import hex as hx
 from tactical.rules.kit import Event, evolve
 
 from . import actions as A
@@ -38,7 +37,27 @@ def _target(state: BattleState, ship: Ship, tid: int) -> Ship:
 
 def firing_solution(state: BattleState, ship: Ship, t: Ship) -> dict:
     """IV.D/IV.E: the path (nearest hull points, not into an ion storm), range, CF after range
-    and aft, dice, whether it is clear; raises ``Refusal`` when the target cannot be engaged."""
+    and aft, dice, whether it is clear; raises ``Refusal`` when the target cannot be engaged.
+    Remembered on the state (it is frozen) while the ship is the state's own."""
+    if state.ship(ship.id) is not ship or state.ship(t.id) is not t:
+        return _firing_solution(state, ship, t)
+    cache = state.__dict__.get("_fs")
+    if cache is None:
+        cache = state.__dict__["_fs"] = {}
+    key = (ship.id, t.id)
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = _firing_solution(state, ship, t)
+        except Refusal as why:
+            found = why
+        cache[key] = found
+    if isinstance(found, Refusal):
+        raise Refusal(found.rule, found.message)
+    return dict(found)
+
+
+def _firing_solution(state: BattleState, ship: Ship, t: Ship) -> dict:
     a, b, d = C.nearest(state, ship, t, targetable=lambda c: C.kind_at(state, c) != "ion")
     if d < 0:
         raise Refusal("004 VII.A", "any part of a ship within an ion storm cannot be targeted")
@@ -48,7 +67,7 @@ def firing_solution(state: BattleState, ship: Ship, t: Ship) -> dict:
         raise Refusal("004 IV.D", why)
     full = C.cf(state, ship)
     eff = full - max(0, d - 1)
-    aft = ship.card.arc == "all" and hx.relative_side(state.grid, ship.pos, ship.facing, b) in C.AFT
+    aft = ship.card.arc == "all" and C.relative_side(state, ship.pos, ship.facing, b) in C.AFT
     point_blank = d == 1 and a == ship.pos and b == t.pos and b in C.point_blank_cells(ship)
     dice = 2 if point_blank else 1
     if aft:
@@ -150,8 +169,8 @@ def _attack_mine(state: BattleState, ship: Ship, a: A.AttackMine) -> Resolver:
     mine = next((m for m in state.mines if m.id == a.mine), None)
     if mine is None:
         raise Refusal("004 VII.B", f"there is no mine {a.mine}")
-    d = min(state.grid.distance(c, mine.cell) for c in ship.hull())
-    a_cell = min(ship.hull(), key=lambda c: (state.grid.distance(c, mine.cell), c != ship.pos))
+    d = min(C.dist(c, mine.cell) for c in ship.hull())
+    a_cell = min(ship.hull(), key=lambda c: (C.dist(c, mine.cell), c != ship.pos))
     eff = C.cf(state, ship) - max(0, d - 1)
     why = C.fire_blocked(state, a_cell, mine.cell, seen_by(state, ship.side), exclude=(ship.id,))
     if why:

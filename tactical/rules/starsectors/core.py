@@ -11,7 +11,7 @@ from __future__ import annotations
 from tactical.rules.geometry import hex as hx
 
 from .cards import ARCS
-from .state import BLOCKING, NEBULAE, BattleState, Coord, Ship
+from .state import BLOCKING, NEBULAE, BattleState, Coord, Ship, step
 
 FRONT = (5, 0, 1)  # the three front hex sides: the point-blank hexes (IV.E)
 AFT = (2, 3, 4)  # directly aft, port aft, starboard aft (IV.E)
@@ -37,6 +37,8 @@ def orbiting(state: BattleState, cell: Coord) -> int | None:
 
 
 def docked_station(state: BattleState, ship: Ship) -> int | None:
+    if not state.__dict__.setdefault("_stations", any(t.kind == "station" for t in state.tiles)):
+        return None
     for c in ship.hull():
         for n in state.grid.neighbours(c):
             t = state.terrain.get(n)
@@ -61,6 +63,26 @@ def place_of(state: BattleState, ship: Ship) -> str:
 
 
 _LINES: dict = {}
+_SIDES: dict = {}
+
+
+def dist(a: Coord, b: Coord) -> int:
+    """``HexGrid.distance`` inline (odd-r cells to axial, then the cube distance)."""
+    dq = (a[0] - (a[1] - (a[1] & 1)) // 2) - (b[0] - (b[1] - (b[1] & 1)) // 2)
+    dr = a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def relative_side(state: BattleState, pos: Coord, facing: int, other: Coord) -> int:
+    """``geometry.hex.relative_side``, its direction remembered per pair of cells (the angle
+    between two hex centres does not depend on the map's size)."""
+    key = (pos, other)
+    side = _SIDES.get(key)
+    if side is None:
+        if len(_SIDES) > 400_000:
+            _SIDES.clear()
+        side = _SIDES[key] = hx.side_towards(state.grid, pos, other)
+    return (side - facing) % 6
 
 
 def line(state: BattleState, a: Coord, b: Coord) -> list:
@@ -137,6 +159,17 @@ def hull_ok(state: BattleState, cells, mover: Ship, seen) -> str:
     return ""
 
 
+def blocks(state: BattleState) -> tuple[frozenset, frozenset]:
+    """The hexes no hull may enter whoever sees what (impassable bodies, a star's neighbours,
+    VII.A) and the nebula hexes (VII.A's −1 MF), remembered on the state."""
+    found = state.__dict__.get("_blocks")
+    if found is None:
+        cells = {c for c, t in state.terrain.items() if t.kind in BLOCKING} | set(state.near[0])
+        nebulae = {c for c, t in state.terrain.items() if t.kind in NEBULAE}
+        found = state.__dict__["_blocks"] = (frozenset(cells), frozenset(nebulae))
+    return found
+
+
 def nearest(state: BattleState, a: Ship, b: Ship, targetable=None) -> tuple[Coord, Coord, int]:
     """IV.E: the firing path from the closest point of ``a``'s hull to ``b``'s (ties: the
     flight stands first)."""
@@ -145,7 +178,7 @@ def nearest(state: BattleState, a: Ship, b: Ship, targetable=None) -> tuple[Coor
         for cb in b.hull():
             if targetable is not None and not targetable(cb):
                 continue
-            d = state.grid.distance(ca, cb)
+            d = dist(ca, cb)
             key = (d, ca != a.pos, cb != b.pos)
             if best is None or key < best[0]:
                 best = (key, ca, cb)
@@ -160,14 +193,14 @@ def in_arc(state: BattleState, ship: Ship, cell: Coord) -> bool:
         return False
     if ship.card.arc == "all":
         return True
-    return hx.relative_side(state.grid, ship.pos, ship.facing, cell) in arcs
+    return relative_side(state, ship.pos, ship.facing, cell) in arcs
 
 
 def bow_line(state: BattleState, ship: Ship, reach: int) -> list[Coord]:
     """The hexes straight off the bow (VI.B "directly forward off the bow")."""
     out, c = [], ship.pos
     for _ in range(reach):
-        c = hx.step(c, ship.facing)
+        c = step(c, ship.facing)
         if not state.grid.in_bounds(c):
             break
         out.append(c)
@@ -175,7 +208,11 @@ def bow_line(state: BattleState, ship: Ship, reach: int) -> list[Coord]:
 
 
 def point_blank_cells(ship: Ship) -> tuple[Coord, ...]:
-    return tuple(hx.step(ship.pos, ship.facing + f) for f in FRONT)
+    return point_blank_at(ship.pos, ship.facing)
+
+
+def point_blank_at(pos: Coord, facing: int) -> tuple[Coord, ...]:
+    return (step(pos, facing + 5), step(pos, facing), step(pos, facing + 1))  # FRONT
 
 
 def fire_blocked(state: BattleState, a: Coord, b: Coord, seen, exclude=()) -> str:
@@ -202,6 +239,7 @@ def cloak_between(state: BattleState, a: Coord, b: Coord, exclude=()) -> bool:
     return any(s.alive and s.cloaked and s.id not in exclude and cells & set(s.hull()) for s in state.ships)
 
 
-__all__ = ["AFT", "FRONT", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "docked_station", "fire_blocked",
-           "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting", "place_of", "point_blank_cells",
-           "reverse_allowance", "star_adjacent", "warp_factor"]
+__all__ = ["AFT", "FRONT", "blocks", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "dist", "docked_station",
+           "fire_blocked", "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting", "place_of",
+           "point_blank_at", "point_blank_cells", "relative_side", "reverse_allowance", "star_adjacent", "step",
+           "warp_factor"]

@@ -1,8 +1,15 @@
-"""The computer's doctrine for any side (issue 28 item 5): close to point blank inside the arc,
-attack with the best odds (banks and the roll together), jump at warp when far, divert warp
-energy and trilithium into the attack, lay mines astern of a pursuer, repair when hurt, charge
-banks and engines, cloak when nothing is in reach, mine resources when docked. It never
-stalls: every ship's turn ends with ``EndTurn`` and the battle ends at the round cap."""
+"""The computer's doctrine for any side (issue 28 item 5).
+
+Each ship's turn: it looks for the place within its MF left (forward moves and turns, up to five)
+or one warp jump straight ahead from which its best attack is worth most — point blank inside its
+arc if it can (IV.E: two dice at full CF), the banks fired when the target lies off the bow — and
+goes there first; then diverts warp energy or trilithium into the attack and engages, preferring
+a target it can finish. With no shot in reach it closes on the nearest enemy (at warp when far),
+lays a mine astern of a pursuer, and in engineering repairs when hurt, charges banks and engines,
+cloaks when nothing is in reach and mines resources when docked. It asks the engine only about
+the orders it means to give (``check``), never for every legal order. It never stalls: every ship's
+turn ends with ``EndTurn`` and the battle ends at the round cap.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +17,23 @@ from tactical.rules.kit import evolve
 
 from . import actions as A
 from . import core as C
+from .cards import DF_WEAPONS
 from .engine import _begin, seen_by
-from .sequence import _candidates, check
-from .state import BattleState, Refusal, Ship
+from .sequence import check
+from .state import BattleState, Refusal, Ship, hull_at
+
+_DEPTH = 5  # moves and turns planned ahead
+# (ship, round, where it stands, the map, the mines and every other ship) -> (the battle, the moves still
+# planned): the doctrine's choices never depend on the battles played before in the same process
+_PLANS: dict = {}
+
+
+def _ok(state: BattleState, action) -> bool:
+    try:
+        check(state, action)
+    except Refusal:
+        return False
+    return True
 
 
 def _enemies(state: BattleState, ship: Ship) -> list[Ship]:
@@ -20,187 +41,370 @@ def _enemies(state: BattleState, ship: Ship) -> list[Ship]:
     return [s for s in state.ships if s.alive and s.side != ship.side and s.id in seen and not s.cloaked]
 
 
-def _score(state: BattleState, ship: Ship, enemies) -> tuple:
-    """Lower is better: a point-blank shot in the arc, then any shot, then the distance."""
-    seen = seen_by(state, ship.side)
-    best = (3, 99, 1)
-    for e in enemies:
-        a, b, d = C.nearest(state, ship, e)
-        arc = ship.card.arc == "none" or C.in_arc(state, ship, b)
-        if (
-            arc
-            and d >= 1
-            and C.cf(state, ship) - (d - 1) >= 1
-            and not C.fire_blocked(state, a, b, seen, (ship.id, e.id))
-        ):
-            pb = d == 1 and e.pos in C.point_blank_cells(ship)
-            key = (0 if pb else 1, d, 0)
+class _Shots:
+    """What one attack of ``ship`` is worth from a place and facing it might take this turn (its
+    expected hits, IV.E with the banks of VI.B), against the nearest enemies."""
+
+    def __init__(self, state: BattleState, ship: Ship, enemies: list[Ship]) -> None:
+        self.state, self.ship, self.enemies = state, ship, enemies
+        self.seen = seen_by(state, ship.side)
+        self.cf = C.cf(state, ship)
+        self.arcs = C.ARCS[ship.card.arc]
+        self.banks = [ship.card.banks[i] for i, c in enumerate(ship.banks) if c]
+        self.can_fire = (self.cf > 0 and not ship.cloaked and not ship.t_engaged
+                         and not C.in_kind(state, ship, ("ion",)))
+        self.p_hold = {}
+        for e in enemies:
+            p = min(12, C.df(state, e)) / 12
+            if e.crew_option == "command":
+                p = 1 - (1 - p) ** 2
+            self.p_hold[e.id] = p
+        self.blocked: dict = {}
+        self.ion = any(t.kind == "ion" for t in state.tiles)
+        self.places: tuple = ()
+        # each enemy's axial hex and the distance within which a shot may reach it
+        self.axial = [(e, e.pos[0] - (e.pos[1] - (e.pos[1] & 1)) // 2, e.pos[1],
+                       (self.cf + (ship.card.hull - 1) + (e.card.hull - 1)) if self.can_fire else -1)
+                      for e in enemies]
+
+    def value(self, pos, facing) -> tuple[float, int, int | None]:
+        """(the best attack's expected hits, minus the distance to the nearest enemy, its target)."""
+        near, best, target = 99, 0.0, None
+        pq, pr = pos[0] - (pos[1] - (pos[1] & 1)) // 2, pos[1]
+        hull = None
+        for e, eq, er, reach in self.axial:
+            dq, dr = pq - eq, pr - er
+            d0 = max(abs(dq), abs(dr), abs(dq + dr))
+            if d0 < near:
+                near = d0
+            if d0 > reach:
+                continue
+            if hull is None:
+                hull = hull_at(pos, facing, self.ship.card.hull)
+            v = self._shot(pos, facing, hull, e)
+            if v > best:
+                best, target = v, e.id
+        return best, -near, target
+
+    def _shot(self, pos, facing, hull, e: Ship) -> float:
+        state = self.state
+        if len(hull) == 1 and e.card.hull == 1 and not self.ion:
+            a, b, d = pos, e.pos, C.dist(pos, e.pos)
         else:
-            key = (2, d, 0 if arc else 1)
-        best = min(best, key)
-    return best
+            best = None
+            for ca in hull:
+                for cb in e.hull():
+                    if self.ion and C.kind_at(state, cb) == "ion":
+                        continue
+                    d = C.dist(ca, cb)
+                    key = (d, ca != pos, cb != e.pos)
+                    if best is None or key < best[0]:
+                        best = (key, ca, cb)
+            if best is None:
+                return 0.0
+            (d, _, _), a, b = best
+        if d < 1:
+            return 0.0
+        key = (a, b)
+        blocked = self.blocked.get(key)
+        if blocked is None:
+            blocked = self.blocked[key] = bool(C.fire_blocked(state, a, b, self.seen, (self.ship.id, e.id)))
+        if blocked:
+            return 0.0
+        side = C.relative_side(state, pos, facing, b)
+        eff = self.cf - (d - 1)
+        dice = 2 if d == 1 and a == pos and b == e.pos and b in C.point_blank_at(pos, facing) else 1
+        if self.ship.card.arc == "all" and side in C.AFT:
+            eff, dice = eff - 1, 1
+        dice += self.ship.crew_option == "tactical"
+        p_miss = self.p_hold[e.id]
+        value = 0.0
+        if eff >= 1 and side in self.arcs:
+            p = min(12, eff) / 12
+            value = (1 - (1 - p) ** dice) * (1 - p_miss)
+        if self.banks and eff >= 1 and a == pos and side == 0 and _straight(pos, facing, b, self.cf):
+            for kind in self.banks:
+                value += 0.1 * max(0, self.cf - d) if kind in DF_WEAPONS else 1 - p_miss
+        if value:
+            value *= 1 + 2 * e.damage / e.card.ss  # fire is focused on the hurt: a ship destroyed repairs nothing
+            if e.card.ss - e.damage <= 1:
+                value += 0.5  # it can be finished
+        return value
 
 
-def _attack_value(state: BattleState, ship: Ship, a: A.Attack) -> float:
+def _straight(pos, facing, cell, reach: int) -> bool:
+    c = pos
+    for _ in range(reach):
+        c = C.step(c, facing)
+        if c == cell:
+            return True
+    return False
+
+
+def _attack(state: BattleState, ship: Ship, target: int) -> A.Action | None:
+    """The attack on ``target``: the roll and every charged bank that may fire, else what may;
+    the banks alone when the roll is poor and the engineering duty it would cost is worth more
+    (SS19: banks fired without the roll leave the duties open)."""
     from .combat import firing_solution
 
-    t = state.ship(a.target)
-    fs = firing_solution(state, ship, t)
-    p_def = min(12, C.df(state, t)) / 12
-    if t.crew_option == "command":
-        p_def = 1 - (1 - p_def) ** 2
-    value = 0.0
-    if a.roll:
-        p = max(0, min(12, fs["cf"])) / 12
-        value += (1 - (1 - p) ** fs["dice"]) * (1 - p_def)
-    for i in a.banks:
-        if ship.card.banks[i] in ("TWC", "TBP", "EDT"):
-            value += 0.1 * max(0, C.cf(state, ship) - fs["range"])
-        else:
-            value += 1 - p_def
-    return value + (0.5 if C.cf(state, t) and t.damage + 1 >= t.card.ss else 0)
+    charged = tuple(i for i, c in enumerate(ship.banks) if c)
+    tries = [A.Attack(ship.id, target, True, charged)] if charged else []
+    tries += [A.Attack(ship.id, target)]
+    if charged:
+        tries.append(A.Attack(ship.id, target, False, charged))
+        try:
+            fs = firing_solution(state, ship, state.ship(target))
+        except Refusal:
+            fs = None
+        poor = fs is not None and (1 - (1 - max(0, min(12, fs["cf"])) / 12) ** fs["dice"]) < 0.35
+        if poor and (ship.damage or ship.warp < ship.card.nacelles):
+            tries.insert(0, tries.pop())
+    for a in tries:
+        if _ok(state, a):
+            return a
+    return None
 
 
-class _Legal:
-    """The ship's legal actions of one kind, checked only when the doctrine asks for that kind."""
-
-    def __init__(self, state: BattleState, ship: Ship) -> None:
-        self.state = state
-        self.by_kind: dict[type, list] = {}
-        for a in _candidates(state, ship):
-            self.by_kind.setdefault(type(a), []).append(a)
-        self.done: dict[type, list] = {}
-
-    def pick(self, kind: type) -> list:
-        if kind not in self.done:
-            out = []
-            for a in self.by_kind.get(kind, ()):
-                try:
-                    check(self.state, a)
-                except Refusal:
-                    continue
-                out.append(a)
-            self.done[kind] = out
-        return self.done[kind]
-
-    def __contains__(self, action) -> bool:
-        return action in self.pick(type(action))
-
-
-def _pick(legal: _Legal, kind):
-    return legal.pick(kind)
-
-
-def _tactical(state: BattleState, ship: Ship, legal) -> A.Action | None:
+def _tactical(state: BattleState, ship: Ship) -> A.Action | None:
     enemies = _enemies(state, ship)
     if not enemies:
         return None
-    attacks = _pick(legal, A.Attack)
-    if attacks:
-        return max(attacks, key=lambda a: (_attack_value(state, ship, a), a.roll, -len(a.banks)))
-    if ship.cloaked and not ship.t_cloak and A.Decloak(ship.id) in legal:
-        near = min(state.grid.distance(ship.pos, e.pos) for e in enemies)
-        if near <= max(1, C.cf(state, ship)):
+    if ship.cloaked and not ship.t_cloak:
+        near = min(C.dist(ship.pos, e.pos) for e in enemies)
+        if near <= max(1, C.cf(state, ship)) + 1 and _ok(state, A.Decloak(ship.id)):
             return A.Decloak(ship.id)
     if ship.damage + 1 >= ship.card.ss and C.cf(state, ship) >= 2:
-        rams = _pick(legal, A.Ram)
-        if rams:
-            return rams[0]
-    enemies = sorted(enemies, key=lambda e: (state.grid.distance(ship.pos, e.pos), e.id))[:3]
-    here = _score(state, ship, enemies)
-    warps = [a for a in _pick(legal, A.Warp) if not a.reverse]
-    if warps and here[1] > C.mf(state, ship) + C.cf(state, ship) // 2:
-        best = min(warps, key=lambda a: (_score(state, evolve(ship, pos=_ahead(ship, a.hexes)), enemies), a.hexes))
-        if _score(state, evolve(ship, pos=_ahead(ship, best.hexes)), enemies) < here:
-            return best
-    if not ship.boost and not ship.tri and not ship.t_engaged and here[0] <= 1:
-        if A.Boost(ship.id, "trilithium:cf") in legal:
-            return A.Boost(ship.id, "trilithium:cf")
-    first = _plan(state, ship, enemies, here, {a.kind for a in _pick(legal, A.Move)})
-    if first is not None:
-        return A.Move(ship.id, first)
-    if ship.mines and A.LayMine(ship.id) in legal:
-        behind = [e for e in enemies if state.grid.distance(ship.pos, e.pos) <= 3
-                  and C.hx.relative_side(state.grid, ship.pos, ship.facing, e.pos) in C.AFT]
-        if behind:
+        for e in enemies:
+            if set(C.point_blank_cells(ship)) & set(e.hull()) and _ok(state, A.Ram(ship.id, e.id)):
+                return A.Ram(ship.id, e.id)
+    if ship.t_engaged:  # it has attacked: it stays where its shot was best (a mine astern for a pursuer)
+        return _lay_mine(state, ship, enemies)
+    enemies = sorted(enemies, key=lambda e: (C.dist(ship.pos, e.pos), e.id))[:4]
+    shots = _Shots(state, ship, enemies)
+    others = tuple((s.id, s.pos, s.facing, s.damage, s.alive, s.cloaked) for s in state.ships if s.id != ship.id)
+    shots.places = (state.tiles, state.mines, others)
+    here = shots.value(ship.pos, ship.facing)
+    move = _plan(state, ship, shots, here)
+    jump = _jump(state, ship, shots, here, move)
+    if jump is not None:
+        return jump
+    if move is not None:
+        return A.Move(ship.id, move)
+    if here[2] is not None:
+        if not ship.boost and not ship.tri and not ship.dil and C.dist(ship.pos, state.ship(here[2]).pos) <= 2:
+            if ship.warp and ship.card.nacelles and ship.warp > 1 and _ok(state, A.Transfer(ship.id, "cf")):
+                return A.Transfer(ship.id, "cf")
+            if ship.trilithium and _ok(state, A.Boost(ship.id, "trilithium:cf")):
+                return A.Boost(ship.id, "trilithium:cf")
+        attack = _attack(state, ship, here[2])
+        if attack is not None:
+            return attack
+    return _lay_mine(state, ship, enemies)
+
+
+def _lay_mine(state: BattleState, ship: Ship, enemies) -> A.LayMine | None:
+    if ship.mines and not ship.cloaked:
+        behind = [e for e in enemies if C.dist(ship.pos, e.pos) <= 3
+                  and C.relative_side(state, ship.pos, ship.facing, e.pos) in C.AFT]
+        if behind and _ok(state, A.LayMine(ship.id)):
             return A.LayMine(ship.id)
     return None
 
 
-def _plan(state: BattleState, ship: Ship, enemies, here: tuple, allowed: set) -> str | None:
-    """The first move of the best sequence of forward moves and turns within the MF left (up
-    to four), if it ends somewhere better than here."""
-    left = min(4, C.mf(state, ship) - ship.t_mf)
-    if left <= 0 or ship.t_wormhole:
-        return None
-    seen = seen_by(state, ship.side)
-    frontier = [(ship.pos, ship.facing, None)]
+def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | None:
+    """The first move of the best sequence of forward moves and turns within the MF left (up to
+    five) if it ends somewhere better than here; the rest is remembered for the next orders."""
+    key = (ship.id, state.round, ship.pos, ship.facing, shots.places)
+    planned = _PLANS.pop(key, None)
+    if planned is not None:
+        battle, planned = planned
+        if battle is not _battle(state):
+            planned = None  # another battle's plan (the same board): not this one's
+    if planned == ():
+        return None  # the plan is done: here is where its shot is best
+    if planned:
+        first = planned[0]
+        if _ok(state, A.Move(ship.id, first)):
+            _remember(ship, state, first, planned[1:], key)
+            return first
+    left = min(_DEPTH, C.mf(state, ship) - ship.t_mf)
+    if left <= 0 or ship.t_wormhole or ship.t_warped or ship.t_stopped or ship.t_engaged or C.damaged_mf(ship) == 0:
+        return None  # (having attacked, it stays where its shot was best)
+    if ship.card.cf == 0:
+        return None  # nothing to attack with: it keeps its distance (a tender, ruling SS2)
+    free = _Free(state, ship)
+    frontier = [(ship.pos, ship.facing, (), 0, ship.t_nebula)]
     visited = {(ship.pos, ship.facing)}
-    best, best_key = None, (here, 0)
-    for depth in range(1, left + 1):
+    best, best_key = None, (here[0], here[1], 0)
+    length = ship.card.hull
+    nebulae = free.nebulae
+    while frontier:
         nxt = []
-        for pos, facing, first in frontier:
+        for pos, facing, path, spent, paid in frontier:
             for kind in ("forward", "port", "starboard"):
-                if first is None and kind not in allowed:
-                    continue
-                npos, nfacing = _after(evolve(ship, pos=pos, facing=facing), kind)
+                if kind == "forward":
+                    npos, nfacing = C.step(pos, facing), facing
+                else:
+                    npos, nfacing = pos, (facing + (1 if kind == "port" else -1)) % 6
                 if (npos, nfacing) in visited:
                     continue
-                moved = evolve(ship, pos=npos, facing=nfacing)
-                if C.hull_ok(state, moved.hull(), ship, seen):
+                cells = hull_at(npos, nfacing, length)
+                touches = bool(nebulae) and any(c in nebulae for c in cells + hull_at(pos, facing, length))
+                cost = 1 + (touches and not paid)
+                if spent + cost > left or not free(cells):
                     continue
                 visited.add((npos, nfacing))
-                f = first or kind
-                key = (_score(state, moved, enemies), depth)
-                if key < best_key:
-                    best, best_key = f, key
-                if C.orbiting(state, npos) is None or C.orbiting(state, pos) is not None:
-                    nxt.append((npos, nfacing, f))
+                npath = path + (kind,)
+                v = shots.value(npos, nfacing)
+                k = (v[0], v[1], -len(npath))
+                if k > best_key:
+                    best, best_key = npath, k
+                stops = kind == "forward" and (
+                    (C.orbiting(state, npos) is not None and not ship.t_orbit) or C.kind_at(state, npos) == "wormhole")
+                if not stops:
+                    nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
         frontier = nxt
-    return best
+    if best is None or best_key[:2] <= (here[0], here[1]):
+        return None
+    if not _ok(state, A.Move(ship.id, best[0])):
+        return None
+    _remember(ship, state, best[0], best[1:], key)
+    return best[0]
 
 
-def _ahead(ship: Ship, n: int):
-    c = ship.pos
-    for _ in range(n):
-        c = C.hx.step(c, ship.facing)
-    return c
+class _Free:
+    """Whether a hull may stand on some hexes as ``ship``'s side sees the map (``core.hull_ok``
+    without the reasons), and no mine there."""
+
+    def __init__(self, state: BattleState, ship: Ship) -> None:
+        self.static, self.nebulae = C.blocks(state)
+        self.width, self.height = state.width, state.height
+        seen = seen_by(state, ship.side)
+        self.taken = {c for c, sid in state.occupied.items() if sid != ship.id and sid in seen}
+        self.taken |= {m.cell for m in state.mines}
+
+    def __call__(self, cells) -> bool:
+        for c in cells:
+            if not (0 <= c[0] < self.width and 0 <= c[1] < self.height) or c in self.static or c in self.taken:
+                return False
+        return True
 
 
-def _after(ship: Ship, kind: str):
-    if kind == "forward":
-        return C.hx.step(ship.pos, ship.facing), ship.facing
-    if kind == "reverse":
-        return C.hx.step(ship.pos, ship.facing + 3), ship.facing
-    return ship.pos, C.hx.turn(ship.facing, 1 if kind == "port" else -1)
+def _remember(ship: Ship, state: BattleState, first: str, rest: tuple, key: tuple) -> None:
+    if first == "forward":
+        pos, facing = C.step(ship.pos, ship.facing), ship.facing
+    else:
+        pos, facing = ship.pos, (ship.facing + (1 if first == "port" else -1)) % 6
+    if len(_PLANS) > 5_000:
+        _PLANS.clear()
+    _PLANS[(ship.id, state.round, pos, facing, key[4])] = (_battle(state), rest)
+
+
+def _battle(state: BattleState):
+    """What tells one battle from another: its first event (the set-up's), the same object in
+    every state of the battle."""
+    return state.log[0] if state.log else None
+
+
+def _jump(state: BattleState, ship: Ship, shots: _Shots, here: tuple, move: str | None) -> A.Warp | None:
+    """A warp jump straight ahead when it reaches a better shot than moving does, or, with no shot
+    in reach, when the nearest enemy is beyond the MF."""
+    if not ship.warp or not ship.card.nacelles or ship.t_mf or ship.t_warped or ship.boost or ship.t_stopped:
+        return None
+    if ship.card.cf == 0 or C.damaged_mf(ship) == 0:
+        return None
+    wf = C.warp_factor(state, ship)
+    free = _Free(state, ship)
+    best, best_key = None, None
+    pos = ship.pos
+    for n in range(1, wf + 1):
+        pos = C.step(pos, ship.facing)
+        if not free(hull_at(pos, ship.facing, ship.card.hull)):
+            break
+        v = shots.value(pos, ship.facing)
+        k = (v[0], v[1])
+        if best_key is None or k > best_key:
+            best, best_key = n, k
+        if C.kind_at(state, pos) == "wormhole" or C.orbiting(state, pos) is not None:
+            break
+    if best is None:
+        return None
+    moved_best = here[:2]
+    if move is not None:
+        moved_best = max(moved_best, (shots.value(*_after_plan(ship, move))[:2]))
+    if best_key[0] > moved_best[0] + 0.05 or (
+            best_key[0] == 0 and moved_best[0] == 0 and -here[1] > C.mf(state, ship) + 1 and best_key[1] > here[1] + 1):
+        a = A.Warp(ship.id, best)
+        if _ok(state, a):
+            return a
+    return None
+
+
+def _after_plan(ship: Ship, move: str):
+    if move == "forward":
+        return C.step(ship.pos, ship.facing), ship.facing
+    return ship.pos, (ship.facing + (1 if move == "port" else -1)) % 6
 
 
 _ENGINEERING = ("station_repair", "repair", "dilithium_repair", "bank_repair", "charge_bank", "trilithium_charge",
                 "charge_warp", "dilithium_charge", "mine_resource", "station_dilithium", "station_trilithium", "cloak")
 
 
-def _engineering(state: BattleState, ship: Ship, legal) -> A.Action:
-    tasks = {a.task for a in _pick(legal, A.Engineer)}
+def _worth_asking(state: BattleState, ship: Ship, task: str) -> bool:
+    """False for a task the engine would refuse on its face (saves asking it)."""
+    if task in ("repair", "dilithium_repair", "bank_repair", "station_repair") and not ship.damage:
+        return False
+    if task.startswith("station") and not any(t.kind == "station" for t in state.tiles):
+        return False
+    if task.startswith("dilithium") and not ship.dilithium or task.startswith("trilithium") and not ship.trilithium:
+        return False
+    if task in ("charge_warp", "dilithium_charge") and ship.warp >= ship.card.nacelles:
+        return False
+    if task in ("charge_bank", "trilithium_charge") and all(ship.banks):
+        return False
+    if task == "bank_repair" and not any(ship.banks):
+        return False
+    return not (task == "cloak" and (not ship.card.cloaks or ship.cloaked))
+
+
+def _engineering(state: BattleState, ship: Ship) -> A.Action:
     for task in _ENGINEERING:
-        if task not in tasks:
+        if not _worth_asking(state, ship, task):
             continue
         if task == "bank_repair" and ship.damage * 3 < ship.card.ss:
             continue  # a charged bank is worth more than one shield factor until the shield is low
-        if task == "cloak" and any(state.grid.distance(ship.pos, e.pos) <= C.cf(state, ship) + 1
+        if task == "cloak" and any(C.dist(ship.pos, e.pos) <= C.cf(state, ship) + 1
                                    for e in _enemies(state, ship)):
             continue
-        return A.Engineer(ship.id, task)
+        a = A.Engineer(ship.id, task)
+        if _ok(state, a):
+            return a
     return A.EndTurn(ship.id)
 
 
 def _crew(state: BattleState, ship: Ship) -> A.Crew:
     enemies = _enemies(state, ship)
-    near = min((state.grid.distance(ship.pos, e.pos) for e in enemies), default=99)
+    near = min((C.dist(ship.pos, e.pos) for e in enemies), default=99)
     if ship.damage * 2 >= ship.card.ss:
         return A.Crew(ship.id, "engineering")
-    if near <= C.cf(state, ship):
+    if near <= C.cf(state, ship) + C.mf(state, ship):
         return A.Crew(ship.id, "tactical")
     return A.Crew(ship.id, "helm")
+
+
+def _power(state: BattleState, side: int) -> float:
+    """A side's fighting strength: each ship's printed CF by the share of its shield left."""
+    return sum(s.card.cf * (s.card.ss - s.damage) / s.card.ss for s in state.ships if s.alive and s.side == side)
+
+
+def withdraws(state: BattleState, side: int) -> bool:
+    """Outgunned two to one by another side (or nothing left to fight with) once it has given battle
+    for two rounds: it withdraws (ruling SS24)."""
+    if state.round < 3:
+        return False
+    others = [_power(state, o) for o in {s.side for s in state.ships if s.alive and s.side != side}]
+    strongest = max(others, default=0.0)
+    return strongest > 0 and _power(state, side) * 2 < strongest
 
 
 def doctrine_action(state: BattleState) -> A.Action | None:
@@ -208,6 +412,8 @@ def doctrine_action(state: BattleState) -> A.Action | None:
         return None
     if state.active is None:
         ship = min((s for s in state.ships if s.alive and s.side == state.side and not s.done), key=lambda s: s.id)
+        if withdraws(state, ship.side):
+            return A.Withdraw(ship.id)
         if ship.crew:
             return _crew(state, ship)
     else:
@@ -215,12 +421,11 @@ def doctrine_action(state: BattleState) -> A.Action | None:
     if state.active != ship.id:
         state = evolve(state.with_ship(_begin(ship, state)), active=ship.id)  # as its turn begins
         ship = state.ship(ship.id)
-    legal = _Legal(state, ship)
     if ship.t_phase != "engineering":
-        act = _tactical(state, ship, legal)
+        act = _tactical(state, ship)
         if act is not None:
             return act
-    return _engineering(state, ship, legal)
+    return _engineering(state, ship)
 
 
-__all__ = ["doctrine_action"]
+__all__ = ["doctrine_action", "withdraws"]

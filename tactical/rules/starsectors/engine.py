@@ -83,7 +83,7 @@ def detected(state: BattleState, side: int) -> set[int]:
     eyes = [s for s in state.ships if s.alive and s.side == side and s.crew_option == "science"]
     for s in state.ships:
         if s.alive and s.cloaked and s.side != side:
-            if any(state.grid.distance(e.pos, s.pos) <= max(1, C.cf(state, e)) for e in eyes):
+            if any(C.dist(e.pos, s.pos) <= max(1, C.cf(state, e)) for e in eyes):
                 out.add(s.id)
     return out
 
@@ -227,9 +227,9 @@ def _move_cost(state: BattleState, ship: Ship, cells) -> int:
 
 def _moved(ship: Ship, kind: str) -> tuple[tuple, int]:
     if kind == "forward":
-        return hx.step(ship.pos, ship.facing), ship.facing
+        return C.step(ship.pos, ship.facing), ship.facing
     if kind == "reverse":
-        return hx.step(ship.pos, ship.facing + 3), ship.facing
+        return C.step(ship.pos, ship.facing + 3), ship.facing
     return ship.pos, hx.turn(ship.facing, 1 if kind == "port" else -1)
 
 
@@ -331,7 +331,7 @@ def _warp_path(ship: Ship, hexes: int, reverse: bool) -> list:
     d = ship.facing + (3 if reverse else 0)
     out, c = [], ship.pos
     for _ in range(hexes):
-        c = hx.step(c, d)
+        c = C.step(c, d)
         out.append(c)
     return out
 
@@ -447,7 +447,7 @@ def _lay_mine(state: BattleState, ship: Ship, a: A.LayMine) -> Resolver:
         raise Refusal("004 VII.B", f"ship {ship.id} carries no mines")
     if ship.cloaked:
         raise Refusal("004 VII.B", "a cloaked ship does not lay mines (ruling SS16)")
-    cell = hx.step(ship.hull()[-1], ship.facing + 3)
+    cell = C.step(ship.hull()[-1], ship.facing + 3)
     if not state.grid.in_bounds(cell) or C.kind_at(state, cell) in ("asteroid", "planet", "moon", "star", "station"):
         raise Refusal("004 VII.B", "mines are deployed in the hex aft of the ship, and there is none free")
     if any(m.cell == cell for m in state.mines):
@@ -466,6 +466,23 @@ def _lay_mine(state: BattleState, ship: Ship, a: A.LayMine) -> Resolver:
             if other.alive and cell in other.hull():  # an unseen ship there: it goes off at once (SS7)
                 ctx.state = evolve(ctx.state, mines=tuple(m for m in ctx.state.mines if m.id != mine.id))
                 damage(ctx, other.id, 3, f"mine {mine.id} detonates (VII.B)")
+    return run
+
+
+def _withdraw(state: BattleState, ship: Ship, a: A.Withdraw) -> Resolver:
+    """Ruling SS24: a side withdraws its whole fleet before one of its ships begins its turn; its
+    ships leave the map (not destroyed) and the battle goes on among the others (SS1)."""
+    if state.active is not None:
+        raise Refusal("004 III", "a fleet withdraws before one of its ships begins its turn (ruling SS24)")
+
+    def run(ctx: _Ctx) -> None:
+        gone = [s for s in ctx.state.ships if s.alive and s.side == ship.side]
+        for s in gone:
+            ctx.put(evolve(s, withdrawn=True, done=True, t_phase=""))
+        ctx.events.append(kit.Event("withdraw", f"Side {ship.side} withdraws from the battle: ship(s) "
+                                    f"{', '.join(str(s.id) for s in gone)} leave the map (ruling SS24).",
+                                    {"side": ship.side, "ships": [s.id for s in gone]}))
+        ctx.state = _next_side(evolve(ctx.state, active=None))
     return run
 
 

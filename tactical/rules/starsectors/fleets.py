@@ -31,16 +31,28 @@ class DiceRng:
         return (self.dice.roll(1, 1000, "set-up draw").faces[0] - 1) / 1000
 
 
+def _pick(rng, cards):
+    """A card drawn with a chance in proportion to its points (a fleet is bought for its
+    warships, not a swarm of one-point tenders)."""
+    roll = rng.randrange(0, sum(c.points for c in cards))
+    for card in cards:
+        roll -= card.points
+        if roll < 0:
+            return card
+    return cards[-1]  # pragma: no cover - the roll is below the sum
+
+
 def random_fleet(rng, points: int, max_ships: int = 16) -> list[dict[str, Any]]:
-    """Cards bought at random while one fits, a command crew now and then, the points left on
-    mines, dilithium and trilithium within cargo (III: what you don't spend, you lose)."""
+    """Cards bought at random while one fits (each with a chance in proportion to its points), a
+    command crew now and then, the points left on mines, dilithium and trilithium within cargo
+    (III: what you don't spend, you lose)."""
     cards = sorted(ROSTER.values(), key=lambda c: c.key)
     left, ships = points, []
     while len(ships) < max_ships:
         fits = [c for c in cards if c.points <= left]
         if not fits:
             break
-        card = rng.choice(fits)
+        card = _pick(rng, fits)
         ship = {"card": card.key, "crew": False, "mines": 0, "dilithium": 0, "trilithium": 0}
         left -= card.points
         if left >= COMMAND_CREW_COST and rng.random() < 0.25:

@@ -22,7 +22,7 @@ def ship_row(state: BattleState, s) -> dict:
     return {"id": s.id, "side": s.side, "card": s.card.key, "name": s.card.name, "at": list(s.pos),
             "facing": s.facing, "hull": [list(c) for c in s.hull()], "damage": s.damage, "ss": s.card.ss,
             "cf": C.cf(state, s), "df": C.df(state, s), "mf": C.mf(state, s), "destroyed": s.destroyed,
-            "cloaked": s.cloaked, "done": s.done}
+            "withdrawn": s.withdrawn, "cloaked": s.cloaked, "done": s.done}
 
 
 class StarSectorsPlay(PlayRules):
@@ -154,7 +154,7 @@ class StarSectorsPlay(PlayRules):
 
 SECTIONS = (("Move and warp", (A.Move, A.Warp)), ("Attack", (A.Attack, A.AttackMine, A.Ram)),
             ("Tactical", (A.Crew, A.Transfer, A.Boost, A.Decloak, A.LayMine)),
-            ("Engineering", (A.Engineer,)), ("Last resort", (A.SelfDestruct,)))
+            ("Engineering", (A.Engineer,)), ("Last resort", (A.SelfDestruct, A.Withdraw)))
 
 
 def groups(state: BattleState, plan) -> list[dict]:

@@ -15,7 +15,7 @@ from .state import BattleState, Refusal
 _HANDLERS = {A.Crew: E._crew, A.Move: E._move, A.Warp: E._warp, A.Transfer: E._transfer, A.Boost: E._boost,
              A.Decloak: E._decloak, A.LayMine: E._lay_mine, A.Attack: combat._attack,
              A.AttackMine: combat._attack_mine, A.SelfDestruct: combat._self_destruct, A.Ram: combat._ram,
-             A.Engineer: G.engineer, A.EndTurn: G.end_turn}
+             A.Engineer: G.engineer, A.EndTurn: G.end_turn, A.Withdraw: E._withdraw}
 
 
 def _resolver(state: BattleState, action):
@@ -47,6 +47,8 @@ def _candidates(state: BattleState, ship) -> list:
     out: list = []
     if state.active != sid and ship.crew:
         out += [A.Crew(sid, o) for o in A.CREW_OPTIONS]
+    if state.active != sid:
+        out.append(A.Withdraw(sid))
     out += [A.Move(sid, k) for k in A.MOVES]
     if ship.warp and ship.card.nacelles:
         wf = C.warp_factor(state, ship)
@@ -60,7 +62,7 @@ def _candidates(state: BattleState, ship) -> list:
     charged = tuple(i for i, c in enumerate(ship.banks) if c)
     reach = C.cf(state, ship) + 1  # the roll's CF and a ram's reach (never drops a legal order)
     for t in enemies:
-        if state.grid.distance(ship.pos, t.pos) - (ship.card.hull - 1) - (t.card.hull - 1) > reach:
+        if C.dist(ship.pos, t.pos) - (ship.card.hull - 1) - (t.card.hull - 1) > reach:
             continue  # out of range for any attack or ram: CF − (range − 1) < 1
         out.append(A.Attack(sid, t.id))
         if charged:
@@ -116,7 +118,8 @@ def winner(state: BattleState) -> int | None:
 
 
 def result(state: BattleState) -> dict:
-    ships = [{"ship": s.id, "side": s.side, "card": s.card.key, "fate": "destroyed" if s.destroyed else "survived",
+    ships = [{"ship": s.id, "side": s.side, "card": s.card.key,
+              "fate": "destroyed" if s.destroyed else "withdrew" if s.withdrawn else "survived",
               "damage": s.damage} for s in state.ships]
     return kit.battle_result(winner(state), ships, state.over, rounds=min(state.round, state.round_cap))
 

@@ -23,10 +23,34 @@ BLOCKING = frozenset({"asteroid", "planet", "moon", "star", "station"})  # impas
 NEBULAE = frozenset({"metaphasic", "mutara"})
 NO_CLOAK = frozenset({"ion", "metaphasic", "mutara"})  # VI.A, VII.A
 ROUND_CAP = 30  # ruling SS1
+_HULLS: dict = {}  # (pos, facing, length) -> the hull's hexes (a pure function of the three)
+_STEPS: dict = {}
+
+
+def step(c: Coord, facing: int) -> Coord:
+    """``geometry.hex.step``, remembered (the same cell and side always give the same cell)."""
+    key = (c, facing % 6)
+    found = _STEPS.get(key)
+    if found is None:
+        found = _STEPS[key] = hx.step(c, facing)
+    return found
 
 
 class Refusal(IllegalActionError):
     pass
+
+
+def hull_at(pos: Coord, facing: int, length: int) -> tuple[Coord, ...]:
+    """The hexes a hull of ``length`` covers with its flight stand at ``pos`` facing ``facing``."""
+    key = (pos, facing, length)
+    found = _HULLS.get(key)
+    if found is None:
+        cells, c = [pos], pos
+        for _ in range(length - 1):
+            c = step(c, facing + 3)
+            cells.append(c)
+        found = _HULLS[key] = tuple(cells)
+    return found
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,7 @@ class Ship:
     facing: int
     damage: int = 0
     destroyed: bool = False
+    withdrawn: bool = False  # its side withdrew from the battle (ruling SS24)
     cloaked: bool = False
     warp: int = 0  # charged warp engines (green chips)
     banks: tuple[bool, ...] = ()  # charged advanced banks (red chips), one per bank on the card
@@ -89,15 +114,11 @@ class Ship:
 
     @property
     def alive(self) -> bool:
-        return not self.destroyed
+        return not (self.destroyed or self.withdrawn)
 
     def hull(self) -> tuple[Coord, ...]:
         """The hexes its hull covers: the flight stand's hex (``pos``) then astern (ruling SS4)."""
-        cells, c = [self.pos], self.pos
-        for _ in range(self.card.hull - 1):
-            c = hx.step(c, self.facing + 3)
-            cells.append(c)
-        return tuple(cells)
+        return hull_at(self.pos, self.facing, self.card.hull)
 
 
 @dataclass(frozen=True)
@@ -118,10 +139,10 @@ class BattleState:
     log: tuple[Event, ...] = field(default=(), compare=True)
 
     _cached_from = {
-        "width": ("grid", "near"),
-        "height": ("grid", "near"),
-        "tiles": ("terrain", "near"),
-        "ships": ("_alive_sides", "_seen", "occupied"),
+        "width": ("grid", "near", "_fs", "_blocks"),
+        "height": ("grid", "near", "_fs", "_blocks"),
+        "ships": ("_alive_sides", "_seen", "occupied", "_index", "_fs"),
+        "tiles": ("terrain", "near", "_fs", "_blocks", "_stations"),
         "round": ("_alive_sides",),
         "round_cap": ("_alive_sides",),
     }
@@ -154,10 +175,10 @@ class BattleState:
         return {c: s.id for s in self.ships if s.alive for c in s.hull()}
 
     def ship(self, ship_id: int) -> Ship | None:
-        for s in self.ships:
-            if s.id == ship_id:
-                return s
-        return None
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {s.id: s for s in reversed(self.ships)}  # the first of an id
+        return index.get(ship_id)
 
     @property
     def side(self) -> int | None:
@@ -181,4 +202,4 @@ class BattleState:
 
 
 __all__ = ["BLOCKING", "BattleState", "Coord", "Mine", "NEBULAE", "NO_CLOAK", "ROUND_CAP", "Refusal", "Ship",
-           "Tile"]
+           "Tile", "hull_at", "step"]
