@@ -9,6 +9,7 @@ from django.core import mail
 from django.urls import reverse
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import COLOUR_PALETTE, Campaign
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def joined(alice, bob, carol):
-    lobby = actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
+    lobby = eh_actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
                                  seed="lobby-1", turn_hours=48, setup_hours=72)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="Bob's Realm", colour=COLOUR_PALETTE[0])
     actions.join_campaign(user=carol, token=lobby.invite_token, empire_name="Carol's Combine", colour=COLOUR_PALETTE[1])
