@@ -99,7 +99,7 @@ def test_the_dice_log_names_the_set_up_rounds_rolls_set_up(client, small_campaig
 
 def test_turn_1s_report_links_back_to_the_set_up_rounds(client, small_campaign, bob):
     # Found walking the demo: the pager began at turn 1 (the set-up round, number 0, read as "none").
-    actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 (nobody sent orders): its report is made
+    eh_actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 (nobody sent orders): its report is made
     client.force_login(bob)
     text = client.get(reverse("campaign-report", args=[small_campaign.pk, 1])).content.decode()
     back = re.search(r'<a href="([^"]*)" id="report-previous">← ([^<]*)</a>', text)
