@@ -43,7 +43,7 @@ NAMES = {d.name: i for i, d in DESIGNS.items()}
 
 
 def new_campaign(seed: str, players: int, width: int, height: int, grid: str = "hex"):
-    """The state ``actions.create_campaign`` stores for ``seed`` (text), in its set-up round, and
+    """The state ``campaign.eventhorizon.actions.create_campaign`` stores for ``seed`` (text), in its set-up round, and
     its dice stream."""
     dice = SeededDice(derive_seed(str(seed)))
     gmap = generate_map(make_grid(grid, width, height), players, dice, economy_types=True)

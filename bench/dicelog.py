@@ -167,13 +167,13 @@ class CamFixture(Fixture):
 class EventHorizonFixture(Fixture):
     def __init__(self, battles: int, ships: int, seed: str):
         """An Event Horizon campaign with ``battles`` embedded battles between seats 1 and 2."""
-        from campaign import actions
+        from campaign.eventhorizon import actions as eh_actions
         from campaign.rules.eventhorizon.designs import GALIOT, SULTAN, SWORD
         from tactical.models import Battle
         from tactical.play import actions as play
 
         alice, bob, carol = users()
-        campaign = actions.create_campaign(name="bench dice log", grid="hex", width=12, height=12, players=2,
+        campaign = eh_actions.create_campaign(name="bench dice log", grid="hex", width=12, height=12, players=2,
                                            seed=seed, moderator=alice)
         campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")
         campaign.empires.filter(seat=2).update(user=carol, name="Carol's Combine")

@@ -148,12 +148,13 @@ def player_orders(state, empire, design_names) -> dict:
     a one-hex move for every fleet the computer left in place, and standing orders. Checked
     with the real validation, so every submission in the bench is valid."""
     from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.rules.eventhorizon.bots import bot_orders
     from campaign.rules.eventhorizon.orders import orders_to_json
 
     raw = orders_to_json(bot_orders(state, empire.seat, design_names))
     raw.setdefault("standing", {"invasion": [{"response": "fight"}], "loss_order": "cheapest"})
-    actions.preview_orders(empire=empire, raw=raw)  # the computer's orders are valid, or this stops the bench
+    eh_actions.preview_orders(empire=empire, raw=raw)  # the computer's orders are valid, or this stops the bench
     moved = {m["fleet"] for m in raw.get("moves", [])}
     involved = (
         moved
@@ -166,7 +167,7 @@ def player_orders(state, empire, design_names) -> dict:
         for step in state.grid.neighbours(fleet.coord):
             candidate = {**raw, "moves": [*raw.get("moves", []), {"fleet": fleet.id, "path": [list(step)]}]}
             try:
-                actions.preview_orders(empire=empire, raw=candidate)
+                eh_actions.preview_orders(empire=empire, raw=candidate)
             except actions.ActionError:
                 continue
             raw = candidate
@@ -180,6 +181,7 @@ def build_campaign(args) -> Fixture:
     from django.urls import Resolver404, resolve
 
     from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.eventhorizon import adapters
     from campaign.models import Membership
 
@@ -188,7 +190,7 @@ def build_campaign(args) -> Fixture:
     moderator = User.objects.create_user("bench-moderator", "mod@example.com", "bench")
     players = [User.objects.create_user(f"bench-player{i}", f"p{i}@example.com", "bench")
                for i in range(1, args.players + 1)]
-    campaign = actions.create_campaign(name="HTTP bench", grid="hex", width=width, height=height,
+    campaign = eh_actions.create_campaign(name="HTTP bench", grid="hex", width=width, height=height,
                                        players=args.players, seed="bench-http", moderator=moderator)
     empires = list(campaign.empires.order_by("seat"))
     for empire, user in zip(empires, players, strict=True):
@@ -200,8 +202,8 @@ def build_campaign(args) -> Fixture:
     # are people again.
     campaign.empires.update(is_bot=True)
     for _ in range(args.turns + 1):
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.empires.update(is_bot=False)
     campaign.refresh_from_db()
 

@@ -40,7 +40,7 @@ GOAL = 50.0  # mails per second
 def build():
     from django.contrib.auth import get_user_model
 
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.eventhorizon import adapters
     from campaign.eventhorizon.actions.textorders import rotate_order_secret
     from campaign.rules.eventhorizon.bots import bot_orders
@@ -50,7 +50,7 @@ def build():
 
     users = [get_user_model().objects.create_user(f"mailer{i}", f"mailer{i}@example.com", "x")
              for i in range(1, SEATS + 1)]
-    campaign = actions.create_campaign(name="Mail bench", grid="hex", width=40, height=40, players=SEATS,
+    campaign = eh_actions.create_campaign(name="Mail bench", grid="hex", width=40, height=40, players=SEATS,
                                        seed="mail-bench", moderator=users[0])
     for user, empire in zip(users, campaign.empires.order_by("seat"), strict=True):
         empire.user = user

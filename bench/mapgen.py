@@ -62,7 +62,7 @@ def main() -> None:
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        from campaign import actions
+        from campaign.eventhorizon import actions as eh_actions
         from campaign.models import Campaign
 
         print(f"database: {connection.vendor}; {REPEATS} runs each, median shown")
@@ -72,7 +72,7 @@ def main() -> None:
             times, bases, engines = [], [], []
             for run in range(REPEATS):
                 start = time.perf_counter()
-                campaign = actions.create_campaign(
+                campaign = eh_actions.create_campaign(
                     name="bench", grid="hex", width=width, height=height, players=8, seed=f"bench-{run}"
                 )
                 times.append(time.perf_counter() - start)

@@ -84,8 +84,8 @@ class Site:
     def __init__(self, factor: int):
         from django.contrib.auth import get_user_model
 
-        from campaign import actions
         from campaign.cam import actions as cam_actions
+        from campaign.eventhorizon import actions as eh_actions
         from campaign.models import Turn
 
         User = get_user_model()
@@ -100,15 +100,15 @@ class Site:
             # The first campaign has a third seat, hundred's (who sees its pages too); hundred plays
             # seat 2 of the next 49 and 50 rubbers: 100 campaigns.
             other = self.one if i == 0 else self.hundred if i < HUNDRED // 2 else pool[i]
-            campaign = actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12,
-                                               players=3 if i == 0 else 2, seed=f"scale-{i}", moderator=self.mod)
+            campaign = eh_actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12,
+                                                  players=3 if i == 0 else 2, seed=f"scale-{i}", moderator=self.mod)
             campaign.empires.filter(seat=1).update(user=self.busy, name=f"Busy {i}")
             campaign.empires.filter(seat=2).update(user=other, name=f"Other {i}")
             campaign.empires.filter(seat=3).update(user=self.hundred, name=f"Hundred {i}")
             if i == 0:
                 self.campaign = self._played(campaign)
             else:
-                actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+                eh_actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
                 Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).update(
                     deadline=campaign.created_at + timedelta(days=1))
             rubber_other = self.one if i == 0 else self.hundred if i <= HUNDRED // 2 else pool[n + i]
@@ -123,17 +123,17 @@ class Site:
     @staticmethod
     def _played(campaign):
         """The first campaign: its set-up round and turn 1 processed (the reports index lists them)."""
-        from campaign import actions
+        from campaign.eventhorizon import actions as eh_actions
         from campaign.eventhorizon import adapters
         from campaign.rules.eventhorizon.bots import setup_orders
         from campaign.rules.eventhorizon.orders import orders_to_json
 
         state, names = adapters.load_state(campaign), adapters.design_names_by_seat(campaign)
         for empire in campaign.empires.all():
-            actions.submit_orders(empire_id=empire.pk, raw=orders_to_json(setup_orders(state, empire.seat,
+            eh_actions.submit_orders(empire_id=empire.pk, raw=orders_to_json(setup_orders(state, empire.seat,
                                                                                        names[empire.seat])))
-        actions.process_turn(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
         campaign.refresh_from_db()
         return campaign
 

@@ -36,7 +36,7 @@ REPEATS = 3
 
 def make_campaign(fleets: int):
     """The benchmark state stored as a real campaign (same seed, so the same map)."""
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.eventhorizon import adapters
     from campaign.eventhorizon.models import Design
     from campaign.models import Turn, TurnOrders
@@ -44,14 +44,14 @@ def make_campaign(fleets: int):
     from campaign.rules.eventhorizon.state import ShipState
 
     pure, orders = build(fleets=fleets)
-    campaign = actions.create_campaign(name=f"bench {fleets}", grid="hex", width=128, height=128,
+    campaign = eh_actions.create_campaign(name=f"bench {fleets}", grid="hex", width=128, height=128,
                                        players=8, seed="bench")
     # Close the set-up round with nobody buying anything ({}: 240 BP banked), so turn 1 is the
     # turn timed and its fleets are the benchmark's own.
     set_up = Turn.objects.get(campaign=campaign, number=campaign.turn)
     TurnOrders.objects.bulk_create([TurnOrders(turn=set_up, empire=e, orders={}, ready=True)
                                     for e in campaign.empires.all()])
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     stored = adapters.load_state(campaign)
     by_name = dict(Design.objects.filter(campaign__isnull=True).values_list("name", "pk"))
@@ -86,8 +86,8 @@ def main() -> None:
     try:
         from django.db import transaction
 
-        from campaign import actions
         from campaign.dice import CampaignDice
+        from campaign.eventhorizon import actions as eh_actions
         from campaign.eventhorizon import adapters
         from campaign.models import TurnOrders
         from campaign.rules.eventhorizon.orders import parse_orders
@@ -115,7 +115,7 @@ def main() -> None:
             # Each run is rolled back so every run processes the same turn from the same rows.
             with transaction.atomic():
                 start = time.perf_counter()
-                assert actions.process_turn(campaign_id=campaign.pk) is not None
+                assert eh_actions.process_turn(campaign_id=campaign.pk) is not None
                 through_db.append(time.perf_counter() - start)
                 transaction.set_rollback(True)
             campaign.refresh_from_db()
@@ -128,7 +128,7 @@ def main() -> None:
         for fleets in (100, 400, 1600):
             campaign = make_campaign(fleets)
             with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-                actions.process_turn(campaign_id=campaign.pk)
+                eh_actions.process_turn(campaign_id=campaign.pk)
                 transaction.set_rollback(True)
             print(f"  {fleets:>5} fleets ({fleets * 5:>5} ships): {len(queries)} queries")
     finally:

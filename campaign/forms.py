@@ -7,7 +7,6 @@ from django import forms
 
 from . import battles, layers
 from .actions import DEFAULT_OPTIONS, LOBBY_LIMITS, MAX_PLAYERS, MIN_PLAYERS, SEED_MAX_LENGTH
-from .actions.campaigns import LAYER
 from .models import COLOUR_PALETTE, GRID_CHOICES, Campaign, Membership
 from .rules.grid import MAX_SIDE
 
@@ -41,6 +40,10 @@ OPTION_FIELDS = {
 
 
 class LobbyCreateForm(forms.Form):
+    """The lobby's create form of a map-and-empires campaign; a layer using it names itself in its
+    subclass (``layer_key``: the rule books its battles may be fought on, issue 31)."""
+
+    layer_key = ""
     name = forms.CharField(max_length=120, help_text="What the players will see, e.g. \"Orion Reach\".")
     grid = forms.ChoiceField(choices=GRID_CHOICES, initial="hex",
                              help_text="003 \"Creating a Map\": hexes or squares (squares allow diagonal steps).")
@@ -130,7 +133,7 @@ class LobbyCreateForm(forms.Form):
                 self.fields[f"option_{key}"] = forms.BooleanField(
                     label=label, required=False, initial=default, help_text=help_text
                 )
-        books = battles.handler().book_choices(LAYER)
+        books = battles.handler().book_choices(self.layer_key)
         if len(books) > 1:  # issue 31: the rule book battles fought online use
             label, help_text = OPTION_FIELDS["battle_book"]
             self.fields["option_battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],

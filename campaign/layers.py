@@ -3,9 +3,8 @@
 The platform (accounts, lobby, membership, deadlines, moderation, audit, dice, notifications)
 reaches a campaign layer only through its ``CampaignLayer`` record here: it never imports a layer
 and never names one. A layer registers its record from its app's ``AppConfig.ready()``
-(``campaign/cam/apps.py``); Event Horizon's is registered by the platform app
-(``campaign/apps.py``, from ``campaign/eventhorizon/layer.py``) while its models still live in
-``campaign/``. A ``Campaign`` row names its layer by ``Campaign.layer`` (the record's ``key``).
+(``campaign/eventhorizon/apps.py``, ``campaign/cam/apps.py``). A ``Campaign`` row names its layer
+by ``Campaign.layer`` (the record's ``key``).
 
 What a record says (docs/architecture.md, "How to add a campaign layer"):
 
@@ -33,7 +32,12 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   deadline and not yet handled), ``process_due`` (an action ``(*, campaign_id, now)``: what the
   deadline does, idempotent), ``send_reminders`` (``now -> emails queued``: deadline reminders).
   The platform's sweeps (middleware, ``processdue``, Celery beat) and ``send_deadline_reminders``
-  call every layer's; None: the layer has none (Event Horizon's turns are still the platform's own).
+  call every layer's; None: the layer has none. ``process_turn`` (an action ``(*, campaign_id,
+  turn_number=None) -> the turn, or None if it was not processed``): a layer whose steps are the
+  platform's turns (``Turn``) processes its open turn, for the task ``campaign.tasks.process_turn``
+  (queued when the last player is ready) and the moderator's "process now" (the "process_now"
+  feature); the deadline reminders of such a layer's turns are the platform's
+  (``send_deadline_reminders``, with the record's ``reminder_email``).
 - away dates (``campaign/groups/``): ``away_modes`` (the away policies a campaign may choose)
   and ``hold_seat`` (standing orders or the computer for an away seat, and back); ``not_ready``
   (the seats not ready, for the webhooks' deadline warnings when the campaign shows ready marks);
@@ -191,6 +195,9 @@ class CampaignLayer:
     # report and a deadline reminder, for one recipient (campaign/actions/notifications.py).
     turn_email: Callable | None = None      # (campaign, turn, recipient) -> EmailMultiAlternatives
     reminder_email: Callable | None = None  # (campaign, turn, recipient, kind, now) -> EmailMultiAlternatives
+    # A layer whose steps are the platform's turns processes its open turn (the task
+    # campaign.tasks.process_turn, the moderator's "process now"); None: it has no such turns.
+    process_turn: Callable | None = None    # action(*, campaign_id, turn_number=None) -> Turn | None
 
     def has(self, feature: str) -> bool:
         return feature in self.features

@@ -24,8 +24,8 @@ fields, so nothing is joined); the moderation, lobby, notification and battle ac
 Every lock here names its own table only (``of=("self",)``) and drops the default ordering: a
 model whose ``Meta.ordering`` starts with a foreign key (Turn, Empire, Membership… order by
 "campaign") joins the campaign table, and a plain ``SELECT … FOR UPDATE`` would lock the
-campaign row as well — out of order. Raw SQL that locks (``actions.orders._revise_orders``,
-``actions.orders._store_orders``) names one table and follows the same order. SQLite ignores row locks
+campaign row as well — out of order. Raw SQL that locks (Event Horizon's ``actions.orders._revise_orders``,
+``_store_orders``, in its app) names one table and follows the same order. SQLite ignores row locks
 (it serialises writes to the whole file), so none of this changes anything there.
 """
 

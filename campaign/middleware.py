@@ -4,10 +4,11 @@ With a broker, Celery beat sweeps for due turns (``campaign.tasks.process_due``)
 (the embedded default, ``CELERY_TASK_ALWAYS_EAGER``) nothing runs in the background, so this
 middleware does beat's job: after a response is sent, at most once every
 ``PROCESS_DUE_ON_REQUEST_SECONDS`` (default 30; 0 turns it off) per cache, it processes every
-due turn (all active players ready, or the deadline passed) — after the stored mail still waiting
-for processing (``mail.actions.requeue_pending``) — and every campaign layer's step past
-its deadline (``actions.enqueue_due_steps``) once that response is out (the visitor does not wait), settles battles
-past their deadline and lets the doctrine play late embedded activations. ``manage.py
+due turn (all active players ready, or the deadline passed) and every campaign layer's step past
+its deadline (``actions.enqueue_due_steps``, through the layers' records) — after the stored mail
+still waiting for processing (``mail.actions.requeue_pending``) — once that response is out (the
+visitor does not wait), settles battles past their deadline and lets the doctrine play late
+embedded activations. ``manage.py
 processdue`` from cron does the same. Each server process asks the shared cache at most once
 per interval too, so most requests cost nothing here.
 """
@@ -65,14 +66,10 @@ def sweep() -> None:
         sweep_now()
     except Exception:
         log.exception("the groups sweep (away dates, webhooks) on a request failed")
-    try:
-        actions.enqueue_due_turns()
-    except Exception:  # a failing turn must not take the page the player asked for
-        log.exception("processing due turns on a request failed")
-    try:  # every campaign layer's steps past their deadline, through the layer registry
+    try:  # every campaign layer's due turns and steps, through the layer registry
         actions.enqueue_due_steps()
-    except Exception:
-        log.exception("processing due layer steps on a request failed")
+    except Exception:  # a failing turn must not take the page the player asked for
+        log.exception("processing due turns and layer steps on a request failed")
     try:  # battles past their deadlines (and embedded activations), as beat would
         battles.handler().sweep_due()
     except Exception:

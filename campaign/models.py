@@ -227,7 +227,7 @@ class Turn(models.Model):
         null=True, blank=True, editable=False,
         help_text="While the turn waits for its battles: the battles in order and what the rest of the turn needs.",
     )
-    # Kept by the order and ready actions under the turn row's lock (campaign/actions/orders.py
+    # Kept by the order and ready actions under the turn row's lock (Event Horizon's
     # ``_note_ready``) so that the due sweep finds "everyone ready" through an index instead of
     # reading every open turn (issue 33). A hint: the sweep checks the seats again before acting,
     # so a mark withdrawn since (a plain revision takes no lock) is never processed early.

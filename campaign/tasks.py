@@ -19,16 +19,24 @@ RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "retry_bac
 
 @shared_task(acks_late=True, ignore_result=True, **RETRY)
 def process_turn(campaign_id: int, turn_number: int) -> bool:
-    """Process one campaign turn. Safe to deliver twice: the action claims the turn, so a
-    second delivery (or a racing worker) finds it done and does nothing."""
-    return actions.process_turn(campaign_id=campaign_id, turn_number=turn_number) is not None
+    """Process one campaign turn, through its layer's record (``CampaignLayer.process_turn``). Safe
+    to deliver twice: the action claims the turn, so a second delivery (or a racing worker) finds
+    it done and does nothing."""
+    from .models import Campaign
+
+    key = Campaign.objects.filter(pk=campaign_id).values_list("layer", flat=True).first()
+    layer = layers.CAMPAIGN_LAYERS.get(key) if key is not None else None
+    if layer is None or layer.process_turn is None:
+        return False
+    return layer.process_turn(campaign_id=campaign_id, turn_number=turn_number) is not None
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def process_due() -> int:
-    """Beat's periodic sweep: enqueue every turn that is due (all players ready, or past its
-    deadline), and every campaign layer's step past its deadline."""
-    return actions.enqueue_due_turns() + actions.enqueue_due_steps()
+    """Beat's periodic sweep: enqueue every campaign layer's due step (an Event Horizon turn whose
+    players are all ready or whose deadline passed; a CAM step past its deadline), through the
+    layers' records."""
+    return actions.enqueue_due_steps()
 
 
 @shared_task(acks_late=True, ignore_result=True, **RETRY)

@@ -86,9 +86,9 @@ def mallory(django_user_model):
 def small_campaign_in_setup(db, alice, bob, carol):
     """A 12×12 hex campaign with two seats in its set-up round (turn 0, 003 "Set Up"): bob has
     seat 1, carol seat 2; alice moderates."""
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
-    campaign = actions.create_campaign(
+    campaign = eh_actions.create_campaign(
         name="Test Sector", grid="hex", width=12, height=12, players=2, seed="test-1", moderator=alice
     )
     campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")

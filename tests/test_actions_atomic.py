@@ -27,11 +27,12 @@ WRITES = {"select_for_update", "save", "create", "update", "delete", "bulk_creat
 # Public functions that write but run inside their caller's transaction (a layer hook or a step
 # of a bigger action): the caller is atomic and holds the locks. "module.function": why.
 IN_CALLERS_TRANSACTION = {
-    "campaign.actions.lobby.start_eventhorizon": "the layer record's start, called by start_campaign under its lock",
     "campaign.cam.actions.common.set_step_deadline": "a step's deadline, set by the action that opens the step",
     "campaign.cam.actions.lobby.start_from_lobby": "the layer record's start, called by start_campaign under its lock",
     "campaign.cam.actions.moderation.set_deadline": "the layer record's hook, called by extend_deadline",
     "campaign.cam.actions.moderation.after_resume": "the layer record's hook, called by resume_campaign",
+    "campaign.eventhorizon.actions.lobby.start_eventhorizon": "the layer record's start, called by start_campaign "
+                                                              "under its lock",
     "campaign.mail.actions.process": "its own transaction; the failure mark is written after it rolled back",
     "tactical.hosts.pickup.actions.record_result": "the battle's end, inside tactical/play's action under its lock",
     "tactical.play.actions.begin": "called by tactical/hosts/eventhorizon/lifecycle.py inside its transaction",

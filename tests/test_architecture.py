@@ -10,8 +10,8 @@
 (d) the platform (campaign/ outside its layer packages campaign/eventhorizon/ and campaign/cam/ and
     the pure engines in campaign/rules/; campaign/press/ is platform) imports no campaign layer.
     Each layer's AppConfig registers its own record (Event Horizon's app ``eventhorizon`` since
-    issue 26). One exception, listed here: the platform modules that still hold Event Horizon code
-    (EVENTHORIZON_STILL_IN_PLATFORM: each must still import the layer, so the list only shrinks);
+    issue 26), and the platform reaches a layer's actions through it: no exception, not even
+    inside a function;
 (e) the platform names no campaign layer either: no string "cam" (a ``Campaign.layer`` value), no
     "cam-…" URL name, "cam__…" lookup or "cam/…" path, no ``.cam`` attribute (the layer's
     relation). It reaches a layer through its record in ``campaign/layers.py`` (CAMPAIGN_LAYERS).
@@ -103,17 +103,6 @@ def test_the_platform_never_imports_tactical():
 
 LAYER_PACKAGES = ("campaign.cam", "campaign.eventhorizon")  # one package per campaign layer
 
-# Platform modules that still hold Event Horizon code: the actions of its turn, which run on the
-# platform's seats and turns (``Empire``, ``Turn``, ``TurnOrders``, still the platform's) and its
-# rows (docs/architecture.md, "Target, not yet done"). Each must still import the layer: fix one,
-# drop it from this list.
-EVENTHORIZON_STILL_IN_PLATFORM = {
-    "campaign.actions.campaigns": "create_campaign builds the map's rows, import_campaign reads an export",
-    "campaign.actions.orders": "orders are checked against the engine state the adapters build",
-    "campaign.actions.turns": "process_turn: engine state in and out, the turn snapshot",
-}
-
-
 def layer_imports(mods: dict[str, Path]) -> dict[str, list[str]]:
     """For every platform module: the layer packages it imports, as "file:line imports target"."""
     found: dict[str, list[str]] = {}
@@ -129,14 +118,9 @@ def layer_imports(mods: dict[str, Path]) -> dict[str, list[str]]:
 
 
 def test_the_platform_imports_no_campaign_layer():
-    found = layer_imports(sources())
-    wrong = [hit for name, hits in found.items() if name not in EVENTHORIZON_STILL_IN_PLATFORM for hit in hits]
+    wrong = [hit for hits in layer_imports(sources()).values() for hit in hits]
     assert not wrong, ("the platform reaches a campaign layer through campaign/layers.py only (the record "
                        "registered by the layer's AppConfig):\n" + "\n".join(wrong))
-    cam = [hit for hits in found.values() for hit in hits if "imports campaign.cam" in hit]
-    assert not cam, "no platform module may import the CAM layer:\n" + "\n".join(cam)
-    fixed = sorted(set(EVENTHORIZON_STILL_IN_PLATFORM) - set(found))
-    assert not fixed, f"these no longer import Event Horizon: drop them from EVENTHORIZON_STILL_IN_PLATFORM: {fixed}"
 
 
 def test_the_layer_import_check_can_fail(tmp_path):

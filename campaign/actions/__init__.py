@@ -5,10 +5,11 @@ input, call one action and render the result. Actions raise ``ActionError`` (or 
 with a message for people; nothing is written when they do.
 
 One module per domain (as Zulip's ``zerver/actions/``): ``errors`` (the refusals), ``campaigns``
-(create, designs, import), ``accounts``, ``lobby``, ``orders`` (preview, submit, ready, take
-back), ``turns`` (process, finish, due turns, deadlines), ``moderation``, ``notifications`` and ``due``
-(every campaign layer's steps past their deadline, through the layer registry). A layer's own
-actions are its app's (Event Horizon's roll-back and orders as text: ``campaign/eventhorizon/actions/``).
+(the rule options and seat limits), ``accounts``, ``lobby``, ``turns`` (the open turn, deadlines),
+``moderation``, ``notifications`` and ``due`` (every campaign layer's steps past their deadline,
+through the layer registry). A layer's own actions are its app's and reached through its record
+(``campaign/layers.py``): Event Horizon's creation, import, lobby campaign and start, orders, turn
+processing, due-turn sweep, roll-back and orders as text are in ``campaign/eventhorizon/actions/``.
 This module re-exports every public name, so ``from campaign import actions; actions.x`` works;
 a test that replaces a function must replace it in the module that calls it.
 """
@@ -31,9 +32,6 @@ from .campaigns import (  # noqa: F401
     MIN_PLAYERS,
     SWITCHABLE_OPTIONS,
     check_battle_book,
-    create_campaign,
-    import_campaign,
-    save_design,
 )
 from .due import enqueue_due_steps  # noqa: F401
 from .errors import (  # noqa: F401
@@ -49,7 +47,6 @@ from .lobby import (  # noqa: F401
     LOBBY_LIMITS,
     SEED_MAX_LENGTH,
     add_moderator,
-    create_lobby,
     invitation_refusal,
     invitation_url,
     invite_by_email,
@@ -58,7 +55,6 @@ from .lobby import (  # noqa: F401
     set_invite_link,
     set_listing,
     start_campaign,
-    start_eventhorizon,
 )
 from .moderation import (  # noqa: F401
     AUDIT_SKIPPED_FIELDS,
@@ -84,20 +80,4 @@ from .notifications import (  # noqa: F401
     set_notification_preferences,
     unsubscribe,
 )
-from .orders import (  # noqa: F401
-    mark_ready,
-    preview_orders,
-    submit_orders,
-    take_back_seat,
-)
-from .turns import (  # noqa: F401
-    due_turns,
-    enqueue_due_turns,
-    event_json,
-    finish_turn,
-    position_summary,
-    process_turn,
-    setup_deadline,
-    turn_deadline,
-    write_bot_orders,
-)
+from .turns import setup_deadline, turn_deadline  # noqa: F401

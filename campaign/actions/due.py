@@ -1,9 +1,9 @@
 """The due work of every campaign layer's steps, asked of the layer registry (``campaign/layers.py``):
 the steps past their deadline that a layer's record reports (``due_steps``) are each processed by
 that record's ``process_due``, in its own task (``campaign.tasks.process_layer_step``), queued
-when the current transaction commits. Beside ``turns.enqueue_due_turns`` (Event Horizon's turns,
-still the platform's own), the sweeps — Celery beat's ``campaign.tasks.process_due``,
-``manage.py processdue``, the in-process ``campaign/middleware.py`` — call this. It names no layer.
+when the current transaction commits (Event Horizon's due turns among them, since issue 26). The
+sweeps — Celery beat's ``campaign.tasks.process_due``, ``manage.py processdue``, the in-process
+``campaign/middleware.py`` — call this. It names no layer.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 the open-campaigns listing and starting.
 
 Every campaign layer whose record (``campaign/layers.py``) has the "lobby" feature uses these
-actions: the layer's record creates its campaigns in the lobby (Event Horizon's is
-``create_lobby`` below), refuses a join it cannot seat (``check_join``) and sets the campaign up
-when the moderator starts it (``start``; Event Horizon's is ``start_eventhorizon`` below).
+actions: the layer's record creates its campaigns in the lobby (``create_lobby``: Event Horizon's
+is in ``campaign/eventhorizon/actions/lobby.py``), refuses a join it cannot seat (``check_join``)
+and sets the campaign up when the moderator starts it (``start``).
 """
 from __future__ import annotations
 
@@ -13,20 +13,7 @@ from django.utils import timezone
 
 from .. import layers, locks
 from ..models import COLOUR_PALETTE, Campaign, Membership
-from ..rules.dice import seed_hash
-from ..rules.eventhorizon import mapgen
-from ..rules.grid import GridError, make_grid
-from .campaigns import (
-    DEFAULT_OPTIONS,
-    LAYER,
-    _check_setup,
-    _generate_campaign,
-    _seed_bytes,
-    check_battle_book,
-)
 from .errors import ActionError, NotAllowed, NotFound, TooMany
-from .notifications import send_started_notifications
-from .turns import setup_deadline
 
 LOBBY_LIMITS = {
     "turn_hours": (0, 24 * 365),
@@ -64,112 +51,6 @@ def _lobby_campaign(campaign_id: int, user, *, doing: str | None) -> Campaign:
         raise NotFound("no such campaign")
     if doing is not None and not is_moderator(user, campaign):
         raise NotAllowed(f"only the campaign's moderators can {doing}")
-    return campaign
-
-
-@transaction.atomic
-def create_lobby(
-    *,
-    moderator,
-    name: str,
-    grid: str = "hex",
-    width: int,
-    height: int,
-    seats: int,
-    options: dict | None = None,
-    turn_hours: int = 72,
-    setup_hours: int = 72,
-    battle_mode: str = Campaign.BattleMode.AUTO,
-    battle_requests: str = "either",
-    battle_hours: int = 48,
-    activation_hours: int = 24,
-    deployment: str = Campaign.Deployment.AUTOMATIC,
-    fog_of_war: bool = True,
-    detection_range: int = 2,
-    missed_turn_limit: int = 3,
-    seed: str | None = None,
-    listed: bool = False,
-    show_ready: bool = True,
-    play: dict | None = None,
-) -> Campaign:
-    """Open a campaign in the lobby (status SETUP, no map yet); its creator is its moderator.
-
-    The map is rolled when the moderator starts the campaign. It is rolled once here as well,
-    from the same seed and stream position but without logging, so a map with too few reachable
-    planets for its seats is refused now rather than at the start (the start rolls the same map)."""
-    from ..rules.dice import SeededDice
-
-    if moderator is None or not moderator.is_authenticated:
-        raise NotAllowed("log in to create a campaign")
-    name, board, opts = _check_setup(name=name, grid=grid, width=width, height=height, players=seats,
-                                     options=options)
-    for key, value in opts.items():
-        if type(value) is not type(DEFAULT_OPTIONS[key]):
-            raise ActionError(f"campaign option {key} must be {type(DEFAULT_OPTIONS[key]).__name__}, not {value!r}")
-    if opts.get("battle_book"):
-        book = check_battle_book(LAYER, opts.pop("battle_book"))
-        if book:  # another book than the layer's own (issue 31); its own: nothing recorded
-            opts["battle_book"] = book
-    turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
-    setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
-    detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
-    missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
-    if battle_mode not in Campaign.BattleMode.values:
-        raise ActionError(
-            f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}"
-        )
-    if battle_requests not in BATTLE_REQUESTS:
-        raise ActionError(
-            f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}"
-        )
-    battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
-    activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
-    if deployment not in Campaign.Deployment.values:
-        raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {deployment!r}")
-    for label, flag in (("fog of war", fog_of_war), ("listing among the open campaigns", listed),
-                        ("showing who is ready", show_ready)):
-        if not isinstance(flag, bool):
-            raise ActionError(f"{label} must be on or off (true or false), not {flag!r}")
-    if seed is not None and not isinstance(seed, str):
-        raise ActionError("the dice seed must be text")
-    seed = (seed or "").strip() or None
-    if seed is not None and len(seed) > SEED_MAX_LENGTH:
-        raise ActionError(f"the dice seed has at most {SEED_MAX_LENGTH} characters")
-
-    seat = _creators_seat(play)
-    seed_raw = _seed_bytes(seed)
-    try:
-        mapgen.generate_map(board, seats, SeededDice(seed=seed_raw, offset=0),
-                            economy_types=bool(opts["economy_types"]))
-    except mapgen.MapError as exc:
-        raise ActionError(f"{exc}") from None
-    campaign = Campaign.objects.create(
-        name=name,
-        grid=board.kind,
-        width=board.width,
-        height=board.height,
-        options=opts,
-        dice_seed=seed_raw.hex(),
-        seed_hash=seed_hash(seed_raw),
-        moderator=moderator,
-        status=Campaign.Status.SETUP,
-        turn=1,
-        seats=seats,
-        turn_hours=turn_hours,
-        setup_hours=setup_hours,
-        battle_mode=battle_mode,
-        battle_requests=battle_requests,
-        battle_hours=battle_hours,
-        activation_hours=activation_hours,
-        deployment=deployment,
-        fog_of_war=fog_of_war,
-        detection_range=detection_range,
-        missed_turn_limit=missed_turn_limit,
-        invite_token=_new_token(),
-        listed=listed,
-        show_ready=show_ready,
-    )
-    Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR, **seat)
     return campaign
 
 
@@ -426,8 +307,8 @@ def remove_member(*, campaign_id: int, user, membership_id: int) -> None:
 @transaction.atomic
 def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     """The moderator starts the campaign: the joined players (in the order they joined) are
-    handed to the campaign's layer, which sets it up (``CampaignLayer.start``; Event Horizon:
-    ``start_eventhorizon``), and the campaign runs."""
+    handed to the campaign's layer, which sets it up (``CampaignLayer.start``), and the campaign
+    runs."""
     campaign = _lobby_campaign(campaign_id, user, doing="start the campaign")
     if campaign.status != Campaign.Status.SETUP:
         raise ActionError("the campaign has already started")
@@ -440,30 +321,3 @@ def start_campaign(*, campaign_id: int, user, now=None) -> Campaign:
     campaign.status = Campaign.Status.ACTIVE
     campaign.save(update_fields=["status"])
     return campaign
-
-
-def start_eventhorizon(campaign: Campaign, players: list[Membership], *, now=None) -> None:
-    """Event Horizon's start (its layer record's ``start``): the map is rolled for every seat
-    ("003 Creating a Map", "Set Up"); joined players take seats 1, 2, … in the order they joined,
-    with the name, faction and colour they chose; seats nobody took are computer players. The
-    set-up round opens with its deadline ``setup_hours`` from now (none when 0); turn 1 follows
-    when it closes. The caller (``start_campaign``) holds the campaign row lock."""
-    try:
-        board = make_grid(campaign.grid, campaign.width, campaign.height)
-    except GridError as exc:
-        raise ActionError(str(exc)) from None
-    free_colours = [c for c in COLOUR_PALETTE if c not in {m.colour for m in players}]
-    seats = [
-        {"name": m.empire_name, "faction": m.faction, "colour": m.colour, "user_id": m.user_id, "is_bot": False}
-        for m in players
-    ]
-    taken_names = {m.empire_name.casefold() for m in players}
-    for seat in range(len(players) + 1, campaign.seats + 1):
-        name = f"Empire {seat}" if f"empire {seat}" not in taken_names else f"Computer empire {seat}"
-        seats.append({"name": name, "colour": free_colours.pop(0), "is_bot": True})
-    empires = _generate_campaign(campaign, board, seats, deadline=setup_deadline(campaign, now))
-    for membership, empire in zip(players, empires, strict=False):
-        membership.empire = empire
-        membership.save(update_fields=["empire"])
-    # Players learn the campaign has begun without watching the lobby (issue 23 item 7).
-    send_started_notifications(campaign=campaign)

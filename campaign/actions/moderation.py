@@ -20,8 +20,7 @@ from .. import layers, locks, versioning
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 from .campaigns import BOOK_OPTION, DEFAULT_OPTIONS, SWITCHABLE_OPTIONS, check_battle_book
 from .errors import ActionError, NotAllowed, NotFound, TurnClosed, _stale_turn
-from .orders import _open_turn
-from .turns import process_turn
+from .turns import _open_turn
 
 MAX_EXTENSION_HOURS = 24 * 30
 # Fields never copied into the audit log: secrets (the log opens to players at the end, and
@@ -153,8 +152,8 @@ def extend_deadline(*, campaign_id: int, user, hours, now=None) -> Turn:
 @transaction.atomic
 def process_now(*, campaign_id: int, user, turn_number: int | None = None) -> Turn:
     """The moderator processes the open turn now, whoever is ready. Computer seats write their
-    orders as the turn is processed (``process_turn``, after its snapshot, so a roll-back
-    returns to exactly the state before this call). Processing ends a pause.
+    orders as the turn is processed (the layer's ``process_turn``, through its record, after its
+    snapshot, so a roll-back returns to exactly the state before this call). Processing ends a pause.
 
     ``turn_number`` names the turn to process: the panel and the API always send it, so a double
     click or a retried request processes it once; the repeat is refused (StaleTurn, 409, naming
@@ -173,7 +172,7 @@ def process_now(*, campaign_id: int, user, turn_number: int | None = None) -> Tu
         campaign.paused, campaign.paused_remaining = False, None
         campaign.save(update_fields=["paused", "paused_remaining"])
     ready = list(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire__seat", flat=True))
-    done = process_turn(campaign_id=campaign.pk, turn_number=turn.number)
+    done = layers.of(campaign).process_turn(campaign_id=campaign.pk, turn_number=turn.number)
     if done is None:
         raise TurnClosed(f"turn {turn.number} is not open for processing")
     campaign.refresh_from_db(fields=["turn", "status"])

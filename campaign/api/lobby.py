@@ -180,7 +180,7 @@ class LobbyList(ListAPIView):
         serializer = LobbyCreateSerializer(data=request.data)
         if not serializer.is_valid():
             return _bad_input(serializer)
-        campaign = _call(actions.create_lobby, moderator=request.user, **serializer.validated_data)
+        campaign = _call(layers.default().create_lobby, moderator=request.user, **serializer.validated_data)
         return Response(_lobby_data(request, campaign), status=status.HTTP_201_CREATED)
 
     def _create_other(self, request, key):

@@ -1,15 +1,18 @@
-"""Event Horizon's record in the layer registry (``campaign/layers.py``).
+"""Event Horizon's record in the layer registry (``campaign/layers.py``), registered by
+``EventHorizonConfig.ready()`` (``campaign/eventhorizon/apps.py``).
 
-Event Horizon's models still live in the platform app (``campaign/models.py``) and
-``campaign/eventhorizon/`` is a package of that app, not an app of its own, so this record is
-registered by ``CampaignConfig.ready()`` (``campaign/apps.py``, the one place the platform
-imports a layer's package; tests/test_architecture.py). It is the one layer with the "orders", "process_now",
-"substitute" and "options" features: a turn-based campaign whose turns the platform processes.
+It is the one layer with the "orders", "process_now" and "substitute" features: a turn-based
+campaign whose seats (``Empire``) and turns (``Turn``, ``TurnOrders``) are platform rows, and whose
+actions (``actions/``: creation, the lobby's create and start, orders, processing a turn, the
+due-turn sweep, the roll-back) the platform reaches through this record: ``create_lobby``,
+``start``, ``process_turn`` (the task ``campaign.tasks.process_turn``, the moderator's "process
+now"), ``due_steps`` and ``process_due`` (the due-work sweeps), ``roll_back``, ``after_resume``.
 """
 
 from __future__ import annotations
 
 from ..access import empire_seats
+from ..forms import LobbyCreateForm
 from ..layers import CampaignLayer, HomeFacts, Seat, Step
 from ..models import AuditEntry, Campaign, DiceRoll, Empire, Turn, TurnOrders
 from ..notifications import round_label
@@ -45,7 +48,7 @@ def set_deadline(campaign: Campaign, step: Step, deadline) -> None:
 
 def after_resume(campaign: Campaign, step: Step, *, now=None) -> None:
     """A resumed turn whose players are all ready is processed at once."""
-    from ..actions.orders import _enqueue_if_all_ready
+    from .actions.orders import _enqueue_if_all_ready
 
     _enqueue_if_all_ready(step.row)
 
@@ -55,6 +58,14 @@ def roll_back(*, campaign_id: int, user, number: int | None = None) -> Step:
 
     turn = roll_back_turn(campaign_id=campaign_id, user=user, turn_number=number)
     return Step(number=turn.number, label=round_label(turn.number), deadline=turn.deadline, open=True, row=turn)
+
+
+def process_turn(*, campaign_id: int, turn_number: int | None = None) -> Turn | None:
+    """The record's ``process_turn``: ``actions.process_turn``, looked up when called (a test that
+    replaces it there is obeyed)."""
+    from . import actions
+
+    return actions.process_turn(campaign_id=campaign_id, turn_number=turn_number)
 
 
 def last_processed(campaign: Campaign) -> Turn | None:
@@ -155,7 +166,7 @@ def hold_seat(campaign: Campaign, seat: int, mode: str, *, on: bool, before: dic
     if fields:
         empire.save(update_fields=fields)
         if turn is not None and turn.status == Turn.Status.OPEN:
-            from ..actions.orders import _note_ready
+            from .actions.orders import _note_ready
 
             _note_ready(turn)  # the computer's seat may leave every player ready (the sweep then takes it)
     return state if on else {"is_bot": empire.is_bot, "auto_bot": empire.auto_bot, "missed_turns": empire.missed_turns}
@@ -170,10 +181,14 @@ def not_ready(campaign: Campaign) -> list[str]:
             .order_by("seat").values_list("pk", "name") if pk not in ready]
 
 
+class LobbyForm(LobbyCreateForm):
+    """The lobby's create form (``campaign/forms.py``), for this layer."""
+
+    layer_key = KEY
+
+
 def record() -> CampaignLayer:
-    from .. import actions
-    from ..forms import LobbyCreateForm
-    from . import exchange, notify
+    from . import actions, exchange, notify
 
     return CampaignLayer(
         key=KEY,
@@ -184,7 +199,7 @@ def record() -> CampaignLayer:
         pages=PAGES,
         features=frozenset({"lobby", "moderation", "audit", "process_now", "substitute", "options", "orders"}),
         options=frozenset({"economy_types", "steered_drift", "battle_book"}),
-        lobby_form=LobbyCreateForm,
+        lobby_form=LobbyForm,
         create_lobby=actions.create_lobby,
         check_join=check_join,
         start=actions.start_eventhorizon,
@@ -207,5 +222,8 @@ def record() -> CampaignLayer:
         act_url="campaign-orders",
         turn_email=notify.turn_processed_email,
         reminder_email=notify.reminder_email,
+        process_turn=process_turn,
+        due_steps=actions.due_steps,
+        process_due=actions.process_due,
     )
 

@@ -1,7 +1,7 @@
 """The orders format (docs/orders.md) as OpenAPI schema, for ``/api/schema/`` and ``/api/docs/``.
 
 These serializers only *document* the bodies of ``PUT campaigns/{id}/orders/`` and ``POST
-campaigns/{id}/orders/preview/``: the orders are checked by the engine (campaign/actions/orders.py →
+campaigns/{id}/orders/preview/``: the orders are checked by the engine (campaign/eventhorizon/actions/orders.py →
 campaign/rules/eventhorizon/orders.py), which names the place and the rule of anything wrong;
 keeping one checker means the schema cannot refuse what the engine accepts or the other way round.
 """

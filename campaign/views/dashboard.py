@@ -46,7 +46,7 @@ class CampaignRow:
 
     @property
     def taking_orders(self) -> bool:
-        # A pause stops the clock, not the orders: players still write them (actions.submit_orders
+        # A pause stops the clock, not the orders: players still write them (their layer's orders action
         # takes them), and nothing is processed until the moderator resumes (issue 23 item 19).
         return self.turn is not None and self.turn.status == Turn.Status.OPEN
 

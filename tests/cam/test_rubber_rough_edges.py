@@ -90,9 +90,9 @@ def test_the_cam_join_form_speaks_of_fleets_and_offers_the_powers_cam_4_2_classe
 
 def test_the_event_horizon_join_form_keeps_its_words(client, alice, mallory):
     # item 12 — the default words are Event Horizon's own (the empire, a free faction, a map colour)
-    from campaign import actions as platform
+    from campaign.eventhorizon import actions as eh_actions
 
-    lobby = platform.create_lobby(moderator=alice, name="Open Sector", grid="hex", width=12, height=12, seats=2)
+    lobby = eh_actions.create_lobby(moderator=alice, name="Open Sector", grid="hex", width=12, height=12, seats=2)
     client.force_login(mallory)
     page = client.get(f"/join/{lobby.invite_token}/").content.decode()
     assert "Empire name" in page and "take a seat and an empire" in page and "Terran" in page

@@ -10,6 +10,7 @@ from django.db.models import BooleanField, JSONField
 from django.test import Client, RequestFactory
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import Fleet, Ship, World
 from campaign.models import AuditEntry, Campaign, DiceRoll, Turn, TurnOrders
 
@@ -73,10 +74,10 @@ def test_a_world_given_to_another_empire(small_campaign, staff):
 def test_deletions_are_recorded(small_campaign, staff):
     for empire in small_campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
-    actions.process_turn(campaign_id=small_campaign.pk)
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     ship = Ship.objects.filter(campaign=small_campaign).first()
     assert ship is not None
     assert staff.post(url(ship, "delete"), {"post": "yes"}).status_code == 302
@@ -91,7 +92,7 @@ def test_deletions_are_recorded(small_campaign, staff):
 
 def test_inline_rows_are_recorded(small_campaign, staff):
     turn = Turn.objects.get(campaign=small_campaign, number=1)
-    row, _ = actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
+    row, _ = eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
     data = form_data(turn)
     data.update({
         "orders-TOTAL_FORMS": "1", "orders-INITIAL_FORMS": "1", "orders-MIN_NUM_FORMS": "0",

@@ -6,6 +6,7 @@ from django.core import mail
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import COLOUR_PALETTE, Campaign, Invitation, Membership
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ DENIED_ANONYMOUS = (401, 403)
 @pytest.fixture
 def lobby(alice, bob, carol):
     """alice moderates a 3-seat lobby; bob (red) and carol (blue) have joined as players."""
-    campaign = actions.create_lobby(moderator=alice, name="API Lobby", width=14, height=12, seats=3, seed="api-1")
+    campaign = eh_actions.create_lobby(moderator=alice, name="API Lobby", width=14, height=12, seats=3, seed="api-1")
     actions.join_campaign(user=bob, token=campaign.invite_token, empire_name="Bob's Realm", colour=RED)
     actions.join_campaign(user=carol, token=campaign.invite_token, empire_name="Carol's Combine", colour=BLUE)
     return campaign
@@ -90,7 +91,8 @@ def test_permission_matrix(
 
 
 def test_lobby_list_is_scoped(lobby, cast):
-    other = actions.create_lobby(moderator=cast["outsider"], name="Mallory's", width=12, height=12, seats=2, seed="m")
+    other = eh_actions.create_lobby(moderator=cast["outsider"], name="Mallory's", width=12, height=12, seats=2,
+                                    seed="m")
     for who, expected in [("moderator", [lobby.pk]), ("player", [lobby.pk]), ("other player", [lobby.pk]),
                           ("outsider", [other.pk])]:
         response = client_for(cast[who]).get("/api/lobby/")
@@ -260,13 +262,13 @@ def test_start(lobby, alice):
 
 
 def test_start_with_no_player(alice):
-    campaign = actions.create_lobby(moderator=alice, name="Empty", width=12, height=12, seats=2, seed="e")
+    campaign = eh_actions.create_lobby(moderator=alice, name="Empty", width=12, height=12, seats=2, seed="e")
     response = client_for(alice).post(f"/api/campaigns/{campaign.pk}/start/")
     assert response.status_code == 400 and "human player" in response.json()["detail"]
 
 
 def test_remove_unknown_member(lobby, alice, mallory):
-    other = actions.create_lobby(moderator=mallory, name="Other", width=12, height=12, seats=2, seed="o")
+    other = eh_actions.create_lobby(moderator=mallory, name="Other", width=12, height=12, seats=2, seed="o")
     # A membership of another campaign is not found through this one.
     response = client_for(alice).delete(f"/api/campaigns/{lobby.pk}/players/{_member(other, 'mallory')}/")
     assert response.status_code == 404

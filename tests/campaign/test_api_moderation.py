@@ -5,7 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaign import actions
-from campaign.actions import turns as turn_actions
+from campaign.eventhorizon import actions as eh_actions
+from campaign.eventhorizon.actions import turns as turn_actions
 from campaign.models import AuditEntry, Campaign, Turn
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def processed(small_campaign, alice):
     """Turn 1 processed by the moderator (each seat built a corvette), turn 2 open."""
     for empire in small_campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
     actions.process_now(campaign_id=small_campaign.pk, user=alice)
     small_campaign.refresh_from_db()

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import AuditEntry, Campaign, Turn, TurnOrders
 
@@ -31,10 +31,10 @@ def test_the_audit_log_names_every_action_in_words(client, small_campaign, alice
 
 def test_a_roll_back_keeps_when_the_orders_were_sent(client, small_campaign, alice):
     for empire in small_campaign.empires.all():
-        actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
     sent = dict(TurnOrders.objects.filter(turn__campaign=small_campaign, turn__number=1)
                 .values_list("empire__seat", "updated_at"))
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     assert timezone.now() > max(sent.values())
     roll_back_turn(campaign_id=small_campaign.pk, user=alice)
     assert Campaign.objects.get(pk=small_campaign.pk).turn == 1

@@ -9,6 +9,7 @@ from django.core import mail
 from django.urls import reverse
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import COLOUR_PALETTE, Campaign
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def joined(alice, bob, carol):
-    lobby = actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
+    lobby = eh_actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
                                  seed="lobby-1", turn_hours=48, setup_hours=72)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="Bob's Realm", colour=COLOUR_PALETTE[0])
     actions.join_campaign(user=carol, token=lobby.invite_token, empire_name="Carol's Combine", colour=COLOUR_PALETTE[1])
@@ -98,7 +99,7 @@ def test_the_dice_log_names_the_set_up_rounds_rolls_set_up(client, small_campaig
 
 def test_turn_1s_report_links_back_to_the_set_up_rounds(client, small_campaign, bob):
     # Found walking the demo: the pager began at turn 1 (the set-up round, number 0, read as "none").
-    actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 (nobody sent orders): its report is made
+    eh_actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 (nobody sent orders): its report is made
     client.force_login(bob)
     text = client.get(reverse("campaign-report", args=[small_campaign.pk, 1])).content.decode()
     back = re.search(r'<a href="([^"]*)" id="report-previous">← ([^<]*)</a>', text)

@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import QuerySet
 
-from campaign import actions
 from campaign.dice import log_entries
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import visibility
 from campaign.eventhorizon.models import Design, Fleet, Ship
 from campaign.models import Campaign, DiceRoll, Membership, Turn
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def campaign():
-    return actions.create_campaign(name="Dice", grid="square", width=16, height=12, players=2, seed="dice")
+    return eh_actions.create_campaign(name="Dice", grid="square", width=16, height=12, players=2, seed="dice")
 
 
 def test_verifydice_passes_on_a_generated_campaign(campaign, capsys):
@@ -141,8 +141,8 @@ def play_quiet_turns(campaign, turns: int = INCOME_TURNS):
         state = visibility.state_at(campaign)
     for _ in range(turns):
         for empire in campaign.empires.all():
-            actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
-        actions.process_turn(campaign_id=campaign.pk)
+            eh_actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return campaign
 

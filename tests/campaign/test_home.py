@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, Turn
 from tactical.models import Battle
 
@@ -42,9 +43,9 @@ def test_home_shows_turn_deadline_and_my_order_status(client, small_campaign, bo
     assert f'datetime="{turn.deadline.isoformat()}"' in html.replace("+00:00", "+00:00")
     assert "localtime.js" in html and "none yet" in html
 
-    actions.submit_orders(empire_id=bob_empire.pk, raw={})
+    eh_actions.submit_orders(empire_id=bob_empire.pk, raw={})
     assert _rows(client, bob)[1][small_campaign.pk].orders == "saved"
-    actions.mark_ready(bob_empire.pk, True)
+    eh_actions.mark_ready(bob_empire.pk, True)
     row = _rows(client, bob)[1][small_campaign.pk]
     assert row.orders == "ready"
     # Who is ready: bob is, carol is not.
@@ -85,7 +86,7 @@ def test_home_lists_only_my_campaigns_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(14) as one:
         client.get(reverse("home"))
     for n in range(3):
-        other = actions.create_campaign(name=f"More {n}", grid="hex", width=12, height=12, players=2,
+        other = eh_actions.create_campaign(name=f"More {n}", grid="hex", width=12, height=12, players=2,
                                         seed=f"more-{n}", moderator=alice)
         other.empires.filter(seat=1).update(user=bob)
         _open_turn(other)
@@ -104,7 +105,7 @@ def test_a_finished_campaign_names_its_winner(client, small_campaign, bob):
 
 @pytest.fixture
 def lobby(alice):
-    return actions.create_lobby(moderator=alice, name="Open Sector", grid="hex", width=14, height=12, seats=2,
+    return eh_actions.create_lobby(moderator=alice, name="Open Sector", grid="hex", width=14, height=12, seats=2,
                                 seed="open-1", turn_hours=48)
 
 

@@ -155,8 +155,9 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
             return {"campaign_id": small_campaign.pk}
         if kind in ("lobby", "member"):
             from campaign import actions
+            from campaign.eventhorizon import actions as eh_actions
 
-            lobby = actions.create_lobby(moderator=alice, name="Lobby", width=12, height=12, seats=2)
+            lobby = eh_actions.create_lobby(moderator=alice, name="Lobby", width=12, height=12, seats=2)
             if kind == "lobby":
                 return {"campaign_id": lobby.pk}
             membership = Membership.objects.create(campaign=lobby, user=bob, role=Membership.Role.PLAYER)
@@ -195,6 +196,7 @@ def world(small_campaign, alice, bob, carol, mallory, settings):
                 data={"name": "Scout", "size": "E", "max_hyper": 2, "fields": 1, "dice": 2}).pk}
         if kind == "token":
             from campaign import actions
+            from campaign.eventhorizon import actions as eh_actions
 
             return {"token_id": actions.create_api_token(user=bob)[0].pk}
         if kind == "absence":  # issue 32: away dates

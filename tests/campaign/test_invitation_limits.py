@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Invitation
 from tactical.models import PickupBattle
 
@@ -32,7 +32,7 @@ def limits(settings):
 
 
 def lobby_of(moderator, name="Lobby"):
-    return actions.create_lobby(moderator=moderator, name=name, width=14, height=12, seats=3, seed=name)
+    return eh_actions.create_lobby(moderator=moderator, name=name, width=14, height=12, seats=3, seed=name)
 
 
 def invite(user, lobby, email):

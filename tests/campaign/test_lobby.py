@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import MapCell
 from campaign.models import COLOUR_PALETTE, Campaign, DiceRoll, Empire, Invitation, Membership, Turn
 
@@ -28,7 +29,7 @@ FORM = {
 @pytest.fixture
 def lobby(alice):
     """A 3-seat lobby moderated by alice; nobody has joined."""
-    return actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
+    return eh_actions.create_lobby(moderator=alice, name="Lobby Sector", grid="hex", width=14, height=12, seats=3,
                                 seed="lobby-1", turn_hours=48)
 
 
@@ -130,7 +131,7 @@ def test_create_lobby_action_validates(alice):
     for overrides in bad:
         kwargs = {"moderator": alice, "name": "X", "width": 12, "height": 12, "seats": 2, **overrides}
         with pytest.raises(actions.ActionError):
-            actions.create_lobby(**kwargs)
+            eh_actions.create_lobby(**kwargs)
     assert not Campaign.objects.exists()
 
 
@@ -320,7 +321,7 @@ def test_invite_refusals(client, joined, alice, bob, django_capture_on_commit_ca
 
 
 def test_full_campaign_refuses_players_but_takes_observers(client, alice, bob, carol, mallory):
-    lobby = actions.create_lobby(moderator=alice, name="Duel", width=12, height=12, seats=2, seed="duel")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Duel", width=12, height=12, seats=2, seed="duel")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.join_campaign(user=carol, token=lobby.invite_token, empire_name="C", colour=BLUE)
     client.force_login(mallory)
@@ -466,10 +467,10 @@ def test_start_rolls_the_map_and_seats_the_players(client, joined, alice, bob, c
 
 def test_start_rolls_the_map_the_lobby_checked(alice, bob):
     """The trial roll at creation and the start's roll come from the same seed and offset."""
-    lobby = actions.create_lobby(moderator=alice, name="Same", width=12, height=12, seats=2, seed="same-seed")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Same", width=12, height=12, seats=2, seed="same-seed")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
-    direct = actions.create_campaign(name="Direct", width=12, height=12, players=2, seed="same-seed")
+    direct = eh_actions.create_campaign(name="Direct", width=12, height=12, players=2, seed="same-seed")
 
     def rows(c):
         return list(MapCell.objects.filter(campaign=c).order_by("y", "x").values_list("terrain", flat=True))
@@ -480,12 +481,12 @@ def test_start_rolls_the_map_the_lobby_checked(alice, bob):
 
 
 def test_start_without_deadline(alice, bob):
-    lobby = actions.create_lobby(moderator=alice, name="Slow", width=12, height=12, seats=2, seed="slow", turn_hours=0,
-                                 setup_hours=0)
+    lobby = eh_actions.create_lobby(moderator=alice, name="Slow", width=12, height=12, seats=2, seed="slow",
+                                    turn_hours=0, setup_hours=0)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
     assert Turn.objects.get(campaign=lobby).deadline is None  # the set-up round
-    actions.process_turn(campaign_id=lobby.pk)
+    eh_actions.process_turn(campaign_id=lobby.pk)
     assert Turn.objects.get(campaign=lobby, number=1).deadline is None
 
 
@@ -527,7 +528,7 @@ def test_co_moderator_can_start(joined, alice, mallory):
 
 
 def test_a_full_lobby_starts_with_no_bots(alice, bob, carol):
-    lobby = actions.create_lobby(moderator=alice, name="Duel", width=12, height=12, seats=2, seed="duel")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Duel", width=12, height=12, seats=2, seed="duel")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     actions.join_campaign(user=carol, token=lobby.invite_token, empire_name="C", colour=BLUE)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
@@ -535,7 +536,7 @@ def test_a_full_lobby_starts_with_no_bots(alice, bob, carol):
 
 
 def test_bot_names_never_clash_with_a_players(alice, bob):
-    lobby = actions.create_lobby(moderator=alice, name="Names", width=12, height=12, seats=2, seed="names")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Names", width=12, height=12, seats=2, seed="names")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="Empire 2", colour=RED)
     actions.start_campaign(campaign_id=lobby.pk, user=alice)
     assert list(lobby.empires.order_by("seat").values_list("name", flat=True)) == ["Empire 2", "Computer empire 2"]
@@ -597,7 +598,7 @@ def _postgresql_only():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_racing_joins_never_overfill_seats_or_share_a_colour(_postgresql_only, alice, django_user_model):
-    lobby = actions.create_lobby(moderator=alice, name="Race", width=12, height=12, seats=2, seed="race")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Race", width=12, height=12, seats=2, seed="race")
     users = [django_user_model.objects.create_user(f"racer{i}", f"racer{i}@example.com", "pw") for i in range(6)]
     # Six players want two seats; two of them want the same colour.
     colours = [RED, RED, BLUE, GREEN, COLOUR_PALETTE[3], COLOUR_PALETTE[4]]
@@ -615,7 +616,7 @@ def test_racing_joins_never_overfill_seats_or_share_a_colour(_postgresql_only, a
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_racing_starts_start_once(_postgresql_only, alice, bob):
-    lobby = actions.create_lobby(moderator=alice, name="Race", width=12, height=12, seats=2, seed="race")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Race", width=12, height=12, seats=2, seed="race")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=RED)
     results = _in_threads([lambda: actions.start_campaign(campaign_id=lobby.pk, user=alice)] * 4)
     assert sum(r[0] == "ok" for r in results) == 1

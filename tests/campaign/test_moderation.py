@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from campaign import actions
 from campaign.access import role_of
-from campaign.actions import orders as order_actions
+from campaign.eventhorizon import actions as eh_actions
+from campaign.eventhorizon.actions import orders as order_actions
 from campaign.models import AuditEntry, Campaign, Membership, Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -46,8 +47,8 @@ def test_pause_keeps_the_time_left_and_processes_nothing(small_campaign, alice):
     assert campaign.paused and campaign.paused_remaining == timedelta(hours=10)
     assert open_turn(campaign).deadline == now + timedelta(hours=10)  # nothing else cleared
     # Neither the deadline passing nor the turn task processes a paused campaign.
-    assert actions.due_turns(now + timedelta(days=3)) == []
-    assert actions.process_turn(campaign_id=campaign.pk) is None
+    assert eh_actions.due_turns(now + timedelta(days=3)) == []
+    assert eh_actions.process_turn(campaign_id=campaign.pk) is None
     assert open_turn(campaign).status == Turn.Status.OPEN
     [entry] = entries(campaign, "pause")
     assert entry.user == alice and entry.after == {"paused": True, "seconds_left": 36000}
@@ -55,20 +56,20 @@ def test_pause_keeps_the_time_left_and_processes_nothing(small_campaign, alice):
 
 def test_orders_are_still_taken_while_paused(small_campaign, alice, bob):
     actions.pause_campaign(campaign_id=small_campaign.pk, user=alice)
-    row, _ = actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    row, _ = eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
     assert row.ready
 
 
 def test_everyone_ready_while_paused_waits_for_the_resume(small_campaign, alice):
     actions.pause_campaign(campaign_id=small_campaign.pk, user=alice)
     for empire in small_campaign.empires.all():
-        actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
+        eh_actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
     assert fresh(small_campaign).turn == 1
-    assert actions.due_turns() == []
+    assert eh_actions.due_turns() == []
     actions.resume_campaign(campaign_id=small_campaign.pk, user=alice)
     # With no broker the turn task runs when the resume commits (django_db wraps the test in a
     # transaction, so the sweep finds it due instead).
-    assert [t.number for t in actions.due_turns()] == [1]
+    assert [t.number for t in eh_actions.due_turns()] == [1]
 
 
 def test_resume_gives_back_the_time_that_was_left(small_campaign, alice):
@@ -155,7 +156,7 @@ def test_extend_refused_without_an_open_turn(small_campaign, alice):
 # --- process now ---
 
 def test_process_now_processes_and_records(small_campaign, alice):
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
     turn = actions.process_now(campaign_id=small_campaign.pk, user=alice)
     assert turn.number == 1 and turn.status == Turn.Status.DONE
     assert Turn.objects.get(pk=turn.pk).snapshot["turn"] == 1  # kept for a roll-back
@@ -183,7 +184,7 @@ def test_process_now_names_its_turn_and_a_repeat_changes_nothing(small_campaign,
     """Issue 14: the request names the turn, so a double click or a retry processes it once."""
     for empire in small_campaign.empires.all():  # both build: nobody is eliminated, turn 2 opens
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
     assert actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1).number == 1
     with pytest.raises(actions.StaleTurn, match=r"cannot process turn 1: it has been processed already; "
@@ -200,7 +201,7 @@ def test_process_now_names_its_turn_and_a_repeat_changes_nothing(small_campaign,
 
 def test_the_panel_form_posted_twice_processes_one_turn(small_campaign, alice):
     for empire in small_campaign.empires.all():
-        actions.submit_orders(empire_id=empire.pk, raw={}, ready=False)
+        eh_actions.submit_orders(empire_id=empire.pk, raw={}, ready=False)
     client = client_for(alice)
     base = f"/campaigns/{small_campaign.pk}/moderate/"
     page = client.get(base).content.decode()
@@ -216,7 +217,7 @@ def test_the_panel_form_posted_twice_processes_one_turn(small_campaign, alice):
 def test_the_panel_processes_without_asking_when_everyone_is_ready(small_campaign, alice, monkeypatch):
     monkeypatch.setattr(order_actions, "_enqueue_if_all_ready", lambda turn: False)  # keep the turn open
     for empire in small_campaign.empires.all():
-        actions.mark_ready(empire.pk, True)
+        eh_actions.mark_ready(empire.pk, True)
     client = client_for(alice)
     base = f"/campaigns/{small_campaign.pk}/moderate/"
     assert 'name="anyway"' not in client.get(base).content.decode()
@@ -229,7 +230,7 @@ def test_the_panel_processes_without_asking_when_everyone_is_ready(small_campaig
 def test_substitute_hands_the_seat_over(small_campaign, alice, bob, dave):
     empire = small_campaign.empires.get(seat=1)
     Membership.objects.create(campaign=small_campaign, user=bob, role="player", empire=empire)
-    actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
+    eh_actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
     actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=1, username="dave")
     empire.refresh_from_db()
     assert empire.user == dave and not empire.is_bot
@@ -303,7 +304,7 @@ POSTS = ["pause", "resume", "extend", "process", "rollback", "substitute", "mode
 
 @pytest.mark.parametrize("path", PAGES)
 def test_pages_are_for_moderators_only(small_campaign, alice, bob, mallory, path):
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     url = path.format(id=small_campaign.pk)
     assert client_for(alice).get(url).status_code == 200
     assert client_for(bob).get(url).status_code == 403
@@ -326,7 +327,7 @@ def test_every_button_refuses_players_and_outsiders(small_campaign, alice, bob, 
 
 
 def test_panel_shows_who_is_ready_but_not_their_orders(small_campaign, alice):
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk,
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk,
                           raw={"standing": {"loss_order": "costliest"}}, ready=True)
     page = client_for(alice).get(f"/campaigns/{small_campaign.pk}/moderate/").content.decode()
     assert "Bob&#x27;s Realm" in page and "<strong>ready</strong>" in page and "not yet" in page

@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from campaign import actions, notifications, tasks
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import notify
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import Campaign, Membership, SentNotification, Turn, TurnOrders
@@ -49,9 +50,9 @@ def processed(small_campaign, django_capture_on_commit_callbacks):
         build = {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}
         if empire.seat == 2:
             build["name"] = SECRET_SHIP
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [build]})
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [build]})
     with django_capture_on_commit_callbacks(execute=True):
-        assert actions.process_turn(campaign_id=small_campaign.pk) is not None
+        assert eh_actions.process_turn(campaign_id=small_campaign.pk) is not None
     small_campaign.refresh_from_db()
     return small_campaign
 
@@ -122,7 +123,7 @@ def test_turn_emails_respect_each_members_preference(small_campaign, bob, alice,
     actions.set_notification_preferences(campaign_id=small_campaign.pk, user=bob, notify_turn=False)
     actions.set_notification_preferences(campaign_id=small_campaign.pk, user=alice, notify_reminders=False)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     # carol has no Membership row (campaign made by create_campaign): everything is on for her.
     assert not Membership.objects.filter(campaign=small_campaign, user__username="carol").exists()
     assert sorted(by_recipient()) == ["alice", "carol"]
@@ -133,7 +134,7 @@ def test_observers_get_the_public_report(small_campaign, django_user_model, djan
     Membership.objects.create(campaign=small_campaign, user=dave, role=Membership.Role.OBSERVER)
     for empire in small_campaign.empires.all():  # both build, so nobody is eliminated
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(
+        eh_actions.submit_orders(
             empire_id=empire.pk,
             raw={
                 "purchases": [
@@ -146,7 +147,7 @@ def test_observers_get_the_public_report(small_campaign, django_user_model, djan
             },
         )
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     assert Campaign.objects.get(pk=small_campaign.pk).status == Campaign.Status.ACTIVE
     message = by_recipient()["dave"]
     assert "observer" in message.body and SECRET_SHIP not in message.body
@@ -162,12 +163,12 @@ def test_a_user_without_an_email_address_gets_nothing(small_campaign, bob, djang
     bob.email = ""
     bob.save()
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     assert sorted(by_recipient()) == ["alice", "carol"]
 
 
 def test_emails_go_only_when_the_transaction_commits(small_campaign, django_capture_on_commit_callbacks):
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert actions.send_turn_notifications(campaign_id=small_campaign.pk, turn_number=1) == 3
     assert mail.outbox == [] and len(callbacks) == 1
@@ -213,8 +214,8 @@ def test_reminders_24h_and_1h_before_the_deadline_once_each(
 
 
 def test_no_reminder_to_players_who_are_ready(small_campaign, deadline, django_capture_on_commit_callbacks):
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=2).pk, raw={}, ready=True)
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=2).pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
     assert remind(deadline - timedelta(hours=2), django_capture_on_commit_callbacks) == 1
     assert list(by_recipient()) == ["bob"]
 
@@ -431,7 +432,7 @@ def processed_with_mail_in(settings, small_campaign, django_capture_on_commit_ca
     settings.MAIL_IN_ENABLED = True
     settings.MAIL_ORDERS_ADDRESS = "orders@sector.example.org"
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     return small_campaign
 
 

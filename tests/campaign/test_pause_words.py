@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Turn, TurnOrders
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ def test_a_paused_campaign_still_takes_orders_and_every_page_says_so(client, sma
     assert "players can still write orders" in panel
     # What actually happens: bob's orders are stored, ready and all, and the turn waits.
     bob_empire = small_campaign.empires.get(seat=1)
-    actions.submit_orders(empire_id=bob_empire.pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=bob_empire.pk, raw={}, ready=True)
     assert TurnOrders.objects.get(empire=bob_empire, turn__number=small_campaign.turn).ready
     assert Turn.objects.get(campaign=small_campaign, number=small_campaign.turn).status == Turn.Status.OPEN
     client.force_login(bob)

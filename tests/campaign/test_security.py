@@ -109,11 +109,11 @@ def test_invitation_links_come_from_site_url_not_the_host_header(
 ):
     from django.core import mail
 
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.SITE_URL = "http://127.0.0.1:8765"
-    lobby = actions.create_lobby(moderator=alice, name="Links", width=12, height=12, seats=2)
+    lobby = eh_actions.create_lobby(moderator=alice, name="Links", width=12, height=12, seats=2)
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/api/campaigns/{lobby.pk}/invitations/", {"email": "dave@example.com"},

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.models import Design, Fleet, Ship
@@ -46,11 +47,11 @@ def test_every_kind_of_state_write_moves_the_version(small_campaign, alice, bob,
 
     def new_design():
         spec = {**library.spec, "name": "Versioned Corvette"}
-        actions.save_design(spec=spec, campaign=campaign, empire=empire(1))
+        eh_actions.save_design(spec=spec, campaign=campaign, empire=empire(1))
 
     def computer_turn():
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
 
     steps = {
         "seat 1 handed to the computer": lambda: actions.substitute_player(
@@ -99,7 +100,7 @@ def test_orders_may_build_a_design_made_after_the_state_was_kept(small_campaign,
     adapters.state_for_orders(campaign)  # kept
     library = Design.objects.filter(campaign__isnull=True, ship_type="corvette").first() or \
         Design.objects.filter(campaign__isnull=True).first()
-    actions.save_design(spec={**library.spec, "name": "Fresh Design"}, campaign=campaign, empire=empire)
+    eh_actions.save_design(spec={**library.spec, "name": "Fresh Design"}, campaign=campaign, empire=empire)
     dock = empire.structures.filter(resource="dockyard").first().number
     client = Client()
     client.force_login(bob)

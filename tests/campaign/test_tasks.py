@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from campaign import actions, tasks
+from campaign import tasks
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, SentNotification, Turn, TurnOrders
 from tests.conftest import REQUIRE_SERVICES
 
@@ -30,21 +31,21 @@ def test_turn_task_delivered_twice_processes_once(small_campaign):
 
 @pytest.mark.django_db
 def test_a_turn_is_due_when_every_player_is_ready_or_the_deadline_passed(small_campaign):
-    assert actions.due_turns() == []
+    assert eh_actions.due_turns() == []
     for empire in small_campaign.empires.all():
-        actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
-    assert [t.number for t in actions.due_turns()] == [1]
+        eh_actions.submit_orders(empire_id=empire.pk, raw={}, ready=True)
+    assert [t.number for t in eh_actions.due_turns()] == [1]
     TurnOrders.objects.filter(empire__seat=2).update(ready=False)
-    assert actions.due_turns() == []
+    assert eh_actions.due_turns() == []
     Turn.objects.filter(campaign=small_campaign).update(deadline=timezone.now() - timedelta(minutes=1))
-    assert [t.number for t in actions.due_turns()] == [1]
+    assert [t.number for t in eh_actions.due_turns()] == [1]
 
 
 @pytest.mark.django_db
 def test_bots_count_as_ready(small_campaign):
     small_campaign.empires.filter(seat=2).update(is_bot=True)
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
-    assert [t.number for t in actions.due_turns()] == [1]
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    assert [t.number for t in eh_actions.due_turns()] == [1]
 
 
 @pytest.mark.django_db
@@ -98,7 +99,7 @@ def test_tasks_take_ids_and_are_retried_on_database_errors(small_campaign, monke
         calls.append(kwargs)
         raise OperationalError("deadlock detected")
 
-    monkeypatch.setattr(actions, "process_turn", deadlocked)
+    monkeypatch.setattr(eh_actions, "process_turn", deadlocked)
     # The action's transaction rolled back whole, so the task is retried (with back-off).
     with pytest.raises(Retry):
         tasks.process_turn.apply(args=(small_campaign.pk, 1))
@@ -160,7 +161,7 @@ def _drop_queued_tasks():
 def test_a_real_worker_processes_a_queued_turn(alice):
     from tests.eventhorizon.setup_round import finish_setup
 
-    campaign = finish_setup(actions.create_campaign(name="Worker", grid="hex", width=12, height=12, players=2,
+    campaign = finish_setup(eh_actions.create_campaign(name="Worker", grid="hex", width=12, height=12, players=2,
                                                     seed="w"))
     _drop_queued_tasks()  # the set-up round's notifications: this test counts turn 1's
     db = settings.DATABASES["default"]
@@ -189,7 +190,7 @@ def test_a_real_worker_processes_a_queued_turn(alice):
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_real_worker_processes_a_turn_delivered_ten_times_and_emails_everyone_once(alice, bob, carol, tmp_path):
     assert connection.vendor == "postgresql" and settings.CELERY_BROKER_URL
-    campaign = actions.create_campaign(name="Worker mail", grid="hex", width=12, height=12, players=2, seed="wm",
+    campaign = eh_actions.create_campaign(name="Worker mail", grid="hex", width=12, height=12, players=2, seed="wm",
                                        moderator=alice)
     campaign.empires.filter(seat=1).update(user=bob)
     campaign.empires.filter(seat=2).update(user=carol)
@@ -199,7 +200,7 @@ def test_a_real_worker_processes_a_turn_delivered_ten_times_and_emails_everyone_
     _drop_queued_tasks()  # its notifications: this test counts turn 1's
     for empire in campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
     # Two worker processes (prefork), the turn task queued ten times: one turn, one set of emails.
     worker = start_worker(tmp_path, "--pool", "prefork", "--concurrency", "2")

@@ -482,13 +482,13 @@ def test_the_action_codecs_refuse_a_superscript_ship_number(codec, move):
 
 def _cases_of_others_rows(small_campaign, world_ids, alice, bob, carol, client):
     """(who, method, url, body): bob names carol's fleet, ships and seat, or a campaign he is not in."""
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
     client.force_login(carol)
     fleet = client.get(f"/api/campaigns/{small_campaign.pk}/fleets/").json()["results"][0]
     ship = fleet["ships"][0]["id"]
     client.logout()
-    other = actions.create_campaign(name="Elsewhere", grid="hex", width=12, height=12, players=2, seed="x",
+    other = eh_actions.create_campaign(name="Elsewhere", grid="hex", width=12, height=12, players=2, seed="x",
                                     moderator=carol)
     cam = world_ids("cam")["campaign_id"]
     eh = small_campaign.pk

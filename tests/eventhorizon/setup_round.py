@@ -3,7 +3,7 @@
 A campaign opens in its set-up round (turn 0). Tests of later turns start from turn 1 after every
 seat has sent the computer's set-up purchase as its own orders (so no seat has missed the round)."""
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.rules.eventhorizon.bots import setup_orders
 from campaign.rules.eventhorizon.orders import orders_to_json
@@ -19,8 +19,8 @@ def finish_setup(campaign, *, buy: bool = True):
     names = adapters.design_names_by_seat(campaign)
     for empire in campaign.empires.filter(eliminated=False, is_bot=False):
         raw = orders_to_json(setup_orders(state, empire.seat, names[empire.seat])) if buy else {}
-        actions.submit_orders(empire_id=empire.pk, raw=raw)
-    actions.process_turn(campaign_id=campaign.pk, turn_number=SETUP_TURN)
+        eh_actions.submit_orders(empire_id=empire.pk, raw=raw)
+    eh_actions.process_turn(campaign_id=campaign.pk, turn_number=SETUP_TURN)
     campaign.refresh_from_db()
     assert campaign.turn == SETUP_TURN + 1
     return campaign

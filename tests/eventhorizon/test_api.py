@@ -4,6 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +25,9 @@ def processed(small_campaign):
     """Turn 1 processed (every seat built a corvette, so nobody is eliminated), turn 2 open."""
     for empire in small_campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     small_campaign.refresh_from_db()
     return small_campaign
 

@@ -5,6 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.eventhorizon.models import Fleet
 from campaign.models import Turn, TurnOrders
@@ -29,8 +30,8 @@ ENDPOINTS = [
 def play(campaign, turns):
     campaign.empires.update(is_bot=True)
     for _ in range(turns):
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
 
 

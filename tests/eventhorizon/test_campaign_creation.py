@@ -4,6 +4,7 @@ import pytest
 
 from campaign import actions
 from campaign.dice import log_entries
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.adapters import map_state
 from campaign.eventhorizon.models import MapCell, Structure, World
 from campaign.models import Campaign, DiceRoll, Empire
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def make(**kw):
     args = {"name": "Sector", "grid": "hex", "width": 20, "height": 16, "players": 4, "seed": "s1"}
     args.update(kw)
-    return actions.create_campaign(**args)
+    return eh_actions.create_campaign(**args)
 
 
 def test_create_campaign_stores_every_cell_and_world():  # 003 Creating a Map

@@ -15,7 +15,8 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from campaign import actions, tasks
-from campaign.actions import turns as turn_actions
+from campaign.eventhorizon import actions as eh_actions
+from campaign.eventhorizon.actions import turns as turn_actions
 from campaign.models import Campaign, SentNotification, Turn, TurnOrders
 from campaign.rules.eventhorizon import turn as turn_engine
 from campaign.rules.eventhorizon.orders import parse_orders
@@ -82,12 +83,12 @@ def build_orders(empire) -> dict:
 
 def test_fifty_concurrent_submissions_lose_no_update(small_campaign, bob):
     empire = small_campaign.empires.get(seat=1)
-    actions.submit_orders(empire_id=empire.pk, raw={})  # revision 1
+    eh_actions.submit_orders(empire_id=empire.pk, raw={})  # revision 1
     # Fifty different order sets: each names a different hex in a standing invasion order.
     variants = [{"standing": {"invasion": [{"hex": [i % 12, i // 12], "response": "retreat"}]}} for i in range(50)]
 
     def by_action(raw):
-        row, _ = actions.submit_orders(empire_id=empire.pk, raw=raw)
+        row, _ = eh_actions.submit_orders(empire_id=empire.pk, raw=raw)
         return row.revision, raw
 
     def by_api(raw):
@@ -121,7 +122,7 @@ def test_fifty_concurrent_submissions_lose_no_update(small_campaign, bob):
 def test_a_turn_task_triggered_ten_times_at_once_processes_one_turn_and_sends_one_set_of_emails(small_campaign):
     mail.outbox.clear()  # the set-up round's emails (the fixture closed it)
     for empire in small_campaign.empires.all():  # both build, so nobody is eliminated
-        actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
+        eh_actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
     results = in_threads([lambda: tasks.process_turn.apply(args=(small_campaign.pk, 1)).result] * 10)
     assert [value for outcome, value in results if outcome == "error"] == []
     assert sorted(value for _, value in results) == [False] * 9 + [True]
@@ -137,8 +138,8 @@ def test_the_turn_email_task_delivered_ten_times_at_once_sends_one_set(small_cam
     monkeypatch.setattr(turn_actions, "enqueue_turn_notifications", lambda *args: None)  # process without emails
     mail.outbox.clear()  # the set-up round's emails (the fixture closed it)
     for empire in small_campaign.empires.all():
-        actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
-    assert actions.process_turn(campaign_id=small_campaign.pk) is not None
+        eh_actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
+    assert eh_actions.process_turn(campaign_id=small_campaign.pk) is not None
     assert mail.outbox == []
     results = in_threads([lambda: tasks.send_turn_notifications.apply(args=(small_campaign.pk, 1)).result] * 10)
     assert [value for outcome, value in results if outcome == "error"] == []
@@ -153,7 +154,7 @@ def test_the_turn_email_task_delivered_ten_times_at_once_sends_one_set(small_cam
 def test_orders_submitted_while_the_turn_processes_are_refused_with_409(small_campaign, bob, carol, monkeypatch):
     bob_empire, carol_empire = small_campaign.empires.get(seat=1), small_campaign.empires.get(seat=2)
     before, carols = build_orders(bob_empire), build_orders(carol_empire)
-    actions.submit_orders(empire_id=bob_empire.pk, raw=before)  # stored before the claim
+    eh_actions.submit_orders(empire_id=bob_empire.pk, raw=before)  # stored before the claim
     processing, release = threading.Event(), threading.Event()
     seen = {}
     real = turn_engine.resolve_turn
@@ -169,13 +170,13 @@ def test_orders_submitted_while_the_turn_processes_are_refused_with_409(small_ca
 
     def process():
         try:
-            outcome["turn"] = actions.process_turn(campaign_id=small_campaign.pk)
+            outcome["turn"] = eh_actions.process_turn(campaign_id=small_campaign.pk)
         finally:
             connections.close_all()
 
     def submit_by_action():
         try:
-            actions.submit_orders(empire_id=carol_empire.pk, raw=carols)
+            eh_actions.submit_orders(empire_id=carol_empire.pk, raw=carols)
             outcome["action"] = "stored"
         except actions.TurnClosed as exc:
             outcome["action"] = f"refused: {exc}"
@@ -241,7 +242,7 @@ def test_an_order_racing_the_claim_is_either_processed_or_refused(small_campaign
         response = client.put(f"/api/campaigns/{small_campaign.pk}/orders/", {"orders": raw}, format="json")
         return response.status_code, response.content[:2000]
 
-    results = in_threads([submit, lambda: actions.process_turn(campaign_id=small_campaign.pk)])
+    results = in_threads([submit, lambda: eh_actions.process_turn(campaign_id=small_campaign.pk)])
     assert [value for outcome, value in results if outcome == "error"] == []
     status, content = results[0][1]
     assert status in (200, 409), content

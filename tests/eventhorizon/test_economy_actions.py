@@ -5,6 +5,7 @@ order; a refused list names the first failing item and changes nothing."""
 import pytest
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import BuildOrder, Design, Structure
 from campaign.models import Empire, TurnOrders
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS
@@ -39,7 +40,7 @@ def snapshot(empire):
 
 def spend(empire, purchases):
     """Submit purchases as the empire's orders; returns the spending preview."""
-    _, preview = actions.submit_orders(empire_id=empire.pk, raw={"purchases": purchases})
+    _, preview = eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": purchases})
     return preview.spending
 
 
@@ -49,7 +50,7 @@ def test_spend_builds_resources_and_ships_in_order(empire):  # 003 Use of BP in 
         {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dockyard_of(empire), "name": "Swift"},
     ])
     assert plan.total == 40 + 25 and plan.bp_left == 240 - 65
-    actions.process_turn(campaign_id=empire.campaign_id)
+    eh_actions.process_turn(campaign_id=empire.campaign_id)
     empire.refresh_from_db()
     defences = Structure.objects.get(owner=empire, resource="planetary_defences")
     assert [defences.x, defences.y] == home_of(empire)
@@ -126,7 +127,7 @@ def test_spend_refuses_a_second_build_at_a_busy_dockyard(empire):  # 003 Use of 
     # of the Campaign), ending the campaign.
     other = empire.campaign.empires.get(seat=2)
     spend(other, [{**galiot, "dockyard": dockyard_of(other)}])
-    actions.process_turn(campaign_id=empire.campaign_id)
+    eh_actions.process_turn(campaign_id=empire.campaign_id)
     before = snapshot(empire)
     with pytest.raises(actions.ActionError, match="dockyard"):
         spend(empire, [galiot])
@@ -144,10 +145,10 @@ def test_starter_library_holds_the_four_sample_designs(db):  # 003 Star Ship Des
 def test_save_design_in_a_campaign(small_campaign, empire):  # 003 Star Ship Design Rules
     spec = {"name": "Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
             "weapons": {"laser_bank": 5}}
-    row = actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+    row = eh_actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
     assert row.bp == 20 and row.ship_type == "patrol_craft"
     with pytest.raises(actions.ActionError, match="already exists"):
-        actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+        eh_actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
 
 
 @pytest.mark.parametrize(
@@ -164,7 +165,7 @@ def test_save_design_refuses_bad_designs(small_campaign, empire, change, message
     spec = {"name": "Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
             "weapons": {"laser_bank": 5}, **change}
     with pytest.raises(actions.ActionError, match=message):
-        actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
+        eh_actions.save_design(spec=spec, campaign=small_campaign, empire=empire)
     assert not Design.objects.filter(campaign=small_campaign).exists()
 
 

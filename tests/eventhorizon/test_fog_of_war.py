@@ -13,7 +13,7 @@ import re
 import pytest
 from django.core import mail
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import reports, visibility
 from campaign.eventhorizon.models import Design, Fleet, Ship
 from campaign.models import DiceRoll, Membership, Turn
@@ -57,7 +57,8 @@ def fog_campaign(small_campaign_without_fleets, alice, bob, carol, django_user_m
     carol_empire = campaign.empires.get(seat=2)
     bob_empire = campaign.empires.get(seat=1)
     library = Design.objects.filter(campaign__isnull=True).order_by("bp").first()  # a corvette
-    secret = actions.save_design(spec={**library.spec, "name": HIDDEN_DESIGN}, campaign=campaign, empire=carol_empire)
+    secret = eh_actions.save_design(spec={**library.spec, "name": HIDDEN_DESIGN}, campaign=campaign,
+                                    empire=carol_empire)
     hidden = Fleet.objects.create(campaign=campaign, owner=carol_empire, number=HIDDEN_FLEET, x=far_a[0], y=far_a[1])
     for n, name in zip(HIDDEN_SHIPS, (HIDDEN_SHIP_NAME, "Quiet Second", "Quiet Third"), strict=True):
         Ship.objects.create(campaign=campaign, owner=carol_empire, number=n, name=name, design=secret, fleet=hidden)
@@ -102,10 +103,10 @@ def _get(client, path: str) -> str:
 def _process_turn_one(f, django_capture_on_commit_callbacks):
     campaign = f["campaign"]
     carol = campaign.empires.get(seat=2)
-    actions.submit_orders(empire_id=carol.pk, raw={"moves": [{"fleet": HIDDEN_FLEET, "path": [list(f["far_b"])]}]},
+    eh_actions.submit_orders(empire_id=carol.pk, raw={"moves": [{"fleet": HIDDEN_FLEET, "path": [list(f["far_b"])]}]},
                           ready=True)
     with django_capture_on_commit_callbacks(execute=True):
-        turn = actions.process_turn(campaign_id=campaign.pk)
+        turn = eh_actions.process_turn(campaign_id=campaign.pk)
     assert turn is not None and turn.number == 1
     campaign.refresh_from_db()
     return campaign

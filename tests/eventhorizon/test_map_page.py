@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import visibility
 from campaign.eventhorizon.models import Design, Fleet, Ship
 from campaign.models import Turn
@@ -20,7 +20,7 @@ def played(small_campaign, django_capture_on_commit_callbacks):
     empire gets a ship at home first, or both would be eliminated at once (ruling VC3)."""
     give_each_empire_a_ship(small_campaign)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     small_campaign.refresh_from_db()
     return small_campaign
 
@@ -106,7 +106,7 @@ def test_the_map_etag_does_not_move_with_what_the_viewer_cannot_see(client, play
     version = played.state_version
     spec = {"name": "Secret Picket", "ship_type": "patrol_craft", "hull": 6, "engine": 6, "force_field": 6,
             "weapons": {"laser_bank": 5}}
-    actions.save_design(spec=spec, campaign=played, empire=played.empires.get(seat=2))
+    eh_actions.save_design(spec=spec, campaign=played, empire=played.empires.get(seat=2))
     played.refresh_from_db()
     assert played.state_version != version  # the cache key moved: the picture is rendered again …
     again = client.get(url, HTTP_IF_NONE_MATCH=etag)

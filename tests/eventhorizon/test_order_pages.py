@@ -7,7 +7,7 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import Design, Fleet
 from campaign.models import Empire, Membership, TurnOrders
 from tests.eventhorizon.test_api_orders import a_fleet, path_into_black_hole, play
@@ -187,7 +187,7 @@ def test_designing_a_ship_saves_it_for_the_empire(small_campaign, client, bob): 
     data = page_data(client.get(url(small_campaign)))
     assert any(d["name"] == "Needle Class Corvette" and d["own"] for d in data["designs"])
     # The player can build it at once.
-    actions.submit_orders(empire_id=design.empire_id, raw={"purchases": [
+    eh_actions.submit_orders(empire_id=design.empire_id, raw={"purchases": [
         {"build": "Needle Class Corvette", "dockyard": 1}]})
 
 
@@ -225,12 +225,12 @@ def test_the_editor_in_a_browser(live_server, monkeypatch, django_user_model):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # the test thread shares Playwright's loop
     alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
     bob = django_user_model.objects.create_user("bob", "bob@example.com", "pw")
-    campaign = actions.create_campaign(name="Browser Sector", grid="hex", width=12, height=12, players=2,
+    campaign = eh_actions.create_campaign(name="Browser Sector", grid="hex", width=12, height=12, players=2,
                                        seed="test-1", moderator=alice)
     campaign.empires.update(is_bot=True)
     for _ in range(3):
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     campaign.empires.update(is_bot=False)
     campaign.empires.filter(seat=1).update(user=bob)

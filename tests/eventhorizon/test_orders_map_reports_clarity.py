@@ -76,17 +76,17 @@ def test_item14_the_order_page_says_what_cannot_be_bought_and_why(small_campaign
 
 
 def test_item14_a_busy_dockyard_is_not_offered(small_campaign, client, bob):  # 003 Star Ship Build Times
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
     dockyard = Structure.objects.get(campaign=small_campaign, owner__seat=1, resource="dockyard")
     data = page_data((client.force_login(bob), client.get(f"/campaigns/{small_campaign.pk}/orders/"))[1])
     design = max(data["designs"], key=lambda d: d["build_time"])
     assert design["build_time"] > 1  # the ship stays on the stocks into the next turn
     assert data["options"]["dockyards"][str(dockyard.number)] == ""
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk,
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk,
                           raw={"purchases": [{"build": design["name"], "dockyard": dockyard.number}]})
     small_campaign.empires.filter(seat=2).update(is_bot=True)
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     data = page_data(client.get(f"/campaigns/{small_campaign.pk}/orders/"))
     assert "still building" in data["options"]["dockyards"][str(dockyard.number)]
 
@@ -165,9 +165,9 @@ def test_item18_the_orders_page_says_the_turn_waits_for_battles_and_links_them(s
 def test_item17_process_now_with_players_not_ready_asks_first(small_campaign, client, alice, bob):
     """The panel's "process now" names who is not ready and is refused until the moderator ticks
     that it should go ahead anyway (the form and check are issue 14's; this is item 17's case)."""
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=True)
     client.force_login(alice)
     panel = client.get(f"/campaigns/{small_campaign.pk}/moderate/").content.decode()
     assert 'name="anyway"' in panel and "Carol&#x27;s Combine" in panel
@@ -182,10 +182,10 @@ def test_item17_process_now_with_players_not_ready_asks_first(small_campaign, cl
 
 
 def test_item17_process_now_with_everyone_ready_needs_no_confirmation(small_campaign, client, alice):
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
     small_campaign.empires.filter(seat=2).update(is_bot=True)
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={}, ready=False)
     client.force_login(alice)
     TurnOrders.objects.filter(turn__campaign=small_campaign).update(ready=True)
     assert client.post(f"/campaigns/{small_campaign.pk}/moderate/process/", {"turn": 1}).status_code == 302
@@ -195,9 +195,10 @@ def test_item17_process_now_with_everyone_ready_needs_no_confirmation(small_camp
 
 def test_item17_starting_a_campaign_asks_first(client, alice, bob):
     from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.models import Campaign
 
-    lobby = actions.create_lobby(moderator=alice, name="Ask First", width=12, height=12, seats=3, seed="ask")
+    lobby = eh_actions.create_lobby(moderator=alice, name="Ask First", width=12, height=12, seats=3, seed="ask")
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour="#d62728")
     client.force_login(alice)
     response = client.post(reverse("lobby-start", args=[lobby.pk]))

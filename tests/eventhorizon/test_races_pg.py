@@ -20,6 +20,7 @@ import pytest
 from django.db import connection, transaction
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.models import AuditEntry, Campaign, Turn, TurnOrders
 from tests.eventhorizon.test_concurrency_pg import (  # noqa: F401
@@ -61,7 +62,7 @@ def turns(campaign) -> list[tuple[int, str]]:
 
 def test_ten_simultaneous_process_now_requests_for_turn_1_process_one_turn(live_server, small_campaign, alice):
     for empire in small_campaign.empires.all():  # standing orders build every turn: nobody is eliminated
-        actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
+        eh_actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
     path = f"/api/campaigns/{small_campaign.pk}/process/"
     key = actions.create_api_token(user=alice)[1]
     results = in_threads([lambda: post(live_server, key, path, {"turn": 1})] * 10)
@@ -85,7 +86,7 @@ def test_ten_simultaneous_process_now_requests_for_turn_1_process_one_turn(live_
 def test_two_players_marking_ready_five_times_at_once_never_deadlock(live_server, small_campaign, bob, carol, round_):
     path = f"/api/campaigns/{small_campaign.pk}/ready/"
     for empire in small_campaign.empires.all():  # both build, so nobody is eliminated and turn 2 opens
-        actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
+        eh_actions.submit_orders(empire_id=empire.pk, raw=build_orders(empire))
     # Tasks run in the request that enqueues them (_tasks_in_process): the last player to be ready
     # starts processing turn 1 while the other requests are still marking ready.
     keys = {user.pk: actions.create_api_token(user=user)[1] for user in (bob, carol)}
@@ -142,7 +143,7 @@ def test_mark_ready_waits_for_the_campaign_row_before_locking_the_turn(small_cam
             cursor.execute("SELECT pg_backend_pid()")
             ready_pid["pid"] = cursor.fetchone()[0]
         try:
-            return actions.mark_ready(empire.pk, True, turn_number=1).ready
+            return eh_actions.mark_ready(empire.pk, True, turn_number=1).ready
         except actions.TurnClosed as exc:
             return f"refused: {exc}"
 
@@ -179,14 +180,14 @@ def test_no_locking_query_joins_another_table(small_campaign, alice, bob):
 
     seat1 = small_campaign.empires.get(seat=1)
     with CaptureQueriesContext(connection) as queries:
-        actions.submit_orders(empire_id=seat1.pk, raw=build_orders(seat1))
-        actions.submit_orders(empire_id=seat1.pk, raw={}, ready=True)
-        actions.mark_ready(seat1.pk, False, turn_number=1)
+        eh_actions.submit_orders(empire_id=seat1.pk, raw=build_orders(seat1))
+        eh_actions.submit_orders(empire_id=seat1.pk, raw={}, ready=True)
+        eh_actions.mark_ready(seat1.pk, False, turn_number=1)
         actions.pause_campaign(campaign_id=small_campaign.pk, user=alice)
         actions.extend_deadline(campaign_id=small_campaign.pk, user=alice, hours=2)
         actions.resume_campaign(campaign_id=small_campaign.pk, user=alice)
         small_campaign.empires.filter(seat=2).update(is_bot=True, auto_bot=True)
-        actions.take_back_seat(small_campaign.empires.get(seat=2).pk)
+        eh_actions.take_back_seat(small_campaign.empires.get(seat=2).pk)
         set_battle_preference(empire_id=seat1.pk, user=bob, preference=seat1.battle_preference)
         actions.process_now(campaign_id=small_campaign.pk, user=alice, turn_number=1)
         roll_back_turn(campaign_id=small_campaign.pk, user=alice, turn_number=1)

@@ -4,7 +4,7 @@ endpoints, and who may read what."""
 import pytest
 from django.core import mail
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import reports
 from tests.eventhorizon.test_fog_of_war import BOB_FLEET, HIDDEN_FLEET, VISIBLE_FLEET, fog_campaign  # noqa: F401
 
@@ -19,14 +19,14 @@ def battled(fog_campaign, django_capture_on_commit_callbacks):  # noqa: F811 (th
     f = fog_campaign
     campaign = f["campaign"]
     bob, carol = campaign.empires.get(seat=1), campaign.empires.get(seat=2)
-    actions.submit_orders(
+    eh_actions.submit_orders(
         empire_id=bob.pk, raw={"moves": [{"fleet": BOB_FLEET, "path": [list(f["near"])]}]}, ready=True
     )
-    actions.submit_orders(empire_id=carol.pk, raw={"moves": [{"fleet": HIDDEN_FLEET, "path": [list(f["far_b"])]}]},
+    eh_actions.submit_orders(empire_id=carol.pk, raw={"moves": [{"fleet": HIDDEN_FLEET, "path": [list(f["far_b"])]}]},
                           ready=True)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return f
 

@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from campaign import actions
 from campaign.dice import log_entries
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.exchange import export_campaign
 from campaign.models import AuditEntry, Campaign, DiceRoll, Empire, Turn, TurnOrders
@@ -67,7 +68,7 @@ def roll_back_and_reprocess(campaign, alice) -> dict:
     before = full_state(campaign)
     rolls_before = DiceRoll.objects.filter(campaign=campaign).count()
 
-    assert actions.process_turn(campaign_id=campaign.pk) is not None
+    assert eh_actions.process_turn(campaign_id=campaign.pk) is not None
     first = full_state(campaign)
     first_dice = list(DiceRoll.objects.filter(campaign=campaign).order_by("seq").values_list("seq", "hash"))
 
@@ -93,7 +94,7 @@ def test_roll_back_then_reprocess_gives_the_same_state(bot_campaign, alice):
     seen_steps, seen_purposes = set(), set()
     # Turns until the computer players have moved, bought, built and collected income (at most 12).
     for _ in range(12):
-        actions.write_bot_orders(campaign_id=bot_campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=bot_campaign.pk)
         turn = roll_back_and_reprocess(bot_campaign, alice)
         seen_purposes |= purposes(bot_campaign, turn.number)
         seen_steps |= {e["step"] for e in turn.events}
@@ -115,8 +116,8 @@ def test_roll_back_then_reprocess_a_battle(bot_campaign, alice):
     from campaign.rules.eventhorizon.mapgen import Terrain
 
     for _ in range(3):
-        actions.write_bot_orders(campaign_id=bot_campaign.pk)
-        actions.process_turn(campaign_id=bot_campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=bot_campaign.pk)
+        eh_actions.process_turn(campaign_id=bot_campaign.pk)
     bot_campaign.empires.update(is_bot=False)
     campaign = Campaign.objects.get(pk=bot_campaign.pk)
     target = Fleet.objects.filter(campaign=campaign, owner__seat=1).order_by("number").first()
@@ -128,9 +129,9 @@ def test_roll_back_then_reprocess_a_battle(bot_campaign, alice):
     assert terrain[(target.x, target.y)] != Terrain.PARTICLE_CLOUD.value
     start = next(c for c in grid.neighbours((target.x, target.y)) if terrain[c] == Terrain.EMPTY.value)
     Fleet.objects.filter(pk=attacker.pk).update(x=start[0], y=start[1])  # set the scene
-    actions.submit_orders(empire_id=campaign.empires.get(seat=2).pk,
+    eh_actions.submit_orders(empire_id=campaign.empires.get(seat=2).pk,
                           raw={"moves": [{"fleet": attacker.number, "path": [[target.x, target.y]]}]}, ready=True)
-    actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
     turn = roll_back_and_reprocess(campaign, alice)
     assert "003 Alternative to a Tactical Battle" in purposes(campaign, turn.number)
     assert any(e["kind"] == "battle" for e in turn.events)
@@ -142,12 +143,12 @@ def test_rolling_back_the_final_turn_reopens_the_campaign(small_campaign_in_setu
     small_campaign = small_campaign_in_setup
     bob_empire = small_campaign.empires.get(seat=1)
     dock = bob_empire.structures.get(resource="dockyard").number
-    actions.submit_orders(empire_id=bob_empire.pk, raw={"purchases": [
+    eh_actions.submit_orders(empire_id=bob_empire.pk, raw={"purchases": [
         {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
-    actions.submit_orders(empire_id=small_campaign.empires.get(seat=2).pk, raw={})
-    actions.process_turn(campaign_id=small_campaign.pk)  # the set-up round
+    eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=2).pk, raw={})
+    eh_actions.process_turn(campaign_id=small_campaign.pk)  # the set-up round
     before = full_state(small_campaign)
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     finished = Campaign.objects.get(pk=small_campaign.pk)
     assert finished.status == Campaign.Status.FINISHED and finished.winner.seat == 1
     first = full_state(finished)
@@ -166,16 +167,16 @@ def processed(small_campaign):
     """Turn 1 processed (each seat built a corvette), turn 2 open."""
     for empire in small_campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]}, ready=True)
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     return Campaign.objects.get(pk=small_campaign.pk)
 
 
 def test_roll_back_restores_the_orders_and_records_the_truncation(processed, alice):
     rolls_of_turn_1 = DiceRoll.objects.filter(campaign=processed, turn=1).count()
     # Orders already sent for turn 2 are discarded with it.
-    actions.submit_orders(empire_id=processed.empires.get(seat=1).pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=processed.empires.get(seat=1).pk, raw={}, ready=True)
     turn = roll_back_turn(campaign_id=processed.pk, user=alice)
     assert turn.number == 1 and turn.status == Turn.Status.OPEN and turn.processed_at is None
     assert turn.events == [] and turn.snapshot is None
@@ -203,9 +204,9 @@ def test_a_rolled_back_turn_waits_for_the_moderator(processed, alice):
     campaign = Campaign.objects.get(pk=processed.pk)
     assert campaign.paused and campaign.paused_remaining == timedelta(hours=campaign.turn_hours)
     # Every player was ready, yet the sweep and the turn task leave it alone while paused.
-    assert actions.due_turns() == [] and actions.process_turn(campaign_id=campaign.pk) is None
+    assert eh_actions.due_turns() == [] and eh_actions.process_turn(campaign_id=campaign.pk) is None
     actions.resume_campaign(campaign_id=campaign.pk, user=alice)
-    assert [t.number for t in actions.due_turns()] == [1]
+    assert [t.number for t in eh_actions.due_turns()] == [1]
 
 
 def test_only_the_last_processed_turn_can_be_rolled_back(processed, alice, bob, mallory):
@@ -213,7 +214,7 @@ def test_only_the_last_processed_turn_can_be_rolled_back(processed, alice, bob, 
         roll_back_turn(campaign_id=processed.pk, user=bob)
     with pytest.raises(actions.NotFound):
         roll_back_turn(campaign_id=processed.pk, user=mallory)
-    actions.process_turn(campaign_id=processed.pk)  # turn 2: the campaign moves on
+    eh_actions.process_turn(campaign_id=processed.pk)  # turn 2: the campaign moves on
     before = full_state(processed)
     with pytest.raises(actions.ActionError, match=r"only the last processed turn \(2\) can be rolled back, not turn 1"):
         roll_back_turn(campaign_id=processed.pk, user=alice, turn_number=1)
@@ -231,7 +232,7 @@ def test_roll_back_refusals_change_nothing(small_campaign_in_setup, alice):
     with pytest.raises(actions.ActionError, match="nothing to roll back"):  # the set-up round is open
         roll_back_turn(campaign_id=small_campaign_in_setup.pk, user=alice)
     small_campaign = finish_setup(small_campaign_in_setup)
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     Turn.objects.filter(campaign=small_campaign, number=1).update(snapshot=None)  # as before snapshots
     before = full_state(small_campaign)
     with pytest.raises(actions.ActionError, match="before turns were snapshotted"):
@@ -276,7 +277,7 @@ def test_snapshot_matches_between_python_and_database_builders(processed):
 
     campaign = Campaign.objects.get(pk=processed.pk)
     turn = Turn.objects.get(campaign=campaign, number=campaign.turn)
-    actions.submit_orders(empire_id=campaign.empires.get(seat=2).pk, raw={"standing": {"loss_order": "costliest"}})
+    eh_actions.submit_orders(empire_id=campaign.empires.get(seat=2).pk, raw={"standing": {"loss_order": "costliest"}})
     snapshots.store(campaign, turn)
     stored = Turn.objects.get(pk=turn.pk).snapshot
     assert stored == snapshots.take(campaign, turn)

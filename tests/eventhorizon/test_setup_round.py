@@ -12,6 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.exchange import export_campaign
 from campaign.eventhorizon.models import Fleet, Ship
@@ -83,7 +84,7 @@ def test_done_when_seats_without_players_hold_with_their_setup_fleets():
     # every seat holds (RULINGS "Missed deadline"), and the set-up fleets keep all three in the game.
     cid = run("newcampaign", "--name", "Empty Reach", "--size", "20x16", "--players", "3", "--seed", "empty").strip()
     for _ in range(4):
-        assert actions.process_turn(campaign_id=int(cid)) is not None
+        assert eh_actions.process_turn(campaign_id=int(cid)) is not None
     campaign = Campaign.objects.get(pk=cid)
     assert campaign.turn == 4 and campaign.status == Campaign.Status.ACTIVE
     assert all(not e.eliminated and e.ships.exists() and not e.is_bot for e in campaign.empires.all())
@@ -175,7 +176,7 @@ def test_item1_order_page_shows_the_setup_round(client, small_campaign_in_setup,
 
 
 def test_item1_lobby_start_opens_the_setup_round_with_its_own_deadline(alice, bob, django_capture_on_commit_callbacks):
-    lobby = actions.create_lobby(moderator=alice, name="Dawn", width=12, height=12, seats=2, seed="dawn",
+    lobby = eh_actions.create_lobby(moderator=alice, name="Dawn", width=12, height=12, seats=2, seed="dawn",
                                  turn_hours=48, setup_hours=12)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=COLOUR_PALETTE[0])
     now = timezone.now()
@@ -184,7 +185,7 @@ def test_item1_lobby_start_opens_the_setup_round_with_its_own_deadline(alice, bo
     assert setup.number == 0 and setup.deadline == now + timedelta(hours=12)
     # The deadline sweep closes it like any turn; turn 1 gets turn_hours.
     Turn.objects.filter(pk=setup.pk).update(deadline=now - timedelta(seconds=1))
-    assert [t.number for t in actions.due_turns()] == [0]
+    assert [t.number for t in eh_actions.due_turns()] == [0]
     with django_capture_on_commit_callbacks(execute=True):
         run("processdue")
     turn1 = Turn.objects.get(campaign=lobby, number=1)
@@ -213,10 +214,10 @@ def test_item1_everyone_ready_closes_the_setup_round(small_campaign_in_setup, bo
                                                      django_capture_on_commit_callbacks):
     campaign = small_campaign_in_setup
     with django_capture_on_commit_callbacks(execute=True):
-        actions.submit_orders(empire_id=seat(campaign, 1).pk, raw={}, ready=True)
+        eh_actions.submit_orders(empire_id=seat(campaign, 1).pk, raw={}, ready=True)
     assert Campaign.objects.get(pk=campaign.pk).turn == 0
     with django_capture_on_commit_callbacks(execute=True):
-        actions.mark_ready(seat(campaign, 2).pk, True)
+        eh_actions.mark_ready(seat(campaign, 2).pk, True)
     campaign.refresh_from_db()
     assert campaign.turn == 1
     # Both sent orders ({} is "buy nothing"): nobody missed the round, nobody bought for them.
@@ -229,13 +230,13 @@ def test_item1_setup_round_exports_imports_and_rolls_back(small_campaign_in_setu
     campaign = small_campaign_in_setup
     doc = export_campaign(campaign)
     assert doc["campaign"]["turn"] == 0 and [t["number"] for t in doc["turns"]] == [0]
-    copy = actions.import_campaign(doc)
+    copy = eh_actions.import_campaign(doc)
     assert copy.turn == 0 and Turn.objects.get(campaign=copy).status == Turn.Status.OPEN
-    actions.process_turn(campaign_id=copy.pk)
+    eh_actions.process_turn(campaign_id=copy.pk)
     copy.refresh_from_db()
     assert copy.turn == 1 and Ship.objects.filter(campaign=copy).exists()
     # The moderator can roll the set-up round back: the round is open again, nothing bought.
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.process_turn(campaign_id=campaign.pk)
     roll_back_turn(campaign_id=campaign.pk, user=alice, turn_number=0)
     campaign.refresh_from_db()
     assert campaign.turn == 0 and campaign.paused and not Ship.objects.filter(campaign=campaign).exists()
@@ -249,18 +250,18 @@ def test_item1_a_pre_setup_export_still_imports_and_plays(small_campaign, tmp_pa
     doc["turns"] = [t for t in doc["turns"] if t["number"] != 0]
     doc["dice_log"] = [r for r in doc["dice_log"] if r["turn"] != 0 or r["phase"] == "setup"]
     doc["campaign"]["dice_offset"] = doc["dice_log"][-1]["offset"] + doc["dice_log"][-1]["words"]
-    copy = actions.import_campaign(doc)
+    copy = eh_actions.import_campaign(doc)
     assert copy.turn == 1 and not Turn.objects.filter(campaign=copy, number=0).exists()
-    assert actions.process_turn(campaign_id=copy.pk).number == 1
+    assert eh_actions.process_turn(campaign_id=copy.pk).number == 1
 
 
 def test_item1_seats_played_by_the_computer_buy_a_setup_fleet(small_campaign_in_setup):
     campaign = small_campaign_in_setup
     campaign.empires.update(is_bot=True)
-    assert actions.write_bot_orders(campaign_id=campaign.pk) == 2
+    assert eh_actions.write_bot_orders(campaign_id=campaign.pk) == 2
     rows = TurnOrders.objects.filter(turn__number=0)
     assert rows.count() == 2 and all(r.ready and r.orders["purchases"] for r in rows)
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.process_turn(campaign_id=campaign.pk)
     assert all(e.ships.count() >= 4 for e in campaign.empires.all())
 
 
@@ -269,7 +270,7 @@ def test_item1_seats_played_by_the_computer_buy_a_setup_fleet(small_campaign_in_
 
 def test_item2_turn_1_income_is_rolled_logged_and_shown_before_turn_1_orders(client, small_campaign_in_setup, bob):
     campaign = small_campaign_in_setup
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     rolls = DiceRoll.objects.filter(campaign=campaign, turn=0, purpose=INCOME_PURPOSE)
     assert rolls.count() == 2  # each home world's BP die (003 Campaign Turn Sequence)
@@ -289,7 +290,7 @@ def test_item2_turn_1_income_is_rolled_logged_and_shown_before_turn_1_orders(cli
 def test_item2_income_rolls_tell_the_dice_service_whose_they_are(small_campaign_in_setup):
     # The roll's purpose names only the rule (FW7); the dice log records the empire each income
     # roll concerns, so it can withhold it from the others (issue 14, docs/dice.md).
-    actions.process_turn(campaign_id=small_campaign_in_setup.pk)
+    eh_actions.process_turn(campaign_id=small_campaign_in_setup.pk)
     rolls = DiceRoll.objects.filter(campaign=small_campaign_in_setup, turn=0, purpose=INCOME_PURPOSE).order_by("seq")
     assert [list(r.concerns) for r in rolls] == [[1], [2]] or [list(r.concerns) for r in rolls] == [[2], [1]]
 
@@ -299,15 +300,15 @@ def test_item2_income_rolls_tell_the_dice_service_whose_they_are(small_campaign_
 
 def test_item16_the_api_preview_warns_without_refusing(small_campaign_in_setup, bob, carol):
     campaign = small_campaign_in_setup
-    actions.submit_orders(empire_id=seat(campaign, 1).pk, raw={})  # bob buys nothing in the set-up round
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.submit_orders(empire_id=seat(campaign, 1).pk, raw={})  # bob buys nothing in the set-up round
+    eh_actions.process_turn(campaign_id=campaign.pk)
     response = api(bob).post(f"/api/campaigns/{campaign.pk}/orders/preview/", {"orders": {}}, format="json")
     assert response.status_code == 200  # a warning, not a refusal
     (warning,) = response.json()["warnings"]
     assert "003 Purpose of the Campaign" in warning and "no ships" in warning
     # A ship that takes one turn would be completed this turn: no warning. (The starter library
     # has none, so bob designs a Patrol Craft: 20 BP.)
-    actions.save_design(spec={"name": "Picket", "ship_type": "patrol_craft", "hull": 8, "engine": 8,
+    eh_actions.save_design(spec={"name": "Picket", "ship_type": "patrol_craft", "hull": 8, "engine": 8,
                               "weapons": {"laser_bank": 4}}, campaign=campaign, empire=seat(campaign, 1))
     orders = {"purchases": [{"build": "Picket", "dockyard": dock(seat(campaign, 1))}]}
     ok = api(bob).put(f"/api/campaigns/{campaign.pk}/orders/", {"orders": orders}, format="json")
@@ -319,7 +320,7 @@ def test_item16_the_api_preview_warns_without_refusing(small_campaign_in_setup, 
 
 def test_membership_and_turn_rows_are_consistent_after_setup(small_campaign_in_setup):
     # Regression guard: closing the set-up round opens exactly one next turn.
-    actions.process_turn(campaign_id=small_campaign_in_setup.pk)
+    eh_actions.process_turn(campaign_id=small_campaign_in_setup.pk)
     assert list(Turn.objects.filter(campaign=small_campaign_in_setup).values_list("number", "status")) == [
         (0, Turn.Status.DONE), (1, Turn.Status.OPEN)]
     assert not Membership.objects.filter(campaign=small_campaign_in_setup, role="player").exists()
@@ -327,7 +328,7 @@ def test_membership_and_turn_rows_are_consistent_after_setup(small_campaign_in_s
 
 def test_item1_deadline_reminders_name_the_setup_round(alice, bob, django_capture_on_commit_callbacks):
     # The set-up round is reminded like any turn (docs/online-play.md), and the email says which round.
-    lobby = actions.create_lobby(moderator=alice, name="Remind", width=12, height=12, seats=2, seed="remind",
+    lobby = eh_actions.create_lobby(moderator=alice, name="Remind", width=12, height=12, seats=2, seed="remind",
                                  setup_hours=48)
     actions.join_campaign(user=bob, token=lobby.invite_token, empire_name="B", colour=COLOUR_PALETTE[0])
     start = timezone.now()

@@ -11,6 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.models import AuditEntry, Campaign
 
@@ -28,7 +29,7 @@ def test_issue13_item4_option_is_off_by_default_and_on_the_lobby_form(client, al
     client.force_login(alice)
     page = client.get(reverse("lobby-create")).content.decode()
     assert 'name="option_steered_drift"' in page and "Opponents steer particle-cloud drift" in page
-    campaign = actions.create_campaign(name="Default", grid="hex", width=12, height=12, players=2, seed="d")
+    campaign = eh_actions.create_campaign(name="Default", grid="hex", width=12, height=12, players=2, seed="d")
     assert campaign.options["steered_drift"] is False
     assert adapters.load_state(campaign).options["steered_drift"] is False
 

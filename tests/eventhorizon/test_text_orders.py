@@ -151,7 +151,7 @@ def test_web_orders_saved_after_a_mail_win_over_it(small_campaign, bob):
     bob_seat = seat_of(small_campaign, bob)
     secret = eh_actions.rotate_order_secret(empire_id=bob_seat.pk, user=bob)
     sent_at = timezone.now()
-    actions.submit_orders(empire_id=bob_seat.pk, raw={})
+    eh_actions.submit_orders(empire_id=bob_seat.pk, raw={})
     result = send(f"{header(small_campaign, bob_seat, secret)}\nINITIATIVE last\n#END\n", at=sent_at)
     assert not result.accepted and stored(bob_seat).orders == {}
 
@@ -238,9 +238,9 @@ def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
     from django.core import mail
 
     bob_seat = seat_of(small_campaign, bob)
-    actions.submit_orders(empire_id=bob_seat.pk, raw={"standing": {"loss_order": "costliest"}})
+    eh_actions.submit_orders(empire_id=bob_seat.pk, raw={"standing": {"loss_order": "costliest"}})
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     small_campaign.refresh_from_db()
     message = next(m for m in mail.outbox if m.to == ["bob@example.com"])
     body = message.body
@@ -261,7 +261,7 @@ def test_the_turn_email_carries_a_template_that_is_a_valid_turn_when_sent_back(
     assert row.orders["standing"]["loss_order"] == "costliest"
     # The same block, unchanged, a turn later is refused naming the turn.
     with django_capture_on_commit_callbacks(execute=True):
-        actions.process_turn(campaign_id=small_campaign.pk)
+        eh_actions.process_turn(campaign_id=small_campaign.pk)
     small_campaign.refresh_from_db()
     late = send(reply)
     assert not late.accepted and "turn 2: it has been processed already" in late.error

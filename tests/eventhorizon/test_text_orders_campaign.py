@@ -7,7 +7,6 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import actions
 from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.models import Campaign
@@ -19,7 +18,7 @@ TURNS = 3
 
 
 def make_campaign(name, alice, bob, carol):
-    campaign = actions.create_campaign(name=name, grid="hex", width=12, height=12, players=2, seed="twin-1",
+    campaign = eh_actions.create_campaign(name=name, grid="hex", width=12, height=12, players=2, seed="twin-1",
                                        moderator=alice)
     campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")
     campaign.empires.filter(seat=2).update(user=carol, name="Carol's Combine")
@@ -90,8 +89,8 @@ def test_a_campaign_by_mail_and_paste_equals_the_same_orders_by_api(
                                   content_type="application/json")
             assert response.status_code == 200, response.content
         with django_capture_on_commit_callbacks(execute=True):
-            actions.process_turn(campaign_id=by_text.pk, turn_number=turn)
-        actions.process_turn(campaign_id=by_api.pk, turn_number=turn)
+            eh_actions.process_turn(campaign_id=by_text.pk, turn_number=turn)
+        eh_actions.process_turn(campaign_id=by_api.pk, turn_number=turn)
     a, b = (
         adapters.load_state(Campaign.objects.get(pk=by_text.pk)),
         adapters.load_state(Campaign.objects.get(pk=by_api.pk)),

@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaign import actions
 from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, Empire, TurnOrders
 from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process, in_threads  # noqa: F401
@@ -50,7 +49,7 @@ def test_text_with_a_design_while_the_turn_is_processed_never_deadlocks(small_ca
     text = f"#SECTOR {small_campaign.pk} {seat.seat} {secret} TURN 1\n{line}\nBATTLE auto\n#END\n"
     results = in_threads([
         lambda: eh_actions.submit_text_orders(text, received_at=timezone.now(), via="mail"),
-        lambda: actions.process_turn(campaign_id=small_campaign.pk, turn_number=1),
+        lambda: eh_actions.process_turn(campaign_id=small_campaign.pk, turn_number=1),
     ])
     assert [value for outcome, value in results if outcome == "error"] == []
     sent = results[0][1]

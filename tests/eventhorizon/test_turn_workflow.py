@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.middleware import CACHE_KEY
 from campaign.models import Empire, Turn, TurnOrders
 
@@ -20,7 +21,7 @@ def seat(campaign, n) -> Empire:
 
 
 def process(campaign):
-    actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
 
 
@@ -30,7 +31,7 @@ def started(small_campaign):
     eliminated for having no ships: 003 Purpose of the Campaign); turn 2 is open."""
     for empire in small_campaign.empires.all():
         dock = empire.structures.get(resource="dockyard").number
-        actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
+        eh_actions.submit_orders(empire_id=empire.pk, raw={"purchases": [
             {"build": "Cyber-Corsair Galiot Class Corvette", "dockyard": dock}]})
     process(small_campaign)
     assert small_campaign.turn == 2 and not small_campaign.empires.filter(missed_turns__gt=0).exists()
@@ -41,12 +42,12 @@ def started(small_campaign):
 
 def test_the_last_player_ready_processes_the_turn_at_once(small_campaign, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        actions.mark_ready(seat(small_campaign, 1).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 1).pk, True)
     assert callbacks == []  # carol is not ready yet
     small_campaign.refresh_from_db()
     assert small_campaign.turn == 1
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        actions.mark_ready(seat(small_campaign, 2).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 2).pk, True)
     assert callbacks  # enqueued on commit; eager mode runs it then
     small_campaign.refresh_from_db()
     assert small_campaign.turn == 2
@@ -54,9 +55,9 @@ def test_the_last_player_ready_processes_the_turn_at_once(small_campaign, django
 
 
 def test_saving_orders_as_ready_counts_too(small_campaign, django_capture_on_commit_callbacks):
-    actions.mark_ready(seat(small_campaign, 2).pk, True)
+    eh_actions.mark_ready(seat(small_campaign, 2).pk, True)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        actions.submit_orders(empire_id=seat(small_campaign, 1).pk, raw={}, ready=True)
+        eh_actions.submit_orders(empire_id=seat(small_campaign, 1).pk, raw={}, ready=True)
     assert callbacks
     small_campaign.refresh_from_db()
     assert small_campaign.turn == 2
@@ -65,7 +66,7 @@ def test_saving_orders_as_ready_counts_too(small_campaign, django_capture_on_com
 def test_bots_do_not_wait_for_ready(small_campaign, django_capture_on_commit_callbacks):
     seat(small_campaign, 2).__class__.objects.filter(pk=seat(small_campaign, 2).pk).update(is_bot=True)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.mark_ready(seat(small_campaign, 1).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 1).pk, True)
     small_campaign.refresh_from_db()
     assert small_campaign.turn == 2
     # The computer wrote its orders when the turn was processed.
@@ -75,25 +76,25 @@ def test_bots_do_not_wait_for_ready(small_campaign, django_capture_on_commit_cal
 def test_a_paused_campaign_waits_even_when_everyone_is_ready(small_campaign, django_capture_on_commit_callbacks):
     small_campaign.__class__.objects.filter(pk=small_campaign.pk).update(paused=True)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        actions.mark_ready(seat(small_campaign, 1).pk, True)
-        actions.mark_ready(seat(small_campaign, 2).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 1).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 2).pk, True)
     assert callbacks == []
 
 
 def test_un_ready_is_allowed_until_processing(small_campaign):
     empire = seat(small_campaign, 1)
-    actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}})
-    row = actions.mark_ready(empire.pk, True)
+    eh_actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}})
+    row = eh_actions.mark_ready(empire.pk, True)
     assert row.ready and row.orders == {"standing": {"loss_order": "costliest"}}  # the orders stay
-    assert not actions.mark_ready(empire.pk, False).ready
+    assert not eh_actions.mark_ready(empire.pk, False).ready
     Turn.objects.filter(campaign=small_campaign).update(status=Turn.Status.PROCESSING)
     with pytest.raises(actions.TurnClosed):
-        actions.mark_ready(empire.pk, True)
+        eh_actions.mark_ready(empire.pk, True)
 
 
 def test_not_ready_without_orders_stores_nothing(small_campaign):
     # Storing a row would count as orders sent (docs/rulings.md TW2).
-    row = actions.mark_ready(seat(small_campaign, 1).pk, False)
+    row = eh_actions.mark_ready(seat(small_campaign, 1).pk, False)
     assert not row.ready and row.pk is None
     assert not TurnOrders.objects.filter(turn__number__gt=0).exists()  # set-up orders (turn 0) aside
 
@@ -101,7 +102,7 @@ def test_not_ready_without_orders_stores_nothing(small_campaign):
 def test_a_computer_seat_cannot_mark_ready(small_campaign):
     Empire.objects.filter(pk=seat(small_campaign, 1).pk).update(is_bot=True, auto_bot=True)
     with pytest.raises(actions.ActionError, match="take it back"):
-        actions.mark_ready(seat(small_campaign, 1).pk, True)
+        eh_actions.mark_ready(seat(small_campaign, 1).pk, True)
     assert not TurnOrders.objects.filter(turn__number__gt=0).exists()  # set-up orders (turn 0) aside
 
 
@@ -125,12 +126,12 @@ def test_no_deadline_when_turn_hours_is_zero(started):
 # --- missed turns -----------------------------------------------------------------------------
 
 def test_missed_turns_count_and_orders_reset_the_count(started):  # RULINGS "Missed deadline (NMR)"
-    actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
+    eh_actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
     process(started)
     assert (seat(started, 1).missed_turns, seat(started, 2).missed_turns) == (0, 1)
     process(started)
     assert (seat(started, 1).missed_turns, seat(started, 2).missed_turns) == (1, 2)
-    actions.submit_orders(empire_id=seat(started, 2).pk, raw={})
+    eh_actions.submit_orders(empire_id=seat(started, 2).pk, raw={})
     process(started)
     assert (seat(started, 1).missed_turns, seat(started, 2).missed_turns) == (2, 0)
 
@@ -139,7 +140,7 @@ def test_after_the_limit_the_computer_plays_the_seat_and_the_player_is_told(
         started, carol, django_capture_on_commit_callbacks):
     started.__class__.objects.filter(pk=started.pk).update(missed_turn_limit=2)
     for _ in range(2):
-        actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
+        eh_actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
         with django_capture_on_commit_callbacks(execute=True):
             process(started)
     carols = seat(started, 2)
@@ -147,7 +148,7 @@ def test_after_the_limit_the_computer_plays_the_seat_and_the_player_is_told(
     assert not seat(started, 1).is_bot
     assert [m.to for m in mail.outbox if "computer now plays" in m.subject] == [[carol.email]]
     # From now on the computer writes the seat's orders when the turn is processed.
-    actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
+    eh_actions.submit_orders(empire_id=seat(started, 1).pk, raw={})
     process(started)
     bot_row = TurnOrders.objects.get(empire=carols, turn__number=4)
     assert bot_row.ready
@@ -165,19 +166,19 @@ def test_a_limit_of_zero_never_hands_a_seat_to_the_computer(started):
 def test_taking_the_seat_back(small_campaign):
     carols = seat(small_campaign, 2)
     Empire.objects.filter(pk=carols.pk).update(is_bot=True, auto_bot=True, missed_turns=3)
-    actions.write_bot_orders(campaign_id=small_campaign.pk)  # the computer had written this turn's orders
-    empire = actions.take_back_seat(carols.pk)
+    eh_actions.write_bot_orders(campaign_id=small_campaign.pk)  # the computer had written this turn's orders
+    empire = eh_actions.take_back_seat(carols.pk)
     assert (empire.is_bot, empire.auto_bot, empire.missed_turns) == (False, False, 0)
     row = TurnOrders.objects.get(empire=carols, turn__number=1)
     assert not row.ready  # a draft for the player, not a decision
     with pytest.raises(actions.ActionError, match="not being played by the computer"):
-        actions.take_back_seat(carols.pk)
+        eh_actions.take_back_seat(carols.pk)
 
 
 def test_a_seat_the_moderator_gave_the_computer_cannot_be_taken_back(small_campaign):
     Empire.objects.filter(pk=seat(small_campaign, 2).pk).update(is_bot=True, auto_bot=False)
     with pytest.raises(actions.ActionError):
-        actions.take_back_seat(seat(small_campaign, 2).pk)
+        eh_actions.take_back_seat(seat(small_campaign, 2).pk)
     assert seat(small_campaign, 2).is_bot
 
 
@@ -220,7 +221,7 @@ def test_a_failing_turn_does_not_break_the_request(small_campaign, client, setti
     def boom(now=None):
         raise RuntimeError("broken turn")
 
-    monkeypatch.setattr(actions, "enqueue_due_turns", boom)
+    monkeypatch.setattr(actions, "enqueue_due_steps", boom)
     assert client.get("/healthz").status_code == 200
     cache.delete(CACHE_KEY)
 
@@ -234,7 +235,7 @@ def test_each_server_process_asks_the_shared_cache_at_most_once_per_interval(set
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.PROCESS_DUE_ON_REQUEST_SECONDS = 30
     sweeps, now = [], [1000.0]
-    monkeypatch.setattr(actions, "enqueue_due_turns", lambda: sweeps.append(now[0]))
+    monkeypatch.setattr(actions, "enqueue_due_steps", lambda: sweeps.append(now[0]))
     monkeypatch.setattr(middleware.time, "monotonic", lambda: now[0])
     added = []
     real_add = cache.add
@@ -266,7 +267,7 @@ def test_the_sweep_on_a_request_runs_after_the_response_not_before_it(settings, 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.PROCESS_DUE_ON_REQUEST_SECONDS = 30
     order = []
-    monkeypatch.setattr(actions, "enqueue_due_turns", lambda: order.append("sweep"))
+    monkeypatch.setattr(actions, "enqueue_due_steps", lambda: order.append("sweep"))
     handler = middleware.ProcessDueTurnsMiddleware(lambda request: order.append("page") or HttpResponse("ok"))
     cache.delete(CACHE_KEY)
     response = handler(RequestFactory().get("/"))

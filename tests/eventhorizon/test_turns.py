@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.eventhorizon.models import Fleet, Ship
 from campaign.models import Campaign, DiceRoll, Turn, TurnOrders
@@ -19,8 +20,8 @@ def play(campaign, turns):
     """Let the computer play every seat for some turns."""
     campaign.empires.update(is_bot=True)
     for _ in range(turns):
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
 
 
@@ -44,9 +45,9 @@ def snapshot(campaign):
 
 def test_submit_orders_stores_and_revises(played):  # docs/orders.md: revisable until processing
     empire = played.empires.get(seat=1)
-    row, preview = actions.submit_orders(empire_id=empire.pk, raw={}, ready=False)
+    row, preview = eh_actions.submit_orders(empire_id=empire.pk, raw={}, ready=False)
     assert row.revision == 1 and not row.ready and preview.spending.total == 0
-    row, _ = actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
+    row, _ = eh_actions.submit_orders(empire_id=empire.pk, raw={"standing": {"loss_order": "costliest"}}, ready=True)
     assert row.revision == 2 and row.ready
     assert TurnOrders.objects.filter(empire=empire, turn__number=played.turn).count() == 1
 
@@ -106,7 +107,7 @@ def test_invalid_orders_are_refused_and_change_nothing(played, case):  # 003 Cam
     }[case]
     before = snapshot(played)
     with pytest.raises(actions.ActionError, match=message):
-        actions.submit_orders(empire_id=empire.pk, raw=raw())
+        eh_actions.submit_orders(empire_id=empire.pk, raw=raw())
     assert snapshot(played) == before
 
 
@@ -138,10 +139,10 @@ def _long_path(campaign, fleet):
 
 def test_processing_a_turn_twice_processes_it_once(played):  # 003 Campaign Turn Sequence
     number = played.turn
-    first = actions.process_turn(campaign_id=played.pk, turn_number=number)
+    first = eh_actions.process_turn(campaign_id=played.pk, turn_number=number)
     rolls = DiceRoll.objects.count()
     assert first is not None and first.status == Turn.Status.DONE
-    assert actions.process_turn(campaign_id=played.pk, turn_number=number) is None
+    assert eh_actions.process_turn(campaign_id=played.pk, turn_number=number) is None
     played.refresh_from_db()
     assert played.turn == number + 1 and DiceRoll.objects.count() == rolls
     assert Turn.objects.filter(campaign=played, number=number + 1, status=Turn.Status.OPEN).count() == 1
@@ -150,7 +151,7 @@ def test_processing_a_turn_twice_processes_it_once(played):  # 003 Campaign Turn
 def test_orders_for_a_closed_turn_are_refused(played):
     Campaign.objects.filter(pk=played.pk).update(status=Campaign.Status.FINISHED)
     with pytest.raises(actions.TurnClosed, match="not taking orders"):
-        actions.submit_orders(empire_id=played.empires.get(seat=1).pk, raw={})
+        eh_actions.submit_orders(empire_id=played.empires.get(seat=1).pk, raw={})
 
 
 def test_the_stored_state_is_the_engine_state(played):  # persistence round trip

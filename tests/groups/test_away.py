@@ -244,11 +244,11 @@ def test_a_cam_steps_deadline_moves_through_its_layer_record_and_back(alice, bob
 
 def test_the_moderator_sees_a_joined_players_absence_in_the_lobby_and_observers_cannot_declare(
         alice, bob, carol, client):
-    from campaign import actions
     from campaign.actions.errors import NotAllowed
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.models import Membership
 
-    lobby = actions.create_lobby(moderator=alice, name="Lobby Sector", width=12, height=12, seats=2)
+    lobby = eh_actions.create_lobby(moderator=alice, name="Lobby Sector", width=12, height=12, seats=2)
     Membership.objects.create(campaign=lobby, user=bob, role=Membership.Role.PLAYER)
     Membership.objects.create(campaign=lobby, user=carol, role=Membership.Role.OBSERVER)
     away.declare_absence(user=bob, starts=NOW, ends=NOW + timedelta(days=3), note="Exams week",

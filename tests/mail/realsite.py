@@ -27,7 +27,7 @@ def setup() -> dict:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.eventhorizon.actions.textorders import rotate_order_secret
     from campaign.press import actions as press
     from tests.eventhorizon.setup_round import finish_setup
@@ -35,7 +35,7 @@ def setup() -> dict:
     call_command("migrate", "--noinput", verbosity=0)
     users = {name: get_user_model().objects.create_user(name, address, f"pw-{name}")
              for name, address in PLAYERS.items()}
-    campaign = actions.create_campaign(name="Mail Sector", grid="hex", width=12, height=12, players=3,
+    campaign = eh_actions.create_campaign(name="Mail Sector", grid="hex", width=12, height=12, players=3,
                                        seed="mail-1", moderator=users["alice"])
     for seat, name in ((1, "bob"), (2, "carol"), (3, "dave")):
         campaign.empires.filter(seat=seat).update(user=users[name], name=f"{name.title()}'s Realm")

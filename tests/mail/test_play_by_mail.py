@@ -11,7 +11,7 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.eventhorizon.exchange import export_campaign
 from campaign.mail.models import InboundMessage
@@ -25,7 +25,7 @@ TURNS = 3
 
 
 def new_campaign(alice, bob, carol) -> Campaign:
-    campaign = actions.create_campaign(name="Inbox Reach", grid="hex", width=14, height=14, players=2,
+    campaign = eh_actions.create_campaign(name="Inbox Reach", grid="hex", width=14, height=14, players=2,
                                        seed="play-by-mail", moderator=alice)
     campaign.empires.filter(seat=1).update(user=bob, name="Bob's Realm")
     campaign.empires.filter(seat=2).update(user=carol, name="Carol's Combine")

@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
-from campaign.actions.turns import due_turns
+from campaign.eventhorizon.actions.turns import due_turns
 from campaign.mail import actions
 from campaign.mail.listener import MailController
 from campaign.mail.models import InboundMessage

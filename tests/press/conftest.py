@@ -17,10 +17,10 @@ def erin(django_user_model):
 
 @pytest.fixture
 def press_campaign(db, alice, bob, carol, dave, erin):
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
     from campaign.models import Membership
 
-    campaign = actions.create_campaign(name="Press Sector", grid="hex", width=12, height=12, players=3,
+    campaign = eh_actions.create_campaign(name="Press Sector", grid="hex", width=12, height=12, players=3,
                                        seed="press-1", moderator=alice)
     for seat, user, name in ((1, bob, "Bob's Realm"), (2, carol, "Carol's Combine"), (3, dave, "Dave's Dominion")):
         campaign.empires.filter(seat=seat).update(user=user, name=name)

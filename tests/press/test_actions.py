@@ -114,9 +114,9 @@ def test_options_are_the_moderators_audited_and_checked(press_campaign, alice, b
 
 
 def test_press_waits_for_the_lobby_to_start(db, alice, bob):
-    from campaign import actions as platform
+    from campaign.eventhorizon import actions as eh_actions
 
-    lobby = platform.create_lobby(moderator=alice, name="Lobby", width=12, height=12, seats=2)
+    lobby = eh_actions.create_lobby(moderator=alice, name="Lobby", width=12, height=12, seats=2)
     with pytest.raises(ActionError, match="press opens when the campaign starts"):
         actions.post(campaign_id=lobby.pk, user=alice, to=None, text="Welcome", announcement=True)
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import actions as campaign_actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.press import actions
 from tests.cam.conftest import make_cam
 
@@ -64,7 +64,7 @@ def test_home_counts_unread_press_in_a_fixed_number_of_queries(client, press_cam
     with django_assert_max_num_queries(40) as one:
         client.get(reverse("home"))
     for n in range(3):
-        other = campaign_actions.create_campaign(name=f"More {n}", grid="hex", width=12, height=12, players=2,
+        other = eh_actions.create_campaign(name=f"More {n}", grid="hex", width=12, height=12, players=2,
                                                  seed=f"more-{n}", moderator=alice)
         other.empires.filter(seat=1).update(user=bob)
         other.empires.filter(seat=2).update(user=carol)

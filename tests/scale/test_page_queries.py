@@ -4,7 +4,7 @@ number of his campaigns: home (Event Horizon campaigns and CAM rubbers), /press/
 
 from django.urls import reverse
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign
 from campaign.views import dashboard
 from tests.cam.conftest import make_cam
@@ -16,11 +16,11 @@ def add_campaigns(n, alice, bob, carol, start=0):
     rubbers (bob and carol play), through the public actions; alice moderates."""
     made = []
     for i in range(start, start + n):
-        campaign = actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
+        campaign = eh_actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
                                            seed=f"scale-{i}", moderator=alice)
         campaign.empires.filter(seat=1).update(user=bob, name=f"Bob {i}")
         campaign.empires.filter(seat=2).update(user=carol, name=f"Carol {i}")
-        actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+        eh_actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
         make_cam(alice, bob, carol, seed=f"cam-scale-{i}")
         made.append(campaign)
     return made
@@ -75,7 +75,7 @@ def test_home_shows_my_campaigns_a_page_at_a_time(client, db, alice, bob, carol,
     assert [r.campaign.pk for r in client.get(home, {"page": 99}).context["rows"]] == \
         [r.campaign.pk for r in second.context["rows"]]
     # A user with one page sees no pager.
-    first_only = actions.create_campaign(name="Lone", grid="hex", width=12, height=12, players=2, seed="lone",
+    first_only = eh_actions.create_campaign(name="Lone", grid="hex", width=12, height=12, players=2, seed="lone",
                                          moderator=mallory)
     client.force_login(mallory)
     response = client.get(home)

@@ -2,7 +2,7 @@
 reads (and decodes) a turn's events, summary, snapshot or pending JSON, so it does not grow with
 the size of the turns."""
 
-from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, Turn
 from tests.scale.counting import counted
 
@@ -11,7 +11,7 @@ BIG = ("snapshot", "events", "summary", "pending")
 
 def test_the_reports_index_reads_no_turn_json(client, small_campaign, alice, bob, settings):
     settings.PROCESS_DUE_ON_REQUEST_SECONDS = 0  # the sweep's own reads are tested in test_sweep_queries.py
-    actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 processed: two turns in the list
+    eh_actions.process_turn(campaign_id=small_campaign.pk)  # turn 1 processed: two turns in the list
     assert Turn.objects.filter(campaign=small_campaign, status=Turn.Status.DONE).count() == 2
     for user in (bob, alice):
         client.force_login(user)
@@ -27,7 +27,7 @@ def test_the_reports_index_reads_no_turn_json(client, small_campaign, alice, bob
 
 def test_a_finished_campaign_reads_only_its_last_turn_s_events(client, small_campaign, bob, settings):
     settings.PROCESS_DUE_ON_REQUEST_SECONDS = 0
-    actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     Campaign.objects.filter(pk=small_campaign.pk).update(status=Campaign.Status.FINISHED)
     client.force_login(bob)
     with counted() as captured:

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from campaign import actions, middleware
+from campaign import middleware
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Turn
 from tests.cam.conftest import make_cam
 
@@ -21,12 +22,12 @@ def add_campaigns(n, alice, bob, carol, start):
     """n Event Horizon campaigns (open set-up turn, a deadline a day off, one seat ready) and n
     CAM rubbers, through the public actions."""
     for i in range(start, start + n):
-        campaign = actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
+        campaign = eh_actions.create_campaign(name=f"Sector {i}", grid="hex", width=12, height=12, players=2,
                                            seed=f"scale-{i}", moderator=alice)
         campaign.empires.filter(seat=1).update(user=bob)
         campaign.empires.filter(seat=2).update(user=carol)
         Turn.objects.filter(campaign=campaign).update(deadline=timezone.now() + timedelta(days=1))
-        actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
+        eh_actions.submit_orders(empire_id=campaign.empires.get(seat=1).pk, raw={}, ready=True)
         make_cam(alice, bob, carol, seed=f"cam-scale-{i}")
 
 
@@ -58,14 +59,14 @@ def test_a_sweep_never_reads_a_turn_s_json(db, alice, bob, carol):
     add_campaigns(1, alice, bob, carol, 0)
     Turn.objects.update(deadline=timezone.now() - timedelta(seconds=1))
     with CaptureQueriesContext(connection) as captured:
-        due = actions.due_turns()
+        due = eh_actions.due_turns()
     assert len(due) == 1
     for q in captured.captured_queries:
         assert '"campaign_turn"."snapshot"' not in q["sql"] and '"campaign_turn"."events"' not in q["sql"]
 
 
 def _ready_campaign(alice, bob, carol):
-    campaign = actions.create_campaign(name="Sector R", grid="hex", width=12, height=12, players=2,
+    campaign = eh_actions.create_campaign(name="Sector R", grid="hex", width=12, height=12, players=2,
                                        seed="scale-ready", moderator=alice)
     campaign.empires.filter(seat=1).update(user=bob)
     campaign.empires.filter(seat=2).update(user=carol)
@@ -78,24 +79,24 @@ def test_everyone_ready_is_found_from_the_mark_the_ready_actions_keep(db, alice,
     actions), never by reading every open turn's seats: a turn made ready behind the actions' back
     is not seen, one the actions marked is, and a mark withdrawn since is checked again."""
     campaign, first, second = _ready_campaign(alice, bob, carol)
-    actions.submit_orders(empire_id=first.pk, raw={}, ready=True)
+    eh_actions.submit_orders(empire_id=first.pk, raw={}, ready=True)
     turn = Turn.objects.get(campaign=campaign)
-    assert not turn.everyone_ready and actions.due_turns() == []
+    assert not turn.everyone_ready and eh_actions.due_turns() == []
     from campaign.models import TurnOrders
 
     # Everyone ready, written straight to the table: the sweep does not read open turns to find it.
     TurnOrders.objects.create(turn=turn, empire=second, orders={}, ready=True)
-    assert actions.due_turns() == []
+    assert eh_actions.due_turns() == []
     TurnOrders.objects.filter(turn=turn, empire=second).update(ready=False)
     # Through the action (its turn task waits for the commit, which never comes in this test).
-    actions.mark_ready(second.pk, True, turn_number=turn.number)
+    eh_actions.mark_ready(second.pk, True, turn_number=turn.number)
     turn.refresh_from_db()
-    assert turn.everyone_ready and [t.pk for t in actions.due_turns()] == [turn.pk]
+    assert turn.everyone_ready and [t.pk for t in eh_actions.due_turns()] == [turn.pk]
     # Withdrawn by a plain revision (no turn lock, the mark stays): checked again, not due.
-    actions.submit_orders(empire_id=second.pk, raw={}, ready=False)
-    assert actions.due_turns() == []
-    actions.mark_ready(second.pk, True, turn_number=turn.number)
-    actions.mark_ready(second.pk, False, turn_number=turn.number)  # withdrawn by the ready action
+    eh_actions.submit_orders(empire_id=second.pk, raw={}, ready=False)
+    assert eh_actions.due_turns() == []
+    eh_actions.mark_ready(second.pk, True, turn_number=turn.number)
+    eh_actions.mark_ready(second.pk, False, turn_number=turn.number)  # withdrawn by the ready action
     turn.refresh_from_db()
     assert not turn.everyone_ready
 

@@ -8,7 +8,8 @@ the campaign's battle mode set to ``mode``: the turn stops at its battles step w
 
 from __future__ import annotations
 
-from campaign import actions, versioning
+from campaign import versioning
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import adapters
 from campaign.eventhorizon.models import Fleet, Ship
 from campaign.models import Campaign, Turn
@@ -19,8 +20,8 @@ def play(campaign, turns):
     """Let the computer play every seat for some turns (ships get built)."""
     campaign.empires.update(is_bot=True)
     for _ in range(turns):
-        actions.write_bot_orders(campaign_id=campaign.pk)
-        actions.process_turn(campaign_id=campaign.pk)
+        eh_actions.write_bot_orders(campaign_id=campaign.pk)
+        eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
 
 
@@ -72,9 +73,9 @@ def contact_turn(campaign: Campaign, mode: str = "tabletop", *, ships_per_side: 
     Fleet.objects.filter(pk=attacker.pk).update(x=start[0], y=start[1])
     e1 = campaign.empires.get(seat=1)
     e2 = campaign.empires.get(seat=2)
-    actions.submit_orders(empire_id=e1.pk, raw={"moves": [{"fleet": attacker.number, "path": [list(target)]}]},
+    eh_actions.submit_orders(empire_id=e1.pk, raw={"moves": [{"fleet": attacker.number, "path": [list(target)]}]},
                           ready=False)
-    actions.submit_orders(empire_id=e2.pk, raw={"standing": {"invasion": [{"response": "fight"}]}}, ready=False)
-    turn = actions.process_turn(campaign_id=campaign.pk)
+    eh_actions.submit_orders(empire_id=e2.pk, raw={"standing": {"invasion": [{"response": "fight"}]}}, ready=False)
+    turn = eh_actions.process_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return Turn.objects.get(campaign=campaign, number=turn.number)

@@ -30,9 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import battles, layers, locks
-from campaign.actions.campaigns import save_design
 from campaign.actions.errors import ActionError, NotFound, OrdersRefused
-from campaign.actions.orders import _enqueue_if_all_ready, preview_orders
 from campaign.eventhorizon.models import OrderSecret
 from campaign.eventhorizon.order_text import (  # noqa: F401 - re-exported
     hash_secret,
@@ -52,6 +50,9 @@ from campaign.rules.eventhorizon.textorders import (
     parse_text,
 )
 from campaign.sanitise import text_problem
+
+from .campaigns import save_design
+from .orders import _enqueue_if_all_ready, preview_orders
 
 VIAS = ("mail", "web", "api")
 MAX_TEXT_CHARS = 200_000

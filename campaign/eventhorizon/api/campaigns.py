@@ -37,6 +37,7 @@ from campaign import actions, layers, lookups
 from campaign.access import empire_of, is_moderator, visible_campaigns
 from campaign.api.moderation import named_turn
 from campaign.dice import log_reader, shown_rows
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.rules.eventhorizon.victory import PURPOSES
@@ -220,7 +221,7 @@ class OrdersView(APIView):
             raise ValidationError({"ready": "must be true or false"})
         number = named_turn(request, "the orders are for") if body.get("turn") is not None else None
         try:
-            row, preview = actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire,
+            row, preview = eh_actions.submit_orders(empire_id=empire.pk, raw=body["orders"], ready=ready, empire=empire,
                                                  turn_number=number)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
@@ -343,7 +344,7 @@ class OrdersPreview(APIView):
         from ..views.orders import order_options
 
         try:
-            preview = actions.preview_orders(empire=empire, raw=body["orders"])
+            preview = eh_actions.preview_orders(empire=empire, raw=body["orders"])
         except actions.OrdersRefused as exc:
             # Every problem, not the first (issue 13 item 14), and what the form can still offer.
             return Response({"orders": str(exc), "problems": exc.problems,
@@ -372,7 +373,7 @@ class ReadyView(APIView):
             raise ValidationError({"ready": "must be true or false"})
         number = named_turn(request, "you are (or are not) ready for")
         try:
-            row = actions.mark_ready(empire.pk, ready, turn_number=number)
+            row = eh_actions.mark_ready(empire.pk, ready, turn_number=number)
         except actions.TurnClosed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except actions.ActionError as exc:
@@ -412,7 +413,7 @@ class TakeBackSeat(APIView):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "take back a seat")
         try:
-            empire = actions.take_back_seat(empire.pk)
+            empire = eh_actions.take_back_seat(empire.pk)
         except actions.ActionError as exc:
             raise ValidationError({"detail": str(exc)}) from None
         return Response({"seat": empire.seat, "is_bot": empire.is_bot, "missed_turns": empire.missed_turns})

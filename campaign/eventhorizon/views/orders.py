@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from campaign import actions, battles, layers, sanitise
 from campaign.access import empire_of, visible_campaigns
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import Design
 from campaign.models import Campaign, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon import economy as eh
@@ -219,7 +220,7 @@ def order_page(request, campaign_id: int):
         form = OrdersForm(request.POST)
         if form.is_valid():
             try:
-                saved, preview = actions.submit_orders(
+                saved, preview = eh_actions.submit_orders(
                     empire_id=empire.pk, raw=form.cleaned_data["orders"], ready=form.cleaned_data["ready"],
                     turn_number=form.cleaned_data["turn"],
                 )
@@ -258,7 +259,7 @@ def ready_toggle(request, campaign_id: int):
         messages.error(request, "the ready form did not say which turn: reload the page and try again")
         return redirect("campaign-orders", campaign.pk)
     try:
-        actions.mark_ready(empire.pk, ready, turn_number=number)
+        eh_actions.mark_ready(empire.pk, ready, turn_number=number)
     except actions.ActionError as exc:
         messages.error(request, str(exc))
     else:
@@ -273,7 +274,7 @@ def take_back(request, campaign_id: int):
     campaign = _campaign_for(request, campaign_id)
     empire = _player(request, campaign)
     try:
-        actions.take_back_seat(empire.pk)
+        eh_actions.take_back_seat(empire.pk)
     except actions.ActionError as exc:
         messages.error(request, str(exc))
     else:
@@ -340,7 +341,7 @@ def design_ship(request, campaign_id: int):
         if form.is_valid():
             spec = form.spec()
             try:
-                design = actions.save_design(spec=spec, campaign=campaign, empire=empire,
+                design = eh_actions.save_design(spec=spec, campaign=campaign, empire=empire,
                                              description=form.cleaned_data["description"])
             except actions.ActionError as exc:
                 form.add_error(None, str(exc))

@@ -23,10 +23,9 @@ class Command(BaseCommand):
         from campaign.groups.tasks import sweep_now
 
         groups = sweep_now()
-        count = actions.enqueue_due_turns()
         steps = actions.enqueue_due_steps()
         settled, played = battles.handler().sweep_due()
-        self.stdout.write(f"{count} turn(s) due; {steps} campaign step(s) past their deadline; "
+        self.stdout.write(f"{steps} campaign turn(s) or step(s) due; "
                           f"{settled} battle(s) settled at their deadline; "
                           f"{played} late activation(s) played by the doctrine; "
                           f"{mail} stored mail message(s) processed again; "

@@ -315,7 +315,7 @@ def settled_key(battle: Battle, how: str, with_result: bool) -> str:
 def finish_turn_if_ready(campaign: Campaign):
     """If the campaign's turn waits for battles and all are resolved, finish it (the rest of the
     turn pipeline). Returns the finished Turn or None."""
-    from campaign import actions
+    from campaign.eventhorizon import actions as eh_actions
 
     # Re-read under the lock: the caller's copy may predate dice committed by this transaction.
     # Locking order (campaign/locks.py): the campaign row, then the turn row.
@@ -325,7 +325,7 @@ def finish_turn_if_ready(campaign: Campaign):
         return None
     if Battle.objects.filter(campaign=campaign, turn=turn.number).exclude(status=Battle.Status.RESOLVED).exists():
         return None
-    return actions.finish_turn(campaign, turn)
+    return eh_actions.finish_turn(campaign, turn)
 
 
 def results_for(campaign: Campaign, turn: Turn) -> dict[int, conflict.BattleResult]:

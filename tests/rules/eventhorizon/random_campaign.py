@@ -1,6 +1,6 @@
 """Random Event Horizon campaigns for property tests (pure Python, no Django).
 
-``new_campaign`` builds the state ``campaign.actions.create_campaign`` would store (a rolled
+``new_campaign`` builds the state ``campaign.eventhorizon.actions.create_campaign`` would store (a rolled
 map, empires with the starting BP, owned home worlds with a dockyard each, the purpose rolled
 after the map), optionally with a few fleets already out near the home worlds so that
 battles, retreats and neutral-world rolls happen in the first turns. ``random_orders`` writes
@@ -86,7 +86,7 @@ class CampaignSpec:
 # --- setting up -----------------------------------------------------------------------------
 
 def new_campaign(spec: CampaignSpec) -> CampaignState:
-    """The state of a campaign as created (campaign.actions.create_campaign), plus
+    """The state of a campaign as created (campaign.eventhorizon.actions.create_campaign), plus
     ``spec.fleets_out`` fleets per seat near its home world. Raises MapError when no map can
     be made (too few reachable planets)."""
     dice = SeededDice(derive(spec.seed, "setup"))

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from campaign import actions as campaign_actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import Ship
 from campaign.models import AuditEntry, Turn
 from tactical.battles import actions
@@ -97,12 +98,12 @@ def test_export_and_import_carry_the_rule_book(small_campaign, alice):
     _choose_buoyz(small_campaign, alice)
     doc = export_campaign(small_campaign)
     assert doc["campaign"]["options"]["battle_book"] == "buoyz"
-    copy = campaign_actions.import_campaign(doc)
+    copy = eh_actions.import_campaign(doc)
     assert copy.options["battle_book"] == "buoyz"
     doc["campaign"]["options"]["battle_book"] = "nosuchbook"
     count = type(small_campaign).objects.count()
     with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'nosuchbook'"):
-        campaign_actions.import_campaign(doc)
+        eh_actions.import_campaign(doc)
     assert type(small_campaign).objects.count() == count
 
 
@@ -125,14 +126,14 @@ def test_the_lobby_offers_the_books_and_records_the_choice(client, alice):
     client.force_login(alice)
     page = client.get("/lobby/new/").content.decode()
     assert "Battles fought online use" in page and 'value="buoyz"' in page
-    campaign = campaign_actions.create_lobby(moderator=alice, name="Mixed", width=10, height=10, seats=2,
+    campaign = eh_actions.create_lobby(moderator=alice, name="Mixed", width=10, height=10, seats=2,
                                              options={"battle_book": "buoyz"})
     assert campaign.options["battle_book"] == "buoyz"
-    own = campaign_actions.create_lobby(moderator=alice, name="Own", width=10, height=10, seats=2,
+    own = eh_actions.create_lobby(moderator=alice, name="Own", width=10, height=10, seats=2,
                                         options={"battle_book": "eventhorizon"})
     assert "battle_book" not in own.options  # its own book: nothing recorded
     with pytest.raises(campaign_actions.ActionError, match="cannot be fought on the rule book 'chess'"):
-        campaign_actions.create_lobby(moderator=alice, name="Bad", width=10, height=10, seats=2,
+        eh_actions.create_lobby(moderator=alice, name="Bad", width=10, height=10, seats=2,
                                       options={"battle_book": "chess"})
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from campaign import actions as campaign_actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.actions import roll_back_turn
 from campaign.eventhorizon.models import Ship
 from campaign.models import Campaign, DiceRoll, Turn
@@ -43,7 +44,7 @@ def test_a_tabletop_battle_stops_the_turn_until_it_is_settled(small_campaign):  
     assert battle.log.filter(kind="created").exists()
     # Orders cannot be given while the turn waits for its battles.
     with pytest.raises(campaign_actions.ActionError):
-        campaign_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={})
+        eh_actions.submit_orders(empire_id=small_campaign.empires.get(seat=1).pk, raw={})
 
 
 def test_moderator_auto_resolve_completes_the_turn(small_campaign, alice):  # 003 Alternative to a Tactical Battle
@@ -215,7 +216,7 @@ def test_roll_back_discards_a_turn_waiting_for_battles(small_campaign, alice):  
     turn.refresh_from_db()
     assert turn.status == Turn.Status.OPEN and turn.pending is None
     campaign_actions.resume_campaign(campaign_id=small_campaign.pk, user=alice)
-    campaign_actions.process_turn(campaign_id=small_campaign.pk)
+    eh_actions.process_turn(campaign_id=small_campaign.pk)
     assert Battle.objects.get().setup == setup  # the same orders give the same battle
 
 

@@ -54,7 +54,7 @@ def test_the_rule_books_offered_are_the_registrys_playable_ones_with_a_fleet_boo
 
 
 def test_the_event_horizon_offers_are_the_library_and_the_players_own_designs(small_campaign, bob):
-    from campaign.actions import save_design
+    from campaign.eventhorizon.actions import save_design
     from campaign.rules.eventhorizon.designs import GALIOT as SWORD
 
     library = book(EH).offers(None)

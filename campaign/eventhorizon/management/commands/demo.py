@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions, versioning
+from campaign.eventhorizon import actions as eh_actions
 from campaign.management.commands._common import parse_size
 from campaign.models import Turn
 
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         if opts["turns"] < 1:
             raise CommandError("--turns must be at least 1")
         try:
-            campaign = actions.create_campaign(
+            campaign = eh_actions.create_campaign(
                 name=f"Demo {opts['players']}p seed {opts['seed']}", grid=opts["grid"], width=width,
                 height=height, players=opts["players"], seed=opts["seed"],
             )
@@ -41,8 +42,8 @@ class Command(BaseCommand):
         )
         # The set-up round (turn 0: every seat buys its set-up fleet), then the turns.
         for _ in range(opts["turns"] + 1):
-            actions.write_bot_orders(campaign_id=campaign.pk)
-            actions.process_turn(campaign_id=campaign.pk)
+            eh_actions.write_bot_orders(campaign_id=campaign.pk)
+            eh_actions.process_turn(campaign_id=campaign.pk)
             campaign.refresh_from_db()
             turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE).order_by("-number").first()
             cells = []

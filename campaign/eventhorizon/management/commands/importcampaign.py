@@ -3,6 +3,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions, sanitise
+from campaign.eventhorizon import actions as eh_actions
 
 
 class Command(BaseCommand):
@@ -37,7 +38,7 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(f"{opts['file']} is not valid JSON: {exc}") from None
         try:
-            campaign = actions.import_campaign(doc)
+            campaign = eh_actions.import_campaign(doc)
         except actions.ActionError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(str(campaign.pk))

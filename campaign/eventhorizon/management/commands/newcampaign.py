@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.management.commands._common import parse_size
 
 
@@ -33,7 +34,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         width, height = parse_size(opts["size"])
         try:
-            campaign = actions.create_campaign(
+            campaign = eh_actions.create_campaign(
                 name=opts["name"], grid=opts["grid"], width=width, height=height,
                 players=opts["players"], seed=opts["seed"],
                 options={"economy_types": not opts["no_economy_types"], "steered_drift": opts["steered_drift"]},

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign import actions
+from campaign.eventhorizon import actions as eh_actions
 from campaign.management.commands._common import get_campaign
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 
@@ -25,10 +26,10 @@ class Command(BaseCommand):
         rounds = opts["turns"] + (1 if campaign.turn == SETUP_TURN else 0)
         for _ in range(rounds):
             try:
-                actions.write_bot_orders(campaign_id=campaign.pk)
+                eh_actions.write_bot_orders(campaign_id=campaign.pk)
             except actions.TurnClosed as exc:
                 raise CommandError(str(exc)) from None
-            turn = actions.process_turn(campaign_id=campaign.pk)
+            turn = eh_actions.process_turn(campaign_id=campaign.pk)
             campaign.refresh_from_db()
             if turn is None:
                 raise CommandError(f"turn {campaign.turn} could not be processed")

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaign import actions, versioning
+from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, Membership
 
 DEMO_NAME = "Demo Sector"
@@ -66,7 +67,7 @@ class Command(BaseCommand):
         campaign = Campaign.objects.filter(name=DEMO_NAME).first()
         if campaign is None:
             try:
-                campaign = actions.create_campaign(
+                campaign = eh_actions.create_campaign(
                     name=DEMO_NAME, grid="hex", width=30, height=24, players=4, seed="demo",
                     moderator=users["moderator"],
                     empire_names=["Venetian Star Republic", "Knights of S.T.J.O.N",
@@ -90,8 +91,8 @@ class Command(BaseCommand):
                 campaign.empires.update(is_bot=True)
                 versioning.bump(campaign.pk)
                 for _ in range(DEMO_TURNS + 1):
-                    actions.write_bot_orders(campaign_id=campaign.pk)
-                    actions.process_turn(campaign_id=campaign.pk)
+                    eh_actions.write_bot_orders(campaign_id=campaign.pk)
+                    eh_actions.process_turn(campaign_id=campaign.pk)
                 campaign.empires.filter(seat__in=[1, 2]).update(is_bot=False)
                 versioning.bump(campaign.pk)
             except actions.ActionError as exc:

@@ -1,28 +1,23 @@
-"""Orders for the open turn: preview, submit, mark ready, take a seat back from the computer.
+"""Orders for an Event Horizon turn: preview, submit, mark ready, take a seat back from the computer
+(issue 26: out of the platform's ``campaign/actions/orders.py``). The last player ready queues the
+turn's processing on commit (the platform's task ``campaign.tasks.process_turn``, which reaches
+this layer's ``process_turn`` through its record).
 """
 from __future__ import annotations
 
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from .. import locks, lookups
-from ..eventhorizon import adapters
-from ..eventhorizon.visibility import fog_radius
-from ..models import Campaign, Empire, Turn, TurnOrders
-from ..notifications import round_label
-from ..rules.eventhorizon.orders import OrderError, Preview
-from ..rules.eventhorizon.preview import check_viewed_orders
-from .errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
+from campaign import locks, lookups
+from campaign.actions.errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
+from campaign.actions.turns import _open_turn
+from campaign.models import Campaign, Empire, Turn, TurnOrders
+from campaign.notifications import round_label
+from campaign.rules.eventhorizon.orders import OrderError, Preview
+from campaign.rules.eventhorizon.preview import check_viewed_orders
 
-
-def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
-    """The campaign's open turn; ``lock`` takes its row (locking order: the caller took the
-    campaign row first if it needs it, campaign/locks.py)."""
-    turn = locks.turn(campaign.pk, campaign.turn) if lock else Turn.objects.filter(
-        campaign=campaign, number=campaign.turn).first()
-    if turn is None or turn.status != Turn.Status.OPEN or campaign.status != Campaign.Status.ACTIVE:
-        raise TurnClosed(f"{round_label(campaign.turn)} is not taking orders")
-    return turn
+from .. import adapters
+from ..visibility import fog_radius
 
 
 def preview_orders(*, empire: Empire, raw) -> Preview:
@@ -167,7 +162,7 @@ def _enqueue_if_all_ready(turn: Turn) -> bool:
     """The last player to mark ready starts processing at once (on commit; with no broker the
     task runs in that request). A paused campaign waits for the moderator (the turn is noted
     ready, so the sweep takes it once the campaign is resumed)."""
-    from ..tasks import process_turn as task
+    from campaign.tasks import process_turn as task
 
     if not _note_ready(turn) or turn.campaign.paused:
         return False
