@@ -140,6 +140,31 @@ def shot(request):
     return take
 
 
+# What Chromium says when a navigation the test asked for is cut short by another one: a play or
+# what-if page that polls reloads itself when the battle moves on (static/battle.js), and may do so
+# just as the test goes to its next page.
+_INTERRUPTED = ("net::ERR_ABORTED", "is interrupted by another navigation")
+
+
+def _goto_through_own_reloads(pg) -> None:
+    """Make ``pg.goto`` go again (up to three times) when the page's own reload interrupted it;
+    any other failure is raised at once."""
+    from playwright.sync_api import Error
+
+    goto = pg.goto
+
+    def retrying(url, **kwargs):
+        for attempt in range(3):
+            try:
+                return goto(url, **kwargs)
+            except Error as exc:
+                if attempt == 2 or not any(words in str(exc) for words in _INTERRUPTED):
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    pg.goto = retrying
+
+
 @pytest.fixture
 def new_page(browser, live_server, request, shot):
     """``new_page()``: a page in a fresh browser context (its own cookies: one person), aimed at
@@ -154,6 +179,7 @@ def new_page(browser, live_server, request, shot):
         ctx = browser.new_context(base_url=live_server.url, viewport=size, is_mobile=phone, has_touch=phone)
         ctx.set_default_timeout(TIMEOUT_MS)
         pg = ctx.new_page()
+        _goto_through_own_reloads(pg)
         pg.on("console", lambda msg: blocked.append(f"{pg.url}: {msg.text}")
               if "Content Security Policy" in msg.text else None)
         made.append((ctx, pg))
