@@ -70,7 +70,8 @@ class CreateForm(forms.Form):
         label="How scenarios are fought", choices=ScenarioMode.choices, initial=ScenarioMode.TABLETOP,
         required=False, empty_value=ScenarioMode.TABLETOP,
         help_text="Every scenario starts in this mode; until its table is set the moderator may still switch one "
-                  "(fought online: the players play each battle here, on the Buoyz engine).")
+                  "(fought online: the players play each battle here, on the Buoyz engine or on the rule book "
+                  "chosen under \"Battles fought online use\").")
     seed = forms.CharField(required=False, max_length=100,
                            help_text="Optional: a chosen dice seed (the same rolls every time). Leave empty.")
 

@@ -52,6 +52,7 @@ def test_a_cam_scenario_is_fought_k_times_on_print_and_play(
     # The scenario page and the battle page link to it.
     page = client.get(reverse("cam-scenario", args=[c.pk, 1])).content.decode()
     assert 'id="converted-whatif-link"' in page and "What-if on Star Trek Print&amp;Play" in page
+    assert '<strong id="scenario-mode">Fought online on Star Trek Print&amp;Play</strong>' in page  # not "Buoyz"
     # An outsider: 404 everywhere, the same as for a scenario or battle that does not exist.
     client.force_login(mallory)
     for data in (ask, {"battle": battle.pk, "trials": 6}, {**ask, "scenario": 9}):
