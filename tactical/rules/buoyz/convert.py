@@ -27,6 +27,7 @@ from campaign.rules.cam.ships import MAX_MAIN, MAX_SECONDARY, SD, ShipClass, Wea
 from campaign.rules.eventhorizon.designs import WEAPONS, Design, ShipType
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
 from tactical.rules import registry
+from tactical.rules.kit import layers
 
 from .play.setup import sd_from_json, sd_to_json, setup_for
 
@@ -250,9 +251,7 @@ def result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], resu
     (11.7) warped out; the rest survived with the damage they carry. The winner holds the field
     if a ship of his survived."""
     attacker, defender = int(eh_setup["attacker"]), int(eh_setup["defender"])
-    by_book = {int(k): int(v) for k, v in (book_setup.get("converted") or {}).get("ships", {}).items()}
-    ships = {int(s["id"]): (seat, s) for seat in (attacker, defender)
-             for s in ((eh_setup.get("sides") or {}).get(str(seat)) or {}).get("ships") or []}
+    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
     out, kept = [], set()
     for fate in result.get("ships") or []:
         eh_id = by_book.get(int(fate["ship"]))

@@ -22,6 +22,8 @@ this kit and of ``tactical.rules.geometry``; it never copies them. Import from h
 ``trial``          ``Trial`` (a book's what-if battles), ``WinTally`` (the generic page's tally)
 ``book``           the ``RuleBook`` protocol every registered book follows, ``Book`` (that
                    protocol over a book's ``PlayRules``), ``battle_result`` (one result JSON)
+``layers``         what a converter reads of a layer's battle: ``eh_seats``, ``eh_side``,
+                   ``eh_ships``, ``eh_entries`` (an Event Horizon setup) and ``converted_ships``
 =================  ==========================================================================
 
 The checklist for a new book is docs/architecture.md, "How to add a rule book";

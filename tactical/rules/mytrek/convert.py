@@ -25,6 +25,7 @@ from campaign.rules.cam.ships import STARTER_CATALOGUE
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS, WEAPONS, ShipType
 from campaign.rules.eventhorizon.designs import Design as EHDesign
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.rules.kit import layers
 
 from . import tables as T
 from .fleets import design_json
@@ -187,17 +188,8 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
     """The My Trek V setup of an Event Horizon battle (XC33): the grid (taller for more than
     six ships a side, XC31), which My Trek V ship is which Event Horizon ship under ``converted``
     (ship ids are given side 1 first, in order, as ``fleets.new_battle`` numbers them)."""
-    attacker, defender = int(eh_setup["attacker"]), int(eh_setup["defender"])
-    sides = eh_setup.get("sides") or {}
-    entries, names, mapping, notes, n = {}, {}, {}, {}, 0
-    for seat in sorted((attacker, defender)):
-        side = sides.get(str(seat)) or {}
-        entries[seat] = [eh_entry(s) for s in side.get("ships") or []]
-        names[seat] = side.get("name") or f"Empire {seat}"
-        for s, e in zip(side.get("ships") or [], entries[seat]):
-            n += 1
-            mapping[str(n)] = int(s["id"])
-            notes[str(n)] = e["notes"]
+    attacker, defender = layers.eh_seats(eh_setup)
+    entries, names, mapping, notes = layers.eh_entries(eh_setup, eh_entry)
     setup = _setup(entries, names, attacker, defender)
     setup["converted"] = {
         "layer": LAYER_EH,
@@ -251,13 +243,7 @@ def eh_result_back(
     Hull Damage); the rest survived with the damage they carry (``eh_carried``). My Trek V has
     no capture and no leaving the board. The winner holds the field (and the hex's world) if a
     ship of his survived."""
-    by_book = {int(k): int(v) for k, v in (book_setup.get("converted") or {}).get("ships", {}).items()}
-    seats = (int(eh_setup["attacker"]), int(eh_setup["defender"]))
-    ships = {
-        int(s["id"]): (seat, s)
-        for seat in seats
-        for s in ((eh_setup.get("sides") or {}).get(str(seat)) or {}).get("ships") or []
-    }
+    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
     out, kept = [], set()
     for fate in result.get("ships") or []:
         eh_id = by_book.get(int(fate["ship"]))

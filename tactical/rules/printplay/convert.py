@@ -28,6 +28,7 @@ from typing import Any
 from campaign.rules.cam.ships import SD, STARTER_CATALOGUE, ShipClass
 from campaign.rules.eventhorizon.designs import WEAPONS, Design, ShipType
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.rules.kit import layers
 
 from . import dashboards as dash_mod
 from .dashboards import ROSTER, Dashboard, Weapon
@@ -226,10 +227,7 @@ def eh_result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], r
     destroyed stays destroyed; off the mat (ruling PP17) is warped out; the rest survived with
     the damage they carry (``eh_carried``). Print&Play has no capture. The winner holds the field
     (and the hex's world) if a ship of his survived."""
-    by_book = {int(k): int(v) for k, v in (book_setup.get("converted") or {}).get("ships", {}).items()}
-    seats = (int(eh_setup["attacker"]), int(eh_setup["defender"]))
-    ships = {int(s["id"]): (seat, s) for seat in seats
-             for s in ((eh_setup.get("sides") or {}).get(str(seat)) or {}).get("ships") or []}
+    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
     out, kept = [], set()
     for fate in result.get("ships") or []:
         eh_id = by_book.get(int(fate["ship"]))

@@ -28,6 +28,7 @@ from campaign.rules.cam.ships import STARTER_CATALOGUE
 from campaign.rules.eventhorizon.designs import SAMPLE_DESIGNS, WEAPONS, ShipType
 from campaign.rules.eventhorizon.designs import Design as EHDesign
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
+from tactical.rules.kit import layers
 
 from .cards import COMMAND_CREW_COST, Card, card_from_json
 from .cards import design as make_card
@@ -157,17 +158,8 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
     """The Star Sectors setup of an Event Horizon battle: which ship is which Event Horizon ship
     under ``converted`` (ship ids are given side by side in seat order, as ``new_battle`` numbers
     them)."""
-    attacker, defender = int(eh_setup["attacker"]), int(eh_setup["defender"])
-    sides = eh_setup.get("sides") or {}
-    entries, names, mapping, notes, n = {}, {}, {}, {}, 0
-    for seat in sorted((attacker, defender)):
-        side = sides.get(str(seat)) or {}
-        entries[seat] = [eh_entry(s) for s in side.get("ships") or []]
-        names[seat] = side.get("name") or f"Empire {seat}"
-        for s, e in zip(side.get("ships") or [], entries[seat]):
-            n += 1
-            mapping[str(n)] = int(s["id"])
-            notes[str(n)] = e["notes"]
+    attacker, defender = layers.eh_seats(eh_setup)
+    entries, names, mapping, notes = layers.eh_entries(eh_setup, eh_entry)
     most = max([len(v) for v in entries.values()] + [1])
     terrain = _terrain(16, _clamp(most + 2, 12, 40), bool(eh_setup.get("world")),
                        eh_setup.get("terrain") == "particle_cloud")
@@ -211,12 +203,9 @@ def eh_result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], r
     VIII); the rest survived with the damage they carry (``eh_carried``). Star Sectors has no
     capture and no leaving the map. The winner holds the field (and the hex's world) if a ship of
     his survived."""
-    converted = book_setup.get("converted") or {}
-    by_book = {int(k): int(v) for k, v in converted.get("ships", {}).items()}
+    by_book = layers.converted_ships(book_setup)
     cards = _cards(book_setup)
-    seats = (int(eh_setup["attacker"]), int(eh_setup["defender"]))
-    ships = {int(s["id"]): (seat, s) for seat in seats
-             for s in ((eh_setup.get("sides") or {}).get(str(seat)) or {}).get("ships") or []}
+    ships = layers.eh_ships(eh_setup)
     out, kept = [], set()
     for fate in result.get("ships") or []:
         eh_id = by_book.get(int(fate["ship"]))
