@@ -13,13 +13,15 @@
   controls.hidden = false;
 
   function link(id) { return document.getElementById(id); }
-  function show(href, then) {
+  // ``auto``: a step the player fetches by itself; paused while it is on its way, it is not taken.
+  function show(href, then, auto) {
     busy = true;
     var url = new URL(href, window.location.href);
     url.searchParams.set("frame", "1");  // the step's frame alone
     fetch(url, {credentials: "same-origin", headers: {"Accept": "text/html"}})
       .then(function (r) { if (!r.ok) throw new Error("the server answered " + r.status); return r.text(); })
       .then(function (text) {
+        if (auto && !playing) return;
         var holder = document.createElement("template");  // inert: nothing in it runs or loads
         holder.innerHTML = text;
         var next = holder.content.getElementById("replay-frame");
@@ -37,7 +39,7 @@
     if (!playing) return;
     var next = link("next");
     if (!next) { pause(); state.textContent = "The end of the battle."; return; }
-    show(next.href, function () { if (playing) timer = setTimeout(tick, Number(speed.value)); });
+    show(next.href, function () { if (playing) timer = setTimeout(tick, Number(speed.value)); }, true);
   }
   function play() {
     playing = true;
@@ -46,7 +48,7 @@
     state.textContent = "Playing";
     if (!link("next")) {  // at the end: play again from the start
       var first = link("first");
-      if (first) { show(first.href, function () { timer = setTimeout(tick, Number(speed.value)); }); return; }
+      if (first) { show(first.href, function () { timer = setTimeout(tick, Number(speed.value)); }, true); return; }
     }
     tick();
   }

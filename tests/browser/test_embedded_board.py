@@ -120,3 +120,31 @@ def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign,
     assert _fits(page, ".board-frame svg", viewport) and _fits(page, "#replay-controls", viewport)
     assert sideways_overflow(page) == []
     shot(page, f"end-{viewport['width']}")
+
+
+def test_a_step_on_its_way_when_the_replay_is_paused_is_not_taken(eager_tasks, small_campaign, bob, carol,
+                                                                    new_page, login):
+    # Found by a loaded CI run: "Pause" clicked while the next step's frame was being fetched, and
+    # the frame arrived after the pause and moved the replay on one step.
+    import time
+
+    contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get(campaign=small_campaign)
+    play.hand_to_doctrine(battle_id=battle.pk, user=bob)
+    play.hand_to_doctrine(battle_id=battle.pk, user=carol)
+    page = new_page()
+    login(page, "bob", "pw-bob")
+    page.goto(reverse("battle-replay", args=[battle.pk]))
+    assert _position(page)[0] == 0
+
+    def slow(route):  # every frame answers late, so the pause lands while one is on its way
+        time.sleep(0.6)
+        route.continue_()
+
+    page.route(re.compile(r".*[?&]frame=1.*"), slow)
+    with page.expect_request(re.compile(r".*[?&]frame=1.*")):
+        page.click("#replay-play")
+    page.click("#replay-play")  # pause, the first step's frame still on its way
+    assert page.locator("#replay-state").inner_text() == "Paused"
+    page.wait_for_timeout(1500)  # long after that frame has arrived
+    assert _position(page)[0] == 0 and "step=" not in page.url
