@@ -116,10 +116,14 @@ def _children_cpu() -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--battles", type=int, default=1000)
-    parser.add_argument("--whatif", type=int, default=1000)
-    parser.add_argument("--processes", type=int, default=1)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--battles", type=int, default=1000,
+                        help="checked doctrine battles from random 25- and 100-point fleets (default 1000; 0: none)")
+    parser.add_argument("--whatif", type=int, default=1000,
+                        help="25-point battles through the what-if path (default 1000; 0: none)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="worker processes for both runs (default 1; the goal is measured with 2)")
     parser.add_argument("--hash", type=int, default=0, help="print the event hash of N seeded battles and stop")
     args = parser.parse_args()
     print(f"load average at the start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
