@@ -31,7 +31,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
@@ -507,7 +507,12 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
             nonlocal reported, last
             now = clock()
             if done - reported >= PROGRESS_EVERY or now - last >= PROGRESS_SECONDS:
-                if not mine.update(done=done, heartbeat_at=timezone.now()):
+                try:
+                    updated = mine.update(done=done, heartbeat_at=timezone.now())
+                except OperationalError:  # a busy database: the report is best effort, the next one tries again
+                    logger.warning("what-if run %s: progress not recorded (database busy)", run_id)
+                    return
+                if not updated:
                     raise _Superseded()
                 reported, last = done, now
 
