@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.urls import reverse
 
 from tactical.hosts.pickup.books import FleetBook, FleetError, fleet_book_of
@@ -123,12 +121,7 @@ def start_book_what_if(*, user, book: str, params: Any) -> WhatIfRun:
     if not getattr(user, "is_authenticated", False):
         raise runs.WhatIfError("log in to run a what-if")
     resolved = build_params(user=user, book=book, raw=params)
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # as runs.start_what_if
-        runs.check_limits(user, resolved["trials"])
-        run = WhatIfRun.objects.create(user=user, params=resolved, trials=resolved["trials"])
-        transaction.on_commit(lambda: runs._enqueue(run.pk))
-    return run
+    return runs.queue_run(user, resolved)
 
 
 # --- what a run's page and API show ------------------------------------------------------------

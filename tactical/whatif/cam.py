@@ -25,8 +25,6 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.urls import reverse
 
 from campaign.access import role_of, visible_campaigns
@@ -187,12 +185,7 @@ def start_cam_what_if(*, user, params: Any) -> WhatIfRun:
     if not getattr(user, "is_authenticated", False):
         raise runs.WhatIfError("log in to run a what-if")
     resolved, campaign_id = build_params(user=user, raw=params)
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # as runs.start_what_if
-        runs.check_limits(user, resolved["trials"])
-        run = WhatIfRun.objects.create(user=user, campaign_id=campaign_id, params=resolved, trials=resolved["trials"])
-        transaction.on_commit(lambda: runs._enqueue(run.pk))
-    return run
+    return runs.queue_run(user, resolved, campaign_id=campaign_id)
 
 
 def play(params: Mapping[str, Any], trials: int, progress: Callable[[int], None], processes: int) -> dict[str, Any]:

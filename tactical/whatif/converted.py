@@ -25,9 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -181,12 +179,7 @@ def start_converted_what_if(*, user, params: Any) -> WhatIfRun:
     if not getattr(user, "is_authenticated", False):
         raise runs.WhatIfError("log in to run a what-if")
     resolved, campaign_id = build_params(user=user, raw=params)
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # as runs.start_what_if
-        runs.check_limits(user, resolved["trials"])
-        run = WhatIfRun.objects.create(user=user, campaign_id=campaign_id, params=resolved, trials=resolved["trials"])
-        transaction.on_commit(lambda: runs._enqueue(run.pk))
-    return run
+    return runs.queue_run(user, resolved, campaign_id=campaign_id)
 
 
 def new_url(campaign, *, battle: Battle | None = None, scenario: int | None = None) -> str:

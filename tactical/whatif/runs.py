@@ -325,14 +325,19 @@ def start_what_if(*, user, params: Any) -> WhatIfRun:
     if not getattr(user, "is_authenticated", False):
         raise WhatIfError("log in to run a what-if")
     resolved = build_params(user=user, raw=params)
-    with transaction.atomic():
-        # The user's row is the lock that serialises their starts, so two simultaneous requests
-        # cannot both pass the limits.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        check_limits(user, resolved["trials"])
-        run = WhatIfRun.objects.create(user=user, campaign_id=resolved["campaign"], params=resolved,
-                                       trials=resolved["trials"])
-        transaction.on_commit(lambda: _enqueue(run.pk))
+    return queue_run(user, resolved, campaign_id=resolved["campaign"])
+
+
+@transaction.atomic
+def queue_run(user, resolved: dict, *, campaign_id: int | None = None) -> WhatIfRun:
+    """Create the run of checked parameters ``resolved`` within the user's limits and queue it after
+    commit: every kind of what-if starts here. Raises ``WhatIfLimitError``; nothing is created then."""
+    # The user's row is the lock that serialises their starts, so two simultaneous requests
+    # cannot both pass the limits.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    check_limits(user, resolved["trials"])
+    run = WhatIfRun.objects.create(user=user, campaign_id=campaign_id, params=resolved, trials=resolved["trials"])
+    transaction.on_commit(lambda: _enqueue(run.pk))
     return run
 
 
