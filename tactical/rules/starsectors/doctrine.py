@@ -62,10 +62,22 @@ class _Shots:
         self.blocked: dict = {}
         self.ion = any(t.kind == "ion" for t in state.tiles)
         self.places: tuple = ()
+        self._free: _Free | None = None
+        self.length = ship.card.hull
+        self.all_arc = ship.card.arc == "all"
+        self.tactical = ship.crew_option == "tactical"
         # each enemy's axial hex and the distance within which a shot may reach it
         self.axial = [(e, e.pos[0] - (e.pos[1] - (e.pos[1] & 1)) // 2, e.pos[1],
                        (self.cf + (ship.card.hull - 1) + (e.card.hull - 1)) if self.can_fire else -1)
                       for e in enemies]
+        # each enemy's hull hexes a shot may aim at (not in an ion storm), in axial, and astern or not
+        self.cells = {e.id: [(cb, cb[0] - (cb[1] - (cb[1] & 1)) // 2, cb[1], cb != e.pos) for cb in e.hull()
+                             if not (self.ion and C.kind_at(state, cb) == "ion")] for e in enemies}
+
+    def free(self) -> _Free:
+        if self._free is None:
+            self._free = _Free(self.state, self.ship)
+        return self._free
 
     def value(self, pos, facing) -> tuple[float, int, int | None]:
         """(the best attack's expected hits, minus the distance to the nearest enemy, its target)."""
@@ -74,30 +86,30 @@ class _Shots:
         hull = None
         for e, eq, er, reach in self.axial:
             dq, dr = pq - eq, pr - er
-            d0 = max(abs(dq), abs(dr), abs(dq + dr))
+            d0 = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
             if d0 < near:
                 near = d0
             if d0 > reach:
                 continue
             if hull is None:
-                hull = hull_at(pos, facing, self.ship.card.hull)
-            v = self._shot(pos, facing, hull, e)
+                hull = hull_at(pos, facing, self.length)
+            v = self._shot(pos, facing, hull, e, d0)
             if v > best:
                 best, target = v, e.id
         return best, -near, target
 
-    def _shot(self, pos, facing, hull, e: Ship) -> float:
+    def _shot(self, pos, facing, hull, e: Ship, d0: int) -> float:
         state = self.state
         if len(hull) == 1 and e.card.hull == 1 and not self.ion:
-            a, b, d = pos, e.pos, C.dist(pos, e.pos)
+            a, b, d = pos, e.pos, d0
         else:
             best = None
+            cells = self.cells[e.id]
             for ca in hull:
-                for cb in e.hull():
-                    if self.ion and C.kind_at(state, cb) == "ion":
-                        continue
-                    d = C.dist(ca, cb)
-                    key = (d, ca != pos, cb != e.pos)
+                aq, ar, astern = ca[0] - (ca[1] - (ca[1] & 1)) // 2, ca[1], ca != pos
+                for cb, bq, br, bstern in cells:
+                    dq, dr = aq - bq, ar - br
+                    key = ((abs(dq) + abs(dr) + abs(dq + dr)) >> 1, astern, bstern)
                     if best is None or key < best[0]:
                         best = (key, ca, cb)
             if best is None:
@@ -105,24 +117,31 @@ class _Shots:
             (d, _, _), a, b = best
         if d < 1:
             return 0.0
+        side = C.relative_side(state, pos, facing, b)
+        eff = self.cf - (d - 1)
+        # point blank (IV.E): the enemy's stand in one of the three front hexes of the firer's
+        dice = 2 if d == 1 and a == pos and b == e.pos and side in C.FRONT else 1
+        if self.all_arc and side in C.AFT:
+            eff, dice = eff - 1, 1
+        if eff < 1:
+            return 0.0
+        dice += self.tactical
+        rolls = side in self.arcs
+        bank = bool(self.banks) and a == pos and side == 0 and _straight(pos, facing, b, self.cf)
+        if not (rolls or bank):
+            return 0.0  # nothing fires from here (whatever lies between)
         key = (a, b)
         blocked = self.blocked.get(key)
         if blocked is None:
             blocked = self.blocked[key] = bool(C.fire_blocked(state, a, b, self.seen, (self.ship.id, e.id)))
         if blocked:
             return 0.0
-        side = C.relative_side(state, pos, facing, b)
-        eff = self.cf - (d - 1)
-        dice = 2 if d == 1 and a == pos and b == e.pos and b in C.point_blank_at(pos, facing) else 1
-        if self.ship.card.arc == "all" and side in C.AFT:
-            eff, dice = eff - 1, 1
-        dice += self.ship.crew_option == "tactical"
         p_miss = self.p_hold[e.id]
         value = 0.0
-        if eff >= 1 and side in self.arcs:
+        if rolls:
             p = min(12, eff) / 12
             value = (1 - (1 - p) ** dice) * (1 - p_miss)
-        if self.banks and eff >= 1 and a == pos and side == 0 and _straight(pos, facing, b, self.cf):
+        if bank:
             for kind in self.banks:
                 value += 0.1 * max(0, self.cf - d) if kind in DF_WEAPONS else 1 - p_miss
         if value:
@@ -232,18 +251,22 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
         return None  # (having attacked, it stays where its shot was best)
     if ship.card.cf == 0:
         return None  # nothing to attack with: it keeps its distance (a tender, ruling SS2)
-    free = _Free(state, ship)
+    free = shots.free()
     frontier = [(ship.pos, ship.facing, (), 0, ship.t_nebula)]
     visited = {(ship.pos, ship.facing)}
     best, best_key = None, (here[0], here[1], 0)
     length = ship.card.hull
     nebulae = free.nebulae
+    orbits = state.near[1] if not ship.t_orbit else {}
+    terrain = state.terrain
+    value = shots.value
+    step = C.step
     while frontier:
         nxt = []
         for pos, facing, path, spent, paid in frontier:
             for kind in ("forward", "port", "starboard"):
                 if kind == "forward":
-                    npos, nfacing = C.step(pos, facing), facing
+                    npos, nfacing = step(pos, facing), facing
                 else:
                     npos, nfacing = pos, (facing + (1 if kind == "port" else -1)) % 6
                 if (npos, nfacing) in visited:
@@ -255,14 +278,13 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
                     continue
                 visited.add((npos, nfacing))
                 npath = path + (kind,)
-                v = shots.value(npos, nfacing)
+                v = value(npos, nfacing)
                 k = (v[0], v[1], -len(npath))
                 if k > best_key:
                     best, best_key = npath, k
-                stops = kind == "forward" and (
-                    (C.orbiting(state, npos) is not None and not ship.t_orbit) or C.kind_at(state, npos) == "wormhole")
-                if not stops:
-                    nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
+                if kind == "forward" and (npos in orbits or (npos in terrain and terrain[npos].kind == "wormhole")):
+                    continue  # the move stops there (VII.A)
+                nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
         frontier = nxt
     if best is None or best_key[:2] <= (here[0], here[1]):
         return None
@@ -314,7 +336,7 @@ def _jump(state: BattleState, ship: Ship, shots: _Shots, here: tuple, move: str 
     if ship.card.cf == 0 or C.damaged_mf(ship) == 0:
         return None
     wf = C.warp_factor(state, ship)
-    free = _Free(state, ship)
+    free = shots.free()
     best, best_key = None, None
     pos = ship.pos
     for n in range(1, wf + 1):
