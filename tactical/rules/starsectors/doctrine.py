@@ -79,6 +79,25 @@ class _Shots:
             self._free = _Free(self.state, self.ship)
         return self._free
 
+    def ceiling(self) -> float:
+        """No place's ``value`` is above this: the best enemy's shot at full CF with every die of
+        point blank and every bank (each term of ``_shot`` at its most; the sums and products only
+        grow with them)."""
+        if not self.can_fire:
+            return 0.0
+        top = 0.0
+        for e, _, _, _ in self.axial:
+            p_miss = self.p_hold[e.id]
+            value = (1 - (1 - min(12, self.cf) / 12) ** (2 + self.tactical)) * (1 - p_miss) if self.arcs else 0.0
+            for kind in self.banks:
+                value += 0.1 * max(0, self.cf - 1) if kind in DF_WEAPONS else 1 - p_miss
+            if value:
+                value *= 1 + 2 * e.damage / e.card.ss
+                if e.card.ss - e.damage <= 1:
+                    value += 0.5
+            top = max(top, value)
+        return top
+
     def value(self, pos, facing) -> tuple[float, int, int | None]:
         """(the best attack's expected hits, minus the distance to the nearest enemy, its target)."""
         near, best, target = 99, 0.0, None
@@ -251,6 +270,23 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
         return None  # (having attacked, it stays where its shot was best)
     if ship.card.cf == 0:
         return None  # nothing to attack with: it keeps its distance (a tender, ruling SS2)
+    best = _search(state, ship, shots, here, left)
+    if best is None:
+        return None
+    if not _ok(state, A.Move(ship.id, best[0])):
+        return None
+    _remember(ship, state, best[0], best[1:], key)
+    return best[0]
+
+
+def _search(state: BattleState, ship: Ship, shots: _Shots, here: tuple, left: int) -> tuple | None:
+    """The best sequence of forward moves and turns within ``left`` MF (by the place's shot value,
+    then the nearest enemy, then the fewest moves), None when none ends better than here."""
+    # A place worth the ceiling next to an enemy cannot be bettered (the search goes by the number of
+    # moves, and a longer path only wins on a better value or a nearer enemy): stop there.
+    top = (shots.ceiling(), -1)
+    if here[:2] >= top:
+        return None
     free = shots.free()
     frontier = [(ship.pos, ship.facing, (), 0, ship.t_nebula)]
     visited = {(ship.pos, ship.facing)}
@@ -261,9 +297,12 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
     terrain = state.terrain
     value = shots.value
     step = C.step
-    while frontier:
+    done = False
+    while frontier and not done:
         nxt = []
         for pos, facing, path, spent, paid in frontier:
+            if done:
+                break
             for kind in ("forward", "port", "starboard"):
                 if kind == "forward":
                     npos, nfacing = step(pos, facing), facing
@@ -282,16 +321,16 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
                 k = (v[0], v[1], -len(npath))
                 if k > best_key:
                     best, best_key = npath, k
+                    if k[:2] >= top:
+                        done = True
+                        break
                 if kind == "forward" and (npos in orbits or (npos in terrain and terrain[npos].kind == "wormhole")):
                     continue  # the move stops there (VII.A)
                 nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
         frontier = nxt
     if best is None or best_key[:2] <= (here[0], here[1]):
         return None
-    if not _ok(state, A.Move(ship.id, best[0])):
-        return None
-    _remember(ship, state, best[0], best[1:], key)
-    return best[0]
+    return best
 
 
 class _Free:
