@@ -18,7 +18,7 @@ from tactical.rules.kit import evolve
 from . import actions as A
 from . import core as C
 from .cards import DF_WEAPONS
-from .engine import _begin, seen_by
+from .engine import begun_state, seen_by
 from .sequence import check
 from .state import BattleState, Refusal, Ship, hull_at
 
@@ -480,7 +480,7 @@ def doctrine_action(state: BattleState) -> A.Action | None:
     else:
         ship = state.ship(state.active)
     if state.active != ship.id:
-        state = evolve(state.with_ship(_begin(ship, state)), active=ship.id)  # as its turn begins
+        state = evolve(begun_state(state, ship), active=ship.id)  # as its turn begins
         ship = state.ship(ship.id)
     if ship.t_phase != "engineering":
         act = _tactical(state, ship)

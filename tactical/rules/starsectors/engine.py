@@ -121,6 +121,22 @@ def _begin(ship: Ship, state: BattleState) -> Ship:
     return evolve(ship, t_orbit=C.orbiting(state, ship.pos) is not None, **_RESET)
 
 
+_BEGUN: tuple = (None, None, None)  # (a state, a ship id, that state with the ship's turn begun)
+
+
+def begun_state(state: BattleState, ship: Ship) -> BattleState:
+    """``state`` with ``ship``'s turn begun (``_begin``; ``active`` left as it is). The last one is
+    remembered: the doctrine begins the turn to choose the order, then ``apply`` to give it (the
+    same state object, by identity; one tuple, replaced whole)."""
+    last = _BEGUN
+    if last[0] is state and last[1] == ship.id:
+        return last[2]
+    begun = _begin(ship, state)
+    out = state if begun is ship else state.with_ship(begun)
+    globals()["_BEGUN"] = (state, ship.id, out)
+    return out
+
+
 def _tactical(ship: Ship, what: str) -> None:
     if ship.t_phase == "engineering":
         raise Refusal("004 III", f"{what}: the tactical phase always occurs before the engineering phase")
@@ -486,4 +502,4 @@ def _withdraw(state: BattleState, ship: Ship, a: A.Withdraw) -> Resolver:
     return run
 
 
-__all__ = ["Resolver", "damage", "destroy", "detected", "seen_by"]
+__all__ = ["Resolver", "begun_state", "damage", "destroy", "detected", "seen_by"]

@@ -121,7 +121,7 @@ class Ship:
         return hull_at(self.pos, self.facing, self.card.hull)
 
 
-_SHIP_CACHES = frozenset({"_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_fs"})
+_SHIP_CACHES = ("_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_slot", "_fs", "_nocloak")
 
 
 def _moved_hull(occ: dict, old: Ship, ship: Ship) -> dict | None:
@@ -160,7 +160,7 @@ class BattleState:
     _cached_from = {
         "width": ("grid", "near", "_fs", "_blocks"),
         "height": ("grid", "near", "_fs", "_blocks"),
-        "ships": ("_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_fs"),
+        "ships": ("_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_slot", "_fs", "_nocloak"),
         "tiles": ("terrain", "near", "_fs", "_blocks", "_stations"),
         "round": ("_alive_sides",),
         "round_cap": ("_alive_sides",),
@@ -203,6 +203,8 @@ class BattleState:
         index = self.__dict__.get("_index")
         if index is None:
             index = self.__dict__["_index"] = {s.id: s for s in reversed(self.ships)}  # the first of an id
+            if len(index) == len(self.ships):  # each id once: where each ship stands in ``ships``
+                self.__dict__["_slot"] = {s.id: i for i, s in enumerate(self.ships)}
         return index.get(ship_id)
 
     @property
@@ -223,13 +225,24 @@ class BattleState:
         if old is None:
             return self
         d = self.__dict__
-        ships = tuple(ship if s.id == ship.id else s for s in self.ships)
-        new = {k: v for k, v in d.items() if k not in _SHIP_CACHES}
+        sid = ship.id
+        slot = d["_slot"].get(sid) if "_slot" in d else None
+        if slot is not None:  # the one ship of that id: put in its place
+            ships = list(self.ships)
+            ships[slot] = ship
+            ships = tuple(ships)
+        else:
+            ships = tuple(ship if s.id == sid else s for s in self.ships)
+        new = d.copy()
+        for k in _SHIP_CACHES:
+            new.pop(k, None)
         new["ships"] = ships
         index = d.get("_index")
         if index is not None:
             index = new["_index"] = index.copy()
-            index[ship.id] = ship
+            index[sid] = ship
+            if "_slot" in d:
+                new["_slot"] = d["_slot"]
         alive = ship.alive
         if old.alive == alive and old.side == ship.side and "_alive_sides" in d:
             new["_alive_sides"] = d["_alive_sides"]
@@ -243,8 +256,12 @@ class BattleState:
                 occ = _moved_hull(occ, old, ship)
                 if occ is not None:
                     new["occupied"], new["_occ_clean"] = occ, True
+        nocloak = d.get("_nocloak")
+        if nocloak is None or old.cloaked or ship.cloaked:
+            nocloak = not any(s.cloaked for s in ships)
+        new["_nocloak"] = nocloak
         seen = d.get("_seen")
-        if seen is not None and not (old.cloaked or ship.cloaked) and not any(s.cloaked for s in ships):
+        if seen is not None and nocloak:
             new["_seen"] = seen
             fs = d.get("_fs")
             if fs is not None and same_hull:
