@@ -411,11 +411,18 @@ _ENGINEERING = ("station_repair", "repair", "dilithium_repair", "bank_repair", "
                 "charge_warp", "dilithium_charge", "mine_resource", "station_dilithium", "station_trilithium", "cloak")
 
 
+_DUTIES = frozenset({"repair", "charge_warp", "charge_bank", "cloak"})  # engineering._DUTIES
+
+
 def _worth_asking(state: BattleState, ship: Ship, task: str) -> bool:
     """False for a task the engine would refuse on its face (saves asking it)."""
+    if task in _DUTIES and (ship.t_attacked or ship.t_duties >= 1 + ship.card.extra_phases):
+        return False  # V.A: no duty after an attack, one a phase
     if task in ("repair", "dilithium_repair", "bank_repair", "station_repair") and not ship.damage:
         return False
-    if task.startswith("station") and not any(t.kind == "station" for t in state.tiles):
+    if task.startswith(("station", "mine_")) and (ship.t_engaged or ship.cloaked):
+        return False  # V.B, VI.A: no operations after an attack or under a cloak
+    if task.startswith("station") and not C.has_station(state):
         return False
     if task.startswith("dilithium") and not ship.dilithium or task.startswith("trilithium") and not ship.trilithium:
         return False
