@@ -14,6 +14,7 @@ from collections.abc import Callable
 from tactical.rules import kit
 from tactical.rules.geometry import hex as hx
 from tactical.rules.kit import evolve
+from tactical.rules.kit.values import derive
 
 from . import actions as A
 from . import core as C
@@ -118,7 +119,7 @@ def _own_ship(state: BattleState, action) -> Ship:
 def _begin(ship: Ship, state: BattleState) -> Ship:
     if state.active == ship.id:
         return ship
-    return evolve(ship, t_orbit=C.orbiting(state, ship.pos) is not None, **_RESET)
+    return derive(ship, {**_RESET, "t_orbit": C.orbiting(state, ship.pos) is not None})
 
 
 _BEGUN: tuple = (None, None, None)  # (a state, a ship id, that state with the ship's turn begun)
