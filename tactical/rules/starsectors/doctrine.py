@@ -218,11 +218,21 @@ def _tactical(state: BattleState, ship: Ship) -> A.Action | None:
     if ship.t_engaged:  # it has attacked: it stays where its shot was best (a mine astern for a pursuer)
         return _lay_mine(state, ship, enemies)
     enemies = sorted(enemies, key=lambda e: (C.dist(ship.pos, e.pos), e.id))[:4]
-    shots = _Shots(state, ship, enemies)
+    if ship.card.cf == 0 and C.cf(state, ship) == 0:
+        return _lay_mine(state, ship, enemies)  # a tender: no shot, no plan, no jump (_plan, _jump)
     others = tuple((s.id, s.pos, s.facing, s.damage, s.alive, s.cloaked) for s in state.ships if s.id != ship.id)
-    shots.places = (state.tiles, state.mines, others)
+    places = (state.tiles, state.mines, others)
+    key = (ship.id, state.round, ship.pos, ship.facing, places)
+    planned = _recall(state, key)
+    if planned:  # the next move of the plan made earlier this turn
+        first = planned[0]
+        if _ok(state, A.Move(ship.id, first)):
+            _remember(ship, state, first, planned[1:], key)
+            return A.Move(ship.id, first)
+    shots = _Shots(state, ship, enemies)
+    shots.places = places
     here = shots.value(ship.pos, ship.facing)
-    move = _plan(state, ship, shots, here)
+    move = _plan(state, ship, shots, here, key, planned)
     jump = _jump(state, ship, shots, here, move)
     if jump is not None:
         return jump
@@ -249,22 +259,22 @@ def _lay_mine(state: BattleState, ship: Ship, enemies) -> A.LayMine | None:
     return None
 
 
-def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | None:
-    """The first move of the best sequence of forward moves and turns within the MF left (up to
-    five) if it ends somewhere better than here; the rest is remembered for the next orders."""
-    key = (ship.id, state.round, ship.pos, ship.facing, shots.places)
+def _recall(state: BattleState, key: tuple) -> tuple | None:
+    """The moves still planned for this ship from here this turn (taken from the memory), None."""
     planned = _PLANS.pop(key, None)
     if planned is not None:
         battle, planned = planned
         if battle is not _battle(state):
             planned = None  # another battle's plan (the same board): not this one's
+    return planned
+
+
+def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple, key: tuple, planned: tuple | None) -> str | None:
+    """The first move of the best sequence of forward moves and turns within the MF left (up to
+    five) if it ends somewhere better than here; the rest is remembered for the next orders.
+    ``planned``: what ``_recall`` found (a plan whose next move is refused is made afresh)."""
     if planned == ():
         return None  # the plan is done: here is where its shot is best
-    if planned:
-        first = planned[0]
-        if _ok(state, A.Move(ship.id, first)):
-            _remember(ship, state, first, planned[1:], key)
-            return first
     left = min(_DEPTH, C.mf(state, ship) - ship.t_mf)
     if left <= 0 or ship.t_wormhole or ship.t_warped or ship.t_stopped or ship.t_engaged or C.damaged_mf(ship) == 0:
         return None  # (having attacked, it stays where its shot was best)
