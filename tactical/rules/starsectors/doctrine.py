@@ -79,14 +79,17 @@ class _Shots:
             self._free = _Free(self.state, self.ship)
         return self._free
 
-    def ceiling(self) -> float:
-        """No place's ``value`` is above this: the best enemy's shot at full CF with every die of
-        point blank and every bank (each term of ``_shot`` at its most; the sums and products only
-        grow with them)."""
+    def ceiling(self, moves: int) -> float:
+        """No place within ``moves`` hexes of here has a ``value`` above this: the best shot, at
+        full CF with every die of point blank and every bank (each term of ``_shot`` at its most;
+        the sums and products only grow with them), at an enemy such a place may reach."""
         if not self.can_fire:
             return 0.0
         top = 0.0
-        for e, _, _, _ in self.axial:
+        pos = self.ship.pos
+        for e, _, _, reach in self.axial:
+            if C.dist(pos, e.pos) - moves > reach:
+                continue  # ``value`` never reaches for it from there
             p_miss = self.p_hold[e.id]
             value = (1 - (1 - min(12, self.cf) / 12) ** (2 + self.tactical)) * (1 - p_miss) if self.arcs else 0.0
             for kind in self.banks:
@@ -294,7 +297,7 @@ def _search(state: BattleState, ship: Ship, shots: _Shots, here: tuple, left: in
     then the nearest enemy, then the fewest moves), None when none ends better than here."""
     # A place worth the ceiling next to an enemy cannot be bettered (the search goes by the number of
     # moves, and a longer path only wins on a better value or a nearer enemy): stop there.
-    top = (shots.ceiling(), -1)
+    top = (shots.ceiling(left), -1)
     if here[:2] >= top:
         return None
     free = shots.free()
