@@ -243,8 +243,11 @@ def fire_blocked(state: BattleState, a: Coord, b: Coord, seen, exclude=()) -> st
 
 def cloak_between(state: BattleState, a: Coord, b: Coord, exclude=()) -> bool:
     """VI.A: a cloaked ship between two vessels disrupts the targeting of both."""
+    cloaked = [s for s in state.ships if s.cloaked and s.alive and s.id not in exclude]
+    if not cloaked:
+        return False
     cells = set(line(state, a, b)[1:-1])
-    return any(s.alive and s.cloaked and s.id not in exclude and cells & set(s.hull()) for s in state.ships)
+    return any(cells & set(s.hull()) for s in cloaked)
 
 
 __all__ = ["AFT", "FRONT", "blocks", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "dist", "docked_station",
