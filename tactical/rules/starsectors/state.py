@@ -121,9 +121,6 @@ class Ship:
         return hull_at(self.pos, self.facing, self.card.hull)
 
 
-_SHIP_CACHES = ("_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_slot", "_fs", "_nocloak")
-
-
 def _moved_hull(occ: dict, old: Ship, ship: Ship) -> dict | None:
     """``occ`` (no two hulls overlapping) with ``old``'s hull taken off and ``ship``'s put on,
     or None when the new hull would overlap another (then it is built afresh)."""
@@ -233,40 +230,43 @@ class BattleState:
             ships = tuple(ships)
         else:
             ships = tuple(ship if s.id == sid else s for s in self.ships)
-        new = d.copy()
-        for k in _SHIP_CACHES:
-            new.pop(k, None)
+        new = d.copy()  # every look-up below is set anew or dropped
         new["ships"] = ships
         index = d.get("_index")
         if index is not None:
             index = new["_index"] = index.copy()
             index[sid] = ship
-            if "_slot" in d:
-                new["_slot"] = d["_slot"]
+        else:
+            new.pop("_slot", None)
         alive = ship.alive
-        if old.alive == alive and old.side == ship.side and "_alive_sides" in d:
-            new["_alive_sides"] = d["_alive_sides"]
+        if not (old.alive == alive and old.side == ship.side):
+            new.pop("_alive_sides", None)
         same_hull = old.alive == alive and (not alive or (old.pos == ship.pos and old.facing == ship.facing
                                                           and old.card.hull == ship.card.hull))
         occ = d.get("occupied")
         if occ is not None and d.get("_occ_clean"):
-            if same_hull:
-                new["occupied"], new["_occ_clean"] = occ, True
-            else:
+            if not same_hull:
                 occ = _moved_hull(occ, old, ship)
-                if occ is not None:
-                    new["occupied"], new["_occ_clean"] = occ, True
+                if occ is None:
+                    del new["occupied"], new["_occ_clean"]
+                else:
+                    new["occupied"] = occ
+        else:
+            new.pop("occupied", None)
+            new.pop("_occ_clean", None)
         nocloak = d.get("_nocloak")
         if nocloak is None or old.cloaked or ship.cloaked:
             nocloak = not any(s.cloaked for s in ships)
         new["_nocloak"] = nocloak
-        seen = d.get("_seen")
-        if seen is not None and nocloak:
-            new["_seen"] = seen
-            fs = d.get("_fs")
+        fs = d.get("_fs")
+        if "_seen" in d and nocloak:
             if fs is not None and same_hull:
-                sid = ship.id
                 new["_fs"] = {k: v for k, v in fs.items() if sid not in k}
+            elif fs is not None:
+                del new["_fs"]
+        else:
+            new.pop("_seen", None)
+            new.pop("_fs", None)
         out = object.__new__(BattleState)
         object.__setattr__(out, "__dict__", new)
         return out
