@@ -70,9 +70,15 @@ class _Shots:
         self.axial = [(e, e.pos[0] - (e.pos[1] - (e.pos[1] & 1)) // 2, e.pos[1],
                        (self.cf + (ship.card.hull - 1) + (e.card.hull - 1)) if self.can_fire else -1)
                       for e in enemies]
-        # each enemy's hull hexes a shot may aim at (not in an ion storm), in axial, and astern or not
-        self.cells = {e.id: [(cb, cb[0] - (cb[1] - (cb[1] & 1)) // 2, cb[1], cb != e.pos) for cb in e.hull()
-                             if not (self.ion and C.kind_at(state, cb) == "ion")] for e in enemies}
+        self.cells: dict = {}
+
+    def _cells(self, e: Ship) -> list:
+        """``e``'s hull hexes a shot may aim at (not in an ion storm), in axial, and astern or not."""
+        found = self.cells.get(e.id)
+        if found is None:
+            found = self.cells[e.id] = [(cb, cb[0] - (cb[1] - (cb[1] & 1)) // 2, cb[1], cb != e.pos)
+                                        for cb in e.hull() if not (self.ion and C.kind_at(self.state, cb) == "ion")]
+        return found
 
     def free(self) -> _Free:
         if self._free is None:
@@ -124,19 +130,18 @@ class _Shots:
         state = self.state
         if len(hull) == 1 and e.card.hull == 1 and not self.ion:
             a, b, d = pos, e.pos, d0
-        else:
-            best = None
-            cells = self.cells[e.id]
+        else:  # the nearest pair of hull hexes (ties: the flight stands first), as ``core.nearest``
+            d, flags, a, b = 99, None, None, None
+            cells = self._cells(e)
             for ca in hull:
                 aq, ar, astern = ca[0] - (ca[1] - (ca[1] & 1)) // 2, ca[1], ca != pos
                 for cb, bq, br, bstern in cells:
                     dq, dr = aq - bq, ar - br
-                    key = ((abs(dq) + abs(dr) + abs(dq + dr)) >> 1, astern, bstern)
-                    if best is None or key < best[0]:
-                        best = (key, ca, cb)
-            if best is None:
+                    dd = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    if dd < d or (dd == d and (astern, bstern) < flags):
+                        d, flags, a, b = dd, (astern, bstern), ca, cb
+            if a is None:
                 return 0.0
-            (d, _, _), a, b = best
         if d < 1:
             return 0.0
         side = C.relative_side(state, pos, facing, b)
