@@ -438,10 +438,13 @@ def _worth_asking(state: BattleState, ship: Ship, task: str) -> bool:
         return False  # V.A: no duty after an attack, one a phase
     if task in ("repair", "dilithium_repair", "bank_repair", "station_repair") and not ship.damage:
         return False
-    if task.startswith(("station", "mine_")) and (ship.t_engaged or ship.cloaked):
-        return False  # V.B, VI.A: no operations after an attack or under a cloak
-    if task.startswith("station") and not C.has_station(state):
-        return False
+    if task.startswith(("station", "mine_")):
+        if ship.t_engaged or ship.cloaked:
+            return False  # V.B, VI.A: no operations after an attack or under a cloak
+        if task.startswith("station") and not C.has_station(state):
+            return False
+        if not ship.berth or C.place_of(state, ship) != ship.berth:
+            return False  # V.B: docked since its last turn
     if task.startswith("dilithium") and not ship.dilithium or task.startswith("trilithium") and not ship.trilithium:
         return False
     if task in ("charge_warp", "dilithium_charge") and ship.warp >= ship.card.nacelles:
