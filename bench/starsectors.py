@@ -4,10 +4,13 @@ for 1,000 on the 2-core machine, ``--processes 2``), and the 1,000-battle run fr
 100-point fleets: every battle must end with a defined result, raise nothing and keep the
 properties (no ship beyond its MF or warp factor). Prints wall and CPU seconds, the load, how the
 battles ended (destruction, withdrawal — ruling SS24 — or the round cap) and exits non-zero on any
-failure. ``--hash N`` prints instead one SHA-256 over every event and die of N seeded doctrine
-battles (25 and 100 points alternating): a change that keeps the rules and the doctrine keeps it.
+failure. ``--anatomy N`` prints instead where N what-if battles spend their time (the what-if
+path against the bare engine, steps a battle, CPU a step). ``--hash N`` prints instead one SHA-256
+over every event and die of N seeded doctrine battles (25 and 100 points alternating): a change
+that keeps the rules and the doctrine keeps it.
 
     .venv/bin/python bench/starsectors.py [--battles 1000] [--whatif 1000] [--processes 2] [--hash 40]
+                                          [--anatomy 40]
 """
 
 from __future__ import annotations
@@ -110,6 +113,41 @@ def event_hash(n: int) -> tuple[str, Counter]:
     return digest.hexdigest(), endings
 
 
+def anatomy(n: int) -> None:
+    """Where a 25-point what-if battle's time goes: the same N battles through the what-if path
+    (``trial.play_job``) and on the bare engine (the doctrine's order, then ``apply``), with the
+    set-up, the steps and the CPU per step."""
+    from tactical.rules.starsectors.doctrine import doctrine_action
+    from tactical.rules.starsectors.sequence import apply
+    from tactical.rules.starsectors.trial import play_job, setup_of
+
+    cpu = time.process_time()
+    for i in range(n):
+        play_job({"points": 25}, "bench", i)
+    whatif = time.process_time() - cpu
+    setup_cpu = play_cpu = 0.0
+    steps, rounds, ships, kinds = 0, 0, 0, Counter()
+    for i in range(n):
+        t = time.process_time()
+        dice = SeededDice(derive_seed(f"what-if/bench/{i}"))
+        state = BOOK.new_battle(setup_of({"points": 25}, "bench", i), dice)
+        t2 = time.process_time()
+        setup_cpu += t2 - t
+        ships += len(state.ships)
+        while not state.over:
+            action = doctrine_action(state)
+            kinds[type(action).__name__] += 1
+            state = apply(state, action, dice).state
+            steps += 1
+        play_cpu += time.process_time() - t2
+        rounds += min(state.round, state.round_cap)
+    print(f"{n} 25-point what-if battles: {whatif / n * 1000:.1f} ms CPU a battle through the what-if path; "
+          f"on the bare engine {setup_cpu / n * 1000:.1f} ms set-up + {play_cpu / n * 1000:.1f} ms play; "
+          f"{ships / n:.1f} ships, {rounds / n:.1f} rounds, {steps / n:.0f} steps a battle, "
+          f"{play_cpu / max(1, steps) * 1e6:.0f} µs CPU a step (doctrine and apply)")
+    print("  steps a battle by order: " + ", ".join(f"{k} {v / n:.0f}" for k, v in kinds.most_common()))
+
+
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -125,8 +163,13 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="worker processes for both runs (default 1; the goal is measured with 2)")
     parser.add_argument("--hash", type=int, default=0, help="print the event hash of N seeded battles and stop")
+    parser.add_argument("--anatomy", type=int, default=0,
+                        help="where N 25-point what-if battles spend their time (steps, CPU a step) and stop")
     args = parser.parse_args()
     print(f"load average at the start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
+    if args.anatomy:
+        anatomy(args.anatomy)
+        return 0
     if args.hash:
         t = time.process_time()
         digest, endings = event_hash(args.hash)

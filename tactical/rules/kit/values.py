@@ -51,9 +51,10 @@ def evolve(obj: Any, /, **changes: Any) -> Any:
     if cached is None:
         if len(obj.__dict__) != len(names):
             return replace(obj, **changes)
+        values = obj.__dict__.copy()
+        values.update(changes)
         new = _new(cls)
-        new.__dict__.update(obj.__dict__)
-        new.__dict__.update(changes)
+        _set(new, "__dict__", values)
         return new
     return derive(obj, changes)
 

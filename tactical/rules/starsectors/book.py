@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tactical.rules.kit import Book, evolve, private
+from tactical.rules.kit.doctrine import play_out
 
 from . import actions as A
 from . import core as C
@@ -14,10 +15,14 @@ from .doctrine import doctrine_action
 from .engine import detected
 from .fleets import sample_setup
 from .play import RULES
-from .sequence import check, legal_actions
+from .sequence import apply, check, legal_actions
 from .state import BattleState
 
 PLANTED_ID = 9_999
+
+
+def _over(state: BattleState) -> bool:
+    return state.over
 
 
 class StarSectorsBook(Book):
@@ -35,6 +40,13 @@ class StarSectorsBook(Book):
 
     def choose(self, state):
         return doctrine_action(state)
+
+    def simulate(self, state, dice):
+        """The battle played out by the doctrine (``kit.doctrine.play_out``), its order handed to
+        the engine's ``apply`` without ``check`` first: ``apply`` refuses what ``check`` would,
+        rolling nothing, and the loop then applies ``instead`` (as ``kit.doctrine.fallback``)."""
+        return play_out(state, dice, over=_over, choose=doctrine_action, apply=apply, instead=self.instead,
+                        max_steps=self.max_steps)
 
     def instead(self, state):
         legal = legal_actions(state)

@@ -36,8 +36,16 @@ def orbiting(state: BattleState, cell: Coord) -> int | None:
     return state.near[1].get(cell)
 
 
+def has_station(state: BattleState) -> bool:
+    """Whether the map has a space station (remembered on the state)."""
+    found = state.__dict__.get("_stations")
+    if found is None:
+        found = state.__dict__["_stations"] = any(t.kind == "station" for t in state.tiles)
+    return found
+
+
 def docked_station(state: BattleState, ship: Ship) -> int | None:
-    if not state.__dict__.setdefault("_stations", any(t.kind == "station" for t in state.tiles)):
+    if not has_station(state):
         return None
     for c in ship.hull():
         for n in state.grid.neighbours(c):
@@ -235,11 +243,14 @@ def fire_blocked(state: BattleState, a: Coord, b: Coord, seen, exclude=()) -> st
 
 def cloak_between(state: BattleState, a: Coord, b: Coord, exclude=()) -> bool:
     """VI.A: a cloaked ship between two vessels disrupts the targeting of both."""
+    cloaked = [s for s in state.ships if s.cloaked and s.alive and s.id not in exclude]
+    if not cloaked:
+        return False
     cells = set(line(state, a, b)[1:-1])
-    return any(s.alive and s.cloaked and s.id not in exclude and cells & set(s.hull()) for s in state.ships)
+    return any(cells & set(s.hull()) for s in cloaked)
 
 
 __all__ = ["AFT", "FRONT", "blocks", "bow_line", "cf", "cloak_between", "damaged_mf", "df", "dist", "docked_station",
-           "fire_blocked", "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting", "place_of",
-           "point_blank_at", "point_blank_cells", "relative_side", "reverse_allowance", "star_adjacent", "step",
-           "warp_factor"]
+           "fire_blocked", "has_station", "hull_ok", "in_arc", "in_kind", "kind_at", "mf", "nearest", "orbiting",
+           "place_of", "point_blank_at", "point_blank_cells", "relative_side", "reverse_allowance", "star_adjacent",
+           "step", "warp_factor"]

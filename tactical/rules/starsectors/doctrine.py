@@ -18,7 +18,7 @@ from tactical.rules.kit import evolve
 from . import actions as A
 from . import core as C
 from .cards import DF_WEAPONS
-from .engine import _begin, seen_by
+from .engine import begun_state, seen_by
 from .sequence import check
 from .state import BattleState, Refusal, Ship, hull_at
 
@@ -62,10 +62,50 @@ class _Shots:
         self.blocked: dict = {}
         self.ion = any(t.kind == "ion" for t in state.tiles)
         self.places: tuple = ()
+        self._free: _Free | None = None
+        self.length = ship.card.hull
+        self.all_arc = ship.card.arc == "all"
+        self.tactical = ship.crew_option == "tactical"
         # each enemy's axial hex and the distance within which a shot may reach it
         self.axial = [(e, e.pos[0] - (e.pos[1] - (e.pos[1] & 1)) // 2, e.pos[1],
                        (self.cf + (ship.card.hull - 1) + (e.card.hull - 1)) if self.can_fire else -1)
                       for e in enemies]
+        self.cells: dict = {}
+
+    def _cells(self, e: Ship) -> list:
+        """``e``'s hull hexes a shot may aim at (not in an ion storm), in axial, and astern or not."""
+        found = self.cells.get(e.id)
+        if found is None:
+            found = self.cells[e.id] = [(cb, cb[0] - (cb[1] - (cb[1] & 1)) // 2, cb[1], cb != e.pos)
+                                        for cb in e.hull() if not (self.ion and C.kind_at(self.state, cb) == "ion")]
+        return found
+
+    def free(self) -> _Free:
+        if self._free is None:
+            self._free = _Free(self.state, self.ship)
+        return self._free
+
+    def ceiling(self, moves: int) -> float:
+        """No place within ``moves`` hexes of here has a ``value`` above this: the best shot, at
+        full CF with every die of point blank and every bank (each term of ``_shot`` at its most;
+        the sums and products only grow with them), at an enemy such a place may reach."""
+        if not self.can_fire:
+            return 0.0
+        top = 0.0
+        pos = self.ship.pos
+        for e, _, _, reach in self.axial:
+            if C.dist(pos, e.pos) - moves > reach:
+                continue  # ``value`` never reaches for it from there
+            p_miss = self.p_hold[e.id]
+            value = (1 - (1 - min(12, self.cf) / 12) ** (2 + self.tactical)) * (1 - p_miss) if self.arcs else 0.0
+            for kind in self.banks:
+                value += 0.1 * max(0, self.cf - 1) if kind in DF_WEAPONS else 1 - p_miss
+            if value:
+                value *= 1 + 2 * e.damage / e.card.ss
+                if e.card.ss - e.damage <= 1:
+                    value += 0.5
+            top = max(top, value)
+        return top
 
     def value(self, pos, facing) -> tuple[float, int, int | None]:
         """(the best attack's expected hits, minus the distance to the nearest enemy, its target)."""
@@ -74,55 +114,61 @@ class _Shots:
         hull = None
         for e, eq, er, reach in self.axial:
             dq, dr = pq - eq, pr - er
-            d0 = max(abs(dq), abs(dr), abs(dq + dr))
+            d0 = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
             if d0 < near:
                 near = d0
             if d0 > reach:
                 continue
             if hull is None:
-                hull = hull_at(pos, facing, self.ship.card.hull)
-            v = self._shot(pos, facing, hull, e)
+                hull = hull_at(pos, facing, self.length)
+            v = self._shot(pos, facing, hull, e, d0)
             if v > best:
                 best, target = v, e.id
         return best, -near, target
 
-    def _shot(self, pos, facing, hull, e: Ship) -> float:
+    def _shot(self, pos, facing, hull, e: Ship, d0: int) -> float:
         state = self.state
         if len(hull) == 1 and e.card.hull == 1 and not self.ion:
-            a, b, d = pos, e.pos, C.dist(pos, e.pos)
-        else:
-            best = None
+            a, b, d = pos, e.pos, d0
+        else:  # the nearest pair of hull hexes (ties: the flight stands first), as ``core.nearest``
+            d, flags, a, b = 99, None, None, None
+            cells = self._cells(e)
             for ca in hull:
-                for cb in e.hull():
-                    if self.ion and C.kind_at(state, cb) == "ion":
-                        continue
-                    d = C.dist(ca, cb)
-                    key = (d, ca != pos, cb != e.pos)
-                    if best is None or key < best[0]:
-                        best = (key, ca, cb)
-            if best is None:
+                aq, ar, astern = ca[0] - (ca[1] - (ca[1] & 1)) // 2, ca[1], ca != pos
+                for cb, bq, br, bstern in cells:
+                    dq, dr = aq - bq, ar - br
+                    dd = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    if dd < d or (dd == d and (astern, bstern) < flags):
+                        d, flags, a, b = dd, (astern, bstern), ca, cb
+            if a is None:
                 return 0.0
-            (d, _, _), a, b = best
         if d < 1:
             return 0.0
+        side = C.relative_side(state, pos, facing, b)
+        eff = self.cf - (d - 1)
+        # point blank (IV.E): the enemy's stand in one of the three front hexes of the firer's
+        dice = 2 if d == 1 and a == pos and b == e.pos and side in C.FRONT else 1
+        if self.all_arc and side in C.AFT:
+            eff, dice = eff - 1, 1
+        if eff < 1:
+            return 0.0
+        dice += self.tactical
+        rolls = side in self.arcs
+        bank = bool(self.banks) and a == pos and side == 0 and _straight(pos, facing, b, self.cf)
+        if not (rolls or bank):
+            return 0.0  # nothing fires from here (whatever lies between)
         key = (a, b)
         blocked = self.blocked.get(key)
         if blocked is None:
             blocked = self.blocked[key] = bool(C.fire_blocked(state, a, b, self.seen, (self.ship.id, e.id)))
         if blocked:
             return 0.0
-        side = C.relative_side(state, pos, facing, b)
-        eff = self.cf - (d - 1)
-        dice = 2 if d == 1 and a == pos and b == e.pos and b in C.point_blank_at(pos, facing) else 1
-        if self.ship.card.arc == "all" and side in C.AFT:
-            eff, dice = eff - 1, 1
-        dice += self.ship.crew_option == "tactical"
         p_miss = self.p_hold[e.id]
         value = 0.0
-        if eff >= 1 and side in self.arcs:
+        if rolls:
             p = min(12, eff) / 12
             value = (1 - (1 - p) ** dice) * (1 - p_miss)
-        if self.banks and eff >= 1 and a == pos and side == 0 and _straight(pos, facing, b, self.cf):
+        if bank:
             for kind in self.banks:
                 value += 0.1 * max(0, self.cf - d) if kind in DF_WEAPONS else 1 - p_miss
         if value:
@@ -180,11 +226,21 @@ def _tactical(state: BattleState, ship: Ship) -> A.Action | None:
     if ship.t_engaged:  # it has attacked: it stays where its shot was best (a mine astern for a pursuer)
         return _lay_mine(state, ship, enemies)
     enemies = sorted(enemies, key=lambda e: (C.dist(ship.pos, e.pos), e.id))[:4]
-    shots = _Shots(state, ship, enemies)
+    if ship.card.cf == 0 and C.cf(state, ship) == 0:
+        return _lay_mine(state, ship, enemies)  # a tender: no shot, no plan, no jump (_plan, _jump)
     others = tuple((s.id, s.pos, s.facing, s.damage, s.alive, s.cloaked) for s in state.ships if s.id != ship.id)
-    shots.places = (state.tiles, state.mines, others)
+    places = (state.tiles, state.mines, others)
+    key = (ship.id, state.round, ship.pos, ship.facing, places)
+    planned = _recall(state, key)
+    if planned:  # the next move of the plan made earlier this turn
+        first = planned[0]
+        if _ok(state, A.Move(ship.id, first)):
+            _remember(ship, state, first, planned[1:], key)
+            return A.Move(ship.id, first)
+    shots = _Shots(state, ship, enemies)
+    shots.places = places
     here = shots.value(ship.pos, ship.facing)
-    move = _plan(state, ship, shots, here)
+    move = _plan(state, ship, shots, here, key, planned)
     jump = _jump(state, ship, shots, here, move)
     if jump is not None:
         return jump
@@ -211,39 +267,63 @@ def _lay_mine(state: BattleState, ship: Ship, enemies) -> A.LayMine | None:
     return None
 
 
-def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | None:
-    """The first move of the best sequence of forward moves and turns within the MF left (up to
-    five) if it ends somewhere better than here; the rest is remembered for the next orders."""
-    key = (ship.id, state.round, ship.pos, ship.facing, shots.places)
+def _recall(state: BattleState, key: tuple) -> tuple | None:
+    """The moves still planned for this ship from here this turn (taken from the memory), None."""
     planned = _PLANS.pop(key, None)
     if planned is not None:
         battle, planned = planned
         if battle is not _battle(state):
             planned = None  # another battle's plan (the same board): not this one's
+    return planned
+
+
+def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple, key: tuple, planned: tuple | None) -> str | None:
+    """The first move of the best sequence of forward moves and turns within the MF left (up to
+    five) if it ends somewhere better than here; the rest is remembered for the next orders.
+    ``planned``: what ``_recall`` found (a plan whose next move is refused is made afresh)."""
     if planned == ():
         return None  # the plan is done: here is where its shot is best
-    if planned:
-        first = planned[0]
-        if _ok(state, A.Move(ship.id, first)):
-            _remember(ship, state, first, planned[1:], key)
-            return first
     left = min(_DEPTH, C.mf(state, ship) - ship.t_mf)
     if left <= 0 or ship.t_wormhole or ship.t_warped or ship.t_stopped or ship.t_engaged or C.damaged_mf(ship) == 0:
         return None  # (having attacked, it stays where its shot was best)
     if ship.card.cf == 0:
         return None  # nothing to attack with: it keeps its distance (a tender, ruling SS2)
-    free = _Free(state, ship)
+    best = _search(state, ship, shots, here, left)
+    if best is None:
+        return None
+    if not _ok(state, A.Move(ship.id, best[0])):
+        return None
+    _remember(ship, state, best[0], best[1:], key)
+    return best[0]
+
+
+def _search(state: BattleState, ship: Ship, shots: _Shots, here: tuple, left: int) -> tuple | None:
+    """The best sequence of forward moves and turns within ``left`` MF (by the place's shot value,
+    then the nearest enemy, then the fewest moves), None when none ends better than here."""
+    # A place worth the ceiling next to an enemy cannot be bettered (the search goes by the number of
+    # moves, and a longer path only wins on a better value or a nearer enemy): stop there.
+    top = (shots.ceiling(left), -1)
+    if here[:2] >= top:
+        return None
+    free = shots.free()
     frontier = [(ship.pos, ship.facing, (), 0, ship.t_nebula)]
     visited = {(ship.pos, ship.facing)}
     best, best_key = None, (here[0], here[1], 0)
     length = ship.card.hull
     nebulae = free.nebulae
-    while frontier:
+    orbits = state.near[1] if not ship.t_orbit else {}
+    terrain = state.terrain
+    value = shots.value
+    step = C.step
+    done = False
+    while frontier and not done:
         nxt = []
         for pos, facing, path, spent, paid in frontier:
+            if done:
+                break
             for kind in ("forward", "port", "starboard"):
                 if kind == "forward":
-                    npos, nfacing = C.step(pos, facing), facing
+                    npos, nfacing = step(pos, facing), facing
                 else:
                     npos, nfacing = pos, (facing + (1 if kind == "port" else -1)) % 6
                 if (npos, nfacing) in visited:
@@ -255,21 +335,20 @@ def _plan(state: BattleState, ship: Ship, shots: _Shots, here: tuple) -> str | N
                     continue
                 visited.add((npos, nfacing))
                 npath = path + (kind,)
-                v = shots.value(npos, nfacing)
+                v = value(npos, nfacing)
                 k = (v[0], v[1], -len(npath))
                 if k > best_key:
                     best, best_key = npath, k
-                stops = kind == "forward" and (
-                    (C.orbiting(state, npos) is not None and not ship.t_orbit) or C.kind_at(state, npos) == "wormhole")
-                if not stops:
-                    nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
+                    if k[:2] >= top:
+                        done = True
+                        break
+                if kind == "forward" and (npos in orbits or (npos in terrain and terrain[npos].kind == "wormhole")):
+                    continue  # the move stops there (VII.A)
+                nxt.append((npos, nfacing, npath, spent + cost, paid or touches))
         frontier = nxt
     if best is None or best_key[:2] <= (here[0], here[1]):
         return None
-    if not _ok(state, A.Move(ship.id, best[0])):
-        return None
-    _remember(ship, state, best[0], best[1:], key)
-    return best[0]
+    return best
 
 
 class _Free:
@@ -314,7 +393,7 @@ def _jump(state: BattleState, ship: Ship, shots: _Shots, here: tuple, move: str 
     if ship.card.cf == 0 or C.damaged_mf(ship) == 0:
         return None
     wf = C.warp_factor(state, ship)
-    free = _Free(state, ship)
+    free = shots.free()
     best, best_key = None, None
     pos = ship.pos
     for n in range(1, wf + 1):
@@ -350,12 +429,22 @@ _ENGINEERING = ("station_repair", "repair", "dilithium_repair", "bank_repair", "
                 "charge_warp", "dilithium_charge", "mine_resource", "station_dilithium", "station_trilithium", "cloak")
 
 
+_DUTIES = frozenset({"repair", "charge_warp", "charge_bank", "cloak"})  # engineering._DUTIES
+
+
 def _worth_asking(state: BattleState, ship: Ship, task: str) -> bool:
     """False for a task the engine would refuse on its face (saves asking it)."""
+    if task in _DUTIES and (ship.t_attacked or ship.t_duties >= 1 + ship.card.extra_phases):
+        return False  # V.A: no duty after an attack, one a phase
     if task in ("repair", "dilithium_repair", "bank_repair", "station_repair") and not ship.damage:
         return False
-    if task.startswith("station") and not any(t.kind == "station" for t in state.tiles):
-        return False
+    if task.startswith(("station", "mine_")):
+        if ship.t_engaged or ship.cloaked:
+            return False  # V.B, VI.A: no operations after an attack or under a cloak
+        if task.startswith("station") and not C.has_station(state):
+            return False
+        if not ship.berth or C.place_of(state, ship) != ship.berth:
+            return False  # V.B: docked since its last turn
     if task.startswith("dilithium") and not ship.dilithium or task.startswith("trilithium") and not ship.trilithium:
         return False
     if task in ("charge_warp", "dilithium_charge") and ship.warp >= ship.card.nacelles:
@@ -419,7 +508,7 @@ def doctrine_action(state: BattleState) -> A.Action | None:
     else:
         ship = state.ship(state.active)
     if state.active != ship.id:
-        state = evolve(state.with_ship(_begin(ship, state)), active=ship.id)  # as its turn begins
+        state = evolve(begun_state(state, ship), active=ship.id)  # as its turn begins
         ship = state.ship(ship.id)
     if ship.t_phase != "engineering":
         act = _tactical(state, ship)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from tactical.rules import kit
 from tactical.rules.geometry import hex as hx
 from tactical.rules.kit import evolve
+from tactical.rules.kit.values import derive
 
 from . import actions as A
 from . import core as C
@@ -118,7 +119,23 @@ def _own_ship(state: BattleState, action) -> Ship:
 def _begin(ship: Ship, state: BattleState) -> Ship:
     if state.active == ship.id:
         return ship
-    return evolve(ship, t_orbit=C.orbiting(state, ship.pos) is not None, **_RESET)
+    return derive(ship, {**_RESET, "t_orbit": C.orbiting(state, ship.pos) is not None})
+
+
+_BEGUN: tuple = (None, None, None)  # (a state, a ship id, that state with the ship's turn begun)
+
+
+def begun_state(state: BattleState, ship: Ship) -> BattleState:
+    """``state`` with ``ship``'s turn begun (``_begin``; ``active`` left as it is). The last one is
+    remembered: the doctrine begins the turn to choose the order, then ``apply`` to give it (the
+    same state object, by identity; one tuple, replaced whole)."""
+    last = _BEGUN
+    if last[0] is state and last[1] == ship.id:
+        return last[2]
+    begun = _begin(ship, state)
+    out = state if begun is ship else state.with_ship(begun)
+    globals()["_BEGUN"] = (state, ship.id, out)
+    return out
 
 
 def _tactical(ship: Ship, what: str) -> None:
@@ -486,4 +503,4 @@ def _withdraw(state: BattleState, ship: Ship, a: A.Withdraw) -> Resolver:
     return run
 
 
-__all__ = ["Resolver", "damage", "destroy", "detected", "seen_by"]
+__all__ = ["Resolver", "begun_state", "damage", "destroy", "detected", "seen_by"]

@@ -82,8 +82,7 @@ def random_terrain(rng, width: int, height: int, count: int) -> list[dict[str, A
         for _ in range(picks):
             for _try in range(30):
                 at = (rng.randrange(3, width - 3), rng.randrange(2, height - 2))
-                near = {(at[0] + dx, at[1] + dy) for dx in range(-3, 4) for dy in range(-3, 4)}
-                if not near & used:
+                if not any(abs(u[0] - at[0]) <= 3 and abs(u[1] - at[1]) <= 3 for u in used):  # 3 hexes clear
                     used.add(at)
                     tiles.append({"kind": kind, "at": list(at)})
                     break

@@ -23,9 +23,10 @@ def _resolver(state: BattleState, action):
     if handler is None:
         raise Refusal("004 III", f"not an order: {action!r}")
     ship = E._own_ship(state, action)
-    begun = E._begin(ship, state)
-    run = handler(state if begun is ship else state.with_ship(begun), begun, action)
-    return begun, run
+    at = E.begun_state(state, ship)
+    begun = at.ship(ship.id)
+    run = handler(at, begun, action)
+    return at, begun, run
 
 
 def check(state: BattleState, action) -> None:
@@ -33,10 +34,10 @@ def check(state: BattleState, action) -> None:
 
 
 def apply(state: BattleState, action, dice) -> kit.Resolution:
-    begun, run = _resolver(state, action)
+    at, begun, run = _resolver(state, action)
     ctx = E._Ctx(state, dice)
     if state.active != begun.id:
-        ctx.state = evolve(state.with_ship(begun), active=begun.id)
+        ctx.state = evolve(at, active=begun.id)
     run(ctx)
     end = evolve(ctx.state, log=state.log + tuple(ctx.events))
     return kit.Resolution(end, tuple(ctx.events))

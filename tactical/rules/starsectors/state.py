@@ -14,7 +14,7 @@ from functools import cached_property
 
 from campaign.rules.grid import HexGrid
 from tactical.rules.geometry import hex as hx
-from tactical.rules.kit import Event, IllegalActionError, evolve
+from tactical.rules.kit import Event, IllegalActionError
 
 from .cards import Card
 
@@ -121,6 +121,22 @@ class Ship:
         return hull_at(self.pos, self.facing, self.card.hull)
 
 
+def _moved_hull(occ: dict, old: Ship, ship: Ship) -> dict | None:
+    """``occ`` (no two hulls overlapping) with ``old``'s hull taken off and ``ship``'s put on,
+    or None when the new hull would overlap another (then it is built afresh)."""
+    sid = ship.id
+    out = occ.copy()
+    if old.alive:
+        for c in old.hull():
+            del out[c]
+    if ship.alive:
+        for c in ship.hull():
+            if c in out:
+                return None
+            out[c] = sid
+    return out
+
+
 @dataclass(frozen=True)
 class BattleState:
     width: int
@@ -141,7 +157,7 @@ class BattleState:
     _cached_from = {
         "width": ("grid", "near", "_fs", "_blocks"),
         "height": ("grid", "near", "_fs", "_blocks"),
-        "ships": ("_alive_sides", "_seen", "occupied", "_index", "_fs"),
+        "ships": ("_alive_sides", "_seen", "occupied", "_occ_clean", "_index", "_slot", "_fs", "_nocloak"),
         "tiles": ("terrain", "near", "_fs", "_blocks", "_stations"),
         "round": ("_alive_sides",),
         "round_cap": ("_alive_sides",),
@@ -169,15 +185,23 @@ class BattleState:
                             orbit.setdefault(n, t.id)
         return frozenset(stars), orbit
 
-    @cached_property
+    @property
     def occupied(self) -> dict[Coord, int]:
-        """Each hex a living ship's hull covers, and that ship's id."""
-        return {c: s.id for s in self.ships if s.alive for c in s.hull()}
+        """Each hex a living ship's hull covers, and that ship's id (remembered; ``with_ship``
+        carries it over, moving one hull, while no two hulls overlap)."""
+        d = self.__dict__
+        found = d.get("occupied")
+        if found is None:
+            found = d["occupied"] = {c: s.id for s in self.ships if s.alive for c in s.hull()}
+            d["_occ_clean"] = len(found) == sum(s.card.hull for s in self.ships if s.alive)
+        return found
 
     def ship(self, ship_id: int) -> Ship | None:
         index = self.__dict__.get("_index")
         if index is None:
             index = self.__dict__["_index"] = {s.id: s for s in reversed(self.ships)}  # the first of an id
+            if len(index) == len(self.ships):  # each id once: where each ship stands in ``ships``
+                self.__dict__["_slot"] = {s.id: i for i, s in enumerate(self.ships)}
         return index.get(ship_id)
 
     @property
@@ -192,7 +216,60 @@ class BattleState:
         return d["_alive_sides"]
 
     def with_ship(self, ship: Ship) -> BattleState:
-        return evolve(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+        """The state with ``ship`` in place of the ship of its id. The look-ups that do not depend
+        on what changed are carried over (``derive`` would drop every one that reads ``ships``)."""
+        old = self.ship(ship.id)
+        if old is None:
+            return self
+        d = self.__dict__
+        sid = ship.id
+        slot = d["_slot"].get(sid) if "_slot" in d else None
+        if slot is not None:  # the one ship of that id: put in its place
+            ships = list(self.ships)
+            ships[slot] = ship
+            ships = tuple(ships)
+        else:
+            ships = tuple(ship if s.id == sid else s for s in self.ships)
+        new = d.copy()  # every look-up below is set anew or dropped
+        new["ships"] = ships
+        index = d.get("_index")
+        if index is not None:
+            index = new["_index"] = index.copy()
+            index[sid] = ship
+        else:
+            new.pop("_slot", None)
+        alive = ship.alive
+        if not (old.alive == alive and old.side == ship.side):
+            new.pop("_alive_sides", None)
+        same_hull = old.alive == alive and (not alive or (old.pos == ship.pos and old.facing == ship.facing
+                                                          and old.card.hull == ship.card.hull))
+        occ = d.get("occupied")
+        if occ is not None and d.get("_occ_clean"):
+            if not same_hull:
+                occ = _moved_hull(occ, old, ship)
+                if occ is None:
+                    del new["occupied"], new["_occ_clean"]
+                else:
+                    new["occupied"] = occ
+        else:
+            new.pop("occupied", None)
+            new.pop("_occ_clean", None)
+        nocloak = d.get("_nocloak")
+        if nocloak is None or old.cloaked or ship.cloaked:
+            nocloak = not any(s.cloaked for s in ships)
+        new["_nocloak"] = nocloak
+        fs = d.get("_fs")
+        if "_seen" in d and nocloak:
+            if fs is not None and same_hull:
+                new["_fs"] = {k: v for k, v in fs.items() if sid not in k}
+            elif fs is not None:
+                del new["_fs"]
+        else:
+            new.pop("_seen", None)
+            new.pop("_fs", None)
+        out = object.__new__(BattleState)
+        object.__setattr__(out, "__dict__", new)
+        return out
 
     def __repr__(self) -> str:  # every field, deeply (the contract's snapshot), not the caches
         return (f"BattleState({self.width}x{self.height}, ships={self.ships!r}, order={self.order}, "
