@@ -222,9 +222,13 @@ def mark_ready(empire_id: int, ready: bool, *, turn_number: int | None = None) -
 
 @transaction.atomic
 def take_back_seat(empire_id: int) -> Empire:
-    """A player takes back the seat the computer played while they were away."""
+    """A player takes back the seat the computer played while they were away. Their seat is a
+    human's again and not ready, so the open turn's everyone-ready mark is noted again."""
     campaign_id = Empire.objects.filter(pk=empire_id).values_list("campaign_id", flat=True).get()
-    campaign = locks.campaign(campaign_id)  # locking order: the campaign row before the empire's
+    # Locking order (campaign/locks.py): the campaign row, the open turn's row (its ready mark
+    # changes), then the empire's.
+    campaign = locks.campaign(campaign_id)
+    turn = locks.turn(campaign_id, campaign.turn, status=Turn.Status.OPEN)
     empire = locks.rows(Empire.objects.filter(pk=empire_id)).get()
     empire.campaign = campaign
     if not empire.auto_bot:
@@ -236,8 +240,10 @@ def take_back_seat(empire_id: int) -> Empire:
     empire.is_bot = empire.auto_bot = False
     empire.missed_turns = 0
     empire.save(update_fields=["is_bot", "auto_bot", "missed_turns"])
-    # Orders the computer already wrote for the open turn stay as a draft, not as "ready".
-    TurnOrders.objects.filter(
-        empire=empire, turn__number=empire.campaign.turn, turn__status=Turn.Status.OPEN
-    ).update(ready=False)
+    if turn is not None:
+        # Orders the computer already wrote for the open turn stay as a draft, not as "ready";
+        # the turn is no longer everyone-ready.
+        TurnOrders.objects.filter(empire=empire, turn=turn).update(ready=False)
+        turn.campaign = campaign
+        _note_ready(turn)
     return empire
