@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaign import locks, lookups
 from campaign.actions.errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
-from campaign.actions.turns import _open_turn
+from campaign.actions.turns import _note_everyone_ready, _open_turn
 from campaign.models import Campaign, Empire, Turn, TurnOrders
 from campaign.notifications import round_label
 from campaign.rules.eventhorizon.orders import OrderError, Preview
@@ -141,21 +141,9 @@ def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple
     return row, turn
 
 
-def _all_humans_ready(turn: Turn) -> bool:
-    humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
-    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
-    return bool(humans) and humans <= ready
-
-
-def _note_ready(turn: Turn) -> bool:
-    """Whether every human seat is ready for ``turn``, stored on the turn (``Turn.everyone_ready``)
-    when it changed: what the due sweep looks up instead of reading every open turn (issue 33).
-    The caller holds the turn row's lock (campaign/locks.py: level 2), as every ready path does."""
-    ready = _all_humans_ready(turn)
-    if ready != turn.everyone_ready:
-        Turn.objects.filter(pk=turn.pk).update(everyone_ready=ready)
-        turn.everyone_ready = ready
-    return ready
+# The turn's everyone-ready mark (``Turn.everyone_ready``, a platform field the due sweep reads) is
+# noted by the platform's helper, which the moderator's substitution calls too.
+_note_ready = _note_everyone_ready
 
 
 def _enqueue_if_all_ready(turn: Turn) -> bool:
