@@ -341,7 +341,7 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
         "confirmed_by": actions.battle.held_confirmation(row),  # kept while paused (ruling CAM60)
         "online": online.battle_summary(row), "ship_tables": ship_tables,
-        "modes": [(v, cam.mode_label(v)) for v in CamScenario.Mode.values],  # fought online: on the rubber's book
+        "modes": [(v, cam.mode_label(v)) for v in CamScenario.Mode.values],  # online: on the rubber's book
         # the book it is fought on (issue 31): "the Buoyz engine", or the one the moderator chose
         "fought_on": cam.online_book_title() if row.mode == CamScenario.Mode.ONLINE else "",
         "table_numbers": range(1, cam.tables + 1),

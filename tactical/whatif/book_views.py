@@ -116,7 +116,8 @@ def whatif_book_new(request, book: str):
     at_once, per_day = runs.limits()
     return render(request, "tactical/whatif_book_new.html",
                   {"book": record, "title": record.trial.title or record.title, "fleets": fleets, "form": form,
-                   "side_counts": books.side_counts(fleets), "runs_at_once": at_once, "battles_per_day": per_day,
+                   "side_counts": books.side_counts(fleets), "runs_at_once": at_once,
+                   "battles_per_day": per_day,
                    "offered": books.offered()},
                   status=400 if form.errors or form.sides_error else 200)
 

@@ -114,7 +114,8 @@ def build_params(*, user, book: str, raw: Any) -> dict[str, Any]:
         raise runs.WhatIfError('give the forces as {"1": [ship key, …], "2": [ship key, …]}')
     seats = tuple(range(1, check_sides(fleets, len(forces)) + 1))
     if set(forces) != {str(seat) for seat in seats}:
-        raise runs.WhatIfError(f"name the {len(seats)} forces {', '.join(str(s) for s in seats)}, one per side")
+        named = ", ".join(str(s) for s in seats)
+        raise runs.WhatIfError(f"name the {len(seats)} forces {named}, one per side")
     offers, refusals = fleets.offers(user), fleets.refusals(user)
     chosen = {}
     for seat in seats:

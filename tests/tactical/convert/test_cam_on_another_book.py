@@ -209,8 +209,8 @@ def test_the_moderator_settles_it_by_doctrine(db, client, alice, bob, carol):
 def test_pages_name_the_book_a_rubber_chose_for_its_scenarios_fought_online(db, client, alice, bob, carol):
     """The mode "fought online" is book-neutral (issue 31): a rubber on Print&Play says so on its
     lobby, rubber and scenario pages, never "the Buoyz engine"; one on Buoyz still names it."""
-    lobby = cam_actions.create_cam_lobby(moderator=alice, name="Rubber at Organia", period=2, starting_points=100,
-                                         scenario_mode="online", battle_book="printplay")
+    lobby = cam_actions.create_cam_lobby(moderator=alice, name="Rubber at Organia", period=2,
+                                         starting_points=100, scenario_mode="online", battle_book="printplay")
     client.force_login(alice)
     page = client.get(reverse("lobby-detail", args=[lobby.pk])).content.decode()
     assert escape("Fought online on Star Trek Print&Play") in page and "Buoyz" not in page
