@@ -94,6 +94,7 @@
     ships[s.ship] = s;
   });
   let current = null, chosen = null;
+  let drag = null;  // a pointer pressed on the board (below: pointers)
   redraw = function () { draw(); };
   const flags = {lay_mine: false, sweep: false, web: false};
   const FLAG_NAMES = {lay_mine: "Lay a mine (5.10)", sweep: "Sweep mines (Minesweeper)", web: "Spin a web (7.3)"};
@@ -135,6 +136,13 @@
                                          transform: `translate(${e[0]} ${e[1]}) rotate(${chosen.heading})`}));
     }
   }
+  // A phone: once a move is chosen, "Confirm move" is brought on screen (the picker sits under
+  // the board, which may end near the foot of the screen); not while a finger drags a move.
+  function confirmInView() {
+    if (!chosen || drag || !window.matchMedia("(max-width: 600px)").matches) return;
+    const box = document.getElementById("bz-confirm").getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) picker.scrollIntoView({block: "nearest"});
+  }
   function show() {
     const label = document.getElementById("bz-pick-label");
     document.getElementById("bz-pick-choice").hidden = !chosen;
@@ -164,6 +172,7 @@
         + (current.agile ? " (Agile: a turn at the start and one at the end)" : "")
       : "no turning";
     draw();
+    confirmInView();
   }
   function snap(p) {
     let best = null, bestD = Infinity;
@@ -322,7 +331,7 @@
 
   // --- pointers: one drags (a move from the ship, else the view), two pinch -----------------
   const touches = {};
-  let drag = null, pinch = null;
+  let pinch = null;
   function spread() {
     const p = Object.values(touches);
     return {d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2};
@@ -371,7 +380,7 @@
     if (lift(ev) || !drag) return;
     const d = drag;
     drag = null;
-    if (d.moved) return;
+    if (d.moved) { if (d.picking) confirmInView(); return; }
     // A click: on one of the side's ships with moves, select it; else snap to the nearest move.
     const g = d.target && d.target.closest ? d.target.closest("g.ship") : null;
     if (g && ships[g.dataset.ship] && (!current || String(current.ship) !== g.dataset.ship)) { select(g.dataset.ship); return; }

@@ -20,7 +20,7 @@ from .. import layers, locks, versioning
 from ..models import Campaign, Empire, Membership, Turn, TurnOrders
 from .campaigns import BOOK_OPTION, DEFAULT_OPTIONS, SWITCHABLE_OPTIONS, check_battle_book
 from .errors import ActionError, NotAllowed, NotFound, TurnClosed, _stale_turn
-from .turns import _open_turn
+from .turns import _note_everyone_ready, _open_turn
 
 MAX_EXTENSION_HOURS = 24 * 30
 # Fields never copied into the audit log: secrets (the log opens to players at the end, and
@@ -210,6 +210,9 @@ def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_p
         raise ActionError(f"the old player either stays as an observer or is removed, not {old_player!r}")
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise ActionError(f"a seat is a number, not {seat!r}")
+    # Locking order (campaign/locks.py): the campaign row (above), the open turn's row (its
+    # everyone-ready mark changes with who plays the seat), then the seat's.
+    turn = locks.turn(campaign.pk, campaign.turn, status=Turn.Status.OPEN)
     # No select_related("user"): PostgreSQL cannot lock the nullable side of an outer join.
     empire = locks.rows(Empire.objects.filter(campaign=campaign, seat=seat)).first()
     if empire is None:
@@ -255,6 +258,10 @@ def substitute_player(*, campaign_id: int, user, seat: int, username: str, old_p
         ).update(ready=False)
     empire.user, empire.is_bot, empire.auto_bot, empire.missed_turns = new, new is None, False, 0
     empire.save(update_fields=["user", "is_bot", "auto_bot", "missed_turns"])
+    if turn is not None:
+        turn.campaign = campaign
+        # a seat handed to the computer may leave every player ready (the due sweep takes it)
+        _note_everyone_ready(turn)
     _audit(campaign, user, "substitute", f"seat {seat} ({empire.name})", before,
            {"user": new.username if new else None, "is_bot": empire.is_bot, "auto_bot": False, "missed_turns": 0},
            note=f"old player {old_user.username if old_user else '(none)'}: "

@@ -1,14 +1,15 @@
-"""The platform's turn helpers (``Turn`` is a platform table): the open turn, and when a turn or
-the set-up round opened now must be in. Processing a turn is its layer's: Event Horizon's, with its
-due-turn sweep, is in ``campaign/eventhorizon/actions/turns.py`` (issue 26), reached through its
-record (``CampaignLayer.process_turn``, ``due_steps``, ``process_due``: campaign/layers.py).
+"""The platform's turn helpers (``Turn`` is a platform table): the open turn, its everyone-ready
+mark, and when a turn or the set-up round opened now must be in. Processing a turn is its layer's:
+Event Horizon's, with its due-turn sweep, is in ``campaign/eventhorizon/actions/turns.py`` (issue
+26), reached through its record (``CampaignLayer.process_turn``, ``due_steps``, ``process_due``:
+campaign/layers.py).
 """
 from __future__ import annotations
 
 from django.utils import timezone
 
 from .. import locks
-from ..models import Campaign, Turn
+from ..models import Campaign, Turn, TurnOrders
 from ..notifications import round_label
 from .errors import TurnClosed
 
@@ -22,6 +23,25 @@ def _open_turn(campaign: Campaign, *, lock: bool) -> Turn:
         raise TurnClosed(f"{round_label(campaign.turn)} is not taking orders")
     return turn
 
+
+
+def _all_humans_ready(turn: Turn) -> bool:
+    humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
+    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
+    return bool(humans) and humans <= ready
+
+
+def _note_everyone_ready(turn: Turn) -> bool:
+    """Whether every human seat is ready for ``turn``, stored on the turn (``Turn.everyone_ready``)
+    when it changed: what the due sweep looks up instead of reading every open turn (issue 33).
+    The caller holds the turn row's lock (campaign/locks.py: level 2), as every path that changes a
+    seat's readiness or whether a human plays it does (Event Horizon's order and ready actions, a
+    seat taken back from the computer, a resume, an away seat; the moderator's substitution)."""
+    ready = _all_humans_ready(turn)
+    if ready != turn.everyone_ready:
+        Turn.objects.filter(pk=turn.pk).update(everyone_ready=ready)
+        turn.everyone_ready = ready
+    return ready
 
 
 def turn_deadline(campaign: Campaign, now=None):

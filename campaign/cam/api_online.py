@@ -91,7 +91,8 @@ class ScenarioTables(APIView):
 
 class ScenarioBattle(APIView):
     @extend_schema(responses={200: SUMMARY, 404: REFUSED},
-                   description="The scenario's battle on the Buoyz engine (404 unless it is fought online and begun).")
+                   description="The scenario's battle fought online, on the rule book the campaign chose "
+                               "(Buoyz unless another; 404 unless it is fought online and begun).")
     def get(self, request, campaign_id: int, number: int):
         summary = online.battle_summary(_row(request, campaign_id, number))
         if summary is None:
@@ -102,8 +103,9 @@ class ScenarioBattle(APIView):
 class ScenarioAct(APIView):
     @extend_schema(
         request=inline_serializer("CamOnlineDecision", fields={
-            "action": serializers.JSONField(help_text="One Buoyz action, e.g. {\"type\": \"move\", \"ship\": 3, "
-                                                      "\"after\": 6} (tactical/rules/buoyz/play.py)."),
+            "action": serializers.JSONField(help_text="One action of the battle's rule book, e.g. a Buoyz "
+                                                      "move {\"type\": \"move\", \"ship\": 3, \"after\": 6} "
+                                                      "(tactical/rules/buoyz/play.py)."),
             "seat": serializers.IntegerField(required=False, help_text="Your own seat (optional): only the seat's "
                                                                        "player decides, ruling MO9.")}),
         responses={200: SUMMARY, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},

@@ -27,7 +27,9 @@ class ScenarioMode(models.TextChoices):
 
     TABLETOP = "tabletop", "Tabletop: the players enter each game turn"
     AUTO = "auto", "Auto-resolved as soon as the table is set"
-    ONLINE = "online", "Fought online on the Buoyz engine"
+    # Book-neutral (issue 31): the rubber's "battles fought online use" names the rule book, Buoyz
+    # when unset; pages that know the rubber name it (``CamCampaign.mode_label``).
+    ONLINE = "online", "Fought online on the rule book the campaign chose for online battles"
 
 
 class CamCampaign(models.Model):
@@ -86,6 +88,22 @@ class CamCampaign(models.Model):
 
     def __str__(self) -> str:
         return f"CAM settings of {self.campaign}"
+
+    def online_book_title(self) -> str:
+        """What the rubber's scenarios fought online are fought on: "the Buoyz engine" (CAM's own,
+        when the moderator chose no other book), else the chosen book's title (issue 31)."""
+        from .battles import handler
+
+        return handler().book_title(self.campaign)
+
+    def mode_label(self, mode: str) -> str:
+        """A scenario mode as this rubber's pages say it: fought online names the rule book."""
+        if mode == ScenarioMode.ONLINE:
+            return f"Fought online on {self.online_book_title()}"
+        return str(ScenarioMode(mode).label)
+
+    def scenario_mode_label(self) -> str:
+        return self.mode_label(self.scenario_mode)
 
 
 class CamSD(models.Model):

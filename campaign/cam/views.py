@@ -340,9 +340,10 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "can_autoresolve": role == Membership.Role.MODERATOR or (mine is not None and cam.battle_mode == "auto"),
         "proposer": names.get(row.proposed_by, "the moderator") if row.proposed_by is not None else None,
         "confirmed_by": actions.battle.held_confirmation(row),  # kept while paused (ruling CAM60)
-        "online": online.battle_summary(row), "modes": CamScenario.Mode.choices, "ship_tables": ship_tables,
+        "online": online.battle_summary(row), "ship_tables": ship_tables,
+        "modes": [(v, cam.mode_label(v)) for v in CamScenario.Mode.values],  # online: on the rubber's book
         # the book it is fought on (issue 31): "the Buoyz engine", or the one the moderator chose
-        "fought_on": online.handler().book_title(campaign) if row.mode == CamScenario.Mode.ONLINE else "",
+        "fought_on": cam.online_book_title() if row.mode == CamScenario.Mode.ONLINE else "",
         "table_numbers": range(1, cam.tables + 1),
         # issue 31: the forces as record sheets, on each rule book that can print them, once the table is set
         "sheet_books": battles.handler().book_choices(LAYER) if row.battle is not None else [],

@@ -1,6 +1,7 @@
 """The what-if pages of any rule book (issue 27 item 5): ``what-if/new/<book>/`` buys two forces
-from the book's pickup fleet book, and the run page shows the battles' progress and each side's
-win rate. A book gets them by registering a ``Trial`` and a ``FleetBook`` (``tactical/whatif/books.py``).
+from the book's pickup fleet book — or as many as its pickup battles take (``?sides=n``, 2 to the
+fleet book's ``max_sides``) —, and the run page shows the battles' progress and each side's win
+rate. A book gets them by registering a ``Trial`` and a ``FleetBook`` (``tactical/whatif/books.py``).
 
 Thin: the form's fields become a request, ``books.start_book_what_if`` checks and queues it (a
 refusal comes back on the page as a form error, 400; an unknown book is 404).
@@ -21,8 +22,10 @@ ROWS = 4  # ship rows per force on the page (the fleet book's ship limit still a
 
 
 class BookWhatIfForm(forms.Form):
-    """Two forces, each rows of (ship, count) from the fleet book's offers; the points total each
-    must keep within, the number of battles and a seed."""
+    """``sides`` forces (two unless the page asked for more), each rows of (ship, count) from the
+    fleet book's offers; the points total each must keep within, the number of battles and a seed.
+    ``sides`` as the request sent it: a count the book does not take is the form's error (the page
+    then shows two forces)."""
 
     trials = forms.IntegerField(min_value=runs.MIN_TRIALS, max_value=runs.MAX_TRIALS, initial=runs.DEFAULT_TRIALS,
                                 label="Battles to simulate (K)", help_text=f"{runs.MIN_TRIALS} to {runs.MAX_TRIALS}.")
@@ -30,9 +33,14 @@ class BookWhatIfForm(forms.Form):
                            help_text="Leave empty for a fresh random seed. The same seed and forces give the "
                                      "same results.")
 
-    def __init__(self, *args, fleets, offers, **kwargs):
+    def __init__(self, *args, fleets, offers, sides=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fleets = fleets
+        self.sides_error = ""
+        try:
+            self.sides = books.MIN_SIDES if sides in (None, "") else books.check_sides(fleets, sides)
+        except runs.WhatIfError as exc:
+            self.sides, self.sides_error = books.MIN_SIDES, str(exc)
         self.fields["points"] = forms.IntegerField(
             min_value=fleets.min_points,
             max_value=fleets.max_points,
@@ -44,7 +52,7 @@ class BookWhatIfForm(forms.Form):
         choices = [("", "—")] + [(o.key, f"{o.name} ({o.points} {fleets.unit}){' — yours' if o.own else ''}"
                                           f"{': ' + o.detail if o.detail else ''}") for o in offers]
         self.rows: dict[int, list[tuple[str, str]]] = {}
-        for seat in books.SEATS:
+        for seat in range(1, self.sides + 1):
             self.rows[seat] = []
             for row in range(1, ROWS + 1):
                 ship, count = f"s{seat}_ship_{row}", f"s{seat}_count_{row}"
@@ -54,6 +62,11 @@ class BookWhatIfForm(forms.Form):
                     required=False, min_value=1, max_value=fleets.max_ships, label="count",
                     widget=forms.NumberInput(attrs={"style": "width:4.5em"}))
                 self.rows[seat].append((ship, count))
+
+    def clean(self):
+        if self.sides_error:
+            raise forms.ValidationError(self.sides_error)
+        return super().clean()
 
     def forces(self) -> list[dict[str, Any]]:
         """For the template: per force, its label and its (ship, count) bound fields."""
@@ -88,7 +101,7 @@ def whatif_book_new(request, book: str):
                       status=runs.http_status(exc))
     offers = fleets.offers(request.user)
     if request.method == "POST":
-        form = BookWhatIfForm(request.POST, fleets=fleets, offers=offers)
+        form = BookWhatIfForm(request.POST, fleets=fleets, offers=offers, sides=request.POST.get("sides"))
         if form.is_valid():
             params = form.request_params()
             if not form.errors:
@@ -99,12 +112,14 @@ def whatif_book_new(request, book: str):
                 else:
                     return redirect("whatif-detail", run_id=run.pk)
     else:
-        form = BookWhatIfForm(fleets=fleets, offers=offers)
+        form = BookWhatIfForm(fleets=fleets, offers=offers, sides=request.GET.get("sides"))
     at_once, per_day = runs.limits()
     return render(request, "tactical/whatif_book_new.html",
                   {"book": record, "title": record.trial.title or record.title, "fleets": fleets, "form": form,
-                   "runs_at_once": at_once, "battles_per_day": per_day, "offered": books.offered()},
-                  status=400 if form.errors else 200)
+                   "side_counts": books.side_counts(fleets), "runs_at_once": at_once,
+                   "battles_per_day": per_day,
+                   "offered": books.offered()},
+                  status=400 if form.errors or form.sides_error else 200)
 
 
 def _pct(value: float) -> str:

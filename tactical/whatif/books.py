@@ -1,7 +1,8 @@
 """What-if for any rule book (issue 27 item 5): a book that registers a what-if ``Trial`` and a
 pickup ``FleetBook`` — and names no what-if pages of its own — is offered on the what-if pages
-with nothing else to write: two forces bought from its fleet book within a points total, the
-number of battles and a seed; the run fights the job ``FleetBook.setup`` makes of them (the
+with nothing else to write: two forces bought from its fleet book within a points total — or as
+many as its pickup battles take (``FleetBook.max_sides``: Print&Play and Star Sectors up to six) —,
+the number of battles and a seed; the run fights the job ``FleetBook.setup`` makes of them (the
 setup a pickup battle between the same fleets starts from) with ``kit.trial.DEFAULT_RUN`` and the
 run page shows each side's win rate from the tally's ``"wins"`` (``kit.trial.WinTally``).
 
@@ -25,12 +26,32 @@ from tactical.whatif import runs
 from tactical.whatif.camtrials import wilson
 from tactical.whatif.pool import OTHER_TRIALS, trial_of
 
-SEATS = (1, 2)  # a what-if is two forces
+MIN_SIDES = 2  # a what-if is at least two forces; at most what the book's pickup battles take
 FIELDS = {"trials", "seed", "points", "forces"}
 
 
 def label(seat: int) -> str:
     return f"Side {seat}"
+
+
+def side_counts(fleets: FleetBook) -> range:
+    """How many forces a what-if of this fleet book may have (its pickup battles' sides)."""
+    return range(MIN_SIDES, max(MIN_SIDES, fleets.max_sides) + 1)
+
+
+def check_sides(fleets: FleetBook, sides: Any) -> int:
+    """``sides`` as a count the book takes, or a ``WhatIfError`` naming the book's rule."""
+    allowed = side_counts(fleets)
+    try:
+        count = runs._whole(sides, "the number of sides")
+    except runs.WhatIfError:
+        count = None
+    if count not in allowed:
+        between = f"{allowed[0]} sides" if len(allowed) == 1 else f"{allowed[0]} to {allowed[-1]} sides"
+        rule = f" ({fleets.sides_rule})" if fleets.sides_rule else ""
+        raise runs.WhatIfError(f"{fleets.title or 'this book'} what-ifs are fought by {between}{rule}, "
+                               f"not {sides if count is not None else repr(sides)}"[:300])
+    return count
 
 
 def offered() -> list[dict[str, Any]]:
@@ -72,8 +93,9 @@ def build_params(*, user, book: str, raw: Any) -> dict[str, Any]:
     """Check a request and resolve it into the params a run stores (no writes).
 
     ``raw``: ``{"points": total (default: the fleet book's), "trials": K (default 200), "seed":
-    text (optional), "forces": {"1": [ship key, …], "2": [ship key, …]}}`` — a ship key as the
-    fleet book offers it (a key may repeat), both forces within the points total."""
+    text (optional), "forces": {"1": [ship key, …], "2": [ship key, …], …}}`` — one force per side,
+    named "1" to "n" (n: two to the book's ``max_sides``), a ship key as the fleet book offers it (a
+    key may repeat), every force within the points total."""
     record, fleets = generic_book(book)
     if not isinstance(raw, dict):
         raise runs.WhatIfError("the request must be an object with the two forces")
@@ -90,9 +112,13 @@ def build_params(*, user, book: str, raw: Any) -> dict[str, Any]:
     forces = raw.get("forces")
     if not isinstance(forces, dict):
         raise runs.WhatIfError('give the forces as {"1": [ship key, …], "2": [ship key, …]}')
+    seats = tuple(range(1, check_sides(fleets, len(forces)) + 1))
+    if set(forces) != {str(seat) for seat in seats}:
+        named = ", ".join(str(s) for s in seats)
+        raise runs.WhatIfError(f"name the {len(seats)} forces {named}, one per side")
     offers, refusals = fleets.offers(user), fleets.refusals(user)
     chosen = {}
-    for seat in SEATS:
+    for seat in seats:
         keys = forces.get(str(seat))
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
             raise runs.WhatIfError(f"{label(seat)}: give a list of ship keys")
@@ -100,11 +126,11 @@ def build_params(*, user, book: str, raw: Any) -> dict[str, Any]:
             chosen[seat] = fleets.check_fleet(keys, offers, points, refusals)
         except FleetError as exc:
             raise runs.WhatIfError(f"{label(seat)}: {exc}") from None
-    job = fleets.setup(chosen, {s: label(s) for s in SEATS}, {s: _colour(s) for s in SEATS})
+    job = fleets.setup(chosen, {s: label(s) for s in seats}, {s: _colour(s) for s in seats})
     return {"ruleset": record.trial.key, "book": record.name, "seed": seed, "trials": trials, "points": points,
             "unit": fleets.unit,
             "forces": [{"seat": s, "label": label(s), "ships": [{"key": o.key, "name": o.name, "points": o.points}
-                                                               for o in chosen[s]]} for s in SEATS],
+                                                               for o in chosen[s]]} for s in seats],
             "job": job}
 
 

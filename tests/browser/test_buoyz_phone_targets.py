@@ -1,6 +1,8 @@
 """Issue 23 item 18 at phone size (390×844): on the Buoyz board the moves of the ship to nominate
 are targets a finger can take — each at least 24 px across and, the board zoomed in on them, at
-least 24 px apart — and once a move is chosen its "Confirm move" button is on the screen.
+least 24 px apart — and once a move is chosen its "Confirm move" button is on the screen. The move
+picker sits under the board: it covers none of it and leaves no blank band below it (it was sticky
+at the foot of the screen, over the board, its place under the board empty).
 Screenshot: tests/artifacts/test_buoyz_phone_targets*.png."""
 
 from __future__ import annotations
@@ -18,12 +20,35 @@ from .test_buoyz_board import USERS, _battle, _screen_point
 RULES = registry.find_play("buoyz")
 
 
+def gaps_under_the_board(page) -> dict:
+    """Below the board, in the board's column (its parent): how far the boxes drawn there overlap
+    the board, and the tallest band nothing is drawn in (page pixels)."""
+    return page.evaluate("""() => {
+      const board = document.getElementById('board'), column = board.parentElement;
+      const {top, bottom} = board.getBoundingClientRect(), end = column.getBoundingClientRect().bottom;
+      const boxes = [...column.children].filter(c => c !== board && !c.hidden)
+        .map(c => c.getBoundingClientRect()).filter(b => b.height > 0).sort((a, b) => a.top - b.top);
+      let reached = bottom, band = 0, overlap = 0;
+      for (const b of boxes) {
+        const over = Math.min(b.bottom, bottom) - Math.max(b.top, top);  // > 0: drawn over the board
+        overlap = Math.max(overlap, over);
+        if (b.bottom <= bottom) continue;
+        band = Math.max(band, b.top - reached);
+        reached = Math.max(reached, b.bottom);
+      }
+      return {overlap: Math.round(overlap), band: Math.round(Math.max(band, end - reached))};
+    }""")
+
+
 def test_move_targets_are_big_enough_and_the_confirmation_is_in_view(small_campaign, new_page, login, shot):
     battle = _battle(small_campaign)
     seat = RULES.acting_side(embedded.current_state(battle))
     page = new_page(phone=True)
     login(page, *USERS[seat])
     page.goto(reverse("battle-play", args=[battle.pk]))
+    page.wait_for_selector("#bz-picker:not([hidden])")
+    gaps = gaps_under_the_board(page)
+    assert gaps["overlap"] == 0 and gaps["band"] <= 24, gaps
     page.locator("#board").scroll_into_view_if_needed()
     frame = page.locator("#board").bounding_box()
 
@@ -61,4 +86,6 @@ def test_move_targets_are_big_enough_and_the_confirmation_is_in_view(small_campa
     assert not page.locator("#bz-confirm").is_disabled()
     box = page.locator("#bz-confirm").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    assert gaps_under_the_board(page)["band"] <= 24
     shot(page, "move-chosen", full_page=False)
+    shot(page, "whole-page")

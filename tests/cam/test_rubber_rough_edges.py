@@ -110,7 +110,8 @@ def test_fought_online_is_chosen_when_the_rubber_is_created_on_the_page(client, 
 
     client.force_login(alice)
     page = client.get("/cam/new/").content.decode()
-    assert 'name="scenario_mode"' in page and "Fought online on the Buoyz engine" in page
+    # book-neutral: the rule book is chosen on the same form ("Battles fought online use", issue 31)
+    assert 'name="scenario_mode"' in page and "Fought online on the rule book the campaign chose" in page
     data = {**CREATE_FORM, "scenario_mode": "online", "p1_username": bob.username, "p1_faction": "UFP",
             "p1_fleet": "constitution\nconstitution", "p2_username": carol.username, "p2_faction": "Klingons",
             "p2_fleet": "d7\nd7"}

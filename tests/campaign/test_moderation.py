@@ -263,6 +263,21 @@ def test_a_seat_handed_to_the_computer(small_campaign, alice, carol):
     assert role_of(carol, small_campaign) == "observer"
 
 
+def test_substituting_a_seat_notes_the_turns_everyone_ready_mark_again(small_campaign, alice, dave):
+    """Bob ready, Carol not: her seat handed to the computer leaves every human seat ready, so the
+    turn is due at once (the due sweep reads ``Turn.everyone_ready``); handed on to Dave, who has
+    not marked ready, it is not due any more."""
+    eh_actions.mark_ready(small_campaign.empires.get(seat=1).pk, True, turn_number=1)
+    turn = Turn.objects.get(campaign=small_campaign, number=1)
+    assert not turn.everyone_ready and eh_actions.due_turns() == []
+    actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=2, username="")
+    turn.refresh_from_db()
+    assert turn.everyone_ready and [t.pk for t in eh_actions.due_turns()] == [turn.pk]
+    actions.substitute_player(campaign_id=small_campaign.pk, user=alice, seat=2, username="dave")
+    turn.refresh_from_db()
+    assert not turn.everyone_ready and eh_actions.due_turns() == []
+
+
 @pytest.mark.parametrize("seat,username,old_player,message", [
     (9, "dave", "observer", "no seat 9"),
     (1, "nobody-here", "observer", "no user called"),

@@ -175,6 +175,21 @@ def test_taking_the_seat_back(small_campaign):
         eh_actions.take_back_seat(carols.pk)
 
 
+def test_taking_the_seat_back_withdraws_the_turns_everyone_ready_mark(small_campaign):
+    """Bob ready with Carol's seat on the computer: the turn is noted everyone-ready. Carol taking
+    her seat back makes a human seat that is not ready, so the mark must go (the due sweep reads
+    it; a stale one names a turn that is not due)."""
+    carols = seat(small_campaign, 2)
+    Empire.objects.filter(pk=carols.pk).update(is_bot=True, auto_bot=True, missed_turns=3)
+    eh_actions.mark_ready(seat(small_campaign, 1).pk, True, turn_number=1)  # its task waits for a commit
+    turn = Turn.objects.get(campaign=small_campaign, number=1)
+    assert turn.everyone_ready
+    eh_actions.take_back_seat(carols.pk)
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.OPEN and not turn.everyone_ready
+    assert eh_actions.due_turns() == []
+
+
 def test_a_seat_the_moderator_gave_the_computer_cannot_be_taken_back(small_campaign):
     Empire.objects.filter(pk=seat(small_campaign, 2).pk).update(is_bot=True, auto_bot=False)
     with pytest.raises(actions.ActionError):

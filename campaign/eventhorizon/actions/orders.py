@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaign import locks, lookups
 from campaign.actions.errors import ActionError, OrdersRefused, TurnClosed, _stale_turn
-from campaign.actions.turns import _open_turn
+from campaign.actions.turns import _note_everyone_ready, _open_turn
 from campaign.models import Campaign, Empire, Turn, TurnOrders
 from campaign.notifications import round_label
 from campaign.rules.eventhorizon.orders import OrderError, Preview
@@ -141,21 +141,9 @@ def _store_orders(empire: Empire, number: int, raw, ready: bool | None) -> tuple
     return row, turn
 
 
-def _all_humans_ready(turn: Turn) -> bool:
-    humans = set(turn.campaign.empires.filter(eliminated=False, is_bot=False).values_list("pk", flat=True))
-    ready = set(TurnOrders.objects.filter(turn=turn, ready=True).values_list("empire_id", flat=True))
-    return bool(humans) and humans <= ready
-
-
-def _note_ready(turn: Turn) -> bool:
-    """Whether every human seat is ready for ``turn``, stored on the turn (``Turn.everyone_ready``)
-    when it changed: what the due sweep looks up instead of reading every open turn (issue 33).
-    The caller holds the turn row's lock (campaign/locks.py: level 2), as every ready path does."""
-    ready = _all_humans_ready(turn)
-    if ready != turn.everyone_ready:
-        Turn.objects.filter(pk=turn.pk).update(everyone_ready=ready)
-        turn.everyone_ready = ready
-    return ready
+# The turn's everyone-ready mark (``Turn.everyone_ready``, a platform field the due sweep reads) is
+# noted by the platform's helper, which the moderator's substitution calls too.
+_note_ready = _note_everyone_ready
 
 
 def _enqueue_if_all_ready(turn: Turn) -> bool:
@@ -222,9 +210,13 @@ def mark_ready(empire_id: int, ready: bool, *, turn_number: int | None = None) -
 
 @transaction.atomic
 def take_back_seat(empire_id: int) -> Empire:
-    """A player takes back the seat the computer played while they were away."""
+    """A player takes back the seat the computer played while they were away. Their seat is a
+    human's again and not ready, so the open turn's everyone-ready mark is noted again."""
     campaign_id = Empire.objects.filter(pk=empire_id).values_list("campaign_id", flat=True).get()
-    campaign = locks.campaign(campaign_id)  # locking order: the campaign row before the empire's
+    # Locking order (campaign/locks.py): the campaign row, the open turn's row (its ready mark
+    # changes), then the empire's.
+    campaign = locks.campaign(campaign_id)
+    turn = locks.turn(campaign_id, campaign.turn, status=Turn.Status.OPEN)
     empire = locks.rows(Empire.objects.filter(pk=empire_id)).get()
     empire.campaign = campaign
     if not empire.auto_bot:
@@ -236,8 +228,10 @@ def take_back_seat(empire_id: int) -> Empire:
     empire.is_bot = empire.auto_bot = False
     empire.missed_turns = 0
     empire.save(update_fields=["is_bot", "auto_bot", "missed_turns"])
-    # Orders the computer already wrote for the open turn stay as a draft, not as "ready".
-    TurnOrders.objects.filter(
-        empire=empire, turn__number=empire.campaign.turn, turn__status=Turn.Status.OPEN
-    ).update(ready=False)
+    if turn is not None:
+        # Orders the computer already wrote for the open turn stay as a draft, not as "ready";
+        # the turn is no longer everyone-ready.
+        TurnOrders.objects.filter(empire=empire, turn=turn).update(ready=False)
+        turn.campaign = campaign
+        _note_ready(turn)
     return empire

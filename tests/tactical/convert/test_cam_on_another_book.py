@@ -204,3 +204,22 @@ def test_the_moderator_settles_it_by_doctrine(db, client, alice, bob, carol):
     battle.refresh_from_db()
     assert battle.status == "resolved" and _row(c).stage == CamScenario.Stage.SCORED
     assert battle.log.filter(kind="doctrine", text__contains="moderator settles").exists()
+
+
+def test_pages_name_the_book_a_rubber_chose_for_its_scenarios_fought_online(db, client, alice, bob, carol):
+    """The mode "fought online" is book-neutral (issue 31): a rubber on Print&Play says so on its
+    lobby, rubber and scenario pages, never "the Buoyz engine"; one on Buoyz still names it."""
+    lobby = cam_actions.create_cam_lobby(moderator=alice, name="Rubber at Organia", period=2,
+                                         starting_points=100, scenario_mode="online", battle_book="printplay")
+    client.force_login(alice)
+    page = client.get(reverse("lobby-detail", args=[lobby.pk])).content.decode()
+    assert escape("Fought online on Star Trek Print&Play") in page and "Buoyz" not in page
+    c = make_cam(alice, bob, carol, scenario_mode="online")
+    platform.set_campaign_option(campaign_id=c.pk, user=alice, key="battle_book", value="printplay")
+    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    for url in (reverse("cam-detail", args=[c.pk]), reverse("cam-scenario", args=[c.pk, 1])):
+        page = client.get(url).content.decode()
+        assert escape("Fought online on Star Trek Print&Play") in page and "Buoyz" not in page, url
+    platform.set_campaign_option(campaign_id=c.pk, user=alice, key="battle_book", value="")
+    page = client.get(reverse("cam-scenario", args=[c.pk, 1])).content.decode()
+    assert "Fought online on the Buoyz engine" in page
