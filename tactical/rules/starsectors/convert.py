@@ -387,7 +387,8 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:
-    return sorted((e for e in (unit_entry(u, i) for i, u in enumerate(units, 1)) if e is not None), key=by_worth)
+    entries = (unit_entry(u, i) for i, u in enumerate(units, 1))
+    return sorted((e for e in entries if e is not None), key=by_worth)
 
 
 def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:

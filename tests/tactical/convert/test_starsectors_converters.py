@@ -147,17 +147,20 @@ def test_a_sides_cards_stand_cheapest_first_whatever_the_campaigns_order():  # X
     assert setup["converted"]["ships"] == {"1": 6, "2": 5, "3": 9, "4": 12}
     assert [e["card"]["name"] for e in setup["sides"]["1"]["ships"]] == ["S6", "S5"]
     assert [e["crew"] for e in setup["sides"]["2"]["ships"]] == [False, True]
-    back = sc.eh_result_back(eh, setup, {"winner": 2, "ships": [{"ship": 1, "fate": "destroyed", "damage": 6}]})
+    lost = {"winner": 2, "ships": [{"ship": 1, "fate": "destroyed", "damage": 6}]}
+    back = sc.eh_result_back(eh, setup, lost)
     assert [s["ship"] for s in back["ships"] if s["fate"] == "destroyed"] == [6]  # the Sword, by the mapping
     eh["sides"]["1"]["ships"].reverse()
     assert sc.eh_to_book(eh)["sides"] == setup["sides"]  # the same battle, however the campaign lists them
-    units = [{"uid": f"ship:{i}", "kind": "ship", "name": k, "points": 0, "sd": ec.sd_json(STARTER_CATALOGUE[k]),
-              "crippled": False} for i, k in enumerate(("firecat", "borg_cube", "b_rel"), 1)]
+    units = [{"uid": f"ship:{i}", "kind": "ship", "name": k, "points": 0,
+              "sd": ec.sd_json(STARTER_CATALOGUE[k]), "crippled": False}
+             for i, k in enumerate(("firecat", "borg_cube", "b_rel"), 1)]
     cam = {"attacker": 1, "defender": 2, "sides": {"1": {"units": units}, "2": {"units": units[:1]}}}
     setup = sc.cam_to_book(cam)
     assert setup["converted"]["units"] == {"1": [1, "ship:3"], "2": [1, "ship:1"], "3": [1, "ship:2"],
                                            "4": [2, "ship:1"]}
-    assert [e["card"]["name"] for e in sc.cam_fleet(units)] == [e["card"]["name"] for e in setup["sides"]["1"]["ships"]]
+    names = [e["card"]["name"] for e in setup["sides"]["1"]["ships"]]
+    assert [e["card"]["name"] for e in sc.cam_fleet(units)] == names
 
 
 def test_an_event_horizon_battle_fought_on_star_sectors_gives_a_result_the_turn_accepts():  # XC45
