@@ -185,13 +185,14 @@ def to_book(eh_setup: Mapping[str, Any]) -> dict:
     fleets, names, colours, ids = {}, {}, {}, []
     for seat in (attacker, defender):
         side = sides.get(str(seat)) or {}
-        fleet = []
+        pairs = []
         for ship in side.get("ships") or []:
             design, damage = _design(ship)
-            fleet.append(sd_for(design, damage, hero_crew=bool(ship.get("hero_crew")), key=f"eh-{ship['id']}",
-                                name=ship.get("name") or design.name))
-            ids.append(int(ship["id"]))
-        fleets[seat] = fleet
+            pairs.append((sd_for(design, damage, hero_crew=bool(ship.get("hero_crew")), key=f"eh-{ship['id']}",
+                                 name=ship.get("name") or design.name), int(ship["id"])))
+        pairs.sort(key=lambda p: p[0].points)  # XC8: the cheapest first
+        fleets[seat] = [sd for sd, _ in pairs]
+        ids += [i for _, i in pairs]
         names[seat] = side.get("name") or f"Empire {seat}"
         if side.get("colour"):
             colours[seat] = side["colour"]
@@ -287,8 +288,8 @@ def result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], resu
 def fleet(ships) -> list[SD]:
     """The SDs of Event Horizon ships (``tactical.rules.eventhorizon.trials.TrialShip`` values or
     ``CampaignShip``), for what-if and the fairness bench."""
-    return [sd_for(s.design, s.damage, hero_crew=s.hero_crew, key=f"eh-{i}", name=s.name or s.design.name)
-            for i, s in enumerate(ships, 1)]
+    return sorted((sd_for(s.design, s.damage, hero_crew=s.hero_crew, key=f"eh-{i}", name=s.name or s.design.name)
+                   for i, s in enumerate(ships, 1)), key=lambda sd: sd.points)  # XC8: the cheapest first
 
 
 def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:

@@ -30,16 +30,21 @@ def converted_ships(book_setup: Mapping[str, Any]) -> dict[int, int]:
     return {int(k): int(v) for k, v in (book_setup.get("converted") or {}).get("ships", {}).items()}
 
 
-def eh_entries(eh_setup: Mapping[str, Any], entry: Callable[[Mapping[str, Any]], dict]):
+def eh_entries(eh_setup: Mapping[str, Any], entry: Callable[[Mapping[str, Any]], dict],
+               order: Callable[[dict], Any] | None = None):
     """Each side's ships as the book's entries (``entry(ship)``, a dict with its ``"notes"``), in
-    seat order, numbered 1, 2, … across both sides as the book's ``new_battle`` numbers them.
+    seat order (within a side the layer's order, or sorted by ``order(entry)``, ties in the layer's
+    order), numbered 1, 2, … across both sides as the book's ``new_battle`` numbers them.
     Returns (entries by seat, names by seat, book id → Event Horizon id, book id → notes), ids as
     strings (JSON keys)."""
     entries, names, mapping, notes, n = {}, {}, {}, {}, 0
     for seat in sorted(eh_seats(eh_setup)):
         side = eh_side(eh_setup, seat)
-        ships = side.get("ships") or []
-        entries[seat] = [entry(s) for s in ships]
+        pairs = [(s, entry(s)) for s in side.get("ships") or []]
+        if order is not None:
+            pairs.sort(key=lambda p: order(p[1]))
+        ships = [s for s, _ in pairs]
+        entries[seat] = [e for _, e in pairs]
         names[seat] = side.get("name") or f"Empire {seat}"
         for s, e in zip(ships, entries[seat], strict=True):
             n += 1

@@ -174,9 +174,10 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
     fleets, names, ids = {}, {}, {}
     for seat in sorted((attacker, defender)):
         side = sides.get(str(seat)) or {}
-        fleets[seat] = [_ship_dash(s).to_json() for s in side.get("ships") or []]
+        pairs = sorted(((_ship_dash(s), int(s["id"])) for s in side.get("ships") or []), key=lambda p: p[0].points)
+        fleets[seat] = [d.to_json() for d, _ in pairs]  # XC25: the cheapest first
         names[seat] = side.get("name") or f"Empire {seat}"
-        ids[seat] = [int(s["id"]) for s in side.get("ships") or []]
+        ids[seat] = [i for _, i in pairs]
     setup = setup_for(fleets, names=names, mat="4x6", terrain=_terrain(eh_setup.get("terrain") == "particle_cloud"))
     setup["attacker"], setup["defender"] = attacker, defender
     mapping = {}
@@ -256,8 +257,9 @@ def eh_result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], r
 
 def eh_fleet(ships) -> list[Dashboard]:
     """The dashboards of Event Horizon ships (``CampaignShip`` or what-if ``TrialShip`` values)."""
-    return [dashboard_for_eh(s.design, s.damage, hero_crew=s.hero_crew, key=f"eh-{i}", name=s.name or s.design.name)
-            for i, s in enumerate(ships, 1)]
+    return sorted((dashboard_for_eh(s.design, s.damage, hero_crew=s.hero_crew, key=f"eh-{i}",
+                                    name=s.name or s.design.name) for i, s in enumerate(ships, 1)),
+                  key=lambda d: d.points)  # XC25: the cheapest first
 
 
 # --- CAM units (XC26–XC30) --------------------------------------------------------------------
@@ -380,12 +382,10 @@ def cam_to_book(cam: Mapping[str, Any]) -> dict:
     fleets, names, uids = {}, {}, {}
     for seat in sorted((attacker, defender)):
         side = (cam.get("sides") or {}).get(str(seat)) or {}
-        fleets[seat], uids[seat] = [], []
-        for unit in side.get("units") or []:
-            dash = dashboard_for_unit(unit)
-            if dash is not None:
-                fleets[seat].append(dash.to_json())
-                uids[seat].append(unit["uid"])
+        made = ((dashboard_for_unit(u), u["uid"]) for u in side.get("units") or [])
+        pairs = [(d, uid) for d, uid in made if d is not None]
+        pairs.sort(key=lambda p: p[0].points)  # XC29: the cheapest first
+        fleets[seat], uids[seat] = [d.to_json() for d, _ in pairs], [uid for _, uid in pairs]
         names[seat] = side.get("name") or f"Seat {seat}"
     setup = setup_for(fleets, names=names, mat="4x6", terrain=_terrain(cam.get("nature") == "nebulae"))
     setup["attacker"], setup["defender"] = attacker, defender
@@ -426,7 +426,7 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[Dashboard]:
     """The dashboards of CAM units (``cam_setup``'s entries), for what-if and the fairness bench."""
-    return [d for d in (dashboard_for_unit(u) for u in units) if d is not None]
+    return sorted((d for d in (dashboard_for_unit(u) for u in units) if d is not None), key=lambda d: d.points)
 
 
 def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:

@@ -141,6 +141,14 @@ def _terrain(width: int, height: int, world: bool, cloud: bool) -> list[dict]:
     return out
 
 
+def by_worth(entry: Mapping[str, Any]) -> int:
+    """XC41: a side's cards stand in the order of their worth, the cheapest first (its points, III,
+    and a command crew's 4, VII.B; ties in the layer's order): that order deploys them from the middle
+    of the side's first row outward (III, ruling SS22), the escorts in the middle, and gives the first
+    ship's turn, so it is the fleet's, not the order the campaign happens to list its ships in."""
+    return card_from_json(entry["card"]).points + (COMMAND_CREW_COST if entry.get("crew") else 0)
+
+
 def _setup(entries: dict[int, list[dict]], names: dict[int, str], attacker: int, defender: int,
            terrain: Sequence[Mapping[str, Any]] = ()) -> dict:
     """The stored set-up (``setup.new_battle``): a 16 × 12 map (taller for more ships: each side
@@ -159,7 +167,7 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
     under ``converted`` (ship ids are given side by side in seat order, as ``new_battle`` numbers
     them)."""
     attacker, defender = layers.eh_seats(eh_setup)
-    entries, names, mapping, notes = layers.eh_entries(eh_setup, eh_entry)
+    entries, names, mapping, notes = layers.eh_entries(eh_setup, eh_entry, by_worth)
     most = max([len(v) for v in entries.values()] + [1])
     terrain = _terrain(16, _clamp(most + 2, 12, 40), bool(eh_setup.get("world")),
                        eh_setup.get("terrain") == "particle_cloud")
@@ -242,8 +250,9 @@ def _cards(book_setup: Mapping[str, Any]) -> dict[int, Card]:
 
 def eh_fleet(ships) -> list[dict]:
     """The converted entries of Event Horizon ships (``CampaignShip`` or what-if ``TrialShip``)."""
-    return [eh_entry({"id": i, "name": s.name or s.design.name, "design": s.design.to_dict(),
-                      "damage": s.damage.to_json(), "hero_crew": s.hero_crew}) for i, s in enumerate(ships, 1)]
+    return sorted((eh_entry({"id": i, "name": s.name or s.design.name, "design": s.design.to_dict(),
+                             "damage": s.damage.to_json(), "hero_crew": s.hero_crew})
+                   for i, s in enumerate(ships, 1)), key=by_worth)
 
 
 # --- CAM units (XC46–XC50) --------------------------------------------------------------------
@@ -331,14 +340,13 @@ def unit_entry(unit: Mapping[str, Any], number: int = 0) -> dict | None:
 def cam_to_book(cam: Mapping[str, Any]) -> dict:
     """XC49: the Star Sectors setup of a CAM scenario; which ship is which unit under ``converted``."""
     attacker, defender = int(cam["attacker"]), int(cam["defender"])
-    entries, names, units, notes, lines, n = {}, {}, {}, {}, {}, 0
+    entries, names, units, notes, lines, n, made = {}, {}, {}, {}, {}, 0, 0
     for seat in sorted((attacker, defender)):
         side = (cam.get("sides") or {}).get(str(seat)) or {}
         entries[seat] = []
-        for unit in side.get("units") or []:
-            entry = unit_entry(unit, n + 1)
-            if entry is None:
-                continue
+        pairs = [(u, unit_entry(u, made + i)) for i, u in enumerate(side.get("units") or [], 1)]
+        made += len(pairs)
+        for unit, entry in sorted(((u, e) for u, e in pairs if e is not None), key=lambda p: by_worth(p[1])):
             n += 1
             entries[seat].append(entry)
             units[str(n)] = [seat, unit["uid"]]
@@ -379,7 +387,8 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:
-    return [e for e in (unit_entry(u, i) for i, u in enumerate(units, 1)) if e is not None]
+    entries = (unit_entry(u, i) for i, u in enumerate(units, 1))
+    return sorted((e for e in entries if e is not None), key=by_worth)
 
 
 def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:

@@ -482,8 +482,11 @@ def _crew(state: BattleState, ship: Ship) -> A.Crew:
 
 
 def _power(state: BattleState, side: int) -> float:
-    """A side's fighting strength: each ship's printed CF by the share of its shield left."""
-    return sum(s.card.cf * (s.card.ss - s.damage) / s.card.ss for s in state.ships if s.alive and s.side == side)
+    """A side's fighting strength (ruling SS24): each ship's points (III: its CF, banks and devices)
+    times the attacks on target its shield can still stand — its SS left over the chance such an
+    attack gets through its printed DF (IV.E: a defence roll over DF fails, 12 − DF in 12)."""
+    return sum(s.card.points * (s.card.ss - s.damage) * 12 / (12 - min(11, s.card.df))
+               for s in state.ships if s.alive and s.side == side)
 
 
 def withdraws(state: BattleState, side: int) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from tactical.rules import kit
 from tactical.rules.kit import evolve
 
@@ -10,6 +12,7 @@ from . import combat
 from . import core as C
 from . import engine as E
 from . import engineering as G
+from .cards import COMMAND_CREW_COST
 from .state import BattleState, Refusal
 
 _HANDLERS = {A.Crew: E._crew, A.Move: E._move, A.Warp: E._warp, A.Transfer: E._transfer, A.Boost: E._boost,
@@ -100,13 +103,18 @@ def legal_actions(state: BattleState) -> tuple:
     return tuple(out)
 
 
-def value_left(state: BattleState, side: int) -> int:
-    return sum(s.card.points for s in state.ships if s.alive and s.side == side)
+def value_left(state: BattleState, side: int) -> Fraction:
+    """Ruling SS1 at the round cap: each ship left is worth its card's points (III) by the share of
+    its shield strength left ((SS − hits) ÷ SS: the hits are to the shield, IV.F, and every one lowers
+    the CF that III prices), and a command crew its 4 points (VII.B), bought with the ship."""
+    return sum((Fraction(s.card.points * (s.card.ss - s.damage), s.card.ss)
+                + (COMMAND_CREW_COST if s.crew else 0) for s in state.ships if s.alive and s.side == side),
+               Fraction(0))
 
 
 def winner(state: BattleState) -> int | None:
-    """The last side with ships; at the round cap the side with the most points of ships left
-    (ruling SS1); None: a draw."""
+    """The last side with ships; at the round cap the side with the most points left, counted as
+    ``value_left`` counts them (ruling SS1); None: a draw."""
     left = sorted({s.side for s in state.ships if s.alive})
     if len(left) == 1:
         return left[0]

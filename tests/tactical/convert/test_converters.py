@@ -20,6 +20,7 @@ from tactical.rules import registry
 from tactical.rules.buoyz import convert as bc
 from tactical.rules.buoyz.play import RULES as BZ
 from tactical.rules.buoyz.play.fog import PlayState
+from tactical.rules.eventhorizon import CampaignShip
 from tactical.rules.eventhorizon import convert as ec
 from tactical.rules.eventhorizon import simulate as eh_simulate
 from tactical.rules.eventhorizon.play import RULES as EH
@@ -80,14 +81,14 @@ def _eh_setup():
 def test_a_buoyz_result_comes_back_as_event_horizons():  # XC9; docs/battles.md "Result"
     eh = _eh_setup()
     setup = bc.to_book(eh)
-    assert setup["converted"]["ships"] == {"1": 5, "2": 6, "3": 9, "4": 12}
+    assert setup["converted"]["ships"] == {"1": 6, "2": 5, "3": 12, "4": 9}  # XC8: the cheapest first
     assert {o["kind"] for o in setup["objects"]} == {"planet", "nebula"}  # XC8
-    start = {i: bc.sd_for(d).hull for i, d in ((1, SAN_MARCO), (2, SWORD), (3, SULTAN), (4, GALIOT))}
+    start = {i: bc.sd_for(d).hull for i, d in ((2, SAN_MARCO), (1, SWORD), (4, SULTAN), (3, GALIOT))}
     result = {"winner": 2, "ships": [
-        {"ship": 1, "fate": "destroyed", "hull": 0, "crippled": True, "crits": [0, 0, 0]},
-        {"ship": 2, "fate": "captured", "hull": 2, "crippled": True, "crits": [0, 0, 0]},
-        {"ship": 3, "fate": "active", "hull": start[3] - 2, "crippled": False, "crits": [1, 1, 1]},
-        {"ship": 4, "fate": "left", "hull": start[4], "crippled": False, "crits": [0, 0, 0]}]}
+        {"ship": 2, "fate": "destroyed", "hull": 0, "crippled": True, "crits": [0, 0, 0]},  # the San Marco
+        {"ship": 1, "fate": "captured", "hull": 2, "crippled": True, "crits": [0, 0, 0]},  # the Sword
+        {"ship": 4, "fate": "active", "hull": start[4] - 2, "crippled": False, "crits": [1, 1, 1]},  # the Sultan
+        {"ship": 3, "fate": "left", "hull": start[3], "crippled": False, "crits": [0, 0, 0]}]}  # the Galiot
     back = bc.result_back(eh, setup, result)
     fates = {s["ship"]: s for s in back["ships"]}
     assert back["holder"] == 2
@@ -105,6 +106,17 @@ def test_a_buoyz_result_comes_back_as_event_horizons():  # XC9; docs/battles.md 
     result["ships"][2]["fate"] = "left"
     result["ships"][1]["fate"] = "destroyed"
     assert bc.result_back(eh, setup, result)["holder"] is None
+
+
+def test_a_sides_sds_stand_cheapest_first_whatever_the_campaigns_order():  # XC8
+    eh = _eh_setup()
+    setup = bc.to_book(eh)
+    eh["sides"]["1"]["ships"].reverse()
+    again = bc.to_book(eh)
+    assert again["sides"] == setup["sides"] and again["converted"] == setup["converted"]
+    assert [e["layer_ship"] for e in setup["sides"]["1"]["ships"]] == [6, 5]  # the Sword, then the San Marco
+    ships = [CampaignShip(1, SAN_MARCO), CampaignShip(2, SWORD)]
+    assert [sd.name for sd in bc.fleet(ships)] == [SWORD.name, SAN_MARCO.name]
 
 
 @pytest.mark.parametrize("seed", range(4))

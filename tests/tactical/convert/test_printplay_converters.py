@@ -22,6 +22,7 @@ from tactical.rules.printplay import convert as pc
 from tactical.rules.printplay import dashboards
 from tactical.rules.printplay.book import BOOK as PP
 from tactical.rules.printplay.play import RULES
+from tactical.rules.printplay.state import dashboard_of
 from tests.rules.cam.builders import battle_with, campaign_of
 
 SAN_MARCO, SWORD, SULTAN, GALIOT = SAMPLE_DESIGNS
@@ -114,14 +115,14 @@ def _eh_setup():
 def test_a_print_and_play_result_comes_back_as_event_horizons():  # XC25; docs/battles.md "Result"
     eh = _eh_setup()
     setup = pc.eh_to_book(eh)
-    assert setup["converted"]["ships"] == {"1": 5, "2": 6, "3": 9, "4": 12}
+    assert setup["converted"]["ships"] == {"1": 6, "2": 5, "3": 12, "4": 9}  # XC25: the cheapest first
     assert setup["terrain"][0]["kind"] == "nebula"  # XC25: the particle cloud
     hull = {n: e["dash"]["hull"] for side in setup["sides"].values() for n, e in ((e["id"], e) for e in side["ships"])}
     result = {"winner": 2, "ships": [
-        {"ship": 1, "fate": "destroyed", "hull": 0, "shields": [0, 0, 0, 0], "crits": 2},
-        {"ship": 2, "fate": "left", "hull": hull[2], "shields": [6, 6, 6, 6], "crits": 0},
-        {"ship": 3, "fate": "survived", "hull": hull[3] - 5, "shields": [0, 0, 4, 4], "crits": 3},
-        {"ship": 4, "fate": "survived", "hull": hull[4], "shields": [16, 16, 16, 16], "crits": 0}]}
+        {"ship": 2, "fate": "destroyed", "hull": 0, "shields": [0, 0, 0, 0], "crits": 2},  # the San Marco
+        {"ship": 1, "fate": "left", "hull": hull[1], "shields": [6, 6, 6, 6], "crits": 0},  # the Sword
+        {"ship": 4, "fate": "survived", "hull": hull[4] - 5, "shields": [0, 0, 4, 4], "crits": 3},  # the Sultan
+        {"ship": 3, "fate": "survived", "hull": hull[3], "shields": [16, 16, 16, 16], "crits": 0}]}
     back = pc.eh_result_back(eh, setup, result)
     fates = {s["ship"]: s for s in back["ships"]}
     assert back["holder"] == 2 and back["book"] == "printplay"
@@ -136,6 +137,23 @@ def test_a_print_and_play_result_comes_back_as_event_horizons():  # XC25; docs/b
     assert fates[12]["fate"] == "survived" and fates[12]["damage"] == {}
     result["ships"][2]["fate"] = result["ships"][3]["fate"] = "left"  # the winner kept nothing on the field
     assert pc.eh_result_back(eh, setup, result)["holder"] is None
+
+
+def test_a_sides_dashboards_stand_cheapest_first_whatever_the_campaigns_order():  # XC25, XC29
+    eh = _eh_setup()
+    setup = pc.eh_to_book(eh)
+    eh["sides"]["1"]["ships"].reverse()
+    again = pc.eh_to_book(eh)
+    assert again["sides"] == setup["sides"] and again["converted"] == setup["converted"]
+    points = [dashboard_of(e["dash"]).points for e in setup["sides"]["2"]["ships"]]
+    assert points == sorted(points)
+    units = [{"uid": f"ship:{i}", "kind": "ship", "name": k, "points": 0,
+              "sd": ec.sd_json(STARTER_CATALOGUE[k]), "crippled": False}
+             for i, k in enumerate(("borg_cube", "b_rel"), 1)]
+    cam = pc.cam_to_book({"attacker": 1, "defender": 2, "sides": {"1": {"units": units}, "2": {"units": units}}})
+    assert cam["converted"]["units"] == {"1": [1, "ship:2"], "2": [1, "ship:1"], "3": [2, "ship:2"],
+                                         "4": [2, "ship:1"]}
+    assert [d.name for d in pc.cam_fleet(units)] == [e["dash"]["name"] for e in cam["sides"]["1"]["ships"]]
 
 
 @pytest.mark.parametrize("seed", range(3))

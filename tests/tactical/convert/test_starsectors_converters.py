@@ -113,15 +113,15 @@ def _eh_setup():
 def test_a_star_sectors_result_comes_back_as_event_horizons():  # XC45; docs/battles.md "Result"
     eh = _eh_setup()
     setup = sc.eh_to_book(eh)
-    assert setup["converted"]["ships"] == {"1": 5, "2": 6, "3": 9, "4": 12}
+    assert setup["converted"]["ships"] == {"1": 6, "2": 5, "3": 12, "4": 9}  # XC41: the cheapest first
     assert {t["kind"] for t in setup["terrain"]} == {"planet", "mutara"}  # the world, the cloud (VII.A)
     state = RULES.initial_state(setup, SeededDice(derive_seed("xc45")))
-    assert [s.side for s in state.ships] == [1, 1, 2, 2] and state.ships[2].card.name == "S9"
+    assert [s.side for s in state.ships] == [1, 1, 2, 2] and state.ships[3].card.name == "S9"
     result = {"winner": 2, "ships": [
-        {"ship": 1, "fate": "destroyed", "damage": 10},
-        {"ship": 2, "fate": "survived", "damage": 5},  # the Sword: SS 6, five hits
-        {"ship": 3, "fate": "survived", "damage": 6},  # the Sultan: SS 8, six hits
-        {"ship": 4, "fate": "survived", "damage": 0},
+        {"ship": 2, "fate": "destroyed", "damage": 10},  # the San Marco
+        {"ship": 1, "fate": "survived", "damage": 5},  # the Sword: SS 6, five hits
+        {"ship": 4, "fate": "survived", "damage": 6},  # the Sultan: SS 8, six hits
+        {"ship": 3, "fate": "survived", "damage": 0},
     ]}
     back = sc.eh_result_back(eh, setup, result)
     fates = {s["ship"]: s for s in back["ships"]}
@@ -137,6 +137,30 @@ def test_a_star_sectors_result_comes_back_as_event_horizons():  # XC45; docs/bat
     assert fates[12]["damage"] == {}
     result["ships"][2]["fate"] = result["ships"][3]["fate"] = "destroyed"
     assert sc.eh_result_back(eh, setup, result)["holder"] is None  # the winner kept nothing
+
+
+def test_a_sides_cards_stand_cheapest_first_whatever_the_campaigns_order():  # XC41; 004 III, VII.B
+    eh = _eh_setup()
+    eh["sides"]["1"]["ships"].reverse()  # Sword, San Marco either way: the Sword (5 points) deploys first
+    eh["sides"]["2"]["ships"][1]["hero_crew"] = True  # the Sultan (6) before the Galiot (5 + a crew's 4)
+    setup = sc.eh_to_book(eh)
+    assert setup["converted"]["ships"] == {"1": 6, "2": 5, "3": 9, "4": 12}
+    assert [e["card"]["name"] for e in setup["sides"]["1"]["ships"]] == ["S6", "S5"]
+    assert [e["crew"] for e in setup["sides"]["2"]["ships"]] == [False, True]
+    lost = {"winner": 2, "ships": [{"ship": 1, "fate": "destroyed", "damage": 6}]}
+    back = sc.eh_result_back(eh, setup, lost)
+    assert [s["ship"] for s in back["ships"] if s["fate"] == "destroyed"] == [6]  # the Sword, by the mapping
+    eh["sides"]["1"]["ships"].reverse()
+    assert sc.eh_to_book(eh)["sides"] == setup["sides"]  # the same battle, however the campaign lists them
+    units = [{"uid": f"ship:{i}", "kind": "ship", "name": k, "points": 0,
+              "sd": ec.sd_json(STARTER_CATALOGUE[k]), "crippled": False}
+             for i, k in enumerate(("firecat", "borg_cube", "b_rel"), 1)]
+    cam = {"attacker": 1, "defender": 2, "sides": {"1": {"units": units}, "2": {"units": units[:1]}}}
+    setup = sc.cam_to_book(cam)
+    assert setup["converted"]["units"] == {"1": [1, "ship:3"], "2": [1, "ship:1"], "3": [1, "ship:2"],
+                                           "4": [2, "ship:1"]}
+    names = [e["card"]["name"] for e in setup["sides"]["1"]["ships"]]
+    assert [e["card"]["name"] for e in sc.cam_fleet(units)] == names
 
 
 def test_an_event_horizon_battle_fought_on_star_sectors_gives_a_result_the_turn_accepts():  # XC45

@@ -177,3 +177,20 @@ def test_the_doctrine_withdraws_a_fleet_outgunned_two_to_one():
     out = BOOK.outcome(end)
     assert out["winner"] == 1 and end.round == 3
     assert {s["fate"] for s in out["ships"] if s["side"] == 2} == {"withdrew"}
+
+
+def test_the_doctrine_weighs_a_fleet_by_its_points_and_the_attacks_its_shield_stands():
+    # Ruling SS24: a ship's strength is its points (III: CF and banks) times the attacks on target its
+    # shield can still take (SS left ÷ (12 − DF) in 12, IV.E). A CF 4 card with three PTL banks and DF 10
+    # is not outgunned by a CF 9 card of DF 8 (by printed CF alone it was, 4 against 9); worn down to one
+    # shield point it is.
+    from tactical.rules.starsectors.doctrine import withdraws
+
+    banks = design("b", "Banks", cf=4, df=10, mf=4, ss=10, banks=("PTL", "PTL", "PTL"), arc="all")
+    gun = design("g", "Gun", cf=9, df=8, mf=4, ss=10, arc="all")
+    setup = {"points": 0, "sides": {"1": {"ships": [{"card": banks.to_json()}]},
+                                    "2": {"ships": [{"card": gun.to_json()}]}}}
+    state = evolve(BOOK.new_battle(setup, SeededDice(derive_seed("weigh"))), round=3)
+    assert not withdraws(state, 1) and not withdraws(state, 2)
+    hurt = state.with_ship(evolve(state.ships[0], damage=9))
+    assert withdraws(hurt, 1) and not withdraws(hurt, 2)
