@@ -165,3 +165,23 @@ def test_bad_files_are_refused_naming_the_problem(fighting, tmp_path, change, me
     assert message in str(refused.value)
     assert counts() == before
 
+
+
+EXCELSIOR = {"key": "excelsior", "ship_class": "CA", "name": "CA USS 'Excelsior'", "speed": 7, "turning": 3,
+             "target_size": 2, "shields": [4, 4, 4, 4], "hull": 9, "crippled_at": 5, "period_first": 2,
+             "period_last": 5, "main": [[4, "Phaser", ""]]}
+
+
+def test_a_rubber_in_set_up_with_its_own_sd_round_trips(db, alice, bob, carol, tmp_path):
+    from .conftest import make_cam
+
+    rubber = make_cam(alice, bob, carol, start=False)
+    actions.add_custom_sd(campaign_id=rubber.pk, user=alice, fields=EXCELSIOR)
+    first = export(rubber, tmp_path)
+    assert [sd["key"] for sd in first["sds"]] == ["excelsior"] and not first["cam"]["started"]
+    assert export(import_doc(tmp_path, first), tmp_path, "again.json") == first
+    first["sds"][0]["hull"] = 31  # 000 1.5: Hull 30 at most
+    before = counts()
+    with pytest.raises(CommandError, match="import refused: sds: the rules cannot read it"):
+        import_doc(tmp_path, first)
+    assert counts() == before
