@@ -23,7 +23,11 @@ What a record says (docs/architecture.md, "How to add a campaign layer"):
   argument is the campaign id), ``pages`` (its other URL names), ``home_facts`` (the home page's
   line per campaign: players, status, summary), ``panel`` / ``panel_template`` (the layer's part
   of the moderation panel).
-- ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, or None (no export yet).
+- ``export``: ``campaign -> JSON-able dict`` for ``exportcampaign``, the web and the API, or None
+  (no export); ``import_campaign``: an action ``(doc) -> Campaign`` making a new campaign of the
+  layer from such a document (``importcampaign`` picks the layer by the document's
+  ``campaign.layer``), refusing a bad one with an ``ActionError`` naming the problem and writing
+  nothing; None: the layer's files do not import.
 - ``seats``: ``campaign -> [Seat]``, the campaign's seats in seat order (number, the name the
   players know it by, who plays it): what press (``campaign/press/``) writes to and from;
   ``user_seats``: ``(user, campaign ids) -> {campaign id: {seat numbers}}``, the seats one user
@@ -160,6 +164,7 @@ class CampaignLayer:
     after_resume: Callable | None = None  # (campaign, step, *, now) -> None
     after_pause: Callable | None = None   # (campaign, step, *, now) -> None
     export: Callable | None = None
+    import_campaign: Callable | None = None  # action(doc) -> Campaign; raises ActionError, writes nothing
     seats: Callable | None = None  # (campaign) -> list[Seat], in seat order; None: no seats
     user_seats: Callable | None = None  # (user, campaign ids) -> {campaign id: {seat}}; None: asks ``seats``
     description: str = ""

@@ -21,8 +21,10 @@ from campaign.models import AuditEntry, Campaign, Membership
 from campaign.rules.cam import factions as fx
 from campaign.rules.cam import scoring as scoring_rules
 
+from . import exchange
 from .actions import deadlines, lobby, moderation, scenarios
 from .actions.common import step_label
+from .actions.exchange import import_rubber
 from .forms import LobbyForm
 from .models import LAYER, CamCampaign, CamPlayer, CamScenario
 
@@ -140,7 +142,8 @@ LAYER_RECORD = CampaignLayer(
     panel=panel,
     panel_template="cam/_moderation.html",
     lobby_template="cam/_lobby_settings.html",
-    export=None,
+    export=exchange.export_rubber,
+    import_campaign=import_rubber,
     menu=("CAM campaigns", "cam-list"),
     seats=seats,
     user_seats=user_seats,

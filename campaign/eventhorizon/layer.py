@@ -214,6 +214,7 @@ def record() -> CampaignLayer:
         panel_template="moderation/_eventhorizon.html",
         lobby_template="lobby/_eventhorizon_settings.html",
         export=exchange.export_campaign,
+        import_campaign=actions.import_campaign,
         seats=seats,
         user_seats=empire_seats,
         away_modes=AWAY_MODES,

@@ -76,9 +76,13 @@ def test_players_download_it_once_the_campaign_has_ended(client, small_campaign,
     assert _web(client, mallory, small_campaign).status_code == 404
 
 
-def test_a_layer_without_an_export_answers_404(client, db, alice, bob, carol):
+def test_a_layer_without_an_export_answers_404(client, db, alice, bob, carol, monkeypatch):
+    from dataclasses import replace
+
+    from campaign import layers
     from tests.cam.conftest import make_cam
 
     rubber = make_cam(alice, bob, carol, start=False)
+    monkeypatch.setitem(layers.CAMPAIGN_LAYERS, rubber.layer, replace(layers.of(rubber), export=None))
     assert _web(client, alice, rubber).status_code == 404
     assert _api(alice, rubber).status_code == 404

@@ -44,6 +44,7 @@ from .deadlines import (  # noqa: F401
     send_step_reminders,
 )
 from .errors import ENGINE_ERRORS, CamActionError, NotAllowed, NotFound, Paused  # noqa: F401
+from .exchange import import_rubber  # noqa: F401
 from .lobby import MAX_STEP_HOURS, check_join, create_cam_lobby, start_from_lobby  # noqa: F401
 from .moderation import after_pause, after_resume, current_step, roll_back_preview, roll_back_step  # noqa: F401
 from .reading import checks_now, standings  # noqa: F401

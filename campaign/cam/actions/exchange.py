@@ -1,0 +1,108 @@
+"""Import a CAM rubber from its export (docs/export-format.md, "CAM rubbers"): the layer record's
+``import_campaign``, which ``importcampaign`` reaches through the registry."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from campaign.actions import ActionError, check_battle_book
+from campaign.models import Campaign, DiceRoll, Membership
+
+from .. import adapters
+from ..exchange import SECTIONS, ExchangeError, parse_export
+from ..models import LAYER, CamCampaign, CamPlayer, CamScenario, CamSD, CamShip
+from .errors import ENGINE_ERRORS, CamActionError
+
+_UNREADABLE = ENGINE_ERRORS + (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _values(row: dict, section: str) -> dict:
+    """The row's fields as the model takes them (times and durations back from their JSON form)."""
+    model = SECTIONS[section][0]
+    out = {}
+    for name in SECTIONS[section][1]:
+        value, kind = row[name], model._meta.get_field(name).get_internal_type()
+        if value is not None and kind == "DateTimeField":
+            value = datetime.fromisoformat(value)
+        elif value is not None and kind == "DurationField":
+            value = timedelta(seconds=value)
+        out[name] = value
+    return out
+
+
+@transaction.atomic
+def import_rubber(doc) -> Campaign:
+    """Create a CAM rubber from an export document. The document is checked whole first, then the
+    written rows are read back through the engine (rosters, forces, battles, scores); a bad file is
+    refused naming its first problem, and nothing stays written."""
+    try:
+        doc = parse_export(doc)
+    except ExchangeError as exc:
+        raise CamActionError(f"import refused: {exc}") from None
+    c = doc["campaign"]
+    options = c["options"]
+    unknown = sorted(set(options) - {"battle_book"})
+    if unknown:
+        raise CamActionError(f"import refused: campaign.options: a CAM rubber takes no option {unknown[0]!r}")
+    if options.get("battle_book"):  # issue 31: a rule book the site can fight CAM's battles on
+        try:
+            check_battle_book(LAYER, options["battle_book"])
+        except ActionError as exc:
+            raise CamActionError(f"import refused: campaign.options.battle_book: {exc}") from None
+    named = {c["moderator"]} | {m["user"] for m in doc["members"]} | {p["user"] for p in doc["players"]}
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=named - {None})}
+    for i, p in enumerate(doc["players"]):
+        if p["user"] not in users:
+            raise CamActionError(f"import refused: players[{i}].user: no account {p['user']!r} on this site")
+    for i, s in enumerate(doc["scenarios"]):
+        if s["mode"] == CamScenario.Mode.ONLINE and s["stage"] == CamScenario.Stage.FIGHTING:
+            raise CamActionError(f"import refused: scenarios[{i}]: its battle is being fought online, and the "
+                                 "engine's game is not in the file; settle it before exporting")
+
+    campaign = Campaign.objects.create(
+        layer=LAYER, width=0, height=0, battle_mode="tabletop", moderator=users.get(c["moderator"]),
+        **_values(c, "campaign"))
+    cam = CamCampaign.objects.create(campaign=campaign, **_values(doc["cam"], "cam"))
+    Membership.objects.bulk_create([
+        Membership(campaign=campaign, user=users[m["user"]], **_values(m, "members"))
+        for m in doc["members"] if m["user"] in users])  # accounts this site lacks are left out
+    CamSD.objects.bulk_create([CamSD(cam=cam, **_values(sd, "sds")) for sd in doc["sds"]])
+    for p in doc["players"]:
+        player = CamPlayer.objects.create(cam=cam, user=users[p["user"]], **_values(p, "players"))
+        CamShip.objects.bulk_create([CamShip(player=player, **_values(s, "ships")) for s in p["ships"]])
+    CamScenario.objects.bulk_create([CamScenario(cam=cam, **_values(s, "scenarios")) for s in doc["scenarios"]])
+    DiceRoll.objects.bulk_create([DiceRoll(campaign=campaign, **r) for r in doc["dice_log"]], batch_size=1000)
+    _read_back(cam)
+    return campaign
+
+
+def _read_back(cam: CamCampaign) -> None:
+    """The written rows as the engine reads them: an unreadable one refuses the import (the
+    transaction rolls back)."""
+    where = "sds"
+    try:
+        catalogue = adapters.catalogue(cam)
+        for player in cam.players.order_by("seat"):
+            where = f"seat {player.seat}'s fleet"
+            adapters.faction_of(player)
+            for ship in player.ships.all():
+                if ship.sd not in catalogue:
+                    raise KeyError(f"ship {ship.number}'s SD {ship.sd!r} is neither the rule book's nor the rubber's")
+            for entry in player.starting_fleet:
+                if entry["sd"] not in catalogue:
+                    raise KeyError(f"the starting fleet's SD {entry['sd']!r} is unknown")
+        state = adapters.campaign_state(cam) if cam.players.count() == 2 else None
+        for row in cam.scenario_rows.order_by("number"):
+            where = f"scenario {row.number}"
+            adapters.scenario_state(row)
+            for seat, selection in row.selections.items():
+                adapters.selection_from(int(seat), selection)
+            if row.battle is not None:
+                adapters.battle_state(row, state)
+            if row.stage == CamScenario.Stage.SCORED:
+                adapters.record_of(row)
+    except _UNREADABLE as exc:
+        raise CamActionError(f"import refused: {where}: the rules cannot read it ({exc})") from None

@@ -1,0 +1,187 @@
+"""A CAM rubber's export and import (docs/export-format.md, "CAM rubbers"), through the layer record
+as Event Horizon's: the round trip of a rubber with a scenario being fought, who may download it on
+the web and the API (the dice seed withheld while it runs), and the files ``importcampaign`` refuses
+naming the problem, writing nothing."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from campaign.cam import actions
+from campaign.cam.models import CamCampaign, CamPlayer, CamScenario, CamShip
+from campaign.models import Campaign, DiceRoll, Membership
+
+from .conftest import ship_numbers
+
+pytestmark = pytest.mark.django_db
+
+
+def export(campaign, tmp_path, name="out.json") -> dict:
+    path = tmp_path / name
+    call_command("exportcampaign", str(campaign.pk), "--output", str(path), stderr=StringIO())
+    return json.loads(path.read_text())
+
+
+def import_doc(tmp_path, doc) -> Campaign:
+    path = tmp_path / "in.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    out = StringIO()
+    call_command("importcampaign", str(path), stdout=out)
+    return Campaign.objects.get(pk=int(out.getvalue()))
+
+
+@pytest.fixture
+def fighting(cam_campaign, alice, bob, carol):
+    """Scenario 1 on the table, one game turn entered by carol (bob's entry still to come)."""
+    c = cam_campaign
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    actions.roll_table(campaign_id=c.pk, user=bob)
+    actions.enter_turn(campaign_id=c.pk, user=carol, destroyed=[f"ship:{ship_numbers(c, 2)[0]}"])
+    return c
+
+
+def test_a_rubber_being_fought_round_trips_and_plays_on_alike(fighting, bob, tmp_path):
+    first = export(fighting, tmp_path)
+    assert first["campaign"]["layer"] == "cam" and first["version"] == 1
+    assert first["scenarios"][0]["stage"] == "fighting" and first["scenarios"][0]["turn_entries"]
+    assert {m["user"]: m["role"] for m in first["members"]} == {"alice": "moderator", "bob": "player",
+                                                                  "carol": "player"}
+    copy = import_doc(tmp_path, first)
+    assert copy.pk != fighting.pk and copy.layer == "cam"
+    assert export(copy, tmp_path, "again.json") == first  # no ids in the file: the same document
+    assert actions.roll_back_preview(copy) is None  # roll-back snapshots stay behind (as Event Horizon's)
+    # The copy is a live rubber on the same dice stream: bob's turn gives the same rolls in both.
+    for campaign in (fighting, copy):
+        actions.enter_turn(campaign_id=campaign.pk, user=bob)
+    after = [export(c, tmp_path, f"{c.pk}.json") for c in (copy, fighting)]
+    for doc in after:  # the next step's deadline runs from the moment each was entered
+        assert doc["cam"].pop("deadline") is not None
+    assert after[0] == after[1] and after[0]["scenarios"] != first["scenarios"]
+    assert DiceRoll.objects.filter(campaign=copy).count() == DiceRoll.objects.filter(campaign=fighting).count()
+
+
+def _web(client, user, campaign):
+    client.force_login(user)
+    return client.get(reverse("campaign-export", args=[campaign.pk]))
+
+
+def _api(user, campaign):
+    api = APIClient()
+    api.force_authenticate(user)
+    return api.get(f"/api/campaigns/{campaign.pk}/export/")
+
+
+def test_the_moderator_downloads_it_without_the_seed_while_it_runs(client, cam_campaign, alice, tmp_path):
+    web = _web(client, alice, cam_campaign)
+    assert web.status_code == 200
+    data = json.loads(web.content)
+    assert data["campaign"]["dice_seed"] is None and _api(alice, cam_campaign).json() == data
+    full = export(cam_campaign, tmp_path)
+    assert full["campaign"]["dice_seed"] == cam_campaign.dice_seed
+    assert data == {**full, "campaign": {**full["campaign"], "dice_seed": None}}
+    assert 'id="export-link"' in client.get(reverse("moderation-panel", args=[cam_campaign.pk])).content.decode()
+    assert 'id="export-link"' in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
+    with pytest.raises(CommandError, match="dice_seed is null"):  # such a file does not import
+        import_doc(tmp_path, data)
+
+
+@pytest.mark.parametrize(("who", "status"), [("bob", 403), ("mallory", 404)])
+def test_others_are_refused_while_it_runs(client, request, cam_campaign, who, status):
+    user = request.getfixturevalue(who)
+    assert _web(client, user, cam_campaign).status_code == status
+    answer = _api(user, cam_campaign)
+    assert answer.status_code == status and "dice_seed" not in answer.content.decode()
+    assert 'id="export-link"' not in client.get(reverse("cam-detail", args=[cam_campaign.pk])).content.decode()
+
+
+def test_players_download_it_with_the_seed_once_it_has_ended(cam_campaign, bob):
+    Campaign.objects.filter(pk=cam_campaign.pk).update(status=Campaign.Status.FINISHED)
+    assert _api(bob, cam_campaign).json()["campaign"]["dice_seed"] == cam_campaign.dice_seed
+
+
+def counts():
+    return tuple(m.objects.count() for m in (Campaign, CamCampaign, CamPlayer, CamShip, CamScenario, Membership,
+                                             DiceRoll))
+
+
+def _set(doc, path, value):
+    *parents, last = path
+    for key in parents:
+        doc = doc[key]
+    doc[last] = value
+
+
+def _tamper_dice(doc):
+    doc["dice_log"][0]["faces"][0] = doc["dice_log"][0]["faces"][0] % 6 + 1
+
+
+def _deep(depth: int):
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+CASES = [
+    ((("players", 0, "requests"), _deep(100)), "nested more than 64 levels deep"),
+    # (change: (path, value) or a function of the document, the refusal's words)
+    ((("cam", "period"), 10**30), "the number is outside"),
+    ((("cam", "period"), 70000), "cam.period: must be 0 to 32767, not 70000"),
+    ((("players", 0, "name"), "Bob\x00's"), "players[0].name: contains a NUL character"),
+    ((("players", 0, "campaign_points"), "5"), "players[0].campaign_points: must be a whole number, not '5'"),
+    ((("players", 1, "seat"), 1), "players[1]: seat 1 is repeated"),
+    ((("players", 0, "user"), "nobody"), "players[0].user: no account 'nobody' on this site"),
+    ((("players", 0, "ships", 0, "status"), "sunk"), "players[0].ships[0].status: Value 'sunk' is not a valid"),
+    ((("players", 0, "ships", 0, "sd"), "enterprise_z"), "seat 1's fleet: the rules cannot read it"),
+    ((("scenarios", 0, "battle"), {"turn": 1}), "scenario 1: the rules cannot read it"),
+    ((("scenarios", 0, "forces"), []), "scenarios[0].forces: must be an object"),
+    ((("cam", "deadline"), "tomorrow"), "cam.deadline: must be a date and time"),
+    ((("campaign", "options"), {"steered_drift": True}), "a CAM rubber takes no option 'steered_drift'"),
+    ((("campaign", "layer"), "chess"), "campaign.layer 'chess' is not one of"),
+    ((("campaign", "dice_seed"), "zz"), "campaign.dice_seed must be hexadecimal"),
+    ((("version",), 2), "export version 2 is not supported"),
+    ((("scenarios",), {}), "scenarios must be a list"),
+    (_tamper_dice, "the dice log does not verify"),
+    (lambda doc: doc["cam"].pop("step"), "cam is missing 'step'"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), CASES, ids=[m for _, m in CASES])
+def test_bad_files_are_refused_naming_the_problem(fighting, tmp_path, change, message):
+    doc = export(fighting, tmp_path)
+    change(doc) if callable(change) else _set(doc, *change)
+    before = counts()
+    with pytest.raises(CommandError, match="import refused") as refused:
+        import_doc(tmp_path, doc)
+    assert message in str(refused.value)
+    assert counts() == before
+
+
+
+EXCELSIOR = {"key": "excelsior", "ship_class": "CA", "name": "CA USS 'Excelsior'", "speed": 7, "turning": 3,
+             "target_size": 2, "shields": [4, 4, 4, 4], "hull": 9, "crippled_at": 5, "period_first": 2,
+             "period_last": 5, "main": [[4, "Phaser", ""]]}
+
+
+def test_a_rubber_in_set_up_with_its_own_sd_round_trips(db, alice, bob, carol, tmp_path):
+    from .conftest import make_cam
+
+    rubber = make_cam(alice, bob, carol, start=False)
+    actions.add_custom_sd(campaign_id=rubber.pk, user=alice, fields=EXCELSIOR)
+    first = export(rubber, tmp_path)
+    assert [sd["key"] for sd in first["sds"]] == ["excelsior"] and not first["cam"]["started"]
+    assert export(import_doc(tmp_path, first), tmp_path, "again.json") == first
+    first["sds"][0]["hull"] = 31  # 000 1.5: Hull 30 at most
+    before = counts()
+    with pytest.raises(CommandError, match="import refused: sds: the rules cannot read it"):
+        import_doc(tmp_path, first)
+    assert counts() == before
