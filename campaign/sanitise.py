@@ -130,7 +130,8 @@ def check(value: Any, where: str = "body", *, max_depth: int = MAX_DEPTH) -> Non
             if depth >= max_depth:
                 raise HostileInput(_path(where, node), f"nested more than {max_depth} levels deep")
             depth += 1
-            if isinstance(item, Mapping):
+            # A list is told from a mapping by its type: isinstance(…, Mapping) is an ABC's check.
+            if kind is dict or (kind is not list and isinstance(item, Mapping)):
                 children = []
                 for key, child in item.items():
                     if type(key) is str and search(key):
