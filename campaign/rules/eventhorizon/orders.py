@@ -494,7 +494,12 @@ class PathRules:
         return found
 
     def is_jump(self, a: Coord, b: Coord) -> bool:
-        return a != b and any(a in group and b in group for group in self.jumps)
+        if a == b:
+            return False
+        for group in self.jumps:  # a loop, not any(…): asked for every step of every path
+            if a in group and b in group:
+                return True
+        return False
 
     def step_cost(self, grid, here: Coord, cell: Coord) -> int | None:
         """Moves the step costs (0 for a jump), or None when it is no step at all."""
