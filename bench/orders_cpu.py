@@ -10,8 +10,10 @@ process, with no server and no load generator:
 and times each request's CPU (``time.process_time``: this process only, so PostgreSQL's and
 Redis's own CPU are not in it, as in bench/http.py's "cpu ms/req"). The two run in alternating
 rounds (token, orders, token, orders, …) so that each pair is measured under the same load; it
-prints each round's median CPU per request and the orders/token ratio, then the median ratio.
-On a machine other work shares, this moves far less than bench/http.py's figures.
+prints each round's CPU per request (the round's mean) and the orders/token ratio, then the
+median ratio. Other work on the machine still moves these; callgrind's counts (below) do not.
+There is no gunicorn here, which adds about the same CPU to both requests, so the ratio is higher
+than bench/http.py's. The due-turn sweep after a response is off (PROCESS_DUE_ON_REQUEST_SECONDS=0).
 
 --profile adds cProfile of the order submissions (on CPU time). --keep leaves the database and
 writes the fixture (campaign, tokens, orders) to a JSON file that --fixture reads back, so that a
