@@ -12,6 +12,8 @@ import json
 import pytest
 from django.apps import apps
 from django.urls import URLResolver, get_resolver, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from campaign import sanitise
 from campaign.models import Campaign, Membership
@@ -419,6 +421,29 @@ def test_loads_names_the_problem(text, message):
     with pytest.raises(sanitise.HostileInput) as caught:
         sanitise.loads(text)
     assert str(caught.value).startswith(message)
+
+
+_TEXTS = st.text(alphabet=st.sampled_from(["a", "\x00", "\ud800", "é"]), max_size=2)
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**32, max_value=2**32), _TEXTS,
+                    st.floats(allow_nan=True))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                         st.dictionaries(_TEXTS, inner, max_size=3)),
+                       max_leaves=12)
+
+
+@pytest.mark.django_db(False)
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_VALUES, st.integers(min_value=0, max_value=3))
+def test_the_plain_body_shortcut_passes_only_what_the_full_walk_passes(value, depth):
+    """check() skips its path-keeping walk for a body _plainly_clean passes: that must never
+    pass a value the walk refuses (depths, text, numbers, floats, keys)."""
+    if sanitise._plainly_clean(value, depth):
+        walk = sanitise._plainly_clean
+        try:
+            sanitise._plainly_clean = lambda *_: False
+            sanitise.check(value, max_depth=depth)  # the full walk: raises if anything is wrong
+        finally:
+            sanitise._plainly_clean = walk
 
 
 def test_campaigns_are_untouched_by_refused_requests(client, small_campaign, alice):

@@ -417,6 +417,18 @@ def design_problems(
     ``technologies`` is the empire's researched technologies in a campaign; ``None`` is free or
     tactical play, where every component may be fitted.
     """
+    if technologies is not None and type(technologies) is not frozenset:
+        technologies = frozenset(technologies)
+    # Kept on the (frozen) design per set of technologies, as its BP is: an order check asks once
+    # per build order (issue 34 item 10). Kept as text, so each caller gets errors of its own.
+    kept = design.__dict__.setdefault("_problems", {})
+    found = kept.get(technologies)
+    if found is None:
+        found = kept[technologies] = tuple((e.rule, e.message) for e in _design_problems(design, technologies))
+    return tuple(DesignError(rule, message) for rule, message in found)
+
+
+def _design_problems(design: Design, technologies: frozenset[Technology] | None) -> tuple[DesignError, ...]:
     problems: list[DesignError] = []
 
     def refuse(rule: str, message: str) -> None:

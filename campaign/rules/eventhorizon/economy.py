@@ -634,10 +634,15 @@ def validate_spending(
     return SpendingPlan(economy_after=state, items=tuple(planned), total=total, bp_left=economy.bp - total)
 
 
-def _pay(state: EmpireEconomy, cost: int) -> EmpireEconomy:
+def _afford(state: EmpireEconomy, cost: int) -> int:
+    """The BP left after paying ``cost``; refused if they are not there."""
     if cost > state.bp:
         raise _Refusal(BP_RULE, f"costs {cost} BP but only {state.bp} BP are left ({cost - state.bp} short)")
-    return replace(state, bp=state.bp - cost)
+    return state.bp - cost
+
+
+def _pay(state: EmpireEconomy, cost: int) -> EmpireEconomy:
+    return replace(state, bp=_afford(state, cost))
 
 
 def _buy_resource(
@@ -735,8 +740,8 @@ def _build_ship(state: EmpireEconomy, item: BuildShip, turn: _Turn) -> tuple[Emp
             f"a hero crew needs a Military Academy at {format_coord(dockyard.coord)}, "
             f"the world of dockyard {dockyard.id}",
         )
-    state = _pay(state, item.cost)
-    state = replace(state, dockyard_busy=state.dockyard_busy | {dockyard.id})
+    # One copy of the (frozen) economy per build, not one for the BP and another for the dockyard.
+    state = replace(state, bp=_afford(state, item.cost), dockyard_busy=state.dockyard_busy | {dockyard.id})
     turn.dockyards.add(dockyard.id)
     return state, PlannedItem(item=item, cost=item.cost, build=DockyardBuild.start(item))
 

@@ -141,6 +141,8 @@ def _coord(value: Any, where: str) -> Coord:
 
 
 def _only(obj: dict, allowed: set[str], where: str) -> None:
+    if obj.keys() <= allowed:
+        return
     extra = sorted(set(obj) - allowed)
     if extra:
         raise OrderError(where, ORDERS_RULE, f"unknown field(s): {', '.join(extra)}")
@@ -213,7 +215,12 @@ def _parse_move(item: Any, at: str) -> Move:
     fleet = item.get("fleet")
     if not isinstance(fleet, str):
         fleet = _int(fleet, f"{at}.fleet")
-    path = tuple(_coord(c, f"{at}.path[{j}]") for j, c in enumerate(_list(item.get("path"), f"{at}.path")))
+    steps = item.get("path")
+    if type(steps) is not list:
+        steps = _list(steps, f"{at}.path")
+    # A well-formed [x, y] step is taken as it is; anything else gets _coord's check and message.
+    path = tuple((c[0], c[1]) if type(c) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int
+                 else _coord(c, f"{at}.path[{j}]") for j, c in enumerate(steps))
     return Move(fleet=fleet, path=path)
 
 
@@ -293,6 +300,16 @@ def orders_to_json(orders: Orders) -> dict:
 # --- the state as the economy engine sees it ----------------------------------------------
 
 def empire_economy(state: CampaignState, seat: int) -> eh.EmpireEconomy:
+    # Kept on the state, as its indexes are (frozen, so never stale; the economy is frozen too):
+    # a player's order checks against the kept view build it once (issue 34 item 10).
+    kept = state.__dict__.setdefault("_economies", {})
+    found = kept.get(seat)
+    if found is None:
+        found = kept[seat] = _empire_economy(state, seat)
+    return found
+
+
+def _empire_economy(state: CampaignState, seat: int) -> eh.EmpireEconomy:
     empire = state.empire(seat)
     worlds = tuple(
         eh.OwnedWorld(coord=w.coord, kind=w.kind, economy=w.economy)
@@ -468,12 +485,21 @@ class PathRules:
 
     @classmethod
     def of(cls, state: CampaignState) -> PathRules:
-        gates = frozenset(s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE)
-        return cls(blocked=frozenset(state.map.cells_of(Terrain.BLACK_HOLE)),
-                   jumps=(frozenset(state.map.cells_of(Terrain.WORMHOLE)), gates))
+        found = state.__dict__.get("_path_rules")  # kept on the (frozen) state, as its indexes are
+        if type(found) is not cls:
+            gates = frozenset(s.coord for s in state.structures if s.resource is eh.Resource.STAR_GATE)
+            found = state.__dict__["_path_rules"] = cls(
+                blocked=frozenset(state.map.cells_of(Terrain.BLACK_HOLE)),
+                jumps=(frozenset(state.map.cells_of(Terrain.WORMHOLE)), gates))
+        return found
 
     def is_jump(self, a: Coord, b: Coord) -> bool:
-        return a != b and any(a in group and b in group for group in self.jumps)
+        if a == b:
+            return False
+        for group in self.jumps:  # a loop, not any(…): asked for every step of every path
+            if a in group and b in group:
+                return True
+        return False
 
     def step_cost(self, grid, here: Coord, cell: Coord) -> int | None:
         """Moves the step costs (0 for a jump), or None when it is no step at all."""
