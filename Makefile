@@ -49,10 +49,16 @@ run: demo
 manage:
 	@$(DEMO_ENV) $(PY) manage.py $(CMD)
 
-# Install the test dependencies and run the whole suite.
+# Install the test dependencies and run the whole suite, on TEST_WORKERS processes (pytest-xdist;
+# 0: in this one). `--dist load` hands each process the tests in the order pytest-django sorts them,
+# the tests that empty the database (transactional, live server) after the others, so every test
+# that needs the starter designs a migration writes finds them (`--dist loadfile` would run a file's
+# transactional tests in the middle of a process's run). Each process has its own test database
+# (pytest-django's gw0/gw1 suffix) and its own Redis databases (config/settings.py, redis_url).
+TEST_WORKERS ?= 2
 test: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist load
 
 # The pure engines and unit tests: no database, browser or live server, nothing marked slow; on
 # FAST_WORKERS processes (pytest-xdist; 0: in this one).

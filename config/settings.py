@@ -135,7 +135,27 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite cannot, and there the save_design action's own check is what keeps names unique.
 SILENCED_SYSTEM_CHECKS = ["models.W047"]
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+def redis_url(name: str) -> str:
+    """A Redis URL from the environment. When the test suite runs in several processes
+    (pytest-xdist sets PYTEST_XDIST_WORKER to gw0, gw1, …), process N uses database number + 2N:
+    the suite flushes its cache before every test, and a real Celery worker one process starts
+    must not take the other's tasks. The Celery workers a test starts inherit the variable."""
+    url = os.environ.get(name, "")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker.startswith("gw") or not worker[2:].isdigit() or worker == "gw0":
+        return url
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("redis"):
+        return url
+    number = parts.path.strip("/") or "0"
+    if not number.isdigit():
+        raise ImproperlyConfigured(f"{name} must name a Redis database by number, not {parts.path!r}")
+    return urlunsplit(parts._replace(path=f"/{int(number) + 2 * int(worker[2:])}"))
+
+
+REDIS_URL = redis_url("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "config.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}
@@ -148,7 +168,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: with no broker every task runs in-process, at once (the embedded default).
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = redis_url("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
