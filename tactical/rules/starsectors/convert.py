@@ -1,10 +1,11 @@
 """Event Horizon battles and CAM scenarios fought on Star Sectors (issue 31; pure Python; rulings
-XC41–XC50 in docs/rulings.md).
+XC41–XC51 in docs/rulings.md).
 
 Two converters, registered as the other books' are (``registry.ConverterRecord``):
 ``eventhorizon → starsectors`` and ``cam → starsectors``. Each layer ship (an Event Horizon ship,
-a CAM unit) becomes **one** Star Sectors profile card (004 II: CF, DF, MF, SS, cargo, nacelles,
-cloaking devices, advanced weapon banks, targeting diagram, hull length) priced by the book's own
+a CAM unit) becomes **one** Star Sectors profile card (a CAM hull past the longest card: several,
+XC51) (004 II: CF, DF, MF, SS, cargo, nacelles, cloaking devices, advanced weapon banks, targeting
+diagram, hull length) priced by the book's own
 rule (004 III: CF + 1 per cloaking device, advanced weapon bank and extra engineering phase; a
 command crew 4 more, VII.B). The card is the ship **as it stands**: the damage it carries is
 already off its factors (XC43, XC47), as a damaged card's hits would be (IV.F, IV.G). What the card
@@ -35,7 +36,7 @@ from .cards import design as make_card
 
 LAYER_EH, LAYER_CAM, BOOK = "eventhorizon", "cam", "starsectors"
 RULING_EH = "site rulings XC41–XC45 (Event Horizon ships on Star Sectors)"
-RULING_CAM = "site rulings XC41, XC46–XC50 (CAM units on Star Sectors)"
+RULING_CAM = "site rulings XC41, XC46–XC51 (CAM units on Star Sectors)"
 
 # XC42: Event Horizon's numbers on the card.
 # A guided missile bay is its PTL bank only (VI.B: no die), not CF as well.
@@ -255,7 +256,7 @@ def eh_fleet(ships) -> list[dict]:
                    for i, s in enumerate(ships, 1)), key=by_worth)
 
 
-# --- CAM units (XC46–XC50) --------------------------------------------------------------------
+# --- CAM units (XC46–XC51) --------------------------------------------------------------------
 
 
 def _has(sd, name: str) -> bool:
@@ -300,7 +301,7 @@ def sd_card(sd, *, key: str = "cam", name: str = "", crippled: bool = False) -> 
         banks = banks if cf else []
     return make_card(key, (name or sd.name)[:40], "CAM", cf=cf, df=_clamp(df, 1, 12), mf=min(12, mf), ss=ss,
                   nacelles=2 if _has(sd, "Warp") and mf else 0, cloaks=cloaks, banks=tuple(banks),
-                  arc="all" if cf else "none", hull=3 if sd.hull >= 20 else 2 if sd.hull >= 10 else 1)
+                  arc="all" if cf else "none", hull=3 if sd.hull >= LONGEST_HULL else 2 if sd.hull >= 10 else 1)
 
 
 # XC49: the counters.
@@ -308,24 +309,41 @@ AC_CARD = make_card("cam-ac", "Attack craft flight", "CAM", cf=2, df=4, mf=5, ss
 BASE_CARD = make_card("cam-base", "Planetary Battery", "CAM", cf=6, df=6, mf=0, ss=16, banks=("PTL",), arc="all")
 
 
-def unit_entry(unit: Mapping[str, Any], number: int = 0) -> dict | None:
-    """XC46–XC49: one CAM unit as a converted set-up entry (a minefield none: not on the map);
-    ``line`` the SS at or below which it comes back crippled (XC50)."""
+LONGEST_HULL = 20  # XC46: a hull of 20 or more is the longest card, 3 hexes (ruling SS4's cap)
+
+
+def sections(sd, card: Card) -> int:
+    """XC51: how many cards a CAM ship fights as. A hull that fills the longest card (XC46: 3 hexes
+    from hull 20, SS4's cap) fights as as many whole cards as its worth at the rate holds (CAM points
+    × ``SS_PER_CAM``, III's price of the catalogue), when that is two or more: III prices only the CF
+    and devices, and past the longest card a bigger hull is only SS, which IV.F makes no stronger
+    (the Borg Cube: one card of 10 points for a worth of 20). Any other ship is one card (the
+    Valkyrie's shortfall is its attack craft, in its CF by XC46)."""
+    if sd.hull < LONGEST_HULL or not card.points:
+        return 1
+    return max(1, math.floor(sd.points * SS_PER_CAM / card.points + 1e-9))
+
+
+def unit_entries(unit: Mapping[str, Any], number: int = 0) -> list[dict]:
+    """XC46–XC49, XC51: one CAM unit as converted set-up entries (a minefield none: not on the map);
+    ``line`` the SS (summed over its sections, XC51) at or below which it comes back crippled (XC50)."""
     from tactical.rules.buoyz.play.setup import sd_from_json
 
     kind = unit.get("kind")
     if kind == "minefield":
-        return None
+        return []
     if kind in ("ac", "base"):
         c = AC_CARD if kind == "ac" else BASE_CARD
         c = replace(c, key=f"{c.key}-{number}", name=(unit.get("name") or c.name)[:40])
-        return {"card": c.to_json(), "crew": False, "line": c.ss // 2,
-                "notes": [f"CAM {kind} counter as a card: {c.name} (XC49)."]}
+        return [{"card": c.to_json(), "crew": False, "line": c.ss // 2,
+                 "notes": [f"CAM {kind} counter as a card: {c.name} (XC49)."]}]
     sd = sd_from_json(unit["sd"])
     crippled = bool(unit.get("crippled"))
-    card = sd_card(sd, key=f"cam-{number}", name=unit.get("name") or sd.name, crippled=crippled)
+    name = unit.get("name") or sd.name
+    card = sd_card(sd, key=f"cam-{number}", name=name, crippled=crippled)
+    n = sections(sd, sd_card(sd))
     notes = [f"CAM {sd.ship_class.value} '{sd.name}' ({sd.points} CAM points): "
-             f"{card.points} Star Sectors points (004 III)."]
+             f"{card.points * n} Star Sectors points (004 III)."]
     if crippled:
         notes.append("Crippled (5.7): SS at its crippled line, CF, DF and MF halved, no cloak (XC47).")
     if _has(sd, "Carrier") or sd.ac:
@@ -334,7 +352,21 @@ def unit_entry(unit: Mapping[str, Any], number: int = 0) -> dict | None:
     if other:
         notes.append(f"No Star Sectors equivalent, carried without effect in this battle: {', '.join(other)} (XC48).")
     line = 0 if crippled or not sd.crippled_at else min(card.ss - 1, sd.crippled_at + max(sd.shields))
-    return {"card": card.to_json(), "crew": False, "line": line, "notes": notes}
+    if n == 1:
+        return [{"card": card.to_json(), "crew": False, "line": line, "notes": notes}]
+    notes.append(f"Fights as {n} sections of one hull, each a card, the SS shared; destroyed when every "
+                 "section is (XC51).")
+    ss = [card.ss // n + (1 if i < card.ss % n else 0) for i in range(n)]
+    hull = math.ceil(sd.hull / n)
+    return [{"card": replace(card, key=f"{card.key}-{i + 1}", name=f"{name[:34]} ({i + 1}/{n})", ss=max(1, s),
+                             hull=3 if hull >= LONGEST_HULL else 2 if hull >= 10 else 1).to_json(),
+             "crew": False, "line": line, "notes": notes} for i, s in enumerate(ss)]
+
+
+def unit_entry(unit: Mapping[str, Any], number: int = 0) -> dict | None:
+    """The first of ``unit_entries`` (a ship of one card: its card)."""
+    entries = unit_entries(unit, number)
+    return entries[0] if entries else None
 
 
 def cam_to_book(cam: Mapping[str, Any]) -> dict:
@@ -344,9 +376,9 @@ def cam_to_book(cam: Mapping[str, Any]) -> dict:
     for seat in sorted((attacker, defender)):
         side = (cam.get("sides") or {}).get(str(seat)) or {}
         entries[seat] = []
-        pairs = [(u, unit_entry(u, made + i)) for i, u in enumerate(side.get("units") or [], 1)]
+        pairs = [(u, unit_entries(u, made + i)) for i, u in enumerate(side.get("units") or [], 1)]
         made += len(pairs)
-        for unit, entry in sorted(((u, e) for u, e in pairs if e is not None), key=lambda p: by_worth(p[1])):
+        for unit, entry in sorted(((u, e) for u, es in pairs for e in es), key=lambda p: by_worth(p[1])):
             n += 1
             entries[seat].append(entry)
             units[str(n)] = [seat, unit["uid"]]
@@ -372,23 +404,25 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     lines = {int(k): int(v) for k, v in converted.get("crippled_at", {}).items()}
     cards = _cards(book_setup)
     out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
+    hulls: dict[tuple[int, str], list[tuple[bool, int]]] = {}  # XC51: a unit's sections, (destroyed, SS left)
+    line: dict[tuple[int, str], int] = {}
     for ship in result.get("ships") or []:
-        n = int(ship["ship"])
-        key = units.get(n)
-        if key is None:
+        n, card = int(ship["ship"]), cards.get(int(ship["ship"]))
+        if n not in units or card is None:
             continue
-        seat, uid = key
-        card = cards.get(n)
-        if ship["fate"] == "destroyed":
+        dead = ship["fate"] == "destroyed"
+        hulls.setdefault(units[n], []).append((dead, 0 if dead else card.ss - int(ship.get("damage", 0))))
+        line.setdefault(units[n], lines.get(n, 0))
+    for (seat, uid), parts in hulls.items():
+        if all(dead for dead, _ in parts):
             out["destroyed"].setdefault(str(seat), []).append(uid)
-        elif card is not None and lines.get(n, 0) > 0 and card.ss - int(ship.get("damage", 0)) <= lines[n]:
+        elif line[seat, uid] > 0 and sum(left for _, left in parts) <= line[seat, uid]:
             out["crippled"].setdefault(str(seat), []).append(uid)
     return {"winner": result.get("winner", result.get("holder")), **out, "book": BOOK, "book_result": dict(result)}
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:
-    entries = (unit_entry(u, i) for i, u in enumerate(units, 1))
-    return sorted((e for e in entries if e is not None), key=by_worth)
+    return sorted((e for i, u in enumerate(units, 1) for e in unit_entries(u, i)), key=by_worth)
 
 
 def sheets(book_setup: Mapping[str, Any], **kwargs) -> str:
@@ -409,7 +443,7 @@ def _register() -> None:
 
     for layer, to_book, back, fleet, rulings in (
         (LAYER_EH, eh_to_book, eh_result_back, eh_fleet, "XC41-XC45"),
-        (LAYER_CAM, cam_to_book, cam_result_back, cam_fleet, "XC41, XC46-XC50"),
+        (LAYER_CAM, cam_to_book, cam_result_back, cam_fleet, "XC41, XC46-XC51"),
     ):
         if (layer, BOOK) not in registry.CONVERTERS:
             registry.register_converter(registry.ConverterRecord(
@@ -419,6 +453,6 @@ def _register() -> None:
 
 __all__ = ["AC_CARD", "BASE_CARD", "SS_PER_BP", "SS_PER_CAM", "cam_fleet", "cam_result_back", "cam_to_book",
            "eh_card", "eh_carried", "eh_entry", "eh_fleet", "eh_result_back", "eh_to_book", "sd_card", "sheets",
-           "unit_entry"]
+           "sections", "unit_entries", "unit_entry"]
 
 _register()

@@ -3,7 +3,7 @@ MF, SS, Cargo; the Engine Room's chips — warp power per nacelle, advanced weap
 devices, mines, dilithium, trilithium; Damage Control, one box per hit of SS with the CF, DF and MF
 each hit leaves, IV.F and IV.G; the targeting diagram, IV.D; the price, III), from a battle's Star
 Sectors setup, the house roster's cards and converted ships included (issue 31; their notes say
-what each layer's ship became, rulings XC41–XC50). Pure: an HTML string on
+what each layer's ship became, rulings XC41–XC51). Pure: an HTML string on
 ``tactical.rules.kit.sheets``."""
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def test_my_trek_draws_one_ship_log_per_ship():  # XC31-XC40; 002 Hull Damage, S
     assert _sheet_count(own) == 8 and own.count('class="box"') >= 60  # the Dreadnought's 60 hull boxes
 
 
-# --- Star Sectors: its profile cards (004 II), rulings XC41-XC50 ---------------------------------
+# --- Star Sectors: its profile cards (004 II), rulings XC41-XC51 ---------------------------------
 
 def _starsectors_documents() -> list[str]:
     from tactical.rules.starsectors.cards import ROSTER
@@ -152,8 +152,8 @@ def test_star_sectors_draws_one_profile_card_per_ship():  # XC41-XC50; 004 II, I
     eh, cam, own = _starsectors_documents()
     assert _sheet_count(eh) == 8 and "Star Sectors profile card (004 II)" in eh and "command crew" in eh
     assert "Damage control (IV.F)" in eh and "destroyed" in eh  # the last box of each track
-    assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 2  # the AC counter and the base; no minefield (XC49)
-    assert "Mines" not in cam and "Crippled (5.7)" in cam
+    assert _sheet_count(cam) == len(STARTER_CATALOGUE) + 3  # the AC counter, the base (XC49), the Cube's 2nd card
+    assert "Mines" not in cam and "Crippled (5.7)" in cam and "sections of one hull" in cam  # XC51
     assert _sheet_count(own) == len(ROSTER) and "Plasma Torpedo Launcher" in own and "Mines:" in own
     dread = ROSTER["fed-dreadnought"]
     assert own.count('class="box"') >= dread.ss  # one Damage Control box per point of SS

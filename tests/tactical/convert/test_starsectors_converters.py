@@ -1,4 +1,4 @@
-"""Issue 31 on Star Sectors (rulings XC41-XC50 in docs/rulings.md): an Event Horizon ship (003 Star
+"""Issue 31 on Star Sectors (rulings XC41-XC51 in docs/rulings.md): an Event Horizon ship (003 Star
 Ship Design Rules: design, carried damage, hero crew) and a CAM roster ship (000 1.5, CAM 2.2: its
 SD, crippled or not) become Star Sectors profile cards (004 II) priced by the book's own rule (004
 III: CF + cloaks + advanced banks + extra engineering phases; a command crew 4, VII.B), each the ship
@@ -84,7 +84,8 @@ def test_every_catalogue_sd_becomes_a_legal_card_crippled_or_not(key):  # XC46-X
     unit = {"uid": "ship:1", "kind": "ship", "name": sd.name, "sd": ec.sd_json(sd), "crippled": False}
     entry = sc.unit_entry(unit, 1)
     card = card_from_json(entry["card"])
-    assert card.cloaks == ("Cloak" in sd.special_abilities) and card.ss == min(40, sd.hull + max(sd.shields))
+    ss = sum(card_from_json(e["card"]).ss for e in sc.unit_entries(unit, 1))  # XC51: a Cube's sections share it
+    assert card.cloaks == ("Cloak" in sd.special_abilities) and ss == min(40, sd.hull + max(sd.shields))
     assert card.mf == (0 if sd.speed is None else max(1, sd.speed // 2))
     crippled = sc.unit_entry({**unit, "crippled": True}, 1)
     weak = card_from_json(crippled["card"])
@@ -158,7 +159,7 @@ def test_a_sides_cards_stand_cheapest_first_whatever_the_campaigns_order():  # X
     cam = {"attacker": 1, "defender": 2, "sides": {"1": {"units": units}, "2": {"units": units[:1]}}}
     setup = sc.cam_to_book(cam)
     assert setup["converted"]["units"] == {"1": [1, "ship:3"], "2": [1, "ship:1"], "3": [1, "ship:2"],
-                                           "4": [2, "ship:1"]}
+                                           "4": [1, "ship:2"], "5": [2, "ship:1"]}  # the Cube's sections: XC51
     names = [e["card"]["name"] for e in setup["sides"]["1"]["ships"]]
     assert [e["card"]["name"] for e in sc.cam_fleet(units)] == names
 
@@ -219,3 +220,28 @@ def test_a_cam_scenario_fought_on_star_sectors_plays_out_and_scores():  # XC49, 
     record = apply_to_cam(battle, back)
     assert record.contact_broken or back["winner"] is None
     assert score_scenario(record, force_end=not record.contact_broken).winner in (1, 2, None)
+
+
+def test_a_borg_cube_fights_as_sections_worth_its_rate_and_dies_with_the_last():  # XC51; 004 II, III, IV.F
+    camp = campaign_of(["borg_cube"], ["galaxy", "valkyrie"], period=5, points_level=100)
+    battle = battle_with(camp, {1: [1], 2: [2, 3]})
+    cam = _cam(camp, battle)
+    setup = sc.cam_to_book(cam)
+    cube = [int(k) for k, v in setup["converted"]["units"].items() if v == [1, "ship:1"]]
+    cards = [card_from_json(e["card"]) for e in setup["sides"]["1"]["ships"]]
+    assert len(cube) == len(cards) == 2 and len(setup["sides"]["2"]["ships"]) == 2  # the Valkyrie one card
+    worth = STARTER_CATALOGUE["borg_cube"].points * sc.SS_PER_CAM  # ≈ 20 points at the rate (XC41)
+    assert worth - cards[0].points < sum(c.points for c in cards) <= worth
+    assert sum(c.ss for c in cards) == 30 + 6 and {c.hull for c in cards} == {2}  # the SS shared; hull 15 each
+    line = setup["converted"]["crippled_at"][str(cube[0])]
+    ships = [{"ship": n, "fate": "survived", "damage": 0} for n in range(1, 5)]
+
+    def back(fates, damage=0):
+        for n, fate in zip(cube, fates, strict=True):
+            ships[n - 1].update(fate=fate, damage=damage if fate == "survived" else 0)
+        return sc.cam_result_back(cam, setup, {"winner": 2, "ships": ships})
+
+    one_left = back(["destroyed", "survived"])
+    assert one_left["destroyed"] == {} and one_left["crippled"] == {}  # 18 SS left, above its line (10 + 6)
+    assert back(["destroyed", "survived"], 18 - line)["crippled"] == {"1": ["ship:1"]}  # XC50 on the sum
+    assert back(["destroyed", "destroyed"])["destroyed"] == {"1": ["ship:1"]}
