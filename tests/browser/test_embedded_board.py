@@ -125,9 +125,9 @@ def test_embedded_board_replay_plays_from_the_start(eager_tasks, small_campaign,
 def test_a_step_on_its_way_when_the_replay_is_paused_is_not_taken(eager_tasks, small_campaign, bob, carol,
                                                                     new_page, login):
     # Found by a loaded CI run: "Pause" clicked while the next step's frame was being fetched, and
-    # the frame arrived after the pause and moved the replay on one step.
-    import time
-
+    # the frame arrived after the pause and moved the replay on one step. The test holds that frame's
+    # request itself and lets it go only once the replay is paused (a handler that slept instead ran
+    # before the pause when the request and its route arrived together: a race of its own).
     contact_turn(small_campaign, "tactical")
     battle = Battle.objects.get(campaign=small_campaign)
     play.hand_to_doctrine(battle_id=battle.pk, user=bob)
@@ -137,14 +137,17 @@ def test_a_step_on_its_way_when_the_replay_is_paused_is_not_taken(eager_tasks, s
     page.goto(reverse("battle-replay", args=[battle.pk]))
     assert _position(page)[0] == 0
 
-    def slow(route):  # every frame answers late, so the pause lands while one is on its way
-        time.sleep(0.6)
-        route.continue_()
-
-    page.route(re.compile(r".*[?&]frame=1.*"), slow)
-    with page.expect_request(re.compile(r".*[?&]frame=1.*")):
-        page.click("#replay-play")
+    held = []
+    page.route(re.compile(r".*[?&]frame=1.*"), lambda route: held.append(route))
+    page.click("#replay-play")
+    for _ in range(200):  # until the first step's frame is asked for (and held)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the replay never asked for the first step's frame"
     page.click("#replay-play")  # pause, the first step's frame still on its way
     assert page.locator("#replay-state").inner_text() == "Paused"
+    for route in held:
+        route.continue_()  # the frame arrives after the pause
     page.wait_for_timeout(1500)  # long after that frame has arrived
     assert _position(page)[0] == 0 and "step=" not in page.url
