@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from . import layers
+from . import layers, sanitise
 from .access import role_of, visible_campaigns
 from .actions.errors import NotAllowed, NotFound
 from .models import Campaign, Membership
@@ -22,6 +22,26 @@ from .models import Campaign, Membership
 
 class NoExport(LookupError):
     """The campaign's layer has no export."""
+
+
+FORMAT = "sector-command/campaign"
+
+
+def check_envelope(doc, version: int, error: type[Exception]) -> dict:
+    """What every layer's import checks first: text without NUL bytes or lone surrogates, bounded
+    depth and numbers (``sanitise.check``), one JSON object of this site's format and the layer's
+    version. Raises ``error`` naming the problem; returns the document."""
+    try:
+        sanitise.check(doc, "")
+    except sanitise.HostileInput as exc:
+        raise error(str(exc) if exc.where else f"the document: {exc.problem}") from None
+    if not isinstance(doc, dict):
+        raise error("an export file must hold one JSON object")
+    if doc.get("format") != FORMAT:
+        raise error(f"not a Sector Command campaign export (format should be '{FORMAT}')")
+    if doc.get("version") != version:
+        raise error(f"export version {doc.get('version')!r} is not supported (only {version})")
+    return doc
 
 
 def export(campaign: Campaign, *, with_seed: bool = True) -> dict:

@@ -20,14 +20,14 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from campaign import sanitise
+from campaign import exports
 from campaign.dice import entry_fields, log_entries
 from campaign.models import Campaign, DiceRoll, Membership
 from campaign.rules import dicelog
 
 from .models import LAYER, CamCampaign, CamPlayer, CamScenario, CamSD, CamShip
 
-FORMAT = "sector-command/campaign"
+FORMAT = exports.FORMAT
 VERSION = 1
 
 # section -> (model, the fields written); users are written by username ("user", "moderator").
@@ -173,16 +173,7 @@ def _unique(seen: set, key, where: str, what: str) -> None:
 
 def parse_export(doc: Any) -> dict:
     """Check a CAM export document whole; return it (its dice log rows normalised)."""
-    try:
-        sanitise.check(doc, "")  # text holds no NUL or lone surrogate; depth and numbers bounded
-    except sanitise.HostileInput as exc:
-        raise ExchangeError(str(exc) if exc.where else f"the document: {exc.problem}") from None
-    if not isinstance(doc, dict):
-        raise ExchangeError("an export file must hold one JSON object")
-    if doc.get("format") != FORMAT:
-        raise ExchangeError(f"not a Sector Command campaign export (format should be '{FORMAT}')")
-    if doc.get("version") != VERSION:
-        raise ExchangeError(f"export version {doc.get('version')!r} is not supported (only {VERSION})")
+    exports.check_envelope(doc, VERSION, ExchangeError)
     c = doc.get("campaign")
     if not isinstance(c, dict):
         raise ExchangeError("the document is missing the object 'campaign'")

@@ -16,7 +16,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from campaign.eventhorizon.models import BuildOrder, Design, Fleet, Ship, Structure, World
 from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 
-from .. import sanitise
+from .. import exports
 from ..dice import entry_fields, log_entries
 from ..rules import dicelog
 from ..rules.eventhorizon.designs import WEAPONS, DesignError, Technology, validate_design
@@ -26,7 +26,7 @@ from ..rules.eventhorizon.mapgen import EconomyType, Terrain
 from ..rules.eventhorizon.orders import star_gate_site
 from ..rules.grid import GridError, make_grid
 
-FORMAT = "sector-command/campaign"
+FORMAT = exports.FORMAT
 VERSION = 1
 SYMBOL_TERRAIN = {t.symbol: t for t in Terrain}
 
@@ -228,16 +228,7 @@ def _damage(raw: Any, design: DesignSpec | None, where: str) -> None:
 
 def parse_export(doc: Any) -> dict:
     """Check an export document thoroughly enough that importing it cannot fail half way."""
-    try:
-        sanitise.check(doc, "")  # text holds no NUL or lone surrogate; depth and numbers bounded
-    except sanitise.HostileInput as exc:
-        raise ExchangeError(str(exc) if exc.where else f"the document: {exc.problem}") from None
-    if not isinstance(doc, dict):
-        raise ExchangeError("an export file must hold one JSON object")
-    if doc.get("format") != FORMAT:
-        raise ExchangeError(f"not a Sector Command campaign export (format should be '{FORMAT}')")
-    if doc.get("version") != VERSION:
-        raise ExchangeError(f"export version {doc.get('version')!r} is not supported (only {VERSION})")
+    exports.check_envelope(doc, VERSION, ExchangeError)
     c = _need(doc, "campaign", dict, "the document")
     for key, kind in [("name", str), ("layer", str), ("grid", str), ("width", int), ("height", int),
                       ("status", str), ("turn", int), ("options", dict), ("moderator", (str, type(None))),
