@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from campaign import actions as platform
 from campaign.cam import actions
+from campaign.cam.exchange import export_rubber
 from campaign.cam.models import CamShip
 from campaign.models import Campaign
 from tests.eventhorizon.test_concurrency_pg import _postgresql_only, _tasks_in_process  # noqa: F401
@@ -102,4 +103,5 @@ def test_every_cam_action_runs_outside_a_transaction_on_postgresql(outside_a_tra
     actions.send_step_reminder(campaign_id=c.pk, now=c.cam.deadline - timezone.timedelta(minutes=30))
     actions.process_due_step(campaign_id=c.pk, now=c.cam.deadline + timezone.timedelta(minutes=1))
     actions.create_cam_lobby(moderator=alice, name="Lobby rubber", period=2, starting_points=100)
+    actions.import_rubber(export_rubber(Campaign.objects.get(pk=c.pk)))  # a copy of the rubber
     assert outside_a_transaction == set(atomic_actions()), sorted(set(atomic_actions()) - outside_a_transaction)
