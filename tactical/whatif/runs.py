@@ -102,6 +102,25 @@ def http_status(exc: WhatIfError) -> int:
     return 404 if isinstance(exc, WhatIfNotFound) else 403 if isinstance(exc, WhatIfNotAllowed) else 400
 
 
+def _update(queryset, *, attempts: int = 40, pause: float = 0.05, **fields) -> int:
+    """``queryset.update(**fields)``, tried again while SQLite says a table is locked.
+
+    A run's own writes are not best effort: the claim, and the end (done or failed), must land.
+    SQLite's shared-cache database (the test suite's in-memory one) answers a writer that meets a
+    reader of the same table with "database table is locked" at once, without the busy timeout a
+    file database waits; the reader (a page polling the run) is gone milliseconds later. Any
+    other database error, or a lock that outlasts the attempts, is raised as it was.
+    """
+    for attempt in range(attempts):
+        try:
+            return queryset.update(**fields)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 class _Superseded(Exception):
     """This runner's claim was taken over (it was taken for dead): stop without writing."""
 
@@ -495,8 +514,8 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
     stale = now - timedelta(seconds=STALE_SECONDS)
     claimable = Q(status=WhatIfRun.Status.QUEUED) | Q(status=WhatIfRun.Status.RUNNING, heartbeat_at__lt=stale) | Q(
         status=WhatIfRun.Status.RUNNING, heartbeat_at__isnull=True, created_at__lt=stale)
-    if not WhatIfRun.objects.filter(claimable, pk=run_id).update(
-            status=WhatIfRun.Status.RUNNING, claim=token, heartbeat_at=now, done=0, error=""):
+    if not _update(WhatIfRun.objects.filter(claimable, pk=run_id),
+                   status=WhatIfRun.Status.RUNNING, claim=token, heartbeat_at=now, done=0, error=""):
         return WhatIfRun.objects.get(pk=run_id)  # finished meanwhile, or another runner is playing it
     mine = WhatIfRun.objects.filter(pk=run_id, claim=token)
     size = chunks.chunk_size()
@@ -528,9 +547,10 @@ def run_what_if(run_id: int, *, clock: Callable[[], float] = time.monotonic) -> 
         return WhatIfRun.objects.get(pk=run_id)
     except Exception as exc:  # any failure ends the run visibly, never a run stuck at "running"
         logger.exception("what-if run %s failed", run_id)
-        mine.update(status=WhatIfRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}", finished_at=timezone.now())
+        _update(mine, status=WhatIfRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}",
+                finished_at=timezone.now())
         return WhatIfRun.objects.get(pk=run_id)
-    mine.update(status=WhatIfRun.Status.DONE, done=run.trials, result=result, finished_at=timezone.now())
+    _update(mine, status=WhatIfRun.Status.DONE, done=run.trials, result=result, finished_at=timezone.now())
     return WhatIfRun.objects.get(pk=run_id)
 
 
