@@ -13,11 +13,14 @@ moderator may play a seat. ``exportcampaign`` on the server writes the whole fil
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from . import layers, sanitise
 from .access import role_of, visible_campaigns
 from .actions.errors import NotAllowed, NotFound
+from .dice import entry_fields
 from .models import Campaign, Membership
+from .rules import dicelog
 
 
 class NoExport(LookupError):
@@ -42,6 +45,40 @@ def check_envelope(doc, version: int, error: type[Exception]) -> dict:
     if doc.get("version") != version:
         raise error(f"export version {doc.get('version')!r} is not supported (only {version})")
     return doc
+
+
+def check_dice_log(rows: list, *, seed: bytes, seed_hash: str, dice_offset: int, error: type[Exception],
+                   check_fields: Callable[[dict, str], None]) -> list[dict]:
+    """What every layer's import checks of the dice log (docs/dice.md): each row an object of
+    exactly the log's fields (``check_fields(row, where)`` holds them to their columns), the log
+    verifying against the seed, and the campaign's stream offset where the log ends. Raises
+    ``error`` naming the problem; returns the rows as the site stores them (rows from before hash
+    version 2 get their concerns and version filled in)."""
+    entries = []
+    for i, row in enumerate(rows):
+        where = f"dice_log[{i}]"
+        if not isinstance(row, dict):
+            raise error(f"{where} must be an object")
+        concerns = row.get("concerns", [])
+        if not isinstance(concerns, list) or not all(type(seat) is int for seat in concerns):
+            raise error(f"{where}.concerns must be a list of seats")
+        if not isinstance(row.get("faces"), list):
+            raise error(f"{where}.faces must be a list")
+        check_fields(row, where)
+        try:
+            entries.append(dicelog.LogEntry(**{**row, "faces": tuple(row["faces"]), "concerns": tuple(concerns)}))
+        except TypeError:
+            raise error(f"{where} does not have exactly the dice log fields") from None
+    try:
+        mismatch = dicelog.verify(seed, seed_hash, entries)
+    except (TypeError, ValueError, AttributeError):
+        raise error("the dice log holds a field of the wrong type") from None
+    if mismatch is not None:
+        raise error(f"the dice log does not verify: {mismatch}")
+    expected_offset = entries[-1].offset + entries[-1].words if entries else 0
+    if dice_offset != expected_offset:
+        raise error(f"campaign.dice_offset is {dice_offset}, the log ends at {expected_offset}")
+    return [entry_fields(entry) for entry in entries]
 
 
 def export(campaign: Campaign, *, with_seed: bool = True) -> dict:

@@ -23,7 +23,6 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from campaign import exports
 from campaign.dice import entry_fields, log_entries
 from campaign.models import Campaign, DiceRoll, Membership
-from campaign.rules import dicelog
 
 from .models import LAYER, CamCampaign, CamPlayer, CamScenario, CamSD, CamShip
 
@@ -224,32 +223,13 @@ def parse_export(doc: Any) -> dict:
 
 def _dice_log(doc: dict, seed: bytes, c: dict) -> list[dict]:
     """The log verifies against the seed (docs/dice.md) and ends where the stream stands."""
-    entries = []
-    for i, r in enumerate(_list(doc, "dice_log")):
-        where = f"dice_log[{i}]"
-        if not isinstance(r, dict):
-            raise ExchangeError(f"{where} must be an object")
-        concerns = r.get("concerns", [])
-        if not isinstance(concerns, list) or not all(type(s) is int for s in concerns):
-            raise ExchangeError(f"{where}.concerns must be a list of seats")
-        if not isinstance(r.get("faces"), list):
-            raise ExchangeError(f"{where}.faces must be a list")
+
+    def columns(row: dict, where: str) -> None:
         for key in ("seq", "turn", "phase", "purpose", "expression", "total", "offset", "words", "prev_hash",
                     "hash"):
-            problem = _type_error(r.get(key), DiceRoll._meta.get_field(key), where)
+            problem = _type_error(row.get(key), DiceRoll._meta.get_field(key), where)
             if problem:
                 raise ExchangeError(f"{where}.{key}: {problem}")
-        try:
-            entries.append(dicelog.LogEntry(**{**r, "faces": tuple(r["faces"]), "concerns": tuple(concerns)}))
-        except TypeError:
-            raise ExchangeError(f"{where} does not have exactly the dice log fields") from None
-    try:
-        mismatch = dicelog.verify(seed, c["seed_hash"], entries)
-    except (TypeError, ValueError, AttributeError):
-        raise ExchangeError("the dice log holds a field of the wrong type") from None
-    if mismatch is not None:
-        raise ExchangeError(f"the dice log does not verify: {mismatch}")
-    expected_offset = entries[-1].offset + entries[-1].words if entries else 0
-    if c["dice_offset"] != expected_offset:
-        raise ExchangeError(f"campaign.dice_offset is {c['dice_offset']}, the log ends at {expected_offset}")
-    return [entry_fields(e) for e in entries]
+
+    return exports.check_dice_log(_list(doc, "dice_log"), seed=seed, seed_hash=c["seed_hash"],
+                                  dice_offset=c["dice_offset"], error=ExchangeError, check_fields=columns)

@@ -18,7 +18,6 @@ from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 
 from .. import exports
 from ..dice import entry_fields, log_entries
-from ..rules import dicelog
 from ..rules.eventhorizon.designs import WEAPONS, DesignError, Technology, validate_design
 from ..rules.eventhorizon.designs import Design as DesignSpec
 from ..rules.eventhorizon.economy import Damage, EconomyError, Resource, _check_damage
@@ -399,29 +398,7 @@ def parse_export(doc: Any) -> dict:
                 raise ExchangeError(f"{where}.fleet {s['fleet']} is not a fleet number")
             _damage(s.get("damage"), design, f"{where}.damage")
 
-    entries = []
-    for i, r in enumerate(_list(doc, "dice_log")):
-        where = f"dice_log[{i}]"
-        if not isinstance(r, dict):
-            raise ExchangeError(f"{where} must be an object")
-        concerns = r.get("concerns", [])
-        if not isinstance(concerns, list) or not all(type(s) is int for s in concerns):
-            raise ExchangeError(f"{where}.concerns must be a list of seats")
-        _fits(r, "dice_log", where)
-        try:
-            entries.append(dicelog.LogEntry(**{**r, "faces": tuple(_need(r, "faces", list, where)),
-                                               "concerns": tuple(concerns)}))
-        except TypeError:
-            raise ExchangeError(f"{where} does not have exactly the dice log fields") from None
-    try:
-        mismatch = dicelog.verify(seed, c["seed_hash"], entries)
-    except (TypeError, ValueError, AttributeError):
-        raise ExchangeError("the dice log holds a field of the wrong type") from None
-    if mismatch is not None:
-        raise ExchangeError(f"the dice log does not verify: {mismatch}")
-    # Rows from before hash version 2 carry no concerns and no version: fill them in.
-    doc["dice_log"] = [entry_fields(e) for e in entries]
-    expected_offset = entries[-1].offset + entries[-1].words if entries else 0
-    if c["dice_offset"] != expected_offset:
-        raise ExchangeError(f"campaign.dice_offset is {c['dice_offset']}, the log ends at {expected_offset}")
+    doc["dice_log"] = exports.check_dice_log(
+        _list(doc, "dice_log"), seed=seed, seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
+        error=ExchangeError, check_fields=lambda row, where: _fits(row, "dice_log", where))
     return doc

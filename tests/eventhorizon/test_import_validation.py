@@ -75,6 +75,12 @@ CASES = [
     (lambda d: _set(d, ("ships", 2, "number"), d["ships"][0]["number"]), "ships[2]: ship number"),
     (lambda d: _set(d, ("turns", 1, "number"), d["turns"][0]["number"]), "turns[1]: turn"),
     (lambda d: _set(d, ("dice_log", 0, "total"), 2**31), "dice_log[0].total: the number is outside"),
+    (lambda d: _set(d, ("dice_log", 0, "faces"), "6,6"), "dice_log[0].faces must be a list"),
+    (lambda d: _set(d, ("dice_log", 0, "concerns"), ["north"]), "dice_log[0].concerns must be a list of seats"),
+    (lambda d: _set(d, ("dice_log", 0, "loaded"), True), "dice_log[0] does not have exactly the dice log fields"),
+    (lambda d: _set(d, ("dice_log", 0, "total"), d["dice_log"][0]["total"] + 1), "the dice log does not verify"),
+    (lambda d: _set(d, ("campaign", "dice_offset"), d["campaign"]["dice_offset"] + 1),
+     "campaign.dice_offset is"),
     (lambda d: _set(d, ("campaign", "options"), {"economy_types": float("nan")}),
      "NaN is not a JSON number"),
 ]
