@@ -31,6 +31,7 @@ from campaign.rules.cam.ships import SD, STARTER_CATALOGUE, ShipClass
 from campaign.rules.eventhorizon.designs import WEAPONS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
 from tactical.rules import registry
+from tactical.rules.kit import layers
 
 from .deploy import CampaignShip
 
@@ -303,7 +304,7 @@ def result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: M
     one lost half its hull or more in the battle; gone off the table when every ship of it left
     survived by warping out. The side holding the field wins; the other (both, if neither holds
     it) is ordered to break contact."""
-    units = {int(k): (int(v[0]), str(v[1])) for k, v in (book_setup.get("converted") or {}).get("units", {}).items()}
+    units = layers.converted_units(book_setup)
     hulls = {int(s["id"]): Design.from_dict(s["design"]).hull
              for side in (book_setup.get("sides") or {}).values() for s in side.get("ships") or []}
     carried = {int(s["id"]): Damage.from_json(s.get("damage"))
@@ -318,8 +319,7 @@ def result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: M
             before = carried.get(int(ship["ship"]), NO_DAMAGE).hull
             hurt = 2 * (Damage.from_json(ship["damage"]).hull - before) >= hulls[int(ship["ship"])]
         fates.setdefault(key, []).append((str(ship["fate"]), hurt))
-    crippled_in = {(int(seat), u["uid"]) for seat, side in (cam.get("sides") or {}).items()
-                   for u in side.get("units") or [] if u.get("crippled")}
+    crippled_in = layers.cam_crippled(cam)
     out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
     for (seat, uid), got in sorted(fates.items()):
         lost = [f in ("destroyed", "captured") for f, _ in got]
