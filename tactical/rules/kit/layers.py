@@ -5,7 +5,7 @@ Horizon battle setup a converter turns into its book's setup, the ship or unit m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +66,8 @@ def eh_entries(eh_setup: Mapping[str, Any], entry: Callable[[Mapping[str, Any]],
 def converted_units(book_setup: Mapping[str, Any]) -> dict[int, tuple[int, str]]:
     """The book's ship id → (seat, CAM unit uid), as a CAM converter recorded it under
     ``converted["units"]``."""
-    return {int(k): (int(v[0]), str(v[1])) for k, v in (book_setup.get("converted") or {}).get("units", {}).items()}
+    units = (book_setup.get("converted") or {}).get("units", {})
+    return {int(k): (int(v[0]), str(v[1])) for k, v in units.items()}
 
 
 def cam_crippled(cam: Mapping[str, Any]) -> set[tuple[int, str]]:
@@ -74,6 +75,33 @@ def cam_crippled(cam: Mapping[str, Any]) -> set[tuple[int, str]]:
     crippled twice)."""
     return {(int(seat), u["uid"]) for seat, side in (cam.get("sides") or {}).items()
             for u in side.get("units") or [] if u.get("crippled")}
+
+
+def cam_fates(book_setup: Mapping[str, Any], result: Mapping[str, Any]
+              ) -> Iterator[tuple[Mapping[str, Any], tuple[int, str]]]:
+    """Each of a book result's ships that stands for a CAM unit (``converted_units``), in the
+    result's order, with the unit's (seat, uid); any other ship is passed over."""
+    units = converted_units(book_setup)
+    for ship in result.get("ships") or []:
+        key = units.get(int(ship["ship"]))
+        if key is not None:
+            yield ship, key
+
+
+CAM_MARKS = ("destroyed", "crippled", "left")
+
+
+def cam_result(result: Mapping[str, Any], marks: Iterable[tuple[str, int, str]], *, book: str,
+               first: str = "winner") -> dict:
+    """The CAM result a book's battle comes back as (``tactical/hosts/cam/converted.py``
+    ``apply_to_cam`` records it): for each of ``CAM_MARKS`` each seat's units (key the seat as a
+    string) in the order ``marks`` gives them, ``(mark, seat, uid)``; the winner the result's
+    ``first`` key names (``winner`` or ``holder``), else the other; the book and its own result."""
+    out: dict[str, dict[str, list[str]]] = {k: {} for k in CAM_MARKS}
+    for mark, seat, uid in marks:
+        out[mark].setdefault(str(seat), []).append(uid)
+    other = "holder" if first == "winner" else "winner"
+    return {"winner": result.get(first, result.get(other)), **out, "book": book, "book_result": dict(result)}
 
 
 def lose_costliest(fitted: Mapping[str, int], lost: Sequence[str], count: int, cost: Callable[[str], float],
@@ -109,8 +137,9 @@ class Survived:
     captured_by: int | None = None
 
 
-def eh_result(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], result: Mapping[str, Any], *, book: str,
-              survivor: Callable[[Mapping[str, Any], int, Mapping[str, Any]], Survived], damage: Any) -> dict:
+def eh_result(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], result: Mapping[str, Any], *,
+              book: str, survivor: Callable[[Mapping[str, Any], int, Mapping[str, Any]], Survived],
+              damage: Any) -> dict:
     """A book's result as the Event Horizon result (docs/battles.md "Result"): each of the
     result's ships mapped back (``converted_ships``; ships the setup does not know are passed
     over, each counted once), a destroyed one destroyed, any other what ``survivor(fate, seat,
@@ -133,8 +162,9 @@ def eh_result(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], result
         if got.holds is not None:
             kept.add(got.holds)
     for eh_id, (seat, ship) in sorted(ships.items()):
-        out.append({"ship": eh_id, "fate": "survived", "damage": damage.from_json(ship.get("damage")).to_json(),
-                    "captured_by": None})
+        carried = damage.from_json(ship.get("damage")).to_json()
+        out.append({"ship": eh_id, "fate": "survived", "damage": carried, "captured_by": None})
         kept.add(seat)
     winner = result.get("winner", result.get("holder"))
-    return {"holder": winner if winner in kept else None, "ships": out, "book": book, "book_result": dict(result)}
+    holder = winner if winner in kept else None
+    return {"holder": holder, "ships": out, "book": book, "book_result": dict(result)}

@@ -371,7 +371,6 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     """XC40: the My Trek V result as the CAM result: destroyed stays destroyed; a survivor at
     half its size's hull or less is crippled (5.7; not twice). The winner wins; the other side
     breaks contact (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
-    units = layers.converted_units(book_setup)
     crippled_in = layers.cam_crippled(cam)
     sizes = {}
     n = 0
@@ -379,22 +378,13 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
         for e in book_setup["sides"][str(seat)]["ships"]:
             n += 1
             sizes[n] = T.HULL_POINTS[e["design"]["size"]]
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
-    for ship in result.get("ships") or []:
-        key = units.get(int(ship["ship"]))
-        if key is None:
-            continue
-        seat, uid = key
+    marks = []
+    for ship, (seat, uid) in layers.cam_fates(book_setup, result):
         if ship["fate"] == "destroyed":
-            out["destroyed"].setdefault(str(seat), []).append(uid)
-        elif 2 * int(ship.get("hull", 0)) <= sizes[int(ship["ship"])] and key not in crippled_in:
-            out["crippled"].setdefault(str(seat), []).append(uid)
-    return {
-        "winner": result.get("winner", result.get("holder")),
-        **out,
-        "book": BOOK,
-        "book_result": dict(result),
-    }
+            marks.append(("destroyed", seat, uid))
+        elif 2 * int(ship.get("hull", 0)) <= sizes[int(ship["ship"])] and (seat, uid) not in crippled_in:
+            marks.append(("crippled", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:

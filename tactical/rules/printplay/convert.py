@@ -377,24 +377,19 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     mat (PP17) has gone off the table; a survivor whose hull ended at or below half its
     dashboard's is crippled (5.7; not twice). The winner wins; the other side breaks contact
     (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
-    units = layers.converted_units(book_setup)
     start = {int(e["id"]): dash_mod.from_json(e["dash"]).hull
              for side in (book_setup.get("sides") or {}).values() for e in side.get("ships") or []}
     crippled_in = layers.cam_crippled(cam)
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
-    for ship in result.get("ships") or []:
-        key = units.get(int(ship["ship"]))
-        if key is None:
-            continue
-        seat, uid = key
+    marks = []
+    for ship, (seat, uid) in layers.cam_fates(book_setup, result):
         if ship["fate"] == "destroyed":
-            out["destroyed"].setdefault(str(seat), []).append(uid)
+            marks.append(("destroyed", seat, uid))
             continue
-        if 2 * int(ship.get("hull", 0)) <= start[int(ship["ship"])] and key not in crippled_in:
-            out["crippled"].setdefault(str(seat), []).append(uid)
+        if 2 * int(ship.get("hull", 0)) <= start[int(ship["ship"])] and (seat, uid) not in crippled_in:
+            marks.append(("crippled", seat, uid))
         if ship["fate"] == "left":
-            out["left"].setdefault(str(seat), []).append(uid)
-    return {"winner": result.get("winner", result.get("holder")), **out, "book": BOOK, "book_result": dict(result)}
+            marks.append(("left", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[Dashboard]:

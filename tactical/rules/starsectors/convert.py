@@ -376,25 +376,24 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     SS left (SS − hits) is at or below its crippled line is crippled (5.7; not twice). The winner
     wins; the other side breaks contact (``tactical.hosts.cam.converted.apply_to_cam`` records it)."""
     converted = book_setup.get("converted") or {}
-    units = layers.converted_units(book_setup)
     lines = {int(k): int(v) for k, v in converted.get("crippled_at", {}).items()}
     cards = _cards(book_setup)
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
     hulls: dict[tuple[int, str], list[tuple[bool, int]]] = {}  # XC51: a unit's sections, (destroyed, SS left)
     line: dict[tuple[int, str], int] = {}
-    for ship in result.get("ships") or []:
+    for ship, key in layers.cam_fates(book_setup, result):
         n, card = int(ship["ship"]), cards.get(int(ship["ship"]))
-        if n not in units or card is None:
+        if card is None:
             continue
         dead = ship["fate"] == "destroyed"
-        hulls.setdefault(units[n], []).append((dead, 0 if dead else card.ss - int(ship.get("damage", 0))))
-        line.setdefault(units[n], lines.get(n, 0))
+        hulls.setdefault(key, []).append((dead, 0 if dead else card.ss - int(ship.get("damage", 0))))
+        line.setdefault(key, lines.get(n, 0))
+    marks = []
     for (seat, uid), parts in hulls.items():
         if all(dead for dead, _ in parts):
-            out["destroyed"].setdefault(str(seat), []).append(uid)
+            marks.append(("destroyed", seat, uid))
         elif line[seat, uid] > 0 and sum(left for _, left in parts) <= line[seat, uid]:
-            out["crippled"].setdefault(str(seat), []).append(uid)
-    return {"winner": result.get("winner", result.get("holder")), **out, "book": BOOK, "book_result": dict(result)}
+            marks.append(("crippled", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:

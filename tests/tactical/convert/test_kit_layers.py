@@ -31,12 +31,14 @@ def test_lose_costliest_takes_the_costliest_left_after_what_is_already_lost():
     assert layers.lose_costliest(fitted, ("emp_cannon",), 1, COST) == ("emp_cannon", "particle_accelerator")
     assert layers.lose_costliest(fitted, ("emp_cannon",), 9, COST) == (
         "emp_cannon", "particle_accelerator", "laser_bank", "laser_bank")
-    assert layers.lose_costliest(fitted, (), 0, COST) == () and layers.lose_costliest(fitted, (), -2, COST) == ()
+    assert layers.lose_costliest(fitted, (), 0, COST) == ()
+    assert layers.lose_costliest(fitted, (), -2, COST) == ()
 
 
 def test_lose_costliest_spares_what_it_is_told_and_breaks_ties_in_the_fitted_order():
     fitted = {"pba": 1, "laser_bank": 1, "particle_accelerator": 1, "emp_cannon": 0}
-    assert layers.lose_costliest(fitted, (), 5, COST, spared=("pba",)) == ("particle_accelerator", "laser_bank")
+    got = layers.lose_costliest(fitted, (), 5, COST, spared=("pba",))
+    assert got == ("particle_accelerator", "laser_bank")
     tie = {"b": 1, "a": 1}
     assert layers.lose_costliest(tie, (), 1, lambda k: 1) == ("b",)
 
@@ -74,7 +76,8 @@ def test_eh_result_maps_fates_back_and_asks_the_book_only_about_survivors():
                                      {"ship": 4, "fate": "left"}, {"ship": 9, "fate": "destroyed"},
                                      {"ship": 1, "fate": "destroyed"}, {"ship": 2, "fate": "survived"}]}
     got = layers.eh_result(eh_setup(), BOOK_SETUP, result, book="toy", survivor=survivor, damage=Damage)
-    assert asked == [(1, 1, 10), (4, 2, 21), (2, 1, 11)]  # not the destroyed, the unknown or the repeated ship
+    # Not the destroyed, the unknown or the repeated ship.
+    assert asked == [(1, 1, 10), (4, 2, 21), (2, 1, 11)]
     assert got["ships"] == [
         {"ship": 10, "fate": "captured", "damage": {"hull": 2}, "captured_by": 2},
         {"ship": 20, "fate": "destroyed", "damage": None, "captured_by": None},
@@ -85,7 +88,7 @@ def test_eh_result_maps_fates_back_and_asks_the_book_only_about_survivors():
     assert got["holder"] == 2 and got["book"] == "toy" and got["book_result"] == result
 
 
-def test_eh_result_a_winner_with_no_ship_kept_on_the_field_holds_nothing_and_unnamed_ships_survive_as_they_came():
+def test_eh_result_a_winner_with_no_ship_on_the_field_holds_nothing_an_unnamed_ship_survives_as_it_came():
     def survivor(fate, seat, ship):
         return layers.Survived("warped_out", {}, holds=None)
 
@@ -108,3 +111,26 @@ def test_eh_ship_json_is_the_setup_entry_of_a_ship_value():
     assert layers.eh_ship_json(ship, 3) == {"id": 3, "name": design.name, "design": design.to_dict(),
                                             "damage": Damage(engine=1).to_json(), "hero_crew": True}
     assert layers.eh_ship_json(CampaignShip(7, design, name="Kite"), 1)["name"] == "Kite"
+
+
+def test_cam_fates_gives_the_results_ships_that_stand_for_units_with_their_seat_and_uid():
+    setup = {"converted": {"units": {"1": [1, "a"], "2": [2, "b"], "3": [2, "b"]}}}
+    result = {"ships": [{"ship": 3, "fate": "left"}, {"ship": 7, "fate": "destroyed"},
+                        {"ship": 1, "fate": "x"}]}
+    assert list(layers.cam_fates(setup, result)) == [({"ship": 3, "fate": "left"}, (2, "b")),
+                                                     ({"ship": 1, "fate": "x"}, (1, "a"))]
+    assert list(layers.cam_fates(setup, {})) == []
+
+
+def test_cam_result_files_each_mark_by_seat_in_order_and_reads_the_winner_key_it_is_told():
+    result = {"winner": 1, "holder": 2, "ships": []}
+    marks = [("crippled", 2, "b"), ("destroyed", 1, "a"), ("crippled", 2, "c"), ("left", 2, "b")]
+    got = layers.cam_result(result, marks, book="toy")
+    assert got == {"winner": 1, "destroyed": {"1": ["a"]}, "crippled": {"2": ["b", "c"]},
+                   "left": {"2": ["b"]}, "book": "toy", "book_result": result}
+    assert layers.cam_result(result, [], book="toy", first="holder")["winner"] == 2
+    # Without the key named first, the other one.
+    assert layers.cam_result({"holder": 2}, [], book="toy")["winner"] == 2
+    assert layers.cam_result({"winner": 1}, [], book="toy", first="holder")["winner"] == 1
+    empty = layers.cam_result({}, [], book="toy")
+    assert empty["destroyed"] == empty["crippled"] == empty["left"] == {} and empty["winner"] is None
