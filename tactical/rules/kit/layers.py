@@ -145,8 +145,8 @@ def eh_result(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], result
     over, each counted once), a destroyed one destroyed, any other what ``survivor(fate, seat,
     ship)`` makes of it; a ship the result does not name was never on the table and survived as
     it came (its damage JSON read and written again by ``damage``, the layer's damage type with
-    ``from_json``/``to_json``: Event Horizon's ``Damage``). The winner (``winner``, else ``holder``) holds
-    the field if a ship kept him there."""
+    ``from_json``/``to_json``: Event Horizon's ``Damage``). The winner (``winner``, else
+    ``holder``) holds the field if a ship kept him there."""
     by_book, ships = converted_ships(book_setup), eh_ships(eh_setup)
     out, kept = [], set()
     for fate in result.get("ships") or []:
