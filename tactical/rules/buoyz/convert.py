@@ -215,18 +215,8 @@ def to_book(eh_setup: Mapping[str, Any]) -> dict:
 
 def _lose_weapons(design: Design, damage: Damage, count: int) -> tuple[str, ...]:
     """XC9: an armament critical destroys one weapon system still fitted, costliest first."""
-    left = dict(design.weapon_counts)
-    for key in damage.weapons:
-        left[key] -= 1
-    lost = list(damage.weapons)
-    order = sorted((k for k in left if k != "planetary_bombardment_array"), key=lambda k: -WEAPONS[k].bp)
-    for _ in range(count):
-        key = next((k for k in order if left.get(k, 0) > 0), None)
-        if key is None:
-            break
-        left[key] -= 1
-        lost.append(key)
-    return tuple(lost)
+    return layers.lose_costliest(design.weapon_counts, damage.weapons, count, lambda k: WEAPONS[k].bp,
+                                 spared=("planetary_bombardment_array",))
 
 
 def carried(design: Design, before: Damage, *, hull_lost: int, crippled: bool, crits=(0, 0, 0),
@@ -252,37 +242,21 @@ def result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], resu
     (11.7) warped out; the rest survived with the damage they carry. The winner holds the field
     if a ship of his survived."""
     attacker, defender = int(eh_setup["attacker"]), int(eh_setup["defender"])
-    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
-    out, kept = [], set()
-    for fate in result.get("ships") or []:
-        eh_id = by_book.get(int(fate["ship"]))
-        if eh_id is None or eh_id not in ships:
-            continue
-        seat, ship = ships.pop(eh_id)
+
+    def survivor(fate: Mapping[str, Any], seat: int, ship: Mapping[str, Any]) -> layers.Survived:
         design, before = _design(ship)
-        if fate["fate"] == "destroyed":
-            out.append({"ship": eh_id, "fate": "destroyed", "damage": None, "captured_by": None})
-            continue
         start = design.hull - before.hull + (1 if design.core_containment_capacitor else 0)
         damage = carried(design, before, hull_lost=start - int(fate.get("hull", start)),
                          crippled=bool(fate.get("crippled")), crits=fate.get("crits") or (0, 0, 0),
-                         extra=1 if design.core_containment_capacitor else 0)
-        entry = {"ship": eh_id, "fate": "survived", "damage": damage.to_json(), "captured_by": None}
+                         extra=1 if design.core_containment_capacitor else 0).to_json()
         if fate["fate"] == "captured":
-            entry.update(fate="captured", captured_by=defender if seat == attacker else attacker)
-            kept.add(entry["captured_by"])
-        elif fate["fate"] == "left":
-            entry["fate"] = "warped_out"
-        else:
-            kept.add(seat)
-        out.append(entry)
-    for eh_id, (_seat, _ship) in sorted(ships.items()):  # never on the table: unharmed (cannot happen)
-        out.append({"ship": eh_id, "fate": "survived", "damage": Damage.from_json(_ship.get("damage")).to_json(),
-                    "captured_by": None})
-        kept.add(_seat)
-    winner = result.get("winner", result.get("holder"))
-    holder = winner if winner in kept else None
-    return {"holder": holder, "ships": out, "book": BOOK, "book_result": dict(result)}
+            other = defender if seat == attacker else attacker
+            return layers.Survived("captured", damage, holds=other, captured_by=other)
+        if fate["fate"] == "left":
+            return layers.Survived("warped_out", damage, holds=None)
+        return layers.Survived("survived", damage, holds=seat)
+
+    return layers.eh_result(eh_setup, book_setup, result, book=BOOK, survivor=survivor, damage=Damage)
 
 
 def fleet(ships) -> list[SD]:

@@ -31,6 +31,7 @@ from campaign.rules.cam.ships import SD, STARTER_CATALOGUE, ShipClass
 from campaign.rules.eventhorizon.designs import WEAPONS, Design, ShipType, validate_design
 from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
 from tactical.rules import registry
+from tactical.rules.kit import layers
 
 from .deploy import CampaignShip
 
@@ -303,35 +304,30 @@ def result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], result: M
     one lost half its hull or more in the battle; gone off the table when every ship of it left
     survived by warping out. The side holding the field wins; the other (both, if neither holds
     it) is ordered to break contact."""
-    units = {int(k): (int(v[0]), str(v[1])) for k, v in (book_setup.get("converted") or {}).get("units", {}).items()}
     hulls = {int(s["id"]): Design.from_dict(s["design"]).hull
              for side in (book_setup.get("sides") or {}).values() for s in side.get("ships") or []}
     carried = {int(s["id"]): Damage.from_json(s.get("damage"))
                for side in (book_setup.get("sides") or {}).values() for s in side.get("ships") or []}
     fates: dict[tuple[int, str], list[tuple[str, bool]]] = {}
-    for ship in result.get("ships") or []:
-        key = units.get(int(ship["ship"]))
-        if key is None:
-            continue
+    for ship, key in layers.cam_fates(book_setup, result):
         hurt = False
         if ship.get("damage"):
             before = carried.get(int(ship["ship"]), NO_DAMAGE).hull
             hurt = 2 * (Damage.from_json(ship["damage"]).hull - before) >= hulls[int(ship["ship"])]
         fates.setdefault(key, []).append((str(ship["fate"]), hurt))
-    crippled_in = {(int(seat), u["uid"]) for seat, side in (cam.get("sides") or {}).items()
-                   for u in side.get("units") or [] if u.get("crippled")}
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
+    crippled_in = layers.cam_crippled(cam)
+    marks = []
     for (seat, uid), got in sorted(fates.items()):
         lost = [f in ("destroyed", "captured") for f, _ in got]
         if all(lost):
-            out["destroyed"].setdefault(str(seat), []).append(uid)
+            marks.append(("destroyed", seat, uid))
             continue
         if (any(lost) or any(h for _, h in got)) and (seat, uid) not in crippled_in:
-            out["crippled"].setdefault(str(seat), []).append(uid)
+            marks.append(("crippled", seat, uid))
         kept = [f for f, _ in got if f not in ("destroyed", "captured")]
         if kept and all(f == "warped_out" for f in kept):
-            out["left"].setdefault(str(seat), []).append(uid)
-    return {"winner": result.get("holder", result.get("winner")), **out, "book": BOOK, "book_result": dict(result)}
+            marks.append(("left", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK, first="holder")  # XC18: the side holding the field
 
 
 def fleet(units: Sequence[Mapping[str, Any]], first_id: int = 1) -> list[CampaignShip]:

@@ -23,7 +23,10 @@ this kit and of ``tactical.rules.geometry``; it never copies them. Import from h
 ``book``           the ``RuleBook`` protocol every registered book follows, ``Book`` (that
                    protocol over a book's ``PlayRules``), ``battle_result`` (one result JSON)
 ``layers``         what a converter reads of a layer's battle: ``eh_seats``, ``eh_side``,
-                   ``eh_ships``, ``eh_entries`` (an Event Horizon setup) and ``converted_ships``
+                   ``eh_ships``, ``eh_entries``, ``eh_ship_json`` (an Event Horizon setup),
+                   ``converted_ships``, ``converted_units``, ``cam_crippled``, ``cam_fates``;
+                   and gives back: ``eh_result`` with ``Survived`` (an Event Horizon result),
+                   ``cam_result`` (a CAM result), ``lose_costliest`` (weapon systems lost)
 =================  ==========================================================================
 
 The checklist for a new book is docs/architecture.md, "How to add a rule book";

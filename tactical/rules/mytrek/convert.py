@@ -202,18 +202,8 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
 
 
 def _lose_weapons(design: EHDesign, before: Damage, count: int) -> tuple[str, ...]:
-    left = dict(design.weapon_counts)
-    for key in before.weapons:
-        left[key] = left.get(key, 0) - 1
-    lost = list(before.weapons)
-    order = sorted((k for k in left if k != "planetary_bombardment_array"), key=lambda k: -WEAPONS[k].bp)
-    for _ in range(max(0, count)):
-        key = next((k for k in order if left.get(k, 0) > 0), None)
-        if key is None:
-            break
-        left[key] -= 1
-        lost.append(key)
-    return tuple(lost)
+    return layers.lose_costliest(design.weapon_counts, before.weapons, count, lambda k: WEAPONS[k].bp,
+                                 spared=("planetary_bombardment_array",))
 
 
 def eh_carried(design: EHDesign, before: Damage, fate: Mapping[str, Any], full_hull: int) -> Damage:
@@ -243,60 +233,18 @@ def eh_result_back(
     Hull Damage); the rest survived with the damage they carry (``eh_carried``). My Trek V has
     no capture and no leaving the board. The winner holds the field (and the hex's world) if a
     ship of his survived."""
-    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
-    out, kept = [], set()
-    for fate in result.get("ships") or []:
-        eh_id = by_book.get(int(fate["ship"]))
-        if eh_id is None or eh_id not in ships:
-            continue
-        seat, ship = ships.pop(eh_id)
-        if fate["fate"] == "destroyed":
-            out.append({"ship": eh_id, "fate": "destroyed", "damage": None, "captured_by": None})
-            continue
+
+    def survivor(fate: Mapping[str, Any], seat: int, ship: Mapping[str, Any]) -> layers.Survived:
         design, before = EHDesign.from_dict(ship["design"]), Damage.from_json(ship.get("damage"))
         full = T.HULL_POINTS[_row(EH_SIZE, design.hull)]
-        out.append(
-            {
-                "ship": eh_id,
-                "fate": "survived",
-                "damage": eh_carried(design, before, fate, full).to_json(),
-                "captured_by": None,
-            }
-        )
-        kept.add(seat)
-    for eh_id, (seat, ship) in sorted(ships.items()):  # never on the grid (cannot happen): unharmed
-        out.append(
-            {
-                "ship": eh_id,
-                "fate": "survived",
-                "damage": Damage.from_json(ship.get("damage")).to_json(),
-                "captured_by": None,
-            }
-        )
-        kept.add(seat)
-    winner = result.get("winner", result.get("holder"))
-    return {
-        "holder": winner if winner in kept else None,
-        "ships": out,
-        "book": BOOK,
-        "book_result": dict(result),
-    }
+        return layers.Survived("survived", eh_carried(design, before, fate, full).to_json(), holds=seat)
+
+    return layers.eh_result(eh_setup, book_setup, result, book=BOOK, survivor=survivor, damage=Damage)
 
 
 def eh_fleet(ships) -> list[dict]:
     """The converted entries of Event Horizon ships (``CampaignShip`` or what-if ``TrialShip``)."""
-    return [
-        eh_entry(
-            {
-                "id": i,
-                "name": s.name or s.design.name,
-                "design": s.design.to_dict(),
-                "damage": s.damage.to_json(),
-                "hero_crew": s.hero_crew,
-            }
-        )
-        for i, s in enumerate(ships, 1)
-    ]
+    return [eh_entry(layers.eh_ship_json(s, i)) for i, s in enumerate(ships, 1)]
 
 
 # --- CAM units (XC36–XC40) --------------------------------------------------------------------
@@ -423,38 +371,20 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     """XC40: the My Trek V result as the CAM result: destroyed stays destroyed; a survivor at
     half its size's hull or less is crippled (5.7; not twice). The winner wins; the other side
     breaks contact (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
-    units = {
-        int(k): (int(v[0]), str(v[1]))
-        for k, v in (book_setup.get("converted") or {}).get("units", {}).items()
-    }
-    crippled_in = {
-        (int(seat), u["uid"])
-        for seat, side in (cam.get("sides") or {}).items()
-        for u in side.get("units") or []
-        if u.get("crippled")
-    }
+    crippled_in = layers.cam_crippled(cam)
     sizes = {}
     n = 0
     for seat in sorted(int(k) for k in (book_setup.get("sides") or {})):
         for e in book_setup["sides"][str(seat)]["ships"]:
             n += 1
             sizes[n] = T.HULL_POINTS[e["design"]["size"]]
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
-    for ship in result.get("ships") or []:
-        key = units.get(int(ship["ship"]))
-        if key is None:
-            continue
-        seat, uid = key
+    marks = []
+    for ship, (seat, uid) in layers.cam_fates(book_setup, result):
         if ship["fate"] == "destroyed":
-            out["destroyed"].setdefault(str(seat), []).append(uid)
-        elif 2 * int(ship.get("hull", 0)) <= sizes[int(ship["ship"])] and key not in crippled_in:
-            out["crippled"].setdefault(str(seat), []).append(uid)
-    return {
-        "winner": result.get("winner", result.get("holder")),
-        **out,
-        "book": BOOK,
-        "book_result": dict(result),
-    }
+            marks.append(("destroyed", seat, uid))
+        elif 2 * int(ship.get("hull", 0)) <= sizes[int(ship["ship"])] and (seat, uid) not in crippled_in:
+            marks.append(("crippled", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:

@@ -190,18 +190,8 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
 
 
 def _lose_weapons(design: Design, before: Damage, count: int) -> tuple[str, ...]:
-    left = dict(design.weapon_counts)
-    for key in before.weapons:
-        left[key] -= 1
-    lost = list(before.weapons)
-    order = sorted((k for k in left if k != "planetary_bombardment_array"), key=lambda k: -WEAPONS[k].bp)
-    for _ in range(count):
-        key = next((k for k in order if left.get(k, 0) > 0), None)
-        if key is None:
-            break
-        left[key] -= 1
-        lost.append(key)
-    return tuple(lost)
+    return layers.lose_costliest(design.weapon_counts, before.weapons, count, lambda k: WEAPONS[k].bp,
+                                 spared=("planetary_bombardment_array",))
 
 
 def eh_carried(design: Design, before: Damage, fate: Mapping[str, Any], start_hull: int) -> Damage:
@@ -228,31 +218,15 @@ def eh_result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], r
     destroyed stays destroyed; off the mat (ruling PP17) is warped out; the rest survived with
     the damage they carry (``eh_carried``). Print&Play has no capture. The winner holds the field
     (and the hex's world) if a ship of his survived."""
-    by_book, ships = layers.converted_ships(book_setup), layers.eh_ships(eh_setup)
-    out, kept = [], set()
-    for fate in result.get("ships") or []:
-        eh_id = by_book.get(int(fate["ship"]))
-        if eh_id is None or eh_id not in ships:
-            continue
-        seat, ship = ships.pop(eh_id)
-        if fate["fate"] == "destroyed":
-            out.append({"ship": eh_id, "fate": "destroyed", "damage": None, "captured_by": None})
-            continue
+
+    def survivor(fate: Mapping[str, Any], seat: int, ship: Mapping[str, Any]) -> layers.Survived:
         design, before = Design.from_dict(ship["design"]), Damage.from_json(ship.get("damage"))
-        start = _ship_dash(ship).hull
-        damage = eh_carried(design, before, fate, start)
-        entry = {"ship": eh_id, "fate": "survived", "damage": damage.to_json(), "captured_by": None}
+        damage = eh_carried(design, before, fate, _ship_dash(ship).hull).to_json()
         if fate["fate"] == "left":
-            entry["fate"] = "warped_out"
-        else:
-            kept.add(seat)
-        out.append(entry)
-    for eh_id, (seat, ship) in sorted(ships.items()):  # never on the mat (cannot happen): unharmed
-        out.append({"ship": eh_id, "fate": "survived", "damage": Damage.from_json(ship.get("damage")).to_json(),
-                    "captured_by": None})
-        kept.add(seat)
-    winner = result.get("winner", result.get("holder"))
-    return {"holder": winner if winner in kept else None, "ships": out, "book": BOOK, "book_result": dict(result)}
+            return layers.Survived("warped_out", damage, holds=None)
+        return layers.Survived("survived", damage, holds=seat)
+
+    return layers.eh_result(eh_setup, book_setup, result, book=BOOK, survivor=survivor, damage=Damage)
 
 
 def eh_fleet(ships) -> list[Dashboard]:
@@ -403,25 +377,19 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     mat (PP17) has gone off the table; a survivor whose hull ended at or below half its
     dashboard's is crippled (5.7; not twice). The winner wins; the other side breaks contact
     (``apply_to_cam`` (tactical/hosts/cam/converted.py) records it)."""
-    units = {int(k): (int(v[0]), str(v[1])) for k, v in (book_setup.get("converted") or {}).get("units", {}).items()}
     start = {int(e["id"]): dash_mod.from_json(e["dash"]).hull
              for side in (book_setup.get("sides") or {}).values() for e in side.get("ships") or []}
-    crippled_in = {(int(seat), u["uid"]) for seat, side in (cam.get("sides") or {}).items()
-                   for u in side.get("units") or [] if u.get("crippled")}
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
-    for ship in result.get("ships") or []:
-        key = units.get(int(ship["ship"]))
-        if key is None:
-            continue
-        seat, uid = key
+    crippled_in = layers.cam_crippled(cam)
+    marks = []
+    for ship, (seat, uid) in layers.cam_fates(book_setup, result):
         if ship["fate"] == "destroyed":
-            out["destroyed"].setdefault(str(seat), []).append(uid)
+            marks.append(("destroyed", seat, uid))
             continue
-        if 2 * int(ship.get("hull", 0)) <= start[int(ship["ship"])] and key not in crippled_in:
-            out["crippled"].setdefault(str(seat), []).append(uid)
+        if 2 * int(ship.get("hull", 0)) <= start[int(ship["ship"])] and (seat, uid) not in crippled_in:
+            marks.append(("crippled", seat, uid))
         if ship["fate"] == "left":
-            out["left"].setdefault(str(seat), []).append(uid)
-    return {"winner": result.get("winner", result.get("holder")), **out, "book": BOOK, "book_result": dict(result)}
+            marks.append(("left", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[Dashboard]:

@@ -178,16 +178,8 @@ def eh_to_book(eh_setup: Mapping[str, Any]) -> dict:
 
 
 def _lose_weapons(design: EHDesign, before: Damage, count: int) -> tuple[str, ...]:
-    left = _weapons_left(design, before)
-    lost = list(before.weapons)
-    order = sorted((k for k in left if k != "planetary_bombardment_array"), key=lambda k: -WEAPONS[k].bp)
-    for _ in range(max(0, count)):
-        key = next((k for k in order if left.get(k, 0) > 0), None)
-        if key is None:
-            break
-        left[key] -= 1
-        lost.append(key)
-    return tuple(lost)
+    return layers.lose_costliest(design.weapon_counts, before.weapons, count, lambda k: WEAPONS[k].bp,
+                                 spared=("planetary_bombardment_array",))
 
 
 def eh_carried(design: EHDesign, before: Damage, card: Card, hits: int) -> Damage:
@@ -212,29 +204,15 @@ def eh_result_back(eh_setup: Mapping[str, Any], book_setup: Mapping[str, Any], r
     VIII); the rest survived with the damage they carry (``eh_carried``). Star Sectors has no
     capture and no leaving the map. The winner holds the field (and the hex's world) if a ship of
     his survived."""
-    by_book = layers.converted_ships(book_setup)
     cards = _cards(book_setup)
-    ships = layers.eh_ships(eh_setup)
-    out, kept = [], set()
-    for fate in result.get("ships") or []:
-        eh_id = by_book.get(int(fate["ship"]))
-        if eh_id is None or eh_id not in ships:
-            continue
-        seat, ship = ships.pop(eh_id)
-        if fate["fate"] == "destroyed":
-            out.append({"ship": eh_id, "fate": "destroyed", "damage": None, "captured_by": None})
-            continue
+
+    def survivor(fate: Mapping[str, Any], seat: int, ship: Mapping[str, Any]) -> layers.Survived:
         design, before = EHDesign.from_dict(ship["design"]), Damage.from_json(ship.get("damage"))
         card = cards.get(int(fate["ship"])) or eh_card(design, before)
         carried = eh_carried(design, before, card, int(fate.get("damage", 0)))
-        out.append({"ship": eh_id, "fate": "survived", "damage": carried.to_json(), "captured_by": None})
-        kept.add(seat)
-    for eh_id, (seat, ship) in sorted(ships.items()):  # never on the map (cannot happen): unharmed
-        out.append({"ship": eh_id, "fate": "survived", "damage": Damage.from_json(ship.get("damage")).to_json(),
-                    "captured_by": None})
-        kept.add(seat)
-    winner = result.get("winner", result.get("holder"))
-    return {"holder": winner if winner in kept else None, "ships": out, "book": BOOK, "book_result": dict(result)}
+        return layers.Survived("survived", carried.to_json(), holds=seat)
+
+    return layers.eh_result(eh_setup, book_setup, result, book=BOOK, survivor=survivor, damage=Damage)
 
 
 def _cards(book_setup: Mapping[str, Any]) -> dict[int, Card]:
@@ -251,9 +229,7 @@ def _cards(book_setup: Mapping[str, Any]) -> dict[int, Card]:
 
 def eh_fleet(ships) -> list[dict]:
     """The converted entries of Event Horizon ships (``CampaignShip`` or what-if ``TrialShip``)."""
-    return sorted((eh_entry({"id": i, "name": s.name or s.design.name, "design": s.design.to_dict(),
-                             "damage": s.damage.to_json(), "hero_crew": s.hero_crew})
-                   for i, s in enumerate(ships, 1)), key=by_worth)
+    return sorted((eh_entry(layers.eh_ship_json(s, i)) for i, s in enumerate(ships, 1)), key=by_worth)
 
 
 # --- CAM units (XC46–XC51) --------------------------------------------------------------------
@@ -400,25 +376,24 @@ def cam_result_back(cam: Mapping[str, Any], book_setup: Mapping[str, Any], resul
     SS left (SS − hits) is at or below its crippled line is crippled (5.7; not twice). The winner
     wins; the other side breaks contact (``tactical.hosts.cam.converted.apply_to_cam`` records it)."""
     converted = book_setup.get("converted") or {}
-    units = {int(k): (int(v[0]), str(v[1])) for k, v in converted.get("units", {}).items()}
     lines = {int(k): int(v) for k, v in converted.get("crippled_at", {}).items()}
     cards = _cards(book_setup)
-    out: dict[str, dict[str, list[str]]] = {k: {} for k in ("destroyed", "crippled", "left")}
     hulls: dict[tuple[int, str], list[tuple[bool, int]]] = {}  # XC51: a unit's sections, (destroyed, SS left)
     line: dict[tuple[int, str], int] = {}
-    for ship in result.get("ships") or []:
+    for ship, key in layers.cam_fates(book_setup, result):
         n, card = int(ship["ship"]), cards.get(int(ship["ship"]))
-        if n not in units or card is None:
+        if card is None:
             continue
         dead = ship["fate"] == "destroyed"
-        hulls.setdefault(units[n], []).append((dead, 0 if dead else card.ss - int(ship.get("damage", 0))))
-        line.setdefault(units[n], lines.get(n, 0))
+        hulls.setdefault(key, []).append((dead, 0 if dead else card.ss - int(ship.get("damage", 0))))
+        line.setdefault(key, lines.get(n, 0))
+    marks = []
     for (seat, uid), parts in hulls.items():
         if all(dead for dead, _ in parts):
-            out["destroyed"].setdefault(str(seat), []).append(uid)
+            marks.append(("destroyed", seat, uid))
         elif line[seat, uid] > 0 and sum(left for _, left in parts) <= line[seat, uid]:
-            out["crippled"].setdefault(str(seat), []).append(uid)
-    return {"winner": result.get("winner", result.get("holder")), **out, "book": BOOK, "book_result": dict(result)}
+            marks.append(("crippled", seat, uid))
+    return layers.cam_result(result, marks, book=BOOK)
 
 
 def cam_fleet(units: Sequence[Mapping[str, Any]]) -> list[dict]:
