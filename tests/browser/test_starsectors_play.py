@@ -367,6 +367,11 @@ def test_star_sectors_two_players_on_phones(new_page, login, shot, bob, carol):
         name = ("bob", "carol")[seat - 1]
         p.goto(url)
         p.wait_for_selector("#battle-over")
+        # The fog lifted: both read carol's hidden lines, marked as one side's, and the legend no
+        # longer tells bob they are his side's alone.
+        assert p.locator("#battle-log li.private", has_text=f"Ship {cloaked}, engineering: cloak.").count() == 1
+        legend = p.locator(".log p.muted").first.inner_text()
+        assert "only your side sees" not in legend and "only one side saw" in legend, legend
         shot(p, f"05-over-{name}")
         assert sideways_overflow(p) == []
         p.goto(reverse("battle-replay", args=[battle_id]) + f"?step={index}")
