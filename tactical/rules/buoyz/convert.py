@@ -19,6 +19,7 @@ side's SDs are built from its designs' own numbers (hull, engine, force fields, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -60,6 +61,9 @@ MISSILE_DICE = 2
 MISSILE_NAME = "Guided Missile (Drone Torp)"
 # Ruling TC25's order of lost force field generators, as Buoyz shield arcs (fore, port, starboard, aft).
 SHIELD_LOSS_ORDER = (3, 1, 2, 0)
+# XC2 (changed): shields in proportion to the force field's strength, 8 (the strongest 003 allows) = 6
+# (000 1.5: "shields '6' is a limit"): 4 = 3, 5 = 4, 6 and 7 = 5, 8 = 6 (rounded half up).
+MAX_SHIELDS, FF_STRONGEST = 6, 8
 
 
 def _abilities(design: Design, damage: Damage, notes: list[str]) -> list[str]:
@@ -116,6 +120,13 @@ def _weapons(design: Design, damage: Damage, notes: list[str]) -> tuple[tuple[We
     return tuple(lines), min(secondary, MAX_SECONDARY)
 
 
+def eh_shields(strength: int) -> int:
+    """XC2: the Buoyz shields of an Event Horizon force field of strength ``strength`` (4-8), in
+    proportion (000 5.6: a hit goes through on a D6 equal to or beating them; 003 Force Fields:
+    each generator absorbs its strength). Strength - 1 made a 7 the 6 of an 8, the book's limit."""
+    return math.floor(strength * MAX_SHIELDS / FF_STRONGEST + 0.5)
+
+
 def sd_for(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: bool = False, key: str = "eh",
            name: str = "") -> SD:
     """The Buoyz SD of an Event Horizon ship as it enters the battle (XC1–XC7): its design with
@@ -134,11 +145,11 @@ def sd_for(design: Design, damage: Damage = NO_DAMAGE, *, hero_crew: bool = Fals
     station = design.ship_type is ShipType.SPACE_STATION
     engine_left = max(0, design.engine - damage.engine)
     speed = None if station else min(10, engine_left)
-    # XC2: force field 4-8 -> shields 2-6 (+1 improved, at most 6); lost generators: their arcs 0.
+    # XC2: force field 4-8 -> shields 3-6 (+1 improved, at most 6); lost generators: their arcs 0.
     shield = (
         0
         if design.force_field is None
-        else min(6, design.force_field - 1 + (1 if design.improved_force_fields else 0))
+        else min(MAX_SHIELDS, eh_shields(design.force_field) + (1 if design.improved_force_fields else 0))
     )
     shields = [shield] * 4
     for arc in SHIELD_LOSS_ORDER[:damage.force_field_generators]:

@@ -11,7 +11,8 @@ an activated ship:
 * evade when weak: declares evasive manoeuvres below half hull, stops them when restored;
 * regenerate force fields when a field is down by 3 or more, or by any amount with no enemy
   within reach;
-* close to its best range (close range for lasers, particle accelerators and EMP cannons;
+* close to its best range (close range for lasers, particle accelerators and EMP cannons, and
+  for a ship with any of them whose target can close from long range itself, ruling TC30;
   2–3 squares for missile and fighter ships, 3 against enemies with short-range weapons), then
   turn its strongest force field towards the enemy with the free turns it has left;
 * focus fire: every weapon at the enemy in reach with the least hull and force field left,
@@ -67,6 +68,8 @@ from .state import (
 )
 
 SHORT_ONLY = frozenset(k for k, r in WEAPON_RANGES.items() if r == {"close"})
+# Ruling TC30: from long range (3 squares) two movement points bring a ship to close range.
+CLOSING_MOVE = 2
 
 
 # Per-loadout figures (a ship's ``weapons`` tuple), computed once.
@@ -189,9 +192,12 @@ def _fire_plan(state: BattleState, ship: TacticalShip) -> tuple[tuple[str, int |
     return tuple(shots)
 
 
-def _preferred_range(ship: TacticalShip, target: TacticalShip) -> int:
+def _preferred_range(state: BattleState, ship: TacticalShip, target: TacticalShip) -> int:
     short, long_, _ = _short_long(ship.weapons)
-    if short >= long_ and short > 0:
+    if short > 0 and (short >= long_ or move_allowance(state, target) >= CLOSING_MOVE):
+        # Ruling TC30: standing off at 2-3 squares keeps the close-range-only weapons silent and
+        # spares the ship nothing from a target that closes the two squares itself when next
+        # activated (003 Ranges; Movement): with any such weapon it closes in too.
         return 1
     if _short_long(target.weapons)[2]:
         return 3
@@ -332,7 +338,7 @@ def _move_plan(state: BattleState, ship: TacticalShip) -> A.Move | None:
     if target is None:
         return None
     # Without sensors only a manual lock at close range is possible (003 Lock On).
-    want = _preferred_range(ship, target) if ship.sensors else 1
+    want = _preferred_range(state, ship, target) if ship.sensors else 1
     d = distance(ship.pos, target.pos)
     allowance = move_allowance(state, ship)
     if allowance <= 0:

@@ -49,7 +49,9 @@ EH_POINTS = {
 # XC32: a fighter bay is also the ship's missiles (002 Special Weapons, priced on their own): it
 # counts half in the weapon dice, as CAM's AC flights do (XC36).
 EH_HALF = frozenset({"fighter_bay"})
-FF_OFFSET = 3  # XC32: force field 4 = type I … 8 = V
+# XC32 (changed): the force field type in proportion to the generator's strength, 8 (the strongest 003
+# allows) = V (the strongest 002 prices): 4, 5 = III; 6, 7 = IV; 8 = V (rounded half up).
+FF_TYPES, FF_STRONGEST = 5, 8
 # XC36: CAM's numbers.
 CAM_SHIELD_LESS = 1  # force field type = the mean of the four shields less 1 (000 5.6: a shield of 1 stops nothing)
 CAM_SIZE = ((20, "A"), (10, "B"), (6, "C"), (3, "D"), (2, "E"), (0, "F"))
@@ -80,6 +82,13 @@ def eh_weapon_value(counts: Mapping[str, int]) -> int:
     return math.floor((systems + points) / 2 + 0.5)
 
 
+def eh_field_type(strength: int) -> int:
+    """XC32: 002's force field type of a generator of 003 strength ``strength`` (4-8), in proportion:
+    the grid's field is type x power, where 003's strength is what each generator absorbs, so the
+    type keeps the strengths' ratios (7 : 5 becomes IV : III, where strength - 3 made it IV : II)."""
+    return math.floor(strength * FF_TYPES / FF_STRONGEST + 0.5)
+
+
 def _factor(lost: float) -> int:
     """A system's factor from the share of it lost (002 System Damage: III … off-line)."""
     return max(0, FULL - round(FULL * min(1.0, lost)))
@@ -92,7 +101,8 @@ def eh_design(
     design: EHDesign, damage: Damage = NO_DAMAGE, *, hero_crew: bool = False, name: str = ""
 ) -> Design:
     """XC32–XC34: the My Trek V design of an Event Horizon ship: size by hull, top Hyper =
-    engine (a station sub-light), force field type = generator − 3 (+1 improved), weapon dice by
+    engine (a station sub-light), force field type in proportion to the generator's strength
+    (``eh_field_type``; +1 improved), weapon dice by
     the mean of its weapon systems and their damage points (``eh_weapon_value``), every armed
     ship aft weapons (003 "Arcs of fire are irrelevant"), guided missiles torpedoes, fighters
     missiles, a working stealth field the invisibility device (XC33); a hero crew one row up
@@ -104,7 +114,7 @@ def eh_design(
     fields = (
         0
         if design.force_field is None
-        else max(1, min(5, design.force_field - FF_OFFSET + (1 if design.improved_force_fields else 0)))
+        else max(1, min(5, eh_field_type(design.force_field) + (1 if design.improved_force_fields else 0)))
     )
     if hero_crew:  # XC34: 003 Lock On and Force Fields (a hero crew's +1 and regeneration on 4+)
         dice = _up(dice)

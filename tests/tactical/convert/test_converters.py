@@ -53,6 +53,13 @@ def test_every_sample_design_becomes_a_legal_sd_of_its_rank(design):  # XC1, XC2
     assert "Warp" in sd.special_abilities and "Impulse" in sd.special_abilities
 
 
+def test_shields_in_proportion_to_the_force_field():  # XC2 (changed); 003 Force Fields; 000 1.5, 5.6
+    # 8, the strongest generator, is the book's limit of 6; the rest in proportion: a 7 is no longer an 8's 6
+    assert [bc.eh_shields(f) for f in range(4, 9)] == [3, 4, 5, 5, 6]
+    # the Galiot's 7 against the Sultan's 5 (fairness table EH #3): shields 5 against 4, not 6 against 4
+    assert (bc.sd_for(GALIOT).shields, bc.sd_for(SULTAN).shields) == ((5,) * 4, (4,) * 4)
+
+
 def test_carried_damage_hero_crew_and_components_without_an_equivalent():  # XC2, XC5, XC6, XC7
     pba = Design(name="Hammer", ship_type=ShipType.STAR_CRUISER, hull=10, engine=5,
                  weapons={"planetary_bombardment_array": 1}, core_containment_capacitor=True)

@@ -63,13 +63,21 @@ def test_the_rate_comes_from_the_books_point_systems():  # XC31; 002 Assembling 
 def test_every_sample_design_becomes_a_legal_my_trek_design(design):  # XC32; 002 Assembling a Fleet
     entry = mc.eh_entry({"id": 1, "name": "", "design": design.to_dict(), "damage": {}, "hero_crew": False})
     d = design_from(entry["design"])  # the book's checks: a row of every column
-    assert d.max_hyper == design.engine and d.fields == min(5, design.force_field - 3)
+    assert d.max_hyper == design.engine and d.fields == mc.eh_field_type(design.force_field)
     assert d.aft  # 003 "Arcs of fire are irrelevant"
     assert d.invisibility == design.stealth_field  # XC33 (changed): a stealth field is 002's invisibility device
     assert d.dice == mc._row(mc.DICE_BY_POINTS, mc.eh_weapon_value(design.weapon_counts))
     assert d.torpedoes == ("guided_missile_bay" in design.weapon_counts)
     assert d.missiles == ("fighter_bay" in design.weapon_counts)
     assert (entry["hull"], entry["engines"], entry["fields"], entry["weapons"]) == (d.hull, 3, 3, 3)
+
+
+def test_force_field_types_keep_the_generators_ratios():  # XC32 (changed); 003 Force Fields; 002 Assembling a Fleet
+    # 003: a generator's strength (4-8) is what it absorbs; on the grid a field is type x power, so the
+    # type is in proportion to the strength: 4, 5 = III; 6, 7 = IV; 8 = V (strength - 3 made 4 = I).
+    assert [mc.eh_field_type(f) for f in range(4, 9)] == [3, 3, 4, 4, 5]
+    # the Sultan's 5 against the Galiot's 7 (fairness table EH #3): III against IV, not II against IV
+    assert (mc.eh_design(SULTAN).fields, mc.eh_design(GALIOT).fields) == (3, 4)
 
 
 def test_carried_damage_hero_crew_and_what_my_trek_cannot_express():  # XC33-XC35

@@ -90,6 +90,21 @@ def test_doctrine_stands_off_with_missiles():
     assert distance(after.ship(1).pos, (5, 2)) == 3  # outside the lasers' close range
 
 
+def test_doctrine_closes_in_with_short_range_weapons_on_a_target_that_can_close():
+    # Ruling TC30 (003 Ranges, Weapon Damage and Range, Movement): the Sultan's particle accelerators
+    # fire at close range only; a Galiot (engine 9) closes the two squares from long range itself when
+    # next activated, so standing off at 3 would only keep the accelerators silent: it closes in.
+    from tactical.rules.eventhorizon import apply
+    ships = [{"id": 1, "side": 1, "design": "sultan", "at": "5,9"},
+             {"id": 2, "side": 2, "design": "galiot", "at": "5,2", "facing": "S"}]
+    after = apply(_activated(ships), doctrine_action(_activated(ships), 1), SeededDice(derive_seed("m"))).state
+    assert distance(after.ship(1).pos, (5, 2)) == 1
+    # A Galiot whose engines are down to 1 cannot close from 3: the Sultan stands off with its missiles.
+    ships[1]["set"] = {"movement": 1}
+    after = apply(_activated(ships), doctrine_action(_activated(ships), 1), SeededDice(derive_seed("m"))).state
+    assert distance(after.ship(1).pos, (5, 2)) == 3
+
+
 def test_doctrine_focuses_fire_on_the_weakest_target():
     state = _activated([{"id": 1, "side": 1, "design": "laser_boat", "at": "5,5"},
                         {"id": 2, "side": 2, "design": "hulk", "at": "5,4", "facing": "S"},
