@@ -137,6 +137,24 @@ def test_the_lobby_offers_the_books_and_records_the_choice(client, alice):
                                       options={"battle_book": "chess"})
 
 
+def test_the_lobby_settings_name_the_book_battles_are_fought_on(client, alice):
+    """The lobby's settings said "Battles fought online use: on" (a switch's yes/no) for a chosen
+    book, and "off" for the campaign's own: a newcomer could not tell which book was chosen."""
+    client.force_login(alice)
+    mixed = eh_actions.create_lobby(moderator=alice, name="Mixed", width=10, height=10, seats=2,
+                                    options={"battle_book": "printplay"})
+    own = eh_actions.create_lobby(moderator=alice, name="Own", width=10, height=10, seats=2)
+    rows = {}
+    for campaign in (mixed, own):
+        page = client.get(f"/lobby/{campaign.pk}/").content.decode()
+        row = page.split("<td>Battles fought online use</td>")[1].split("</tr>")[0]
+        rows[campaign.name] = row
+    assert "Star Trek Print&amp;Play" in rows["Mixed"] and ">on<" not in rows["Mixed"]
+    assert "Event Horizon" in rows["Own"] and ">off<" not in rows["Own"]
+    page = client.get(f"/lobby/{own.pk}/").content.decode()
+    assert "<td>Planetary economy types</td><td>on</td>" in page  # the switches still say on or off
+
+
 def test_the_api_sets_the_rule_book_and_refuses_a_book_it_cannot_fight_on(client, small_campaign, alice, bob):
     url = f"/api/campaigns/{small_campaign.pk}/options/"
     client.force_login(bob)  # a player, not a moderator
