@@ -53,3 +53,22 @@ def test_an_embedded_battle_is_fought_on_print_and_play_and_the_turn_takes_it_up
     destroyed = {s["ship"] for s in battle.result["ships"] if s["fate"] == "destroyed"}
     kept = {s["ship"] for s in battle.result["ships"] if s["fate"] in ("survived", "warped_out")}
     assert not destroyed & numbers and kept <= numbers
+
+
+def test_the_battle_page_says_what_its_deadline_does_and_names_the_book(client, small_campaign, alice, bob):
+    """A battle being played online said that at its deadline "an entered result nobody disputed
+    stands; otherwise the battle is auto-resolved" (a tabletop battle's fate), while the sweep lets
+    the computer play it to its end on the chosen book (settle_due_battle); and its Mode row named
+    no book."""
+    _choose_printplay(small_campaign, alice)
+    contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    client.force_login(bob)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    note = page.split('id="deadline-note">')[1].split("</span>")[0]
+    assert "the computer plays the battle to its end" in note and "auto-resolved" not in note
+    mode = page.split('id="mode-text">')[1].split("</td>")[0]
+    assert "Star Trek Print&amp;Play" in mode and "converted" in mode
+    actions.settle_due_battles(now=battle.deadline + timedelta(minutes=1))
+    battle.refresh_from_db()
+    assert battle.resolved_how == "tactical"  # what the note says: played to its end, not auto-resolved
