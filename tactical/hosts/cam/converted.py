@@ -60,6 +60,13 @@ def book_title(campaign) -> str:
     return registry.find_resolver(book).title.split(" (")[0]
 
 
+def book_rulings(campaign) -> str:
+    """The house rulings the rubber's forces are converted by on the chosen book ("XC19, XC26-XC30"),
+    "" on the Buoyz engine (CAM's own: nothing converted)."""
+    converter = registry.find_converter(LAYER, book_of(campaign))
+    return converter.rulings if converter is not None else ""
+
+
 def converted_battles():
     """The battles of CAM scenarios fought online on another rule book."""
     return Battle.objects.filter(campaign__layer=LAYER, setup__has_key="layer_setup")

@@ -70,6 +70,20 @@ def test_the_moderator_chooses_the_book_a_player_may_not_and_it_is_audited(db, c
     assert c.options["battle_book"] == ""
 
 
+def test_the_lobby_settings_name_the_rulings_of_the_book_chosen(db, client, alice, bob, carol):
+    """The lobby's settings said "converted, house rulings XC10–XC18" (Event Horizon's) whatever book
+    the rubber's battles were fought on; each book converts CAM's forces by its own rulings."""
+    c = make_cam(alice, bob, carol)
+    client.force_login(alice)
+    for book, rulings in (("printplay", "XC19, XC26-XC30"), ("mytrek", "XC31, XC36-XC40"),
+                          ("eventhorizon", "XC10-XC18")):
+        assert client.patch(URL.format(c.pk), {"battle_book": book}, content_type="application/json").status_code == 200
+        page = client.get(f"/lobby/{c.pk}/").content.decode()
+        row = page.split("<td>Battles fought online use</td>")[1].split("</tr>")[0]
+        assert f"house rulings {rulings})" in row, (book, row)
+        assert book == "eventhorizon" or "XC10" not in row
+
+
 def test_after_the_first_table_is_rolled_the_book_no_longer_changes(db, client, alice, bob, carol):
     c = make_cam(alice, bob, carol)
     _begin(c, alice, bob, carol, mode="tabletop")  # a tabletop scenario begun is the first battle too
