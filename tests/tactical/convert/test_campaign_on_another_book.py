@@ -176,3 +176,20 @@ def test_a_tabletop_battle_switched_online_is_fought_on_the_chosen_book(small_ca
     battle.refresh_from_db()
     assert battle.converted and battle.ruleset == "buoyz" and battle.status == "playing"
     assert embedded.current_state(battle).battle.ships  # a Buoyz state
+
+
+def test_the_create_forms_put_the_book_beside_the_battle_mode_and_explain_it(client, alice):
+    """The option sat at the end of both create forms, far from the battle mode it goes with, and
+    its help read "printed in for the tabletop" and "house rulings XC…"; the battle mode's help did
+    not say that the embedded resolver plays on the book chosen."""
+    client.force_login(alice)
+    for url, before in (("/lobby/new/", 'name="battle_mode"'), ("/lobby/new/?layer=cam", 'name="scenario_mode"')):
+        page = client.get(url).content.decode()
+        mode, book = page.index(before), page.index('name="option_battle_book"' if "cam" not in url else
+                                                    'name="battle_book"')
+        fields = [page.index(f'name="{n}"', mode + 1) for n in ("seed",) if f'name="{n}"' in page[mode + 1:]]
+        assert mode < book and all(book < f for f in fields), url  # next to the mode, before what follows
+        assert "printed in for" not in page and "XC…" not in page
+        assert "house rulings XC1–XC51 in docs/rulings.md" in page
+    page = client.get("/lobby/new/").content.decode()
+    assert "on the rule book chosen under \"Battles fought online use\"" in page
