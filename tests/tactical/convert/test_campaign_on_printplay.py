@@ -72,3 +72,39 @@ def test_the_battle_page_says_what_its_deadline_does_and_names_the_book(client, 
     actions.settle_due_battles(now=battle.deadline + timedelta(minutes=1))
     battle.refresh_from_db()
     assert battle.resolved_how == "tactical"  # what the note says: played to its end, not auto-resolved
+
+
+def test_the_decision_email_links_to_the_battle_with_the_sites_address(small_campaign, alice, settings,
+                                                                        django_capture_on_commit_callbacks):
+    """The email telling a player a battle fought online waits for him said "Play it at
+    /battles/<id>/play/": a path, not a link a mail reader can open."""
+    from django.core import mail
+
+    settings.SITE_URL = "https://sector.example"
+    _choose_printplay(small_campaign, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    decisions = [m for m in mail.outbox if "is yours" in m.body]
+    assert decisions, [m.subject for m in mail.outbox]
+    assert all(f"Play it at https://sector.example/battles/{battle.pk}/play/" in m.body for m in decisions), \
+        [m.body for m in decisions]
+
+
+def test_the_new_battle_email_names_the_book_and_links_to_the_battle(small_campaign, alice, settings,
+                                                                     django_capture_on_commit_callbacks):
+    """The email of a new battle said "A battle at (x, y) is to be embedded tactical battle, played
+    online." (the mode's label pasted in): no rule book, no link."""
+    from django.core import mail
+
+    settings.SITE_URL = "https://sector.example"
+    _choose_printplay(small_campaign, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    news = [m for m in mail.outbox if "is to be" in m.body]
+    assert len(news) == 2, [m.body for m in mail.outbox]  # one for each side
+    said = f"is to be played online on Star Trek Print&amp;Play (the fleets converted): " \
+           f"https://sector.example/battles/{battle.pk}/"
+    assert all(said in m.alternatives[0][0] or said.replace("&amp;", "&") in m.body for m in news), news[0].body
+    assert "to be played online on Star Trek Print&Play" in battle.log.get(kind="created").text
