@@ -139,7 +139,7 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
         state = client.get(f"/api/battles/{battle.pk}/state/").json()
         assert state["you"] == seat
         page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
-        assert "Scenario 1" in page and "eventhorizon" in page
+        assert "Scenario 1 — fought online on Event Horizon Quick Play (converted)" in page  # its title, not its key
     summary = online.battle_summary(row)
     assert summary["id"] == battle.pk and summary["ruleset"] == "eventhorizon" and summary["converted"]
     # The tabletop entry is refused for it, as for a Buoyz battle (ruling CAM41), naming the book.
@@ -176,7 +176,9 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
     decisions = [m for m in mail.outbox if "your decision" in m.subject]  # the CAM layer's email
     assert decisions and all(f"/battles/{battle.pk}/play/" in m.body for m in decisions)
     report = [m for m in mail.outbox if "scenario 1 report" in m.subject]
-    assert report and "fought online on eventhorizon" in report[0].body
+    # The book by its title, never its key (the report, the play page and the log said "eventhorizon").
+    assert report and "fought online on Event Horizon Quick Play, converted" in report[0].body
+    assert "is fought online on Event Horizon Quick Play:" in battle.log.get(kind="converted").text
     # The rubber goes on: the CAM 4.2 step between scenarios is next.
     c.refresh_from_db()
     assert c.cam.step > 0 and c.status == "active"
