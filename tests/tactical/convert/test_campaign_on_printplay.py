@@ -108,3 +108,39 @@ def test_the_new_battle_email_names_the_book_and_links_to_the_battle(small_campa
            f"https://sector.example/battles/{battle.pk}/"
     assert all(said in m.alternatives[0][0] or said.replace("&amp;", "&") in m.body for m in news), news[0].body
     assert "to be played online on Star Trek Print&Play" in battle.log.get(kind="created").text
+
+
+def test_the_play_page_and_board_show_each_empire_in_its_map_colour(client, small_campaign, alice, bob):
+    """Fought on Print&Play, the play page's sides and board ships took Print&Play's own colours
+    (seat 1 blue, seat 2 red) while the campaign's map and the battle page showed each empire in
+    its own: a player looked for his ships in the wrong colour."""
+    _choose_printplay(small_campaign, alice)
+    contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    empires = {e.seat: e.colour for e in small_campaign.empires.all()}
+    client.force_login(bob)
+    page = client.get(f"/battles/{battle.pk}/play/").content.decode()
+    for seat in (1, 2):
+        side = page.split(f'id="side-{seat}"')[1].split("</span>")[0]
+        assert f"background:{empires[seat]}" in side, side
+    board = page.split('id="board"')[1].split("</svg>")[0]
+    assert empires[1] in board and empires[2] in board
+
+
+def test_a_cam_side_without_a_colour_is_not_grey_on_the_play_page(db, client, alice, bob, carol):
+    """A CAM rubber's sides on My Trek V carry no colour: the page's swatches were grey (#999)
+    beside the board's red and blue ships."""
+    from tests.cam.conftest import make_cam
+    from tests.cam.test_online import _begin
+
+    c = make_cam(alice, bob, carol)
+    campaign_actions.set_campaign_option(campaign_id=c.pk, user=alice, key="battle_book", value="mytrek")
+    _begin(c, alice, bob, carol)
+    battle = Battle.objects.get(campaign=c)
+    client.force_login(bob)
+    page = client.get(f"/battles/{battle.pk}/play/").content.decode()
+    swatches = [page.split(f'id="side-{seat}"')[1].split("</span>")[0] for seat in (1, 2)]
+    colours = [s.split("background:")[1].split('"')[0] for s in swatches]
+    assert "#999" not in colours and colours[0] != colours[1]
+    board = page.split('id="board"')[1].split("</svg>")[0]
+    assert all(colour in board for colour in colours)  # the board draws each side in its swatch's colour
