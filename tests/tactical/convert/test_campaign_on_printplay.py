@@ -144,3 +144,15 @@ def test_a_cam_side_without_a_colour_is_not_grey_on_the_play_page(db, client, al
     assert "#999" not in colours and colours[0] != colours[1]
     board = page.split('id="board"')[1].split("</svg>")[0]
     assert all(colour in board for colour in colours)  # the board draws each side in its swatch's colour
+
+
+def test_the_play_page_names_the_book_the_battle_is_fought_on(client, small_campaign, alice, bob):
+    """The play page of an Event Horizon battle fought on Print&Play was headed "Battle N at (x, y)
+    — turn T" only: nothing said the rules on the page were Print&Play's."""
+    _choose_printplay(small_campaign, alice)
+    contact_turn(small_campaign, "tactical")
+    battle = Battle.objects.get()
+    client.force_login(bob)
+    page = client.get(f"/battles/{battle.pk}/play/").content.decode()
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    assert heading.endswith("— turn 1, on Star Trek Print&amp;Play (converted)"), heading
