@@ -26,9 +26,10 @@ OPTION_FIELDS = {
     ),
     "battle_book": (
         "Battles fought online use",
-        "The rule book the campaign's battles are fought on online, and printed in for the tabletop. Another "
-        "book than the campaign's own converts the fleets (house rulings XC…); the result comes back as the "
-        "campaign's own. It can change until the first battle.",
+        "The rule book the campaign's battles are played on here online; its record sheets of the ships can be "
+        "printed for a tabletop too. A book other than the campaign's own converts the fleets to its ships "
+        "(house rulings XC1–XC51 in docs/rulings.md; each battle page names its own); the result comes back "
+        "as the campaign's own. It can change until the first battle.",
     ),
     "steered_drift": (
         "Opponents steer particle-cloud drift",
@@ -66,8 +67,11 @@ class LobbyCreateForm(forms.Form):
         help_text="003 \"Set Up\": time for the set-up round, when each player spends his 240 BP on his fleet and "
         "resources before turn 1. It closes earlier when every player is ready. 0: no deadline.",
     )
-    battle_mode = forms.ChoiceField(choices=Campaign.BattleMode.choices, initial=Campaign.BattleMode.AUTO,
-                                    help_text="How battles are settled unless a player asks otherwise.")
+    battle_mode = forms.ChoiceField(
+        choices=Campaign.BattleMode.choices, initial=Campaign.BattleMode.AUTO,
+        help_text="How battles are settled unless a player asks otherwise. The embedded tactical resolver: "
+        "the players fight each battle here online, on the rule book chosen under \"Battles fought online "
+        "use\".")
     battle_requests = forms.ChoiceField(
         label="Who may ask for another mode", choices=Campaign._meta.get_field("battle_requests").choices,
         initial="either", help_text="A player asks through his empire's battle preference on the orders page. "
@@ -138,6 +142,10 @@ class LobbyCreateForm(forms.Form):
             label, help_text = OPTION_FIELDS["battle_book"]
             self.fields["option_battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],
                                                                   required=False, help_text=help_text)
+            # beside the battle mode it goes with, not at the end of the form
+            order = [k for k in self.fields if k != "option_battle_book"]
+            order.insert(order.index("battle_mode") + 1, "option_battle_book")
+            self.order_fields(order)
 
     def clean_setup_hours(self):
         value = self.cleaned_data.get("setup_hours")

@@ -34,6 +34,10 @@ class CamBattleHandler(Protocol):
         """What the rubber's online scenarios are fought on, for messages: "the Buoyz engine" (CAM's
         own), or the title of the book the moderator chose ("battles fought online use", issue 31)."""
 
+    def book_rulings(self, campaign) -> str:
+        """The house rulings the rubber's forces are converted by on that book ("XC19, XC26-XC30"),
+        "" on CAM's own (issue 31)."""
+
     def summary(self, row) -> dict | None:
         """The scenario's battle for pages and the API (no hidden information): id, status,
         ruleset, whose decision it is and until when, the sides the doctrine plays; None if none."""

@@ -179,6 +179,10 @@ class LobbyForm(forms.Form):
             label, help_text = OPTION_FIELDS["battle_book"]
             self.fields["battle_book"] = forms.ChoiceField(label=label, choices=books, initial=books[0][0],
                                                            help_text=help_text, required=False)
+            # beside "How scenarios are fought", whose help names it, not at the end of the form
+            order = [k for k in self.fields if k != "battle_book"]
+            order.insert(order.index("scenario_mode") + 1, "battle_book")
+            self.order_fields(order)
 
     def action_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

@@ -96,6 +96,12 @@ class CamCampaign(models.Model):
 
         return handler().book_title(self.campaign)
 
+    def online_book_rulings(self) -> str:
+        """The house rulings its forces are converted by on that book, "" on the Buoyz engine."""
+        from .battles import handler
+
+        return handler().book_rulings(self.campaign)
+
     def mode_label(self, mode: str) -> str:
         """A scenario mode as this rubber's pages say it: fought online names the rule book."""
         if mode == ScenarioMode.ONLINE:

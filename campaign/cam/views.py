@@ -346,9 +346,17 @@ def scenario_page(request, campaign_id: int, number: int, error: str | None = No
         "fought_on": cam.online_book_title() if row.mode == CamScenario.Mode.ONLINE else "",
         "table_numbers": range(1, cam.tables + 1),
         # issue 31: the forces as record sheets, on each rule book that can print them, once the table is set
-        "sheet_books": battles.handler().book_choices(LAYER) if row.battle is not None else [],
+        "sheet_books": _sheet_books(campaign) if row.battle is not None else [],
     }
     return render(request, "cam/scenario.html", context, status=status)
+
+
+def _sheet_books(campaign) -> list[tuple[str, str]]:
+    """The books the forces print on, the rubber's own first (the page calls it the table's own):
+    the one its battles use ("battles fought online use", issue 31), Buoyz when none was chosen."""
+    books = battles.handler().book_choices(LAYER)
+    own = (campaign.options or {}).get("battle_book") or books[0][0]
+    return sorted(books, key=lambda b: b[0] != own)
 
 
 @login_required

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import actions, layers
+from .. import actions, battles, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..forms import AddModeratorForm, InviteEmailForm, JoinForm
 from ..models import Campaign, Invitation, Membership
@@ -111,8 +111,7 @@ def _render_lobby(request, campaign: Campaign, **forms):
         "players": players,
         "seats": seats,
         "in_setup": campaign.status == Campaign.Status.SETUP,
-        "options": [(label, campaign.options.get(key)) for key, (label, _) in _option_labels().items()
-                    if key in layer.options] if layer.has("options") else [],
+        "options": _option_rows(campaign, layer) if layer.has("options") else [],
         "layer": layer,
         "campaign_url": reverse(layer.detail_url, args=[campaign.pk]),
         "start_points": layer.start_points(campaign, len(players)),
@@ -132,6 +131,25 @@ def _option_labels():
     from ..forms import OPTION_FIELDS
 
     return {key: OPTION_FIELDS.get(key, (key, "")) for key in actions.DEFAULT_OPTIONS}
+
+
+def _option_rows(campaign: Campaign, layer) -> list[tuple[str, str]]:
+    """The rule options as the lobby's settings say them: a switch on or off, the rule book battles
+    fought online use by its title (issue 31: "" is the layer's own book, the first offered)."""
+    rows = []
+    for key, (label, _) in _option_labels().items():
+        if key not in layer.options:
+            continue
+        value = campaign.options.get(key)
+        if key == actions.BOOK_OPTION:
+            books = battles.handler().book_choices(campaign.layer)
+            value = dict(books).get(value) or (books[0][1] if books else "")
+            if not value:
+                continue
+        else:
+            value = "on" if value else "off"
+        rows.append((label, value))
+    return rows
 
 
 @login_required

@@ -18,10 +18,12 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.dice import CampaignDice
 from campaign.models import Campaign, Empire
+from campaign.notifications import absolute
 from tactical.models import Battle, BattleLogEntry, BattleStep
 from tactical.play import embedded, kinds
 from tactical.rules.play import PlayRules
@@ -207,7 +209,7 @@ def _notify(battle: Battle, campaign: Campaign, rules: PlayRules, state, acted_s
             continue
         _tell(battle, campaign, side, f"Battle {battle.pk} at ({battle.x}, {battle.y}): "
                                       f"{rules.your_turn_label(state)} is yours. "
-                                      f"Play it at /battles/{battle.pk}/play/")
+                                      f"Play it at {absolute(reverse('battle-play', args=[battle.pk]))}")
 
 
 def _tell(battle: Battle, campaign: Campaign, seat: int, text: str) -> None:

@@ -75,8 +75,15 @@ HOST_SEATS: dict[str, Callable[[Any, Any], list[int]]] = {}
 
 
 def campaign_turn_page(battle) -> dict:
-    """A campaign turn's battle (Event Horizon's map): its hex and turn, back to its campaign."""
-    return {"title": f"Battle {battle.pk} at ({battle.x}, {battle.y})", "subtitle": f"turn {battle.turn}",
+    """A campaign turn's battle (Event Horizon's map): its hex and turn, back to its campaign; one
+    fought on another rule book names it (issue 31: the page's rules are that book's, not the
+    campaign's)."""
+    subtitle = f"turn {battle.turn}"
+    if battle.converted:
+        from tactical.rules import registry
+
+        subtitle += f", on {registry.find_resolver(battle.ruleset).title.split(' (')[0]} (converted)"
+    return {"title": f"Battle {battle.pk} at ({battle.x}, {battle.y})", "subtitle": subtitle,
             "back_url": f"/campaigns/{battle.campaign_id}/", "back_label": battle.campaign.name,
             "after_end": "The result has gone to the campaign.", "hex": True}
 

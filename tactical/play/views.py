@@ -27,6 +27,9 @@ from tactical.play import embedded, kinds
 from tactical.rules.play import PlayRules, Viewer
 
 LOG_LIMIT = 60
+# A side's colour when its battle names none (a CAM rubber's sides on My Trek V or Star Sectors):
+# red, blue, … as the boards draw sides by default (tactical/rules/eventhorizon/board.py).
+SIDE_COLOURS = ("#d0453a", "#3a72d0", "#3aa35a", "#c9a227", "#9b5bd0", "#3ab8c4")
 
 
 @dataclass
@@ -59,12 +62,18 @@ class BattleView:
 
     @property
     def colours(self) -> dict[int, str]:
-        sides = (self.battle.setup or {}).get("sides") or {}
+        """Each side's colour, the same on the page and the board (which draws with these): a battle
+        fought on another book keeps its campaign's (the map's empire colours, issue 31), else the
+        setup's; a side with neither gets one of SIDE_COLOURS (a grey swatch beside a red board
+        ship before, on converted CAM battles)."""
+        setup = self.battle.setup if isinstance(self.battle.setup, dict) else {}
+        own = setup.get("sides") or {}
+        layer_setup = setup.get("layer_setup")
+        layer = (layer_setup.get("sides") or {}) if isinstance(layer_setup, dict) else {}
         out = {}
-        for seat in self.battle.seats:
-            colour = (sides.get(str(seat)) or {}).get("colour")
-            if colour:
-                out[seat] = colour
+        for index, seat in enumerate(sorted(self.battle.seats)):
+            colour = (layer.get(str(seat)) or {}).get("colour") or (own.get(str(seat)) or {}).get("colour")
+            out[seat] = colour or SIDE_COLOURS[index % len(SIDE_COLOURS)]
         return out
 
     @property

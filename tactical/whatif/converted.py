@@ -192,6 +192,18 @@ def new_url(campaign, *, battle: Battle | None = None, scenario: int | None = No
     return f"{reverse('whatif-converted-new')}?{query}"
 
 
+def source_link(source: dict | None) -> tuple[str, str]:
+    """(url, label) of the battle or CAM scenario a run was made from: its pages link back to it
+    (the way onward for someone who came from there); ("", "") if it names neither."""
+    source = source or {}
+    if source.get("kind") == "battle" and source.get("battle"):
+        return reverse("battle-detail", args=[source["battle"]]), f"battle {source['battle']}"
+    if source.get("kind") == "scenario" and source.get("campaign") and source.get("scenario"):
+        return (reverse("cam-scenario", args=[source["campaign"], source["scenario"]]),
+                f"scenario {source['scenario']}")
+    return "", ""
+
+
 # --- what a run's page and API show --------------------------------------------------------------
 
 
@@ -239,6 +251,7 @@ def detail_page(request, run: WhatIfRun):
         "finished": run.status in (WhatIfRun.Status.DONE, WhatIfRun.Status.FAILED),
         "stale_seconds": runs.STALE_SECONDS, "unit": "CAM points" if p.get("layer") == "cam" else "BP",
     }
+    context["source_url"], context["source_label"] = source_link(p.get("source"))
     if run.status == WhatIfRun.Status.DONE and run.result:
         context["rates"] = [{**r, "rate": _pct(r["rate"]), "interval": f"{_pct(r['low'])} – {_pct(r['high'])}"}
                             for r in win_rates(run)]
@@ -261,6 +274,7 @@ def whatif_converted_new(request):
     except runs.WhatIfError as exc:
         context["error"] = str(exc)
         return render(request, "tactical/whatif_converted_new.html", context, status=runs.http_status(exc))
+    context["source_url"], context["source_label"] = source_link(preview.get("source"))
     context.update(title=preview["title"], forces=preview["forces"], book_title=book_title(preview["book"]),
                    rulings=preview["rulings"], unit="CAM points" if preview["layer"] == "cam" else "BP")
     if request.method == "POST":

@@ -57,7 +57,19 @@ def book_title(campaign) -> str:
     book = book_of(campaign)
     if book == registry.OWN_BOOK[LAYER]:
         return "the Buoyz engine"
+    return title_of(book)
+
+
+def title_of(book: str) -> str:
+    """A rule book as pages, logs and reports name it ("My Trek V"), never its key ("mytrek")."""
     return registry.find_resolver(book).title.split(" (")[0]
+
+
+def book_rulings(campaign) -> str:
+    """The house rulings the rubber's forces are converted by on the chosen book ("XC19, XC26-XC30"),
+    "" on the Buoyz engine (CAM's own: nothing converted)."""
+    converter = registry.find_converter(LAYER, book_of(campaign))
+    return converter.rulings if converter is not None else ""
 
 
 def converted_battles():
@@ -94,7 +106,7 @@ def open_battle(campaign, cam, row, book: str) -> Battle:
         doctrine_sides=[], setup={**book_setup, "layer_setup": cam_side})
     BattleLogEntry.objects.create(
         battle=battle, kind="converted",
-        text=f"Scenario {row.number} is fought online on {book}: the forces converted by house rulings "
+        text=f"Scenario {row.number} is fought online on {title_of(book)}: the forces converted by house rulings "
              f"{converter.rulings} (docs/rulings.md); the result comes back as CAM's.")
     try:
         play.start_embedded(battle)
@@ -111,7 +123,7 @@ def seats_of(user, battle) -> list[int]:
 
 def page(battle) -> dict:
     """The play and replay pages' title and link back (kinds.HOST_PAGES["cam"])."""
-    return {"title": f"Scenario {battle.turn}", "subtitle": f"fought online on {battle.ruleset} (converted)",
+    return {"title": f"Scenario {battle.turn}", "subtitle": f"fought online on {title_of(battle.ruleset)} (converted)",
             "back_url": reverse("cam-scenario", args=[battle.campaign_id, battle.turn]),
             "back_label": f"scenario {battle.turn} of {battle.campaign.name}",
             "after_end": f"The result is scored in scenario {battle.turn} (000 CAM 3.1, 4.3)."}
@@ -243,7 +255,7 @@ def report_lines(battle: Battle, row) -> list[str]:
     for seat, side in ((battle.layer_setup or {}).get("sides") or {}).items():
         names[seat] = (side.get("name") or f"Seat {seat}",
                        {u["uid"]: u.get("name") or u["uid"] for u in side.get("units") or []})
-    lines = [f"Battle report (battle {battle.pk}, fought online on {battle.ruleset}, converted; "
+    lines = [f"Battle report (battle {battle.pk}, fought online on {title_of(battle.ruleset)}, converted; "
              f"after {result.get('turns')} turn(s)):"]
     for seat in battle.seats:
         name, units = names.get(str(seat), (f"Seat {seat}", {}))

@@ -345,6 +345,10 @@ class CamOnlineBattles:
         return converted.book_title(campaign)
 
     @staticmethod
+    def book_rulings(campaign) -> str:
+        return converted.book_rulings(campaign)
+
+    @staticmethod
     def summary(row) -> dict | None:
         other = converted.battle_for(row)
         if other is not None:

@@ -21,11 +21,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign import locks
 from campaign.eventhorizon import adapters
 from campaign.models import Campaign, Empire, Turn
+from campaign.notifications import absolute
 from campaign.rules.eventhorizon import conflict
 from campaign.rules.eventhorizon.economy import Damage, Resource
 from campaign.rules.eventhorizon.mapgen import Terrain
@@ -155,18 +157,30 @@ def open_battles(campaign: Campaign, turn: Turn, state: CampaignState, battles: 
         )
         if mode == Battle.Mode.TACTICAL:
             convert(row, campaign)
+        how = _how_fought(row)
         log(row, "created", f"Battle at {tuple(b.hex)}: {seat_name(row, b.attacker)} (attacker) invades the hex of "
-                            f"{seat_name(row, b.defender)} (defender); "
-                            f"to be {Battle.Mode(mode).label.lower()}"
+                            f"{seat_name(row, b.defender)} (defender); to be {how}"
                             + (f", settled by {deadline:%Y-%m-%d %H:%M} UTC at the latest" if deadline else ""))
         rows.append(row)
-        notify_sides(row, f"A battle at {tuple(b.hex)} is to be {Battle.Mode(mode).label.lower()}.")
+        notify_sides(row, f"A battle at {tuple(b.hex)} is to be {how}: "
+                          f"{absolute(reverse('battle-detail', args=[row.pk]))}")
     for row in rows:
         if row.mode == Battle.Mode.TACTICAL:
             from tactical.play import actions as play
 
             play.begin(row)  # deployment by hand first, or straight to the first card
     return rows
+
+
+def _how_fought(row: Battle) -> str:
+    """How a new battle is to be fought, as its log and the sides' email say it: online on which
+    rule book (issue 31: a newcomer's group must know what to read), or its mode."""
+    if row.mode != Battle.Mode.TACTICAL:
+        return Battle.Mode(row.mode).label.lower()
+    from tactical.rules import registry
+
+    title = registry.find_resolver(row.ruleset).title.split(" (")[0]
+    return f"played online on {title}" + (" (the fleets converted)" if row.converted else "")
 
 
 def battle_book(campaign: Campaign) -> str:

@@ -33,6 +33,7 @@ from campaign.rules.eventhorizon.economy import NO_DAMAGE, Damage
 from tactical.rules import registry
 from tactical.rules.kit import layers
 
+from .board import DEFAULT_COLOURS
 from .deploy import CampaignShip
 
 LAYER = "cam"
@@ -269,7 +270,7 @@ def to_book(cam: Mapping[str, Any]) -> dict:
     cloud; the attacker is the invader)."""
     attacker, defender = int(cam["attacker"]), int(cam["defender"])
     sides, units, number = {}, {}, 0
-    for seat in (attacker, defender):
+    for index, seat in enumerate((attacker, defender)):
         side = (cam.get("sides") or {}).get(str(seat)) or {}
         ships = []
         for unit in side.get("units") or []:
@@ -278,8 +279,9 @@ def to_book(cam: Mapping[str, Any]) -> dict:
                 ships.append({"id": number, "name": design.name, "design_id": None, "design": design.to_dict(),
                               "damage": damage.to_json(), "hero_crew": hero})
                 units[str(number)] = [seat, unit["uid"]]
-        sides[str(seat)] = {"name": side.get("name") or f"Seat {seat}", "colour": side.get("colour") or "#888888",
-                            "ships": ships}
+        # CAM sides have no colour: each its own board colour (one grey for both hid whose ship was whose)
+        colour = side.get("colour") or DEFAULT_COLOURS[index % len(DEFAULT_COLOURS)]
+        sides[str(seat)] = {"name": side.get("name") or f"Seat {seat}", "colour": colour, "ships": ships}
     nature = cam.get("nature")
     world = None
     if nature in ("terrestrial_planet", "gas_giant"):

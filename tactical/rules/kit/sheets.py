@@ -23,6 +23,9 @@ body { font: 11pt/1.3 system-ui, sans-serif; color: #000; margin: 0; padding: 8p
 .sheet th, .sheet td {
   border: 1px solid #000; padding: 3px 5px; text-align: left; vertical-align: top; font-size: 10pt;
 }
+/* On a phone a long name wraps in its cell rather than push the page past the screen's width (on
+   paper the columns keep their widths: each sheet stays one page). */
+@media screen and (max-width: 600px) { .sheet th, .sheet td { overflow-wrap: anywhere; } }
 .sheet th { background: #eee; width: 28%; }
 .boxes { display: inline-flex; flex-wrap: wrap; gap: 3px; vertical-align: middle; }
 .box { display: inline-block; width: 16px; height: 16px; border: 1.5px solid #000; }

@@ -70,6 +70,20 @@ def test_the_moderator_chooses_the_book_a_player_may_not_and_it_is_audited(db, c
     assert c.options["battle_book"] == ""
 
 
+def test_the_lobby_settings_name_the_rulings_of_the_book_chosen(db, client, alice, bob, carol):
+    """The lobby's settings said "converted, house rulings XC10–XC18" (Event Horizon's) whatever book
+    the rubber's battles were fought on; each book converts CAM's forces by its own rulings."""
+    c = make_cam(alice, bob, carol)
+    client.force_login(alice)
+    for book, rulings in (("printplay", "XC19, XC26-XC30"), ("mytrek", "XC31, XC36-XC40"),
+                          ("eventhorizon", "XC10-XC18")):
+        assert client.patch(URL.format(c.pk), {"battle_book": book}, content_type="application/json").status_code == 200
+        page = client.get(f"/lobby/{c.pk}/").content.decode()
+        row = page.split("<td>Battles fought online use</td>")[1].split("</tr>")[0]
+        assert f"house rulings {rulings})" in row, (book, row)
+        assert book == "eventhorizon" or "XC10" not in row
+
+
 def test_after_the_first_table_is_rolled_the_book_no_longer_changes(db, client, alice, bob, carol):
     c = make_cam(alice, bob, carol)
     _begin(c, alice, bob, carol, mode="tabletop")  # a tabletop scenario begun is the first battle too
@@ -125,7 +139,7 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
         state = client.get(f"/api/battles/{battle.pk}/state/").json()
         assert state["you"] == seat
         page = client.get(reverse("battle-play", args=[battle.pk])).content.decode()
-        assert "Scenario 1" in page and "eventhorizon" in page
+        assert "Scenario 1 — fought online on Event Horizon Quick Play (converted)" in page  # its title, not its key
     summary = online.battle_summary(row)
     assert summary["id"] == battle.pk and summary["ruleset"] == "eventhorizon" and summary["converted"]
     # The tabletop entry is refused for it, as for a Buoyz battle (ruling CAM41), naming the book.
@@ -162,7 +176,9 @@ def test_a_scenario_fought_on_event_horizon_is_scored_by_the_cam_path(
     decisions = [m for m in mail.outbox if "your decision" in m.subject]  # the CAM layer's email
     assert decisions and all(f"/battles/{battle.pk}/play/" in m.body for m in decisions)
     report = [m for m in mail.outbox if "scenario 1 report" in m.subject]
-    assert report and "fought online on eventhorizon" in report[0].body
+    # The book by its title, never its key (the report, the play page and the log said "eventhorizon").
+    assert report and "fought online on Event Horizon Quick Play, converted" in report[0].body
+    assert "is fought online on Event Horizon Quick Play:" in battle.log.get(kind="converted").text
     # The rubber goes on: the CAM 4.2 step between scenarios is next.
     c.refresh_from_db()
     assert c.cam.step > 0 and c.status == "active"

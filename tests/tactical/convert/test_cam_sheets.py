@@ -32,3 +32,21 @@ def test_a_tabletop_scenario_prints_its_forces_on_each_book(client, alice, bob, 
     assert client.get(url + "?book=chess").status_code == 404
     client.force_login(mallory)
     assert client.get(url).status_code == 404
+
+
+def test_the_book_the_rubber_chose_is_the_tables_own_among_the_sheets(client, alice, bob, carol):
+    """A rubber whose battles use My Trek V listed Buoyz first as "the table's own" record sheets,
+    though its scenarios are fought on My Trek V."""
+    from campaign import actions as platform
+
+    c = make_cam(alice, bob, carol)
+    platform.set_campaign_option(campaign_id=c.pk, user=alice, key="battle_book", value="mytrek")
+    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
+    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:2])
+    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
+    actions.roll_table(campaign_id=c.pk, user=bob)
+    client.force_login(bob)
+    page = client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
+    sheets = page.split('id="record-sheets"')[1].split("</p>")[0]
+    first = sheets.split("</a>")[0]
+    assert "?book=mytrek" in first and sheets.index("(the table's own)") < sheets.index("?book=buoyz")

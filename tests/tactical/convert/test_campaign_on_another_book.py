@@ -137,6 +137,24 @@ def test_the_lobby_offers_the_books_and_records_the_choice(client, alice):
                                       options={"battle_book": "chess"})
 
 
+def test_the_lobby_settings_name_the_book_battles_are_fought_on(client, alice):
+    """The lobby's settings said "Battles fought online use: on" (a switch's yes/no) for a chosen
+    book, and "off" for the campaign's own: a newcomer could not tell which book was chosen."""
+    client.force_login(alice)
+    mixed = eh_actions.create_lobby(moderator=alice, name="Mixed", width=10, height=10, seats=2,
+                                    options={"battle_book": "printplay"})
+    own = eh_actions.create_lobby(moderator=alice, name="Own", width=10, height=10, seats=2)
+    rows = {}
+    for campaign in (mixed, own):
+        page = client.get(f"/lobby/{campaign.pk}/").content.decode()
+        row = page.split("<td>Battles fought online use</td>")[1].split("</tr>")[0]
+        rows[campaign.name] = row
+    assert "Star Trek Print&amp;Play" in rows["Mixed"] and ">on<" not in rows["Mixed"]
+    assert "Event Horizon" in rows["Own"] and ">off<" not in rows["Own"]
+    page = client.get(f"/lobby/{own.pk}/").content.decode()
+    assert "<td>Planetary economy types</td><td>on</td>" in page  # the switches still say on or off
+
+
 def test_the_api_sets_the_rule_book_and_refuses_a_book_it_cannot_fight_on(client, small_campaign, alice, bob):
     url = f"/api/campaigns/{small_campaign.pk}/options/"
     client.force_login(bob)  # a player, not a moderator
@@ -158,3 +176,20 @@ def test_a_tabletop_battle_switched_online_is_fought_on_the_chosen_book(small_ca
     battle.refresh_from_db()
     assert battle.converted and battle.ruleset == "buoyz" and battle.status == "playing"
     assert embedded.current_state(battle).battle.ships  # a Buoyz state
+
+
+def test_the_create_forms_put_the_book_beside_the_battle_mode_and_explain_it(client, alice):
+    """The option sat at the end of both create forms, far from the battle mode it goes with, and
+    its help read "printed in for the tabletop" and "house rulings XC…"; the battle mode's help did
+    not say that the embedded resolver plays on the book chosen."""
+    client.force_login(alice)
+    for url, before in (("/lobby/new/", 'name="battle_mode"'), ("/lobby/new/?layer=cam", 'name="scenario_mode"')):
+        page = client.get(url).content.decode()
+        mode, book = page.index(before), page.index('name="option_battle_book"' if "cam" not in url else
+                                                    'name="battle_book"')
+        fields = [page.index(f'name="{n}"', mode + 1) for n in ("seed",) if f'name="{n}"' in page[mode + 1:]]
+        assert mode < book and all(book < f for f in fields), url  # next to the mode, before what follows
+        assert "printed in for" not in page and "XC…" not in page
+        assert "house rulings XC1–XC51 in docs/rulings.md" in page
+    page = client.get("/lobby/new/").content.decode()
+    assert "on the rule book chosen under \"Battles fought online use\"" in page

@@ -82,6 +82,7 @@ def test_a_cam_scenario_is_fought_k_times_on_print_and_play(
     # Its page: each side's win rate with its Wilson interval; the API: the same.
     detail = client.get(reverse("whatif-detail", args=[run.pk])).content.decode()
     assert 'id="whatif-converted-results"' in detail and "Bob&#x27;s Squadron" in detail and "Wilson" in detail
+    assert f'href="{reverse("cam-scenario", args=[c.pk, 1])}" id="whatif-source"' in detail  # back to it
     data = client.get(f"/api/what-if/{run.pk}/").json()
     assert data["kind"] == "converted" and data["book"] == "printplay" and data["source"]["scenario"] == 1
     assert sum(r["wins"] for r in data["win_rates"]) == 6
@@ -133,6 +134,11 @@ def test_an_event_horizon_battle_is_fought_k_times_on_my_trek(
         r = _post(client, bad)
         assert r.status_code == 400 and words in r.json()["detail"], (bad, r.content)
     assert WhatIfRun.objects.count() == 1
+    # Both pages lead back to the battle they came from (they led only to "All your what-if runs").
+    back = f'href="{reverse("battle-detail", args=[battle.pk])}" id="whatif-source"'
+    assert back in client.get(f"{NEW}?battle={battle.pk}").content.decode()
+    detail = client.get(reverse("whatif-detail", args=[run.pk])).content.decode()
+    assert back in detail and "of this Event Horizon battle on" in detail  # not "of a Event Horizon campaign's"
 
 
 def test_a_campaign_on_its_own_book_is_sent_to_its_own_what_if(client, alice, bob, carol):

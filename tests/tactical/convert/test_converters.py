@@ -192,6 +192,18 @@ def test_ac_counters_bases_and_minefields_by_stated_rules():  # XC15, XC16
 FLEET = ["t_bb", "t_ca", "t_cl", "t_dd", "t_de", "t_tp"]
 
 
+def test_a_cam_scenarios_sides_on_event_horizon_have_colours_of_their_own():
+    """CAM sides carry no colour and both became "#888888": on the board and the play page's ship
+    table every ship was the same grey, whose was whose only by where it stood."""
+    camp = campaign_of(["galaxy", "firecat"], ["galaxy", "firecat"], period=5, points_level=100)
+    battle = battle_with(camp, {1: [1], 2: [3]})
+    cam = ec.cam_setup(battle, camp.catalogue, {s.id: s.sd for p in camp.players for s in p.ships},
+                       {1: "Kirk", 2: "Kor"})
+    sides = ec.to_book(cam)["sides"]
+    assert sides["1"]["colour"] != sides["2"]["colour"]
+    assert "#888888" not in {sides["1"]["colour"], sides["2"]["colour"]}
+
+
 def test_an_event_horizon_result_is_recorded_for_cam_scoring():  # XC18; 000 CAM 3.0, 3.1
     camp = campaign_of(["galaxy", "firecat", "b_rel"], ["galaxy", "firecat", "b_rel"], period=5, points_level=100)
     battle = battle_with(camp, {1: [1, 3], 2: [4, 5, 6]})
