@@ -28,7 +28,7 @@ OPTION_FIELDS = {
         "Battles fought online use",
         "The rule book the campaign's battles are played on here online; its record sheets of the ships can be "
         "printed for a tabletop too. A book other than the campaign's own converts the fleets to its ships "
-        "(house rulings XC1–XC51 in docs/rulings.md; each battle page names its own); the result comes back "
+        "(house rulings XC1–XC51, each battle page names the ones it uses); the result comes back "
         "as the campaign's own. It can change until the first battle.",
     ),
     "steered_drift": (
