@@ -190,6 +190,7 @@ def test_the_create_forms_put_the_book_beside_the_battle_mode_and_explain_it(cli
         fields = [page.index(f'name="{n}"', mode + 1) for n in ("seed",) if f'name="{n}"' in page[mode + 1:]]
         assert mode < book and all(book < f for f in fields), url  # next to the mode, before what follows
         assert "printed in for" not in page and "XC…" not in page
-        assert "house rulings XC1–XC51 in docs/rulings.md" in page
+        assert "house rulings XC1–XC51, each battle page names the ones it uses" in page
+        assert "docs/" not in page  # no repository file names on pages (tests/campaign/test_page_words.py)
     page = client.get("/lobby/new/").content.decode()
     assert "on the rule book chosen under \"Battles fought online use\"" in page
