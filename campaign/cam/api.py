@@ -125,7 +125,8 @@ def scenario_json(row: CamScenario, user) -> dict:
 
 
 class Campaigns(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="cam_campaigns_list")
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}},
+                   operation_id="cam_campaigns_list")
     def get(self, request):
         return Response([campaign_json(c) for c in cam_campaigns(request.user).select_related("cam")])
 

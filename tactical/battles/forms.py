@@ -35,6 +35,8 @@ def side_rows(battle: Battle) -> list[dict]:
         side = (setup.get("sides") or {}).get(str(seat)) or {}
         ships = []
         for ship in side.get("ships") or []:
+            if not isinstance(ship, dict):  # My Trek V's pickup setup lists its ships by design name
+                ship = {"name": str(ship)}
             design = ship.get("design") or {}
             damage = ship.get("damage") or {}
             fitted = design.get("weapons") or {}
@@ -59,6 +61,8 @@ def damage_text(damage: dict | None) -> str:
     """'none', or e.g. '2 hull, 1 engine, Laser Bank ×2, stealth field'."""
     if not damage:
         return "none"
+    if not isinstance(damage, dict):  # a book that counts damage as a number (Star Sectors' result)
+        return f"{damage} damage" if _int(damage) else str(damage)
     parts = []
     if _int(damage.get("hull")):
         parts.append(f"{damage['hull']} hull")
@@ -116,6 +120,8 @@ def _taken(before: dict | None, after: dict | None) -> str:
     from campaign.rules.eventhorizon.conflict import damage_taken
     from campaign.rules.eventhorizon.economy import Damage
 
+    if not isinstance(before or {}, dict) or not isinstance(after or {}, dict):
+        return damage_text(after)  # another book's damage (a number): all of it taken in this battle
     try:
         taken = damage_taken(Damage.from_json(before or {}), Damage.from_json(after or {}))
     except TypeError:

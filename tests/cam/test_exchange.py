@@ -146,6 +146,11 @@ CASES = [
     ((("scenarios", 0, "forces"), []), "scenarios[0].forces: must be an object"),
     ((("cam", "deadline"), "tomorrow"), "cam.deadline: must be a date and time"),
     ((("campaign", "options"), {"steered_drift": True}), "a CAM rubber takes no option 'steered_drift'"),
+    # The hostile-input probe: a falsy rule book (null, [], {}) skipped the check and was stored.
+    ((("campaign", "options"), {"battle_book": None}),
+     "campaign.options.battle_book: the rule book for battles must be a rule book's name, not None"),
+    ((("campaign", "options"), {"battle_book": {}}),
+     "campaign.options.battle_book: the rule book for battles must be a rule book's name, not {}"),
     ((("campaign", "layer"), "chess"), "campaign.layer 'chess' is not one of"),
     ((("campaign", "dice_seed"), "zz"), "campaign.dice_seed must be hexadecimal"),
     ((("version",), 2), "export version 2 is not supported"),

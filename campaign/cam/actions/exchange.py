@@ -47,7 +47,9 @@ def import_rubber(doc) -> Campaign:
     unknown = sorted(set(options) - {"battle_book"})
     if unknown:
         raise CamActionError(f"import refused: campaign.options: a CAM rubber takes no option {unknown[0]!r}")
-    if options.get("battle_book"):  # issue 31: a rule book the site can fight CAM's battles on
+    # issue 31: a rule book the site can fight CAM's battles on. Checked whenever present: a falsy
+    # null, [] or {} was stored as it came (found by the hostile-input probe); "" is the own book.
+    if "battle_book" in options:
         try:
             check_battle_book(LAYER, options["battle_book"])
         except ActionError as exc:

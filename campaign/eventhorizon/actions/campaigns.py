@@ -77,6 +77,24 @@ def create_campaign(
     return campaign
 
 
+def _check_imported_options(layer: str, options: dict) -> None:
+    """An imported campaign's options as the lobby and the moderation panel would set them: known
+    keys only, the switches true or false, the rule book for battles (issue 31) a name the site
+    can fight the layer's battles on ("" its own). The hostile-input probe found null, [] or {} as
+    the rule book, "x" as a switch and unknown keys stored as they came."""
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ActionError(f"import refused: campaign.options: unknown option(s): {', '.join(sorted(unknown))}")
+    for key, value in options.items():
+        if key == BOOK_OPTION:
+            try:
+                check_battle_book(layer, value)
+            except ActionError as exc:
+                raise ActionError(f"import refused: campaign.options.{key}: {exc}") from None
+        elif not isinstance(value, bool):
+            raise ActionError(f"import refused: campaign.options.{key}: must be true or false, not {value!r}")
+
+
 def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, object, dict]:
     """Validate a new campaign's name, map and options: (name, grid, options with defaults)."""
     name = (name or "").strip()
@@ -190,8 +208,7 @@ def import_campaign(doc) -> Campaign:
         raise ActionError(f"import refused: {exc}") from None
     users = {u.username: u for u in get_user_model().objects.all().only("id", "username")}
     c = doc["campaign"]
-    if c["options"].get(BOOK_OPTION):  # issue 31: a rule book the site can fight the layer's battles on
-        check_battle_book(c["layer"], c["options"][BOOK_OPTION])
+    _check_imported_options(c["layer"], c["options"])
     campaign = Campaign.objects.create(
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),

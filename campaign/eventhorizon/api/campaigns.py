@@ -72,7 +72,8 @@ def my_empire(request, campaign: Campaign) -> Empire | None:
 class CampaignSerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
     purpose_name = serializers.SerializerMethodField()
-    seed = serializers.CharField(source="revealed_seed", read_only=True)
+    seed = serializers.CharField(source="revealed_seed", read_only=True, allow_null=True,
+                                 help_text="the dice seed once the campaign has ended; null while it runs")
 
     class Meta:
         model = Campaign

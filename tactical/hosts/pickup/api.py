@@ -109,6 +109,22 @@ class PickupAnswer(serializers.Serializer):
     url = serializers.CharField()
 
 
+class RulesetAnswer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    unit = serializers.CharField()
+    min_points = serializers.IntegerField()
+    max_points = serializers.IntegerField()
+    max_ships = serializers.IntegerField()
+
+
+class PickupListAnswer(serializers.Serializer):
+    """GET api/pickup/: an object, not the list the schema said (found by the schemathesis probe)."""
+
+    rulesets = RulesetAnswer(many=True, help_text="the rule books you may start a pickup battle under")
+    results = PickupAnswer(many=True, help_text="your pickup battles (at most 100)")
+
+
 def pickup_json(p: PickupBattle, user, *, full: bool = True) -> dict[str, Any]:
     seat = p.seat_of(user)
     unit = BOOKS[p.ruleset].unit if p.ruleset in BOOKS else "points"
@@ -145,7 +161,7 @@ def _one(request, pickup_id: int) -> PickupBattle | None:
 
 
 class PickupList(APIView):
-    @extend_schema(operation_id="pickup_list", responses=PickupAnswer(many=True),
+    @extend_schema(operation_id="pickup_list", responses=PickupListAnswer,
                    summary="Your pickup battles, and the rule books you may start one under")
     def get(self, request):
         rows = actions.visible_pickups(request.user).select_related("creator", "opponent")[:100]
