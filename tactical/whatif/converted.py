@@ -126,7 +126,8 @@ def forces_of(layer: str, layer_setup: dict, seats) -> list[dict[str, Any]]:
             for s in side.get("ships") or []:
                 design = Design.from_dict(s["design"])
                 notes = [n for n, on in (("hero crew", s.get("hero_crew")), ("damaged", s.get("damage"))) if on]
-                rows.append({"name": f"{s.get('name') or design.name} ({design.name})", "points": design.bp,
+                name = s.get("name") or design.name
+                rows.append({"name": name if name == design.name else f"{name} ({design.name})", "points": design.bp,
                              "note": ", ".join(notes)})
         out.append({"seat": seat, "label": side.get("name") or f"Seat {seat}", "ships": rows,
                     "points": sum(r["points"] for r in rows)})

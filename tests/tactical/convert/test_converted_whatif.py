@@ -152,3 +152,17 @@ def test_a_campaign_on_its_own_book_is_sent_to_its_own_what_if(client, alice, bo
     assert r.status_code == 400 and "own rule book" in r.json()["detail"]
     assert 'id="converted-whatif-link"' not in client.get(reverse("cam-scenario", args=[c.pk, 1])).content.decode()
     assert not WhatIfRun.objects.exists()
+
+
+def test_a_ship_named_after_its_design_is_listed_once():
+    """The converted what-if's forces read "Cyber-Corsair Galiot Class Corvette (Cyber-Corsair Galiot
+    Class Corvette)" for a ship that carries its design's name (found on a newcomer's walk)."""
+    from campaign.rules.eventhorizon.designs import GALIOT, SULTAN
+    from tactical.whatif.converted import forces_of
+
+    setup = {"sides": {"1": {"name": "Empire", "ships": [{"name": "", "design": GALIOT.to_dict()},
+                                                         {"name": GALIOT.name, "design": GALIOT.to_dict()},
+                                                         {"name": "Saladin", "design": SULTAN.to_dict()}]}}}
+    [side] = forces_of("eventhorizon", setup, [1])
+    assert [r["name"] for r in side["ships"]] == [GALIOT.name, GALIOT.name, f"Saladin ({SULTAN.name})"]
+    assert side["points"] == 2 * GALIOT.bp + SULTAN.bp
