@@ -65,7 +65,12 @@ class CreateForm(forms.Form):
     survival_roll = forms.BooleanField(
         required=False, help_text="000 5.7 sidebar: destroyed ships survive on 2D6 = 12."
     )
-    battle_mode = forms.ChoiceField(choices=CamCampaign.BattleMode.choices, initial=CamCampaign.BattleMode.TABLETOP)
+    battle_mode = forms.ChoiceField(
+        label="Who may auto-resolve", choices=CamCampaign.BattleMode.choices, initial=CamCampaign.BattleMode.TABLETOP,
+        help_text="Tabletop: only the moderator may settle a scenario by the auto-resolve odds, and a game turn "
+                  "whose deadline passes waits for him. Auto-resolve allowed (groups without miniatures): either "
+                  "player may auto-resolve a scenario not fought online too, and a passed game-turn deadline "
+                  "auto-resolves the rest (ruling CAM53).")
     scenario_mode = forms.TypedChoiceField(  # optional: a client that does not name it gets the tabletop
         label="How scenarios are fought", choices=ScenarioMode.choices, initial=ScenarioMode.TABLETOP,
         required=False, empty_value=ScenarioMode.TABLETOP,

@@ -181,3 +181,17 @@ def test_one_game_turn_count_on_the_battle_page_and_in_the_scenario_report(
     report = client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
     numbers = set(re.findall(r"over after (?:game )?turn (\d+)", play + report))
     assert numbers == {str(turns)}, numbers
+
+
+def test_both_create_pages_say_who_may_auto_resolve(client, alice):
+    # Left by the newcomer's walk: "Battle mode" sat without help beside "How scenarios are fought"
+    # and read as the same question; it decides who may auto-resolve (the scenario page's
+    # can_autoresolve: the moderator, or either player when auto-resolve is allowed).
+    client.force_login(alice)
+    for url in ("/cam/new/", "/lobby/new/?layer=cam"):
+        page = html.unescape(client.get(url).content.decode())
+        label = page.split('for="id_battle_mode"')[1].split("</label>")[0]
+        assert "Who may auto-resolve" in label, url
+        assert "only the moderator may settle a scenario by the auto-resolve odds" in page, url
+        assert "either player may auto-resolve a scenario not fought online" in page, url
+        assert "a passed game-turn deadline auto-resolves the rest" in page, url
