@@ -25,7 +25,7 @@ class TacticalBattles:
     def book_choices(layer: str) -> list[tuple[str, str]]:
         from tactical.rules import registry
 
-        return [(name, registry.find_resolver(name).title.split(" (")[0]) for name in registry.books_for(layer)]
+        return [(name, registry.book_title(name)) for name in registry.books_for(layer)]
 
     @staticmethod
     def battles_begun(campaign) -> bool:

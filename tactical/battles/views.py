@@ -125,7 +125,7 @@ def _sheets_title(battle: Battle) -> str:
 
     book = battle.ruleset if battle.converted else battle_book(battle.campaign)
     try:
-        return registry.find_resolver(book).title.split(" (")[0]
+        return registry.book_title(book)
     except ValueError:
         return ""
 

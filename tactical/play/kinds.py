@@ -82,7 +82,7 @@ def campaign_turn_page(battle) -> dict:
     if battle.converted:
         from tactical.rules import registry
 
-        subtitle += f", on {registry.find_resolver(battle.ruleset).title.split(' (')[0]} (converted)"
+        subtitle += f", on {registry.book_title(battle.ruleset)} (converted)"
     return {"title": f"Battle {battle.pk} at ({battle.x}, {battle.y})", "subtitle": subtitle,
             "back_url": f"/campaigns/{battle.campaign_id}/", "back_label": battle.campaign.name,
             "after_end": "The result has gone to the campaign.", "hex": True}

@@ -76,6 +76,12 @@ def find_resolver(name: str) -> ResolverRecord:
         raise ValueError(f"no tactical resolver named '{name}' (registered: {known})") from None
 
 
+def book_title(name: str) -> str:
+    """A rule book as pages, logs, emails and reports name it ("My Trek V"), its title without the
+    parenthesised note, never its key ("mytrek"); ValueError if no resolver has that name."""
+    return find_resolver(name).title.split(" (")[0]
+
+
 def find_play(name: str):
     """The online-play hooks of the ruleset ``name``; ValueError if it has none."""
     record = find_resolver(name)

@@ -42,7 +42,7 @@ LAYER_TITLES = {"eventhorizon": "Event Horizon", "cam": "CAM"}
 
 
 def book_title(book: str) -> str:
-    return registry.find_resolver(book).title.split(" (")[0]
+    return registry.book_title(book)
 
 
 # --- what the user may use ---------------------------------------------------------------------

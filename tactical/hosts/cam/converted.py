@@ -57,12 +57,7 @@ def book_title(campaign) -> str:
     book = book_of(campaign)
     if book == registry.OWN_BOOK[LAYER]:
         return "the Buoyz engine"
-    return title_of(book)
-
-
-def title_of(book: str) -> str:
-    """A rule book as pages, logs and reports name it ("My Trek V"), never its key ("mytrek")."""
-    return registry.find_resolver(book).title.split(" (")[0]
+    return registry.book_title(book)
 
 
 def book_rulings(campaign) -> str:
@@ -106,8 +101,8 @@ def open_battle(campaign, cam, row, book: str) -> Battle:
         doctrine_sides=[], setup={**book_setup, "layer_setup": cam_side})
     BattleLogEntry.objects.create(
         battle=battle, kind="converted",
-        text=f"Scenario {row.number} is fought online on {title_of(book)}: the forces converted by house rulings "
-             f"{converter.rulings} (docs/rulings.md); the result comes back as CAM's.")
+        text=f"Scenario {row.number} is fought online on {registry.book_title(book)}: the forces converted by "
+             f"house rulings {converter.rulings}; the result comes back as CAM's.")
     try:
         play.start_embedded(battle)
     except (play.PlayError, KeyError, ValueError, TypeError) as exc:
@@ -123,7 +118,8 @@ def seats_of(user, battle) -> list[int]:
 
 def page(battle) -> dict:
     """The play and replay pages' title and link back (kinds.HOST_PAGES["cam"])."""
-    return {"title": f"Scenario {battle.turn}", "subtitle": f"fought online on {title_of(battle.ruleset)} (converted)",
+    return {"title": f"Scenario {battle.turn}",
+            "subtitle": f"fought online on {registry.book_title(battle.ruleset)} (converted)",
             "back_url": reverse("cam-scenario", args=[battle.campaign_id, battle.turn]),
             "back_label": f"scenario {battle.turn} of {battle.campaign.name}",
             "after_end": f"The result is scored in scenario {battle.turn} (000 CAM 3.1, 4.3)."}
@@ -212,7 +208,7 @@ def summary(battle: Battle) -> dict:
         "status_label": battle.get_status_display(), "resolved_how": battle.resolved_how,
         "doctrine_sides": list(battle.doctrine_sides or []), "deciding": deciding, "game_turn": None,
         "phase": None, "converted": True,
-        "book_title": f"{registry.find_resolver(battle.ruleset).title.split(' (')[0]} (converted)",
+        "book_title": f"{registry.book_title(battle.ruleset)} (converted)",
         "decision_deadline": battle.activation_deadline.isoformat() if playing and battle.activation_deadline else None,
         "steps": battle.steps.count(), "url": reverse("battle-detail", args=[battle.pk]),
         "play_url": reverse("battle-play", args=[battle.pk]),
@@ -255,7 +251,7 @@ def report_lines(battle: Battle, row) -> list[str]:
     for seat, side in ((battle.layer_setup or {}).get("sides") or {}).items():
         names[seat] = (side.get("name") or f"Seat {seat}",
                        {u["uid"]: u.get("name") or u["uid"] for u in side.get("units") or []})
-    lines = [f"Battle report (battle {battle.pk}, fought online on {title_of(battle.ruleset)}, converted; "
+    lines = [f"Battle report (battle {battle.pk}, fought online on {registry.book_title(battle.ruleset)}, converted; "
              f"after {result.get('turns')} turn(s)):"]
     for seat in battle.seats:
         name, units = names.get(str(seat), (f"Seat {seat}", {}))

@@ -179,7 +179,7 @@ def _how_fought(row: Battle) -> str:
         return Battle.Mode(row.mode).label.lower()
     from tactical.rules import registry
 
-    title = registry.find_resolver(row.ruleset).title.split(" (")[0]
+    title = registry.book_title(row.ruleset)
     return f"played online on {title}" + (" (the fleets converted)" if row.converted else "")
 
 
@@ -203,8 +203,8 @@ def convert(row: Battle, campaign: Campaign) -> None:
     row.setup = {**converter.to_book(row.setup), "layer_setup": row.setup}
     row.ruleset = book
     row.save(update_fields=["setup", "ruleset"])
-    log(row, "converted", f"Fought on {registry.find_resolver(book).title.split(' (')[0]}: the fleets are "
-                          f"converted by rulings {converter.rulings} (docs/rulings.md).")
+    log(row, "converted", f"Fought on {registry.book_title(book)}: the fleets are "
+                          f"converted by rulings {converter.rulings}.")
 
 
 def log(battle: Battle, kind: str, text: str, *, user=None, seat: int | None = None, data: dict | None = None):

@@ -69,6 +69,8 @@ def test_the_battle_page_says_what_its_deadline_does_and_names_the_book(client, 
     assert "the computer plays the battle to its end" in note and "auto-resolved" not in note
     mode = page.split('id="mode-text">')[1].split("</td>")[0]
     assert "Star Trek Print&amp;Play" in mode and "converted" in mode
+    # the log's "converted" line names the rulings, not a repository file (tests/campaign/test_page_words.py)
+    assert "XC19-XC25" in page and "docs/" not in page
     actions.settle_due_battles(now=battle.deadline + timedelta(minutes=1))
     battle.refresh_from_db()
     assert battle.resolved_how == "tactical"  # what the note says: played to its end, not auto-resolved
