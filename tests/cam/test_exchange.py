@@ -12,11 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from campaign.cam import actions
 from campaign.cam.models import CamCampaign, CamPlayer, CamScenario, CamShip
 from campaign.models import Campaign, DiceRoll, Membership
+from tests.campaign.test_export_web import _api, _web  # the same export, by web and API
 
 from .conftest import ship_numbers
 
@@ -67,17 +67,6 @@ def test_a_rubber_being_fought_round_trips_and_plays_on_alike(fighting, bob, tmp
         assert doc["cam"].pop("deadline") is not None
     assert after[0] == after[1] and after[0]["scenarios"] != first["scenarios"]
     assert DiceRoll.objects.filter(campaign=copy).count() == DiceRoll.objects.filter(campaign=fighting).count()
-
-
-def _web(client, user, campaign):
-    client.force_login(user)
-    return client.get(reverse("campaign-export", args=[campaign.pk]))
-
-
-def _api(user, campaign):
-    api = APIClient()
-    api.force_authenticate(user)
-    return api.get(f"/api/campaigns/{campaign.pk}/export/")
 
 
 def test_the_moderator_downloads_it_without_the_seed_while_it_runs(client, cam_campaign, alice, tmp_path):
