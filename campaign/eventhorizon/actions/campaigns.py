@@ -206,8 +206,10 @@ def import_campaign(doc) -> Campaign:
         doc = parse_export(doc)
     except ExchangeError as exc:
         raise ActionError(f"import refused: {exc}") from None
-    users = {u.username: u for u in get_user_model().objects.all().only("id", "username")}
     c = doc["campaign"]
+    named = {c["moderator"]} | {e["user"] for e in doc["empires"]}  # the accounts the file names, not every one
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=named - {None, ""})
+             .only("id", "username")}
     _check_imported_options(c["layer"], c["options"])
     campaign = Campaign.objects.create(
         name=c["name"], layer=c["layer"], grid=c["grid"], width=c["width"], height=c["height"],
