@@ -453,3 +453,44 @@ def test_campaigns_are_untouched_by_refused_requests(client, small_campaign, ali
     response = client.post(f"/api/campaigns/{small_campaign.pk}/process/", DEEP, content_type="application/json")
     assert response.status_code == 400
     assert Campaign.objects.get(pk=small_campaign.pk).turn == turn
+
+
+_JSON_TEXTS = st.one_of(
+    st.builds(lambda value, indent, ascii_only: json.dumps(value, indent=indent, ensure_ascii=ascii_only),
+              _VALUES, st.sampled_from([None, 0, 2]), st.booleans()),
+    # Nesting near the limit, long digit runs, escapes, floats and numbers at the edges of the range.
+    st.builds(lambda n, inner: "[" * n + inner + "]" * n, st.integers(min_value=0, max_value=70),
+              st.sampled_from(["", "1", '"[["', '{"a": [[]]}', "2147483647", "2147483648", "-2147483648",
+                               "9999999999", "999999999", "1.0", "1e400", '"\\\\"', '"\\"["', '"\\u0000"'])),
+    st.text(alphabet=st.sampled_from(list('[]{}",:0123456789-. eEnulltrue\\\x00')), max_size=40),
+)
+
+
+@pytest.mark.django_db(False)
+@settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_JSON_TEXTS, st.integers(min_value=0, max_value=66))
+def test_the_plain_text_shortcut_reads_every_text_as_the_long_way_does(text, depth):
+    """loads() reads plainly clean text (_plain_loads) without the per-number hook and the walk:
+    for any text, JSON or not, it must give the value, the refusal or the parse error that the
+    long way (_checked_loads) gives."""
+    def outcome(read):
+        try:
+            return "value", read()
+        except sanitise.HostileInput as exc:
+            return "refused", str(exc)
+        except ValueError as exc:
+            return "not json", type(exc).__name__
+
+    assert outcome(lambda: sanitise.loads(text, max_depth=depth)) == \
+        outcome(lambda: sanitise._checked_loads(text, "body", depth))
+
+
+def test_the_plain_text_shortcut_takes_ordinary_orders():
+    """The shortcut is taken for an ordinary order body (a path of many coordinates, deeper in
+    brackets than the limit in all), and not for text it cannot vouch for."""
+    moves = [{"fleet": i, "path": [[i, j] for j in range(4)]} for i in range(20)]
+    body = json.dumps({"orders": {"moves": moves, "purchases": [{"build": "Galiot", "dockyard": 3}]}, "ready": False})
+    assert body.count("[") > sanitise.MAX_DEPTH
+    assert sanitise._plain_loads(body, sanitise.MAX_DEPTH) == json.loads(body)
+    for text in ('{"a": "\\u00e9"}', '{"a": 1.5}', '{"a": 1234567890}', '{"a": "é"}', "[" * 65 + "]" * 65):
+        assert sanitise._plain_loads(text, sanitise.MAX_DEPTH) is None, text
