@@ -452,6 +452,8 @@ class Preview:
     spending: eh.SpendingPlan
     moves: tuple[MovePreview, ...] = ()
     fleets_after_regrouping: tuple[FleetState, ...] = ()
+    # The ids given to the fleets split off, by label (``regroup``'s second answer).
+    split_ids: tuple[tuple[str, int], ...] = ()
     lines: tuple[str, ...] = field(default=())
     # Warnings, not refusals: the orders are valid but may cost the player dearly
     # (campaign/rules/eventhorizon/warnings.py).
@@ -697,7 +699,8 @@ def validate_orders(state: CampaignState, seat: int, orders: Orders,
         lines.append(f"Drift order: opponents' fleets you steer drift {drift.mode.replace('_', ' ')} {drift.hex}"
                      + ("" if state.options.get("steered_drift") else
                         " (kept, but this campaign's drift is random: the steered-drift option is off)"))
-    return Preview(spending=plan, moves=tuple(previews), fleets_after_regrouping=fleets, lines=tuple(lines))
+    return Preview(spending=plan, moves=tuple(previews), fleets_after_regrouping=fleets,
+                   split_ids=tuple(labels.items()), lines=tuple(lines))
 
 
 def check_orders(state: CampaignState, seat: int, raw: Any, design_names: Mapping[str, int]) -> Preview:

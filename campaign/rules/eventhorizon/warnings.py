@@ -20,18 +20,28 @@ fleet the seat does not detect would reveal it.
 from __future__ import annotations
 
 from .mapgen import Terrain
-from .orders import Orders, Preview, fleet_speed, regroup
+from .orders import Orders, Preview, fleet_speed
 from .state import CampaignState
 
 RULE = "003 Purpose of the Campaign"
 
 
-def _enemy_held(state: CampaignState, seat: int) -> set:
-    active = set(state.active_seats()) - {seat}
-    held = {f.coord for f in state.fleets if f.owner in active and f.ships}
-    held |= {w.coord for w in state.worlds if w.owner in active}
-    held |= {s.coord for s in state.structures if s.owner in active and s.resource.value == "star_gate"}
-    return held
+def _threats(state: CampaignState, seat: int) -> tuple[frozenset, tuple[tuple[tuple[int, int], int], ...]]:
+    """(the hexes other empires hold, each other empire's fleet as (hex, speed)) as ``seat`` sees
+    them: made once per (frozen) state and seat and kept on it, as ``PathRules`` is, since the
+    order page's view of a turn is kept between requests (campaign/eventhorizon/adapters.py)."""
+    kept = state.__dict__.setdefault("_warning_threats", {})
+    found = kept.get(seat)
+    if found is None:
+        active = set(state.active_seats())
+        others = active - {seat}
+        held = {f.coord for f in state.fleets if f.owner in others and f.ships}
+        held |= {w.coord for w in state.worlds if w.owner in others}
+        held |= {s.coord for s in state.structures if s.owner in others and s.resource.value == "star_gate"}
+        enemies = tuple((f.coord, fleet_speed(state, f.ships)) for f in state.fleets
+                        if f.owner != seat and f.ships and f.owner in active)
+        found = kept[seat] = (frozenset(held), enemies)
+    return found
 
 
 def orders_warnings(state: CampaignState, seat: int, orders: Orders, preview: Preview) -> tuple[str, ...]:
@@ -44,9 +54,10 @@ def orders_warnings(state: CampaignState, seat: int, orders: Orders, preview: Pr
     if not mine:
         return (f"{RULE}: you have no ships and none is completed this turn: you will finish the turn with "
                 "no ships and lose the campaign. Build a ship that takes one turn (a Patrol Craft) to stay in it.",)
-    fleets, labels = regroup(state, seat, orders)
+    # The fleets as the orders regroup them: validate_orders did it (and found nothing wrong).
+    fleets, labels = preview.fleets_after_regrouping, dict(preview.split_ids)
     ends = {f.id: (f.coord, ()) for f in fleets if f.owner == seat and f.ships}
-    held = _enemy_held(state, seat)
+    held, enemies = _threats(state, seat)
     for move in orders.moves:
         fid = labels.get(move.fleet) if isinstance(move.fleet, str) else move.fleet
         if fid in ends:
@@ -56,8 +67,6 @@ def orders_warnings(state: CampaignState, seat: int, orders: Orders, preview: Pr
                     end, passed = cell, (cell,)
                     break
             ends[fid] = (end, passed)
-    enemies = [(f.coord, fleet_speed(state, f.ships)) for f in state.fleets
-               if f.owner != seat and f.ships and f.owner in state.active_seats()]
     grid = state.grid
     reasons = []
     by_id = {f.id: f for f in fleets}
