@@ -36,9 +36,41 @@ def _detected_after(campaign: Campaign, number: int, seat: int) -> frozenset | N
     return fog.detected_cells(state, seat, campaign.detection_range)
 
 
-def turn_report(campaign: Campaign, number: int, seat: int | None) -> TurnReport:
+def battle_pages(campaign: Campaign, number: int, reader, events, *, absolute: bool = False
+                 ) -> tuple[dict[int, str], list]:
+    """The pages of turn ``number``'s battles that ``reader`` may open (its own battles; all of
+    them for the moderator), by the battle's index in the turn (ruling BR5), and ``events`` with
+    that index given to a battle event stored before events carried it (matched on its hex and
+    sides among those same battles only, so no battle the reader may not open is looked at).
+    ``absolute``: full addresses, for emails."""
+    from django.urls import reverse
+
+    from campaign import battles
+    from campaign.notifications import absolute as absolute_url
+
+    rows = battles.handler().waiting_battles(reader, campaign, number) if reader is not None else []
+    pages = {}
+    for row in rows:
+        path = reverse("battle-detail", args=[row.pk])
+        pages[row.index] = absolute_url(path) if absolute else path
+    by_sides = {(row.x, row.y, row.attacker, row.defender): row.index for row in rows}
+    out = []
+    for event in events:
+        data = event.get("data") or {}
+        if event.get("kind") == "battle" and "index" not in data and isinstance(data.get("hex"), list):
+            key = (*data["hex"][:2], data.get("attacker"), data.get("defender"))
+            if key in by_sides:
+                event = {**event, "data": {**data, "index": by_sides[key]}}
+        out.append(event)
+    return pages, out
+
+
+def turn_report(campaign: Campaign, number: int, seat: int | None, *, reader=None,
+                absolute: bool = False) -> TurnReport:
     """The report of processed turn ``number`` for ``seat`` (None: the moderator's full one;
-    0: an observer's, public events only). A seat's report is fogged while the campaign runs."""
+    0: an observer's, public events only). A seat's report is fogged while the campaign runs.
+    ``reader``: the user who reads it; each of its battles whose page the reader may open links
+    there (``absolute``: by its full address, for emails)."""
     turn = Turn.objects.filter(campaign=campaign, number=number).first()
     if turn is None or turn.status != Turn.Status.DONE:
         raise ReportError(f"turn {number} of campaign {campaign.pk} has not been processed")
@@ -69,9 +101,11 @@ def turn_report(campaign: Campaign, number: int, seat: int | None) -> TurnReport
             position.append(f"{name} (seat {key}): {row['bp']} BP, {row['worlds']} worlds, "
                             f"{row['ships']} ships" + (" (eliminated)" if row.get("eliminated") else ""))
             victory += [f"{name}: {line}" for line in row.get("victory", [])]
+    pages, events = battle_pages(campaign, number, reader, turn.events or [], absolute=absolute)
     # Empires by name, never by number (issue 13 item 15); names are public.
     return build_report(campaign=campaign.name, turn=number, seat=seat, empire=empire_name,
-                        events=turn.events, position=position, victory=victory, detected=detected, names=names)
+                        events=events, position=position, victory=victory, detected=detected, names=names,
+                        battle_pages=pages)
 
 
 def campaign_outcome(campaign: Campaign) -> dict | None:
@@ -117,14 +151,16 @@ def report_seat_for(campaign: Campaign, user, *, as_seat: int | None = None, ful
 
 
 def report_for(campaign: Campaign, turn_number: int, user, *, as_seat: int | None = None,
-               full: bool = False) -> TurnReport:
-    return turn_report(campaign, turn_number, report_seat_for(campaign, user, as_seat=as_seat, full=full))
+               full: bool = False, absolute: bool = False) -> TurnReport:
+    return turn_report(campaign, turn_number, report_seat_for(campaign, user, as_seat=as_seat, full=full),
+                       reader=user, absolute=absolute)
 
 
 def report_context(report: TurnReport) -> dict:
     sections = [
         {"step": s.step, "title": s.title,
-         "items": [{"text": text, "kind": e.get("kind", ""), "details": event_details(e, report.names)}
+         "items": [{"text": text, "kind": e.get("kind", ""), "details": event_details(e, report.names),
+                    "link": e.get("link", "")}
                    for text, e in zip(s.lines, s.events, strict=False)]}
         for s in report.sections
     ]
@@ -133,10 +169,10 @@ def report_context(report: TurnReport) -> dict:
 
 def render_report_text(campaign: Campaign, turn_number: int, user) -> str:
     """The plain-text report of ``turn_number`` as ``user`` may read it (fog applied)."""
-    return render_text(report_for(campaign, turn_number, user))
+    return render_text(report_for(campaign, turn_number, user, absolute=True))
 
 
 def render_report_html(campaign: Campaign, turn_number: int, user) -> str:
     """The report as a small self-contained HTML document (inline styles, for email)."""
-    report = report_for(campaign, turn_number, user)
+    report = report_for(campaign, turn_number, user, absolute=True)
     return render_to_string("campaign/report_email.html", {**report_context(report), "campaign": campaign})

@@ -136,13 +136,14 @@ def seat_name(battle: Battle, seat) -> str:
 
 def settled_text(battle: Battle) -> str:
     """How a resolved battle was settled, as the turn report says it: 'fought on the tabletop,
-    settled by the moderator', 'auto-resolved at the battle deadline'… ('' while open)."""
+    settled by the moderator', 'auto-resolved at the battle deadline', 'fought online on My Trek
+    V' (ruling BR5)… ('' while open)."""
     from campaign.rules.eventhorizon.conflict import settled_text as text
-    from tactical.hosts.eventhorizon.lifecycle import settled_key
+    from tactical.hosts.eventhorizon.lifecycle import fought_on, settled_key
 
     if not battle.resolved:
         return ""
-    return text(settled_key(battle, battle.resolved_how, battle.result is not None))
+    return text(settled_key(battle, battle.resolved_how, battle.result is not None), fought_on(battle))
 
 
 def holder_text(battle: Battle, result: dict | None) -> str:

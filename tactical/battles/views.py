@@ -149,20 +149,21 @@ def battle_detail(request, battle_id: int):
 def sheets_for(battle: Battle, nonce: str = "") -> tuple[str, str]:
     """(rule book, HTML) of the battle's printable record sheets (issue 31 item 4): on the rule
     book it is fought on, or, for a battle not fought online, the one its campaign chose — the
-    campaign's ships converted by that book's converter."""
+    campaign's ships converted by that book's converter. The page links back to the battle."""
     from tactical.hosts.eventhorizon.lifecycle import battle_book
     from tactical.rules import registry
 
     if "cam" in (battle.setup or {}):
         raise ValueError("a CAM scenario's ships are printed from its scenario page")
+    kwargs = {"nonce": nonce, "back": (reverse("battle-detail", args=[battle.pk]), "Back to the battle")}
     if battle.converted:
         converter = registry.find_converter(battle.campaign.layer, battle.ruleset)
-        return battle.ruleset, converter.sheets(battle.setup, nonce=nonce)
+        return battle.ruleset, converter.sheets(battle.setup, **kwargs)
     book = battle_book(battle.campaign)
     converter = registry.find_converter(battle.campaign.layer, book)
     if converter is None:
-        return book, registry.record_sheets(book, battle.setup, nonce=nonce)
-    return book, converter.sheets(converter.to_book(battle.layer_setup), nonce=nonce)
+        return book, registry.record_sheets(book, battle.setup, **kwargs)
+    return book, converter.sheets(converter.to_book(battle.layer_setup), **kwargs)
 
 
 @login_required

@@ -1,7 +1,9 @@
 """Issue 31 item 4, found walking it as a newcomer: the record sheets at phone width (390×844). A
 sheet's tables (a Print&Play dashboard's weapons, with a long weapon or arc name in a cell) pushed
 the page a few pixels wider than the phone, so the whole page slid sideways; a cell's long word now
-wraps inside it. Screenshots: tests/artifacts/test_record_sheets_fit_a_phone*."""
+wraps inside it. Each page opens with a link back to its battle or scenario, on screen only; it
+was missing (the only way back was the browser's button): at phone width it is in view at the top,
+a finger-sized target, and takes the player back. Screenshots: tests/artifacts/test_record_sheets_fit_a_phone*."""
 
 from __future__ import annotations
 
@@ -32,6 +34,21 @@ def test_record_sheets_fit_a_phone(small_campaign, new_page, login, shot, alice,
         page.goto(url)
         assert page.locator("section.sheet").count() >= 2, url
         shot(page, f"{n:02d}-sheets")
+        shot(page, f"{n:02d}-top", full_page=False)  # the link back, in view as the page opens
         if found := sideways_overflow(page):
             wide[url] = found
+        back = page.locator("#back-link")
+        box = back.bounding_box()
+        assert back.is_visible() and box, url
+        assert box["y"] + box["height"] <= 844 and box["x"] >= 0 and box["x"] + box["width"] <= 390, (url, box)
+        assert box["height"] >= 40, (url, box)  # a finger-sized target
     assert not wide, wide
+    page.click("#back-link")  # the CAM scenario's sheets: back to the scenario
+    page.wait_for_url(f"**/cam/{rubber.pk}/scenarios/1/")
+    page.goto(urls[0])
+    page.click("#back-link")  # the battle's sheets: back to the battle
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    assert page.locator("#record-sheets").is_visible()
+    page.emulate_media(media="print")  # not on paper
+    page.goto(urls[0])
+    assert not page.locator("#back-link").is_visible()

@@ -575,8 +575,18 @@ SETTLED = {
 }
 
 
-def settled_text(how: str) -> str:
-    return SETTLED.get(how, how.replace("_", " "))
+# Settled keys of a battle fought online: the report names the rule book it was fought on (ruling
+# BR5; issue 31 lets a campaign fight its battles on any registered book).
+ONLINE = frozenset({"tactical", "tactical_moderator"})
+
+
+def settled_text(how: str, book: str = "") -> str:
+    """How a battle was settled, in words; ``book`` (a rule book's title, as the host names it)
+    is said for a battle fought online: "fought online on My Trek V"."""
+    text = SETTLED.get(how, how.replace("_", " "))
+    if book and how in ONLINE:
+        text = text.replace("fought online", f"fought online on {book}", 1)
+    return text
 
 
 def damage_text(damage: Damage) -> str:
@@ -616,11 +626,13 @@ class BattleResult:
     """The result of a battle fought as a tactical or tabletop game: every ship that was in the
     hex, and ``holder``, the seat that holds the field (None: neither, as when the card cap ends
     an embedded battle with both still there; ruling C15). ``how``: how it was settled, a key of
-    ``SETTLED``."""
+    ``SETTLED``. ``book``: for a battle fought online, the title of the rule book it was fought on
+    as the host names it ("My Trek V"; ruling BR5), "" when not said."""
 
     holder: int | None
     ships: tuple[ShipResult, ...]
     how: str = "tactical"
+    book: str = ""
 
 
 def check_battle_result(state: CampaignState, battle: Battle, result: BattleResult) -> None:
@@ -726,7 +738,7 @@ def apply_battle_result(state: CampaignState, battle: Battle, result: BattleResu
              if r.fate != DESTROYED}
     data = {
         "hex": list(hex), "attacker": att, "defender": dfd, "aewa": battle.aewa, "rule": RESULT_RULE,
-        "how": result.how, "settled": settled_text(result.how), "winner": holder, "losses": losses,
+        "how": result.how, "settled": settled_text(result.how, result.book), "winner": holder, "losses": losses,
         "ships": [{"ship": r.ship, "side": "attacker" if r.ship in before[att] else "defender", "fate": r.fate,
                    "captured_by": r.captured_by,
                    "damaged": r.damage.any if r.fate != DESTROYED else False,
@@ -735,7 +747,9 @@ def apply_battle_result(state: CampaignState, battle: Battle, result: BattleResu
         "captured": {str(k): v for k, v in captured.items()},
         "capture": capture, "retreats": retreats, "destroyed_retreating": lost_retreating,
     }
-    text = (f"Battle at {hex} ({settled_text(result.how)}): empire {att} against empire {dfd}: "
+    if result.book and result.how in ONLINE:
+        data["book"] = result.book
+    text = (f"Battle at {hex} ({settled_text(result.how, result.book)}): empire {att} against empire {dfd}: "
             + (f"empire {holder} holds the field" if holder is not None else "neither side holds the field")
             + f"; losses {len(losses['attacker'])} and {len(losses['defender'])} ship(s)")
     damaged = [f"ship {sid} {text_}" for sid, text_ in
@@ -773,7 +787,9 @@ def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: A
     auto-resolved (003 Alternative to a Tactical Battle); ``settled`` says how, by index, for a
     battle handed off as a game and then left to auto-resolve (a ``SETTLED`` key: by the
     moderator, at the deadline). ``initiative`` is accepted for the pipeline and not used:
-    battles come in contact order, which already follows it (C14)."""
+    battles come in contact order, which already follows it (C14). Each battle's events carry
+    its place in ``battles`` as ``data["index"]``: a host that handed it off as a game finds its
+    own record of it by that (the report's link to the battle's page, ruling BR5)."""
     del initiative
     results = results or {}
     settled = settled or {}
@@ -783,7 +799,7 @@ def fight_battles(state: CampaignState, battles: Sequence[Battle], initiative: A
             state, evs = apply_battle_result(state, battle, results[index])
         else:
             state, evs = _auto_battle(state, battle, dice, settled.get(index, "auto"))
-        events += evs
+        events += [replace(e, data={**e.data, "index": index}) for e in evs]
     return state, tuple(events)
 
 

@@ -73,11 +73,18 @@ def visible_to(event: Mapping[str, Any], seat: int | None) -> bool:
 
 def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, events: Iterable[Mapping[str, Any]],
                  position: Iterable[str] = (), victory: Iterable[str] = (),
-                 detected: frozenset | None = frozenset(), names: Mapping[int, str] | None = None) -> TurnReport:
+                 detected: frozenset | None = frozenset(), names: Mapping[int, str] | None = None,
+                 battle_pages: Mapping[int, str] | None = None) -> TurnReport:
     """``detected``: the cells the seat detects after the turn (fog of war); where another
     empire's fleet went is reported only inside them. None: no fog (every cell). ``names``
-    (seat -> empire name): the full report (``seat`` None) says whose each private event is."""
+    (seat -> empire name): the full report (``seat`` None) says whose each private event is.
+    ``battle_pages`` (a battle's index in its turn -> the address of its page): the pages the
+    reader may open; a battle event of the report whose battle is among them carries its address
+    as ``link`` (ruling BR5). The host gives only pages its reader may open, and only an event
+    the report already shows gets one, so a link never tells of a battle the seat may not see."""
     mine = events_for(events, seat, detected)
+    if battle_pages:
+        mine = [_linked(e, battle_pages) for e in mine]
     names = dict(names or {})
     if seat is None and names:
         mine = [_attributed(e, names) for e in mine]
@@ -94,6 +101,13 @@ def build_report(*, campaign: str, turn: int, seat: int | None, empire: str, eve
         sections.append(Section("other", "Other", tuple(e.get("text", "") for e in other), other))
     return TurnReport(campaign=campaign, turn=turn, seat=seat, empire=empire, sections=tuple(sections),
                       position=tuple(position), victory=tuple(victory), names=names)
+
+
+def _linked(event: dict, pages: Mapping[int, str]) -> dict:
+    index = (event.get("data") or {}).get("index")
+    if event.get("kind") != "battle" or not isinstance(index, int) or index not in pages:
+        return event
+    return {**event, "link": pages[index]}
 
 
 def _attributed(event: dict, names: Mapping[int, str]) -> dict:
@@ -198,6 +212,8 @@ def render_text(report: TurnReport) -> str:
         for text, event in zip(section.lines, section.events, strict=False):
             lines.append(f"  {text}")
             lines += [f"      {d}" for d in event_details(event, report.names)]
+            if event.get("link"):
+                lines.append(f"      battle page: {event['link']}")
     if report.position:
         lines += ["", "Your position", "-------------"] + [f"  {p}" for p in report.position]
     if report.victory:

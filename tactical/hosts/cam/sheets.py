@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from campaign.access import visible_campaigns
 from campaign.cam import adapters
@@ -31,16 +32,17 @@ def scenario_setup(campaign, number: int) -> dict:
     return eh_convert.cam_setup(battle, adapters.catalogue(cam), roster, names)
 
 
-def sheets_html(cam_setup: dict, book: str, nonce: str = "") -> str:
+def sheets_html(cam_setup: dict, book: str, nonce: str = "", back: tuple[str, str] | None = None) -> str:
     """The sheets on ``book``: Buoyz (the layer's own) straight from the SDs, another through
-    its converter. ValueError for a book that cannot print the layer's forces."""
+    its converter; ``back`` (address, words) links back to the scenario on screen. ValueError
+    for a book that cannot print the layer's forces."""
     converter = registry.find_converter(LAYER, book)
     if converter is not None:
-        return converter.sheets(converter.to_book(cam_setup), nonce=nonce)
+        return converter.sheets(converter.to_book(cam_setup), nonce=nonce, back=back)
     fleets = {int(seat): [entry_sd(u["sd"]) for u in side["units"] if u.get("sd")]
               for seat, side in cam_setup["sides"].items()}
     names = {int(seat): side["name"] for seat, side in cam_setup["sides"].items()}
-    return registry.record_sheets(book, setup_for(fleets, names=names), nonce=nonce)
+    return registry.record_sheets(book, setup_for(fleets, names=names), nonce=nonce, back=back)
 
 
 @login_required
@@ -50,5 +52,6 @@ def scenario_sheets(request, campaign_id: int, number: int):
     book = request.GET.get("book") or registry.OWN_BOOK[LAYER]
     if book not in registry.books_for(LAYER):
         raise Http404(f"no record sheets on the rule book {book!r} for a CAM scenario")
-    html = sheets_html(scenario_setup(campaign, number), book, getattr(request, "csp_nonce", ""))
+    back = (reverse("cam-scenario", args=[campaign.pk, number]), f"Back to scenario {number}")
+    html = sheets_html(scenario_setup(campaign, number), book, getattr(request, "csp_nonce", ""), back)
     return HttpResponse(html)

@@ -18,6 +18,7 @@ Everything here runs inside the caller's transaction, with the campaign row lock
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from django.db import transaction
@@ -343,11 +344,26 @@ def finish_turn_if_ready(campaign: Campaign):
 
 
 def results_for(campaign: Campaign, turn: Turn) -> dict[int, conflict.BattleResult]:
+    """The settled battles' results by index; one fought online names its rule book (ruling BR5)."""
     out = {}
     for b in Battle.objects.filter(campaign=campaign, turn=turn.number, status=Battle.Status.RESOLVED):
         if b.result is not None:
-            out[b.index] = result_from_json(b.result, b.result.get("how", "tactical"))
+            how = b.result.get("how", "tactical")
+            out[b.index] = replace(result_from_json(b.result, how), book=fought_on(b))
     return out
+
+
+def fought_on(battle: Battle) -> str:
+    """The title of the rule book ``battle`` was fought on online ("My Trek V"), "" for a battle
+    not fought online (ruling BR5: the turn report, the battle pages and the API name it)."""
+    from tactical.rules import registry
+
+    if battle.mode != Battle.Mode.TACTICAL:
+        return ""
+    try:
+        return registry.book_title(battle.ruleset)
+    except ValueError:
+        return ""
 
 
 def auto_settled_for(campaign: Campaign, turn: Turn) -> dict[int, str]:

@@ -50,13 +50,14 @@ def sd_sheet(sd, side_name: str) -> str:
             f'<p class="notes">{escape(sd.notes)}</p></section>')
 
 
-def record_sheets(setup: Mapping[str, Any], title: str = "Buoyz 'N Da 'Hood record sheets", nonce: str = "") -> str:
+def record_sheets(setup: Mapping[str, Any], title: str = "Buoyz 'N Da 'Hood record sheets", nonce: str = "",
+                  back: tuple[str, str] | None = None) -> str:
     sheets = []
     for seat, side in (setup.get("sides") or {}).items():
         for entry in side.get("ships") or []:
             sd = entry_sd(entry.get("sd") if isinstance(entry, Mapping) else entry)
             sheets.append(sd_sheet(sd, side.get("name") or f"Side {seat}"))
-    return document(title, sheets, "Each ship's SD, as the battle's rule book prints it.", nonce=nonce)
+    return document(title, sheets, "Each ship's SD, as the battle's rule book prints it.", nonce=nonce, back=back)
 
 
 __all__ = ["record_sheets", "sd_sheet"]

@@ -62,10 +62,12 @@ def ship_sheet(ship: Mapping[str, Any], side_name: str) -> str:
             f"<table><tr><th>Weapon system</th><th>Fitted (struck: destroyed)</th></tr>{table}</table></section>")
 
 
-def record_sheets(setup: Mapping[str, Any], title: str = "Event Horizon record sheets", nonce: str = "") -> str:
+def record_sheets(setup: Mapping[str, Any], title: str = "Event Horizon record sheets", nonce: str = "",
+                  back: tuple[str, str] | None = None) -> str:
     sheets = [ship_sheet(ship, side.get("name") or f"Empire {seat}")
               for seat, side in (setup.get("sides") or {}).items() for ship in side.get("ships") or []]
-    return document(title, sheets, "Each ship's design and its tracks; carried damage is struck through.", nonce=nonce)
+    return document(title, sheets, "Each ship's design and its tracks; carried damage is struck through.",
+                    nonce=nonce, back=back)
 
 
 __all__ = ["record_sheets", "ship_sheet"]

@@ -33,6 +33,9 @@ body { font: 11pt/1.3 system-ui, sans-serif; color: #000; margin: 0; padding: 8p
 .box.line { border-right: 4px solid #000; }
 .notes { font-size: 9pt; margin: 6px 0 0; }
 .noprint { margin: 0 auto 12px; max-width: 180mm; }
+/* The way back to the battle: a finger-sized target on a phone, never on paper (.noprint). */
+.back { margin: 0; }
+.back a { display: inline-block; padding: 10px 0; min-height: 44px; line-height: 24px; }
 @media print {
   body { padding: 0; }
   .noprint { display: none; }
@@ -57,13 +60,18 @@ def row(label: str, value: str) -> str:
     return f"<tr><th>{escape(label)}</th><td>{value}</td></tr>"
 
 
-def document(title: str, sheets: Iterable[str], intro: str = "", nonce: str = "") -> str:
-    """The page: ``nonce`` is the page's Content-Security-Policy nonce (its style and script)."""
+def document(title: str, sheets: Iterable[str], intro: str = "", nonce: str = "",
+             back: tuple[str, str] | None = None) -> str:
+    """The page: ``nonce`` is the page's Content-Security-Policy nonce (its style and script);
+    ``back`` (address, words): the on-screen link back to the page the sheets were printed from
+    (the battle, the scenario), first on the page and left off the paper."""
     body = "\n".join(sheets)
     n = f' nonce="{escape(nonce)}"' if nonce else ""
+    link = (f'<p class="back"><a href="{escape(back[0])}" id="back-link">&larr; {escape(back[1])}</a></p>'
+            if back else "")
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style{n}>{CSS}</style></head>"
-            f"<body><div class=\"noprint\"><h1>{escape(title)}</h1><p>{intro}</p>"
+            f"<body><div class=\"noprint\">{link}<h1>{escape(title)}</h1><p>{intro}</p>"
             "<p><button type=\"button\" id=\"print-sheets\">Print</button> one page per ship (A4 or Letter).</p></div>"
             f"{body}<script{n}>document.getElementById('print-sheets').addEventListener('click', () => window.print());"
             "</script></body></html>")

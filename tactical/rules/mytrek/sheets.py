@@ -84,7 +84,8 @@ def ship_log(entry: Any, side_name: str, notes: list[str] | None = None) -> str:
     )
 
 
-def record_sheets(setup: Mapping[str, Any], title: str = "My Trek V ship logs", nonce: str = "") -> str:
+def record_sheets(setup: Mapping[str, Any], title: str = "My Trek V ship logs", nonce: str = "",
+                  back: tuple[str, str] | None = None) -> str:
     """One ship log per page, every ship of the setup (a design, a roster name or a converted
     entry ``{"design", "hull", "engines", "fields", "weapons"}``), numbered as ``new_battle`` does."""
     notes = (setup.get("converted") or {}).get("notes") or {}
@@ -102,7 +103,7 @@ def record_sheets(setup: Mapping[str, Any], title: str = "My Trek V ship logs", 
         sheets,
         "Each ship's log, as My Trek V's table prices it; tick the hull and system "
         "boxes as they go and write each turn's Phase Zero power.",
-        nonce=nonce,
+        nonce=nonce, back=back,
     )
 
 

@@ -64,7 +64,8 @@ def dashboard_sheet(dash: Dashboard, side_name: str, ship_name: str = "") -> str
             + (f'<p class="notes">{escape(dash.notes)}</p>' if dash.notes else "") + "</section>")
 
 
-def record_sheets(setup: Mapping[str, Any], title: str = "Star Trek Print&Play record sheets", nonce: str = "") -> str:
+def record_sheets(setup: Mapping[str, Any], title: str = "Star Trek Print&Play record sheets", nonce: str = "",
+                  back: tuple[str, str] | None = None) -> str:
     """One dashboard per page, every ship of the setup (a stored ship ``{"dash": …}``, a roster
     key or a dashboard's JSON)."""
     sheets = []
@@ -73,7 +74,7 @@ def record_sheets(setup: Mapping[str, Any], title: str = "Star Trek Print&Play r
             name = entry.get("name", "") if isinstance(entry, Mapping) else ""
             sheets.append(dashboard_sheet(dashboard_of(entry), side.get("name") or f"Side {seat}", name))
     return document(title, sheets, "Each ship's dashboard, as the battle's rule book prints it; tick the boxes "
-                    "as shields, hull, ablative armour and emergency power go.", nonce=nonce)
+                    "as shields, hull, ablative armour and emergency power go.", nonce=nonce, back=back)
 
 
 __all__ = ["dashboard_sheet", "record_sheets"]

@@ -72,7 +72,8 @@ def profile_card(entry: Mapping[str, Any] | str, side_name: str, notes: list[str
             + "</section>")
 
 
-def record_sheets(setup: Mapping[str, Any], title: str = "Star Sectors profile cards", nonce: str = "") -> str:
+def record_sheets(setup: Mapping[str, Any], title: str = "Star Sectors profile cards", nonce: str = "",
+                  back: tuple[str, str] | None = None) -> str:
     """One profile card per page, every ship of the setup (a roster key or a card, with its
     command crew and cargo), numbered as ``new_battle`` numbers them."""
     notes = (setup.get("converted") or {}).get("notes") or {}
@@ -84,7 +85,7 @@ def record_sheets(setup: Mapping[str, Any], title: str = "Star Sectors profile c
             n += 1
             sheets.append(profile_card(entry, side.get("name") or f"Side {seat}", notes.get(str(n))))
     return document(title, sheets, "Each ship's profile card; tick a Damage Control box per hit, and the "
-                    "Engine Room's chips as they are charged and spent.", nonce=nonce)
+                    "Engine Room's chips as they are charged and spent.", nonce=nonce, back=back)
 
 
 __all__ = ["profile_card", "record_sheets"]
