@@ -367,8 +367,12 @@ class EmpireEconomy:
     dockyard_busy: frozenset[int] = frozenset()
     ships: tuple[ShipAt, ...] = ()
 
+    # Plain loops, not next(generator): these are asked for every purchase of every preview.
     def world_at(self, coord: Coord) -> OwnedWorld | None:
-        return next((w for w in self.worlds if w.coord == coord), None)
+        for world in self.worlds:
+            if world.coord == coord:
+                return world
+        return None
 
     def owns_home_world(self) -> bool:
         return self.home_world is not None and self.world_at(self.home_world) is not None
@@ -378,13 +382,22 @@ class EmpireEconomy:
 
     def has(self, resource: Resource, coord: Coord | None = None) -> bool:
         """Whether the empire has ``resource`` (at ``coord`` when given)."""
-        return any(s.resource is resource and (coord is None or s.coord == coord) for s in self.structures)
+        for s in self.structures:
+            if s.resource is resource and (coord is None or s.coord == coord):
+                return True
+        return False
 
     def structure(self, structure_id: int) -> Structure | None:
-        return next((s for s in self.structures if s.id == structure_id), None)
+        for structure in self.structures:
+            if structure.id == structure_id:
+                return structure
+        return None
 
     def ship(self, ship_id: int) -> ShipAt | None:
-        return next((s for s in self.ships if s.id == ship_id), None)
+        for ship in self.ships:
+            if ship.id == ship_id:
+                return ship
+        return None
 
     def next_structure_id(self) -> int:
         return max((s.id for s in self.structures), default=0) + 1

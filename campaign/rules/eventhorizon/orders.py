@@ -372,19 +372,23 @@ def check_on_map(state: CampaignState, coord: Coord, where: str, rule: str = MAP
     return coord
 
 
+# The fields of each kind of purchase (docs/export-format.md "Purchases").
+_PURCHASE_FIELDS = {"buy": frozenset({"buy", "at", "technology"}),
+                    "build": frozenset({"build", "dockyard", "hero_crew", "name"}),
+                    "repair": frozenset({"repair", "dockyard"})}
+
+
 def purchase_items(state: CampaignState, seat: int, raw: tuple[dict, ...],
                    design_names: Mapping[str, int]) -> list[eh.Purchase]:
     """Purchase objects (docs/export-format.md "Purchases") to economy items."""
     items: list[eh.Purchase] = []
     for i, p in enumerate(raw):
         at = f"purchases[{i}]"
-        kinds = [k for k in ("buy", "build", "repair") if k in p]
+        kinds = [k for k in _PURCHASE_FIELDS if k in p]
         if len(kinds) != 1:
             raise OrderError(at, ORDERS_RULE, "a purchase needs exactly one of 'buy', 'build' or 'repair'")
         kind = kinds[0]
-        allowed = {"buy": {"buy", "at", "technology"}, "build": {"build", "dockyard", "hero_crew", "name"},
-                   "repair": {"repair", "dockyard"}}[kind]
-        _only(p, allowed, at)
+        _only(p, _PURCHASE_FIELDS[kind], at)
         if kind == "buy":
             try:
                 resource = eh.Resource(p["buy"])
@@ -469,8 +473,17 @@ def ship_campaign_move(state: CampaignState, ship_id: int) -> int:
 
 
 def fleet_speed(state: CampaignState, ships: tuple[int, ...]) -> int:
-    """"Fleets must move at the speed of the slowest vessel"."""
-    return min((ship_campaign_move(state, s) for s in ships), default=0)
+    """"Fleets must move at the speed of the slowest vessel". Each ship's move is worked out
+    once per (frozen) state and kept on it, as its indexes are."""
+    moves = state.__dict__.setdefault("_ship_moves", {})
+    slowest = None
+    for ship in ships:
+        move = moves.get(ship)
+        if move is None:
+            move = moves[ship] = ship_campaign_move(state, ship)
+        if slowest is None or move < slowest:
+            slowest = move
+    return 0 if slowest is None else slowest
 
 
 @dataclass(frozen=True)
@@ -504,13 +517,25 @@ class PathRules:
         return False
 
     def step_cost(self, grid, here: Coord, cell: Coord) -> int | None:
-        """Moves the step costs (0 for a jump), or None when it is no step at all."""
-        if not grid.in_bounds(cell) or cell in self.blocked:
+        """Moves the step costs (0 for a jump), or None when it is no step at all (off the map,
+        into a black hole, or to a cell that is not next to ``here``)."""
+        if cell in self.blocked:
             return None
-        if self.is_jump(here, cell):
+        if self.is_jump(here, cell):  # worm holes and star gates are on the map
             return 0
-        # One step: the neighbours of ``here`` are the in-bounds cells at distance 1 (both grids).
-        return 1 if grid.distance(here, cell) == 1 else None
+        return 1 if cell in self._neighbours(grid, here) else None
+
+    def _neighbours(self, grid, here: Coord) -> frozenset[Coord]:
+        """The in-bounds cells at distance 1 from ``here`` (both grids), worked out once per cell
+        and kept with these rules (themselves kept per frozen state): every step of every path
+        asks."""
+        kept = self.__dict__.get("_neighbours_of")
+        if kept is None or kept[0] is not grid:
+            kept = self.__dict__["_neighbours_of"] = (grid, {})
+        near = kept[1].get(here)
+        if near is None:
+            near = kept[1][here] = frozenset(grid.neighbours(here))
+        return near
 
     def as_json(self) -> dict:
         return {"blocked": sorted(map(list, self.blocked)),
