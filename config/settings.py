@@ -276,6 +276,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CamScenarioModeEnum": "campaign.cam.models.CamScenario.Mode",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "MemberRoleEnum": "campaign.models.Membership.Role",
         "PickupBattleStatusEnum": "tactical.models.PickupBattle.Status",
     },
 }

@@ -10,6 +10,7 @@ The schema is OpenAPI 3.0; ``jsonschema`` reads JSON Schema, so ``nullable`` is 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 
 import jsonschema
@@ -27,6 +28,18 @@ def openapi() -> dict:
     """The site's schema as /api/schema/ serves it (generated once per test run: it depends on the
     code only)."""
     return json.loads(_schema_text())
+
+
+def path_of(url: str) -> str:
+    """The schema's path template that ``url`` (a concrete path, no query) falls under."""
+    url = url.split("?", 1)[0]
+    paths = openapi()["paths"]
+    if url in paths:  # /api/lobby/join/ before /api/lobby/{campaign_id}/
+        return url
+    for path in paths:
+        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)), url):
+            return path
+    raise AssertionError(f"{url} is no path of the schema")
 
 
 def _json_schema(node):
