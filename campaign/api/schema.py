@@ -4,6 +4,8 @@ and 409s it did not declare).
 
 - ``Refusal``: the body of a refusal that names only what is wrong, ``{"detail": "…"}``, for the
   endpoints to name in ``extend_schema(responses={403: Refusal, 409: Refusal, …})``.
+- ``FIELD_REFUSAL``: the body of a 400 that names the field it refuses, ``{"turn": "…"}`` (or
+  ``{"detail": "…"}`` when it is no one field), as DRF's ``ValidationError({field: why})`` sends it.
 - ``declare_not_found``, a post-processing hook (``SPECTACULAR_SETTINGS``): every operation on an
   object, an address with a path parameter, answers 404 ``{"detail": "…"}`` when there is no such
   object for the caller — it does not exist, or the caller does not take part in its campaign (the
@@ -22,6 +24,13 @@ class RefusalSerializer(serializers.Serializer):
     class Meta:
         ref_name = "Refusal"
 
+
+FIELD_REFUSAL = {
+    "type": "object",
+    "description": "The field refused → why (\"detail\" when it is not one field).",
+    "additionalProperties": {"type": "string"},
+    "minProperties": 1,
+}
 
 NOT_FOUND = {
     "type": "object",
