@@ -4,6 +4,8 @@ and 409s it did not declare).
 
 - ``Refusal``: the body of a refusal that names only what is wrong, ``{"detail": "…"}``, for the
   endpoints to name in ``extend_schema(responses={403: Refusal, 409: Refusal, …})``.
+- ``VALIDATION_ERRORS``: the body of a 400 from a serializer's ``is_valid(raise_exception=True)``,
+  ``{"field": ["…"]}``.
 - ``FIELD_REFUSAL``: the body of a 400 that names the field it refuses, ``{"turn": "…"}`` (or
   ``{"detail": "…"}`` when it is no one field), as DRF's ``ValidationError({field: why})`` sends it.
 - ``declare_not_found``, a post-processing hook (``SPECTACULAR_SETTINGS``): every operation on an
@@ -29,6 +31,14 @@ FIELD_REFUSAL = {
     "type": "object",
     "description": "The field refused → why (\"detail\" when it is not one field).",
     "additionalProperties": {"type": "string"},
+    "minProperties": 1,
+}
+
+VALIDATION_ERRORS = {
+    "type": "object",
+    "description": "Bad input, as DRF's serializers refuse it: each field → its problems (\"detail\": one "
+                   "that is no field's).",
+    "additionalProperties": {},
     "minProperties": 1,
 }
 

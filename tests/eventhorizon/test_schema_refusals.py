@@ -91,3 +91,14 @@ def test_a_decision_out_of_turn_is_the_409_declared(small_campaign, bob, carol, 
     sent(api(alice).post(url, {"type": "pass", "side": acting}, format="json"), "post", url, 403)
     doctrine = f"/api/battles/{battle.pk}/doctrine/"
     sent(api(waiting).post(doctrine, {"on": "maybe"}, format="json"), "post", doctrine, 400)
+
+
+def test_the_export_and_the_webhooks_declare_their_refusals(small_campaign, alice, bob):
+    base = f"/api/campaigns/{small_campaign.pk}/"
+    sent(api(bob).get(base + "export/"), "get", base + "export/", 403)  # players: once it has ended
+    hooks = base + "webhooks/"
+    sent(api(bob).get(hooks), "get", hooks, 403)
+    sent(api(bob).post(hooks, {"url": "https://example.com/hook", "events": ["turn"]}, format="json"), "post",
+         hooks, 403)
+    sent(api(alice).post(hooks, {"url": "not a url", "events": []}, format="json"), "post", hooks, 400)
+    sent(api(bob).delete(hooks + "1/"), "delete", hooks + "1/", 403)

@@ -56,3 +56,11 @@ def test_every_answer_of_orders_as_text_is_one_its_schema_declares(small_campaig
     for method in ("get", "post"):
         sent(getattr(api(alice), method)(url, {"text": header}, format="json"), method, 403)
         sent(getattr(api(mallory), method)(url, {"text": header}, format="json"), method, 404)
+
+
+def test_the_order_secrets_answers_are_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/order-secret/"
+    path = "/api/campaigns/{campaign_id}/order-secret/"
+    for method in ("get", "post"):
+        sent(getattr(api(bob), method)(url), method, 200, path)
+        sent(getattr(api(alice), method)(url), method, 403, path)  # the moderator has no seat

@@ -148,18 +148,18 @@ class OrderSecretView(APIView):
     makes a new one, returned in that answer only (the old one and its turn keys stop working)."""
 
     @extend_schema(
-        responses=inline_serializer(
-            "OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}
-        )
+        responses={200: inline_serializer("OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}),
+                   403: RefusalSerializer}
     )
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")
         return Response({"made_at": eh_actions.order_secret_made(empire)})
 
-    @extend_schema(request=None, responses=inline_serializer("OrderSecretMade", {
+    @extend_schema(request=None, responses={200: inline_serializer("OrderSecretMade", {
         "secret": serializers.CharField(help_text="Shown this once: only its hash is kept."),
-        "made_at": serializers.DateTimeField(), "header": serializers.CharField()}))
+        "made_at": serializers.DateTimeField(), "header": serializers.CharField()}),
+        400: RefusalSerializer, 403: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")
