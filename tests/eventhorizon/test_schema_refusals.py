@@ -102,3 +102,10 @@ def test_the_export_and_the_webhooks_declare_their_refusals(small_campaign, alic
          hooks, 403)
     sent(api(alice).post(hooks, {"url": "not a url", "events": []}, format="json"), "post", hooks, 400)
     sent(api(bob).delete(hooks + "1/"), "delete", hooks + "1/", 403)
+
+
+def test_a_bad_notification_preference_is_the_400_declared(small_campaign, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/notifications/"
+    sent(api(bob).put(url, {"notify_turn": "often"}, format="json"), "put", url, 400)
+    sent(api(bob).put(url, ["notify_turn"], format="json"), "put", url, 400)
+    sent(api(bob).put(url, {"notify_turn": False}, format="json"), "put", url, 200)

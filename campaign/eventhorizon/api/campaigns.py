@@ -460,7 +460,7 @@ class NotificationPreferences(APIView):
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL},
                    description=f"Change which emails this campaign sends you, e.g. {NOTIFICATION_EXAMPLE}; "
                                "400 names a bad field or value.")
     def put(self, request, campaign_id: int):
