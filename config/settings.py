@@ -270,9 +270,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The default hook (it rebuilds the components), then every operation on an object declares its
+    # 404 (campaign/api/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "campaign.api.schema.declare_not_found"],
     "ENUM_NAME_OVERRIDES": {
         "CamScenarioModeEnum": "campaign.cam.models.CamScenario.Mode",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "MemberRoleEnum": "campaign.models.Membership.Role",
         "PickupBattleStatusEnum": "tactical.models.PickupBattle.Status",
     },
 }

@@ -10,10 +10,12 @@ from rest_framework.views import APIView
 from .. import exports
 from ..actions.errors import NotAllowed
 from ..actions.errors import NotFound as ActionNotFound
+from .schema import RefusalSerializer
 
 
 class Export(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The campaign as JSON (docs/export-format.md)")
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: RefusalSerializer},
+                   summary="The campaign as JSON (docs/export-format.md)")
     def get(self, request, campaign_id: int):
         try:
             return Response(exports.for_user(request.user, campaign_id))

@@ -20,7 +20,7 @@ Endpoints (all under /api/):
 from __future__ import annotations
 
 from django import forms
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, Throttled
 from rest_framework.generics import ListAPIView
@@ -31,6 +31,7 @@ from .. import actions, layers
 from ..access import is_moderator, visible_campaigns
 from ..actions.errors import TooMany
 from ..models import GRID_CHOICES, Campaign, Invitation, Membership
+from .schema import RefusalSerializer
 
 
 def _campaign(request, campaign_id: int) -> Campaign:
@@ -73,6 +74,21 @@ def _bad_input(serializer) -> Response:
     field, problems = first
     message = problems[0] if isinstance(problems, list) and problems else problems
     return Response({"detail": f"{field}: {message}", "errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+# A refusal: {"detail": why}; a body that does not pass its serializer has the field's problems too.
+REFUSED = inline_serializer("LobbyRefusal", {
+    "detail": serializers.CharField(help_text="What is wrong, in words (for bad input: the first field's problem)."),
+    "errors": serializers.DictField(child=serializers.JSONField(), required=False,
+                                    help_text="Bad input: every field's problems."),
+})
+
+
+def refusals(ok, *codes: int, created: bool = False) -> dict:
+    """An endpoint's responses: ``ok`` on success (201 when it creates), ``REFUSED`` for 400 and
+    ``Refusal`` for each other of ``codes`` (403 a role that may not, 404 no such object for the
+    caller, 429 over a rate limit)."""
+    return {201 if created else 200: ok, **{code: REFUSED if code == 400 else RefusalSerializer for code in codes}}
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -164,6 +180,16 @@ def _lobby_data(request, campaign: Campaign) -> dict:
     return data
 
 
+# Bad input to the default layer's create is a refusal; another layer's lobby form answers it in the
+# form's own shape (``_create_other``): each field named → its problems.
+CREATE_REFUSED = {"oneOf": [
+    {"type": "object", "properties": {"detail": {"type": "string"}, "errors": {"type": "object"}},
+     "required": ["detail"]},
+    {"type": "object", "description": "Another layer's lobby form: each field → its problems ({message, code}, or "
+                                      "text).", "additionalProperties": {"type": "array", "items": {}}},
+]}
+
+
 class LobbyList(ListAPIView):
     """Campaigns in the lobby that you belong to; POST opens a new one with you as moderator."""
 
@@ -172,7 +198,8 @@ class LobbyList(ListAPIView):
     def get_queryset(self):
         return visible_campaigns(self.request.user).filter(status=Campaign.Status.SETUP).order_by("-created_at", "-id")
 
-    @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer})
+    @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer, 400: CREATE_REFUSED,
+                                                             403: RefusalSerializer})
     def post(self, request):
         key = request.data.get("layer") if isinstance(request.data, dict) else None
         if key is not None and key != layers.default().key:
@@ -240,7 +267,8 @@ class JoinSerializer(serializers.Serializer):
 class Join(APIView):
     """Join a campaign in the lobby with its invitation link's token or an emailed invitation's."""
 
-    @extend_schema(request=JoinSerializer, responses={201: MemberSerializer})
+    @extend_schema(request=JoinSerializer, responses=refusals(MemberSerializer, 400, 403, 404, created=True),
+                   description="404: no such invitation (the link is wrong, switched off or already used).")
     def post(self, request):
         serializer = JoinSerializer(data=request.data)
         if not serializer.is_valid():
@@ -249,12 +277,23 @@ class Join(APIView):
         return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
 
 
+class PlayerSerializer(MemberSerializer):
+    """A row of the players list (its schema only: ``Players.list`` builds the rows)."""
+
+    id = serializers.IntegerField(allow_null=True, read_only=True,
+                                  help_text="The membership; null for a seat given outside the lobby.")
+    joined_at = serializers.DateTimeField(allow_null=True, read_only=True)
+
+    class Meta(MemberSerializer.Meta):
+        ref_name = "Player"
+
+
 class Players(ListAPIView):
     """The campaign's members; players show their seat once the campaign has started. Seats given
     to a user outside the lobby (the command line, the admin) are listed as players too, with
-    ``id`` null (no membership to remove)."""
+    ``id`` and ``joined_at`` null (no membership to remove)."""
 
-    serializer_class = MemberSerializer
+    serializer_class = PlayerSerializer  # the schema's: the rows are built by list()
 
     def get_queryset(self):
         campaign = _campaign(self.request, self.kwargs["campaign_id"])
@@ -281,7 +320,7 @@ class Players(ListAPIView):
 
 
 class PlayerDetail(APIView):
-    @extend_schema(responses={204: None})
+    @extend_schema(responses={204: None, 400: REFUSED, 403: RefusalSerializer})
     def delete(self, request, campaign_id: int, membership_id: int):
         campaign = _campaign(request, campaign_id)
         _call(actions.remove_member, campaign_id=campaign.pk, user=request.user, membership_id=membership_id)
@@ -293,7 +332,7 @@ class UsernameSerializer(serializers.Serializer):
 
 
 class Moderators(APIView):
-    @extend_schema(request=UsernameSerializer, responses={201: MemberSerializer})
+    @extend_schema(request=UsernameSerializer, responses=refusals(MemberSerializer, 400, 403, created=True))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "add moderators")
         serializer = UsernameSerializer(data=request.data)
@@ -305,8 +344,10 @@ class Moderators(APIView):
 
 
 class InvitationSerializer(serializers.ModelSerializer):
-    invited_by = serializers.CharField(source="invited_by.username", read_only=True, default=None)
-    accepted_by = serializers.CharField(source="accepted_by.username", read_only=True, default=None)
+    invited_by = serializers.CharField(source="invited_by.username", read_only=True, default=None, allow_null=True,
+                                       help_text="Null once the account that invited is gone.")
+    accepted_by = serializers.CharField(source="accepted_by.username", read_only=True, default=None,
+                                        allow_null=True, help_text="Null until someone joins with it.")
 
     class Meta:
         model = Invitation
@@ -326,7 +367,11 @@ class Invitations(ListAPIView):
         campaign = _moderated(self.request, self.kwargs["campaign_id"], "see the invitations")
         return campaign.invitations.select_related("invited_by", "accepted_by").order_by("-created_at", "-id")
 
-    @extend_schema(request=EmailSerializer, responses={201: InvitationSerializer})
+    @extend_schema(responses=refusals(InvitationSerializer(many=True), 403))
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=EmailSerializer, responses=refusals(InvitationSerializer, 400, 403, 429, created=True))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "invite players")
         serializer = EmailSerializer(data=request.data)
@@ -361,11 +406,11 @@ def _link(campaign: Campaign) -> dict:
 class InviteLink(APIView):
     """The campaign's invitation link (moderators): anyone with it can join while it is on."""
 
-    @extend_schema(responses=InviteLinkOut)
+    @extend_schema(responses=refusals(InviteLinkOut, 403))
     def get(self, request, campaign_id: int):
         return Response(_link(_moderated(request, campaign_id, "see the invitation link")))
 
-    @extend_schema(request=InviteLinkSerializer, responses=InviteLinkOut)
+    @extend_schema(request=InviteLinkSerializer, responses=refusals(InviteLinkOut, 400, 403))
     def put(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "change the invitation link")
         serializer = InviteLinkSerializer(data=request.data)
@@ -380,7 +425,7 @@ class InviteLink(APIView):
 
 
 class Start(APIView):
-    @extend_schema(request=None, responses=LobbySerializer)
+    @extend_schema(request=None, responses=refusals(LobbySerializer, 400, 403))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "start the campaign")
         campaign = _call(actions.start_campaign, campaign_id=campaign.pk, user=request.user)

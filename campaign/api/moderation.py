@@ -33,6 +33,7 @@ from rest_framework.views import APIView
 from .. import actions, layers
 from ..access import is_moderator, role_of, visible_campaigns
 from ..models import AuditEntry, Campaign
+from .schema import FIELD_REFUSAL, RefusalSerializer
 
 
 def campaign_for(request, campaign_id: int, feature: str = "moderation") -> Campaign:
@@ -82,11 +83,28 @@ def _state(campaign: Campaign) -> dict:
     }
 
 
-STATE = inline_serializer("ModerationState", {
-    "status": serializers.CharField(), "turn": serializers.IntegerField(), "turn_status": serializers.CharField(),
-    "paused": serializers.BooleanField(), "seconds_left_when_resumed": serializers.IntegerField(allow_null=True),
-    "deadline": serializers.DateTimeField(allow_null=True),
-    "step": serializers.IntegerField(), "step_label": serializers.CharField(),
+def _state_fields() -> dict:
+    return {
+        "status": serializers.CharField(), "turn": serializers.IntegerField(),
+        "turn_status": serializers.CharField(allow_null=True, help_text="Null for a layer without turns (CAM)."),
+        "paused": serializers.BooleanField(), "seconds_left_when_resumed": serializers.IntegerField(allow_null=True),
+        "deadline": serializers.DateTimeField(allow_null=True),
+        "step": serializers.IntegerField(), "step_label": serializers.CharField(),
+    }
+
+
+STATE = inline_serializer("ModerationState", _state_fields())
+
+
+def refusals(ok, *, conflict: bool = False) -> dict:
+    """A moderation endpoint's responses: ``ok``, 400 naming the field refused, 403 for anyone but
+    the moderators, and 409 for a "do it now" request naming a turn it cannot act on."""
+    return {200: ok, 400: FIELD_REFUSAL, 403: RefusalSerializer, **({409: RefusalSerializer} if conflict else {})}
+
+
+ROLLED_BACK = inline_serializer("RolledBack", {
+    "rolled_back": serializers.IntegerField(help_text="The turn (or, for a layer without turns, the step) undone."),
+    **_state_fields(),
 })
 
 
@@ -98,7 +116,7 @@ class _ModerationView(APIView):
 
 
 class Pause(_ModerationView):
-    @extend_schema(request=None, responses=STATE)
+    @extend_schema(request=None, responses=refusals(STATE))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         _call(actions.pause_campaign, campaign_id=campaign.pk, user=request.user)
@@ -118,7 +136,7 @@ class Options(_ModerationView):
 
     @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False),
                                                          "battle_book": serializers.CharField(required=False)}),
-                   responses=OpenApiTypes.OBJECT)
+                   responses=refusals(OpenApiTypes.OBJECT))
     def patch(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "options")
         body = self._body(request)
@@ -132,7 +150,7 @@ class Options(_ModerationView):
 
 
 class Resume(_ModerationView):
-    @extend_schema(request=None, responses=STATE)
+    @extend_schema(request=None, responses=refusals(STATE))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         _call(actions.resume_campaign, campaign_id=campaign.pk, user=request.user)
@@ -140,7 +158,8 @@ class Resume(_ModerationView):
 
 
 class Extend(_ModerationView):
-    @extend_schema(request=inline_serializer("Extend", {"hours": serializers.IntegerField()}), responses=STATE)
+    @extend_schema(request=inline_serializer("Extend", {"hours": serializers.IntegerField()}),
+                   responses=refusals(STATE))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         hours = self._body(request).get("hours")
@@ -151,7 +170,8 @@ class Extend(_ModerationView):
 
 
 class RollBack(_ModerationView):
-    @extend_schema(request=inline_serializer("RollBack", {"turn": serializers.IntegerField()}), responses=STATE)
+    @extend_schema(request=inline_serializer("RollBack", {"turn": serializers.IntegerField()}),
+                   responses=refusals(ROLLED_BACK, conflict=True))
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         self._body(request)
@@ -165,7 +185,7 @@ class Substitute(_ModerationView):
         request=inline_serializer("Substitute", {
             "seat": serializers.IntegerField(), "username": serializers.CharField(allow_blank=True),
             "old_player": serializers.ChoiceField(["observer", "remove"], required=False)}),
-        responses=OpenApiTypes.OBJECT,
+        responses=refusals(OpenApiTypes.OBJECT),
     )
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "substitute")
@@ -183,7 +203,8 @@ class Substitute(_ModerationView):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):
-    user = serializers.CharField(source="user.username", default=None, read_only=True)
+    user = serializers.CharField(source="user.username", default=None, read_only=True, allow_null=True,
+                                 help_text="Null for what the site did by itself (a deadline, the computer).")
 
     class Meta:
         model = AuditEntry
@@ -194,6 +215,10 @@ class AuditLog(ListAPIView):
     """Moderators always; players and observers once the campaign has ended (403 before)."""
 
     serializer_class = AuditEntrySerializer
+
+    @extend_schema(responses={200: AuditEntrySerializer(many=True), 403: RefusalSerializer})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         campaign = campaign_for(self.request, self.kwargs["campaign_id"], "audit")

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from campaign import accounts
 
 from .. import actions, apitokens
+from .schema import FIELD_REFUSAL, VALIDATION_ERRORS, RefusalSerializer
 
 TokenStatus = inline_serializer("TokenStatus", {
     "exists": serializers.BooleanField(help_text="whether you have an API token"),
@@ -77,7 +78,8 @@ class MyToken(APIView):
         token, key = actions.rotate_api_token(user=request.user)
         return Response({"token": key, "created": token.created}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Revoke all your API tokens", request=None, responses={204: None})
+    @extend_schema(summary="Revoke all your API tokens", request=None,
+                   responses={204: None, 404: RefusalSerializer})
     def delete(self, request):
         if not actions.revoke_api_token(user=request.user):
             raise NotFound("you have no API token")
@@ -90,7 +92,7 @@ class MyTokens(APIView):
         return Response([_info(t) for t in request.user.api_tokens.all()])
 
     @extend_schema(summary="Make a new API token beside yours (the key is in this answer only)",
-                   request=TokenName, responses={201: NewNamedToken})
+                   request=TokenName, responses={201: NewNamedToken, 400: FIELD_REFUSAL})
     def post(self, request):
         name = request.data.get("name", "") if hasattr(request.data, "get") else None
         if not isinstance(name, str):
@@ -123,7 +125,7 @@ class ObtainTokenView(APIView):
     serializer_class = AuthTokenSerializer
 
     @extend_schema(summary="Log in with a username and password: a new API token", request=AuthTokenSerializer,
-                   responses={200: NewNamedToken})
+                   responses={200: NewNamedToken, 400: VALIDATION_ERRORS, 429: RefusalSerializer})
     def post(self, request, *args, **kwargs):
         data = request.data if hasattr(request.data, "get") else {}
         username = data.get("username")

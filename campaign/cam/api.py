@@ -34,6 +34,18 @@ from campaign.models import Campaign, Membership
 from campaign.rules.cam import breakcontact as bc
 
 from . import actions, adapters, online
+from .api_schema import (
+    BETWEEN,
+    BREAK_CONTACT,
+    FLEET,
+    REFUSED,
+    STANDINGS,
+    CamCampaignSerializer,
+    CamRosterSerializer,
+    CamScenarioSerializer,
+    CamSDSerializer,
+    refusals,
+)
 from .models import CamScenario
 from .views import cam_campaigns
 
@@ -125,12 +137,12 @@ def scenario_json(row: CamScenario, user) -> dict:
 
 
 class Campaigns(APIView):
-    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}},
-                   operation_id="cam_campaigns_list")
+    @extend_schema(responses=CamCampaignSerializer(many=True), operation_id="cam_campaigns_list")
     def get(self, request):
         return Response([campaign_json(c) for c in cam_campaigns(request.user).select_related("cam")])
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(CamCampaignSerializer, 400, 403, 404,
+                                                                    created=True))
     def post(self, request):
         d = _data(request)
         try:
@@ -151,20 +163,20 @@ class Campaigns(APIView):
 
 
 class CampaignDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: CamCampaignSerializer, 404: REFUSED})
     def get(self, request, campaign_id: int):
         return Response(campaign_json(_campaign(request, campaign_id)))
 
 
 class Start(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=refusals(CamCampaignSerializer, 400, 403, 404))
     def post(self, request, campaign_id: int):
         return _run(request, campaign_id, lambda: actions.start(campaign_id=campaign_id, user=request.user),
                     campaign_json)
 
 
 class Fleet(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(FLEET, 400, 403, 404))
     def put(self, request, campaign_id: int):
         d = _data(request)
         return _run(request, campaign_id, lambda: actions.set_starting_fleet(
@@ -173,12 +185,12 @@ class Fleet(APIView):
 
 
 class SDs(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: CamSDSerializer(many=True), 404: REFUSED}, operation_id="cam_campaigns_sds_retrieve")
     def get(self, request, campaign_id: int):
         campaign = _campaign(request, campaign_id)
         return Response([adapters.sd_json(sd) for sd in adapters.catalogue(campaign.cam).values()])
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(CamSDSerializer, 400, 403, 404, created=True))
     def post(self, request, campaign_id: int):
         d = dict(_data(request))
         return _run(request, campaign_id, lambda: actions.add_custom_sd(campaign_id=campaign_id, user=request.user,
@@ -187,7 +199,8 @@ class SDs(APIView):
 
 
 class Rosters(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: CamRosterSerializer(many=True), 404: REFUSED},
+                   operation_id="cam_campaigns_rosters_retrieve")
     def get(self, request, campaign_id: int):
         campaign = _campaign(request, campaign_id)
         catalogue = adapters.catalogue(campaign.cam)
@@ -200,12 +213,14 @@ class Rosters(APIView):
 
 
 class Scenarios(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="cam_campaigns_scenarios_list")
+    @extend_schema(responses={200: CamScenarioSerializer(many=True), 404: REFUSED},
+                   operation_id="cam_campaigns_scenarios_list")
     def get(self, request, campaign_id: int):
         campaign = _campaign(request, campaign_id)
         return Response([scenario_json(r, request.user) for r in campaign.cam.scenario_rows.order_by("number")])
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT,
+                   responses=refusals(CamScenarioSerializer, 400, 403, 404, 409, created=True))
     def post(self, request, campaign_id: int):
         d = _data(request)
         return _run(request, campaign_id, lambda: actions.generate_scenario(
@@ -221,7 +236,7 @@ def _row(request, campaign_id: int, number: int) -> CamScenario:
 
 
 class ScenarioDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: CamScenarioSerializer, 404: REFUSED})
     def get(self, request, campaign_id: int, number: int):
         return Response(scenario_json(_row(request, campaign_id, number), request.user))
 
@@ -234,7 +249,7 @@ class _ScenarioAction(APIView):
 
 
 class Forces(_ScenarioAction):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(CamScenarioSerializer, 400, 403, 404))
     def put(self, request, campaign_id: int, number: int):
         d = _data(request)
         return self.act(request, campaign_id, number, lambda: actions.select_forces(
@@ -244,14 +259,14 @@ class Forces(_ScenarioAction):
 
 
 class Table(_ScenarioAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=refusals(CamScenarioSerializer, 400, 403, 404, 409))
     def post(self, request, campaign_id: int, number: int):
         return self.act(request, campaign_id, number, lambda: actions.roll_table(campaign_id=campaign_id,
                                                                                  user=request.user))
 
 
 class Turns(_ScenarioAction):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(CamScenarioSerializer, 400, 403, 404))
     def post(self, request, campaign_id: int, number: int):
         d = _data(request)
         return self.act(request, campaign_id, number, lambda: actions.enter_turn(
@@ -260,7 +275,7 @@ class Turns(_ScenarioAction):
 
 
 class BreakContact(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: BREAK_CONTACT, 404: REFUSED})
     def get(self, request, campaign_id: int, number: int):
         row = _row(request, campaign_id, number)
         conditions = actions.checks_now(row)
@@ -273,9 +288,9 @@ class BreakContact(APIView):
         })
 
 
-def _simple(fn_name: str):
+def _simple(fn_name: str, *codes: int):
     class View(_ScenarioAction):
-        @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+        @extend_schema(request=None, responses=refusals(CamScenarioSerializer, *codes))
         def post(self, request, campaign_id: int, number: int):
             fn = getattr(actions, fn_name)
             return self.act(request, campaign_id, number, lambda: fn(campaign_id=campaign_id, user=request.user))
@@ -283,14 +298,15 @@ def _simple(fn_name: str):
     return View
 
 
-End = _simple("propose_end")
-Confirm = _simple("confirm_result")
-Reject = _simple("reject_result")
-Autoresolve = _simple("autoresolve")
+# 409: the rubber is paused (ruling CAM60); a confirmation then is held, not refused
+End = _simple("propose_end", 400, 403, 404, 409)
+Confirm = _simple("confirm_result", 400, 403, 404)
+Reject = _simple("reject_result", 400, 403, 404, 409)
+Autoresolve = _simple("autoresolve", 400, 403, 404, 409)
 
 
 class Between(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=refusals(BETWEEN, 400, 403, 404))
     def post(self, request, campaign_id: int):
         d = _data(request)
         return _run(request, campaign_id, lambda: actions.submit_replacements(
@@ -299,7 +315,7 @@ class Between(APIView):
 
 
 class Standings(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: STANDINGS, 404: REFUSED})
     def get(self, request, campaign_id: int):
         campaign = _campaign(request, campaign_id)
         if not campaign.cam.started:

@@ -16,7 +16,6 @@ else refused 400 with ``{"detail", "reason"}``; nothing changes on a refusal.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -24,24 +23,11 @@ from rest_framework.views import APIView
 
 from . import online
 from .api import _data, _refused, _row, scenario_json
+from .api_schema import REFUSED, CamOnlineBattleSerializer, CamScenarioSerializer
 from .models import CamScenario
 
-SUMMARY = inline_serializer("CamOnlineBattle", fields={
-    "id": serializers.IntegerField(), "ruleset": serializers.CharField(), "status": serializers.CharField(),
-    "status_label": serializers.CharField(), "resolved_how": serializers.CharField(),
-    "doctrine_sides": serializers.ListField(child=serializers.IntegerField()),
-    "deciding": serializers.IntegerField(allow_null=True, help_text="The seat whose decision it is now."),
-    "game_turn": serializers.IntegerField(allow_null=True), "phase": serializers.CharField(allow_null=True),
-    "decision_deadline": serializers.DateTimeField(allow_null=True,
-                                                   help_text="After it the doctrine decides for that side."),
-    "steps": serializers.IntegerField(), "url": serializers.CharField(help_text="The battle's page."),
-    "play_url": serializers.CharField(help_text="The battle's play page (tactical/play/)."),
-})
-# "reason" is on the scenario's own refusals; an outsider's 404 (no such campaign or scenario for him) has
-# only "detail" (the schemathesis probe found the schema requiring it there).
-REFUSED = inline_serializer("CamRefusal", fields={
-    "detail": serializers.CharField(),
-    "reason": serializers.CharField(required=False, help_text="the refusal's key; absent on an outsider's 404")})
+SUMMARY = CamOnlineBattleSerializer
+SCENARIO = CamScenarioSerializer
 
 
 def _run(request, campaign_id: int, number: int, fn, render):
@@ -62,7 +48,7 @@ class ScenarioMode(APIView):
     @extend_schema(
         request=inline_serializer("CamScenarioMode", fields={
             "mode": serializers.ChoiceField(choices=CamScenario.Mode.choices)}),
-        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        responses={200: SCENARIO, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
         examples=[OpenApiExample("fight it online", value={"mode": "online"}, request_only=True)],
         description="The moderator switches how the scenario is fought, until its table is set (then 409).")
     def put(self, request, campaign_id: int, number: int):
@@ -81,7 +67,7 @@ class ScenarioTables(APIView):
                           "table) to the campaign's tables; a ship not named (or null) is dealt in force order "
                           "(000 11.3, ruling BZ94). Replaces your earlier choice."),
             "seat": serializers.IntegerField(required=False, help_text="The moderator names the seat.")}),
-        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        responses={200: SCENARIO, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
         examples=[OpenApiExample("ship 3 starts on table 2", value={"tables": {"ship:3": 2}}, request_only=True)],
         description="While the forces are being chosen, a player of a scenario fought online with more than one "
                     "gaming table chooses the table each ship of his force starts on (ruling BZ94); 409 once the "
@@ -142,7 +128,7 @@ class ScenarioSettle(APIView):
     @extend_schema(
         request=inline_serializer("CamOnlineSettle", fields={
             "how": serializers.ChoiceField(choices=online.SETTLE_HOW, default="doctrine")}),
-        responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
+        responses={200: SCENARIO, 400: REFUSED, 403: REFUSED, 404: REFUSED, 409: REFUSED},
         examples=[OpenApiExample("the doctrine plays it out", value={"how": "doctrine"}, request_only=True),
                   OpenApiExample("auto-resolve the rest", value={"how": "autoresolve"}, request_only=True)],
         description="The moderator settles a scenario fought online: the doctrine plays both sides to the end, or the "

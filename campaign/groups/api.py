@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from campaign.access import is_moderator, visible_campaigns
 from campaign.actions.errors import ActionError, NotAllowed
 from campaign.actions.errors import NotFound as ActionNotFound
+from campaign.api.schema import VALIDATION_ERRORS, RefusalSerializer
 
 from . import away, calendar, webhooks
 from .models import Webhook, WebhookEvent
@@ -135,12 +136,14 @@ def _moderated(request, campaign_id: int):
 
 
 class WebhooksView(APIView):
-    @extend_schema(responses={200: dict}, summary="The campaign's webhooks and their log (moderators)")
+    @extend_schema(responses={200: dict, 403: RefusalSerializer},
+                   summary="The campaign's webhooks and their log (moderators)")
     def get(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         return Response({"webhooks": [_hook_json(h) for h in campaign.webhooks.order_by("pk")]})
 
-    @extend_schema(request=WebhookSerializer, responses={201: dict}, summary="Add a webhook (moderators)")
+    @extend_schema(request=WebhookSerializer, responses={201: dict, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
+                   summary="Add a webhook (moderators)")
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         data = WebhookSerializer(data=request.data)
@@ -150,7 +153,8 @@ class WebhooksView(APIView):
 
 
 class WebhookView(APIView):
-    @extend_schema(responses={204: None}, summary="Remove a webhook (moderators)")
+    @extend_schema(responses={204: None, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
+                   summary="Remove a webhook (moderators)")
     def delete(self, request, campaign_id: int, webhook_id: int):
         campaign = _moderated(request, campaign_id)
         _call(webhooks.remove_webhook, campaign_id=campaign.pk, user=request.user, webhook_id=webhook_id)

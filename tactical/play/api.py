@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaign.api.schema import RefusalSerializer
 from tactical.models import Battle
 from tactical.play import actions as play
 from tactical.play import embedded
@@ -89,8 +90,15 @@ def _refused(exc: play.PlayError, view: BattleView | None = None) -> Response:
     return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
 
 
+# 400: the rules refuse it (with the rule); 403: not your battle to play; 409: not your decision now.
+REFUSALS = {400: inline_serializer("PlayRefusal", {
+    "detail": serializers.CharField(),
+    "rule": serializers.CharField(required=False, help_text="The rule book section that refuses it.")}),
+    403: RefusalSerializer, 409: RefusalSerializer}
+
+
 class BattleActionView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
                    summary="Take one action in an embedded battle")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)
@@ -106,7 +114,7 @@ class BattleActionView(APIView):
 
 
 class BattleDeployView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
                    summary="Deploy your fleet: {\"placements\": [{ship, x, y, facing}]} or {\"automatic\": true}")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)
@@ -127,7 +135,7 @@ class BattleDeployView(APIView):
 
 
 class BattleDoctrineView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
                    summary="Hand your fleet to the computer doctrine, or take it back")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)

@@ -36,6 +36,7 @@ from rest_framework.views import APIView
 from campaign import actions, layers, lookups
 from campaign.access import empire_of, is_moderator, visible_campaigns
 from campaign.api.moderation import named_turn
+from campaign.api.schema import FIELD_REFUSAL, RefusalSerializer
 from campaign.dice import log_reader, shown_rows
 from campaign.eventhorizon import actions as eh_actions
 from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
@@ -296,7 +297,9 @@ class ProcessNow(APIView):
     turn otherwise, so a repeated request processes nothing more)."""
 
     @extend_schema(request=inline_serializer("ProcessNow", {"turn": serializers.IntegerField()}),
-                   responses=OpenApiTypes.OBJECT)
+                   responses={200: inline_serializer("Processed", {
+                       "processed": serializers.IntegerField(), "next_turn": serializers.IntegerField()}),
+                       400: FIELD_REFUSAL, 403: RefusalSerializer, 409: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         if not is_moderator(request.user, campaign):
@@ -330,11 +333,22 @@ def preview_json(preview) -> dict:
     }
 
 
+# Invalid orders: every problem and what the form can still offer; a body without orders, or
+# orders refused as a whole, names only why.
+PREVIEW_REFUSED = inline_serializer("OrdersPreviewRefused", {
+    "orders": serializers.CharField(help_text="Why the orders are refused (every problem, one a line)."),
+    "problems": serializers.ListField(child=serializers.DictField(), required=False,
+                                      help_text="Each problem: where, the rule, the message."),
+    "options": serializers.DictField(required=False, help_text="What the order form can still offer."),
+})
+
+
 class OrdersPreview(APIView):
     """POST {"orders": {...}}: validate orders against the open turn without storing them. 200
     with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
 
-    @extend_schema(request=OrdersPreviewRequestSerializer, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OrdersPreviewRequestSerializer,
+                   responses={200: OpenApiTypes.OBJECT, 400: PREVIEW_REFUSED, 403: RefusalSerializer},
                    examples=[PREVIEW_EXAMPLE])
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
@@ -365,7 +379,10 @@ class ReadyView(APIView):
 
     @extend_schema(request=inline_serializer("Ready", {"ready": serializers.BooleanField(default=True),
                                                        "turn": serializers.IntegerField()}),
-                   responses=OpenApiTypes.OBJECT)
+                   responses={200: inline_serializer("ReadyMark", {
+                       "turn": serializers.IntegerField(), "ready": serializers.BooleanField(),
+                       "turn_status": serializers.CharField()}),
+                       400: FIELD_REFUSAL, 403: RefusalSerializer, 409: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "mark ready")
@@ -409,7 +426,7 @@ class FleetsView(APIView):
 class TakeBackSeat(APIView):
     """POST: take back your seat from the computer, which played it after missed turns."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL, 403: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "take back a seat")
@@ -443,7 +460,7 @@ class NotificationPreferences(APIView):
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL},
                    description=f"Change which emails this campaign sends you, e.g. {NOTIFICATION_EXAMPLE}; "
                                "400 names a bad field or value.")
     def put(self, request, campaign_id: int):

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import actions, sanitise
+from campaign.api.schema import RefusalSerializer
 from campaign.eventhorizon import actions as eh_actions
 from campaign.models import TurnOrders
 
@@ -65,6 +66,24 @@ class TextOrdersResultSerializer(serializers.Serializer):
     reply = serializers.CharField(help_text="The answer a mail would get.")
 
 
+# A 400 is the checker's answer when it read the text and refused lines; before it reads anything the
+# API refuses a body that is not text, or a header naming another seat, as {"text": why}; and the input
+# layer refuses text no request may hold (a NUL, a lone surrogate) as {"detail": why}, as on every
+# endpoint. The schemathesis probe of /api/schema/ found the 400 declared as the checker's answer only.
+TEXT_REFUSED = PolymorphicProxySerializer(
+    component_name="TextOrdersRefused",
+    serializers=[
+        TextOrdersResultSerializer,
+        inline_serializer("TextOrdersBodyRefused", {
+            "text": serializers.CharField(help_text="Why the body was not read as orders: not text, or a header "
+                                                    "naming another campaign or seat.")}),
+        RefusalSerializer,
+    ],
+    resource_type_field_name=None,
+    many=False,
+)
+
+
 def result_json(result) -> dict:
     return {
         "accepted": result.accepted, "turn": result.turn_number, "reason": result.reason, "error": result.error,
@@ -81,10 +100,11 @@ class TextOrdersView(APIView):
 
     parser_classes = [sanitise.PlainTextParser, sanitise.JSONParser]
 
-    @extend_schema(responses=inline_serializer("TextOrdersTemplate", {
+    @extend_schema(responses={200: inline_serializer("TextOrdersTemplate", {
         "turn": serializers.IntegerField(), "template": serializers.CharField(
             help_text="Your stored orders for the open turn as text (the standing orders in force written out), "
-                      "with this turn's key in the header: send it back edited.")}))
+                      "with this turn's key in the header: send it back edited.")}),
+        403: RefusalSerializer})
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "write orders")
@@ -98,11 +118,14 @@ class TextOrdersView(APIView):
         examples=[OpenApiExample("Orders as text", value=TEXT_EXAMPLE, request_only=True, media_type="text/plain"),
                   OpenApiExample("Orders as text in JSON", value={"text": TEXT_EXAMPLE}, request_only=True,
                                  media_type="application/json")],
-        responses={200: TextOrdersResultSerializer, 400: TextOrdersResultSerializer, 409: TextOrdersResultSerializer},
+        responses={200: TextOrdersResultSerializer, 400: TEXT_REFUSED, 403: RefusalSerializer,
+                   409: TextOrdersResultSerializer},
         description="Check orders written as text and store them if every line is accepted. The header must name "
                     "your seat of this campaign with your order secret (or the turn's key from a template). 200: "
                     "accepted and stored; 400: refused, every line with its rule, nothing changed (the set stored "
-                    "before stays); 409: the header names a turn that is not open.")
+                    "before stays), or the body refused before it was read as orders (`text`: not text, or a "
+                    "header naming another seat; `detail`: text no request may hold); 403: you have no seat in "
+                    "the campaign; 409: the header names a turn that is not open.")
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "write orders")
@@ -125,18 +148,18 @@ class OrderSecretView(APIView):
     makes a new one, returned in that answer only (the old one and its turn keys stop working)."""
 
     @extend_schema(
-        responses=inline_serializer(
-            "OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}
-        )
+        responses={200: inline_serializer("OrderSecretState", {"made_at": serializers.DateTimeField(allow_null=True)}),
+                   403: RefusalSerializer}
     )
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")
         return Response({"made_at": eh_actions.order_secret_made(empire)})
 
-    @extend_schema(request=None, responses=inline_serializer("OrderSecretMade", {
+    @extend_schema(request=None, responses={200: inline_serializer("OrderSecretMade", {
         "secret": serializers.CharField(help_text="Shown this once: only its hash is kept."),
-        "made_at": serializers.DateTimeField(), "header": serializers.CharField()}))
+        "made_at": serializers.DateTimeField(), "header": serializers.CharField()}),
+        400: RefusalSerializer, 403: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "have an order secret")

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -160,6 +160,19 @@ def _one(request, pickup_id: int) -> PickupBattle | None:
     return actions.visible_pickups(request.user).select_related("creator", "opponent").filter(pk=pickup_id).first()
 
 
+class PickupRefusal(serializers.Serializer):
+    detail = serializers.CharField(help_text="What is wrong, in words.")
+    problems = serializers.JSONField(required=False, help_text="Bad input: every problem (field → its problems, "
+                                                               "or the fleet's problems one by one).")
+
+
+def refusals(ok, *codes: int, created: bool = False) -> dict:
+    """An endpoint's responses: ``ok`` on success (201 when it creates), ``PickupRefusal`` for
+    each of ``codes`` (``actions.PickupError``'s kinds: 400, 403, 404, 409 the battle's state does
+    not allow it, 410 an invitation no longer valid, 429 over a rate limit)."""
+    return {201 if created else 200: ok, **{code: PickupRefusal for code in codes}}
+
+
 class PickupList(APIView):
     @extend_schema(operation_id="pickup_list", responses=PickupListAnswer,
                    summary="Your pickup battles, and the rule books you may start one under")
@@ -170,7 +183,8 @@ class PickupList(APIView):
                                       for n, t, b in available()],
                          "results": [pickup_json(p, request.user, full=False) for p in rows]})
 
-    @extend_schema(operation_id="pickup_create", request=CreateBody, responses={201: PickupAnswer},
+    @extend_schema(operation_id="pickup_create", request=CreateBody,
+                   responses=refusals(PickupAnswer, 400, 429, created=True),
                    summary="Create a pickup battle",
                    examples=[OpenApiExample("against the computer", request_only=True, value={
                        "ruleset": "eventhorizon", "points": 240, "opponent": "computer", "activation_hours": 24}),
@@ -192,7 +206,8 @@ class PickupList(APIView):
 
 
 class PickupDetail(APIView):
-    @extend_schema(operation_id="pickup_retrieve", responses=PickupAnswer, summary="One of your pickup battles")
+    @extend_schema(operation_id="pickup_retrieve", responses=refusals(PickupAnswer, 404),
+                   summary="One of your pickup battles")
     def get(self, request, pickup_id: int):
         pickup = _one(request, pickup_id)
         if pickup is None:
@@ -201,7 +216,8 @@ class PickupDetail(APIView):
 
 
 class PickupInvite(APIView):
-    @extend_schema(operation_id="pickup_invite", request=InviteBody, responses=PickupAnswer,
+    @extend_schema(operation_id="pickup_invite", request=InviteBody,
+                   responses=refusals(PickupAnswer, 400, 403, 404, 409, 429),
                    summary="Send the invitation to an email address")
     def post(self, request, pickup_id: int):
         body = InviteBody(data=request.data if isinstance(request.data, dict) else {})
@@ -215,7 +231,8 @@ class PickupInvite(APIView):
 
 
 class PickupAccept(APIView):
-    @extend_schema(operation_id="pickup_accept", request=AcceptBody, responses=PickupAnswer,
+    @extend_schema(operation_id="pickup_accept", request=AcceptBody,
+                   responses=refusals(PickupAnswer, 400, 404, 409, 410),
                    summary="Accept an invitation (its token) and take the next free seat")
     def post(self, request):
         body = AcceptBody(data=request.data if isinstance(request.data, dict) else {})
@@ -229,7 +246,7 @@ class PickupAccept(APIView):
 
 
 class PickupFleet(APIView):
-    @extend_schema(operation_id="pickup_fleet", request=FleetBody, responses=PickupAnswer,
+    @extend_schema(operation_id="pickup_fleet", request=FleetBody, responses=refusals(PickupAnswer, 400, 404, 409),
                    summary="Submit your fleet (once); the battle starts when every fleet is in",
                    examples=[OpenApiExample("two ships", request_only=True,
                                             value={"ships": ["design-3", "design-3", "design-7"]})])
@@ -257,21 +274,23 @@ def _act(request, action, **kwargs) -> Response:
 
 
 class PickupCancel(APIView):
-    @extend_schema(operation_id="pickup_cancel", request=EmptyBody, responses={200: PickupAnswer},
+    @extend_schema(operation_id="pickup_cancel", request=EmptyBody, responses=refusals(PickupAnswer, 403, 404, 409),
                    summary="Cancel the battle before it starts (the creator; 409 once it is fought)")
     def post(self, request, pickup_id: int):
         return _act(request, actions.cancel_pickup, pickup_id=pickup_id)
 
 
 class PickupSeatComputer(APIView):
-    @extend_schema(operation_id="pickup_seat_computer", request=EmptyBody, responses={200: PickupAnswer},
+    @extend_schema(operation_id="pickup_seat_computer", request=EmptyBody,
+                   responses=refusals(PickupAnswer, 400, 403, 404, 409),
                    summary="Hand a waiting seat (free, or its fleet not built) to the computer (the creator)")
     def post(self, request, pickup_id: int, seat: int):
         return _act(request, actions.hand_seat_to_computer, pickup_id=pickup_id, seat=seat)
 
 
 class PickupLeave(APIView):
-    @extend_schema(operation_id="pickup_leave", request=EmptyBody, responses={204: None},
+    @extend_schema(operation_id="pickup_leave", request=EmptyBody,
+                   responses={200: PickupAnswer, 204: None, 404: PickupRefusal, 409: PickupRefusal},
                    summary="Leave your seat (2…) before you submit a fleet; it is free again")
     def post(self, request, pickup_id: int):
         return _act(request, actions.leave_pickup, pickup_id=pickup_id)
@@ -283,8 +302,14 @@ def design_json(row) -> dict:
     return {"id": row.pk, "key": f"design-{row.pk}", "name": row.name, "points": row.points, "design": row.data}
 
 
+DESIGN_REFUSED = inline_serializer("DesignRefusal", {
+    "detail": serializers.CharField(), "field": serializers.CharField(allow_null=True, required=False,
+                                                                       help_text="The field refused."),
+    "problems": serializers.JSONField(required=False)})
+
+
 class DesignList(APIView):
-    @extend_schema(operation_id="pickup_designs", responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(operation_id="pickup_designs", responses={200: OpenApiTypes.OBJECT, 404: PickupRefusal},
                    summary="Your own ship designs under a rule book with a designer")
     def get(self, request, ruleset: str):
         try:
@@ -294,7 +319,7 @@ class DesignList(APIView):
         return Response({"results": [design_json(r) for r in designs.designs_of(request.user, ruleset)]})
 
     @extend_schema(operation_id="pickup_design_create", request=OpenApiTypes.OBJECT,
-                   responses={201: OpenApiTypes.OBJECT},
+                   responses={201: OpenApiTypes.OBJECT, 400: DESIGN_REFUSED, 404: PickupRefusal, 409: PickupRefusal},
                    summary="Design a ship: checked and priced by the rule book's designer (400 names the field)",
                    examples=[OpenApiExample("a Print&Play dashboard", request_only=True, value={
                        "name": "Akira", "faction": "Federation", "type": "heavy cruiser", "shields": [18, 18, 14, 14],
@@ -315,7 +340,7 @@ class DesignList(APIView):
 
 
 class DesignDetail(APIView):
-    @extend_schema(operation_id="pickup_design_delete", request=None, responses={204: None},
+    @extend_schema(operation_id="pickup_design_delete", request=None, responses={204: None, 404: PickupRefusal},
                    summary="Delete one of your designs (fleets that bought it keep it as bought)")
     def delete(self, request, ruleset: str, design_id: int):
         try:

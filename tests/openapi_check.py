@@ -1,0 +1,96 @@
+"""Check a real API answer against what the site's own OpenAPI schema (drf-spectacular, /api/schema/)
+declares for its operation and status, as the schemathesis probe of /api/schema/ did (its
+"undocumented status code" and "response schema conformance" checks, ST108): the status must be
+declared, and the body must validate against that status's declared schema.
+
+The schema is OpenAPI 3.0; ``jsonschema`` reads JSON Schema, so ``nullable`` is turned into a
+``null`` alternative and the components are carried along so that ``$ref`` resolves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+import jsonschema
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+
+    return OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)).decode()
+
+
+def openapi() -> dict:
+    """The site's schema as /api/schema/ serves it (generated once per test run: it depends on the
+    code only)."""
+    return json.loads(_schema_text())
+
+
+def path_of(url: str) -> str:
+    """The schema's path template that ``url`` (a concrete path, no query) falls under."""
+    url = url.split("?", 1)[0]
+    paths = openapi()["paths"]
+    if url in paths:  # /api/lobby/join/ before /api/lobby/{campaign_id}/
+        return url
+    for path in paths:
+        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)), url):
+            return path
+    raise AssertionError(f"{url} is no path of the schema")
+
+
+def _json_schema(node):
+    """OpenAPI 3.0's dialect → JSON Schema: ``nullable: true`` becomes an alternative of null."""
+    if isinstance(node, list):
+        return [_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _json_schema(v) for k, v in node.items()}
+    if node.pop("nullable", False):
+        if isinstance(node.get("type"), str) and not any(k in node for k in ("$ref", "allOf", "oneOf", "anyOf")):
+            node["type"] = [node["type"], "null"]
+            if "enum" in node:
+                node["enum"] = [*node["enum"], None]
+        else:
+            node = {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+def declared(method: str, path: str, status: int) -> dict | None:
+    """The declared response of ``method path`` (the schema's path template) for ``status``;
+    fails if the status is not declared."""
+    schema = openapi()
+    operation = schema["paths"][path][method.lower()]
+    responses = operation["responses"]
+    assert str(status) in responses or "default" in responses, (
+        f"{method.upper()} {path} answered {status}, which its schema does not declare "
+        f"(declared: {sorted(responses)})")
+    return responses.get(str(status), responses.get("default"))
+
+
+def check(response, method: str, path: str) -> None:
+    """Fail unless ``response`` (a test client's) is an answer the schema declares for ``method
+    path``: its status declared, its JSON body valid against that status's schema."""
+    response_spec = declared(method, path, response.status_code)
+    content = response_spec.get("content")
+    body = response.content
+    if not content:
+        assert not body, f"{method.upper()} {path} {response.status_code}: declared without a body, sent {body[:200]!r}"
+        return
+    media = response["Content-Type"].split(";")[0].strip()
+    assert media in content, f"{method.upper()} {path} {response.status_code}: sent {media}, declared {sorted(content)}"
+    if media != "application/json":
+        return
+    schema = openapi()
+    node = dict(_json_schema(content[media]["schema"]))
+    node["components"] = _json_schema(schema["components"])
+    try:
+        jsonschema.Draft202012Validator(node).validate(json.loads(body))
+    except jsonschema.ValidationError as exc:
+        raise AssertionError(
+            f"{method.upper()} {path} {response.status_code}: the body does not match its declared schema: "
+            f"{exc.message} at {list(exc.absolute_path)} (schema {list(exc.absolute_schema_path)}); "
+            f"body {body[:400]!r}") from None
