@@ -6,10 +6,12 @@ import re
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.db import connection, connections
 
 from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon.models import Design, Fleet
 from campaign.models import Empire, Membership, TurnOrders
+from tests.dbsessions import other_sessions
 from tests.eventhorizon.test_api_orders import a_fleet, path_into_black_hole, play
 
 pytestmark = pytest.mark.django_db
@@ -280,3 +282,9 @@ def test_the_editor_in_a_browser(live_server, monkeypatch, django_user_model):
             assert errors == []
         finally:
             browser.close()
+            # While Playwright's event loop runs in this thread, Django keeps its connections per
+            # asyncio context, not per thread: the ORM calls above opened one of their own, which
+            # the test's teardown (back outside the loop) cannot see. Close it here, inside.
+            connections.close_all()
+    if connection.vendor == "postgresql":
+        assert other_sessions() == []  # or PostgreSQL cannot drop the test database at the end

@@ -206,7 +206,10 @@ class SiteDatabase:
             import dj_database_url
 
             config = dj_database_url.parse(url)
-            self.name = f"{config['NAME']}_mailsite"
+            # One per pytest-xdist process (gw0, gw1, …), as the test databases are: this module's
+            # tests may run in two processes at once, and each one's fixture drops the database.
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+            self.name = f"{config['NAME']}_mailsite" + (f"_{worker}" if worker else "")
             self.url = url.rsplit("/", 1)[0] + "/" + self.name
             self.admin = url.rsplit("/", 1)[0] + "/postgres"
             self._sql(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)', f'CREATE DATABASE "{self.name}"')

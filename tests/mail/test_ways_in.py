@@ -10,10 +10,12 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from campaign.mail import imap
 from campaign.mail.listener import MailController
 from campaign.mail.models import InboundMessage
+from tests.dbsessions import other_sessions
 
 from .conftest import eml
 from .fakeimap import FakeImapServer, Mailbox
@@ -45,6 +47,8 @@ def test_listener_end_to_end(mail_settings, bob, lmtp):
             refused = client.sendmail("bob@example.com", ["orders@sector.example.org"],
                                       eml("no_orders.eml", mid="listener@example.com"))
             assert refused == {}
+            if connection.vendor == "postgresql":  # the listener's thread closed its connection
+                assert other_sessions() == []
             with pytest.raises(smtplib.SMTPDataError) as info:
                 client.sendmail("bob@example.com", ["orders@sector.example.org"], b"no header here\r\n")
             assert info.value.smtp_code == 554
@@ -54,6 +58,8 @@ def test_listener_end_to_end(mail_settings, bob, lmtp):
     assert row.via == ("lmtp" if lmtp else "smtp") and row.recipients == ["orders@sector.example.org"]
     assert row.status == "done" and row.reply_to == "bob@example.com"
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
+    if connection.vendor == "postgresql":
+        assert other_sessions() == []
 
 
 def test_listener_refuses_a_non_loopback_address(db):

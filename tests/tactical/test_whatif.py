@@ -5,6 +5,7 @@ Tactical Battle" for the odds."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from campaign.eventhorizon.adapters import load_state
@@ -14,6 +15,7 @@ from campaign.rules.eventhorizon.autoresolve import Side, odds
 from tactical.models import WhatIfRun
 from tactical.rules.eventhorizon import trials as eh_trials  # the battle a run fights
 from tactical.whatif import runs as whatif
+from tests.dbsessions import other_sessions
 
 pytestmark = pytest.mark.django_db
 
@@ -426,6 +428,8 @@ def test_without_a_broker_a_run_plays_in_a_thread_and_the_request_returns_at_onc
         thread.join(60)
     run.refresh_from_db()
     assert run.status == WhatIfRun.Status.DONE and run.done == 3 and run.result["trials"] == 3
+    if connection.vendor == "postgresql":
+        assert other_sessions() == []  # the thread closed its connection
 
 
 def test_an_unfinished_run_can_be_started_again_by_its_owner(eager_tasks, client, bob, mallory,
