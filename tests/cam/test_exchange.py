@@ -16,7 +16,7 @@ from django.urls import reverse
 from campaign.cam import actions
 from campaign.cam.models import CamCampaign, CamPlayer, CamScenario, CamShip
 from campaign.models import Campaign, DiceRoll, Membership
-from tests.campaign.import_options import hostile_options, welcome_options
+from tests.campaign.import_options import assert_refused, hostile_options, welcome_options
 from tests.campaign.test_export_web import _api, _web  # the same export, by web and API
 
 from .conftest import ship_numbers
@@ -196,11 +196,7 @@ def test_options_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client,
     """The same cases and words as an Event Horizon campaign's (tests/eventhorizon/test_import_options.py)."""
     doc = export(cam_campaign, tmp_path)
     doc["campaign"]["options"] = options
-    before = counts()
-    with pytest.raises(CommandError) as refused:
-        import_doc(tmp_path, doc)
-    assert str(refused.value).startswith(f"import refused: {words}")
-    assert counts() == before
+    before = assert_refused(lambda: import_doc(tmp_path, doc), words, counts)
     # The lobby's only option; its API reads a null field as one left out (the own book, stored as nothing).
     if isinstance(options, dict) and set(options) == {"battle_book"} and options["battle_book"] is not None:
         assert lobby_answer(client, alice, battle_book=options["battle_book"]).status_code == 400
@@ -256,11 +252,7 @@ def test_settings_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client
                                                   field):
     doc = export(cam_campaign, tmp_path)
     doc[section][key] = value
-    before = counts()
-    with pytest.raises(CommandError) as refused:
-        import_doc(tmp_path, doc)
-    assert str(refused.value).startswith(f"import refused: {words}")
-    assert counts() == before
+    before = assert_refused(lambda: import_doc(tmp_path, doc), words, counts)
     if field is not None:
         assert lobby_answer(client, alice, **{field: value}).status_code == 400
         assert counts() == before

@@ -5,7 +5,23 @@ words whichever layer the file is, and the database left as it was."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+from django.core.management.base import CommandError
+
 from campaign import layers
+
+
+def assert_refused(do_import: Callable[[], object], words: str, counts: Callable[[], tuple]) -> tuple:
+    """``do_import`` ends in ``CommandError("import refused: <words>…")`` and ``counts()`` (the
+    rows of the layer's tables) is as it was; returns it."""
+    before = counts()
+    with pytest.raises(CommandError) as refused:
+        do_import()
+    assert str(refused.value).startswith(f"import refused: {words}")
+    assert counts() == before
+    return before
 
 
 def hostile_options(layer_key: str) -> list[tuple[str, object, str]]:
