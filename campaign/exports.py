@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from . import layers, sanitise
 from .access import role_of, visible_campaigns
-from .actions.errors import NotAllowed, NotFound
+from .actions.campaigns import BOOK_OPTION, DEFAULT_OPTIONS, check_battle_book
+from .actions.errors import ActionError, NotAllowed, NotFound
 from .dice import entry_fields
 from .models import Campaign, Membership
 from .rules import dicelog
@@ -45,6 +46,41 @@ def check_envelope(doc, version: int, error: type[Exception]) -> dict:
     if doc.get("version") != version:
         raise error(f"export version {doc.get('version')!r} is not supported (only {version})")
     return doc
+
+
+def check_options(layer_key: str, options, error: type[Exception]) -> dict:
+    """What every layer's import checks of a campaign's rule options (``campaign.options``), so
+    that a file stores none its lobby would refuse: an object holding only the keys the layer's
+    record takes (``CampaignLayer.options``); each of the type of its default (``DEFAULT_OPTIONS``,
+    as the lobby's create action holds it): a switch true or false; the rule book for battles
+    (issue 31) one the site can fight the layer's battles on (``check_battle_book``; "" its own).
+    Text with a NUL or a lone surrogate and numbers out of range were refused by
+    ``check_envelope``. Raises ``error`` naming ``campaign.options`` and the key; returns the
+    options."""
+    layer = layers.get(layer_key)
+    if not isinstance(options, dict):
+        raise error(f"campaign.options: must be an object, not {_shown(options)}")
+    for key in sorted(options, key=lambda k: (k in layer.options, k)):  # an unknown key first
+        where, value = f"campaign.options.{key}", options[key]
+        if key not in layer.options:
+            raise error(f"{where}: unknown option ({layer.title}'s options: "
+                        f"{', '.join(sorted(layer.options)) or 'none'})")
+        if key == BOOK_OPTION:
+            try:
+                check_battle_book(layer_key, value)
+            except ActionError as exc:
+                raise error(f"{where}: {exc}") from None
+            continue
+        default = DEFAULT_OPTIONS[key]
+        if type(value) is not type(default):
+            kind = "true or false" if isinstance(default, bool) else type(default).__name__
+            raise error(f"{where}: must be {kind}, not {_shown(value)}")
+    return options
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check_dice_log(rows: list, *, seed: bytes, seed_hash: str, dice_offset: int, error: type[Exception],

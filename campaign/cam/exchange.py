@@ -182,6 +182,7 @@ def parse_export(doc: Any) -> dict:
         raise ExchangeError("campaign.dice_seed is null: a file downloaded from the site while the rubber runs "
                             "holds no seed and does not import (export it with exportcampaign on the server)")
     _fields(c, "campaign", "campaign")
+    exports.check_options(LAYER, c["options"], ExchangeError)  # as the lobby would take them
     _user(c, "moderator", "campaign", null=True)
     try:
         seed = bytes.fromhex(c["dice_seed"])

@@ -230,15 +230,18 @@ def parse_export(doc: Any) -> dict:
     exports.check_envelope(doc, VERSION, ExchangeError)
     c = _need(doc, "campaign", dict, "the document")
     for key, kind in [("name", str), ("layer", str), ("grid", str), ("width", int), ("height", int),
-                      ("status", str), ("turn", int), ("options", dict), ("moderator", (str, type(None))),
+                      ("status", str), ("turn", int), ("moderator", (str, type(None))),
                       ("dice_seed", str), ("seed_hash", str), ("dice_offset", int)]:
         _need(c, key, kind, "campaign")
+    if "options" not in c:  # its shape: exports.check_options, below
+        raise ExchangeError("campaign is missing 'options'")
     _fits(c, "campaign", "campaign")
     for key in ("id_counters",):
         if c.get(key) is not None and not isinstance(c[key], dict):
             raise ExchangeError(f"campaign.{key}: must be an object")
     if c["layer"] != "eventhorizon":
         raise ExchangeError(f"campaign.layer '{c['layer']}' is not supported")
+    exports.check_options(c["layer"], c["options"], ExchangeError)  # as the lobby would take them
     if c["status"] not in Campaign.Status.values:
         raise ExchangeError(f"campaign.status '{c['status']}' is not one of {', '.join(Campaign.Status.values)}")
     try:

@@ -16,9 +16,11 @@ from django.urls import reverse
 from campaign.cam import actions
 from campaign.cam.models import CamCampaign, CamPlayer, CamScenario, CamShip
 from campaign.models import Campaign, DiceRoll, Membership
+from tests.campaign.import_options import assert_refused, hostile_options, welcome_options
 from tests.campaign.test_export_web import _api, _web  # the same export, by web and API
 
 from .conftest import ship_numbers
+from .test_platform_lobby import FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -134,10 +136,7 @@ CASES = [
     ((("scenarios", 0, "battle"), {"turn": 1}), "scenario 1: the rules cannot read it"),
     ((("scenarios", 0, "forces"), []), "scenarios[0].forces: must be an object"),
     ((("cam", "deadline"), "tomorrow"), "cam.deadline: must be a date and time"),
-    ((("campaign", "options"), {"steered_drift": True}), "a CAM rubber takes no option 'steered_drift'"),
     # The hostile-input probe: a falsy rule book (null, [], {}) skipped the check and was stored.
-    ((("campaign", "options"), {"battle_book": None}),
-     "campaign.options.battle_book: the rule book for battles must be a rule book's name, not None"),
     ((("campaign", "options"), {"battle_book": {}}),
      "campaign.options.battle_book: the rule book for battles must be a rule book's name, not {}"),
     ((("campaign", "layer"), "chess"), "campaign.layer 'chess' is not one of"),
@@ -179,3 +178,92 @@ def test_a_rubber_in_set_up_with_its_own_sd_round_trips(db, alice, bob, carol, t
     with pytest.raises(CommandError, match="import refused: sds: the rules cannot read it"):
         import_doc(tmp_path, first)
     assert counts() == before
+
+
+# --- The settings and options the lobby would refuse ------------------------------------------
+
+def lobby_answer(client, user, **changes):
+    """The lobby's create API given the same settings (tests/cam/test_platform_lobby.py's form)."""
+    client.force_login(user)
+    return client.post("/api/lobby/", {**FORM, "layer": "cam", **changes}, content_type="application/json")
+
+
+HOSTILE_OPTIONS = hostile_options("cam")
+
+
+@pytest.mark.parametrize(("options", "words"), [c[1:] for c in HOSTILE_OPTIONS], ids=[c[0] for c in HOSTILE_OPTIONS])
+def test_options_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client, alice, options, words):
+    """The same cases and words as an Event Horizon campaign's (tests/eventhorizon/test_import_options.py)."""
+    doc = export(cam_campaign, tmp_path)
+    doc["campaign"]["options"] = options
+    before = assert_refused(lambda: import_doc(tmp_path, doc), words, counts)
+    # The lobby's only option; its API reads a null field as one left out (the own book, stored as nothing).
+    if isinstance(options, dict) and set(options) == {"battle_book"} and options["battle_book"] is not None:
+        assert lobby_answer(client, alice, battle_book=options["battle_book"]).status_code == 400
+        assert counts() == before
+
+
+@pytest.mark.parametrize("options", welcome_options("cam"), ids=json.dumps)
+def test_options_the_lobby_takes_import_as_they_are(cam_campaign, tmp_path, options):
+    doc = export(cam_campaign, tmp_path)
+    doc["campaign"]["options"] = options
+    assert import_doc(tmp_path, doc).options == options
+
+
+SETTINGS = [
+    # (section, key, value, the refusal's words, the lobby form's field; None: the lobby takes a number as
+    # text, as from its page, where a file's numbers are JSON numbers)
+    # Within the column, beyond what the create forms and CAM 4.0-4.2 take: stored before.
+    ("cam", "period", 7, "cam: 000 CAM 4.1 Length Of Campaigns: period 7 is outside 1 to 6", "period"),
+    ("cam", "period", 0, "cam: 000 CAM 4.1 Length Of Campaigns: period 0 is outside 1 to 6", "period"),
+    ("cam", "starting_points", 0, "cam: 000 CAM 4.0 Campaigns: starting points 0 is outside 1 to 100000",
+     "starting_points"),
+    ("cam", "starting_points", 2_000_000_000,
+     "cam: 000 CAM 4.0 Campaigns: starting points 2000000000 is outside 1 to 100000", "starting_points"),
+    ("cam", "scenarios", 51, "cam: 000 CAM 4.1 Length Of Campaigns: number of scenarios 51 is outside 1 to 50",
+     "scenarios"),
+    ("cam", "points_level", 100_001,
+     "cam: 000 CAM 2.2 Scenario Point Level: scenario points level 100001 is outside 1 to 100000", "points_level"),
+    ("cam", "break_percent", 500, "cam: 000 CAM 2.3: break contact percentage 500 is outside 1 to 100",
+     "break_percent"),
+    ("cam", "break_percent", 0, "cam: 000 CAM 2.3: break contact percentage 0 is outside 1 to 100", "break_percent"),
+    ("cam", "replacement_percent", 101, "cam: 000 CAM 4.2: replacement percentage 101 is outside 0 to 100",
+     "replacement_percent"),
+    ("cam", "replacement_percent", 30, "cam: 000 CAM 4.2: 'Replacements' between scenarios can 'cost' no more "
+     "than 10% of the total points that began the campaign, not 30%", "replacement_percent"),
+    ("cam", "tables", 5, "cam: 000 CAM 2.3 (11.3 multi-tables): number of tables 5 is outside 1 to 4", "tables"),
+    ("campaign", "turn_hours", 24 * 365 + 1,
+     "campaign.turn_hours: the hours per step must be a whole number from 0 to 8760, not 8761", "step_hours"),
+    # Refused by the columns' check before, and still.
+    ("cam", "period", -1, "cam.period: must be 0 to 32767, not -1", "period"),
+    ("cam", "tables", True, "cam.tables: must be a whole number, not True", "tables"),
+    ("cam", "starting_points", "100", "cam.starting_points: must be a whole number, not '100'", None),
+    ("cam", "survival_roll", 1, "cam.survival_roll: must be true or false, not 1", "survival_roll"),
+    ("cam", "battle_mode", "duel", "cam.battle_mode: Value 'duel' is not a valid choice", "battle_mode"),
+    ("cam", "scenario_mode", "x\x00", "cam.scenario_mode: contains a NUL character", "scenario_mode"),
+    ("campaign", "turn_hours", -1, "campaign.turn_hours: must be 0 to 2147483647, not -1", "step_hours"),
+    ("campaign", "turn_hours", 10**30, "campaign.turn_hours: the number is outside", "step_hours"),
+]
+
+
+@pytest.mark.parametrize(("section", "key", "value", "words", "field"), SETTINGS,
+                         ids=[f"{s}.{k}={v!r}" for s, k, v, *_ in SETTINGS])
+def test_settings_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client, alice, section, key, value, words,
+                                                  field):
+    doc = export(cam_campaign, tmp_path)
+    doc[section][key] = value
+    before = assert_refused(lambda: import_doc(tmp_path, doc), words, counts)
+    if field is not None:
+        assert lobby_answer(client, alice, **{field: value}).status_code == 400
+        assert counts() == before
+
+
+def test_settings_at_the_lobbys_bounds_import(cam_campaign, tmp_path, client, alice):
+    doc = export(cam_campaign, tmp_path)
+    bounds = {"replacement_percent": 100, "replacement_house_rule": True, "tables": 4, "break_percent": 100,
+              "points_level": 100_000}
+    doc["cam"].update(bounds)
+    doc["campaign"]["turn_hours"] = 24 * 365
+    copy = import_doc(tmp_path, doc)
+    assert {k: getattr(copy.cam, k) for k in bounds} == bounds and copy.turn_hours == 24 * 365
+    assert lobby_answer(client, alice, step_hours=24 * 365, **bounds).status_code == 201

@@ -8,14 +8,17 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from campaign.actions import ActionError, check_battle_book
 from campaign.models import Campaign, DiceRoll, Membership
 
 from .. import adapters
 from ..exchange import SECTIONS, ExchangeError, parse_export
 from ..models import LAYER, CamCampaign, CamPlayer, CamScenario, CamSD, CamShip
 from .errors import ENGINE_ERRORS, CamActionError
+from .lobby import MAX_STEP_HOURS, _checked_settings
 
+# What the create forms set of ``CamCampaign`` (``_checked_settings``' arguments).
+SETTINGS = ("period", "starting_points", "scenarios", "points_level", "break_percent", "replacement_percent",
+            "survival_roll", "tables", "replacement_house_rule", "battle_mode", "scenario_mode")
 _UNREADABLE = ENGINE_ERRORS + (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
@@ -33,6 +36,21 @@ def _values(row: dict, section: str) -> dict:
     return out
 
 
+def _check_lobby_settings(c: dict, cam: dict) -> None:
+    """The settings the rubber's create forms set (the lobby's and the CAM page's), as their
+    actions would take them: CAM 4.0, 4.1, 2.2, 2.3, 4.2 by the engine (``_checked_settings``), the
+    hours per step within the lobby's bounds. Their columns would take more (a period of 40, a
+    break level of 500%), which the rules then misread. Raises ``CamActionError`` in the lobby's
+    words."""
+    try:
+        _checked_settings(**{name: cam[name] for name in SETTINGS})
+    except CamActionError as exc:
+        raise CamActionError(f"import refused: cam: {exc}") from None
+    if not c["turn_hours"] <= MAX_STEP_HOURS:  # a whole number ≥ 0: its column's check
+        raise CamActionError(f"import refused: campaign.turn_hours: the hours per step must be a whole number "
+                             f"from 0 to {MAX_STEP_HOURS}, not {c['turn_hours']!r}")
+
+
 @transaction.atomic
 def import_rubber(doc) -> Campaign:
     """Create a CAM rubber from an export document. The document is checked whole first, then the
@@ -43,17 +61,7 @@ def import_rubber(doc) -> Campaign:
     except ExchangeError as exc:
         raise CamActionError(f"import refused: {exc}") from None
     c = doc["campaign"]
-    options = c["options"]
-    unknown = sorted(set(options) - {"battle_book"})
-    if unknown:
-        raise CamActionError(f"import refused: campaign.options: a CAM rubber takes no option {unknown[0]!r}")
-    # issue 31: a rule book the site can fight CAM's battles on. Checked whenever present: a falsy
-    # null, [] or {} was stored as it came (found by the hostile-input probe); "" is the own book.
-    if "battle_book" in options:
-        try:
-            check_battle_book(LAYER, options["battle_book"])
-        except ActionError as exc:
-            raise CamActionError(f"import refused: campaign.options.battle_book: {exc}") from None
+    _check_lobby_settings(c, doc["cam"])
     named = {c["moderator"]} | {m["user"] for m in doc["members"]} | {p["user"] for p in doc["players"]}
     users = {u.username: u for u in get_user_model().objects.filter(username__in=named - {None})}
     for i, p in enumerate(doc["players"]):
