@@ -94,3 +94,20 @@ def check(response, method: str, path: str) -> None:
             f"{method.upper()} {path} {response.status_code}: the body does not match its declared schema: "
             f"{exc.message} at {list(exc.absolute_path)} (schema {list(exc.absolute_schema_path)}); "
             f"body {body[:400]!r}") from None
+
+
+def api(user):
+    """An API client logged in as ``user`` (the schema tests' caller)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def sent(response, method: str, url: str, status: int):
+    """``response``'s body after checking its status is ``status`` and that the schema declares
+    it for ``method url`` (a concrete path or the schema's own template)."""
+    assert response.status_code == status, response.content
+    check(response, method, path_of(url))
+    return response.json() if response.content else None

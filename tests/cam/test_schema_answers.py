@@ -7,11 +7,10 @@ status (tests/openapi_check.py)."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from campaign import actions as platform
 from campaign.cam import actions, online
-from tests.openapi_check import check
+from tests.openapi_check import api, sent
 
 from .conftest import ship_numbers
 
@@ -22,18 +21,6 @@ S = C + "scenarios/{number}/"
 SD = {"key": "excelsior", "ship_class": "CA", "name": "CA USS 'Excelsior'", "speed": 7, "turning": 3,
       "target_size": 2, "shields": [4, 4, 4, 4], "hull": 9, "crippled_at": 5, "period_first": 2,
       "period_last": 5, "main": [[4, "Phaser", ""]]}
-
-
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def sent(response, method: str, path: str, status: int):
-    assert response.status_code == status, response.content
-    check(response, method, path)
-    return response.json()
 
 
 def test_the_lists_and_the_catalogue_are_what_the_schema_declares(cam_campaign, alice, bob, carol):

@@ -8,24 +8,11 @@ declared. Each answer is checked against the schema's response for its status
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.campaign.test_api_lobby import MATRIX, RED, cast, lobby  # noqa: F401 - fixtures
-from tests.openapi_check import check, path_of
+from tests.openapi_check import api, sent
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def sent(response, method: str, url: str, status: int):
-    assert response.status_code == status, response.content
-    check(response, method, path_of(url))
-    return response.json() if response.content else None
 
 
 @pytest.mark.parametrize("who", ["moderator", "player", "other player", "outsider"])

@@ -9,26 +9,13 @@ response for its status (tests/openapi_check.py)."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from campaign.models import AuditEntry
 from tests.cam.conftest import make_cam
-from tests.openapi_check import check, path_of
+from tests.openapi_check import api, sent
 from tests.tactical.play_support import make_battle, patch_record_result
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def sent(response, method: str, url: str, status: int):
-    assert response.status_code == status, response.content
-    check(response, method, path_of(url))
-    return response.json() if response.content else None
 
 
 def test_the_turns_do_it_now_endpoints_declare_what_they_refuse(small_campaign, alice, bob):
