@@ -210,8 +210,22 @@ def phone(new_page):
 
 def sideways_overflow(page) -> list[str]:
     """Elements that push the page wider than the screen (nothing may, at phone width: a wide
-    table or map scrolls inside its own frame)."""
-    return page.evaluate("""() => {
+    table or map scrolls inside its own frame). A page that reloads itself (the play pages do when
+    the other side moves) is measured once it has loaded again."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(3):
+        page.wait_for_load_state("load")
+        try:
+            return page.evaluate(_OVERFLOW_JS)
+        except PlaywrightError as exc:
+            if "Execution context was destroyed" not in str(exc):
+                raise
+    page.wait_for_load_state("load")
+    return page.evaluate(_OVERFLOW_JS)
+
+
+_OVERFLOW_JS = ("""() => {
       const width = document.documentElement.clientWidth, found = [];
       for (const el of document.querySelectorAll('body *')) {
         const box = el.getBoundingClientRect();

@@ -29,7 +29,8 @@ from tests.eventhorizon.setup_round import finish_setup
 from tests.tactical.battle_support import contact_turn
 from tests.tactical.test_battle_pages import client_for, text
 
-pytestmark = pytest.mark.django_db
+# The turn report emails go out by a task: in-process here even on the broker-backed pass.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def _fight_online(campaign, alice, book: str, django_capture_on_commit_callbacks) -> tuple[Battle, Turn]:
