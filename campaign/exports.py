@@ -48,6 +48,20 @@ def check_envelope(doc, version: int, error: type[Exception]) -> dict:
     return doc
 
 
+def check_name(campaign, error: type[Exception]) -> None:
+    """What every layer's import checks of ``campaign.name``, as the lobby's create takes it: not
+    blank (nor spaces only) and at most the column's characters. Its type is the layer's column
+    check. Raises ``error`` naming ``campaign.name``."""
+    name = campaign.get("name") if isinstance(campaign, dict) else None
+    if not isinstance(name, str):
+        return
+    limit = Campaign._meta.get_field("name").max_length
+    if not name.strip():
+        raise error(f"campaign.name: a campaign needs a name, not {_shown(name)}")
+    if len(name) > limit:
+        raise error(f"campaign.name: a campaign name has at most {limit} characters, not {len(name)}")
+
+
 def check_options(layer_key: str, options, error: type[Exception]) -> dict:
     """What every layer's import checks of a campaign's rule options (``campaign.options``), so
     that a file stores none its lobby would refuse: an object holding only the keys the layer's

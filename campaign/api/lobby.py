@@ -218,7 +218,7 @@ class LobbyList(ListAPIView):
         layer = layers.get(key)
         data = {k: v for k, v in request.data.items() if k != "layer"}
         form = layer.lobby_form(data=data)
-        wrong = _wrong_types(form, data)
+        wrong = _wrong_types(form, data, layer.options)
         if wrong:
             return Response(wrong, status=status.HTTP_400_BAD_REQUEST)
         if not form.is_valid():
@@ -227,14 +227,16 @@ class LobbyList(ListAPIView):
         return Response(_lobby_data(request, campaign), status=status.HTTP_201_CREATED)
 
 
-def _wrong_types(form, data: dict) -> dict:
+def _wrong_types(form, data: dict, options=frozenset()) -> dict:
     """A page's form fed with JSON reads anything as text ([1] as "[1]") and anything truthy as
     true: each field's value must be of its own JSON type (a number may come as text, as from the
-    page). The refusals in the form's own error shape."""
+    page). Null is a field left out, except for a rule option (``options``, the layer record's):
+    the default layer's lobby, the moderation panel and every import refuse a null option, so this
+    one does too rather than reading it as the default. The refusals in the form's own error shape."""
     wrong = {}
     for key, value in data.items():
         field = form.fields.get(key)
-        if field is None or value is None:
+        if field is None or (value is None and key not in options):
             continue
         if isinstance(field, forms.BooleanField):
             kind, ok = "true or false", isinstance(value, bool)

@@ -181,6 +181,7 @@ def parse_export(doc: Any) -> dict:
     if c.get("dice_seed") is None:
         raise ExchangeError("campaign.dice_seed is null: a file downloaded from the site while the rubber runs "
                             "holds no seed and does not import (export it with exportcampaign on the server)")
+    exports.check_name(c, ExchangeError)  # as the lobby would take it, in the same words as Event Horizon's
     _fields(c, "campaign", "campaign")
     exports.check_options(LAYER, c["options"], ExchangeError)  # as the lobby would take them
     _user(c, "moderator", "campaign", null=True)

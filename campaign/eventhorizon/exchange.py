@@ -233,6 +233,7 @@ def parse_export(doc: Any) -> dict:
                       ("status", str), ("turn", int), ("moderator", (str, type(None))),
                       ("dice_seed", str), ("seed_hash", str), ("dice_offset", int)]:
         _need(c, key, kind, "campaign")
+    exports.check_name(c, ExchangeError)  # as the lobby would take it
     if "options" not in c:  # its shape: exports.check_options, below
         raise ExchangeError("campaign is missing 'options'")
     _fits(c, "campaign", "campaign")

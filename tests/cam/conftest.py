@@ -26,6 +26,17 @@ def make_cam(alice, bob, carol, *, scenarios=2, start=True, seed="cam-test", **s
     return campaign
 
 
+def at_the_table(alice, bob, carol, **settings):
+    """A started rubber (``make_cam``) whose scenario 1 is an open battle with its table rolled
+    (CAM 2.3): bob's first three ships against carol's first two, five units in all."""
+    campaign = make_cam(alice, bob, carol, **settings)
+    actions.generate_scenario(campaign_id=campaign.pk, user=alice, nature="open_battle")
+    actions.select_forces(campaign_id=campaign.pk, user=bob, ships=ship_numbers(campaign, 1)[:3])
+    actions.select_forces(campaign_id=campaign.pk, user=carol, ships=ship_numbers(campaign, 2)[:2])
+    actions.roll_table(campaign_id=campaign.pk, user=bob)
+    return campaign
+
+
 @pytest.fixture
 def cam_campaign(db, alice, bob, carol):
     return make_cam(alice, bob, carol)

@@ -197,8 +197,8 @@ def test_options_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client,
     doc = export(cam_campaign, tmp_path)
     doc["campaign"]["options"] = options
     before = assert_refused(lambda: import_doc(tmp_path, doc), words, counts)
-    # The lobby's only option; its API reads a null field as one left out (the own book, stored as nothing).
-    if isinstance(options, dict) and set(options) == {"battle_book"} and options["battle_book"] is not None:
+    # The lobby's only option: its API refuses it too, null included (it read null as left out).
+    if isinstance(options, dict) and set(options) == {"battle_book"}:
         assert lobby_answer(client, alice, battle_book=options["battle_book"]).status_code == 400
         assert counts() == before
 
@@ -234,6 +234,11 @@ SETTINGS = [
     ("cam", "tables", 5, "cam: 000 CAM 2.3 (11.3 multi-tables): number of tables 5 is outside 1 to 4", "tables"),
     ("campaign", "turn_hours", 24 * 365 + 1,
      "campaign.turn_hours: the hours per step must be a whole number from 0 to 8760, not 8761", "step_hours"),
+    # The name as the lobby's create takes it, in the same words as an Event Horizon campaign's: a blank one
+    # imported (tests/eventhorizon/test_import_validation.py).
+    ("campaign", "name", "", "campaign.name: a campaign needs a name, not ''", "name"),
+    ("campaign", "name", " \t ", "campaign.name: a campaign needs a name, not ' \\t '", "name"),
+    ("campaign", "name", "x" * 121, "campaign.name: a campaign name has at most 120 characters, not 121", "name"),
     # Refused by the columns' check before, and still.
     ("cam", "period", -1, "cam.period: must be 0 to 32767, not -1", "period"),
     ("cam", "tables", True, "cam.tables: must be a whole number, not True", "tables"),
@@ -247,7 +252,7 @@ SETTINGS = [
 
 
 @pytest.mark.parametrize(("section", "key", "value", "words", "field"), SETTINGS,
-                         ids=[f"{s}.{k}={v!r}" for s, k, v, *_ in SETTINGS])
+                         ids=[f"{s}.{k}={v!r}"[:60] for s, k, v, *_ in SETTINGS])
 def test_settings_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client, alice, section, key, value, words,
                                                   field):
     doc = export(cam_campaign, tmp_path)

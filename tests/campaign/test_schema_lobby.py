@@ -51,6 +51,9 @@ def test_join_and_create_refusals_are_declared(lobby, alice, bob, mallory):  # n
     sent(api(alice).post(create, {"name": "x", "layer": "nonesuch"}, format="json"), "post", create, 400)
     sent(api(alice).post(create, {"name": "", "layer": "cam", "period": [1]}, format="json"), "post", create, 400)
     sent(api(alice).post(create, {"name": "", "layer": "cam"}, format="json"), "post", create, 400)
+    refused = sent(api(alice).post(create, {"name": "Rubber", "layer": "cam", "battle_book": None}, format="json"),
+                   "post", create, 400)  # a null rule option, in the form's own shape
+    assert refused == {"battle_book": [{"message": "battle_book is text, not None", "code": "invalid"}]}
     link = f"/api/campaigns/{lobby.pk}/invite-link/"
     sent(api(alice).put(link, {"enabled": "maybe"}, format="json"), "put", link, 400)
     moderators = f"/api/campaigns/{lobby.pk}/moderators/"

@@ -659,6 +659,9 @@ def test_a_seat_on_a_cam_page_that_is_no_seat_number_is_refused_not_ignored(clie
     ("name", [1], "name is text, not [1]"), ("name", {"a": 1}, "name is text"), ("seed", 7, "seed is text"),
     ("listed", "x", "listed is true or false, not 'x'"), ("listed", [1], "listed is true or false"),
     ("step_hours", True, "step_hours is a whole number, not True"),
+    # A rule option is refused null, as the Event Horizon lobby and every import refuse it; it was read as
+    # left out (the layer's own rule book).
+    ("battle_book", None, "battle_book is text, not None"), ("battle_book", 7, "battle_book is text, not 7"),
 ])
 def test_the_cam_lobby_api_refuses_a_field_of_the_wrong_json_type(client, alice, field, value, named):
     """The CAM lobby is created through its page's form: fed JSON, it read [1] as the name "[1]"

@@ -65,6 +65,11 @@ CASES = [
     ((("ships", 0, "damage"), {"warp_core": 1}), "ships[0].damage.warp_core: is not a damage field"),
     ((("ships", 0, "damage"), {"weapons": ["phaser"]}), "ships[0].damage.weapons[0]: 'phaser' is not a weapon key"),
     ((("ships", 1, "number"), -1), "ships[1].number: must be 0 to 2147483647, not -1"),
+    # The name as the lobby's create takes it (a blank one imported), in the same words as a CAM rubber's
+    # (tests/cam/test_exchange.py).
+    ((("campaign", "name"), ""), "campaign.name: a campaign needs a name, not ''"),
+    ((("campaign", "name"), " \t\n"), "campaign.name: a campaign needs a name, not ' \\t\\n'"),
+    ((("campaign", "name"), "x" * 121), "campaign.name: a campaign name has at most 120 characters, not 121"),
     ((("campaign", "purpose"), 40000), "campaign.purpose: must be 0 to 32767, not 40000"),
     ((("empires", 0, "name"), "x" * 81), "empires[0].name: must be at most 80 characters, not 81"),
     ((("empires", 0, "colour"), "red"), "empires[0].colour: must be #rrggbb"),

@@ -249,6 +249,9 @@ def test_report_command(played, bob):  # issue: turn report per player
         run("report", str(played.pk), "99", "--player", "1")
     with pytest.raises(CommandError, match="no player 'nobody'"):
         run("report", str(played.pk), "1", "--player", "nobody")
+    # A seat typed as a digit int() refuses was a ValueError's traceback.
+    with pytest.raises(CommandError, match="no player '²'"):
+        run("report", str(played.pk), "1", "--player", "²")
 
 
 def test_reports_hide_other_players_private_events(played):

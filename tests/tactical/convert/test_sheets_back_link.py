@@ -13,6 +13,7 @@ from campaign import actions as campaign_actions
 from tactical.models import Battle
 from tactical.rules import registry
 from tactical.rules.kit.sheets import document
+from tests.cam.conftest import at_the_table
 from tests.tactical.battle_support import contact_turn
 
 pytestmark = pytest.mark.django_db
@@ -61,14 +62,7 @@ def test_a_converted_battle_fought_online_links_back_too(client, small_campaign,
 
 
 def test_a_cam_scenarios_sheets_link_back_to_the_scenario(client, alice, bob, carol):
-    from campaign.cam import actions as cam_actions
-    from tests.cam.conftest import make_cam, ship_numbers
-
-    c = make_cam(alice, bob, carol)
-    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    cam_actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     client.force_login(bob)
     for book in registry.books_for("cam"):
         sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book={book}").content.decode()

@@ -9,6 +9,7 @@ import pytest
 
 from campaign import actions as campaign_actions
 from tactical.models import Battle
+from tests.cam.conftest import at_the_table
 from tests.tactical.battle_support import contact_turn
 
 pytestmark = pytest.mark.django_db
@@ -34,14 +35,7 @@ def test_a_tabletop_battle_prints_the_books_record_sheets(book, client, small_ca
 
 @pytest.mark.parametrize("book", sorted(BOOKS))
 def test_a_cam_tabletop_scenario_prints_its_forces_in_the_books_form(book, client, alice, bob, carol):
-    from campaign.cam import actions as cam_actions
-    from tests.cam.conftest import make_cam, ship_numbers
-
-    c = make_cam(alice, bob, carol)
-    cam_actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    cam_actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    cam_actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    cam_actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     client.force_login(bob)
     assert f"?book={book}" in client.get(f"/cam/{c.pk}/scenarios/1/").content.decode()
     sheets = client.get(f"/cam/{c.pk}/scenarios/1/sheets/?book={book}").content.decode()

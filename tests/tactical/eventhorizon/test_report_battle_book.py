@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.core.management import call_command
 from django.urls import reverse
 
 from campaign import actions as campaign_actions
@@ -47,6 +49,13 @@ def _fight_online(campaign, alice, book: str, django_capture_on_commit_callbacks
     turn = Turn.objects.get(campaign=campaign, number=battle.turn)
     assert battle.resolved_how == "tactical" and turn.status == Turn.Status.DONE
     return battle, turn
+
+
+def _command(campaign, number, player=None) -> str:
+    """What ``manage.py report`` prints of turn ``number`` (``player``: its --player)."""
+    out = StringIO()
+    call_command("report", str(campaign.pk), str(number), *(["--player", player] if player else []), stdout=out)
+    return out.getvalue()
 
 
 def _battle_event(turn) -> dict:
@@ -88,6 +97,10 @@ def test_a_battle_fought_online_names_its_book_and_links_its_page(small_campaign
         assert f"fought online on {title}" in sent
         site = settings.SITE_URL.rstrip("/")
         assert f"battle page: {site}{path}" in sent and f'href="{site}{path}"' in sent
+    # manage.py report prints the same links: a seat's report as its player reads it, the full one as the
+    # moderator reads it (it printed none).
+    for player in ("bob", "2", None):
+        assert f"battle page: {site}{path}" in _command(small_campaign, turn.number, player)
     # The battle pages and the battle API say it in the same words (BR1).
     page = text(client_for(bob).get(path))
     assert f"fought online on {title}" in page
@@ -151,6 +164,7 @@ def _answers(campaign, number, user) -> dict:
         "api": client.get(reverse("api-report", args=[campaign.pk, number])).json(),
         "email text": reports.render_report_text(campaign, number, user),
         "email html": _normalised(reports.render_report_html(campaign, number, user)),
+        "command": _command(campaign, number, user.username),
     }
 
 
@@ -170,6 +184,7 @@ def test_a_seat_learns_nothing_of_a_battle_it_may_not_see(three_seats, alice, bo
     dave_with, bob_with = _answers(campaign, turn.number, dave), _answers(campaign, turn.number, bob)
     assert "My Trek V" in bob_with["email text"]  # the fighters are told (the comparison means something)
     assert "battle page:" not in dave_with["email text"] and "battle-link" not in dave_with["page"]
+    assert "battle page:" not in dave_with["command"] and "battle page:" in bob_with["command"]
     sent = _email_to(dave)
     assert "My Trek V" not in sent and f"/battles/{battle.pk}/" not in sent
     _without_the_battle(battle, turn)

@@ -5,13 +5,17 @@ from django.core.management.base import BaseCommand, CommandError
 from campaign.eventhorizon.reports import ReportError, turn_report
 from campaign.management.commands._common import get_campaign
 from campaign.rules.eventhorizon.report import render_text
+from campaign.sanitise import whole_number
 
 
 class Command(BaseCommand):
     help = (
         "Print a player's report of a processed turn: income (interdicted worlds named), "
         "purchases, movements, neutral world rolls, battles with their dice, changes of "
-        "ownership and victory status. Without --player, the moderator's full report."
+        "ownership and victory status. Without --player, the moderator's full report. As the turn "
+        "report email's text: each battle the reader may open (ruling BR5) is followed by "
+        "'battle page: <address>', built from SITE_URL; the reader is the player's account with "
+        "--player (a computer seat's report links none), the campaign's moderator without it."
     )
 
     def add_arguments(self, parser):
@@ -22,16 +26,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         campaign = get_campaign(opts["campaign"])
-        seat = None
+        # Whose report, and who reads it: links go only to the battle pages the reader may open,
+        # as in the emails (ruling BR5, fog of war FW4). The full report is the moderator's.
+        seat, reader = None, campaign.moderator
         if opts["player"] is not None:
             player = opts["player"]
-            empire = (campaign.empires.filter(seat=int(player)).first() if player.isdigit()
+            number = whole_number(player)
+            empire = (campaign.empires.filter(seat=number).first() if number is not None
                       else campaign.empires.filter(user__username=player).first())
             if empire is None:
                 raise CommandError(f"campaign {campaign.pk} has no player '{player}' (give a seat number or username)")
-            seat = empire.seat
+            seat, reader = empire.seat, empire.user
         try:
-            report = turn_report(campaign, opts["turn"], seat)
+            report = turn_report(campaign, opts["turn"], seat, reader=reader, absolute=True)
         except ReportError as exc:
             raise CommandError(str(exc)) from None
         if opts["json"]:
