@@ -31,15 +31,14 @@ def openapi() -> dict:
 
 
 def path_of(url: str) -> str:
-    """The schema's path template that ``url`` (a concrete path, no query) falls under."""
+    """The schema's path template that ``url`` (a concrete path, no query) falls under: of those
+    it matches, the one with the fewest parameters (/api/lobby/join/ before
+    /api/lobby/{campaign_id}/, …/press/options/ before …/press/{conversation_id}/)."""
     url = url.split("?", 1)[0]
-    paths = openapi()["paths"]
-    if url in paths:  # /api/lobby/join/ before /api/lobby/{campaign_id}/
-        return url
-    for path in paths:
-        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)), url):
-            return path
-    raise AssertionError(f"{url} is no path of the schema")
+    matching = [path for path in openapi()["paths"]
+                if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)), url)]
+    assert matching, f"{url} is no path of the schema"
+    return min(matching, key=lambda path: path.count("{"))
 
 
 def _json_schema(node):
@@ -84,16 +83,23 @@ def check(response, method: str, path: str) -> None:
     assert media in content, f"{method.upper()} {path} {response.status_code}: sent {media}, declared {sorted(content)}"
     if media != "application/json":
         return
-    schema = openapi()
-    node = dict(_json_schema(content[media]["schema"]))
-    node["components"] = _json_schema(schema["components"])
+    problem = mismatch(method, path, response.status_code, json.loads(body))
+    assert problem is None, f"{problem}; body {body[:400]!r}"
+
+
+def mismatch(method: str, path: str, status: int, body) -> str | None:
+    """Why the JSON value ``body`` does not match the schema ``method path`` declares for
+    ``status`` (its application/json body), or None when it does; fails if the status is not declared."""
+    content = declared(method, path, status).get("content") or {}
+    assert "application/json" in content, f"{method.upper()} {path} {status}: no JSON body declared"
+    node = dict(_json_schema(content["application/json"]["schema"]))
+    node["components"] = _json_schema(openapi()["components"])
     try:
-        jsonschema.Draft202012Validator(node).validate(json.loads(body))
+        jsonschema.Draft202012Validator(node).validate(body)
     except jsonschema.ValidationError as exc:
-        raise AssertionError(
-            f"{method.upper()} {path} {response.status_code}: the body does not match its declared schema: "
-            f"{exc.message} at {list(exc.absolute_path)} (schema {list(exc.absolute_schema_path)}); "
-            f"body {body[:400]!r}") from None
+        return (f"{method.upper()} {path} {status}: the body does not match its declared schema: "
+                f"{exc.message} at {list(exc.absolute_path)} (schema {list(exc.absolute_schema_path)})")
+    return None
 
 
 def api(user):

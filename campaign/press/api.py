@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from ..actions.errors import ActionError, NotAllowed, TooMany
 from ..actions.errors import NotFound as ActionNotFound
 from ..api.fields import StrictBooleanField
+from ..api.schema import RefusalSerializer
 from . import actions, visibility
 from .mail import conversation_title
 from .models import MAX_TEXT, Conversation, PressMessage
@@ -150,8 +151,8 @@ class PressList(APIView):
             "conversations": [_conversation_json(reader, c, unread.get(c.pk, 0)) for c in rows],
         })
 
-    @extend_schema(operation_id="press_post", request=PressPostSerializer, responses={201: PressMessageSerializer},
-                   examples=POST_EXAMPLES)
+    @extend_schema(operation_id="press_post", request=PressPostSerializer,
+                   responses={201: PressMessageSerializer, 429: RefusalSerializer}, examples=POST_EXAMPLES)
     def post(self, request, campaign_id: int):
         reader = _reader(request, campaign_id)
         data = _valid(PressPostSerializer, request)
@@ -188,7 +189,7 @@ class PressConversation(APIView):
                          "messages": [_message_json(m) for m in shown]})
 
     @extend_schema(operation_id="press_conversation_reply", request=PressReplySerializer,
-                   responses={201: PressMessageSerializer},
+                   responses={201: PressMessageSerializer, 429: RefusalSerializer},
                    examples=[OpenApiExample("reply", value={"text": "Agreed: you take the north."}, request_only=True)])
     def post(self, request, campaign_id: int, conversation_id: int):
         reader = _reader(request, campaign_id)

@@ -29,6 +29,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaign.api.schema import RefusalSerializer
 from tactical.models import WhatIfRun
 from tactical.rules.kit.trial import load
 from tactical.whatif import books, converted
@@ -39,6 +40,12 @@ from tactical.whatif.pool import trial_of
 def refused(exc: whatif.WhatIfError) -> Response:
     """A refused request: its reason, with 429 / 404 / 403 / 400 (``runs.http_status``)."""
     return Response({"detail": str(exc)}, status=whatif.http_status(exc))
+
+
+def created_or_refused(made) -> dict:
+    """What a "start a run" operation answers, for its schema: 201 with the run (``made``), or
+    ``refused``'s reason."""
+    return {201: made, **{code: RefusalSerializer for code in (400, 403, 404, 429)}}
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
@@ -73,7 +80,8 @@ class WhatIfList(APIView):
         runs = whatif.runs_of(request.user)[:100]
         return Response({"results": [run_json(r, full=False) for r in runs]})
 
-    @extend_schema(operation_id="what_if_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="what_if_create", request=OpenApiTypes.OBJECT,
+                   responses=created_or_refused(OpenApiTypes.OBJECT))
     def post(self, request):
         try:
             run = whatif.start_what_if(user=request.user, params=request.data)
@@ -89,7 +97,8 @@ class WhatIfDetail(APIView):
 
 
 class BookWhatIfCreate(APIView):
-    @extend_schema(operation_id="what_if_book_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="what_if_book_create", request=OpenApiTypes.OBJECT,
+                   responses=created_or_refused(OpenApiTypes.OBJECT))
     def post(self, request, book: str):
         try:
             run = books.start_book_what_if(user=request.user, book=book, params=request.data)
@@ -99,7 +108,8 @@ class BookWhatIfCreate(APIView):
 
 
 class ConvertedWhatIfCreate(APIView):
-    @extend_schema(operation_id="what_if_converted_create", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="what_if_converted_create", request=OpenApiTypes.OBJECT,
+                   responses=created_or_refused(OpenApiTypes.OBJECT))
     def post(self, request):
         try:
             run = converted.start_converted_what_if(user=request.user, params=request.data)

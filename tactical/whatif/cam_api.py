@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from tactical.models import WhatIfRun
 from tactical.whatif import cam, camtrials, runs
+from tactical.whatif.api import created_or_refused, refused
 
 
 class CatalogueFleet(serializers.Serializer):
@@ -174,10 +175,8 @@ EXAMPLES = [
 
 class CamWhatIfCreate(APIView):
     @extend_schema(operation_id="what_if_cam_create", request=CamWhatIfRequest, examples=EXAMPLES,
-                   responses={201: CamWhatIfRun})
+                   responses=created_or_refused(CamWhatIfRun))
     def post(self, request):
-        from tactical.whatif.api import refused
-
         try:
             run = cam.start_cam_what_if(user=request.user, params=request.data)
         except runs.WhatIfError as exc:

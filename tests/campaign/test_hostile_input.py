@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from campaign import sanitise
 from campaign.models import Campaign, Membership
+from tests.openapi_check import check, path_of
 
 pytestmark = pytest.mark.django_db
 
@@ -269,11 +270,13 @@ def test_hostile_json_is_a_400_naming_the_problem_and_changes_nothing(client, wo
     response = _send(client, method, url, DEEP)
     assert response.status_code == 400, (name, "deep", response.content[:300])
     assert "nested more than 64 levels deep" in response.json()["detail"]
+    check(response, method, path_of(url))  # the 400 its operation declares (campaign/api/schema.py)
     for kind, (text, number, named) in KINDS.items():
         body = json.dumps(_fill(template, text, number))
         response = _send(client, method, url, body)
         assert response.status_code == 400, (name, kind, response.content[:300])
         assert named in response.json()["detail"], (name, kind, response.json())
+        check(response, method, path_of(url))
     assert fingerprint() == before
 
 
@@ -363,6 +366,7 @@ def test_a_nul_in_a_query_string_is_refused(client, small_campaign, bob):
     client.force_login(bob)
     response = client.get(f"/api/campaigns/{small_campaign.pk}/map/", {"turn": "1\x00"})
     assert response.status_code == 400 and "query field 'turn'" in response.json()["detail"]
+    check(response, "get", "/api/campaigns/{campaign_id}/map/")
     response = client.get(f"/campaigns/{small_campaign.pk}/", {"turn": "\x00"})
     assert response.status_code == 400 and 'id="refused"' in response.content.decode()
 
