@@ -263,6 +263,22 @@ def test_settings_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client
         assert counts() == before
 
 
+@pytest.mark.parametrize("name", ["  Rubber at Organia \t", "\n" + "x" * 120 + " "],
+                         ids=["padded", "120 once trimmed"])
+def test_the_name_is_stored_trimmed_as_the_lobby_stores_it(cam_campaign, tmp_path, client, alice, name):
+    """As an Event Horizon campaign's (tests/eventhorizon/test_import_validation.py): the lobby trims
+    the spaces around a name and holds what is left to 120 characters; the import stored the name as
+    given, and refused the second, whose spaces took it over 120."""
+    doc = export(cam_campaign, tmp_path)
+    doc["campaign"]["name"] = name
+    imported = import_doc(tmp_path, doc)
+    assert imported.name == name.strip()
+    assert lobby_answer(client, alice, name=name).status_code == 201
+    assert client.post(reverse("lobby-create") + "?layer=cam", {**FORM, "name": name}).status_code == 302
+    lobbies = Campaign.objects.filter(layer="cam", status=Campaign.Status.SETUP, moderator=alice)
+    assert [c.name for c in lobbies] == [imported.name] * 2
+
+
 def test_settings_at_the_lobbys_bounds_import(cam_campaign, tmp_path, client, alice):
     doc = export(cam_campaign, tmp_path)
     bounds = {"replacement_percent": 100, "replacement_house_rule": True, "tables": 4, "break_percent": 100,
