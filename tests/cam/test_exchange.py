@@ -19,7 +19,7 @@ from campaign.models import Campaign, DiceRoll, Membership
 from tests.campaign.import_options import assert_refused, hostile_options, welcome_options
 from tests.campaign.test_export_web import _api, _web  # the same export, by web and API
 
-from .conftest import ship_numbers
+from .conftest import at_the_table, ship_numbers
 from .test_platform_lobby import FORM
 
 pytestmark = pytest.mark.django_db
@@ -40,13 +40,9 @@ def import_doc(tmp_path, doc) -> Campaign:
 
 
 @pytest.fixture
-def fighting(cam_campaign, alice, bob, carol):
+def fighting(alice, bob, carol):
     """Scenario 1 on the table, one game turn entered by carol (bob's entry still to come)."""
-    c = cam_campaign
-    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     actions.enter_turn(campaign_id=c.pk, user=carol, destroyed=[f"ship:{ship_numbers(c, 2)[0]}"])
     return c
 
