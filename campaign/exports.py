@@ -49,17 +49,21 @@ def check_envelope(doc, version: int, error: type[Exception]) -> dict:
 
 
 def check_name(campaign, error: type[Exception]) -> None:
-    """What every layer's import checks of ``campaign.name``, as the lobby's create takes it: not
-    blank (nor spaces only) and at most the column's characters. Its type is the layer's column
-    check. Raises ``error`` naming ``campaign.name``."""
+    """What every layer's import checks of ``campaign.name``, as the lobby's create takes it: the
+    name trimmed of the spaces around it (the lobby's form field, its API serializer and its
+    create actions all strip it), then not blank and at most the column's characters. The trimmed
+    name replaces the file's in ``campaign``, so the import stores what the lobby would have. Its
+    type is the layer's column check. Raises ``error`` naming ``campaign.name``."""
     name = campaign.get("name") if isinstance(campaign, dict) else None
     if not isinstance(name, str):
         return
     limit = Campaign._meta.get_field("name").max_length
-    if not name.strip():
+    trimmed = name.strip()
+    if not trimmed:
         raise error(f"campaign.name: a campaign needs a name, not {_shown(name)}")
-    if len(name) > limit:
-        raise error(f"campaign.name: a campaign name has at most {limit} characters, not {len(name)}")
+    if len(trimmed) > limit:
+        raise error(f"campaign.name: a campaign name has at most {limit} characters, not {len(trimmed)}")
+    campaign["name"] = trimmed
 
 
 def check_options(layer_key: str, options, error: type[Exception]) -> dict:

@@ -272,7 +272,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The default hook (it rebuilds the components), then every operation on an object declares its
     # 404, and every operation the refusals that come before its view: 400 (the input filter), 401
-    # (a refused token), 403 (no credentials) (campaign/api/schema.py).
+    # (a refused token), 403 (no credentials), 415 (a body in a type it does not read)
+    # (campaign/api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "campaign.api.schema.declare_not_found",
                              "campaign.api.schema.declare_refusals"],
     "ENUM_NAME_OVERRIDES": {

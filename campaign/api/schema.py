@@ -28,7 +28,18 @@ and 409s it did not declare).
   * 403 on every operation that needs a login: a caller with no credentials at all gets
     ``{"detail": "Authentication credentials were not provided."}`` (the session convention,
     not 401), and a session without its CSRF token, or a caller whose role does not allow the
-    action, a 403 ``{"detail": "…"}`` too.
+    action, a 403 ``{"detail": "…"}`` too;
+  * 415 on every operation that takes a body (a ``requestBody``): a body in a Content-Type that
+    none of its parsers reads (DRF's ``UnsupportedMediaType``, raised when the view reads
+    ``request.data``), ``{"detail": "Unsupported media type \"text/plain\" in request."}``; the
+    Content-Types it reads are its ``requestBody``'s. An operation that takes no body never reads
+    one, so never answers 415.
+
+  405 is not declared: it answers a method the address does not serve (``{"detail": "Method
+  \"PUT\" not allowed."}``, with ``Allow`` naming the methods it does), that is a method that is
+  no operation of the schema, and OpenAPI declares answers per operation only. No view answers
+  405 to a method it serves; the schema's methods are exactly each address's ``Allow``
+  (tests/campaign/test_schema_refusals.py), which is what a client or a probe reads of it.
 """
 
 from __future__ import annotations
@@ -120,6 +131,14 @@ FORBIDDEN = {
     "required": ["detail"],
 }
 
+UNSUPPORTED_MEDIA_TYPE = {
+    "type": "object",
+    "description": "The body came in a Content-Type this operation does not read (it reads those its request "
+                   "body lists). \"detail\" names the type sent.",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+}
+
 TOKEN_SCHEME = "tokenAuth"  # drf-spectacular's name for LeanTokenAuthentication (a TokenAuthentication)
 _REFUSAL_BODY = {"detail": "Refused: body: contains a NUL character (\\u0000), which text may not hold."}
 
@@ -173,7 +192,7 @@ def declare_refusals(result, generator, request, public):
     components = result.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     schemas.update(BadInput=BAD_INPUT, InputRefused=INPUT_REFUSED, NotAuthenticated=NOT_AUTHENTICATED,
-                   Forbidden=FORBIDDEN)
+                   Forbidden=FORBIDDEN, UnsupportedMediaType=UNSUPPORTED_MEDIA_TYPE)
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -193,5 +212,8 @@ def declare_refusals(result, generator, request, public):
             if security and {} not in security:
                 _declare(responses, "403", "No credentials, or not for your role.", "Forbidden", components,
                          media_types)
+            if "requestBody" in operation:
+                _declare(responses, "415", "The body's Content-Type is none this operation reads.",
+                         "UnsupportedMediaType", components, media_types)
             operation["responses"] = dict(sorted(responses.items(), key=lambda item: _status_order(item[0])))
     return result

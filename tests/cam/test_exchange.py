@@ -19,7 +19,7 @@ from campaign.models import Campaign, DiceRoll, Membership
 from tests.campaign.import_options import assert_refused, hostile_options, welcome_options
 from tests.campaign.test_export_web import _api, _web  # the same export, by web and API
 
-from .conftest import ship_numbers
+from .conftest import at_the_table, ship_numbers
 from .test_platform_lobby import FORM
 
 pytestmark = pytest.mark.django_db
@@ -40,13 +40,9 @@ def import_doc(tmp_path, doc) -> Campaign:
 
 
 @pytest.fixture
-def fighting(cam_campaign, alice, bob, carol):
+def fighting(alice, bob, carol):
     """Scenario 1 on the table, one game turn entered by carol (bob's entry still to come)."""
-    c = cam_campaign
-    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     actions.enter_turn(campaign_id=c.pk, user=carol, destroyed=[f"ship:{ship_numbers(c, 2)[0]}"])
     return c
 
@@ -261,6 +257,22 @@ def test_settings_the_lobby_refuses_do_not_import(cam_campaign, tmp_path, client
     if field is not None:
         assert lobby_answer(client, alice, **{field: value}).status_code == 400
         assert counts() == before
+
+
+@pytest.mark.parametrize("name", ["  Rubber at Organia \t", "\n" + "x" * 120 + " "],
+                         ids=["padded", "120 once trimmed"])
+def test_the_name_is_stored_trimmed_as_the_lobby_stores_it(cam_campaign, tmp_path, client, alice, name):
+    """As an Event Horizon campaign's (tests/eventhorizon/test_import_validation.py): the lobby trims
+    the spaces around a name and holds what is left to 120 characters; the import stored the name as
+    given, and refused the second, whose spaces took it over 120."""
+    doc = export(cam_campaign, tmp_path)
+    doc["campaign"]["name"] = name
+    imported = import_doc(tmp_path, doc)
+    assert imported.name == name.strip()
+    assert lobby_answer(client, alice, name=name).status_code == 201
+    assert client.post(reverse("lobby-create") + "?layer=cam", {**FORM, "name": name}).status_code == 302
+    lobbies = Campaign.objects.filter(layer="cam", status=Campaign.Status.SETUP, moderator=alice)
+    assert [c.name for c in lobbies] == [imported.name] * 2
 
 
 def test_settings_at_the_lobbys_bounds_import(cam_campaign, tmp_path, client, alice):

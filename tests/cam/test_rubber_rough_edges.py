@@ -8,16 +8,12 @@ import pytest
 from campaign.cam import actions
 from campaign.models import Campaign
 
-from .conftest import make_cam, ship_numbers
+from .conftest import at_the_table, make_cam, ship_numbers
 
 
 def finished_rubber(alice, bob, carol):
     """A rubber of one scenario, auto-resolved by the moderator (ruling CAM26): it is over."""
-    c = make_cam(alice, bob, carol, scenarios=1)
-    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol, scenarios=1)
     actions.autoresolve(campaign_id=c.pk, user=alice)
     c.refresh_from_db()
     assert c.status == Campaign.Status.FINISHED

@@ -124,7 +124,7 @@ def sample(small_campaign, tabletop_battle, alice, bob, carol):
     eh = small_campaign.pk
     absence = away.declare_absence(user=bob, starts=timezone.now() + timedelta(days=1),
                                    ends=timezone.now() + timedelta(days=2))
-    conversation = press.post(campaign_id=eh, user=bob, to=[2], text="hello").conversation_id
+    conversation = press.post(campaign_id=eh, user=bob, to=[2], text="hello").conversation.public_id
     battle = tabletop_battle.pk
     return [
         (bob, "post", "/api/away/"),
@@ -210,3 +210,89 @@ def test_a_wrong_role_answers_the_403_its_operation_declares(small_campaign, tab
         response = _call(api(who), method, url, json.dumps(body))
         assert response.status_code == 403, (method, url, response.content[:300])
         check(response, method, path_of(url))
+
+
+# --- 415: a body in a Content-Type the operation does not read; 405: a method the address does not serve ----
+
+
+def _takes_a_body(method, path) -> bool:
+    return "requestBody" in openapi()["paths"][path][method]
+
+
+def _unread_type(method, path) -> str:
+    """A Content-Type the operation's parsers do not read: text/plain, or XML where it reads text."""
+    return "application/xml" if "text/plain" in openapi()["paths"][path][method]["requestBody"]["content"] \
+        else "text/plain"
+
+
+BODY_OPERATIONS = sorted((m, p) for p, ops in openapi()["paths"].items() for m in ops if _takes_a_body(m, p))
+BODILESS_WRITES = sorted((m, p) for p, ops in openapi()["paths"].items() for m in ops
+                         if m in ("post", "put", "patch", "delete") and not _takes_a_body(m, p))
+
+
+def test_every_operation_that_takes_a_body_declares_the_415_and_no_other_does():
+    paths = openapi()["paths"]
+    assert BODY_OPERATIONS and BODILESS_WRITES
+    missing = [f"{m.upper()} {p}" for m, p in BODY_OPERATIONS if "415" not in paths[p][m]["responses"]]
+    assert not missing, missing
+    for method, path in BODY_OPERATIONS:
+        assert mismatch(method, path, 415, {"detail": 'Unsupported media type "text/plain" in request.'}) is None
+    assert not [(m, p) for p, ops in paths.items() for m, op in ops.items() if "415" in op["responses"]
+                and not _takes_a_body(m, p)]
+    # 405 answers a method that is no operation of the schema (test below): no operation declares it.
+    assert not [(m, p) for p, ops in paths.items() for m, op in ops.items() if "405" in op["responses"]]
+
+
+def test_a_body_the_operation_does_not_read_answers_the_415_it_declares(sample, settings):
+    """Text where JSON is read (the endpoints whose views read their body at once): DRF's 415."""
+    settings.PROCESS_DUE_ON_REQUEST_SECONDS = 0
+    answered = 0
+    for who, method, url in sample:
+        path = path_of(url)
+        if not _takes_a_body(method, path):
+            continue  # the calendar and an absence's end read no body: they answer as without one
+        response = getattr(api(who), method)(url, "hello", content_type=_unread_type(method, path))
+        assert response.status_code == 415, (method, url, response.status_code, response.content[:300])
+        assert response.json() == {"detail": f'Unsupported media type "{_unread_type(method, path)}" in request.'}
+        check(response, method, path)
+        answered += 1
+    assert answered >= 10
+
+
+@pytest.mark.parametrize(("method", "path"), BODY_OPERATIONS)
+def test_every_body_operation_answers_an_unread_body_as_it_declares(small_campaign, alice, method, path, settings):
+    """Every operation with a body, called by a moderator of a real campaign with a body it does
+    not read: the 415, or a refusal it declares that comes before its view reads the body (an
+    object that is not there, a role)."""
+    settings.PROCESS_DUE_ON_REQUEST_SECONDS = 0
+    url = re.sub(r"\{(\w+)\}", lambda m: NOBODYS.get(m.group(1), str(small_campaign.pk)), path)
+    response = getattr(api(alice), method)(url, "hello", content_type=_unread_type(method, path))
+    assert response.status_code in (400, 403, 404, 415), (response.status_code, response.content[:300])
+    check(response, method, path)
+
+
+@pytest.mark.parametrize(("method", "path"), BODILESS_WRITES)
+def test_an_operation_that_takes_no_body_reads_none(small_campaign, alice, method, path, settings):
+    """Why those declare no 415: a body in any Content-Type is not read, so never refused for its type."""
+    settings.PROCESS_DUE_ON_REQUEST_SECONDS = 0
+    url = re.sub(r"\{(\w+)\}", lambda m: NOBODYS.get(m.group(1), str(small_campaign.pk)), path)
+    response = getattr(api(alice), method)(url, "<hello/>", content_type="application/xml")
+    assert response.status_code != 415, response.content[:300]
+    check(response, method, path)
+
+
+def test_a_method_the_address_does_not_serve_answers_405_naming_the_schemas_methods(alice):
+    """Why no operation declares 405: it is the answer to a method that is no operation of the
+    schema; each address's ``Allow`` names exactly the methods its schema lists."""
+    client = api(alice)
+    for path, operations in openapi()["paths"].items():
+        url = _url(path)
+        for method in ("get", "post", "put", "patch", "delete"):
+            if method in operations:
+                continue
+            response = (client.get(url, HTTP_ACCEPT="application/json") if method == "get" else getattr(
+                client, method)(url, "{}", content_type="application/json", HTTP_ACCEPT="application/json"))
+            assert response.status_code == 405, (method, path, response.status_code, response.content[:300])
+            assert response.json() == {"detail": f'Method "{method.upper()}" not allowed.'}
+            allowed = {m.strip().lower() for m in response["Allow"].split(",")} - {"head", "options"}
+            assert allowed == set(operations), (path, response["Allow"])

@@ -12,9 +12,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from campaign.eventhorizon.models import Fleet, Ship, World
 from campaign.models import Campaign, DiceRoll, Empire, Turn
+from tests.campaign.test_lobby import FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +108,24 @@ def test_a_bad_document_is_refused_naming_the_path_and_changes_nothing(exported,
         import_text(tmp_path, json.dumps(exported))
     assert message in str(caught.value)
     assert counts() == before
+
+
+NAMES = ["  Orion Reach \t", "\n" + "x" * 120 + " "]  # spaces around; 120 characters once trimmed
+
+
+@pytest.mark.parametrize("name", NAMES, ids=["padded", "120 once trimmed"])
+def test_the_name_is_stored_trimmed_as_the_lobby_stores_it(exported, tmp_path, client, alice, name):
+    """The lobby's create trims the spaces around a campaign's name (its form, its API and its action)
+    and holds what is left to 120 characters; the import stored the file's name as given (spaces
+    kept), and refused the second name, whose spaces took it over 120."""
+    exported["campaign"]["name"] = name
+    imported = Campaign.objects.get(pk=int(import_text(tmp_path, json.dumps(exported))))
+    assert imported.name == name.strip()
+    client.force_login(alice)
+    assert client.post(reverse("lobby-create"), {**FORM, "name": name}).status_code == 302
+    assert client.post("/api/lobby/", {"name": name, "width": 12, "height": 12, "seats": 2},
+                       content_type="application/json").status_code == 201
+    assert [c.name for c in Campaign.objects.filter(moderator=alice)] == [imported.name] * 2
 
 
 def test_deep_nesting_is_refused_without_a_traceback(exported, tmp_path):

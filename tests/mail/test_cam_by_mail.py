@@ -11,7 +11,7 @@ from campaign.cam import actions, mailreply
 from campaign.cam.models import CamScenario
 from campaign.mail.models import InboundMessage
 from campaign.models import AuditEntry
-from tests.cam.conftest import make_cam, ship_numbers
+from tests.cam.conftest import at_the_table
 
 from .conftest import eml
 
@@ -20,11 +20,7 @@ from .conftest import eml
 def confirming(ingest, alice, bob, carol, django_capture_on_commit_callbacks):
     """Scenario 1 fought; carol entered the end, so it waits for bob's confirmation — and bob has
     the email asking for it."""
-    c = make_cam(alice, bob, carol)
-    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     actions.enter_turn(campaign_id=c.pk, user=bob)
     actions.enter_turn(campaign_id=c.pk, user=carol)
     mail.outbox.clear()
@@ -119,11 +115,7 @@ def test_a_reply_without_a_command_is_not_understood(confirming, ingest, bob):
 def test_no_reply_address_while_the_site_takes_no_mail(db, alice, bob, carol, settings,
                                                         django_capture_on_commit_callbacks):
     settings.MAIL_IN_ENABLED = False
-    c = make_cam(alice, bob, carol)
-    actions.generate_scenario(campaign_id=c.pk, user=alice, nature="open_battle")
-    actions.select_forces(campaign_id=c.pk, user=bob, ships=ship_numbers(c, 1)[:3])
-    actions.select_forces(campaign_id=c.pk, user=carol, ships=ship_numbers(c, 2)[:2])
-    actions.roll_table(campaign_id=c.pk, user=bob)
+    c = at_the_table(alice, bob, carol)
     actions.enter_turn(campaign_id=c.pk, user=bob)
     actions.enter_turn(campaign_id=c.pk, user=carol)
     mail.outbox.clear()

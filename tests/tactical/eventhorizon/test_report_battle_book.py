@@ -114,6 +114,25 @@ def test_a_battle_fought_online_names_its_book_and_links_its_page(small_campaign
     assert linked["link"] == path and linked["kind"] == "battle"
 
 
+def test_the_full_report_of_a_campaign_without_its_moderator_links_for_a_co_moderator(
+        small_campaign, alice, bob, django_user_model, django_capture_on_commit_callbacks):
+    """The creator's account is gone (``Campaign.moderator`` is null); a co-moderator moderates on.
+    The full report is read as hers: she may open every battle page, so it links them (it linked none)."""
+    battle, turn = _fight_online(small_campaign, alice, "mytrek", django_capture_on_commit_callbacks)
+    path = f"{settings.SITE_URL.rstrip('/')}{reverse('battle-detail', args=[battle.pk])}"
+    erin = django_user_model.objects.create_user("erin", "erin@example.com", "pw-erin")
+    campaign_actions.add_moderator(campaign_id=small_campaign.pk, user=alice, username="erin")
+    alice.delete()
+    small_campaign.refresh_from_db()
+    assert small_campaign.moderator is None
+    assert client_for(erin).get(reverse("battle-detail", args=[battle.pk])).status_code == 200
+    assert f"battle page: {path}" in _command(small_campaign, turn.number)
+    # Nobody moderates any more: the full report still prints, linking nothing.
+    small_campaign.memberships.filter(user=erin).delete()
+    full = _command(small_campaign, turn.number)
+    assert "fought online on My Trek V" in full and "battle page:" not in full
+
+
 def test_a_report_stored_before_battles_carried_their_index_still_links(small_campaign, alice, bob,
                                                                         django_capture_on_commit_callbacks):
     battle, turn = _fight_online(small_campaign, alice, "mytrek", django_capture_on_commit_callbacks)

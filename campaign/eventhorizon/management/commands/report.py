@@ -4,8 +4,21 @@ from django.core.management.base import BaseCommand, CommandError
 
 from campaign.eventhorizon.reports import ReportError, turn_report
 from campaign.management.commands._common import get_campaign
+from campaign.models import Membership
 from campaign.rules.eventhorizon.report import render_text
 from campaign.sanitise import whole_number
+
+
+def _moderator(campaign):
+    """Who reads the full report: the campaign's moderator, or, when it has none (its account was
+    deleted), its first co-moderator. Any moderator may open every battle page of the campaign
+    (``tactical.battles.actions.visible_battles``), so the links are the same whichever reads;
+    None (no links) when nobody moderates."""
+    if campaign.moderator is not None:
+        return campaign.moderator
+    first = (campaign.memberships.filter(role=Membership.Role.MODERATOR).select_related("user")
+             .order_by("joined_at", "pk").first())
+    return first.user if first is not None else None
 
 
 class Command(BaseCommand):
@@ -15,7 +28,8 @@ class Command(BaseCommand):
         "ownership and victory status. Without --player, the moderator's full report. As the turn "
         "report email's text: each battle the reader may open (ruling BR5) is followed by "
         "'battle page: <address>', built from SITE_URL; the reader is the player's account with "
-        "--player (a computer seat's report links none), the campaign's moderator without it."
+        "--player (a computer seat's report links none), the campaign's moderator without it (when it "
+        "has none, its first co-moderator: every moderator may open every battle page)."
     )
 
     def add_arguments(self, parser):
@@ -27,8 +41,8 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         campaign = get_campaign(opts["campaign"])
         # Whose report, and who reads it: links go only to the battle pages the reader may open,
-        # as in the emails (ruling BR5, fog of war FW4). The full report is the moderator's.
-        seat, reader = None, campaign.moderator
+        # as in the emails (ruling BR5, fog of war FW4). The full report is the moderators'.
+        seat, reader = None, _moderator(campaign)
         if opts["player"] is not None:
             player = opts["player"]
             number = whole_number(player)
