@@ -12,6 +12,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
+from django.test import override_settings
 from django.urls import reverse
 
 from campaign.eventhorizon.models import Fleet, Ship, World
@@ -20,6 +22,7 @@ from tests.campaign.test_lobby import FORM
 
 pytestmark = pytest.mark.django_db
 
+MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"  # as tests/conftest.py's _fast_test_settings
 DEEP = "[" * 50_000 + "]" * 50_000
 
 
@@ -27,13 +30,25 @@ def counts():
     return tuple(m.objects.count() for m in (Campaign, Empire, World, Fleet, Ship, Turn, DiceRoll))
 
 
+@pytest.fixture(scope="module")
+def _demo_export(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The demo campaign (three turns in: fleets, ships, a dice log) built once for the module, and
+    its export's text. setupdemo plays the set-up round and three turns, about a second of CPU; the
+    tests only read the campaign or refuse a document against it, so they share one: it is made in
+    a transaction rolled back after the module's last test, and each test's own transaction (a
+    savepoint inside it) is rolled back after the test, as pytest-django does for every test."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[MD5]), transaction.atomic():
+        call_command("setupdemo", stdout=StringIO())
+        path = tmp_path_factory.mktemp("demo") / "demo.json"
+        call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
+        yield path.read_text()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def exported(tmp_path):
-    """The demo campaign (three turns in: fleets, ships, a dice log), exported."""
-    call_command("setupdemo", stdout=StringIO())
-    path = tmp_path / "demo.json"
-    call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
-    doc = json.loads(path.read_text())
+def exported(_demo_export):
+    """The demo campaign in the database, and its export (a fresh copy: tests change it)."""
+    doc = json.loads(_demo_export)
     assert len(doc["fleets"]) >= 2 and len(doc["ships"]) >= 3 and len(doc["turns"]) >= 2
     return doc
 
