@@ -12,17 +12,15 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
-from django.test import override_settings
 from django.urls import reverse
 
 from campaign.eventhorizon.models import Fleet, Ship, World
 from campaign.models import Campaign, DiceRoll, Empire, Turn
 from tests.campaign.test_lobby import FORM
+from tests.shared_rows import shared_rows
 
 pytestmark = pytest.mark.django_db
 
-MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"  # as tests/conftest.py's _fast_test_settings
 DEEP = "[" * 50_000 + "]" * 50_000
 
 
@@ -33,16 +31,14 @@ def counts():
 @pytest.fixture(scope="module")
 def _demo_export(django_db_setup, django_db_blocker, tmp_path_factory):
     """The demo campaign (three turns in: fleets, ships, a dice log) built once for the module, and
-    its export's text. setupdemo plays the set-up round and three turns, about a second of CPU; the
-    tests only read the campaign or refuse a document against it, so they share one: it is made in
-    a transaction rolled back after the module's last test, and each test's own transaction (a
-    savepoint inside it) is rolled back after the test, as pytest-django does for every test."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[MD5]), transaction.atomic():
+    its export's text. setupdemo plays the set-up round and three turns; every test of the module
+    only reads the campaign or has a document refused against it, so they share one
+    (tests/shared_rows.py: rolled back after the module's last test, each test in its savepoint)."""
+    with shared_rows(django_db_blocker):
         call_command("setupdemo", stdout=StringIO())
         path = tmp_path_factory.mktemp("demo") / "demo.json"
         call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
         yield path.read_text()
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
