@@ -3,6 +3,7 @@ endpoints, and who may read what."""
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
 
 from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import reports
@@ -41,12 +42,15 @@ ROLES = [("alice", 200), ("bob", 200), ("carol", 200), ("olive", 200), ("mallory
 
 # Each endpoint is asked by every role (and, below, by nobody) on one processed campaign: the
 # requests only read, so one `battled` campaign serves them all (it costs a processed turn and its
-# emails; built once per role and endpoint it was 42 campaigns for these two matrices, now 8).
-# Every answer is checked and each wrong one is named, as when each was a test of its own.
+# emails; built once per role and endpoint it was 42 campaigns for these two matrices, now 8). The
+# cache is emptied before each request, as it was when each was a test of its own
+# (tests/conftest.py), so no role is answered from another's page; every answer is checked and
+# each wrong one is named.
 @pytest.mark.parametrize("path", ENDPOINTS)
 def test_report_and_history_endpoints_by_role(client, battled, mallory, path, django_user_model):
     wrong = []
     for who, status in ROLES:
+        cache.clear()
         client.force_login(django_user_model.objects.get(username=who))
         answer = client.get(path.format(id=battled["campaign"].pk)).status_code
         if answer != status:
@@ -57,6 +61,7 @@ def test_report_and_history_endpoints_by_role(client, battled, mallory, path, dj
 def test_anonymous_gets_nothing(client, battled):
     wrong = []
     for path in ENDPOINTS:
+        cache.clear()
         response = client.get(path.format(id=battled["campaign"].pk))
         if path.startswith("/api/"):
             refused = response.status_code in (401, 403)
