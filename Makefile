@@ -55,10 +55,13 @@ manage:
 # that needs the starter designs a migration writes finds them (`--dist loadfile` would run a file's
 # transactional tests in the middle of a process's run). Each process has its own test database
 # (pytest-django's gw0/gw1 suffix) and its own Redis databases (config/settings.py, redis_url).
+# The log ends with the TEST_DURATIONS slowest set-ups and tests (0: all of them), so every CI run shows
+# where the time goes (docs/benchmarks.md, "The test suite").
 TEST_WORKERS ?= 2
+TEST_DURATIONS ?= 25
 test: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist load
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=$(TEST_DURATIONS)
 
 # The pure engines and unit tests: no database, browser or live server, nothing marked slow; on
 # FAST_WORKERS processes (pytest-xdist; 0: in this one).

@@ -1,6 +1,7 @@
 """The management commands: newcampaign, showmap, exportcampaign, importcampaign, setupdemo."""
 
 import json
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
@@ -8,6 +9,7 @@ from django.core.management.base import CommandError
 
 from campaign.eventhorizon.models import MapCell, World
 from campaign.models import Campaign, DiceRoll
+from tests.shared_rows import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -62,44 +64,6 @@ def export(cid, tmp_path, name):
     return path
 
 
-def test_export_import_export_is_identical(tmp_path):  # docs/export-format.md
-    call_command("setupdemo")
-    original = Campaign.objects.get(name="Demo Sector")
-    first = export(original.pk, tmp_path, "a.json")
-    new_id = run("importcampaign", str(first)).strip()
-    assert new_id != str(original.pk)
-    second = export(new_id, tmp_path, "b.json")
-    assert first.read_text() == second.read_text()
-    doc = json.loads(first.read_text())
-    assert doc["format"] == "sector-command/campaign" and doc["version"] == 1
-    assert doc["builds"] and doc["structures"] and doc["dice_log"]
-    run("verifydice", new_id)
-
-
-def test_an_export_from_before_salted_hashes_still_imports_and_goes_on(tmp_path):  # docs/dice.md
-    from dataclasses import replace
-
-    from campaign.rules import dicelog
-
-    call_command("setupdemo")
-    doc = json.loads(export(Campaign.objects.get(name="Demo Sector").pk, tmp_path, "a.json").read_text())
-    prev = doc["campaign"]["seed_hash"]
-    for row in doc["dice_log"]:  # as exported before rolls recorded whom they concern
-        del row["concerns"], row["hash_version"]
-        entry = dicelog.LogEntry(**{**row, "faces": tuple(row["faces"]), "prev_hash": prev})
-        row.update(prev_hash=prev, hash=dicelog.entry_hash(replace(entry, hash_version=dicelog.HASH_UNSALTED)))
-        prev = row["hash"]
-    old = tmp_path / "old.json"
-    old.write_text(json.dumps(doc))
-    new_id = run("importcampaign", str(old)).strip()
-    rows = DiceRoll.objects.filter(campaign_id=new_id)
-    assert set(rows.values_list("hash_version", flat=True)) == {1} and not rows.exclude(concerns=[]).exists()
-    count = rows.count()
-    run("playturns", new_id, "--turns", "1")
-    assert set(rows.filter(seq__gt=count).values_list("hash_version", flat=True)) == {2}
-    run("verifydice", new_id)
-
-
 def _tamper(doc, how):
     if how == "format":
         doc["format"] = "something-else"
@@ -128,32 +92,76 @@ def _tamper(doc, how):
     return doc
 
 
-@pytest.mark.parametrize(
-    "how,message",
-    [
-        ("format", "not a Sector Command campaign export"),
-        ("dice", "dice log does not verify"),
-        ("map", "map must be"),
-        ("world", "does not match the map"),
-        ("seat", "seat 7"),
-        ("design", "hull strength"),
-        ("type", "bp must be int"),
-        ("negative", "cannot be negative"),
-        ("seed", "hexadecimal"),
-        ("resource", "death_star"),
-        ("concerns", r"dice_log\[0\]\.concerns must be a list of seats"),
-    ],
-)
-def test_import_refuses_a_malformed_file_and_changes_nothing(tmp_path, how, message):
-    call_command("setupdemo")
-    path = export(Campaign.objects.get().pk, tmp_path, "a.json")
-    doc = _tamper(json.loads(path.read_text()), how)
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(doc))
-    counts = (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count())
-    with pytest.raises(CommandError, match=message):
-        run("importcampaign", str(bad))
-    assert (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count()) == counts
+@pytest.fixture(scope="class")
+def _demo(django_db_setup, django_db_blocker):
+    """setupdemo (the set-up round and three turns played) once for the class's tests, which only
+    read the demo campaign or write in their own savepoint (tests/shared_rows.py)."""
+    with shared_rows(django_db_blocker):
+        call_command("setupdemo", stdout=StringIO())
+        yield
+
+
+@pytest.mark.usefixtures("_demo")
+class TestOnTheDemoCampaign:
+    def test_export_import_export_is_identical(self, tmp_path):  # docs/export-format.md
+        original = Campaign.objects.get(name="Demo Sector")
+        first = export(original.pk, tmp_path, "a.json")
+        new_id = run("importcampaign", str(first)).strip()
+        assert new_id != str(original.pk)
+        second = export(new_id, tmp_path, "b.json")
+        assert first.read_text() == second.read_text()
+        doc = json.loads(first.read_text())
+        assert doc["format"] == "sector-command/campaign" and doc["version"] == 1
+        assert doc["builds"] and doc["structures"] and doc["dice_log"]
+        run("verifydice", new_id)
+
+    def test_an_export_from_before_salted_hashes_still_imports_and_goes_on(self, tmp_path):  # docs/dice.md
+        from dataclasses import replace
+
+        from campaign.rules import dicelog
+
+        doc = json.loads(export(Campaign.objects.get(name="Demo Sector").pk, tmp_path, "a.json").read_text())
+        prev = doc["campaign"]["seed_hash"]
+        for row in doc["dice_log"]:  # as exported before rolls recorded whom they concern
+            del row["concerns"], row["hash_version"]
+            entry = dicelog.LogEntry(**{**row, "faces": tuple(row["faces"]), "prev_hash": prev})
+            row.update(prev_hash=prev, hash=dicelog.entry_hash(replace(entry, hash_version=dicelog.HASH_UNSALTED)))
+            prev = row["hash"]
+        old = tmp_path / "old.json"
+        old.write_text(json.dumps(doc))
+        new_id = run("importcampaign", str(old)).strip()
+        rows = DiceRoll.objects.filter(campaign_id=new_id)
+        assert set(rows.values_list("hash_version", flat=True)) == {1} and not rows.exclude(concerns=[]).exists()
+        count = rows.count()
+        run("playturns", new_id, "--turns", "1")
+        assert set(rows.filter(seq__gt=count).values_list("hash_version", flat=True)) == {2}
+        run("verifydice", new_id)
+
+    @pytest.mark.parametrize(
+        "how,message",
+        [
+            ("format", "not a Sector Command campaign export"),
+            ("dice", "dice log does not verify"),
+            ("map", "map must be"),
+            ("world", "does not match the map"),
+            ("seat", "seat 7"),
+            ("design", "hull strength"),
+            ("type", "bp must be int"),
+            ("negative", "cannot be negative"),
+            ("seed", "hexadecimal"),
+            ("resource", "death_star"),
+            ("concerns", r"dice_log\[0\]\.concerns must be a list of seats"),
+        ],
+    )
+    def test_import_refuses_a_malformed_file_and_changes_nothing(self, tmp_path, how, message):
+        path = export(Campaign.objects.get().pk, tmp_path, "a.json")
+        doc = _tamper(json.loads(path.read_text()), how)
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(doc))
+        counts = (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count())
+        with pytest.raises(CommandError, match=message):
+            run("importcampaign", str(bad))
+        assert (Campaign.objects.count(), World.objects.count(), DiceRoll.objects.count()) == counts
 
 
 def test_import_refuses_what_is_not_json(tmp_path):

@@ -17,6 +17,7 @@ from django.urls import reverse
 from campaign.eventhorizon.models import Fleet, Ship, World
 from campaign.models import Campaign, DiceRoll, Empire, Turn
 from tests.campaign.test_lobby import FORM
+from tests.shared_rows import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +28,23 @@ def counts():
     return tuple(m.objects.count() for m in (Campaign, Empire, World, Fleet, Ship, Turn, DiceRoll))
 
 
+@pytest.fixture(scope="module")
+def _demo_export(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The demo campaign (three turns in: fleets, ships, a dice log) built once for the module, and
+    its export's text. setupdemo plays the set-up round and three turns; every test of the module
+    only reads the campaign or has a document refused against it, so they share one
+    (tests/shared_rows.py: rolled back after the module's last test, each test in its savepoint)."""
+    with shared_rows(django_db_blocker):
+        call_command("setupdemo", stdout=StringIO())
+        path = tmp_path_factory.mktemp("demo") / "demo.json"
+        call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
+        yield path.read_text()
+
+
 @pytest.fixture
-def exported(tmp_path):
-    """The demo campaign (three turns in: fleets, ships, a dice log), exported."""
-    call_command("setupdemo", stdout=StringIO())
-    path = tmp_path / "demo.json"
-    call_command("exportcampaign", str(Campaign.objects.get().pk), "--output", str(path), stdout=StringIO())
-    doc = json.loads(path.read_text())
+def exported(_demo_export):
+    """The demo campaign in the database, and its export (a fresh copy: tests change it)."""
+    doc = json.loads(_demo_export)
     assert len(doc["fleets"]) >= 2 and len(doc["ships"]) >= 3 and len(doc["turns"]) >= 2
     return doc
 

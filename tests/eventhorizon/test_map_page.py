@@ -4,6 +4,7 @@ routes, fleets, history by turn; the map SVG and the empire chart; who may see t
 import re
 
 import pytest
+from django.core.cache import cache
 
 from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import visibility
@@ -40,17 +41,34 @@ PAGES = ["/campaigns/{id}/map/", "/campaigns/{id}/map/?turn=1", "/campaigns/{id}
          "/campaigns/{id}/map.svg?interactive=1", "/campaigns/{id}/chart.svg"]
 
 
-@pytest.mark.parametrize("path", PAGES)
-@pytest.mark.parametrize("who,status", [("alice", 200), ("bob", 200), ("carol", 200), ("mallory", 404)])
-def test_map_pages_by_role(client, played, mallory, path, who, status, django_user_model):
-    client.force_login(django_user_model.objects.get(username=who))
-    assert client.get(path.format(id=played.pk)).status_code == status
+ROLES = [("alice", 200), ("bob", 200), ("carol", 200), ("mallory", 404)]
 
 
+# Each page is asked by every role (and, below, by nobody) on one played campaign: the requests only
+# read, so one `played` campaign (a processed turn and its emails) serves them all — 8 campaigns for
+# these two matrices where there were 25. The cache is emptied before each request, as it was when
+# each was a test of its own (tests/conftest.py), so no role is answered from another's page; every
+# answer is checked and each wrong one is named.
 @pytest.mark.parametrize("path", PAGES)
-def test_map_pages_send_anonymous_to_log_in(client, played, path):
-    response = client.get(path.format(id=played.pk))
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+def test_map_pages_by_role(client, played, mallory, path, django_user_model):
+    wrong = []
+    for who, status in ROLES:
+        cache.clear()
+        client.force_login(django_user_model.objects.get(username=who))
+        answer = client.get(path.format(id=played.pk)).status_code
+        if answer != status:
+            wrong.append(f"{who}: {answer}, not {status}")
+    assert not wrong, wrong
+
+
+def test_map_pages_send_anonymous_to_log_in(client, played):
+    wrong = []
+    for path in PAGES:
+        cache.clear()
+        response = client.get(path.format(id=played.pk))
+        if not (response.status_code == 302 and "/accounts/login/" in response["Location"]):
+            wrong.append(f"{path}: {response.status_code}")
+    assert not wrong, wrong
 
 
 def test_map_page_has_the_map_legend_controls_and_history(client, played, bob):

@@ -163,10 +163,10 @@ def test_star_sectors_draws_one_profile_card_per_ship():  # XC41-XC50; 004 II, I
 NEW_BOOKS = {"printplay": _printplay_documents, "mytrek": _mytrek_documents, "starsectors": _starsectors_documents}
 
 
-@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
-@pytest.mark.parametrize("paper", ["A4", "Letter"])
-@pytest.mark.parametrize("book", sorted(NEW_BOOKS))
-def test_a_new_books_sheets_print_one_page_per_ship(book, paper):
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module's six printings (a launch costs more than a printing);
+    each test prints on a page of its own."""
     from playwright.sync_api import sync_playwright
 
     from tests.browser.conftest import CHROMIUM_ARGS
@@ -174,11 +174,21 @@ def test_a_new_books_sheets_print_one_page_per_ship(book, paper):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page()
-            for html in NEW_BOOKS[book]():
-                page.set_content(html)
-                pdf = page.pdf(format=paper)
-                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-                assert pages == _sheet_count(html), (book, paper, pages, _sheet_count(html))
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"Chromium is not installed at {CHROMIUM}")
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("book", sorted(NEW_BOOKS))
+def test_a_new_books_sheets_print_one_page_per_ship(chromium, book, paper):
+    page = chromium.new_page()
+    try:
+        for html in NEW_BOOKS[book]():
+            page.set_content(html)
+            pdf = page.pdf(format=paper)
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+            assert pages == _sheet_count(html), (book, paper, pages, _sheet_count(html))
+    finally:
+        page.close()
