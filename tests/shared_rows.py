@@ -29,3 +29,22 @@ def shared_rows(django_db_blocker):
     with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS), transaction.atomic():
         yield
         transaction.set_rollback(True)
+
+
+def wrong_answers_by_role(client, url: str, roles) -> list[str]:
+    """One role matrix over shared rows: ``url`` fetched (GET) as each ``(username, status)`` in
+    ``roles`` in turn, each answer that is not its status named. The cache is emptied before each
+    request (rate limits count there, and tests/conftest.py empties it before every test: these
+    requests were tests of their own), so no role is answered from another's."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+
+    users = get_user_model().objects
+    wrong = []
+    for who, status in roles:
+        cache.clear()
+        client.force_login(users.get(username=who))
+        answer = client.get(url).status_code
+        if answer != status:
+            wrong.append(f"{who}: {answer}, not {status}")
+    return wrong

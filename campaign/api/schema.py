@@ -93,15 +93,18 @@ def declare_not_found(result, generator, request, public):
     return result
 
 
-INPUT_REFUSED = {
-    "type": "object",
-    "description": "Input refused before any view read it (campaign/sanitise.py): a NUL or a lone surrogate in "
-                   "text, JSON nested more than 64 levels, NaN or a number outside the database's integer range, a "
-                   "body over the size limit, in the query string or the body, or a body that is not JSON. "
-                   "\"detail\" names where and what.",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
+def _detail_answer(description: str) -> dict:
+    """An answer's body that is ``{"detail": "…"}`` and nothing else of note."""
+    return {"type": "object", "description": description, "properties": {"detail": {"type": "string"}},
+            "required": ["detail"]}
+
+
+INPUT_REFUSED = _detail_answer(
+    "Input refused before any view read it (campaign/sanitise.py): a NUL or a lone surrogate in "
+    "text, JSON nested more than 64 levels, NaN or a number outside the database's integer range, a "
+    "body over the size limit, in the query string or the body, or a body that is not JSON. "
+    "\"detail\" names where and what."
+)
 
 BAD_INPUT = {
     "type": "object",
@@ -115,29 +118,20 @@ BAD_INPUT = {
     "minProperties": 1,
 }
 
-NOT_AUTHENTICATED = {
-    "type": "object",
-    "description": "The token sent is refused: unknown, revoked, unused for API_TOKEN_IDLE_DAYS, or its user is "
-                   "inactive. The answer carries \"WWW-Authenticate: Token\".",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
+NOT_AUTHENTICATED = _detail_answer(
+    "The token sent is refused: unknown, revoked, unused for API_TOKEN_IDLE_DAYS, or its user is "
+    "inactive. The answer carries \"WWW-Authenticate: Token\"."
+)
 
-FORBIDDEN = {
-    "type": "object",
-    "description": "Not for you: no credentials at all (\"Authentication credentials were not provided.\"), a "
-                   "session without its CSRF token, or a role that may not do this. \"detail\" says which.",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
+FORBIDDEN = _detail_answer(
+    "Not for you: no credentials at all (\"Authentication credentials were not provided.\"), a "
+    "session without its CSRF token, or a role that may not do this. \"detail\" says which."
+)
 
-UNSUPPORTED_MEDIA_TYPE = {
-    "type": "object",
-    "description": "The body came in a Content-Type this operation does not read (it reads those its request "
-                   "body lists). \"detail\" names the type sent.",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
+UNSUPPORTED_MEDIA_TYPE = _detail_answer(
+    "The body came in a Content-Type this operation does not read (it reads those its request "
+    "body lists). \"detail\" names the type sent."
+)
 
 TOKEN_SCHEME = "tokenAuth"  # drf-spectacular's name for LeanTokenAuthentication (a TokenAuthentication)
 _REFUSAL_BODY = {"detail": "Refused: body: contains a NUL character (\\u0000), which text may not hold."}

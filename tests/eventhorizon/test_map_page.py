@@ -11,6 +11,7 @@ from campaign.eventhorizon import visibility
 from campaign.eventhorizon.models import Design, Fleet, Ship
 from campaign.models import Turn
 from campaign.rules.eventhorizon.mapgen import Terrain
+from tests.shared_rows import wrong_answers_by_role
 
 pytestmark = pytest.mark.django_db
 
@@ -50,14 +51,8 @@ ROLES = [("alice", 200), ("bob", 200), ("carol", 200), ("mallory", 404)]
 # each was a test of its own (tests/conftest.py), so no role is answered from another's page; every
 # answer is checked and each wrong one is named.
 @pytest.mark.parametrize("path", PAGES)
-def test_map_pages_by_role(client, played, mallory, path, django_user_model):
-    wrong = []
-    for who, status in ROLES:
-        cache.clear()
-        client.force_login(django_user_model.objects.get(username=who))
-        answer = client.get(path.format(id=played.pk)).status_code
-        if answer != status:
-            wrong.append(f"{who}: {answer}, not {status}")
+def test_map_pages_by_role(client, played, mallory, path):
+    wrong = wrong_answers_by_role(client, path.format(id=played.pk), ROLES)
     assert not wrong, wrong
 
 

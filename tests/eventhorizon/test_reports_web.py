@@ -8,6 +8,7 @@ from django.core.cache import cache
 from campaign.eventhorizon import actions as eh_actions
 from campaign.eventhorizon import reports
 from tests.eventhorizon.test_fog_of_war import BOB_FLEET, HIDDEN_FLEET, VISIBLE_FLEET, fog_campaign  # noqa: F401
+from tests.shared_rows import wrong_answers_by_role
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +48,8 @@ ROLES = [("alice", 200), ("bob", 200), ("carol", 200), ("olive", 200), ("mallory
 # (tests/conftest.py), so no role is answered from another's page; every answer is checked and
 # each wrong one is named.
 @pytest.mark.parametrize("path", ENDPOINTS)
-def test_report_and_history_endpoints_by_role(client, battled, mallory, path, django_user_model):
-    wrong = []
-    for who, status in ROLES:
-        cache.clear()
-        client.force_login(django_user_model.objects.get(username=who))
-        answer = client.get(path.format(id=battled["campaign"].pk)).status_code
-        if answer != status:
-            wrong.append(f"{who}: {answer}, not {status}")
+def test_report_and_history_endpoints_by_role(client, battled, mallory, path):
+    wrong = wrong_answers_by_role(client, path.format(id=battled["campaign"].pk), ROLES)
     assert not wrong, wrong
 
 
