@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from pathlib import Path
 
 import pytest
+
+from tests.liveserver import open_connections
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -116,62 +117,14 @@ def _restore_migrated_rows(django_db_blocker) -> None:
                 conn.creation.deserialize_db_from_string(contents)
 
 
-class _OpenConnections:
-    """Counts the live server's connections from the moment it accepts one until the thread that
-    serves it has finished (a page's last poll may still be writing when its test ends).
-
-    pytest-django flushes the database after each test. On SQLite the live server's threads share
-    one in-memory database with the test's own connections, and a flush that meets a request still
-    at work fails ("database table is locked") and leaves rows behind for the next test. So each
-    browser test ends by waiting, after its pages are closed, until the server is quiet."""
-
-    def __init__(self, httpd) -> None:
-        self._quiet = threading.Condition()
-        self._open = 0
-        accept, serve = httpd.process_request, httpd.process_request_thread
-
-        def process_request(request, client_address):  # the server's own thread, at accept
-            with self._quiet:
-                self._open += 1
-            try:
-                accept(request, client_address)  # starts the thread that serves it
-            except BaseException:
-                self._done()
-                raise
-
-        def process_request_thread(request, client_address):
-            try:
-                serve(request, client_address)
-            finally:
-                self._done()
-
-        httpd.process_request = process_request
-        httpd.process_request_thread = process_request_thread
-
-    def _done(self) -> None:
-        with self._quiet:
-            self._open -= 1
-            self._quiet.notify_all()
-
-    def wait(self, seconds: float) -> int:
-        """Wait until no connection is open; the number still open when ``seconds`` ran out."""
-        with self._quiet:
-            self._quiet.wait_for(lambda: self._open == 0, timeout=seconds)
-            return self._open
-
-
 @pytest.fixture(autouse=True)
 def _live_server_quiet_at_end(live_server):
     """Each browser test ends (before the database is flushed) with the live server quiet: see
-    _OpenConnections. Pages are closed by then (new_page's own teardown runs first), so a request
+    tests/liveserver.py. Pages are closed by then (new_page's own teardown runs first), so a request
     still open is one the server is finishing."""
-    thread = live_server.thread
-    counter = getattr(thread, "sector_open_connections", None)
-    if counter is None:
-        counter = thread.sector_open_connections = _OpenConnections(thread.httpd)
+    counter = open_connections(live_server)
     yield
-    still_open = counter.wait(seconds=TIMEOUT_MS / 1000)
-    assert still_open == 0, f"the live server still serves {still_open} connection(s) after the test's pages closed"
+    counter.assert_quiet(seconds=TIMEOUT_MS / 1000)
 
 
 @pytest.hookimpl(wrapper=True)

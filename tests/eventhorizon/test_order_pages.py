@@ -13,6 +13,7 @@ from campaign.eventhorizon.models import Design, Fleet
 from campaign.models import Empire, Membership, TurnOrders
 from tests.dbsessions import other_sessions
 from tests.eventhorizon.test_api_orders import a_fleet, path_into_black_hole, play
+from tests.liveserver import open_connections
 
 pytestmark = pytest.mark.django_db
 
@@ -240,6 +241,7 @@ def test_the_editor_in_a_browser(live_server, monkeypatch, django_user_model):
     client.force_login(bob)
     artifacts = Path(__file__).resolve().parent.parent / "artifacts"
     artifacts.mkdir(exist_ok=True)
+    connections_open = open_connections(live_server)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         try:
@@ -282,6 +284,7 @@ def test_the_editor_in_a_browser(live_server, monkeypatch, django_user_model):
             assert errors == []
         finally:
             browser.close()
+            connections_open.assert_quiet(seconds=15)  # before the flush: see tests/liveserver.py
             # While Playwright's event loop runs in this thread, Django keeps its connections per
             # asyncio context, not per thread: the ORM calls above opened one of their own, which
             # the test's teardown (back outside the loop) cannot see. Close it here, inside.
