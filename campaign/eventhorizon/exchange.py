@@ -275,7 +275,6 @@ def _settings(c: dict) -> None:
         if moment is None or moment.tzinfo is None:
             raise ExchangeError(f"campaign.deadline: must be a date and time with its zone (ISO 8601), "
                                 f"not {exports._shown(deadline)}")
-        c["deadline"] = moment
 
 
 def parse_export(doc: Any) -> dict:

@@ -129,7 +129,8 @@ CASES = [
      "campaign.battle_requests: who may ask for a battle mode must be one of nobody, either, both, not 'anyone'"),
     ((("campaign", "deployment"), "random"),
      "campaign.deployment: deployment must be one of automatic, hand, not 'random'"),
-    ((("campaign", "fog_of_war"), "yes"), "campaign.fog_of_war: fog of war must be on or off (true or false), not 'yes'"),
+    ((("campaign", "fog_of_war"), "yes"),
+     "campaign.fog_of_war: fog of war must be on or off (true or false), not 'yes'"),
     ((("campaign", "listed"), 1),
      "campaign.listed: listing among the open campaigns must be on or off (true or false), not 1"),
     ((("campaign", "show_ready"), None),
@@ -230,7 +231,8 @@ def test_the_moderators_settings_and_the_clock_survive_the_round_trip(exported, 
     first = _reexport(original.pk, tmp_path, "a.json")
     doc = json.loads(first)["campaign"]
     assert {key: doc[key] for key in CHOSEN} == CHOSEN
-    assert (doc["paused"], doc["paused_remaining"], doc["deadline"]) == (True, 108000, "2999-01-02T03:04:05.678900+00:00")
+    clock = (doc["paused"], doc["paused_remaining"], doc["deadline"])
+    assert clock == (True, 108000, "2999-01-02T03:04:05.678900+00:00")
     copy = Campaign.objects.get(pk=int(import_text(tmp_path, first)))
     assert {key: getattr(copy, key) for key in CHOSEN} == CHOSEN
     assert (copy.paused, copy.paused_remaining) == (True, timedelta(hours=30))

@@ -4,7 +4,7 @@ options and the seat limits every lobby checks).
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 
@@ -220,7 +220,7 @@ def import_campaign(doc, *, now=None) -> Campaign:
         # link, no listing), as the lobby gives it.
         invite_token=_new_token() if c.get("listed") else "",
     )
-    deadline = c.get("deadline")
+    deadline = None if c.get("deadline") is None else datetime.fromisoformat(c["deadline"])
     now = now or timezone.now()
     if deadline is not None and deadline <= now and campaign.status == Campaign.Status.ACTIVE and not campaign.paused:
         deadline = (setup_deadline if campaign.turn == SETUP_TURN else turn_deadline)(campaign, now)
