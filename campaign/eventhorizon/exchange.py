@@ -8,6 +8,7 @@ imported campaign is the ``import_campaign`` action's job.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import models
@@ -32,6 +33,18 @@ SYMBOL_TERRAIN = {t.symbol: t for t in Terrain}
 
 class ExchangeError(ValueError):
     """A malformed export document; the message names the first problem."""
+
+
+# Campaign settings a moderator chooses (the lobby's create form and API; ``check_setting`` holds
+# each to the lobby's limits and words). Missing from a file written before they were: the
+# model's defaults, as the lobby's create has them.
+SETTINGS = ("seats", "turn_hours", "setup_hours", "detection_range", "missed_turn_limit", "battle_hours",
+            "activation_hours", "battle_mode", "battle_requests", "deployment", "fog_of_war", "listed",
+            "show_ready")
+
+
+def _moment(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
 
 
 def _design_ref(design: Design) -> dict:
@@ -62,6 +75,14 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
             "purpose": campaign.purpose,
             "id_counters": campaign.id_counters,
             "winner": seat.get(campaign.winner_id),
+            # The moderator's settings (the lobby's create form and the moderation panel), and the
+            # open round's clock: a moved or restored campaign runs as it did (docs/export-format.md).
+            **{key: getattr(campaign, key) for key in SETTINGS},
+            "paused": campaign.paused,
+            "paused_remaining": None if campaign.paused_remaining is None
+            else round(campaign.paused_remaining.total_seconds()),
+            "deadline": _moment(Turn.objects.filter(campaign=campaign, number=campaign.turn)
+                                .values_list("deadline", flat=True).first()),
         },
         "map": ["".join(row) for row in terrain],
         "empires": [
@@ -225,6 +246,37 @@ def _damage(raw: Any, design: DesignSpec | None, where: str) -> None:
         raise ExchangeError(f"{where}.hull: {damage.hull} of {design.hull} hull points lost is a destroyed ship")
 
 
+def _settings(c: dict) -> None:
+    """The moderator's settings the file holds, as the lobby takes them (``check_setting``, in its
+    words), and the clock: ``paused`` true or false, ``paused_remaining`` whole seconds or null,
+    ``deadline`` a date and time with its zone (ISO 8601) or null. A key missing keeps today's
+    default (a file written before the settings were)."""
+    from campaign.actions.errors import ActionError
+
+    from .actions.lobby import check_setting
+
+    for key in SETTINGS:
+        if key in c:
+            try:
+                check_setting(key, c[key])
+            except ActionError as exc:
+                raise ExchangeError(f"campaign.{key}: {exc}") from None
+    if not isinstance(c.get("paused", False), bool):
+        raise ExchangeError(f"campaign.paused: must be true or false, not {c['paused']!r}")
+    remaining = c.get("paused_remaining")
+    if remaining is not None and (isinstance(remaining, bool) or not isinstance(remaining, int) or remaining < 0):
+        raise ExchangeError(f"campaign.paused_remaining: must be whole seconds ≥ 0 or null, not {remaining!r}")
+    deadline = c.get("deadline")
+    if deadline is not None:
+        try:
+            moment = datetime.fromisoformat(deadline) if isinstance(deadline, str) else None
+        except ValueError:
+            moment = None
+        if moment is None or moment.tzinfo is None:
+            raise ExchangeError(f"campaign.deadline: must be a date and time with its zone (ISO 8601), "
+                                f"not {exports._shown(deadline)}")
+
+
 def parse_export(doc: Any) -> dict:
     """Check an export document thoroughly enough that importing it cannot fail half way."""
     exports.check_envelope(doc, VERSION, ExchangeError)
@@ -242,6 +294,7 @@ def parse_export(doc: Any) -> dict:
             raise ExchangeError(f"campaign.{key}: must be an object")
     if c["layer"] != "eventhorizon":
         raise ExchangeError(f"campaign.layer '{c['layer']}' is not supported")
+    _settings(c)
     exports.check_options(c["layer"], c["options"], ExchangeError)  # as the lobby would take them
     if c["status"] not in Campaign.Status.values:
         raise ExchangeError(f"campaign.status '{c['status']}' is not one of {', '.join(Campaign.Status.values)}")

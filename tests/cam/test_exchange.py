@@ -230,6 +230,14 @@ SETTINGS = [
     ("cam", "tables", 5, "cam: 000 CAM 2.3 (11.3 multi-tables): number of tables 5 is outside 1 to 4", "tables"),
     ("campaign", "turn_hours", 24 * 365 + 1,
      "campaign.turn_hours: the hours per step must be a whole number from 0 to 8760, not 8761", "step_hours"),
+    # The seats and the set-up hours as the lobby sets them (check_campaign_setting): two seats (ruling
+    # CAM5), the set-up hours within a step's bounds; their columns took 32767 seats and 2147483647 hours.
+    ("campaign", "seats", 3, "campaign.seats: a rubber has two seats (ruling CAM5), not 3", None),
+    ("campaign", "seats", 0, "campaign.seats: a rubber has two seats (ruling CAM5), not 0", None),
+    ("campaign", "setup_hours", 24 * 365 + 1,
+     "campaign.setup_hours: the set-up deadline in hours must be a whole number from 0 to 8760, not 8761", None),
+    ("campaign", "setup_hours", 2**31 - 1, "campaign.setup_hours: the set-up deadline in hours must be a whole "
+     "number from 0 to 8760, not 2147483647", None),
     # The name as the lobby's create takes it, in the same words as an Event Horizon campaign's: a blank one
     # imported (tests/eventhorizon/test_import_validation.py).
     ("campaign", "name", "", "campaign.name: a campaign needs a name, not ''", "name"),
@@ -280,7 +288,8 @@ def test_settings_at_the_lobbys_bounds_import(cam_campaign, tmp_path, client, al
     bounds = {"replacement_percent": 100, "replacement_house_rule": True, "tables": 4, "break_percent": 100,
               "points_level": 100_000}
     doc["cam"].update(bounds)
-    doc["campaign"]["turn_hours"] = 24 * 365
+    doc["campaign"].update(turn_hours=24 * 365, setup_hours=0)
     copy = import_doc(tmp_path, doc)
     assert {k: getattr(copy.cam, k) for k in bounds} == bounds and copy.turn_hours == 24 * 365
+    assert (copy.setup_hours, copy.seats) == (0, 2)
     assert lobby_answer(client, alice, step_hours=24 * 365, **bounds).status_code == 201

@@ -105,6 +105,46 @@ CASES = [
     # (every such case, and the same for a CAM rubber: test_import_options.py).
     (lambda d: _set(d, ("campaign", "options"), {"battle_book": []}),
      "campaign.options.battle_book: the rule book for battles must be a rule book's name, not []"),
+    # The moderator's settings, as the lobby's create takes them (its limits and words,
+    # campaign/eventhorizon/actions/lobby.py check_setting): their columns would take more.
+    ((("campaign", "seats"), 9), "campaign.seats: a campaign needs 2 to 8 players, not 9"),
+    ((("campaign", "seats"), "4"), "campaign.seats: a campaign needs 2 to 8 players, not '4'"),
+    ((("campaign", "turn_hours"), 9000),
+     "campaign.turn_hours: the turn length in hours must be a whole number from 0 to 8760, not 9000"),
+    ((("campaign", "turn_hours"), 1.5),
+     "campaign.turn_hours: the turn length in hours must be a whole number from 0 to 8760, not 1.5"),
+    ((("campaign", "setup_hours"), -1),
+     "campaign.setup_hours: the set-up deadline in hours must be a whole number from 0 to 8760, not -1"),
+    ((("campaign", "detection_range"), 51),
+     "campaign.detection_range: the detection range must be a whole number from 0 to 50, not 51"),
+    ((("campaign", "missed_turn_limit"), True),
+     "campaign.missed_turn_limit: the missed-turn limit must be a whole number from 0 to 100, not True"),
+    ((("campaign", "battle_hours"), 2161),
+     "campaign.battle_hours: the battle deadline in hours must be a whole number from 0 to 2160, not 2161"),
+    ((("campaign", "activation_hours"), 721),
+     "campaign.activation_hours: the activation deadline in hours must be a whole number from 0 to 720, not 721"),
+    ((("campaign", "battle_mode"), "dice"),
+     "campaign.battle_mode: the battle mode must be one of auto, tactical, tabletop, not 'dice'"),
+    ((("campaign", "battle_requests"), "anyone"),
+     "campaign.battle_requests: who may ask for a battle mode must be one of nobody, either, both, not 'anyone'"),
+    ((("campaign", "deployment"), "random"),
+     "campaign.deployment: deployment must be one of automatic, hand, not 'random'"),
+    ((("campaign", "fog_of_war"), "yes"),
+     "campaign.fog_of_war: fog of war must be on or off (true or false), not 'yes'"),
+    ((("campaign", "listed"), 1),
+     "campaign.listed: listing among the open campaigns must be on or off (true or false), not 1"),
+    ((("campaign", "show_ready"), None),
+     "campaign.show_ready: showing who is ready must be on or off (true or false), not None"),
+    ((("campaign", "paused"), "no"), "campaign.paused: must be true or false, not 'no'"),
+    ((("campaign", "paused_remaining"), -60), "campaign.paused_remaining: must be whole seconds ≥ 0 or null, not -60"),
+    ((("campaign", "paused_remaining"), "1h"),
+     "campaign.paused_remaining: must be whole seconds ≥ 0 or null, not '1h'"),
+    ((("campaign", "deadline"), "2030-01-01T12:00:00"),
+     "campaign.deadline: must be a date and time with its zone (ISO 8601), not '2030-01-01T12:00:00'"),
+    ((("campaign", "deadline"), "next Tuesday"),
+     "campaign.deadline: must be a date and time with its zone (ISO 8601), not 'next Tuesday'"),
+    ((("campaign", "deadline"), 1893456000),
+     "campaign.deadline: must be a date and time with its zone (ISO 8601), not 1893456000"),
 ]
 
 
@@ -165,3 +205,69 @@ def test_a_campaign_exported_today_imports_and_exports_the_same(exported, tmp_pa
     again = tmp_path / "b.json"
     call_command("exportcampaign", new_id, "--output", str(again), stdout=StringIO())
     assert json.loads(again.read_text()) == json.loads(path.read_text())
+
+
+# A moderator's choices, none of them the lobby's default (docs/export-format.md, ``campaign``).
+CHOSEN = {"seats": 5, "turn_hours": 24, "setup_hours": 100, "detection_range": 4, "missed_turn_limit": 0,
+          "battle_hours": 12, "activation_hours": 6, "battle_mode": "tactical", "battle_requests": "both",
+          "deployment": "hand", "fog_of_war": False, "listed": True, "show_ready": False}
+
+
+def _reexport(campaign_id, tmp_path, name) -> str:
+    path = tmp_path / name
+    call_command("exportcampaign", str(campaign_id), "--output", str(path), stdout=StringIO())
+    return path.read_text()
+
+
+def test_the_moderators_settings_and_the_clock_survive_the_round_trip(exported, tmp_path):
+    """A moved or restored campaign runs with the settings its moderator chose, paused as it was,
+    the open round closing when it did; exporting the copy gives the same bytes."""
+    from datetime import UTC, datetime, timedelta
+
+    original = Campaign.objects.get()
+    deadline = datetime(2999, 1, 2, 3, 4, 5, 678900, tzinfo=UTC)  # still to come at the import
+    Campaign.objects.filter(pk=original.pk).update(**CHOSEN, paused=True, paused_remaining=timedelta(hours=30))
+    Turn.objects.filter(campaign=original, number=original.turn).update(deadline=deadline)
+    first = _reexport(original.pk, tmp_path, "a.json")
+    doc = json.loads(first)["campaign"]
+    assert {key: doc[key] for key in CHOSEN} == CHOSEN
+    clock = (doc["paused"], doc["paused_remaining"], doc["deadline"])
+    assert clock == (True, 108000, "2999-01-02T03:04:05.678900+00:00")
+    copy = Campaign.objects.get(pk=int(import_text(tmp_path, first)))
+    assert {key: getattr(copy, key) for key in CHOSEN} == CHOSEN
+    assert (copy.paused, copy.paused_remaining) == (True, timedelta(hours=30))
+    assert copy.turns.get(number=copy.turn).deadline == deadline
+    assert copy.invite_token and copy.invite_token != original.invite_token  # listed: a link of its own
+    assert _reexport(copy.pk, tmp_path, "b.json") == first
+
+
+def test_a_file_without_the_settings_imports_with_the_lobbys_defaults(exported, tmp_path):
+    """A version-1 file written before the settings were exported."""
+    for key in (*CHOSEN, "paused", "paused_remaining", "deadline"):
+        exported["campaign"].pop(key)
+    copy = Campaign.objects.get(pk=int(import_text(tmp_path, json.dumps(exported))))
+    defaults = {key: Campaign._meta.get_field(key).get_default() for key in CHOSEN if key != "seats"}
+    assert {key: getattr(copy, key) for key in defaults} == defaults
+    assert copy.seats == len(exported["empires"])  # as many seats as the campaign had empires
+    assert (copy.paused, copy.paused_remaining, copy.invite_token) == (False, None, "")
+    assert copy.turns.get(number=copy.turn).deadline is None
+
+
+def test_a_deadline_past_at_the_import_gives_the_round_its_whole_time_again(exported):
+    """The players could not reach the campaign between its export and its import: a past deadline
+    would settle the round at once. The round gets the time a round opened at the import gets;
+    a paused campaign keeps its deadline (resuming sets it from the time left)."""
+    from datetime import UTC, datetime, timedelta
+
+    from campaign.eventhorizon.actions.campaigns import import_campaign
+
+    now = datetime(2040, 6, 1, 12, 0, tzinfo=UTC)
+    exported["campaign"].update(deadline="2040-05-31T12:00:00+00:00", turn_hours=10)
+    copy = import_campaign(json.loads(json.dumps(exported)), now=now)
+    assert copy.turns.get(number=copy.turn).deadline == now + timedelta(hours=10)
+    exported["campaign"].update(paused=True, paused_remaining=3600)
+    paused = import_campaign(json.loads(json.dumps(exported)), now=now)
+    assert paused.turns.get(number=paused.turn).deadline == datetime(2040, 5, 31, 12, 0, tzinfo=UTC)
+    exported["campaign"].update(paused=False, deadline="2040-06-02T09:00:00+00:00")
+    later = import_campaign(json.loads(json.dumps(exported)), now=now)
+    assert later.turns.get(number=later.turn).deadline == datetime(2040, 6, 2, 9, 0, tzinfo=UTC)

@@ -24,6 +24,8 @@ def full_state(campaign):
     timestamps) plus what it leaves out (missed turns, computer play, deadlines)."""
     campaign = Campaign.objects.get(pk=campaign.pk)
     doc = export_campaign(campaign)
+    for key in ("paused", "paused_remaining", "deadline"):  # the clock: a roll-back pauses (checked apart),
+        doc["campaign"].pop(key)  # and every turn's deadline is below
     doc["extra"] = {
         "empires": list(Empire.objects.filter(campaign=campaign).order_by("seat").values_list(
             "seat", "missed_turns", "auto_bot", "is_bot", "user_id")),

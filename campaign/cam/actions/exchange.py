@@ -14,7 +14,7 @@ from .. import adapters
 from ..exchange import SECTIONS, ExchangeError, parse_export
 from ..models import LAYER, CamCampaign, CamPlayer, CamScenario, CamSD, CamShip
 from .errors import ENGINE_ERRORS, CamActionError
-from .lobby import MAX_STEP_HOURS, _checked_settings
+from .lobby import _checked_settings, check_campaign_setting
 
 # What the create forms set of ``CamCampaign`` (``_checked_settings``' arguments).
 SETTINGS = ("period", "starting_points", "scenarios", "points_level", "break_percent", "replacement_percent",
@@ -40,15 +40,18 @@ def _check_lobby_settings(c: dict, cam: dict) -> None:
     """The settings the rubber's create forms set (the lobby's and the CAM page's), as their
     actions would take them: CAM 4.0, 4.1, 2.2, 2.3, 4.2 by the engine (``_checked_settings``), the
     hours per step within the lobby's bounds. Their columns would take more (a period of 40, a
-    break level of 500%), which the rules then misread. Raises ``CamActionError`` in the lobby's
-    words."""
+    break level of 500%), which the rules then misread; the hours per step, the set-up hours and
+    the seats as the lobby sets them (``check_campaign_setting``). Raises ``CamActionError`` in the
+    lobby's words, naming the path."""
     try:
         _checked_settings(**{name: cam[name] for name in SETTINGS})
     except CamActionError as exc:
         raise CamActionError(f"import refused: cam: {exc}") from None
-    if not c["turn_hours"] <= MAX_STEP_HOURS:  # a whole number ≥ 0: its column's check
-        raise CamActionError(f"import refused: campaign.turn_hours: the hours per step must be a whole number "
-                             f"from 0 to {MAX_STEP_HOURS}, not {c['turn_hours']!r}")
+    for key in ("turn_hours", "setup_hours", "seats"):
+        try:
+            check_campaign_setting(key, c[key])
+        except CamActionError as exc:
+            raise CamActionError(f"import refused: campaign.{key}: {exc}") from None
 
 
 @transaction.atomic

@@ -23,6 +23,22 @@ from .common import set_step_deadline
 from .errors import CamActionError, NotAllowed, _refuse
 
 MAX_STEP_HOURS = 24 * 365
+SEATS = 2  # ruling CAM5: a rubber is fought between two fleets
+
+
+def check_campaign_setting(key: str, value):
+    """``value`` for the Campaign field ``key`` the CAM lobby sets (``turn_hours``, the hours per
+    step, from its create form; ``seats``, always two; ``setup_hours``, the platform's default: a
+    rubber has no set-up round deadline, held to the same bounds as a step's) as the lobby takes
+    it, for its create and an import; raises CamActionError in the lobby's words."""
+    if key == "seats":
+        if isinstance(value, bool) or value != SEATS:
+            raise CamActionError(f"a rubber has two seats (ruling CAM5), not {value!r}")
+        return value
+    label = {"turn_hours": "the hours per step", "setup_hours": "the set-up deadline in hours"}[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_STEP_HOURS:
+        raise CamActionError(f"{label} must be a whole number from 0 to {MAX_STEP_HOURS}, not {value!r}")
+    return value
 
 
 def _checked_settings(*, period, starting_points, scenarios, points_level, break_percent, replacement_percent,
@@ -75,10 +91,7 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
     name = name.strip() if isinstance(name, str) else ""
     if not name:
         raise CamActionError("the campaign needs a name")
-    if isinstance(step_hours, bool) or not isinstance(step_hours, int) or not 0 <= step_hours <= MAX_STEP_HOURS:
-        raise CamActionError(
-            f"the hours per step must be a whole number from 0 to {MAX_STEP_HOURS}, not {step_hours!r}"
-        )
+    check_campaign_setting("turn_hours", step_hours)
     if not isinstance(listed, bool):
         raise CamActionError(f"listing among the open campaigns must be on or off, not {listed!r}")
     fields = _checked_settings(period=period, starting_points=starting_points, scenarios=scenarios,
@@ -95,7 +108,7 @@ def create_cam_lobby(*, moderator, name: str, period: int, starting_points: int,
         raise CamActionError(str(exc), "bad_book") from None
     seed_raw = derive_seed(seed) if seed else new_seed()
     campaign = Campaign.objects.create(
-        name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.SETUP, turn=1, seats=2,
+        name=name[:120], layer=LAYER, width=0, height=0, status=Campaign.Status.SETUP, turn=1, seats=SEATS,
         dice_seed=seed_raw.hex(), seed_hash=seed_hash(seed_raw), moderator=moderator, battle_mode="tabletop",
         turn_hours=step_hours, invite_token=secrets.token_urlsafe(32), listed=listed,
         options={"battle_book": book} if book else {})

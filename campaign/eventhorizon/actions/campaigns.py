@@ -4,6 +4,8 @@ options and the seat limits every lobby checks).
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.db import transaction
 
 from campaign import versioning
@@ -177,13 +179,23 @@ def save_design(*, spec: dict, campaign: Campaign | None = None, empire: Empire 
 
 
 @transaction.atomic
-def import_campaign(doc) -> Campaign:
+def import_campaign(doc, *, now=None) -> Campaign:
     """Create a campaign from an export document (docs/export-format.md). The document is
     checked whole first (map, seats, designs, the dice log's chain and rolls), so a malformed
-    file changes nothing."""
-    from django.contrib.auth import get_user_model
+    file changes nothing.
 
-    from ..exchange import ExchangeError, parse_export
+    The open round keeps the file's deadline, unless the campaign runs (not paused) and that
+    deadline has passed by ``now``: the round then gets a whole round's time from the import, as
+    a round opened now would. The players could not reach the campaign between its export and
+    its import, and a past deadline would otherwise settle the round at once with only the orders
+    written before the export (a moderator who wants that uses "Process now")."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from campaign.actions.lobby import _new_token
+    from campaign.actions.turns import setup_deadline, turn_deadline
+
+    from ..exchange import SETTINGS, ExchangeError, parse_export
 
     try:
         doc = parse_export(doc)
@@ -198,7 +210,20 @@ def import_campaign(doc) -> Campaign:
         status=c["status"], turn=c["turn"], options=c["options"], moderator=users.get(c["moderator"] or ""),
         dice_seed=c["dice_seed"], seed_hash=c["seed_hash"], dice_offset=c["dice_offset"],
         purpose=c.get("purpose"), id_counters=c.get("id_counters") or {},
+        # A file from before the settings were exported: the lobby's defaults, and as many seats
+        # as it has empires (at least the lobby's two).
+        **{key: c[key] for key in SETTINGS if key in c},
+        **({} if "seats" in c else {"seats": max(MIN_PLAYERS, len(doc["empires"]))}),
+        paused=c.get("paused", False),
+        paused_remaining=None if c.get("paused_remaining") is None else timedelta(seconds=c["paused_remaining"]),
+        # The invitation link's secret is not in the file: a listed campaign gets a new one (no
+        # link, no listing), as the lobby gives it.
+        invite_token=_new_token() if c.get("listed") else "",
     )
+    deadline = None if c.get("deadline") is None else datetime.fromisoformat(c["deadline"])
+    now = now or timezone.now()
+    if deadline is not None and deadline <= now and campaign.status == Campaign.Status.ACTIVE and not campaign.paused:
+        deadline = (setup_deadline if campaign.turn == SETUP_TURN else turn_deadline)(campaign, now)
     symbols = {t.symbol: t.value for t in mapgen.Terrain}
     insert_rows(
         MapCell, ["campaign", "x", "y", "terrain"],
@@ -272,7 +297,8 @@ def import_campaign(doc) -> Campaign:
         for s in doc["ships"]
     ])
     for t in doc["turns"]:
-        turn = Turn.objects.create(campaign=campaign, number=t["number"], status=t["status"], events=t["events"])
+        turn = Turn.objects.create(campaign=campaign, number=t["number"], status=t["status"], events=t["events"],
+                                   deadline=deadline if t["number"] == campaign.turn else None)
         TurnOrders.objects.bulk_create([
             TurnOrders(turn=turn, empire=empires[o["seat"]], orders=o.get("orders") or {},
                        ready=bool(o.get("ready")), revision=o.get("revision", 1))

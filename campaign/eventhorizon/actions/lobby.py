@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.actions.campaigns import DEFAULT_OPTIONS, check_battle_book
+from campaign.actions.campaigns import DEFAULT_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, check_battle_book
 from campaign.actions.errors import ActionError, NotAllowed
 from campaign.actions.lobby import (
     BATTLE_REQUESTS,
@@ -26,6 +26,37 @@ from campaign.rules.grid import GridError, make_grid
 
 from ..layer import KEY as LAYER
 from .campaigns import _check_setup, _generate_campaign, _seed_bytes
+
+# The lobby's words for each setting its create form (and API) takes besides the map and the
+# options; ``check_setting`` holds a value to them, for the create and for an import
+# (docs/export-format.md), so a file stores nothing the lobby would refuse.
+_HOURS = {"turn_hours": "the turn length in hours", "setup_hours": "the set-up deadline in hours",
+          "detection_range": "the detection range", "missed_turn_limit": "the missed-turn limit",
+          "battle_hours": "the battle deadline in hours", "activation_hours": "the activation deadline in hours"}
+_SWITCHES = {"fog_of_war": "fog of war", "listed": "listing among the open campaigns",
+             "show_ready": "showing who is ready"}
+
+
+def check_setting(key: str, value):
+    """``value`` for the campaign setting ``key`` as the lobby takes it (the keys: the export's
+    ``SETTINGS``, campaign/eventhorizon/exchange.py); raises ActionError in the lobby's words."""
+    if key == "seats":
+        if isinstance(value, bool) or not isinstance(value, int) or not MIN_PLAYERS <= value <= MAX_PLAYERS:
+            raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {value!r}")
+    elif key in _HOURS:
+        _whole(value, _HOURS[key], LOBBY_LIMITS[key])
+    elif key in _SWITCHES:
+        if not isinstance(value, bool):
+            raise ActionError(f"{_SWITCHES[key]} must be on or off (true or false), not {value!r}")
+    elif key == "battle_mode" and value not in Campaign.BattleMode.values:
+        raise ActionError(f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {value!r}")
+    elif key == "battle_requests" and value not in BATTLE_REQUESTS:
+        raise ActionError(
+            f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {value!r}"
+        )
+    elif key == "deployment" and value not in Campaign.Deployment.values:
+        raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {value!r}")
+    return value
 
 
 @transaction.atomic
@@ -71,26 +102,11 @@ def create_lobby(
         book = check_battle_book(LAYER, opts.pop("battle_book"))
         if book:  # another book than the layer's own (issue 31); its own: nothing recorded
             opts["battle_book"] = book
-    turn_hours = _whole(turn_hours, "the turn length in hours", LOBBY_LIMITS["turn_hours"])
-    setup_hours = _whole(setup_hours, "the set-up deadline in hours", LOBBY_LIMITS["setup_hours"])
-    detection_range = _whole(detection_range, "the detection range", LOBBY_LIMITS["detection_range"])
-    missed_turn_limit = _whole(missed_turn_limit, "the missed-turn limit", LOBBY_LIMITS["missed_turn_limit"])
-    if battle_mode not in Campaign.BattleMode.values:
-        raise ActionError(
-            f"the battle mode must be one of {', '.join(Campaign.BattleMode.values)}, not {battle_mode!r}"
-        )
-    if battle_requests not in BATTLE_REQUESTS:
-        raise ActionError(
-            f"who may ask for a battle mode must be one of {', '.join(BATTLE_REQUESTS)}, not {battle_requests!r}"
-        )
-    battle_hours = _whole(battle_hours, "the battle deadline in hours", LOBBY_LIMITS["battle_hours"])
-    activation_hours = _whole(activation_hours, "the activation deadline in hours", LOBBY_LIMITS["activation_hours"])
-    if deployment not in Campaign.Deployment.values:
-        raise ActionError(f"deployment must be one of {', '.join(Campaign.Deployment.values)}, not {deployment!r}")
-    for label, flag in (("fog of war", fog_of_war), ("listing among the open campaigns", listed),
-                        ("showing who is ready", show_ready)):
-        if not isinstance(flag, bool):
-            raise ActionError(f"{label} must be on or off (true or false), not {flag!r}")
+    settings = {key: check_setting(key, value) for key, value in (
+        ("turn_hours", turn_hours), ("setup_hours", setup_hours), ("detection_range", detection_range),
+        ("missed_turn_limit", missed_turn_limit), ("battle_mode", battle_mode), ("battle_requests", battle_requests),
+        ("battle_hours", battle_hours), ("activation_hours", activation_hours), ("deployment", deployment),
+        ("fog_of_war", fog_of_war), ("listed", listed), ("show_ready", show_ready))}
     if seed is not None and not isinstance(seed, str):
         raise ActionError("the dice seed must be text")
     seed = (seed or "").strip() or None
@@ -117,19 +133,8 @@ def create_lobby(
         status=Campaign.Status.SETUP,
         turn=1,
         seats=seats,
-        turn_hours=turn_hours,
-        setup_hours=setup_hours,
-        battle_mode=battle_mode,
-        battle_requests=battle_requests,
-        battle_hours=battle_hours,
-        activation_hours=activation_hours,
-        deployment=deployment,
-        fog_of_war=fog_of_war,
-        detection_range=detection_range,
-        missed_turn_limit=missed_turn_limit,
         invite_token=_new_token(),
-        listed=listed,
-        show_ready=show_ready,
+        **settings,
     )
     Membership.objects.create(campaign=campaign, user=moderator, role=Membership.Role.MODERATOR, **seat)
     return campaign
