@@ -270,7 +270,9 @@ def _settings(c: dict) -> None:
     if deadline is not None:
         try:
             moment = datetime.fromisoformat(deadline) if isinstance(deadline, str) else None
-        except ValueError:
+            if moment is not None and moment.tzinfo is not None:
+                moment.astimezone(UTC)  # the database keeps UTC: the calendar's ends have none
+        except (ValueError, OverflowError):
             moment = None
         if moment is None or moment.tzinfo is None:
             raise ExchangeError(f"campaign.deadline: must be a date and time with its zone (ISO 8601), "

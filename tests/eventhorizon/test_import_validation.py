@@ -145,6 +145,12 @@ CASES = [
      "campaign.deadline: must be a date and time with its zone (ISO 8601), not 'next Tuesday'"),
     ((("campaign", "deadline"), 1893456000),
      "campaign.deadline: must be a date and time with its zone (ISO 8601), not 1893456000"),
+    # at the ends of the calendar: in UTC, which the database stores, they are no date at all
+    ((("campaign", "deadline"), "9999-12-31T23:59:59-05:00"),
+     "campaign.deadline: must be a date and time with its zone (ISO 8601), not '9999-12-31T23:59:59-05:00'"),
+    ((("campaign", "deadline"), "0001-01-01T00:00:00+05:00"),
+     "campaign.deadline: must be a date and time with its zone (ISO 8601), not '0001-01-01T00:00:00+05:00'"),
+    ((("campaign", "deadline"), "2030-01-01T12:00:00+00:00\u0000"), "NUL"),
 ]
 
 
