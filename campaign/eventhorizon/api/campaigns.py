@@ -39,7 +39,7 @@ from campaign.api.moderation import named_turn
 from campaign.api.schema import FIELD_REFUSAL, RefusalSerializer
 from campaign.dice import log_reader, shown_rows
 from campaign.eventhorizon import actions as eh_actions
-from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
+from campaign.models import GRID_CHOICES, Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.rules.eventhorizon.victory import PURPOSES
 from campaign.sanitise import whole_number
@@ -52,6 +52,7 @@ from ..order_schema import (
     ErrorSerializer,
     OrdersGetSerializer,
     OrdersPreviewRequestSerializer,
+    OrdersPreviewResponseSerializer,
     OrdersPutResponseSerializer,
     OrdersPutSerializer,
 )
@@ -145,8 +146,45 @@ class CampaignDetail(APIView):
         return Response(data)
 
 
+def _nullable_seat(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(allow_null=True, help_text=help_text)
+
+
+# The fleets as fog of war shows them (visibility.fleets_json): a fleet's ships by name only to
+# its owner and the moderator.
+MAP_FLEETS = inline_serializer("MapFleet", many=True, fields={
+    "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
+    "x": serializers.IntegerField(), "y": serializers.IntegerField(),
+    "ships": serializers.IntegerField(help_text="How many ships."),
+    "types": serializers.CharField(allow_blank=True, help_text="Ships by type, e.g. \"2 Destroyer\"."),
+    "ship_list": inline_serializer("MapShip", many=True, required=False, fields={
+        "number": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
+        "design": serializers.CharField(allow_null=True), "hero_crew": serializers.BooleanField(),
+        "damaged": serializers.BooleanField()},
+        help_text="Only in your own fleets (every fleet, for the moderator)."),
+})
+
+CAMPAIGN_MAP = inline_serializer("CampaignMap", {
+    "grid": serializers.ChoiceField(choices=GRID_CHOICES),
+    "width": serializers.IntegerField(), "height": serializers.IntegerField(),
+    "turn": serializers.IntegerField(help_text="The turn whose start the map shows."),
+    "terrain": serializers.ListField(child=serializers.CharField(), help_text="One string a row, a symbol a cell."),
+    "symbols": serializers.DictField(child=serializers.CharField(), help_text="Terrain symbol → terrain."),
+    "worlds": inline_serializer("MapWorld", many=True, fields={
+        "x": serializers.IntegerField(), "y": serializers.IntegerField(), "kind": serializers.CharField(),
+        "economy": serializers.CharField(allow_null=True), "owner": _nullable_seat("The owner's seat; null: none."),
+        "home_of": _nullable_seat("The seat whose home world it is; null: no one's.")}),
+    "structures": inline_serializer("MapStructure", many=True, fields={
+        "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
+        "resource": serializers.CharField(),
+        "symbol": serializers.CharField(allow_null=True, help_text="Its map symbol; null: the rule book gives none."),
+        "x": serializers.IntegerField(), "y": serializers.IntegerField()}),
+    "fleets": MAP_FLEETS,
+})
+
+
 class CampaignMap(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=CAMPAIGN_MAP)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         from campaign.rules.eventhorizon.mapgen import Terrain
@@ -236,8 +274,24 @@ class OrdersView(APIView):
                          "bp_left": preview.spending.bp_left})
 
 
+# A turn report (campaign/rules/eventhorizon/report.py, TurnReport.as_dict), fogged for a seat.
+TURN_REPORT = inline_serializer("TurnReport", {
+    "campaign": serializers.CharField(), "turn": serializers.IntegerField(),
+    "seat": _nullable_seat("The seat reported on; null: the moderator's full report."),
+    "empire": serializers.CharField(),
+    "sections": inline_serializer("TurnReportSection", many=True, fields={
+        "step": serializers.CharField(help_text="The step of the turn sequence (003 Campaign Turn Sequence)."),
+        "title": serializers.CharField(),
+        "lines": serializers.ListField(child=serializers.CharField()),
+        "events": serializers.ListField(child=serializers.DictField(), help_text=(
+            "The events behind the lines (step, kind, seats, text, data, public, …), as the turn stored them."))}),
+    "position": serializers.ListField(child=serializers.CharField()),
+    "victory": serializers.ListField(child=serializers.CharField()),
+})
+
+
 class ReportView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TURN_REPORT)
     def get(self, request, campaign_id: int, turn: int):
         # A player's own report (fogged), the moderator's full one or, with ?seat=N, any seat's;
         # an observer's holds public events only until the campaign ends.
@@ -348,7 +402,7 @@ class OrdersPreview(APIView):
     with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
 
     @extend_schema(request=OrdersPreviewRequestSerializer,
-                   responses={200: OpenApiTypes.OBJECT, 400: PREVIEW_REFUSED, 403: RefusalSerializer},
+                   responses={200: OrdersPreviewResponseSerializer, 400: PREVIEW_REFUSED, 403: RefusalSerializer},
                    examples=[PREVIEW_EXAMPLE])
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)

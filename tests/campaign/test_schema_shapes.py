@@ -1,0 +1,135 @@
+"""The shapes of the API's success answers, as the OpenAPI schema (drf-spectacular, /api/schema/)
+declares them: a 2xx declared as a bare ``{"type": "object"}`` (or a map of anything) tells a
+client generator nothing of it. Each operation declared since is checked against its real answer
+(tests/openapi_check.py), and the walk below lists those still free-form: the list may only shrink.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.openapi_check import api, mismatch, openapi, path_of, sent
+
+pytestmark = pytest.mark.django_db
+
+# Still free-form (the 2xx of these declares no properties). Declare one, then take it off; a new
+# free-form answer, or a declared one gone free-form again, fails the walk.
+STILL_FREE_FORM = {
+    "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200",
+    "GET /api/battles/{battle_id}/ 200", "POST /api/battles/{battle_id}/action/ 200",
+    "POST /api/battles/{battle_id}/confirm/ 200", "POST /api/battles/{battle_id}/deploy/ 200",
+    "POST /api/battles/{battle_id}/dispute/ 200", "POST /api/battles/{battle_id}/doctrine/ 200",
+    "POST /api/battles/{battle_id}/mode/ 200", "POST /api/battles/{battle_id}/result/ 200",
+    "POST /api/battles/{battle_id}/settle/ 200", "GET /api/battles/{battle_id}/state/ 200",
+    "POST /api/calendar/ 201",
+    "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
+    "GET /api/campaigns/{campaign_id}/battles/ 200", "GET /api/campaigns/{campaign_id}/export/ 200",
+    "GET /api/campaigns/{campaign_id}/fleets/ 200", "GET /api/campaigns/{campaign_id}/history/ 200",
+    "GET /api/campaigns/{campaign_id}/notifications/ 200", "PUT /api/campaigns/{campaign_id}/notifications/ 200",
+    "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
+    "POST /api/campaigns/{campaign_id}/substitute/ 200", "POST /api/campaigns/{campaign_id}/take-back/ 200",
+    "GET /api/campaigns/{campaign_id}/visible-fleets/ 200",
+    "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
+    "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
+    "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
+    "GET /api/what-if/ 200", "POST /api/what-if/ 201", "GET /api/what-if/{run_id}/ 200",
+    "POST /api/what-if/book/{book}/ 201", "POST /api/what-if/converted/ 201",
+}
+
+DECLARED = {  # declared since the list above was taken: these must stay declared
+    "GET /api/campaigns/{campaign_id}/map/ 200",
+    "GET /api/campaigns/{campaign_id}/reports/{turn}/ 200",
+    "POST /api/campaigns/{campaign_id}/orders/preview/ 200",
+}
+
+
+def _resolve(node: dict) -> dict:
+    schemas = openapi()["components"]["schemas"]
+    while isinstance(node, dict) and "$ref" in node:
+        node = schemas[node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+def _free_form(node: dict) -> bool:
+    """Whether the schema ``node`` says nothing of an answer's shape: an object (or no type at all)
+    without properties whose other keys may be anything; a list of those; or any alternative so."""
+    node = _resolve(node)
+    if node.get("type") == "array":
+        return _free_form(node.get("items", {}))
+    for either in ("allOf", "oneOf", "anyOf"):
+        if either in node:
+            return any(_free_form(n) for n in node[either])
+    if node.get("type", "object") != "object" or node.get("properties"):
+        return False
+    return node.get("additionalProperties", True) in (True, {})
+
+
+def _free_form_answers() -> set[str]:
+    found = set()
+    for path, operations in openapi()["paths"].items():
+        for method, operation in operations.items():
+            for status, response in operation["responses"].items():
+                if status.startswith("2") and any(_free_form(media.get("schema", {}))
+                                                  for media in (response.get("content") or {}).values()):
+                    found.add(f"{method.upper()} {path} {status}")
+    return found
+
+
+def test_the_success_answers_still_free_form_are_the_listed_ones():
+    found = _free_form_answers()
+    assert not found & DECLARED, f"declared, now free-form again: {sorted(found & DECLARED)}"
+    assert not found - STILL_FREE_FORM, f"free-form and not listed (declare them): {sorted(found - STILL_FREE_FORM)}"
+    assert not STILL_FREE_FORM - found, f"declared now, take off the list: {sorted(STILL_FREE_FORM - found)}"
+
+
+def test_the_walk_sees_a_free_form_answer():
+    assert _free_form({"type": "object"}) and _free_form({"type": "object", "additionalProperties": {}})
+    assert _free_form({"type": "array", "items": {"type": "object", "additionalProperties": True}})
+    assert not _free_form({"type": "object", "properties": {"turn": {"type": "integer"}}})
+    assert not _free_form({"type": "object", "additionalProperties": {"type": "string"}})
+
+
+def _answers_as_declared(response, method: str, url: str) -> dict:
+    """The body, after checking it against its declaration, and that the declaration is no
+    free-form object: each of its keys declared required is refused when left out."""
+    body = sent(response, method, url, 200)
+    path = path_of(url)
+    assert mismatch(method, path, 200, {}) is not None, f"{method.upper()} {path}: takes {{}}"
+    required = [key for key in body if mismatch(method, path, 200, {k: v for k, v in body.items() if k != key})]
+    assert required, f"{method.upper()} {path}: no key of {sorted(body)} is required"
+    return body
+
+
+def test_the_map_answers_as_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/map/"
+    mine = _answers_as_declared(api(bob).get(url), "get", url)
+    assert mine["fleets"] and any("ship_list" in f for f in mine["fleets"])
+    full = _answers_as_declared(api(alice).get(url), "get", url)
+    assert all("ship_list" in f for f in full["fleets"])
+    assert _answers_as_declared(api(bob).get(f"{url}?turn=1"), "get", url)["turn"] == 1
+    path = path_of(url)
+    assert mismatch("get", path, 200, {**mine, "turn": "one"}) is not None
+    assert mismatch("get", path, 200, {**mine, "worlds": [{**mine["worlds"][0], "owner": "bob"}]}) is not None
+    assert mismatch("get", path, 200, {**mine, "worlds": [{**mine["worlds"][0], "owner": None}]}) is None
+
+
+def test_the_report_answers_as_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/reports/0/"
+    mine = _answers_as_declared(api(bob).get(url), "get", url)
+    assert mine["seat"] == 1 and mine["sections"]
+    full = _answers_as_declared(api(alice).get(url), "get", url)
+    assert full["seat"] is None
+    assert mismatch("get", path_of(url), 200, {**mine, "sections": [{"step": "setup"}]}) is not None
+
+
+def test_the_orders_preview_answers_as_declared(small_campaign, bob):
+    from campaign.eventhorizon.models import Fleet
+    from tests.eventhorizon.test_api_orders import long_walk
+
+    fleet = Fleet.objects.filter(campaign=small_campaign, owner__seat=1).order_by("number").first()
+    url = f"/api/campaigns/{small_campaign.pk}/orders/preview/"
+    orders = {"moves": [{"fleet": fleet.number, "path": long_walk(small_campaign, fleet, 1)}]}
+    body = _answers_as_declared(api(bob).post(url, {"orders": orders}, format="json"), "post", url)
+    assert body["moves"] and body["options"]["resources"]
+    empty = _answers_as_declared(api(bob).post(url, {"orders": {}}, format="json"), "post", url)
+    assert mismatch("post", path_of(url), 200, {**empty, "moves": [{"fleet": 1}]}) is not None
