@@ -16,14 +16,11 @@ pytestmark = pytest.mark.django_db
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
     "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200",
-    "GET /api/battles/{battle_id}/ 200", "POST /api/battles/{battle_id}/action/ 200",
-    "POST /api/battles/{battle_id}/confirm/ 200", "POST /api/battles/{battle_id}/deploy/ 200",
-    "POST /api/battles/{battle_id}/dispute/ 200", "POST /api/battles/{battle_id}/doctrine/ 200",
-    "POST /api/battles/{battle_id}/mode/ 200", "POST /api/battles/{battle_id}/result/ 200",
-    "POST /api/battles/{battle_id}/settle/ 200", "GET /api/battles/{battle_id}/state/ 200",
+    "POST /api/battles/{battle_id}/action/ 200", "POST /api/battles/{battle_id}/deploy/ 200",
+    "POST /api/battles/{battle_id}/doctrine/ 200", "GET /api/battles/{battle_id}/state/ 200",
     "POST /api/calendar/ 201",
     "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
-    "GET /api/campaigns/{campaign_id}/battles/ 200", "GET /api/campaigns/{campaign_id}/export/ 200",
+    "GET /api/campaigns/{campaign_id}/export/ 200",
     "GET /api/campaigns/{campaign_id}/fleets/ 200", "GET /api/campaigns/{campaign_id}/history/ 200",
     "GET /api/campaigns/{campaign_id}/notifications/ 200", "PUT /api/campaigns/{campaign_id}/notifications/ 200",
     "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
@@ -40,6 +37,10 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "GET /api/campaigns/{campaign_id}/map/ 200",
     "GET /api/campaigns/{campaign_id}/reports/{turn}/ 200",
     "POST /api/campaigns/{campaign_id}/orders/preview/ 200",
+    "GET /api/campaigns/{campaign_id}/battles/ 200", "GET /api/battles/{battle_id}/ 200",
+    "POST /api/battles/{battle_id}/result/ 200", "POST /api/battles/{battle_id}/confirm/ 200",
+    "POST /api/battles/{battle_id}/dispute/ 200", "POST /api/battles/{battle_id}/settle/ 200",
+    "POST /api/battles/{battle_id}/mode/ 200",
 }
 
 
@@ -133,3 +134,49 @@ def test_the_orders_preview_answers_as_declared(small_campaign, bob):
     assert body["moves"] and body["options"]["resources"]
     empty = _answers_as_declared(api(bob).post(url, {"orders": {}}, format="json"), "post", url)
     assert mismatch("post", path_of(url), 200, {**empty, "moves": [{"fleet": 1}]}) is not None
+
+
+@pytest.fixture
+def battle(small_campaign):
+    from tactical.models import Battle
+    from tests.tactical.battle_support import contact_turn
+
+    contact_turn(small_campaign, "tabletop")
+    return Battle.objects.get(campaign=small_campaign)
+
+
+def _result(battle) -> dict:
+    from tests.tactical.test_battle_api import good_result
+
+    return good_result(battle)
+
+
+def test_the_battles_answer_as_declared(small_campaign, battle, alice, bob, carol):
+    listed = f"/api/campaigns/{small_campaign.pk}/battles/"
+    assert _answers_as_declared(api(bob).get(listed), "get", listed)["results"]
+    url = f"/api/battles/{battle.pk}/"
+    assert _answers_as_declared(api(bob).get(url), "get", url)["your_seat"] == battle.attacker
+    assert _answers_as_declared(api(alice).get(url), "get", url)["your_seat"] is None
+    entered = _answers_as_declared(api(bob).post(f"{url}result/", _result(battle), format="json"),
+                                   "post", f"{url}result/")
+    assert entered["status"] == "entered" and entered["proposal"]
+    disputed = _answers_as_declared(api(carol).post(f"{url}dispute/", {"reason": "no"}, format="json"),
+                                    "post", f"{url}dispute/")
+    assert disputed["status"] == "disputed" and disputed["log"]
+    settled = _answers_as_declared(api(alice).post(f"{url}settle/", {}, format="json"), "post", f"{url}settle/")
+    assert settled["status"] == "resolved" and settled["resolved_how"] and settled["resolved_at"]
+    path = path_of(url)
+    assert mismatch("get", path, 200, {**settled, "status": "won"}) is not None
+    assert mismatch("get", path, 200, {**settled, "log": [{"kind": "entered"}]}) is not None
+
+
+def test_a_confirmed_battle_answers_as_declared(battle, bob, carol):
+    url = f"/api/battles/{battle.pk}/"
+    api(bob).post(f"{url}result/", _result(battle), format="json")
+    confirmed = _answers_as_declared(api(carol).post(f"{url}confirm/"), "post", f"{url}confirm/")
+    assert confirmed["status"] == "resolved" and confirmed["result"]
+
+
+def test_a_battles_new_mode_answers_as_declared(battle, alice):
+    url = f"/api/battles/{battle.pk}/mode/"
+    assert _answers_as_declared(api(alice).post(url, {"mode": "auto"}, format="json"), "post", url)["id"] == battle.pk
