@@ -283,6 +283,7 @@ SPECTACULAR_SETTINGS = {
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "MemberRoleEnum": "campaign.models.Membership.Role",
         "PickupBattleStatusEnum": "tactical.models.PickupBattle.Status",
+        "WhatIfRunStatusEnum": "tactical.models.WhatIfRun.Status",
     },
 }
 

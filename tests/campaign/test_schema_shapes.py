@@ -29,8 +29,6 @@ STILL_FREE_FORM = {
     "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
     "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
     "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
-    "GET /api/what-if/ 200", "POST /api/what-if/ 201", "GET /api/what-if/{run_id}/ 200",
-    "POST /api/what-if/book/{book}/ 201", "POST /api/what-if/converted/ 201",
 }
 
 DECLARED = {  # declared since the list above was taken: these must stay declared
@@ -41,6 +39,8 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "POST /api/battles/{battle_id}/result/ 200", "POST /api/battles/{battle_id}/confirm/ 200",
     "POST /api/battles/{battle_id}/dispute/ 200", "POST /api/battles/{battle_id}/settle/ 200",
     "POST /api/battles/{battle_id}/mode/ 200",
+    "GET /api/what-if/ 200", "POST /api/what-if/ 201", "GET /api/what-if/{run_id}/ 200",
+    "POST /api/what-if/book/{book}/ 201", "POST /api/what-if/converted/ 201",
 }
 
 
@@ -180,3 +180,56 @@ def test_a_confirmed_battle_answers_as_declared(battle, bob, carol):
 def test_a_battles_new_mode_answers_as_declared(battle, alice):
     url = f"/api/battles/{battle.pk}/mode/"
     assert _answers_as_declared(api(alice).post(url, {"mode": "auto"}, format="json"), "post", url)["id"] == battle.pk
+
+
+def test_an_event_horizon_what_if_answers_as_declared(bob):
+    from tactical.whatif import runs as whatif
+    from tests.tactical.test_whatif_schema import request
+
+    started = sent(api(bob).post("/api/what-if/", request(), format="json"), "post", "/api/what-if/", 201)
+    assert mismatch("post", "/api/what-if/", 201, {}) is not None
+    assert started["status"] == "queued" and started["result"] is None and started["fleets"]
+    whatif.run_what_if(started["id"])
+    url = f"/api/what-if/{started['id']}/"
+    done = _answers_as_declared(api(bob).get(url), "get", url)
+    assert done["status"] == "done" and done["result"] and done["finished_at"]
+    listed = _answers_as_declared(api(bob).get("/api/what-if/"), "get", "/api/what-if/")
+    assert [run["id"] for run in listed["results"]] == [started["id"]]
+    assert mismatch("get", "/api/what-if/", 200, {"results": [{"id": 1}]}) is not None
+
+
+def test_a_rule_books_what_if_answers_as_declared(bob, django_capture_on_commit_callbacks, eager_tasks):
+    from campaign.rules.dice import SeededDice, derive_seed
+    from tactical.whatif import books
+
+    name = next(b["name"] for b in books.offered() if b["generic"])
+    _, fleets = books.generic_book(name)
+    offers, points = fleets.offers(bob), fleets.default_points
+    forces = {str(seat): [o.key for o in fleets.computer_fleet(offers, points, SeededDice(derive_seed(f"wi/{seat}")))]
+              for seat in (1, 2)}
+    url = f"/api/what-if/book/{name}/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api(bob).post(url, {"points": points, "trials": 2, "seed": "shape", "forces": forces},
+                                 format="json")
+    started = sent(response, "post", url, 201)
+    assert mismatch("post", path_of(url), 201, {}) is not None
+    done = _answers_as_declared(api(bob).get(f"/api/what-if/{started['id']}/"), "get", f"/api/what-if/{started['id']}/")
+    assert done["status"] == "done" and done["win_rates"] and done["book"] == name
+
+
+def test_a_converted_what_if_answers_as_declared(small_campaign, alice, bob, settings, eager_tasks,
+                                                 django_capture_on_commit_callbacks):
+    from campaign import actions as platform
+    from tactical.models import Battle
+    from tests.tactical.battle_support import contact_turn
+
+    settings.WHATIF_IN_BACKGROUND, settings.WHATIF_PROCESSES = False, 1
+    platform.set_campaign_option(campaign_id=small_campaign.pk, user=alice, key="battle_book", value="mytrek")
+    contact_turn(small_campaign, "tactical", ships_per_side=1)
+    url = "/api/what-if/converted/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api(bob).post(url, {"battle": Battle.objects.get().pk, "trials": 2, "seed": "shape"}, format="json")
+    started = sent(response, "post", url, 201)
+    assert mismatch("post", url, 201, {}) is not None
+    done = _answers_as_declared(api(bob).get(f"/api/what-if/{started['id']}/"), "get", f"/api/what-if/{started['id']}/")
+    assert done["status"] == "done" and done["kind"] and done["win_rates"]
