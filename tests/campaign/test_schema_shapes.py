@@ -21,11 +21,8 @@ STILL_FREE_FORM = {
     "POST /api/calendar/ 201",
     "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
     "GET /api/campaigns/{campaign_id}/export/ 200",
-    "GET /api/campaigns/{campaign_id}/fleets/ 200", "GET /api/campaigns/{campaign_id}/history/ 200",
-    "GET /api/campaigns/{campaign_id}/notifications/ 200", "PUT /api/campaigns/{campaign_id}/notifications/ 200",
     "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
-    "POST /api/campaigns/{campaign_id}/substitute/ 200", "POST /api/campaigns/{campaign_id}/take-back/ 200",
-    "GET /api/campaigns/{campaign_id}/visible-fleets/ 200",
+    "POST /api/campaigns/{campaign_id}/substitute/ 200",
     "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
     "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
     "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
@@ -41,6 +38,10 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "POST /api/battles/{battle_id}/mode/ 200",
     "GET /api/what-if/ 200", "POST /api/what-if/ 201", "GET /api/what-if/{run_id}/ 200",
     "POST /api/what-if/book/{book}/ 201", "POST /api/what-if/converted/ 201",
+    "GET /api/campaigns/{campaign_id}/fleets/ 200", "GET /api/campaigns/{campaign_id}/visible-fleets/ 200",
+    "GET /api/campaigns/{campaign_id}/history/ 200",
+    "GET /api/campaigns/{campaign_id}/notifications/ 200", "PUT /api/campaigns/{campaign_id}/notifications/ 200",
+    "POST /api/campaigns/{campaign_id}/take-back/ 200",
 }
 
 
@@ -233,3 +234,38 @@ def test_a_converted_what_if_answers_as_declared(small_campaign, alice, bob, set
     assert mismatch("post", url, 201, {}) is not None
     done = _answers_as_declared(api(bob).get(f"/api/what-if/{started['id']}/"), "get", f"/api/what-if/{started['id']}/")
     assert done["status"] == "done" and done["kind"] and done["win_rates"]
+
+
+def test_the_fleets_answer_as_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/fleets/"
+    mine = _answers_as_declared(api(bob).get(url), "get", url)
+    assert mine["results"] and {f["owner"] for f in mine["results"]} == {1}
+    assert {f["owner"] for f in _answers_as_declared(api(alice).get(url), "get", url)["results"]} == {1, 2}
+    ship = mine["results"][0]["ships"][0]
+    assert mismatch("get", path_of(url), 200, {**mine, "results": [{**mine["results"][0], "ships": [
+        {**ship, "damage": {}}]}]}) is not None
+    seen = f"/api/campaigns/{small_campaign.pk}/visible-fleets/"
+    assert _answers_as_declared(api(bob).get(seen), "get", seen)["fleets"]
+    assert _answers_as_declared(api(bob).get(f"{seen}?turn=1"), "get", seen)["turn"] == 1
+
+
+def test_the_history_answers_as_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/history/"
+    mine = _answers_as_declared(api(bob).get(url), "get", url)
+    assert [e["seat"] for e in mine["empires"]] == [1] and mine["turns"]
+    assert len(_answers_as_declared(api(alice).get(url), "get", url)["empires"]) == 2
+
+
+def test_the_notification_preferences_answer_as_declared(small_campaign, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/notifications/"
+    _answers_as_declared(api(bob).get(url), "get", url)
+    changed = api(bob).put(url, {"notify_press": False}, format="json")
+    assert changed.status_code == 200, changed.content
+    assert _answers_as_declared(changed, "put", url)["notify_press"] is False
+
+
+def test_a_seat_taken_back_answers_as_declared(small_campaign, bob):
+    small_campaign.empires.filter(seat=1).update(is_bot=True, auto_bot=True)
+    url = f"/api/campaigns/{small_campaign.pk}/take-back/"
+    taken = _answers_as_declared(api(bob).post(url), "post", url)
+    assert taken == {**taken, "seat": 1, "is_bot": False}

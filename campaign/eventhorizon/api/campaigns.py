@@ -454,11 +454,32 @@ class ReadyView(APIView):
         return Response({"turn": turn.number, "ready": row.ready, "turn_status": turn.status})
 
 
+FLEET_ROWS = inline_serializer("FleetRows", {
+    "count": serializers.IntegerField(),
+    "next": serializers.URLField(allow_null=True), "previous": serializers.URLField(allow_null=True),
+    "results": inline_serializer("FleetRow", many=True, fields={
+        "id": serializers.IntegerField(help_text="The fleet's number."),
+        "owner": serializers.IntegerField(help_text="The owner's seat."),
+        "x": serializers.IntegerField(), "y": serializers.IntegerField(),
+        "speed": serializers.IntegerField(help_text="Its slowest ship's campaign move."),
+        "ships": inline_serializer("FleetRowShip", many=True, fields={
+            "id": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
+            "design": serializers.CharField(allow_null=True), "ship_type": serializers.CharField(allow_null=True),
+            "move": serializers.IntegerField(), "hero_crew": serializers.BooleanField(),
+            "damaged": serializers.BooleanField(),
+            "damage": inline_serializer("ShipDamage", {
+                "hull": serializers.IntegerField(), "engine": serializers.IntegerField(),
+                "weapons": serializers.ListField(child=serializers.CharField(), help_text="Weapons lost."),
+                "force_field_generators": serializers.IntegerField(), "stealth": serializers.BooleanField(),
+                "boarding_parties": serializers.IntegerField()})})}),
+})
+
+
 class FleetsView(APIView):
     """Your fleets in full (ships, speed, damage); the moderator gets every fleet. Other
     players' fleets, as fog of war lets you see them, are on the map."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=FLEET_ROWS)
     def get(self, request, campaign_id: int):
         from rest_framework.settings import api_settings
 
@@ -480,7 +501,9 @@ class FleetsView(APIView):
 class TakeBackSeat(APIView):
     """POST: take back your seat from the computer, which played it after missed turns."""
 
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL, 403: RefusalSerializer})
+    @extend_schema(request=None, responses={200: inline_serializer("SeatTakenBack", {
+        "seat": serializers.IntegerField(), "is_bot": serializers.BooleanField(),
+        "missed_turns": serializers.IntegerField()}), 400: FIELD_REFUSAL, 403: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "take back a seat")
@@ -492,6 +515,12 @@ class TakeBackSeat(APIView):
 
 
 NOTIFICATION_EXAMPLE = {"notify_turn": True, "notify_reminders": True, "notify_battles": False, "notify_press": True}
+
+
+NOTIFICATIONS = inline_serializer("NotificationPreferences", {
+    "campaign": serializers.IntegerField(),
+    **{name: serializers.BooleanField() for name in actions.NOTIFICATION_FIELDS},
+})
 
 
 class NotificationPreferences(APIView):
@@ -510,11 +539,11 @@ class NotificationPreferences(APIView):
         return {"campaign": campaign.pk,
                 **{name: getattr(membership, name) if membership else True for name in actions.NOTIFICATION_FIELDS}}
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=NOTIFICATIONS)
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: NOTIFICATIONS, 400: FIELD_REFUSAL},
                    description=f"Change which emails this campaign sends you, e.g. {NOTIFICATION_EXAMPLE}; "
                                "400 names a bad field or value.")
     def put(self, request, campaign_id: int):
@@ -546,7 +575,8 @@ class VisibleFleets(APIView):
     """Every fleet the caller can see, now or at the start of ``?turn=N``: their own with its
     ships, other empires' only within detection range (fog of war); the moderator sees all."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=inline_serializer("VisibleFleets", {
+        "turn": serializers.IntegerField(help_text="The turn whose start they are seen at."), "fleets": MAP_FLEETS}))
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         turn = _turn_param(request, campaign)
@@ -557,11 +587,24 @@ class VisibleFleets(APIView):
         return Response({"turn": view.turn, "fleets": visibility.fleets_json(campaign, view)})
 
 
+def _figures(what: str) -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(allow_null=True),
+                                 help_text=f"{what} after each turn of \"turns\" (null: no figure).")
+
+
+EMPIRE_HISTORY = inline_serializer("EmpireHistory", {
+    "turns": serializers.ListField(child=serializers.IntegerField(), help_text="The processed turns."),
+    "empires": inline_serializer("EmpireHistoryRow", many=True, fields={
+        "seat": serializers.IntegerField(), "name": serializers.CharField(), "colour": serializers.CharField(),
+        "bp": _figures("BP banked"), "worlds": _figures("Worlds"), "ships": _figures("Ships")}),
+})
+
+
 class EmpireHistory(APIView):
     """BP, worlds and ships after each processed turn (the empire chart's data): the caller's
     own empire while the campaign runs, every empire for the moderator and once it has ended."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=EMPIRE_HISTORY)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         return Response(history_series(campaign, visibility.viewer_for(request.user, campaign)))
