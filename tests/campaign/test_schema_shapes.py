@@ -16,8 +16,6 @@ pytestmark = pytest.mark.django_db
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
     "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200",
-    "POST /api/battles/{battle_id}/action/ 200", "POST /api/battles/{battle_id}/deploy/ 200",
-    "POST /api/battles/{battle_id}/doctrine/ 200", "GET /api/battles/{battle_id}/state/ 200",
     "POST /api/calendar/ 201",
     "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
     "GET /api/campaigns/{campaign_id}/export/ 200",
@@ -42,6 +40,8 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "GET /api/campaigns/{campaign_id}/history/ 200",
     "GET /api/campaigns/{campaign_id}/notifications/ 200", "PUT /api/campaigns/{campaign_id}/notifications/ 200",
     "POST /api/campaigns/{campaign_id}/take-back/ 200",
+    "GET /api/battles/{battle_id}/state/ 200", "POST /api/battles/{battle_id}/action/ 200",
+    "POST /api/battles/{battle_id}/deploy/ 200", "POST /api/battles/{battle_id}/doctrine/ 200",
 }
 
 
@@ -269,3 +269,47 @@ def test_a_seat_taken_back_answers_as_declared(small_campaign, bob):
     url = f"/api/campaigns/{small_campaign.pk}/take-back/"
     taken = _answers_as_declared(api(bob).post(url), "post", url)
     assert taken == {**taken, "seat": 1, "is_bot": False}
+
+
+def test_an_embedded_battles_state_answers_as_declared(small_campaign, alice, bob, carol, monkeypatch):
+    from tactical.models import Battle
+    from tactical.play import embedded
+    from tests.tactical.play_support import make_battle, patch_record_result
+
+    patch_record_result(monkeypatch)
+    battle = make_battle(small_campaign)
+    url = f"/api/battles/{battle.pk}/state/"
+    for who in (alice, bob, carol):
+        state = _answers_as_declared(api(who).get(url), "get", url)
+        assert state["started"] and "events" in state
+    path = path_of(url)
+    assert mismatch("get", path, 200, {**state, "sides": [{"seat": 1}]}) is not None
+    mover = next(user for user in (bob, carol) if api(user).get(url).json()["your_turn"])
+    seat = 1 if mover == bob else 2
+    battle = Battle.objects.get(pk=battle.pk)
+    rules = embedded.rules_for(battle)
+    action = rules.action_json(rules.doctrine_action(embedded.current_state(battle), seat))
+    acted = f"/api/battles/{battle.pk}/action/"
+    assert _answers_as_declared(api(mover).post(acted, action, format="json"), "post", acted)["steps"] >= 1
+    doctrine = f"/api/battles/{battle.pk}/doctrine/"
+    handed = _answers_as_declared(api(bob).post(doctrine, {"on": True}, format="json"), "post", doctrine)
+    assert 1 in handed["doctrine_sides"]
+
+
+def test_a_battle_deployed_by_hand_answers_as_declared(small_campaign, bob, carol, monkeypatch):
+    from campaign.models import Campaign
+    from tactical.play import actions as play
+    from tests.tactical.play_support import make_battle, patch_record_result
+
+    patch_record_result(monkeypatch)
+    small_campaign.deployment = Campaign.Deployment.HAND
+    small_campaign.save(update_fields=["deployment"])
+    battle = make_battle(small_campaign, start=False)
+    play.begin(battle)
+    url = f"/api/battles/{battle.pk}/state/"
+    waiting = _answers_as_declared(api(bob).get(url), "get", url)
+    assert waiting["started"] is False and waiting["status"] == "deploying" and "deployment" in waiting
+    deploy = f"/api/battles/{battle.pk}/deploy/"
+    for who in (carol, bob):
+        placed = _answers_as_declared(api(who).post(deploy, {"automatic": True}, format="json"), "post", deploy)
+    assert placed["status"] == "playing"
