@@ -15,9 +15,6 @@ pytestmark = pytest.mark.django_db
 # Still free-form (the 2xx of these declares no properties). Declare one, then take it off; a new
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
-    "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200",
-    "POST /api/calendar/ 201",
-    "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
     "GET /api/campaigns/{campaign_id}/export/ 200",
     "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
     "POST /api/campaigns/{campaign_id}/substitute/ 200",
@@ -42,6 +39,8 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "POST /api/campaigns/{campaign_id}/take-back/ 200",
     "GET /api/battles/{battle_id}/state/ 200", "POST /api/battles/{battle_id}/action/ 200",
     "POST /api/battles/{battle_id}/deploy/ 200", "POST /api/battles/{battle_id}/doctrine/ 200",
+    "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200", "POST /api/calendar/ 201",
+    "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
 }
 
 
@@ -313,3 +312,32 @@ def test_a_battle_deployed_by_hand_answers_as_declared(small_campaign, bob, caro
     for who in (carol, bob):
         placed = _answers_as_declared(api(who).post(deploy, {"automatic": True}, format="json"), "post", deploy)
     assert placed["status"] == "playing"
+
+
+def test_the_away_dates_answer_as_declared(small_campaign, alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    soon = timezone.now() + timedelta(hours=1)
+    body = {"starts": soon.isoformat(), "ends": (soon + timedelta(days=2)).isoformat(), "note": "sailing"}
+    made = sent(api(bob).post("/api/away/", body, format="json"), "post", "/api/away/", 201)
+    assert mismatch("post", "/api/away/", 201, {}) is not None and made["campaign"] is None
+    listed = _answers_as_declared(api(bob).get("/api/away/"), "get", "/api/away/")
+    assert [a["id"] for a in listed["absences"]] == [made["id"]]
+    url = f"/api/campaigns/{small_campaign.pk}/away/"
+    seen = _answers_as_declared(api(bob).get(url), "get", url)
+    assert [a["seat"] for a in seen["away"]] == [1] and "absences" not in seen and "policy" not in seen
+    full = _answers_as_declared(api(alice).get(url), "get", url)
+    assert full["absences"][0]["note"] == "sailing" and full["policy"]
+    assert mismatch("get", path_of(url), 200, {**full, "policy": {"mode": "computer"}}) is not None
+    policy = _answers_as_declared(api(alice).put(url, {"mode": "computer", "limit_hours": 48}, format="json"),
+                                  "put", url)
+    assert policy == {"mode": "computer", "limit_hours": 48, "substitute": None}
+    end = f"/api/away/{made['id']}/end/"
+    assert _answers_as_declared(api(bob).post(end), "post", end)["id"] == made["id"]
+
+
+def test_a_calendar_feed_answers_as_declared(bob):
+    made = sent(api(bob).post("/api/calendar/"), "post", "/api/calendar/", 201)
+    assert made["url"].startswith("http") and mismatch("post", "/api/calendar/", 201, {}) is not None
