@@ -16,8 +16,6 @@ pytestmark = pytest.mark.django_db
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
     "GET /api/campaigns/{campaign_id}/export/ 200",
-    "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
-    "POST /api/campaigns/{campaign_id}/substitute/ 200",
     "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
     "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
     "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
@@ -41,6 +39,8 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "POST /api/battles/{battle_id}/deploy/ 200", "POST /api/battles/{battle_id}/doctrine/ 200",
     "GET /api/away/ 200", "POST /api/away/ 201", "POST /api/away/{absence_id}/end/ 200", "POST /api/calendar/ 201",
     "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
+    "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
+    "POST /api/campaigns/{campaign_id}/substitute/ 200",
 }
 
 
@@ -341,3 +341,18 @@ def test_the_away_dates_answer_as_declared(small_campaign, alice, bob):
 def test_a_calendar_feed_answers_as_declared(bob):
     made = sent(api(bob).post("/api/calendar/"), "post", "/api/calendar/", 201)
     assert made["url"].startswith("http") and mismatch("post", "/api/calendar/", 201, {}) is not None
+
+
+def test_the_rule_options_answer_as_declared(small_campaign, alice, bob):
+    url = f"/api/campaigns/{small_campaign.pk}/options/"
+    seen = _answers_as_declared(api(bob).get(url), "get", url)
+    assert seen["options"]["steered_drift"] is False and "steered_drift" in seen["switchable"]
+    changed = _answers_as_declared(api(alice).patch(url, {"steered_drift": True}, format="json"), "patch", url)
+    assert changed["options"]["steered_drift"] is True
+    assert mismatch("get", path_of(url), 200, {**seen, "options": {"steered_drift": "yes"}}) is not None
+
+
+def test_a_seat_handed_over_answers_as_declared(small_campaign, alice):
+    url = f"/api/campaigns/{small_campaign.pk}/substitute/"
+    handed = _answers_as_declared(api(alice).post(url, {"seat": 2, "username": ""}, format="json"), "post", url)
+    assert handed["seat"] == 2 and handed["user"] is None and handed["is_bot"] is True
