@@ -147,6 +147,29 @@ class WebhookSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=WebhookEvent.values), min_length=1)
 
 
+class WebhookAnswer(serializers.Serializer):
+    """A webhook as its campaign's moderators see it (``_hook_json``), with its signing secret."""
+
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    preset = serializers.ChoiceField(choices=Webhook.Preset.values)
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WebhookEvent.values))
+    active = serializers.BooleanField()
+    secret = serializers.CharField(help_text="The HMAC key of the signature header.")
+    disabled_reason = serializers.CharField(allow_blank=True)
+    failing_since = serializers.DateTimeField(allow_null=True)
+
+
+class WebhookWithLog(WebhookAnswer):
+    log = inline_serializer("WebhookDeliveryRow", many=True, help_text="Its last 20 deliveries, newest first.",
+                            fields={"id": serializers.IntegerField(), "event": serializers.CharField(),
+                                    "status": serializers.CharField(help_text="pending, delivered or failed."),
+                                    "attempts": serializers.IntegerField(),
+                                    "last_code": serializers.IntegerField(allow_null=True),
+                                    "last_error": serializers.CharField(allow_blank=True),
+                                    "created_at": serializers.DateTimeField()})
+
+
 def _hook_json(h: Webhook, *, log: bool = True) -> dict:
     out = {"id": h.pk, "url": h.url, "preset": h.preset, "events": h.events, "active": h.active,
            "secret": h.secret, "disabled_reason": h.disabled_reason, "failing_since": h.failing_since}
@@ -167,13 +190,15 @@ def _moderated(request, campaign_id: int):
 
 
 class WebhooksView(APIView):
-    @extend_schema(responses={200: dict, 403: RefusalSerializer},
+    @extend_schema(responses={200: inline_serializer("Webhooks", {"webhooks": WebhookWithLog(many=True)}),
+                              403: RefusalSerializer},
                    summary="The campaign's webhooks and their log (moderators)")
     def get(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         return Response({"webhooks": [_hook_json(h) for h in campaign.webhooks.order_by("pk")]})
 
-    @extend_schema(request=WebhookSerializer, responses={201: dict, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
+    @extend_schema(request=WebhookSerializer,
+                   responses={201: WebhookAnswer, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
                    summary="Add a webhook (moderators)")
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)

@@ -16,7 +16,6 @@ pytestmark = pytest.mark.django_db
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
     "GET /api/campaigns/{campaign_id}/export/ 200",
-    "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
     "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
     "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
 }
@@ -41,6 +40,7 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "GET /api/campaigns/{campaign_id}/away/ 200", "PUT /api/campaigns/{campaign_id}/away/ 200",
     "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
     "POST /api/campaigns/{campaign_id}/substitute/ 200",
+    "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
 }
 
 
@@ -356,3 +356,19 @@ def test_a_seat_handed_over_answers_as_declared(small_campaign, alice):
     url = f"/api/campaigns/{small_campaign.pk}/substitute/"
     handed = _answers_as_declared(api(alice).post(url, {"seat": 2, "username": ""}, format="json"), "post", url)
     assert handed["seat"] == 2 and handed["user"] is None and handed["is_bot"] is True
+
+
+def test_the_webhooks_answer_as_declared(small_campaign, alice, settings):
+    from django.utils import timezone
+
+    from campaign.groups.models import WebhookDelivery
+
+    settings.GROUPS_WEBHOOK_ALLOW_PRIVATE = True  # a loopback address: nothing is posted here
+    url = f"/api/campaigns/{small_campaign.pk}/webhooks/"
+    made = sent(api(alice).post(url, {"url": "http://127.0.0.1:9/hook", "events": ["turn"]}, format="json"),
+                "post", url, 201)
+    assert made["secret"] and "log" not in made and mismatch("post", path_of(url), 201, {}) is not None
+    WebhookDelivery.objects.create(webhook_id=made["id"], event="turn", key="t1", body="{}",
+                                   created_at=timezone.now())
+    listed = _answers_as_declared(api(alice).get(url), "get", url)
+    assert listed["webhooks"][0]["log"][0]["status"] == "pending"
