@@ -16,7 +16,6 @@ pytestmark = pytest.mark.django_db
 # free-form answer, or a declared one gone free-form again, fails the walk.
 STILL_FREE_FORM = {
     "GET /api/campaigns/{campaign_id}/export/ 200",
-    "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
     "GET /api/schema/ 200",  # an OpenAPI document: its shape is OpenAPI's own
 }
 
@@ -41,6 +40,7 @@ DECLARED = {  # declared since the list above was taken: these must stay declare
     "GET /api/campaigns/{campaign_id}/options/ 200", "PATCH /api/campaigns/{campaign_id}/options/ 200",
     "POST /api/campaigns/{campaign_id}/substitute/ 200",
     "GET /api/campaigns/{campaign_id}/webhooks/ 200", "POST /api/campaigns/{campaign_id}/webhooks/ 201",
+    "GET /api/pickup/designs/{ruleset}/ 200", "POST /api/pickup/designs/{ruleset}/ 201",
 }
 
 
@@ -372,3 +372,15 @@ def test_the_webhooks_answer_as_declared(small_campaign, alice, settings):
                                    created_at=timezone.now())
     listed = _answers_as_declared(api(alice).get(url), "get", url)
     assert listed["webhooks"][0]["log"][0]["status"] == "pending"
+
+
+def test_your_own_designs_answer_as_declared(bob):
+    url = "/api/pickup/designs/printplay/"
+    made = sent(api(bob).post(url, {
+        "name": "Akira", "faction": "Federation", "type": "heavy cruiser", "shields": [18, 18, 14, 14],
+        "shield_max": 26, "hull": 28, "impulse": 6, "weapons": [
+            {"name": "Phaser", "mount": "F", "qty": 4, "hit": 3, "dmg": 2, "range": 12, "arc": 270}]}, format="json"),
+        "post", url, 201)
+    assert made["key"] == f"design-{made['id']}" and mismatch("post", path_of(url), 201, {}) is not None
+    listed = _answers_as_declared(api(bob).get(url), "get", url)
+    assert [d["id"] for d in listed["results"]] == [made["id"]]
