@@ -278,9 +278,12 @@ SPECTACULAR_SETTINGS = {
                              "campaign.api.schema.declare_refusals"],
     "ENUM_NAME_OVERRIDES": {
         "CamScenarioModeEnum": "campaign.cam.models.CamScenario.Mode",
+        "BattleModeEnum": "tactical.models.Battle.Mode",
+        "BattleStatusEnum": "tactical.models.Battle.Status",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "MemberRoleEnum": "campaign.models.Membership.Role",
         "PickupBattleStatusEnum": "tactical.models.PickupBattle.Status",
+        "WhatIfRunStatusEnum": "tactical.models.WhatIfRun.Status",
     },
 }
 

@@ -22,7 +22,6 @@ step (``step``, ``step_label``). Substitute and the options are for layers with 
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
@@ -123,11 +122,24 @@ class Pause(_ModerationView):
         return Response(_state(campaign))
 
 
+# The options the campaign's layer takes (a subset of actions.DEFAULT_OPTIONS), with their values.
+OPTIONS = inline_serializer("CampaignOptions", {
+    "options": inline_serializer("CampaignOptionValues", {
+        "economy_types": serializers.BooleanField(required=False),
+        "steered_drift": serializers.BooleanField(required=False),
+        "battle_book": serializers.CharField(required=False, allow_blank=True,
+                                             help_text="The rule book battles are fought on; empty: the layer's own.")},
+        help_text="Each option the campaign's layer takes → its value."),
+    "switchable": serializers.ListField(child=serializers.CharField(),
+                                        help_text="The options a moderator may switch while the campaign runs."),
+})
+
+
 class Options(_ModerationView):
     """The campaign's rule options (GET, any member; PATCH, moderators: the options that may be
     switched during a campaign, e.g. ``{"steered_drift": true}``)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OPTIONS)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id, "options")
         taken = layers.of(campaign).options  # the layer's own options only (issue 31: a CAM rubber's book)
@@ -136,7 +148,7 @@ class Options(_ModerationView):
 
     @extend_schema(request=inline_serializer("Options", {"steered_drift": serializers.BooleanField(required=False),
                                                          "battle_book": serializers.CharField(required=False)}),
-                   responses=refusals(OpenApiTypes.OBJECT))
+                   responses=refusals(OPTIONS))
     def patch(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "options")
         body = self._body(request)
@@ -185,7 +197,10 @@ class Substitute(_ModerationView):
         request=inline_serializer("Substitute", {
             "seat": serializers.IntegerField(), "username": serializers.CharField(allow_blank=True),
             "old_player": serializers.ChoiceField(["observer", "remove"], required=False)}),
-        responses=refusals(OpenApiTypes.OBJECT),
+        responses=refusals(inline_serializer("Substituted", {
+            "seat": serializers.IntegerField(), "name": serializers.CharField(),
+            "user": serializers.CharField(allow_null=True, help_text="The new player's username; null: the computer."),
+            "is_bot": serializers.BooleanField()})),
     )
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id, "substitute")

@@ -117,6 +117,50 @@ class OrdersPutResponseSerializer(serializers.Serializer):
     bp_left = serializers.IntegerField()
 
 
+class PurchaseOptionSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True, help_text="Why it cannot be bought; empty when it can.")
+    worlds = serializers.DictField(child=serializers.CharField(allow_blank=True),
+                                   help_text="\"x,y\" of each world you own → why not there (empty: it can).")
+
+
+class OrderOptionsSerializer(serializers.Serializer):
+    """What the order form can still offer after the purchases sent (issue 13 item 14)."""
+
+    resources = serializers.DictField(child=PurchaseOptionSerializer(), help_text="Resource key → its options.")
+    dockyards = serializers.DictField(child=serializers.CharField(allow_blank=True),
+                                      help_text="Dockyard id → why it takes no build this turn (empty: it can).")
+    designs = serializers.DictField(child=serializers.CharField(allow_blank=True),
+                                    help_text="Design name → why it cannot be built (empty: it can).")
+
+
+class PreviewPurchaseSerializer(serializers.Serializer):
+    item = serializers.CharField()
+    cost = serializers.IntegerField()
+
+
+class PreviewMoveSerializer(serializers.Serializer):
+    fleet = FleetRefField(help_text="A fleet number, or the label a split gave it this turn.")
+    start = _coord("Where the move starts")
+    end = _coord("Where it ends")
+    steps = serializers.IntegerField()
+    speed = serializers.IntegerField()
+
+
+class OrdersPreviewResponseSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    setup = serializers.BooleanField(help_text="True in the set-up round (turn 0, 003 Set Up).")
+    valid = serializers.BooleanField(help_text="Always true: invalid orders answer 400.")
+    cost = serializers.IntegerField(help_text="BP the purchases cost.")
+    bp_left = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.CharField(), help_text="What the orders will do, line by line.")
+    warnings = serializers.ListField(child=serializers.CharField(), help_text="Warnings, not refusals "
+                                                                              "(docs/rulings.md W1).")
+    purchases = PreviewPurchaseSerializer(many=True)
+    moves = PreviewMoveSerializer(many=True)
+    options = OrderOptionsSerializer()
+
+
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
@@ -148,4 +192,5 @@ PREVIEW_EXAMPLE = OpenApiExample("Orders to check (docs/orders.md)", request_onl
                                  value={"orders": ORDERS_EXAMPLE.value["orders"]})
 
 __all__ = ["ORDERS_EXAMPLE", "PREVIEW_EXAMPLE", "OrdersPutSerializer", "OrdersPutResponseSerializer",
-           "OrdersGetSerializer", "OrdersPreviewRequestSerializer", "ErrorSerializer", "OrderSetSerializer"]
+           "OrdersGetSerializer", "OrdersPreviewRequestSerializer", "OrdersPreviewResponseSerializer",
+           "ErrorSerializer", "OrderSetSerializer"]

@@ -14,7 +14,7 @@ but not act).
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -47,12 +47,42 @@ class AbsenceSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+class AbsenceAnswer(serializers.Serializer):
+    id = serializers.IntegerField()
+    starts = serializers.DateTimeField()
+    ends = serializers.DateTimeField()
+    note = serializers.CharField(allow_blank=True)
+    campaign = serializers.IntegerField(allow_null=True, help_text="The campaign it covers; null: every one.")
+
+
+class PolicyAnswer(serializers.Serializer):
+    mode = serializers.CharField(allow_null=True, help_text="What the campaign does for an away seat; null: "
+                                                            "its layer offers nothing.")
+    limit_hours = serializers.IntegerField()
+    substitute = serializers.CharField(allow_null=True, help_text="The substitute's username; null: none.")
+
+
+CAMPAIGN_AWAY = inline_serializer("CampaignAway", {
+    "away": inline_serializer("SeatAway", many=True, fields={
+        "seat": serializers.IntegerField(), "from": serializers.DateTimeField(), "until": serializers.DateTimeField()},
+        help_text="The seats away now or in the next 30 days (every member sees these; never the note)."),
+    "policy": PolicyAnswer(required=False, help_text="Moderators only."),
+    "absences": inline_serializer("AbsenceSeen", many=True, required=False, fields={
+        "seat": serializers.CharField(help_text="The seat's label (in the lobby: the player's username)."),
+        "user": serializers.CharField(), "starts": serializers.DateTimeField(), "ends": serializers.DateTimeField(),
+        "note": serializers.CharField(allow_blank=True), "all": serializers.BooleanField(help_text="It covers "
+                                                                                           "every campaign."),
+        "now": serializers.BooleanField(help_text="Running now.")}, help_text="Moderators only: with the notes."),
+})
+
+
 def _absence_json(a) -> dict:
     return {"id": a.pk, "starts": a.starts, "ends": a.ends, "note": a.note, "campaign": a.campaign_id}
 
 
 class AbsencesView(APIView):
-    @extend_schema(responses={200: dict}, summary="Your absences to come or running")
+    @extend_schema(responses={200: inline_serializer("Absences", {"absences": AbsenceAnswer(many=True)})},
+                   summary="Your absences to come or running")
     def get(self, request):
         from django.utils import timezone
 
@@ -61,7 +91,7 @@ class AbsencesView(APIView):
         rows = Absence.objects.filter(user=request.user, ended_at__isnull=True, ends__gt=timezone.now())
         return Response({"absences": [_absence_json(a) for a in rows]})
 
-    @extend_schema(request=AbsenceSerializer, responses={201: dict}, summary="Declare an absence")
+    @extend_schema(request=AbsenceSerializer, responses={201: AbsenceAnswer}, summary="Declare an absence")
     def post(self, request):
         data = AbsenceSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -72,7 +102,7 @@ class AbsencesView(APIView):
 
 
 class EndAbsenceView(APIView):
-    @extend_schema(request=None, responses={200: dict}, summary="Back early (or cancel an absence to come)")
+    @extend_schema(request=None, responses={200: AbsenceAnswer}, summary="Back early (or cancel an absence to come)")
     def post(self, request, absence_id: int):
         absence = _call(away.end_absence, absence_id=absence_id, user=request.user)
         return Response(_absence_json(absence))
@@ -85,7 +115,7 @@ class PolicySerializer(serializers.Serializer):
 
 
 class CampaignAwayView(APIView):
-    @extend_schema(responses={200: dict}, summary="The seats away in a campaign")
+    @extend_schema(responses={200: CAMPAIGN_AWAY}, summary="The seats away in a campaign")
     def get(self, request, campaign_id: int):
         campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
         if campaign is None:
@@ -98,7 +128,8 @@ class CampaignAwayView(APIView):
             out["absences"] = away.moderator_view(campaign)
         return Response(out)
 
-    @extend_schema(request=PolicySerializer, responses={200: dict}, summary="Set the away policy (moderators)")
+    @extend_schema(request=PolicySerializer, responses={200: PolicyAnswer},
+                   summary="Set the away policy (moderators)")
     def put(self, request, campaign_id: int):
         campaign = visible_campaigns(request.user).filter(pk=campaign_id).first()
         if campaign is None:
@@ -114,6 +145,29 @@ class WebhookSerializer(serializers.Serializer):
     url = serializers.CharField(max_length=500)
     preset = serializers.ChoiceField(choices=Webhook.Preset.values, default="json")
     events = serializers.ListField(child=serializers.ChoiceField(choices=WebhookEvent.values), min_length=1)
+
+
+class WebhookAnswer(serializers.Serializer):
+    """A webhook as its campaign's moderators see it (``_hook_json``), with its signing secret."""
+
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    preset = serializers.ChoiceField(choices=Webhook.Preset.values)
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WebhookEvent.values))
+    active = serializers.BooleanField()
+    secret = serializers.CharField(help_text="The HMAC key of the signature header.")
+    disabled_reason = serializers.CharField(allow_blank=True)
+    failing_since = serializers.DateTimeField(allow_null=True)
+
+
+class WebhookWithLog(WebhookAnswer):
+    log = inline_serializer("WebhookDeliveryRow", many=True, help_text="Its last 20 deliveries, newest first.",
+                            fields={"id": serializers.IntegerField(), "event": serializers.CharField(),
+                                    "status": serializers.CharField(help_text="pending, delivered or failed."),
+                                    "attempts": serializers.IntegerField(),
+                                    "last_code": serializers.IntegerField(allow_null=True),
+                                    "last_error": serializers.CharField(allow_blank=True),
+                                    "created_at": serializers.DateTimeField()})
 
 
 def _hook_json(h: Webhook, *, log: bool = True) -> dict:
@@ -136,13 +190,15 @@ def _moderated(request, campaign_id: int):
 
 
 class WebhooksView(APIView):
-    @extend_schema(responses={200: dict, 403: RefusalSerializer},
+    @extend_schema(responses={200: inline_serializer("Webhooks", {"webhooks": WebhookWithLog(many=True)}),
+                              403: RefusalSerializer},
                    summary="The campaign's webhooks and their log (moderators)")
     def get(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
         return Response({"webhooks": [_hook_json(h) for h in campaign.webhooks.order_by("pk")]})
 
-    @extend_schema(request=WebhookSerializer, responses={201: dict, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
+    @extend_schema(request=WebhookSerializer,
+                   responses={201: WebhookAnswer, 400: VALIDATION_ERRORS, 403: RefusalSerializer},
                    summary="Add a webhook (moderators)")
     def post(self, request, campaign_id: int):
         campaign = _moderated(request, campaign_id)
@@ -162,7 +218,8 @@ class WebhookView(APIView):
 
 
 class CalendarView(APIView):
-    @extend_schema(request=None, responses={201: dict}, summary="A new secret URL of your deadline calendar")
+    @extend_schema(request=None, responses={201: inline_serializer("CalendarFeed", {"url": serializers.URLField()})},
+                   summary="A new secret URL of your deadline calendar")
     def post(self, request):
         secret = calendar.rotate_feed(user=request.user)
         return Response({"url": request.build_absolute_uri(reverse("calendar-feed", args=[secret]))},

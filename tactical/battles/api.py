@@ -65,6 +65,53 @@ def battle_json(battle: Battle, *, user=None, full: bool = True) -> dict[str, An
     return data
 
 
+class BattleSummarySerializer(serializers.Serializer):
+    """A battle as ``battle_json(full=False)`` sends it (the campaign's list)."""
+
+    id = serializers.IntegerField()
+    campaign = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    index = serializers.IntegerField(help_text="Its number among the turn's battles.")
+    hex = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, help_text="[x, y]")
+    attacker = serializers.IntegerField(help_text="The invading empire's seat.")
+    defender = serializers.IntegerField(help_text="The defending empire's seat.")
+    aewa = serializers.BooleanField()
+    mode = serializers.ChoiceField(choices=Battle.Mode.choices)
+    status = serializers.ChoiceField(choices=Battle.Status.choices)
+    status_label = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    proposed_by = serializers.IntegerField(allow_null=True, help_text="The seat that entered the proposal.")
+    resolved_how = serializers.ChoiceField(choices=Battle.How.choices, allow_null=True)
+    settled = serializers.CharField(allow_null=True, help_text="How it was settled, in words; null: not yet.")
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="Its page.")
+    api_url = serializers.CharField()
+
+
+class BattleLogEntrySerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    text = serializers.CharField(allow_blank=True)
+    seat = serializers.IntegerField(allow_null=True)
+    user = serializers.CharField(allow_null=True, help_text="Who did it (a username); null: the site.")
+    at = serializers.DateTimeField()
+    data = serializers.DictField()
+
+
+class BattleSerializer(BattleSummarySerializer):
+    """One battle as ``battle_json`` sends it to a side or the moderator."""
+
+    your_seat = serializers.IntegerField(allow_null=True, help_text="Your side's seat; null: you are no side.")
+    moderator = serializers.BooleanField(help_text="Whether you moderate its campaign.")
+    setup = serializers.DictField(help_text="Sides, ships with their damage, the hex's terrain and defences.")
+    proposal = serializers.JSONField(allow_null=True, help_text="A tabletop result entered, not yet confirmed.")
+    result = serializers.JSONField(allow_null=True, help_text="The result applied to the campaign.")
+    log = BattleLogEntrySerializer(many=True)
+
+
+class BattleListSerializer(serializers.Serializer):
+    results = BattleSummarySerializer(many=True)
+
+
 def _object(request) -> dict:
     if not isinstance(request.data, dict):
         raise _Bad("send a JSON object")
@@ -98,7 +145,7 @@ def _not_found(battle_id: int) -> Response:
 
 
 class CampaignBattles(APIView):
-    @extend_schema(operation_id="campaign_battles_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="campaign_battles_list", responses=BattleListSerializer)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         battles = actions.visible_battles(request.user).filter(campaign=campaign).order_by("-turn", "index")
@@ -106,7 +153,7 @@ class CampaignBattles(APIView):
 
 
 class BattleDetail(APIView):
-    @extend_schema(operation_id="battle_retrieve", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_retrieve", responses=BattleSerializer)
     def get(self, request, battle_id: int):
         battle = _visible_or_404(request, battle_id)
         if battle is None:
@@ -128,7 +175,7 @@ class _BattlePost(APIView):
 
 
 class EnterResult(_BattlePost):
-    @extend_schema(operation_id="battle_enter_result", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_enter_result", request=OpenApiTypes.OBJECT, responses=BattleSerializer)
     def post(self, request, battle_id: int):
         return super().post(request, battle_id)
 
@@ -138,7 +185,7 @@ class EnterResult(_BattlePost):
 
 
 class ConfirmResult(_BattlePost):
-    @extend_schema(operation_id="battle_confirm_result", request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_confirm_result", request=None, responses=BattleSerializer)
     def post(self, request, battle_id: int):
         return super().post(request, battle_id)
 
@@ -147,7 +194,7 @@ class ConfirmResult(_BattlePost):
 
 
 class DisputeResult(_BattlePost):
-    @extend_schema(operation_id="battle_dispute_result", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_dispute_result", request=OpenApiTypes.OBJECT, responses=BattleSerializer)
     def post(self, request, battle_id: int):
         return super().post(request, battle_id)
 
@@ -159,7 +206,7 @@ class DisputeResult(_BattlePost):
 
 
 class SettleBattle(_BattlePost):
-    @extend_schema(operation_id="battle_settle", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_settle", request=OpenApiTypes.OBJECT, responses=BattleSerializer)
     def post(self, request, battle_id: int):
         return super().post(request, battle_id)
 
@@ -180,7 +227,7 @@ class SettleBattle(_BattlePost):
 
 
 class ChangeMode(_BattlePost):
-    @extend_schema(operation_id="battle_change_mode", request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="battle_change_mode", request=OpenApiTypes.OBJECT, responses=BattleSerializer)
     def post(self, request, battle_id: int):
         return super().post(request, battle_id)
 

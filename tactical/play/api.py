@@ -76,8 +76,44 @@ def state_json(view: BattleView) -> dict:
     return out
 
 
+class BattleStateSerializer(serializers.Serializer):
+    """An embedded battle as the caller sees it (``state_json``): what every rule book shows, then,
+    once it has started, the book's own board (``rules.state_json``: its ships, the map, … as the
+    caller's side may see them)."""
+
+    battle = serializers.IntegerField()
+    campaign = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    status = serializers.ChoiceField(choices=Battle.Status.choices)
+    turn = serializers.IntegerField(help_text="The campaign turn it was fought in.")
+    hex = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, help_text="[x, y]")
+    you = serializers.IntegerField(allow_null=True, help_text="Your side's seat; null: you command no side.")
+    moderator = serializers.BooleanField()
+    sides = inline_serializer("BattleStateSide", many=True, fields={
+        "seat": serializers.IntegerField(), "name": serializers.CharField(),
+        "colour": serializers.CharField(allow_null=True),
+        "role": serializers.ChoiceField(choices=["attacker", "defender", "side"]),
+        "computer": serializers.BooleanField(help_text="Played by the computer (its doctrine).")})
+    doctrine_sides = serializers.ListField(child=serializers.IntegerField(),
+                                           help_text="The seats the computer plays.")
+    activation_deadline = serializers.DateTimeField(allow_null=True)
+    result = serializers.JSONField(allow_null=True, help_text="The result applied to the campaign.")
+    steps = serializers.IntegerField(help_text="Actions taken so far.")
+    started = serializers.BooleanField()
+    your_turn = serializers.BooleanField()
+    deployment = serializers.DictField(required=False, help_text="While the fleets are deployed by hand: "
+                                                                 "your zone and what is placed.")
+    over = serializers.BooleanField(required=False, help_text="Once started.")
+    acting_side = serializers.IntegerField(required=False, allow_null=True, help_text="Once started.")
+    acting_sides = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Once started.")
+    legal = serializers.DictField(required=False, help_text="Once started: what you may do now ({} when it is "
+                                                            "not your turn).")
+    events = serializers.ListField(child=serializers.DictField(), required=False,
+                                   help_text=f"Once started: the last {EVENTS_IN_STATE} events you may see.")
+
+
 class BattleStateView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="An embedded battle as the caller sees it")
+    @extend_schema(responses=BattleStateSerializer, summary="An embedded battle as the caller sees it")
     def get(self, request, battle_id: int):
         return Response(state_json(_view(request, battle_id)))
 
@@ -98,7 +134,7 @@ REFUSALS = {400: inline_serializer("PlayRefusal", {
 
 
 class BattleActionView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: BattleStateSerializer, **REFUSALS},
                    summary="Take one action in an embedded battle")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)
@@ -114,7 +150,7 @@ class BattleActionView(APIView):
 
 
 class BattleDeployView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: BattleStateSerializer, **REFUSALS},
                    summary="Deploy your fleet: {\"placements\": [{ship, x, y, facing}]} or {\"automatic\": true}")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)
@@ -135,7 +171,7 @@ class BattleDeployView(APIView):
 
 
 class BattleDoctrineView(APIView):
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: BattleStateSerializer, **REFUSALS},
                    summary="Hand your fleet to the computer doctrine, or take it back")
     def post(self, request, battle_id: int):
         view = _view(request, battle_id)

@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -46,6 +46,55 @@ def created_or_refused(made) -> dict:
     """What a "start a run" operation answers, for its schema: 201 with the run (``made``), or
     ``refused``'s reason."""
     return {201: made, **{code: RefusalSerializer for code in (400, 403, 404, 429)}}
+
+
+class WhatIfRunSummary(serializers.Serializer):
+    """What every kind of run shows of itself in a list; each kind adds keys of its own (``book``,
+    ``ruleset``, ``scenario``, ``period``, ``kind``, ``layer``, ``source``: its ``Trial.api``)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=WhatIfRun.Status.choices)
+    done = serializers.IntegerField(help_text="Battles fought so far.")
+    trials = serializers.IntegerField(help_text="Battles to fight.")
+    campaign = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="Its page.")
+
+
+class WhatIfRunList(serializers.Serializer):
+    results = WhatIfRunSummary(many=True)
+
+
+class WhatIfRunAny(WhatIfRunSummary):
+    """One run, of any kind: what every kind shows, and its kind's own keys (the fleets or forces,
+    ``win_rates``…)."""
+
+    seed = serializers.CharField()
+    result = serializers.JSONField(allow_null=True, help_text="The tally; null until the run is done.")
+    error = serializers.CharField(allow_blank=True, help_text="Why the run failed; empty: it did not.")
+
+
+class WhatIfShip(serializers.Serializer):
+    design_id = serializers.IntegerField(allow_null=True)
+    design_name = serializers.CharField(allow_null=True)
+    ship_type = serializers.CharField(allow_null=True)
+    bp = serializers.IntegerField(allow_null=True)
+    hero_crew = serializers.BooleanField(allow_null=True)
+    stand_in = serializers.BooleanField(allow_null=True)
+
+
+class WhatIfFleet(serializers.Serializer):
+    label = serializers.CharField()
+    source = serializers.CharField()
+    fleet = serializers.IntegerField(allow_null=True, help_text="The campaign fleet's number; null: ships listed.")
+    ships = WhatIfShip(many=True)
+
+
+class EventHorizonWhatIfRun(WhatIfRunAny):
+    """An Event Horizon run (``eventhorizon_json``)."""
+
+    fleets = serializers.DictField(child=WhatIfFleet(), help_text="\"a\" and \"b\" → the fleet.")
 
 
 def run_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
@@ -75,13 +124,13 @@ def eventhorizon_json(run: WhatIfRun, *, full: bool = True) -> dict[str, Any]:
 
 
 class WhatIfList(APIView):
-    @extend_schema(operation_id="what_if_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="what_if_list", responses=WhatIfRunList)
     def get(self, request):
         runs = whatif.runs_of(request.user)[:100]
         return Response({"results": [run_json(r, full=False) for r in runs]})
 
     @extend_schema(operation_id="what_if_create", request=OpenApiTypes.OBJECT,
-                   responses=created_or_refused(OpenApiTypes.OBJECT))
+                   responses=created_or_refused(EventHorizonWhatIfRun))
     def post(self, request):
         try:
             run = whatif.start_what_if(user=request.user, params=request.data)
@@ -91,14 +140,14 @@ class WhatIfList(APIView):
 
 
 class WhatIfDetail(APIView):
-    @extend_schema(operation_id="what_if_retrieve", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="what_if_retrieve", responses=WhatIfRunAny)
     def get(self, request, run_id: int):
         return Response(run_json(get_object_or_404(whatif.runs_of(request.user), pk=run_id)))
 
 
 class BookWhatIfCreate(APIView):
     @extend_schema(operation_id="what_if_book_create", request=OpenApiTypes.OBJECT,
-                   responses=created_or_refused(OpenApiTypes.OBJECT))
+                   responses=created_or_refused(WhatIfRunAny))
     def post(self, request, book: str):
         try:
             run = books.start_book_what_if(user=request.user, book=book, params=request.data)
@@ -109,7 +158,7 @@ class BookWhatIfCreate(APIView):
 
 class ConvertedWhatIfCreate(APIView):
     @extend_schema(operation_id="what_if_converted_create", request=OpenApiTypes.OBJECT,
-                   responses=created_or_refused(OpenApiTypes.OBJECT))
+                   responses=created_or_refused(WhatIfRunAny))
     def post(self, request):
         try:
             run = converted.start_converted_what_if(user=request.user, params=request.data)

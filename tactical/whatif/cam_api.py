@@ -125,7 +125,7 @@ class Forces(serializers.Serializer):
 class CamWhatIfRun(serializers.Serializer):
     id = serializers.IntegerField()
     ruleset = serializers.CharField()
-    status = serializers.ChoiceField(choices=WhatIfRun.Status.values)
+    status = serializers.ChoiceField(choices=WhatIfRun.Status.choices)
     done = serializers.IntegerField()
     trials = serializers.IntegerField()
     campaign = serializers.IntegerField(allow_null=True)

@@ -39,7 +39,7 @@ from campaign.api.moderation import named_turn
 from campaign.api.schema import FIELD_REFUSAL, RefusalSerializer
 from campaign.dice import log_reader, shown_rows
 from campaign.eventhorizon import actions as eh_actions
-from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
+from campaign.models import GRID_CHOICES, Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.rules.eventhorizon.victory import PURPOSES
 from campaign.sanitise import whole_number
@@ -52,6 +52,7 @@ from ..order_schema import (
     ErrorSerializer,
     OrdersGetSerializer,
     OrdersPreviewRequestSerializer,
+    OrdersPreviewResponseSerializer,
     OrdersPutResponseSerializer,
     OrdersPutSerializer,
 )
@@ -145,8 +146,45 @@ class CampaignDetail(APIView):
         return Response(data)
 
 
+def _nullable_seat(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(allow_null=True, help_text=help_text)
+
+
+# The fleets as fog of war shows them (visibility.fleets_json): a fleet's ships by name only to
+# its owner and the moderator.
+MAP_FLEETS = inline_serializer("MapFleet", many=True, fields={
+    "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
+    "x": serializers.IntegerField(), "y": serializers.IntegerField(),
+    "ships": serializers.IntegerField(help_text="How many ships."),
+    "types": serializers.CharField(allow_blank=True, help_text="Ships by type, e.g. \"2 Destroyer\"."),
+    "ship_list": inline_serializer("MapShip", many=True, required=False, fields={
+        "number": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
+        "design": serializers.CharField(allow_null=True), "hero_crew": serializers.BooleanField(),
+        "damaged": serializers.BooleanField()},
+        help_text="Only in your own fleets (every fleet, for the moderator)."),
+})
+
+CAMPAIGN_MAP = inline_serializer("CampaignMap", {
+    "grid": serializers.ChoiceField(choices=GRID_CHOICES),
+    "width": serializers.IntegerField(), "height": serializers.IntegerField(),
+    "turn": serializers.IntegerField(help_text="The turn whose start the map shows."),
+    "terrain": serializers.ListField(child=serializers.CharField(), help_text="One string a row, a symbol a cell."),
+    "symbols": serializers.DictField(child=serializers.CharField(), help_text="Terrain symbol → terrain."),
+    "worlds": inline_serializer("MapWorld", many=True, fields={
+        "x": serializers.IntegerField(), "y": serializers.IntegerField(), "kind": serializers.CharField(),
+        "economy": serializers.CharField(allow_null=True), "owner": _nullable_seat("The owner's seat; null: none."),
+        "home_of": _nullable_seat("The seat whose home world it is; null: no one's.")}),
+    "structures": inline_serializer("MapStructure", many=True, fields={
+        "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
+        "resource": serializers.CharField(),
+        "symbol": serializers.CharField(allow_null=True, help_text="Its map symbol; null: the rule book gives none."),
+        "x": serializers.IntegerField(), "y": serializers.IntegerField()}),
+    "fleets": MAP_FLEETS,
+})
+
+
 class CampaignMap(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=CAMPAIGN_MAP)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         from campaign.rules.eventhorizon.mapgen import Terrain
@@ -236,8 +274,24 @@ class OrdersView(APIView):
                          "bp_left": preview.spending.bp_left})
 
 
+# A turn report (campaign/rules/eventhorizon/report.py, TurnReport.as_dict), fogged for a seat.
+TURN_REPORT = inline_serializer("TurnReport", {
+    "campaign": serializers.CharField(), "turn": serializers.IntegerField(),
+    "seat": _nullable_seat("The seat reported on; null: the moderator's full report."),
+    "empire": serializers.CharField(),
+    "sections": inline_serializer("TurnReportSection", many=True, fields={
+        "step": serializers.CharField(help_text="The step of the turn sequence (003 Campaign Turn Sequence)."),
+        "title": serializers.CharField(),
+        "lines": serializers.ListField(child=serializers.CharField()),
+        "events": serializers.ListField(child=serializers.DictField(), help_text=(
+            "The events behind the lines (step, kind, seats, text, data, public, …), as the turn stored them."))}),
+    "position": serializers.ListField(child=serializers.CharField()),
+    "victory": serializers.ListField(child=serializers.CharField()),
+})
+
+
 class ReportView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TURN_REPORT)
     def get(self, request, campaign_id: int, turn: int):
         # A player's own report (fogged), the moderator's full one or, with ?seat=N, any seat's;
         # an observer's holds public events only until the campaign ends.
@@ -348,7 +402,7 @@ class OrdersPreview(APIView):
     with the cost, BP left and moves; 400 naming the place and the rule when they are invalid."""
 
     @extend_schema(request=OrdersPreviewRequestSerializer,
-                   responses={200: OpenApiTypes.OBJECT, 400: PREVIEW_REFUSED, 403: RefusalSerializer},
+                   responses={200: OrdersPreviewResponseSerializer, 400: PREVIEW_REFUSED, 403: RefusalSerializer},
                    examples=[PREVIEW_EXAMPLE])
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
@@ -400,11 +454,32 @@ class ReadyView(APIView):
         return Response({"turn": turn.number, "ready": row.ready, "turn_status": turn.status})
 
 
+FLEET_ROWS = inline_serializer("FleetRows", {
+    "count": serializers.IntegerField(),
+    "next": serializers.URLField(allow_null=True), "previous": serializers.URLField(allow_null=True),
+    "results": inline_serializer("FleetRow", many=True, fields={
+        "id": serializers.IntegerField(help_text="The fleet's number."),
+        "owner": serializers.IntegerField(help_text="The owner's seat."),
+        "x": serializers.IntegerField(), "y": serializers.IntegerField(),
+        "speed": serializers.IntegerField(help_text="Its slowest ship's campaign move."),
+        "ships": inline_serializer("FleetRowShip", many=True, fields={
+            "id": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
+            "design": serializers.CharField(allow_null=True), "ship_type": serializers.CharField(allow_null=True),
+            "move": serializers.IntegerField(), "hero_crew": serializers.BooleanField(),
+            "damaged": serializers.BooleanField(),
+            "damage": inline_serializer("ShipDamage", {
+                "hull": serializers.IntegerField(), "engine": serializers.IntegerField(),
+                "weapons": serializers.ListField(child=serializers.CharField(), help_text="Weapons lost."),
+                "force_field_generators": serializers.IntegerField(), "stealth": serializers.BooleanField(),
+                "boarding_parties": serializers.IntegerField()})})}),
+})
+
+
 class FleetsView(APIView):
     """Your fleets in full (ships, speed, damage); the moderator gets every fleet. Other
     players' fleets, as fog of war lets you see them, are on the map."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=FLEET_ROWS)
     def get(self, request, campaign_id: int):
         from rest_framework.settings import api_settings
 
@@ -426,7 +501,9 @@ class FleetsView(APIView):
 class TakeBackSeat(APIView):
     """POST: take back your seat from the computer, which played it after missed turns."""
 
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL, 403: RefusalSerializer})
+    @extend_schema(request=None, responses={200: inline_serializer("SeatTakenBack", {
+        "seat": serializers.IntegerField(), "is_bot": serializers.BooleanField(),
+        "missed_turns": serializers.IntegerField()}), 400: FIELD_REFUSAL, 403: RefusalSerializer})
     def post(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         empire = _player_empire(request, campaign, "take back a seat")
@@ -438,6 +515,12 @@ class TakeBackSeat(APIView):
 
 
 NOTIFICATION_EXAMPLE = {"notify_turn": True, "notify_reminders": True, "notify_battles": False, "notify_press": True}
+
+
+NOTIFICATIONS = inline_serializer("NotificationPreferences", {
+    "campaign": serializers.IntegerField(),
+    **{name: serializers.BooleanField() for name in actions.NOTIFICATION_FIELDS},
+})
 
 
 class NotificationPreferences(APIView):
@@ -456,11 +539,11 @@ class NotificationPreferences(APIView):
         return {"campaign": campaign.pk,
                 **{name: getattr(membership, name) if membership else True for name in actions.NOTIFICATION_FIELDS}}
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=NOTIFICATIONS)
     def get(self, request, campaign_id: int):
         return Response(self._state(campaign_for(request, campaign_id)))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: FIELD_REFUSAL},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: NOTIFICATIONS, 400: FIELD_REFUSAL},
                    description=f"Change which emails this campaign sends you, e.g. {NOTIFICATION_EXAMPLE}; "
                                "400 names a bad field or value.")
     def put(self, request, campaign_id: int):
@@ -492,7 +575,8 @@ class VisibleFleets(APIView):
     """Every fleet the caller can see, now or at the start of ``?turn=N``: their own with its
     ships, other empires' only within detection range (fog of war); the moderator sees all."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=inline_serializer("VisibleFleets", {
+        "turn": serializers.IntegerField(help_text="The turn whose start they are seen at."), "fleets": MAP_FLEETS}))
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         turn = _turn_param(request, campaign)
@@ -503,11 +587,24 @@ class VisibleFleets(APIView):
         return Response({"turn": view.turn, "fleets": visibility.fleets_json(campaign, view)})
 
 
+def _figures(what: str) -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(allow_null=True),
+                                 help_text=f"{what} after each turn of \"turns\" (null: no figure).")
+
+
+EMPIRE_HISTORY = inline_serializer("EmpireHistory", {
+    "turns": serializers.ListField(child=serializers.IntegerField(), help_text="The processed turns."),
+    "empires": inline_serializer("EmpireHistoryRow", many=True, fields={
+        "seat": serializers.IntegerField(), "name": serializers.CharField(), "colour": serializers.CharField(),
+        "bp": _figures("BP banked"), "worlds": _figures("Worlds"), "ships": _figures("Ships")}),
+})
+
+
 class EmpireHistory(APIView):
     """BP, worlds and ships after each processed turn (the empire chart's data): the caller's
     own empire while the campaign runs, every empire for the moderator and once it has ended."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=EMPIRE_HISTORY)
     def get(self, request, campaign_id: int):
         campaign = campaign_for(request, campaign_id)
         return Response(history_series(campaign, visibility.viewer_for(request.user, campaign)))

@@ -308,8 +308,20 @@ DESIGN_REFUSED = inline_serializer("DesignRefusal", {
     "problems": serializers.JSONField(required=False)})
 
 
+class PlayerDesignSerializer(serializers.Serializer):
+    """One of your designs (``design_json``)."""
+
+    id = serializers.IntegerField()
+    key = serializers.CharField(help_text="What a fleet names it by when it buys it: \"design-<id>\".")
+    name = serializers.CharField()
+    points = serializers.IntegerField(help_text="The designer's price.")
+    design = serializers.DictField(help_text="The design as the rule book stores it.")
+
+
 class DesignList(APIView):
-    @extend_schema(operation_id="pickup_designs", responses={200: OpenApiTypes.OBJECT, 404: PickupRefusal},
+    @extend_schema(operation_id="pickup_designs",
+                   responses={200: inline_serializer("PlayerDesigns", {"results": PlayerDesignSerializer(many=True)}),
+                              404: PickupRefusal},
                    summary="Your own ship designs under a rule book with a designer")
     def get(self, request, ruleset: str):
         try:
@@ -319,7 +331,7 @@ class DesignList(APIView):
         return Response({"results": [design_json(r) for r in designs.designs_of(request.user, ruleset)]})
 
     @extend_schema(operation_id="pickup_design_create", request=OpenApiTypes.OBJECT,
-                   responses={201: OpenApiTypes.OBJECT, 400: DESIGN_REFUSED, 404: PickupRefusal, 409: PickupRefusal},
+                   responses={201: PlayerDesignSerializer, 400: DESIGN_REFUSED, 404: PickupRefusal, 409: PickupRefusal},
                    summary="Design a ship: checked and priced by the rule book's designer (400 names the field)",
                    examples=[OpenApiExample("a Print&Play dashboard", request_only=True, value={
                        "name": "Akira", "faction": "Federation", "type": "heavy cruiser", "shields": [18, 18, 14, 14],
