@@ -78,6 +78,14 @@ def create_campaign(
     return campaign
 
 
+def check_players(players) -> int:
+    """A campaign's number of seats as every Event Horizon lobby and import takes it (003 Set Up:
+    two to eight players)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+    return players
+
+
 def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, object, dict]:
     """Validate a new campaign's name, map and options: (name, grid, options with defaults)."""
     name = (name or "").strip()
@@ -85,8 +93,7 @@ def _check_setup(*, name, grid, width, height, players, options) -> tuple[str, o
         raise ActionError("a campaign needs a name")
     if len(name) > Campaign._meta.get_field("name").max_length:
         raise ActionError(f"a campaign name has at most {Campaign._meta.get_field('name').max_length} characters")
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    check_players(players)
     try:
         board = make_grid(grid, width, height)
     except GridError as exc:

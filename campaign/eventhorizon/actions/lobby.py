@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.actions.campaigns import DEFAULT_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, check_battle_book
+from campaign.actions.campaigns import DEFAULT_OPTIONS, check_battle_book
 from campaign.actions.errors import ActionError, NotAllowed
 from campaign.actions.lobby import (
     BATTLE_REQUESTS,
@@ -25,7 +25,7 @@ from campaign.rules.eventhorizon import mapgen
 from campaign.rules.grid import GridError, make_grid
 
 from ..layer import KEY as LAYER
-from .campaigns import _check_setup, _generate_campaign, _seed_bytes
+from .campaigns import _check_setup, _generate_campaign, _seed_bytes, check_players
 
 # The lobby's words for each setting its create form (and API) takes besides the map and the
 # options; ``check_setting`` holds a value to them, for the create and for an import
@@ -41,8 +41,7 @@ def check_setting(key: str, value):
     """``value`` for the campaign setting ``key`` as the lobby takes it (the keys: the export's
     ``SETTINGS``, campaign/eventhorizon/exchange.py); raises ActionError in the lobby's words."""
     if key == "seats":
-        if isinstance(value, bool) or not isinstance(value, int) or not MIN_PLAYERS <= value <= MAX_PLAYERS:
-            raise ActionError(f"a campaign needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {value!r}")
+        check_players(value)
     elif key in _HOURS:
         _whole(value, _HOURS[key], LOBBY_LIMITS[key])
     elif key in _SWITCHES:
