@@ -39,7 +39,7 @@ from campaign.api.moderation import named_turn
 from campaign.api.schema import FIELD_REFUSAL, RefusalSerializer
 from campaign.dice import log_reader, shown_rows
 from campaign.eventhorizon import actions as eh_actions
-from campaign.models import GRID_CHOICES, Campaign, DiceRoll, Empire, Turn, TurnOrders
+from campaign.models import Campaign, DiceRoll, Empire, Turn, TurnOrders
 from campaign.rules.eventhorizon.setup import SETUP_TURN
 from campaign.rules.eventhorizon.victory import PURPOSES
 from campaign.sanitise import whole_number
@@ -57,6 +57,7 @@ from ..order_schema import (
     OrdersPutSerializer,
 )
 from ..reports import ReportError, report_for
+from .shapes import CAMPAIGN_MAP, FLEET_ROWS, MAP_FLEETS, TURN_REPORT
 
 
 def campaign_for(request, campaign_id: int) -> Campaign:
@@ -144,43 +145,6 @@ class CampaignDetail(APIView):
         data["your_seat"] = mine.seat if mine else None
         data["moderator"] = moderator
         return Response(data)
-
-
-def _nullable_seat(help_text: str) -> serializers.IntegerField:
-    return serializers.IntegerField(allow_null=True, help_text=help_text)
-
-
-# The fleets as fog of war shows them (visibility.fleets_json): a fleet's ships by name only to
-# its owner and the moderator.
-MAP_FLEETS = inline_serializer("MapFleet", many=True, fields={
-    "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
-    "x": serializers.IntegerField(), "y": serializers.IntegerField(),
-    "ships": serializers.IntegerField(help_text="How many ships."),
-    "types": serializers.CharField(allow_blank=True, help_text="Ships by type, e.g. \"2 Destroyer\"."),
-    "ship_list": inline_serializer("MapShip", many=True, required=False, fields={
-        "number": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
-        "design": serializers.CharField(allow_null=True), "hero_crew": serializers.BooleanField(),
-        "damaged": serializers.BooleanField()},
-        help_text="Only in your own fleets (every fleet, for the moderator)."),
-})
-
-CAMPAIGN_MAP = inline_serializer("CampaignMap", {
-    "grid": serializers.ChoiceField(choices=GRID_CHOICES),
-    "width": serializers.IntegerField(), "height": serializers.IntegerField(),
-    "turn": serializers.IntegerField(help_text="The turn whose start the map shows."),
-    "terrain": serializers.ListField(child=serializers.CharField(), help_text="One string a row, a symbol a cell."),
-    "symbols": serializers.DictField(child=serializers.CharField(), help_text="Terrain symbol → terrain."),
-    "worlds": inline_serializer("MapWorld", many=True, fields={
-        "x": serializers.IntegerField(), "y": serializers.IntegerField(), "kind": serializers.CharField(),
-        "economy": serializers.CharField(allow_null=True), "owner": _nullable_seat("The owner's seat; null: none."),
-        "home_of": _nullable_seat("The seat whose home world it is; null: no one's.")}),
-    "structures": inline_serializer("MapStructure", many=True, fields={
-        "number": serializers.IntegerField(), "owner": serializers.IntegerField(help_text="The owner's seat."),
-        "resource": serializers.CharField(),
-        "symbol": serializers.CharField(allow_null=True, help_text="Its map symbol; null: the rule book gives none."),
-        "x": serializers.IntegerField(), "y": serializers.IntegerField()}),
-    "fleets": MAP_FLEETS,
-})
 
 
 class CampaignMap(APIView):
@@ -272,22 +236,6 @@ class OrdersView(APIView):
         return Response({"turn": campaign.turn, "setup": campaign.turn == SETUP_TURN, "revision": row.revision,
                          "ready": row.ready, "preview": list(preview.lines), "warnings": list(preview.warnings),
                          "bp_left": preview.spending.bp_left})
-
-
-# A turn report (campaign/rules/eventhorizon/report.py, TurnReport.as_dict), fogged for a seat.
-TURN_REPORT = inline_serializer("TurnReport", {
-    "campaign": serializers.CharField(), "turn": serializers.IntegerField(),
-    "seat": _nullable_seat("The seat reported on; null: the moderator's full report."),
-    "empire": serializers.CharField(),
-    "sections": inline_serializer("TurnReportSection", many=True, fields={
-        "step": serializers.CharField(help_text="The step of the turn sequence (003 Campaign Turn Sequence)."),
-        "title": serializers.CharField(),
-        "lines": serializers.ListField(child=serializers.CharField()),
-        "events": serializers.ListField(child=serializers.DictField(), help_text=(
-            "The events behind the lines (step, kind, seats, text, data, public, …), as the turn stored them."))}),
-    "position": serializers.ListField(child=serializers.CharField()),
-    "victory": serializers.ListField(child=serializers.CharField()),
-})
 
 
 class ReportView(APIView):
@@ -452,27 +400,6 @@ class ReadyView(APIView):
             raise ValidationError({"ready": str(exc)}) from None
         turn = Turn.objects.get(pk=row.turn_id)  # processed already if this made everyone ready
         return Response({"turn": turn.number, "ready": row.ready, "turn_status": turn.status})
-
-
-FLEET_ROWS = inline_serializer("FleetRows", {
-    "count": serializers.IntegerField(),
-    "next": serializers.URLField(allow_null=True), "previous": serializers.URLField(allow_null=True),
-    "results": inline_serializer("FleetRow", many=True, fields={
-        "id": serializers.IntegerField(help_text="The fleet's number."),
-        "owner": serializers.IntegerField(help_text="The owner's seat."),
-        "x": serializers.IntegerField(), "y": serializers.IntegerField(),
-        "speed": serializers.IntegerField(help_text="Its slowest ship's campaign move."),
-        "ships": inline_serializer("FleetRowShip", many=True, fields={
-            "id": serializers.IntegerField(), "name": serializers.CharField(allow_blank=True),
-            "design": serializers.CharField(allow_null=True), "ship_type": serializers.CharField(allow_null=True),
-            "move": serializers.IntegerField(), "hero_crew": serializers.BooleanField(),
-            "damaged": serializers.BooleanField(),
-            "damage": inline_serializer("ShipDamage", {
-                "hull": serializers.IntegerField(), "engine": serializers.IntegerField(),
-                "weapons": serializers.ListField(child=serializers.CharField(), help_text="Weapons lost."),
-                "force_field_generators": serializers.IntegerField(), "stealth": serializers.BooleanField(),
-                "boarding_parties": serializers.IntegerField()})})}),
-})
 
 
 class FleetsView(APIView):
